@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { PreparedContext } from '../authority/prepared-context.js';
+import type { AuditEvent, AuditEventType, AuditOutcome } from '../contracts/index.js';
+import type { KernelCounters } from '../observability/counters.js';
+import type { AuditSink } from './audit-sink.js';
+
+/** A decision record could not be written, so the effect it guards did not happen. */
+export class AuditUnavailable extends Error {
+  override readonly name = 'AuditUnavailable';
+  readonly code = 'audit_unavailable';
+}
+
+/** Told when an outcome record could not be written: the caller got its result, the host must know the trail has a gap. */
+export type AuditFailureListener = (error: unknown, event: AuditEvent) => void;
+
+export type AuditFields = Omit<
+  AuditEvent,
+  'id' | 'type' | 'outcome' | 'at' | 'traceId' | 'namespaceId' | 'actor' | 'authority' | 'owner' | 'purpose' | 'turnId'
+>;
+
+function isThenable(value: unknown): value is PromiseLike<void> {
+  return value !== undefined && value !== null && typeof (value as PromiseLike<void>).then === 'function';
+}
+
+/**
+ * Builds frozen events and applies the two write rules (SPEC §1.8):
+ * a decision record, written before an effect, stops the operation when its
+ * sink fails; an outcome record, written after, reports the failure to the
+ * host and lets the caller have its result.
+ */
+export class AuditTrail {
+  constructor(
+    private readonly sink: AuditSink,
+    private readonly counters: KernelCounters,
+    private readonly onOutcomeFailure: AuditFailureListener,
+  ) {}
+
+  event(prepared: PreparedContext, type: AuditEventType, outcome: AuditOutcome, fields: AuditFields): AuditEvent {
+    const { context } = prepared;
+    return Object.freeze({
+      id: randomUUID(),
+      type,
+      outcome,
+      at: context.now,
+      traceId: context.traceId,
+      namespaceId: context.namespaceId,
+      actor: context.actor,
+      authority: context.authority,
+      owner: context.owner,
+      purpose: context.purpose,
+      ...(context.turnId === undefined ? {} : { turnId: context.turnId }),
+      ...fields,
+    });
+  }
+
+  /** The record of a context that failed validation: written with nothing from the untrusted context. */
+  invalidContextEvent(type: AuditEventType, fields: AuditFields): AuditEvent {
+    return Object.freeze({
+      id: randomUUID(),
+      type,
+      outcome: 'denied',
+      at: new Date().toISOString(),
+      traceId: null,
+      namespaceId: null,
+      actor: null,
+      authority: null,
+      owner: null,
+      purpose: null,
+      ...fields,
+    });
+  }
+
+  /** Writes a decision record; throws (or rejects with) AuditUnavailable if the sink fails. */
+  decision(event: AuditEvent): void | Promise<void> {
+    this.counters.auditEvents++;
+    let pending: unknown;
+    try {
+      pending = this.sink.write(event);
+    } catch (error) {
+      throw new AuditUnavailable(`audit sink refused decision record ${event.type}`, { cause: error });
+    }
+    if (isThenable(pending)) {
+      return Promise.resolve(pending).catch((error: unknown) => {
+        throw new AuditUnavailable(`audit sink refused decision record ${event.type}`, { cause: error });
+      });
+    }
+  }
+
+  /** Writes an outcome record; never throws. A failure goes to the host's listener. */
+  outcome(event: AuditEvent): void | Promise<void> {
+    this.counters.auditEvents++;
+    let pending: unknown;
+    try {
+      pending = this.sink.write(event);
+    } catch (error) {
+      this.#report(error, event);
+      return;
+    }
+    if (isThenable(pending)) {
+      return Promise.resolve(pending).catch((error: unknown) => this.#report(error, event));
+    }
+  }
+
+  #report(error: unknown, event: AuditEvent): void {
+    try {
+      this.onOutcomeFailure(error, event);
+    } catch {
+      // The listener is host code; its failure must not turn a delivered result into a thrown one.
+    }
+  }
+}

@@ -1,0 +1,194 @@
+import type { Requirement } from '../contracts/index.js';
+import { addressKey } from '../contracts/index.js';
+import type { DecisionCode } from '../refusal-codes.js';
+import type { CompiledCapability, CompiledGrant } from './compiled-grant.js';
+import type { UsageStore } from './grant-source.js';
+import type { PreparedContext } from './prepared-context.js';
+import type { AvailableAuthority } from './resolve-authority.js';
+
+/** Why one grant did not answer a requirement. Goes to the audit event, never to the caller. */
+export type RejectionReason = 'issuer' | 'subject' | 'namespace' | 'window' | 'purpose' | 'capability' | 'exhausted';
+
+export interface Rejection {
+  readonly grantId: string;
+  readonly reason: RejectionReason;
+}
+
+export interface Decision {
+  readonly code: DecisionCode;
+  readonly grantId: string | undefined;
+  readonly consumed: boolean;
+  readonly failClosed: boolean;
+  readonly rejections: readonly Rejection[];
+}
+
+const NO_REJECTIONS: readonly Rejection[] = Object.freeze([]);
+
+function decision(code: DecisionCode, rejections: readonly Rejection[], grantId?: string, consumed = false): Decision {
+  return {
+    code,
+    grantId,
+    consumed,
+    failClosed: code === 'usage_store_unavailable' || code === 'authority_unavailable',
+    rejections,
+  };
+}
+
+/**
+ * Whether a grant may answer for this context at all. Two instants (ADR 0016):
+ * issue, not-before, revocation and purpose are judged at admission, so a
+ * revocation during a turn is seen by the next turn; expiry is judged at the
+ * later of admission and now, so a grant that lapses mid-turn refuses
+ * mid-turn and a clock that runs backwards never revives it.
+ */
+function ineligibility(grant: CompiledGrant, prepared: PreparedContext, admittedAtMs: number): RejectionReason | undefined {
+  if (grant.issuerKey !== prepared.authorityKey) return 'issuer';
+  if (grant.subjectKey !== prepared.actorKey) return 'subject';
+  if (grant.namespaceId !== prepared.context.namespaceId) return 'namespace';
+  const expiryInstant = prepared.nowMs > admittedAtMs ? prepared.nowMs : admittedAtMs;
+  if (
+    grant.issuedAtMs > admittedAtMs ||
+    grant.notBeforeMs > admittedAtMs ||
+    grant.revokedAtMs <= admittedAtMs ||
+    grant.expiresAtMs <= expiryInstant
+  ) {
+    return 'window';
+  }
+  if (grant.purposes !== undefined && !grant.purposes.includes(prepared.context.purpose)) return 'purpose';
+  return undefined;
+}
+
+function isPrefix(prefix: readonly string[], path: readonly string[]): boolean {
+  if (prefix.length > path.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (prefix[i] !== path[i]) return false;
+  return true;
+}
+
+function ownerMatches(capability: CompiledCapability, requiredOwnerKey: string, prepared: PreparedContext): boolean {
+  return (capability.ownerKey ?? prepared.ownerKey) === requiredOwnerKey;
+}
+
+function actionMatches(capability: CompiledCapability, action: string): boolean {
+  return capability.anyAction || capability.actions.has(action);
+}
+
+/** The invocation test: the granted path equals the required one (`exact`) or prefixes it (`descendants`). */
+function grantCovers(grant: CompiledGrant, requirement: Requirement, ownerKey: string, prepared: PreparedContext): boolean {
+  const { resource, action } = requirement;
+  for (const capability of grant.capabilities) {
+    if (capability.namespace !== resource.namespace) continue;
+    if (!ownerMatches(capability, ownerKey, prepared)) continue;
+    if (!actionMatches(capability, action)) continue;
+    if (capability.scope === 'exact') {
+      if (capability.path.length === resource.path.length && isPrefix(capability.path, resource.path)) return true;
+    } else if (isPrefix(capability.path, resource.path)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The discovery test on a tool's declared ceiling: looser than invocation,
+ * either path may prefix the other, so a grant on `notion/Handbook` can see a
+ * tool declared over all of `notion`. Scope is not consulted: discovery asks
+ * "could any call of this tool be allowed", not "is this call allowed".
+ */
+function grantCouldCover(grant: CompiledGrant, ceiling: Requirement, ownerKey: string, prepared: PreparedContext): boolean {
+  const { resource, action } = ceiling;
+  for (const capability of grant.capabilities) {
+    if (capability.namespace !== resource.namespace) continue;
+    if (!ownerMatches(capability, ownerKey, prepared)) continue;
+    if (!actionMatches(capability, action)) continue;
+    if (isPrefix(capability.path, resource.path) || isPrefix(resource.path, capability.path)) return true;
+  }
+  return false;
+}
+
+/** Returns the required owner's key, or undefined when the requirement names an owner other than the context's. */
+function requiredOwnerKey(requirement: Requirement, prepared: PreparedContext): string | undefined {
+  const owner = requirement.resource.owner;
+  if (owner === undefined) return prepared.ownerKey;
+  const key = addressKey(owner);
+  return key === prepared.ownerKey ? key : undefined;
+}
+
+/** Discovery never consumes and never reads the usage store. */
+export function canDiscover(authority: AvailableAuthority, prepared: PreparedContext, ceiling: Requirement): DecisionCode {
+  if (ceiling.action.length === 0 || ceiling.resource.namespace.length === 0) return 'invalid_request';
+  const ownerKey = requiredOwnerKey(ceiling, prepared);
+  if (ownerKey === undefined) return 'invalid_request';
+  for (const grant of authority.grants) {
+    if (ineligibility(grant, prepared, authority.admittedAtMs) !== undefined) continue;
+    if (grantCouldCover(grant, ceiling, ownerKey, prepared)) return 'allowed';
+  }
+  return 'no_matching_grant';
+}
+
+/**
+ * Walks the grants in load order and answers with the first that covers the
+ * requirement, consuming a use when the grant is bounded. Synchronous unless a
+ * bounded grant has to ask the usage store: the common case pays no await.
+ * After the walk, `grant_exhausted` takes precedence over `no_matching_grant`
+ * so a caller learns the grant existed but is spent.
+ */
+export function authorize(
+  authority: AvailableAuthority,
+  prepared: PreparedContext,
+  requirement: Requirement,
+  usage: UsageStore | undefined,
+): Decision | Promise<Decision> {
+  if (requirement.action.length === 0 || requirement.resource.namespace.length === 0) {
+    return decision('invalid_request', NO_REJECTIONS);
+  }
+  const ownerKey = requiredOwnerKey(requirement, prepared);
+  if (ownerKey === undefined) return decision('invalid_request', NO_REJECTIONS);
+  const rejections: Rejection[] = [];
+  const { grants } = authority;
+  for (let i = 0; i < grants.length; i++) {
+    const grant = grants[i]!;
+    const reason = ineligibility(grant, prepared, authority.admittedAtMs) ?? (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
+    if (reason !== undefined) {
+      rejections.push({ grantId: grant.id, reason });
+      continue;
+    }
+    if (grant.maxUses === undefined) return decision('allowed', rejections, grant.id);
+    return consumeFrom(i, authority, prepared, requirement, ownerKey, usage, rejections);
+  }
+  return decision('no_matching_grant', rejections);
+}
+
+async function consumeFrom(
+  start: number,
+  authority: AvailableAuthority,
+  prepared: PreparedContext,
+  requirement: Requirement,
+  ownerKey: string,
+  usage: UsageStore | undefined,
+  rejections: Rejection[],
+): Promise<Decision> {
+  let exhausted = false;
+  const { grants } = authority;
+  for (let i = start; i < grants.length; i++) {
+    const grant = grants[i]!;
+    if (i > start) {
+      const reason = ineligibility(grant, prepared, authority.admittedAtMs) ?? (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
+      if (reason !== undefined) {
+        rejections.push({ grantId: grant.id, reason });
+        continue;
+      }
+    }
+    if (grant.maxUses === undefined) return decision('allowed', rejections, grant.id);
+    if (usage === undefined) return decision('usage_store_unavailable', rejections, grant.id);
+    let consumed: boolean;
+    try {
+      consumed = await usage.consume(grant.id, grant.maxUses);
+    } catch {
+      return decision('usage_store_unavailable', rejections, grant.id);
+    }
+    if (consumed) return decision('allowed', rejections, grant.id, true);
+    exhausted = true;
+    rejections.push({ grantId: grant.id, reason: 'exhausted' });
+  }
+  return decision(exhausted ? 'grant_exhausted' : 'no_matching_grant', rejections);
+}

@@ -1,0 +1,50 @@
+import { addressKey } from '../contracts/index.js';
+import type { AccessContext, Grant } from '../contracts/index.js';
+
+/**
+ * The only way authority enters the kernel. What it returns is untrusted
+ * material: the resolver validates it and fails closed on anything off.
+ */
+export interface GrantSource {
+  load(context: AccessContext, signal: AbortSignal): Promise<unknown>;
+}
+
+/** Counts uses of bounded grants. `consume` is atomic: true when a use was taken, false when exhausted. */
+export interface UsageStore {
+  consume(grantId: string, maxUses: number): boolean | Promise<boolean>;
+}
+
+/** A UsageStore held in process memory: what a single-process host and the tests use. */
+export class InMemoryUsageStore implements UsageStore {
+  readonly #used = new Map<string, number>();
+
+  consume(grantId: string, maxUses: number): boolean {
+    const used = this.#used.get(grantId) ?? 0;
+    if (used >= maxUses) return false;
+    this.#used.set(grantId, used + 1);
+    return true;
+  }
+
+  used(grantId: string): number {
+    return this.#used.get(grantId) ?? 0;
+  }
+}
+
+/**
+ * A GrantSource over a fixed list, answering each context with the grants
+ * its actor holds from its authority in its namespace — what a host's grant
+ * table would return. The demo, bench and conformance worlds use it.
+ */
+export class StaticGrantSource implements GrantSource {
+  readonly #grants: readonly Grant[];
+  constructor(grants: readonly Grant[]) {
+    this.#grants = grants;
+  }
+  async load(context: AccessContext): Promise<unknown> {
+    const subject = addressKey(context.actor);
+    const issuer = addressKey(context.authority);
+    return this.#grants.filter(
+      (g) => g.namespaceId === context.namespaceId && addressKey(g.subject) === subject && addressKey(g.issuer) === issuer,
+    );
+  }
+}

@@ -1,0 +1,98 @@
+import type { AuditTrail } from '../audit/audit-trail.js';
+import type { KernelCounters } from '../observability/counters.js';
+import type { AuthorityFailureCode } from '../refusal-codes.js';
+import type { GrantSource } from './grant-source.js';
+import type { PreparedContext } from './prepared-context.js';
+import { resolveAuthority } from './resolve-authority.js';
+import type { AuthoritySnapshot, ResolvedAuthority } from './resolve-authority.js';
+import { TurnLease } from './turn-lease.js';
+
+/**
+ * What a host holds for an open turn. It exposes the authority's snapshot
+ * (hash and grant ids) and never the grants themselves.
+ */
+export interface TurnScope {
+  readonly status: 'available' | 'unavailable';
+  readonly snapshot?: AuthoritySnapshot;
+  /** `authority_unavailable` (or `invalid_context`) when the turn is held fail-closed. */
+  readonly code?: 'authority_unavailable' | 'invalid_context';
+  /** Why the authority is unavailable: one of the four resolver codes. */
+  readonly reason?: AuthorityFailureCode | 'invalid_context';
+  /** Releases this scope's hold on the turn. Idempotent. */
+  close(): void;
+}
+
+/**
+ * The open turns, keyed by turnAuthorityKey. A second open with the same key
+ * joins the lease; the last close deletes it. An operation whose key has no
+ * lease gets a transient one: a turn of one operation.
+ */
+export class LeaseTable {
+  readonly #leases = new Map<string, TurnLease>();
+
+  constructor(
+    private readonly grantSource: GrantSource,
+    private readonly trail: AuditTrail,
+    private readonly counters: KernelCounters,
+  ) {}
+
+  get size(): number {
+    return this.#leases.size;
+  }
+
+  /** The lease an operation runs under; its authority may still be resolving (await `lease.ready`). */
+  forOperation(prepared: PreparedContext): TurnLease {
+    return this.#leases.get(prepared.turnKey) ?? new TurnLease(prepared, true, (lease) => this.#resolve(lease));
+  }
+
+  async open(prepared: PreparedContext): Promise<TurnScope> {
+    let lease = this.#leases.get(prepared.turnKey);
+    if (lease === undefined) {
+      lease = new TurnLease(prepared, false, (created) => this.#resolve(created));
+      this.#leases.set(lease.key, lease);
+      this.counters.openLeases = this.#leases.size;
+    } else {
+      lease.refs++;
+    }
+    const held = lease;
+    let closed = false;
+    const close = (): void => {
+      if (closed) return;
+      closed = true;
+      this.#release(held);
+    };
+    const authority = await held.ready;
+    return authority.status === 'available'
+      ? Object.freeze({ status: 'available', snapshot: authority.snapshot, close })
+      : Object.freeze({ status: 'unavailable', code: 'authority_unavailable', reason: authority.code, close });
+  }
+
+  #release(lease: TurnLease): void {
+    lease.refs--;
+    if (lease.refs > 0) return;
+    if (this.#leases.get(lease.key) === lease) this.#leases.delete(lease.key);
+    this.counters.openLeases = this.#leases.size;
+    lease.release();
+  }
+
+  async #resolve(lease: TurnLease): Promise<ResolvedAuthority> {
+    this.counters.authorityLoads++;
+    const authority = await resolveAuthority(this.grantSource, lease.opener, lease.released.signal);
+    const event =
+      authority.status === 'available'
+        ? this.trail.event(lease.opener, 'authority.resolved', 'succeeded', {
+            authorityHash: authority.snapshot.hash,
+            source: 'kernel',
+            metadata: { grantCount: authority.snapshot.grantCount, grantIds: [...authority.snapshot.grantIds], transient: lease.transient },
+          })
+        : this.trail.event(lease.opener, 'authority.resolved', 'failed', {
+            reason: 'authority_unavailable',
+            cause: authority.code,
+            failClosed: true,
+            source: 'kernel',
+            metadata: { detail: authority.detail, transient: lease.transient },
+          });
+    await this.trail.outcome(event);
+    return authority;
+  }
+}

@@ -1,0 +1,95 @@
+import { GrantSchema, MAX_GRANTS, addressKey } from '../contracts/index.js';
+import type { Grant } from '../contracts/index.js';
+import { canonicalJson, sha256Hex } from '../canonical-json.js';
+import type { AuthorityFailureCode } from '../refusal-codes.js';
+import { compileGrant } from './compiled-grant.js';
+import type { CompiledGrant } from './compiled-grant.js';
+import type { GrantSource } from './grant-source.js';
+import type { PreparedContext } from './prepared-context.js';
+
+export interface AuthoritySnapshot {
+  readonly hash: string;
+  readonly grantIds: readonly string[];
+  readonly grantCount: number;
+  readonly loadedAt: string;
+}
+
+export interface AvailableAuthority {
+  readonly status: 'available';
+  readonly grants: readonly CompiledGrant[];
+  readonly snapshot: AuthoritySnapshot;
+  /** The instant the turn was admitted: not-before, issue, revocation and purpose are judged here. */
+  readonly admittedAtMs: number;
+}
+
+export interface UnavailableAuthority {
+  readonly status: 'unavailable';
+  readonly code: AuthorityFailureCode;
+  readonly detail: string;
+  readonly admittedAtMs: number;
+}
+
+export type ResolvedAuthority = AvailableAuthority | UnavailableAuthority;
+
+function unavailable(code: AuthorityFailureCode, detail: string, admittedAtMs: number): UnavailableAuthority {
+  return Object.freeze({ status: 'unavailable', code, detail, admittedAtMs });
+}
+
+/**
+ * Loads and validates a context's grants. Fails closed: a source that throws,
+ * material that is not grants, too many grants, or one grant for another
+ * namespace, subject or issuer makes the whole authority unavailable — a
+ * source that answers for the wrong principal cannot be trusted for the rest.
+ */
+export async function resolveAuthority(
+  source: GrantSource,
+  prepared: PreparedContext,
+  signal: AbortSignal,
+): Promise<ResolvedAuthority> {
+  const { context } = prepared;
+  const admittedAtMs = prepared.nowMs;
+  let material: unknown;
+  try {
+    material = await source.load(context, signal);
+  } catch (error) {
+    return unavailable('grant_source_failed', error instanceof Error ? error.message : String(error), admittedAtMs);
+  }
+  if (!Array.isArray(material)) {
+    return unavailable('invalid_grant_material', `grant source returned ${material === null ? 'null' : typeof material}, not an array`, admittedAtMs);
+  }
+  if (material.length > MAX_GRANTS) {
+    return unavailable('grant_limit_exceeded', `grant source returned ${material.length} grants; at most ${MAX_GRANTS} are accepted`, admittedAtMs);
+  }
+  const grants: Grant[] = [];
+  for (let i = 0; i < material.length; i++) {
+    const parsed = GrantSchema.safeParse(material[i]);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue === undefined ? '' : issue.path.map(String).join('.');
+      return unavailable('invalid_grant_material', `grants[${i}]${field ? `.${field}` : ''}: ${issue?.message ?? 'invalid'}`, admittedAtMs);
+    }
+    const grant = parsed.data;
+    if (grant.namespaceId !== context.namespaceId) {
+      return unavailable('grant_scope_mismatch', `grant ${grant.id} is for namespace ${grant.namespaceId}`, admittedAtMs);
+    }
+    if (addressKey(grant.subject) !== prepared.actorKey) {
+      return unavailable('grant_scope_mismatch', `grant ${grant.id} names another subject`, admittedAtMs);
+    }
+    if (addressKey(grant.issuer) !== prepared.authorityKey) {
+      return unavailable('grant_scope_mismatch', `grant ${grant.id} names another issuer`, admittedAtMs);
+    }
+    grants.push(grant);
+  }
+  const sorted = [...grants].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return Object.freeze({
+    status: 'available',
+    grants: Object.freeze(grants.map(compileGrant)),
+    snapshot: Object.freeze({
+      hash: sha256Hex(canonicalJson(sorted)),
+      grantIds: Object.freeze(grants.map((g) => g.id)),
+      grantCount: grants.length,
+      loadedAt: context.now,
+    }),
+    admittedAtMs,
+  });
+}

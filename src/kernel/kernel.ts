@@ -1,0 +1,128 @@
+import type { AuditSink } from './audit/audit-sink.js';
+import { AuditTrail } from './audit/audit-trail.js';
+import type { AuditFailureListener } from './audit/audit-trail.js';
+import type { GrantSource, UsageStore } from './authority/grant-source.js';
+import { LeaseTable } from './authority/lease-table.js';
+import type { TurnScope } from './authority/lease-table.js';
+import { prepareContext } from './authority/prepared-context.js';
+import { isCatalogueStrategyName } from './catalogue/catalogue-strategy.js';
+import type { CatalogueStrategyName } from './catalogue/catalogue-strategy.js';
+import { createCatalogueStrategy } from './catalogue/create-strategy.js';
+import { ContractViolation } from './contracts/index.js';
+import type { ContextToolProvider, ToolHandler, ToolResult } from './contracts/index.js';
+import { createCounters } from './observability/counters.js';
+import type { KernelCounters } from './observability/counters.js';
+import type { SpanSink } from './observability/spans.js';
+import { invokeTool } from './operations/invoke-tool.js';
+import type { KernelCore, OperationOptions } from './operations/kernel-core.js';
+import { listTools } from './operations/list-tools.js';
+import type { ListedCatalogue } from './operations/list-tools.js';
+import { listToolNamespaces, updateToolNamespaces } from './operations/tool-namespaces.js';
+import type { NamespaceListing, NamespaceUpdate } from './operations/tool-namespaces.js';
+import type { ToolNamespaceSettings } from './operations/tool-namespace-settings.js';
+import { ToolRegistry } from './registry/tool-registry.js';
+
+export interface KernelOptions {
+  readonly grantSource: GrantSource;
+  readonly auditSink: AuditSink;
+  readonly usageStore?: UsageStore;
+  /** Static tools, registered (validated, cloned, frozen) once at construction. */
+  readonly tools?: readonly ToolHandler[];
+  readonly providers?: readonly ContextToolProvider[];
+  readonly namespaceSettings?: ToolNamespaceSettings;
+  /** How operations obtain the effective registry. Default `turn` (ADR 0026). */
+  readonly catalogueStrategy?: CatalogueStrategyName;
+  readonly spanSink?: SpanSink;
+  /** Told when an outcome record could not be written. Default: a line on stderr. */
+  readonly onAuditFailure?: AuditFailureListener;
+}
+
+const reportToStderr: AuditFailureListener = (error, event) => {
+  process.stderr.write(`costlab kernel: audit outcome record ${event.type} ${event.id} was not written: ${error instanceof Error ? error.message : String(error)}\n`);
+};
+
+/**
+ * The mediation kernel: every tool call checked against the caller's grants,
+ * recorded, and answered from the catalogue its turn was shown.
+ */
+export class MediationKernel {
+  readonly strategy: CatalogueStrategyName;
+  readonly #core: KernelCore;
+
+  constructor(options: KernelOptions) {
+    const strategy = options.catalogueStrategy ?? 'turn';
+    if (!isCatalogueStrategyName(strategy)) throw new TypeError(`unknown catalogue strategy '${String(strategy)}' (rederive, shared or turn)`);
+    this.strategy = strategy;
+    const counters = createCounters();
+    const staticHandlers = Object.freeze([...(options.tools ?? [])]);
+    const staticRegistry = new ToolRegistry();
+    for (const handler of staticHandlers) staticRegistry.register(handler);
+    const providers = [...(options.providers ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (let i = 1; i < providers.length; i++) {
+      if (providers[i]!.id === providers[i - 1]!.id) throw new TypeError(`two tool providers share the id '${providers[i]!.id}'`);
+    }
+    const trail = new AuditTrail(options.auditSink, counters, options.onAuditFailure ?? reportToStderr);
+    this.#core = {
+      usage: options.usageStore,
+      trail,
+      strategy: createCatalogueStrategy(strategy, { staticHandlers, staticRegistry, providers: Object.freeze(providers), counters }),
+      counters,
+      leases: new LeaseTable(options.grantSource, trail, counters),
+      namespaceSettings: options.namespaceSettings,
+      spans: options.spanSink,
+    };
+  }
+
+  /** Exact work counters; read them as differences around a turn. */
+  get counters(): Readonly<KernelCounters> {
+    return this.#core.counters;
+  }
+
+  /** Leases currently held: zero once every turn has closed. */
+  get openLeases(): number {
+    return this.#core.leases.size;
+  }
+
+  /** Installs (or removes) the span sink. With none, the kernel reads no clock. */
+  setSpanSink(sink: SpanSink | undefined): void {
+    this.#core.spans = sink;
+  }
+
+  /**
+   * Opens (or joins) the turn's lease: authority resolved once and held, fail
+   * closed for the whole turn if unavailable. Close the scope when the turn ends.
+   */
+  async openTurnAuthority(context: unknown): Promise<TurnScope> {
+    let prepared;
+    try {
+      prepared = prepareContext(context);
+    } catch (error) {
+      await this.#core.trail.outcome(
+        this.#core.trail.invalidContextEvent('authority.resolved', {
+          reason: 'invalid_context',
+          source: 'kernel',
+          failClosed: true,
+          metadata: { message: error instanceof Error ? error.message : String(error), fields: error instanceof ContractViolation ? [...error.fields] : [] },
+        }),
+      );
+      return Object.freeze({ status: 'unavailable', code: 'invalid_context', reason: 'invalid_context', close: () => undefined });
+    }
+    return this.#core.leases.open(prepared);
+  }
+
+  listTools(context: unknown, options?: OperationOptions): Promise<ListedCatalogue> {
+    return listTools(this.#core, context, options);
+  }
+
+  listToolNamespaces(context: unknown, options?: OperationOptions): Promise<NamespaceListing> {
+    return listToolNamespaces(this.#core, context, options);
+  }
+
+  updateToolNamespaces(context: unknown, change: { enable?: readonly string[]; disable?: readonly string[] }, options?: OperationOptions): Promise<NamespaceUpdate> {
+    return updateToolNamespaces(this.#core, context, change, options);
+  }
+
+  invokeTool(context: unknown, call: unknown, options?: OperationOptions): Promise<ToolResult> {
+    return invokeTool(this.#core, context, call, options);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * Exact, monotonic counts of the work the kernel does. Read by the harness
+ * and the structural gate as differences around a turn: they are the lane
+ * of the gate that no machine noise can move.
+ */
+export interface KernelCounters {
+  /** GrantSource loads (one per lease, one per lease-less operation). */
+  authorityLoads: number;
+  /** Effective registries built (static part plus providers). */
+  derivations: number;
+  /** ContextToolProvider.listTools calls. */
+  providerCalls: number;
+  /** Definitions validated, cloned and frozen (static re-registrations plus provider tools). */
+  entriesValidated: number;
+  /** Authorization decisions taken (one per call that reached step 8). */
+  decisions: number;
+  /** Audit events handed to the sink. */
+  auditEvents: number;
+  /** tool calls received by invokeTool. */
+  invocations: number;
+  /** Leases currently held in the lease table. */
+  openLeases: number;
+}
+
+export function createCounters(): KernelCounters {
+  return { authorityLoads: 0, derivations: 0, providerCalls: 0, entriesValidated: 0, decisions: 0, auditEvents: 0, invocations: 0, openLeases: 0 };
+}

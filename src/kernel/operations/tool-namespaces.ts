@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { isAbortError } from '../abort.js';
+import { prepareContext } from '../authority/prepared-context.js';
+import type { PreparedContext } from '../authority/prepared-context.js';
+import { ContractViolation, IdSchema } from '../contracts/index.js';
+import type { AuditEventType } from '../contracts/index.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { KernelCore, OperationOptions } from './kernel-core.js';
+import { leaseFor } from './operation-lease.js';
+
+export interface ToolNamespaceState {
+  readonly namespace: string;
+  readonly enabled: boolean;
+  readonly toolCount: number;
+}
+
+export type NamespaceRefusalCode =
+  | 'invalid_context'
+  | 'invalid_request'
+  | 'authority_unavailable'
+  | 'tool_catalog_unavailable'
+  | 'namespace_settings_unavailable';
+
+export type NamespaceListing =
+  | { readonly status: 'listed'; readonly namespaces: readonly ToolNamespaceState[] }
+  | { readonly status: 'denied' | 'failed'; readonly code: NamespaceRefusalCode; readonly message: string };
+
+export type NamespaceUpdate =
+  | { readonly status: 'updated'; readonly enabled: readonly string[] }
+  | { readonly status: 'denied' | 'failed'; readonly code: NamespaceRefusalCode; readonly message: string };
+
+const NamespaceChangeSchema = z
+  .strictObject({
+    enable: z.array(IdSchema).max(256).optional(),
+    disable: z.array(IdSchema).max(256).optional(),
+  })
+  .refine((c) => !(c.enable ?? []).some((id) => (c.disable ?? []).includes(id)), { message: 'a namespace cannot be enabled and disabled at once' });
+
+type Entered = { prepared: PreparedContext; registry: ToolRegistry } | { refusal: { status: 'denied' | 'failed'; code: NamespaceRefusalCode; message: string } };
+
+/** Shared entry of the control-plane operations: context, authority, registry — each failure recorded under `type`. */
+async function enter(core: KernelCore, contextInput: unknown, type: AuditEventType, signal: AbortSignal | undefined): Promise<Entered> {
+  let prepared: PreparedContext;
+  try {
+    prepared = prepareContext(contextInput);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    await core.trail.outcome(
+      core.trail.invalidContextEvent(type, { reason: 'invalid_context', source: 'kernel', metadata: { message, fields: error instanceof ContractViolation ? [...error.fields] : [] } }),
+    );
+    return { refusal: { status: 'denied', code: 'invalid_context', message } };
+  }
+  const leased = leaseFor(core, prepared, signal);
+  const lease = leased instanceof Promise ? await leased : leased;
+  if (lease.authority!.status !== 'available') {
+    await core.trail.outcome(core.trail.event(prepared, type, 'denied', { reason: 'authority_unavailable', failClosed: true, source: 'kernel' }));
+    return { refusal: { status: 'denied', code: 'authority_unavailable', message: 'authority for this turn is unavailable' } };
+  }
+  try {
+    return { prepared, registry: await core.strategy.resolve(lease, prepared, signal) };
+  } catch (error) {
+    if (isAbortError(error, signal)) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    await core.trail.outcome(core.trail.event(prepared, type, 'failed', { reason: 'tool_catalog_unavailable', cause: message, source: 'kernel' }));
+    return { refusal: { status: 'failed', code: 'tool_catalog_unavailable', message: 'the tool catalogue is unavailable' } };
+  }
+}
+
+function namespacesOf(registry: ToolRegistry): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const entry of registry.list()) counts.set(entry.definition.namespace, (counts.get(entry.definition.namespace) ?? 0) + 1);
+  return counts;
+}
+
+/** The namespace control plane: which tool namespaces exist for this turn and which are enabled. */
+export async function listToolNamespaces(core: KernelCore, contextInput: unknown, options: OperationOptions = {}): Promise<NamespaceListing> {
+  const entered = await enter(core, contextInput, 'tool.namespace.catalog.listed', options.signal);
+  if ('refusal' in entered) return entered.refusal;
+  const { prepared, registry } = entered;
+  const namespaces = [...namespacesOf(registry)]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([namespace, toolCount]) => Object.freeze({ namespace, enabled: prepared.enabledNamespaces.has(namespace), toolCount }));
+  await core.trail.outcome(
+    core.trail.event(prepared, 'tool.namespace.catalog.listed', 'succeeded', {
+      source: 'kernel',
+      metadata: { namespaces: namespaces.map((n) => n.namespace), enabled: namespaces.filter((n) => n.enabled).map((n) => n.namespace) },
+    }),
+  );
+  return { status: 'listed', namespaces: Object.freeze(namespaces) };
+}
+
+/**
+ * Enables or disables tool namespaces through the host's settings port. Only
+ * namespaces the turn's registry knows may be named. Enablement is not part
+ * of the turn key, so the host's next context carries the new selection and
+ * it takes effect within this turn.
+ */
+export async function updateToolNamespaces(core: KernelCore, contextInput: unknown, changeInput: unknown, options: OperationOptions = {}): Promise<NamespaceUpdate> {
+  const type = 'tool.namespace.selection.updated';
+  const entered = await enter(core, contextInput, type, options.signal);
+  if ('refusal' in entered) return entered.refusal;
+  const { prepared, registry } = entered;
+  const refuse = async (status: 'denied' | 'failed', code: NamespaceRefusalCode, message: string): Promise<NamespaceUpdate> => {
+    await core.trail.outcome(core.trail.event(prepared, type, status, { reason: code, source: 'kernel', metadata: { message } }));
+    return { status, code, message };
+  };
+  const parsed = NamespaceChangeSchema.safeParse(changeInput);
+  if (!parsed.success) return refuse('denied', 'invalid_request', new ContractViolation('NamespaceChange', parsed.error.issues).message);
+  const change = { enable: parsed.data.enable ?? [], disable: parsed.data.disable ?? [] };
+  const known = namespacesOf(registry);
+  const unknown = [...change.enable, ...change.disable].filter((id) => !known.has(id));
+  if (unknown.length > 0) return refuse('denied', 'invalid_request', `unknown tool namespace(s): ${unknown.join(', ')}`);
+  if (core.namespaceSettings === undefined) return refuse('failed', 'namespace_settings_unavailable', 'the host has no namespace settings store');
+  let enabled: readonly string[];
+  try {
+    enabled = await core.namespaceSettings.update(prepared.context, change, options.signal ?? new AbortController().signal);
+  } catch (error) {
+    if (isAbortError(error, options.signal)) throw error;
+    return refuse('failed', 'namespace_settings_unavailable', `the namespace settings store failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  await core.trail.outcome(
+    core.trail.event(prepared, type, 'succeeded', { source: 'kernel', metadata: { enable: [...change.enable], disable: [...change.disable], enabled: [...enabled] } }),
+  );
+  return { status: 'updated', enabled: Object.freeze([...enabled]) };
+}
