@@ -18,7 +18,7 @@ const ok = { status: 'succeeded' } as const;
 const denied = (code: string) => ({ status: 'denied', code }) as const;
 const failed = (code: string) => ({ status: 'failed', code }) as const;
 
-export const TURN_ATTEMPTS: readonly Attempt[] = Object.freeze([
+const attempts: Attempt[] = [
   { role: 'control', tool: 'files.list', arguments: { path: ['projects'] }, expect: ok },
   { role: 'control', tool: 'files.read', arguments: { path: ['projects', 'roadmap.md'] }, expect: ok },
   { role: 'control', tool: 'files.search', arguments: { path: ['projects'], query: 'budget' }, expect: ok },
@@ -46,4 +46,6 @@ export const TURN_ATTEMPTS: readonly Attempt[] = Object.freeze([
   { role: 'control', tool: 'files.search', arguments: { path: ['projects', 'drafts'], query: 'todo' }, expect: ok },
   { role: 'attack', tool: 'files.list', arguments: { path: ['finance'] }, expect: denied('no_matching_grant') },
   { role: 'control', tool: 'files.read', arguments: { path: ['projects', 'README.md'] }, expect: ok },
-]);
+];
+
+export const TURN_ATTEMPTS: readonly Attempt[] = Object.freeze(attempts);

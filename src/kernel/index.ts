@@ -25,6 +25,7 @@ export type { KernelCounters } from './observability/counters.js';
 export type { SpanName, SpanSink } from './observability/spans.js';
 export type { OperationOptions } from './operations/kernel-core.js';
 export type { ListedCatalogue } from './operations/list-tools.js';
+export type { EnvelopeCall, EnvelopeRefusal } from './operations/envelope-refusal.js';
 export type { NamespaceListing, NamespaceUpdate, ToolNamespaceState } from './operations/tool-namespaces.js';
 export { InMemoryToolNamespaceSettings } from './operations/tool-namespace-settings.js';
 export type { NamespaceChange, ToolNamespaceSettings } from './operations/tool-namespace-settings.js';

@@ -13,6 +13,8 @@ import type { ContextToolProvider, ToolHandler, ToolResult } from './contracts/i
 import { createCounters } from './observability/counters.js';
 import type { KernelCounters } from './observability/counters.js';
 import type { SpanSink } from './observability/spans.js';
+import { recordEnvelopeRefusal } from './operations/envelope-refusal.js';
+import type { EnvelopeCall, EnvelopeRefusal } from './operations/envelope-refusal.js';
 import { invokeTool } from './operations/invoke-tool.js';
 import type { KernelCore, OperationOptions } from './operations/kernel-core.js';
 import { listTools } from './operations/list-tools.js';
@@ -20,7 +22,7 @@ import type { ListedCatalogue } from './operations/list-tools.js';
 import { listToolNamespaces, updateToolNamespaces } from './operations/tool-namespaces.js';
 import type { NamespaceListing, NamespaceUpdate } from './operations/tool-namespaces.js';
 import type { ToolNamespaceSettings } from './operations/tool-namespace-settings.js';
-import { ToolRegistry } from './registry/tool-registry.js';
+import { ToolRegistry, entryAsHandler } from './registry/tool-registry.js';
 
 export interface KernelOptions {
   readonly grantSource: GrantSource;
@@ -54,9 +56,11 @@ export class MediationKernel {
     if (!isCatalogueStrategyName(strategy)) throw new TypeError(`unknown catalogue strategy '${String(strategy)}' (rederive, shared or turn)`);
     this.strategy = strategy;
     const counters = createCounters();
-    const staticHandlers = Object.freeze([...(options.tools ?? [])]);
     const staticRegistry = new ToolRegistry();
-    for (const handler of staticHandlers) staticRegistry.register(handler);
+    // `rederive` re-registers these on every operation: the entries as registered
+    // here, not the host's objects, so a definition the host mutates later never
+    // reaches one strategy's catalogue and not the others'.
+    const staticHandlers = Object.freeze((options.tools ?? []).map((handler) => entryAsHandler(staticRegistry.register(handler))));
     const providers = [...(options.providers ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     for (let i = 1; i < providers.length; i++) {
       if (providers[i]!.id === providers[i - 1]!.id) throw new TypeError(`two tool providers share the id '${providers[i]!.id}'`);
@@ -83,6 +87,11 @@ export class MediationKernel {
     return this.#core.leases.size;
   }
 
+  /** The installed span sink, so a layer in front of the kernel (MCP) records into the same one. */
+  get spanSink(): SpanSink | undefined {
+    return this.#core.spans;
+  }
+
   /** Installs (or removes) the span sink. With none, the kernel reads no clock. */
   setSpanSink(sink: SpanSink | undefined): void {
     this.#core.spans = sink;
@@ -91,8 +100,10 @@ export class MediationKernel {
   /**
    * Opens (or joins) the turn's lease: authority resolved once and held, fail
    * closed for the whole turn if unavailable. Close the scope when the turn ends.
+   * `signal` ends a wait on a grant source that does not answer (rejecting
+   * as aborted, with this opener's hold released).
    */
-  async openTurnAuthority(context: unknown): Promise<TurnScope> {
+  async openTurnAuthority(context: unknown, options?: OperationOptions): Promise<TurnScope> {
     let prepared;
     try {
       prepared = prepareContext(context);
@@ -107,7 +118,7 @@ export class MediationKernel {
       );
       return Object.freeze({ status: 'unavailable', code: 'invalid_context', reason: 'invalid_context', close: () => undefined });
     }
-    return this.#core.leases.open(prepared);
+    return this.#core.leases.open(prepared, options?.signal);
   }
 
   listTools(context: unknown, options?: OperationOptions): Promise<ListedCatalogue> {
@@ -124,5 +135,14 @@ export class MediationKernel {
 
   invokeTool(context: unknown, call: unknown, options?: OperationOptions): Promise<ToolResult> {
     return invokeTool(this.#core, context, call, options);
+  }
+
+  /**
+   * Records a call an envelope in front of the kernel (the MCP bridge)
+   * refused without asking it, as `tool.invoked` with `source: 'envelope'`,
+   * and returns the refusal as a ToolResult.
+   */
+  recordEnvelopeRefusal(context: unknown, call: EnvelopeCall, refusal: EnvelopeRefusal): Promise<ToolResult> {
+    return recordEnvelopeRefusal(this.#core, context, call, refusal);
   }
 }

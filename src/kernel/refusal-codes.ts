@@ -43,6 +43,24 @@ export type UnavailableCause =
   | 'not_in_listed_catalogue'
   | Exclude<DecisionCode, 'allowed'>;
 
+/**
+ * Why the MCP envelope (the bridge in front of the kernel) refused a call
+ * before the kernel was asked. Recorded as the `cause` of a `tool.invoked`
+ * event with `source: 'envelope'`.
+ */
+export type EnvelopeCause =
+  | 'not_in_listed_catalogue'
+  | 'catalogue_not_listed'
+  | 'turn_closed'
+  | 'arguments_too_large'
+  | 'arguments_too_deep';
+
+/**
+ * Why an execution token was refused (SPEC §2). A transport answers these
+ * (HTTP 401) before any operation runs, so they name the credential, not a call.
+ */
+export type ExecutionTokenCode = 'malformed' | 'signature_mismatch' | 'expired' | 'claims_mismatch';
+
 /** Infrastructure failures are recorded `failClosed: true`: the answer is a refusal because we could not know. */
 export function isFailClosed(code: string): boolean {
   return code === 'usage_store_unavailable' || code === 'authority_unavailable' || code === 'audit_unavailable';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PreparedContext } from '../authority/prepared-context.js';
 import type { AuditEvent, AuditEventType, AuditOutcome } from '../contracts/index.js';
 import type { KernelCounters } from '../observability/counters.js';
+import { deepFreeze } from '../registry/deep-freeze.js';
 import type { AuditSink } from './audit-sink.js';
 
 /** A decision record could not be written, so the effect it guards did not happen. */
@@ -35,9 +36,16 @@ export class AuditTrail {
     private readonly onOutcomeFailure: AuditFailureListener,
   ) {}
 
+  /**
+   * Events are frozen all the way down, not just at the top: a sink is host
+   * code, and one event's `resource` is the same object as its decision
+   * record's, so a sink editing one would otherwise rewrite the other. Every
+   * nested value is the kernel's own (zod hands back copies), so freezing in
+   * place costs no copy.
+   */
   event(prepared: PreparedContext, type: AuditEventType, outcome: AuditOutcome, fields: AuditFields): AuditEvent {
     const { context } = prepared;
-    return Object.freeze({
+    return deepFreeze({
       id: randomUUID(),
       type,
       outcome,
@@ -55,7 +63,7 @@ export class AuditTrail {
 
   /** The record of a context that failed validation: written with nothing from the untrusted context. */
   invalidContextEvent(type: AuditEventType, fields: AuditFields): AuditEvent {
-    return Object.freeze({
+    return deepFreeze({
       id: randomUUID(),
       type,
       outcome: 'denied',

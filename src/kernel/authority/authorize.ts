@@ -180,12 +180,15 @@ async function consumeFrom(
     }
     if (grant.maxUses === undefined) return decision('allowed', rejections, grant.id);
     if (usage === undefined) return decision('usage_store_unavailable', rejections, grant.id);
-    let consumed: boolean;
+    let consumed: unknown;
     try {
       consumed = await usage.consume(grant.id, grant.maxUses);
     } catch {
       return decision('usage_store_unavailable', rejections, grant.id);
     }
+    // Only a real boolean is an answer. A store that says 'yes', 1 or nothing
+    // is broken, and a truthy reading of it would allow a call unmetered.
+    if (typeof consumed !== 'boolean') return decision('usage_store_unavailable', rejections, grant.id);
     if (consumed) return decision('allowed', rejections, grant.id, true);
     exhausted = true;
     rejections.push({ grantId: grant.id, reason: 'exhausted' });

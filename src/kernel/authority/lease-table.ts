@@ -1,3 +1,4 @@
+import { raceAbort } from '../abort.js';
 import type { AuditTrail } from '../audit/audit-trail.js';
 import type { KernelCounters } from '../observability/counters.js';
 import type { AuthorityFailureCode } from '../refusal-codes.js';
@@ -40,12 +41,22 @@ export class LeaseTable {
     return this.#leases.size;
   }
 
+  /** The open lease for a turn key, if any. Never creates one (so never resolves authority). */
+  held(turnKey: string): TurnLease | undefined {
+    return this.#leases.get(turnKey);
+  }
+
   /** The lease an operation runs under; its authority may still be resolving (await `lease.ready`). */
   forOperation(prepared: PreparedContext): TurnLease {
     return this.#leases.get(prepared.turnKey) ?? new TurnLease(prepared, true, (lease) => this.#resolve(lease));
   }
 
-  async open(prepared: PreparedContext): Promise<TurnScope> {
+  /**
+   * Opens or joins the lease. `signal` ends the wait for authority: a grant
+   * source that hangs would otherwise hold the opener forever, and with it a
+   * lease nobody can close (the scope that closes it is never handed back).
+   */
+  async open(prepared: PreparedContext, signal?: AbortSignal): Promise<TurnScope> {
     let lease = this.#leases.get(prepared.turnKey);
     if (lease === undefined) {
       lease = new TurnLease(prepared, false, (created) => this.#resolve(created));
@@ -61,7 +72,14 @@ export class LeaseTable {
       closed = true;
       this.#release(held);
     };
-    const authority = await held.ready;
+    let authority: ResolvedAuthority;
+    try {
+      authority = await raceAbort(held.ready, signal);
+    } catch (error) {
+      // This opener gave up: drop its hold. The last one out releases the lease, which aborts the load.
+      close();
+      throw error;
+    }
     return authority.status === 'available'
       ? Object.freeze({ status: 'available', snapshot: authority.snapshot, close })
       : Object.freeze({ status: 'unavailable', code: 'authority_unavailable', reason: authority.code, close });

@@ -2,6 +2,7 @@ import { GrantSchema, MAX_GRANTS, addressKey } from '../contracts/index.js';
 import type { Grant } from '../contracts/index.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { AuthorityFailureCode } from '../refusal-codes.js';
+import { describeThrown } from '../thrown-value.js';
 import { compileGrant } from './compiled-grant.js';
 import type { CompiledGrant } from './compiled-grant.js';
 import type { GrantSource } from './grant-source.js';
@@ -52,7 +53,7 @@ export async function resolveAuthority(
   try {
     material = await source.load(context, signal);
   } catch (error) {
-    return unavailable('grant_source_failed', error instanceof Error ? error.message : String(error), admittedAtMs);
+    return unavailable('grant_source_failed', describeThrown(error), admittedAtMs);
   }
   if (!Array.isArray(material)) {
     return unavailable('invalid_grant_material', `grant source returned ${material === null ? 'null' : typeof material}, not an array`, admittedAtMs);
@@ -62,7 +63,13 @@ export async function resolveAuthority(
   }
   const grants: Grant[] = [];
   for (let i = 0; i < material.length; i++) {
-    const parsed = GrantSchema.safeParse(material[i]);
+    let parsed: ReturnType<typeof GrantSchema.safeParse>;
+    try {
+      parsed = GrantSchema.safeParse(material[i]);
+    } catch (error) {
+      // zod reads the material's properties; a getter or proxy that throws is garbage too, not a reason to reject the turn unrecorded.
+      return unavailable('invalid_grant_material', `grants[${i}]: ${describeThrown(error)}`, admittedAtMs);
+    }
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue === undefined ? '' : issue.path.map(String).join('.');

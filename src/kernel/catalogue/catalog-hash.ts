@@ -15,8 +15,10 @@ export interface PublishedTool {
   readonly _meta: { readonly namespace: string; readonly source: string };
 }
 
-// Definitions are frozen and shared between registries, so their published
-// form is computed once per definition, not once per listing.
+// Registered definitions are deep-frozen and shared between registries, so
+// their published form is computed once per definition, not once per listing.
+// Only frozen ones are remembered: a caller hashing its own mutable
+// definition, editing it and hashing again must not get the old hash.
 const published = new WeakMap<ToolDefinition, PublishedTool>();
 
 export function publishTool(definition: ToolDefinition): PublishedTool {
@@ -35,7 +37,7 @@ export function publishTool(definition: ToolDefinition): PublishedTool {
       }),
       _meta: Object.freeze({ namespace: definition.namespace, source: definition.source }),
     });
-    published.set(definition, hit);
+    if (Object.isFrozen(definition)) published.set(definition, hit);
   }
   return hit;
 }

@@ -1,6 +1,7 @@
 import { raceAbort } from '../abort.js';
 import type { PreparedContext } from '../authority/prepared-context.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import { describeThrown } from '../thrown-value.js';
 import type { CatalogueSources } from './catalogue-strategy.js';
 
 /** The effective registry could not be derived. Surfaces as `tool_catalog_unavailable`. */
@@ -38,7 +39,7 @@ export async function addProviderTools(
       handlers = await raceAbort(Promise.resolve().then(() => provider.listTools(prepared.context, signal)), signal);
     } catch (error) {
       if (signal.aborted) throw error;
-      throw new CatalogueUnavailable(`provider '${provider.id}' failed: ${error instanceof Error ? error.message : String(error)}`, provider.id, { cause: error });
+      throw new CatalogueUnavailable(`provider '${provider.id}' failed: ${describeThrown(error)}`, provider.id, { cause: error });
     }
     if (!Array.isArray(handlers)) {
       throw new CatalogueUnavailable(`provider '${provider.id}' returned ${typeof handlers}, not a list of tool handlers`, provider.id);
@@ -48,7 +49,7 @@ export async function addProviderTools(
       try {
         registry.register(handler);
       } catch (error) {
-        throw new CatalogueUnavailable(`provider '${provider.id}': ${error instanceof Error ? error.message : String(error)}`, provider.id, { cause: error });
+        throw new CatalogueUnavailable(`provider '${provider.id}': ${describeThrown(error)}`, provider.id, { cause: error });
       }
     }
   }

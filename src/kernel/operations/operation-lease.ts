@@ -12,5 +12,12 @@ import type { KernelCore } from './kernel-core.js';
 export function leaseFor(core: KernelCore, prepared: PreparedContext, signal: AbortSignal | undefined): TurnLease | Promise<TurnLease> {
   const lease = core.leases.forOperation(prepared);
   if (lease.authority !== undefined) return lease;
-  return raceAbort<ResolvedAuthority>(lease.ready, signal).then(() => lease);
+  const waited = raceAbort<ResolvedAuthority>(lease.ready, signal).then(() => lease);
+  if (!lease.transient) return waited;
+  // A turn of one operation has no other holder: when its caller gives up,
+  // release it so the grant source's load is aborted rather than left running.
+  return waited.catch((error: unknown) => {
+    lease.release();
+    throw error;
+  });
 }

@@ -5,6 +5,7 @@ import type { PreparedContext } from '../authority/prepared-context.js';
 import { ContractViolation, IdSchema } from '../contracts/index.js';
 import type { AuditEventType } from '../contracts/index.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import { describeThrown } from '../thrown-value.js';
 import type { KernelCore, OperationOptions } from './kernel-core.js';
 import { leaseFor } from './operation-lease.js';
 
@@ -116,7 +117,7 @@ export async function updateToolNamespaces(core: KernelCore, contextInput: unkno
     enabled = await core.namespaceSettings.update(prepared.context, change, options.signal ?? new AbortController().signal);
   } catch (error) {
     if (isAbortError(error, options.signal)) throw error;
-    return refuse('failed', 'namespace_settings_unavailable', `the namespace settings store failed: ${error instanceof Error ? error.message : String(error)}`);
+    return refuse('failed', 'namespace_settings_unavailable', `the namespace settings store failed: ${describeThrown(error)}`);
   }
   await core.trail.outcome(
     core.trail.event(prepared, type, 'succeeded', { source: 'kernel', metadata: { enable: [...change.enable], disable: [...change.disable], enabled: [...enabled] } }),

@@ -51,6 +51,20 @@ export function registerEntry(handler: ToolHandler): RegisteredTool {
   });
 }
 
+/**
+ * A registered entry seen as a handler again. Registering it repeats the
+ * whole cost of registration (validate, clone, freeze) against the frozen
+ * definition, never against a host object that may have changed since.
+ */
+export function entryAsHandler(entry: RegisteredTool): ToolHandler {
+  return Object.freeze({
+    definition: entry.definition,
+    parseArguments: entry.parseArguments,
+    invoke: entry.invoke,
+    ...(entry.resolveRequirement === undefined ? {} : { resolveRequirement: entry.resolveRequirement }),
+  });
+}
+
 /** Name → registered tool. */
 export class ToolRegistry {
   readonly #entries: Map<string, RegisteredTool>;

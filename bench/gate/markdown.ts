@@ -1,0 +1,80 @@
+/**
+ * Verdict rows as a GitHub-flavoured markdown table, to paste into a pull
+ * request. Every figure carries its unit (µs, instructions, or an exact
+ * count) because the three lanes sit in one table and a bare number from one
+ * lane is easily read as another's.
+ */
+import {
+  formatChange,
+  formatInteger,
+  formatMicroseconds,
+  formatP,
+  formatRatio,
+} from './format.js';
+import type { VerdictRow } from './verdict.js';
+
+export interface MarkdownOptions {
+  /**
+   * Which rows get their reason listed under the table. 'notable' (default):
+   * rows that are not a plain 'no-change' or 'pass', i.e. the ones a reviewer
+   * must read about.
+   */
+  readonly reasons?: 'all' | 'notable' | 'none';
+}
+
+const HEADER = ['lane', 'segment', 'base', 'head', 'ratio', 'interval', 'verdict'] as const;
+
+export function renderMarkdownTable(rows: readonly VerdictRow[], options: MarkdownOptions = {}): string {
+  const lines = [tableRow(HEADER), tableRow(HEADER.map(() => '---')), ...rows.map((row) => tableRow(cells(row)))];
+  const reasons = options.reasons ?? 'notable';
+  const explained = rows.filter((row) => reasons === 'all' || (reasons === 'notable' && row.verdict !== 'no-change' && row.verdict !== 'pass'));
+  if (explained.length > 0) {
+    lines.push('', ...explained.map((row) => `- **${escapeCell(row.segment)}** (${row.lane}): ${row.reason}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function cells(row: VerdictRow): string[] {
+  const verdict = row.verdict === 'regression' || row.verdict === 'fail' ? `**${row.verdict}**` : row.verdict;
+  switch (row.lane) {
+    case 'wall-clock':
+      return [
+        row.lane,
+        row.segment,
+        formatMicroseconds(row.baseMedian),
+        formatMicroseconds(row.headMedian),
+        ratioCell(row.ratio),
+        intervalCell(row.ci),
+        row.pValue === null ? verdict : `${verdict} (${formatP(row.pValue)})`,
+      ];
+    case 'instructions':
+      return [
+        row.lane,
+        row.segment,
+        `${formatInteger(row.baseMedian)} instructions`,
+        `${formatInteger(row.headMedian)} instructions`,
+        ratioCell(row.ratio),
+        row.ci[0] === row.ci[1] ? '—' : intervalCell(row.ci),
+        verdict,
+      ];
+    case 'structural':
+      return [row.lane, row.segment, `${row.expected} (exact)`, `${row.actual} (exact)`, ratioCell(row.ratio), 'exact', verdict];
+  }
+}
+
+function ratioCell(ratio: number): string {
+  return Number.isFinite(ratio) ? `${formatRatio(ratio)} (${formatChange(ratio)})` : '—';
+}
+
+function intervalCell([lo, hi]: readonly [number, number]): string {
+  return Number.isFinite(lo) && Number.isFinite(hi) ? `${formatRatio(lo)}–${formatRatio(hi)}` : '—';
+}
+
+function tableRow(values: readonly string[]): string {
+  return `| ${values.map(escapeCell).join(' | ')} |`;
+}
+
+/** A pipe would end the cell and a newline the row. */
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}

@@ -1,0 +1,74 @@
+/**
+ * Where a run happened, recorded with its figures: absolute times belong to a
+ * machine, so two results are only compared when their environments say they
+ * could be — and a reader can see why not.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Environment } from './results-schema.js';
+
+/** Which commit produced the figures, and whether the tree had uncommitted changes. */
+export interface Provenance {
+  /** Full commit id, or 'uncommitted' outside a repository (or before the first commit). */
+  readonly commit: string;
+  readonly commitDate?: string;
+  readonly dirty: boolean;
+}
+
+function git(repoRoot: string, args: readonly string[]): string | undefined {
+  try {
+    return execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+export function readProvenance(repoRoot: string): Provenance {
+  const commit = git(repoRoot, ['rev-parse', 'HEAD']);
+  if (commit === undefined || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) return { commit: 'uncommitted', dirty: true };
+  const commitDate = git(repoRoot, ['show', '-s', '--format=%cI', commit]);
+  // Untracked files count: a new, unadded module changes what runs as surely as an edit.
+  const status = git(repoRoot, ['status', '--porcelain']);
+  return {
+    commit,
+    ...(commitDate === undefined || commitDate === '' ? {} : { commitDate }),
+    dirty: status === undefined || status !== '',
+  };
+}
+
+/** sha-256 of the lockfile: the exact dependency tree the figures were measured with. */
+export function lockfileHash(repoRoot: string): string {
+  try {
+    return createHash('sha256').update(readFileSync(path.join(repoRoot, 'package-lock.json'))).digest('hex');
+  } catch {
+    return 'no-lockfile';
+  }
+}
+
+export function readEnvironment(repoRoot: string): Environment {
+  const cpus = os.cpus();
+  return {
+    node: process.version,
+    v8: process.versions.v8,
+    platform: process.platform,
+    arch: process.arch,
+    cpuModel: cpus[0]?.model.trim() || 'unknown',
+    cores: Math.max(1, typeof os.availableParallelism === 'function' ? os.availableParallelism() : cpus.length),
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    lockfileHash: lockfileHash(repoRoot),
+  };
+}
+
+/**
+ * The 1-minute load average, read at the start and end of a run. It is not an
+ * environment field of the results schema (it describes the moment, not the
+ * machine), but a report must say it: on a shared 2-core VM at load 12 a call's
+ * p95 and mean carry other processes' time, while its median and the
+ * interleaved ratios hold.
+ */
+export function loadAverage(): number {
+  return Math.round((os.loadavg()[0] ?? 0) * 100) / 100;
+}

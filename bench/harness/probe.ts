@@ -1,0 +1,263 @@
+/**
+ * A small, fresh-process measurement for the regression gate.
+ *
+ * Timed mode — one JSON line of medians and per-turn counts, the robust
+ * statistic of one process for the gate's interleaved A B A B … lane:
+ *
+ *   node --import tsx bench/harness/probe.ts --strategy turn --turns 300 --segment catalogue --json
+ *
+ * Iteration mode — exactly N turns, no span sink, so the kernel reads no clock
+ * and the run is deterministic enough to count instructions under callgrind;
+ * N = 0 does all the set-up (module loading, the world, the kernel, a fixed
+ * warm-up) and no turn, so count(N) − count(0) is the cost of N turns:
+ *
+ *   node --import tsx bench/harness/probe.ts --strategy turn --segment catalogue --iterations 200
+ *
+ * In iteration mode `--segment` chooses what one turn does: `call` (default) a
+ * full workload turn (lease, listing, 27 calls); `catalogue` only the turn's
+ * catalogue resolutions — the listing's and one per call, 28, through the
+ * kernel's own strategy on a fresh lease (context and authority prepared once,
+ * in the set-up) — so the count isolates the segment the gate guards.
+ *
+ * Under callgrind, run it bundled (esbuild, one ESM file, plain `node`), not
+ * through `--import tsx`: tsx's module-hooks thread makes the set-up's count
+ * wander by ~1e-3 (two N = 0 runs 70 M instructions apart, more than 20 turns
+ * of work), where the bundle repeats to ~1e-6 (two N = 0 runs 1,210
+ * instructions apart of 0.92 G). Measured that way, a `turn` catalogue turn
+ * costs about 1.55 M instructions (N = 200).
+ */
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isCatalogueStrategyName, StaticGrantSource, ToolRegistry } from '../../src/kernel/index.js';
+import type { CatalogueStrategyName } from '../../src/kernel/index.js';
+import { prepareContext } from '../../src/kernel/authority/prepared-context.js';
+import { resolveAuthority } from '../../src/kernel/authority/resolve-authority.js';
+import { TurnLease } from '../../src/kernel/authority/turn-lease.js';
+import { createCatalogueStrategy } from '../../src/kernel/catalogue/create-strategy.js';
+import { createCounters } from '../../src/kernel/observability/counters.js';
+import { buildReferenceKernel } from '../world/build-world.js';
+import { notionProvider, referenceGrants, referenceTools, worldContext } from '../world/reference-world.js';
+import { TURN_ATTEMPTS } from '../world/workload.js';
+import { splitCalls } from './segments.js';
+import type { SegmentName } from './results-schema.js';
+import { SpanRecorder } from './span-recorder.js';
+import { nearestRank } from './statistics.js';
+import { snapshotCounters } from './structural.js';
+import { runKernelTurn } from './workload-turn.js';
+
+export const PROBE_SEGMENTS = ['call', 'catalogue', 'discover', 'authorize', 'remainder'] as const;
+export type ProbeSegment = (typeof PROBE_SEGMENTS)[number];
+
+export interface ProbeOptions {
+  readonly strategy: CatalogueStrategyName;
+  readonly turns: number;
+  readonly warmupTurns?: number;
+  readonly segment?: ProbeSegment;
+}
+
+/** One process's figures: medians over its calls (µs), and exact per-turn counts. */
+export interface ProbeResult {
+  readonly strategy: CatalogueStrategyName;
+  readonly turns: number;
+  readonly warmupTurns: number;
+  readonly segment: ProbeSegment;
+  /** The median of the segment asked for (the call's, for `call`). */
+  readonly segmentMedianUs: number;
+  readonly callMedianUs: number;
+  readonly callP95Us: number;
+  readonly catalogueMedianUs: number;
+  readonly discoverMedianUs: number;
+  readonly authorizeMedianUs: number;
+  readonly remainderMedianUs: number;
+  readonly calls: number;
+  readonly authorityLoadsPerTurn: number;
+  readonly derivationsPerTurn: number;
+  readonly providerCallsPerTurn: number;
+  /** Definitions validated per turn: under turn, the provider's one tool; never a static entry again. */
+  readonly entriesValidatedPerTurn: number;
+  readonly decisionsPerTurn: number;
+  readonly auditEventsPerTurn: number;
+}
+
+const DEFAULT_WARMUP = 50;
+
+function medianOf(values: ArrayLike<number>, counts?: ArrayLike<number>): number {
+  const present: number[] = [];
+  for (let i = 0; i < values.length; i++) if (counts === undefined || counts[i]! > 0) present.push(values[i]!);
+  return present.length === 0 ? 0 : Math.round(nearestRank(present, 50) * 1000) / 1000;
+}
+
+/** Timed mode: W warm-up turns, then N turns with spans; medians and per-turn counts of the N. */
+export async function probe(options: ProbeOptions): Promise<ProbeResult> {
+  const warmupTurns = options.warmupTurns ?? DEFAULT_WARMUP;
+  const segment = options.segment ?? 'catalogue';
+  const recorder = new SpanRecorder(options.turns * TURN_ATTEMPTS.length);
+  const { kernel, audit } = buildReferenceKernel(options.strategy, recorder);
+  const path = `probe ${options.strategy}`;
+  for (let turn = 0; turn < warmupTurns; turn++) {
+    await runKernelTurn(kernel, turn, { path });
+    audit.clear();
+    recorder.reset();
+  }
+  const before = { ...snapshotCounters(kernel.counters), entriesValidated: kernel.counters.entriesValidated };
+  for (let turn = warmupTurns; turn < warmupTurns + options.turns; turn++) {
+    await runKernelTurn(kernel, turn, { path, beforeCall: (id) => recorder.expect(id) });
+    audit.clear();
+  }
+  const after = kernel.counters;
+  const split = splitCalls(recorder.table());
+  const median = (name: SegmentName): number => medianOf(split.segments[name].us, split.segments[name].counts);
+  const perTurn = (difference: number): number => difference / options.turns;
+  const result = {
+    callMedianUs: medianOf(split.callUs),
+    catalogueMedianUs: median('catalogue'),
+    discoverMedianUs: median('discover'),
+    authorizeMedianUs: median('authorize'),
+    remainderMedianUs: median('remainder'),
+  };
+  return {
+    strategy: options.strategy,
+    turns: options.turns,
+    warmupTurns,
+    segment,
+    segmentMedianUs: segment === 'call' ? result.callMedianUs : result[`${segment}MedianUs`],
+    ...result,
+    callP95Us: Math.round(nearestRank(split.callUs, 95) * 1000) / 1000,
+    calls: split.callUs.length,
+    authorityLoadsPerTurn: perTurn(after.authorityLoads - before.authorityLoads),
+    derivationsPerTurn: perTurn(after.derivations - before.derivations),
+    providerCallsPerTurn: perTurn(after.providerCalls - before.providerCalls),
+    entriesValidatedPerTurn: perTurn(after.entriesValidated - before.entriesValidated),
+    decisionsPerTurn: perTurn(after.decisions - before.decisions),
+    auditEventsPerTurn: perTurn(after.auditEvents - before.auditEvents),
+  };
+}
+
+export interface IterationOptions {
+  readonly strategy: CatalogueStrategyName;
+  readonly iterations: number;
+  /** Fixed warm-up, part of the set-up both runs share. Default 10. */
+  readonly warmupTurns?: number;
+  readonly segment?: 'call' | 'catalogue';
+}
+
+export interface IterationResult {
+  readonly strategy: CatalogueStrategyName;
+  readonly iterations: number;
+  readonly warmupTurns: number;
+  readonly segment: 'call' | 'catalogue';
+  /** Work done by the N iterations, exact: what a reader of the instruction count divides by. */
+  readonly derivations: number;
+  readonly providerCalls: number;
+  readonly operations: number;
+}
+
+/** Iteration mode: set-up (and a fixed warm-up), then exactly N turns, no clock read by the kernel. */
+export async function iterate(options: IterationOptions): Promise<IterationResult> {
+  const warmupTurns = options.warmupTurns ?? 10;
+  const segment = options.segment ?? 'call';
+  const turnOf = segment === 'call' ? await callTurns(options.strategy) : await catalogueTurns(options.strategy);
+  for (let turn = 0; turn < warmupTurns; turn++) await turnOf.run(turn);
+  const before = turnOf.counts();
+  for (let turn = warmupTurns; turn < warmupTurns + options.iterations; turn++) await turnOf.run(turn);
+  const after = turnOf.counts();
+  return {
+    strategy: options.strategy,
+    iterations: options.iterations,
+    warmupTurns,
+    segment,
+    derivations: after.derivations - before.derivations,
+    providerCalls: after.providerCalls - before.providerCalls,
+    operations: options.iterations * (segment === 'call' ? TURN_ATTEMPTS.length + 1 : CATALOGUE_OPERATIONS),
+  };
+}
+
+interface TurnRunner {
+  run(turn: number): Promise<void>;
+  counts(): { derivations: number; providerCalls: number };
+}
+
+async function callTurns(strategy: CatalogueStrategyName): Promise<TurnRunner> {
+  const { kernel, audit } = buildReferenceKernel(strategy);
+  return {
+    async run(turn) {
+      await runKernelTurn(kernel, turn, { path: `probe ${strategy}` });
+      audit.clear();
+    },
+    counts: () => ({ derivations: kernel.counters.derivations, providerCalls: kernel.counters.providerCalls }),
+  };
+}
+
+/** A turn's catalogue resolutions: the listing's and one per call of the workload. */
+const CATALOGUE_OPERATIONS = TURN_ATTEMPTS.length + 1;
+
+async function catalogueTurns(strategy: CatalogueStrategyName): Promise<TurnRunner> {
+  const handlers = referenceTools();
+  const staticRegistry = new ToolRegistry();
+  for (const handler of handlers) staticRegistry.register(handler);
+  const counters = createCounters();
+  const resolver = createCatalogueStrategy(strategy, { staticHandlers: Object.freeze(handlers), staticRegistry, providers: Object.freeze([notionProvider()]), counters });
+  // Context and authority are turn-boundary work, not catalogue work: prepared once, in the set-up.
+  const prepared = prepareContext(worldContext(0));
+  const authority = await resolveAuthority(new StaticGrantSource(referenceGrants()), prepared, new AbortController().signal);
+  return {
+    async run() {
+      const lease = new TurnLease(prepared, false, async () => authority);
+      await lease.ready;
+      for (let i = 0; i < CATALOGUE_OPERATIONS; i++) {
+        const resolved = resolver.resolve(lease, prepared, undefined);
+        if (resolved instanceof Promise) await resolved;
+      }
+      lease.release();
+    },
+    counts: () => ({ derivations: counters.derivations, providerCalls: counters.providerCalls }),
+  };
+}
+
+function integer(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < min) throw new TypeError(`--${name} must be an integer ≥ ${min}, got '${value}'`);
+  return parsed;
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      strategy: { type: 'string', default: 'turn' },
+      turns: { type: 'string' },
+      warmup: { type: 'string' },
+      segment: { type: 'string' },
+      iterations: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const strategy = values.strategy;
+  if (!isCatalogueStrategyName(strategy)) throw new TypeError(`--strategy must be rederive, shared or turn, got '${strategy}'`);
+  const segment = values.segment ?? (values.iterations === undefined ? 'catalogue' : 'call');
+  if (!(PROBE_SEGMENTS as readonly string[]).includes(segment)) throw new TypeError(`--segment must be one of ${PROBE_SEGMENTS.join(', ')}, got '${segment}'`);
+  const warmupTurns = integer('warmup', values.warmup, 0);
+  const iterations = integer('iterations', values.iterations, 0);
+  let output: ProbeResult | IterationResult;
+  if (iterations !== undefined) {
+    if (segment !== 'call' && segment !== 'catalogue') throw new TypeError(`--iterations counts whole turns: --segment must be call or catalogue, got '${segment}'`);
+    output = await iterate({ strategy, iterations, segment, ...(warmupTurns === undefined ? {} : { warmupTurns }) });
+  } else {
+    output = await probe({ strategy, turns: integer('turns', values.turns, 1) ?? 200, segment: segment as ProbeSegment, ...(warmupTurns === undefined ? {} : { warmupTurns }) });
+  }
+  // One line either way: the gate takes the last JSON line of stdout.
+  process.stdout.write(`${JSON.stringify(output)}\n`);
+  return 0;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (invokedDirectly) {
+  try {
+    process.exitCode = await main(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`probe: ${(error as Error).name}: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+  }
+}

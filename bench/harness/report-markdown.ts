@@ -1,0 +1,282 @@
+/**
+ * `results/systems-cost.md`: the run as a reader of a pull request or a CI log
+ * meets it. It names the command, commit and machine that produced it, prints
+ * the measurement rules the figures obey, and puts the staircase beside the
+ * published figures with a paragraph composed from the numbers.
+ */
+import { MEASUREMENT_RULES } from '../report/measurement-rules.js';
+import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, formatShare } from '../report/number-format.js';
+import { SEGMENT_NAMES, STRATEGY_NAMES } from './results-schema.js';
+import type { AnchorFigures, StrategyName, StrategyResult } from './results-schema.js';
+import type { MeasuredResults } from './results.js';
+import { staircaseParagraph } from './staircase-reading.js';
+import type { TargetCheck } from './targets.js';
+import { bar, stackedBar } from './text-bars.js';
+
+/** Where the published figures came from, as the report prints it (a path relative to the repository). */
+export type AnchorsForReport =
+  | { readonly status: 'loaded'; readonly label: string; readonly figures: AnchorFigures }
+  | { readonly status: 'absent'; readonly label: string; readonly reason: string };
+
+export interface MarkdownInput {
+  readonly results: MeasuredResults;
+  readonly anchors: AnchorsForReport;
+  readonly targets: readonly TargetCheck[];
+}
+
+const MCP_LABEL = 'turn over MCP';
+
+type Row = readonly (string | number)[];
+
+function table(header: Row, rows: readonly Row[], align?: readonly ('l' | 'r')[]): string {
+  const cells = (row: Row): string => `| ${row.map((cell) => String(cell).replace(/\|/g, '\\|')).join(' | ')} |`;
+  const rule = `| ${header.map((_, i) => ((align?.[i] ?? (i === 0 ? 'l' : 'r')) === 'r' ? '---:' : ':---')).join(' | ')} |`;
+  return [cells(header), rule, ...rows.map(cells)].join('\n');
+}
+
+const us = (value: number): string => formatMicros(value);
+
+function paths(results: MeasuredResults): [string, StrategyResult][] {
+  return [
+    ...STRATEGY_NAMES.map((name) => [name, results.strategies[name]] as [string, StrategyResult]),
+    ...(results.mcp === undefined ? [] : [[MCP_LABEL, results.mcp.turn] as [string, StrategyResult]]),
+  ];
+}
+
+function header(results: MeasuredResults): string {
+  const { environment: env } = results;
+  const commit = results.commit === 'uncommitted' ? 'an uncommitted tree' : `commit \`${results.commit.slice(0, 12)}\`${results.commitDate === undefined ? '' : ` (${results.commitDate})`}`;
+  return [
+    '# Systems cost of the mediation kernel',
+    '',
+    `Produced by \`${results.command}\` at ${commit}${results.dirty ? ', with uncommitted changes' : ''}, on ${env.cpuModel} × ${env.cores} cores, ${env.memoryGiB} GiB, ${env.platform}/${env.arch}, Node ${env.node} (V8 ${env.v8}), ${results.createdAt}.`,
+    ...loadNote(results),
+  ].join('\n');
+}
+
+function rules(results: MeasuredResults): string {
+  return [
+    '## Measurement rules',
+    '',
+    ...MEASUREMENT_RULES.map((rule) => `- ${rule}`),
+    `- A mediated call's span opens when the call arrives at the kernel (contract validation included) and closes when its result leaves; over MCP the call is the server's \`mcp.handle\` span, frame in to response out.`,
+    `- Timer overhead on this machine: ${results.timerOverheadUs} µs per clock read (a call carries about ten).`,
+  ].join('\n');
+}
+
+function environmentSection(results: MeasuredResults): string {
+  const env = results.environment;
+  const w = results.workload;
+  return [
+    '## Environment and workload',
+    '',
+    table(
+      ['', ''],
+      [
+        ['commit', results.commit === 'uncommitted' ? 'uncommitted' : `\`${results.commit}\`${results.dirty ? ' (dirty)' : ''}`],
+        ['commit date', results.commitDate ?? '—'],
+        ['node / V8', `${env.node} / ${env.v8}`],
+        ['platform', `${env.platform} ${env.arch}`],
+        ['CPU', `${env.cpuModel}, ${env.cores} cores`],
+        ['memory', `${env.memoryGiB} GiB`],
+        ['lockfile sha-256', `\`${env.lockfileHash}\``],
+        ['load average (1 min)', `${results.harness.loadAverage.start} at start, ${results.harness.loadAverage.end} at end`],
+        ['command', `\`${results.command}\``],
+      ],
+      ['l', 'l'],
+    ),
+    '',
+    `Each turn opens one lease, lists once, then makes the ${w.callsPerTurn} declared attempts of the baseline rows (controls and attacks mixed, each checked against its expected outcome before its time is kept). The reference world has ${w.definitions} definitions, ${w.served} served to the bench actor. ${w.warmupTurns} warm-up turns per strategy were discarded and ${w.measuredTurns} measured, the strategies' turns interleaved.${
+      results.harness.mcp === undefined
+        ? ''
+        : ` The MCP path ran ${results.harness.mcp.measuredTurns} measured turns after ${results.harness.mcp.warmupTurns} warm-up, one SDK connection per turn, ${results.mcp?.turn.structural.callsPerTurn ?? '—'} calls each (the forged-trace attempt cannot be made over MCP: the bridge stamps the turn's trace), ${results.harness.mcp.envelopeRefusalsPerTurn} of them refused at the bridge before the kernel was asked.`
+    }`,
+  ].join('\n');
+}
+
+/** A warning, when other processes shared the cores during the run. */
+function loadNote(results: MeasuredResults): string[] {
+  const { start, end } = results.harness.loadAverage;
+  const cores = results.environment.cores;
+  if (Math.max(start, end) <= cores) return [];
+  return [
+    '',
+    `> The machine was shared: a 1-minute load average of ${start} at start and ${end} at end on ${cores} cores. Means and p95s carry other processes' time; medians, and ratios between the interleaved strategies, are the figures to read.`,
+    '',
+  ];
+}
+
+function callsSection(results: MeasuredResults): string {
+  const boundary = results.harness.turnBoundary;
+  return [
+    '## Mediated call',
+    '',
+    table(
+      ['path', 'calls', 'p50 (µs)', 'p95 (µs)', 'mean (µs)', 'throughput (calls/ms)', 'lease open p50 (µs)', 'listing p50 (µs)'],
+      paths(results).map(([name, r]) => {
+        const b = (boundary as Record<string, { openP50Us: number; listP50Us: number } | undefined>)[name];
+        return [name, r.call.n, us(r.call.p50Us), us(r.call.p95Us), us(r.call.meanUs), formatCount(r.throughputPerMs), b === undefined ? '—' : us(b.openP50Us), b === undefined ? '—' : us(b.listP50Us)];
+      }),
+    ),
+    '',
+    'Throughput is 1000 ÷ mean call time: one caller, calls back to back. Opening the lease is the turn-boundary authority load (grant source, validation, snapshot hash); the in-turn authorization checks are the `authorize` segment below.',
+  ].join('\n');
+}
+
+const GLYPHS = { catalogue: 'C', discover: 'd', authorize: 'a', remainder: '·' } as const;
+
+function segmentsSection(results: MeasuredResults): string {
+  const out: string[] = ['## Segments', ''];
+  for (const [name, r] of paths(results)) {
+    out.push(`### ${name}`, '');
+    out.push(
+      table(
+        ['segment', 'p50 (µs)', 'mean (µs)', 'share', 'per call'],
+        SEGMENT_NAMES.map((segment) => {
+          const stats = r.segments[segment];
+          return [segment === 'provider' ? 'provider (subtracted)' : segment, us(stats.p50Us), us(stats.meanUs), formatShare(stats.share), formatCount(stats.perCall)];
+        }),
+      ),
+    );
+    const inCall = ['catalogue', 'discover', 'authorize', 'remainder'] as const;
+    const sum = inCall.reduce((total, segment) => total + r.segments[segment].share, 0);
+    out.push(
+      '',
+      `Catalogue, discover, authorize and remainder shares sum to ${formatShare(sum)} of call time; the provider's share is its size against the call it was subtracted from, outside that 100%.`,
+      '',
+    );
+  }
+  out.push('Shares of call time, 50 cells per path (C catalogue, d discover, a authorize, · remainder):', '', '```');
+  const width = Math.max(...paths(results).map(([name]) => name.length));
+  for (const [name, r] of paths(results)) {
+    const drawn = stackedBar(
+      (['catalogue', 'discover', 'authorize', 'remainder'] as const).map((segment) => ({ weight: r.segments[segment].share, glyph: GLYPHS[segment] })),
+      50,
+    );
+    out.push(`${name.padEnd(width)}  ${drawn}  catalogue ${formatShare(r.segments.catalogue.share)}`);
+  }
+  out.push('```');
+  return out.join('\n');
+}
+
+function structuralSection(results: MeasuredResults, anchors: AnchorFigures | undefined): string {
+  const all = paths(results);
+  const earlier = anchors?.earlierReport?.perTurn;
+  const rows: [string, (r: StrategyResult) => number, number | undefined][] = [
+    ['authority loads', (r) => r.structural.authorityLoadsPerTurn, earlier?.authorityLoads],
+    ['registry derivations', (r) => r.structural.derivationsPerTurn, undefined],
+    ['provider calls', (r) => r.structural.providerCallsPerTurn, undefined],
+    ['authorization decisions', (r) => r.structural.decisionsPerTurn, earlier?.decisions],
+    ['audit events', (r) => r.structural.auditEventsPerTurn, earlier?.auditEvents],
+    ['tool calls', (r) => r.structural.callsPerTurn, earlier?.calls],
+    ['catalogue tools', (r) => r.structural.catalogueTools, earlier?.catalogueTools],
+    ['catalogue bytes', (r) => r.structural.catalogueBytes, earlier?.catalogueBytes],
+  ];
+  const headerRow = ['per turn', ...all.map(([name]) => name), ...(earlier === undefined ? [] : ['published (earlier report)'])];
+  return [
+    '## Structural footprint',
+    '',
+    table(
+      headerRow,
+      rows.map(([label, read, published]) => [label, ...all.map(([, r]) => formatCount(read(r))), ...(earlier === undefined ? [] : [published === undefined ? '—' : formatCount(published)])]),
+    ),
+    '',
+    `Counted from the kernel's exact counters as differences around each measured turn. Under shared and rederive, a turn resolved a catalogue ${formatCount(results.harness.resolvingOperationsPerTurn.shared)} times (its listing and every call that reached catalogue resolution); under turn, the fewest and most derivations any measured turn made were ${results.harness.derivationsRange.turn.join(' and ')}.${
+      earlier === undefined ? '' : ' The published column is the earlier report (24 calls per turn, a different attempt list), for scale only.'
+    }`,
+  ].join('\n');
+}
+
+function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): string {
+  const figures = anchors.status === 'loaded' ? anchors.figures : undefined;
+  const step = (name: StrategyName) => figures?.staircase.find((candidate) => candidate.strategy === name);
+  const s = results.strategies;
+  const out: string[] = ['## The staircase beside the published figures', ''];
+  if (anchors.status === 'absent') out.push(`> Published figures unavailable (${anchors.label}: ${anchors.reason}); the staircase is printed on its own.`, '');
+  else out.push(`Published figures: \`${anchors.label}\`${figures?.publisherMachine === undefined ? '' : ` (publisher's machine: ${figures.publisherMachine})`}.`, '');
+  out.push(
+    table(
+      ['strategy', 'whole call p50, ours', 'published', 'catalogue p50, ours', 'published', 'catalogue share, ours', 'published'],
+      STRATEGY_NAMES.map((name) => {
+        const published = step(name);
+        return [
+          name,
+          formatDuration(s[name].call.p50Us),
+          published === undefined ? '—' : formatDuration(published.wholeCallMs * 1000),
+          formatDuration(s[name].segments.catalogue.p50Us),
+          published === undefined ? '—' : formatDuration(published.catalogueSegmentMs * 1000),
+          formatShare(s[name].segments.catalogue.share),
+          published === undefined ? '—' : `${published.catalogueShareIsUpperBound === true ? '≤ ' : ''}${formatShare(published.catalogueShare)}`,
+        ];
+      }),
+    ),
+    '',
+    table(
+      ['step ratio', 'ours', 'published'],
+      [
+        ['whole call, rederive ÷ shared', formatRatio(results.staircase.rederiveOverShared), figures === undefined ? '—' : formatRatio(figures.ratios.rederiveOverShared)],
+        ['whole call, shared ÷ turn', formatRatio(results.staircase.sharedOverTurn), figures === undefined ? '—' : formatRatio(figures.ratios.sharedOverTurn)],
+        ['whole call, rederive ÷ turn', formatRatio(results.staircase.rederiveOverTurn), figures === undefined ? '—' : formatRatio(figures.ratios.rederiveOverTurn)],
+        ['catalogue segment, shared ÷ turn', formatRatio(results.staircase.catalogueSharedOverTurn), figures === undefined ? '—' : formatRatio(figures.ratios.catalogueSegmentSharedOverTurn)],
+      ],
+    ),
+    '',
+    'Whole call p50, each series scaled to its own rederive call (ours █, published ▒):',
+    '',
+    '```',
+  );
+  for (const name of STRATEGY_NAMES) {
+    const ours = s[name].call.p50Us;
+    const ratioOurs = name === 'rederive' ? '' : `  ÷${(s.rederive.call.p50Us / ours).toFixed(1)}`;
+    out.push(`${name.padEnd(9)} ours       ${bar(ours, s.rederive.call.p50Us, 40).padEnd(40)}  ${formatDuration(ours)}${ratioOurs}`);
+    const published = step(name);
+    const rederive = step('rederive');
+    if (published !== undefined && rederive !== undefined) {
+      const ratioTheirs = name === 'rederive' ? '' : `  ÷${(rederive.wholeCallMs / published.wholeCallMs).toFixed(1)}`;
+      out.push(`${''.padEnd(9)} published  ${bar(published.wholeCallMs, rederive.wholeCallMs, 40, '▒').padEnd(40)}  ${formatDuration(published.wholeCallMs * 1000)}${ratioTheirs}`);
+    }
+  }
+  out.push('```', '', staircaseParagraph(results, figures));
+  return out.join('\n');
+}
+
+function targetsSection(targets: readonly TargetCheck[]): string {
+  return [
+    '## Targets',
+    '',
+    table(['target', 'measured', ''], targets.map((check) => [check.target, check.measured, check.met ? 'met' : '**missed**']), ['l', 'l', 'l']),
+  ].join('\n');
+}
+
+function microSection(results: MeasuredResults): string {
+  if (results.micro === undefined || results.micro.length === 0) return '';
+  return [
+    '## Microbenchmarks of single segments',
+    '',
+    'Each segment isolated over the reference world\'s objects and timed by the tool named, with its own statistics (mitata batches sub-microsecond cases, so its figures go below the per-call timer tinybench uses).',
+    '',
+    table(
+      ['case', 'tool', 'mean (ns)', 'p50 (ns)', 'p99 (ns)', 'samples'],
+      results.micro.map((m) => [m.name, m.tool, formatNanos(m.meanNs), formatNanos(m.p50Ns), m.p99Ns === undefined ? '—' : formatNanos(m.p99Ns), m.samples]),
+      ['l', 'l', 'r', 'r', 'r', 'r'],
+    ),
+  ].join('\n');
+}
+
+export function renderMarkdown(input: MarkdownInput): string {
+  const { results, anchors } = input;
+  const figures = anchors.status === 'loaded' ? anchors.figures : undefined;
+  const sections = [
+    header(results),
+    staircaseSection(results, anchors),
+    targetsSection(input.targets),
+    callsSection(results),
+    segmentsSection(results),
+    structuralSection(results, figures),
+    microSection(results),
+    environmentSection(results),
+    rules(results),
+    results.mcp === undefined ? `> The MCP path was not measured: ${results.harness.mcpSkipped ?? 'skipped'}.` : '',
+  ];
+  return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
+}

@@ -1,0 +1,333 @@
+/**
+ * The systems-cost results file: what the harness writes to `results/<commit>.json`
+ * and `results/latest.json`, and what `costlab report`, `gate` and `compare` read.
+ *
+ * It is a wire format between commits: a report built today reads files written by
+ * last month's harness. So the schema is versioned (`schemaVersion`), every reader
+ * goes through `parseResults`, and a field that changes meaning gets a new version
+ * rather than a quiet reinterpretation. Unknown keys are stripped, not rejected, so
+ * an additive field does not break older readers.
+ *
+ * Units are in the field names (`Us` microseconds, `Ns` nanoseconds, `Ms`
+ * milliseconds) because a bare "time" is how a 1000× misreading gets published.
+ */
+import { z } from 'zod';
+
+/** The version this module reads and the harness writes. */
+export const RESULTS_SCHEMA_VERSION = 1 as const;
+
+/** The catalogue strategies measured side by side, in staircase order. */
+export const STRATEGY_NAMES = ['rederive', 'shared', 'turn'] as const;
+export type StrategyName = (typeof STRATEGY_NAMES)[number];
+
+/** The named segments of a mediated call, in the order a call passes through them. */
+export const SEGMENT_NAMES = ['catalogue', 'discover', 'authorize', 'provider', 'remainder'] as const;
+export type SegmentName = (typeof SEGMENT_NAMES)[number];
+
+/** A duration or count that was measured: finite and never negative. */
+const measured = z.number().finite().nonnegative();
+/** A quantity that must be strictly positive to be meaningful (a ratio, a throughput). */
+const positive = z.number().finite().positive();
+/** A count of things. */
+const count = z.number().int().nonnegative();
+/** ISO-8601 timestamp; git's `%cI` carries an offset, `toISOString()` a `Z`. */
+const isoTimestamp = z.iso.datetime({ offset: true });
+
+/**
+ * A commit is named by its full object id (SHA-1, or SHA-256 in a sha256 repository)
+ * so two results files never disagree on which commit they mean; a run outside a
+ * commit says so explicitly.
+ */
+export const CommitIdSchema = z
+  .string()
+  .refine((commit) => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit) || commit === 'uncommitted', {
+    message: "expected a full commit id (40 or 64 lowercase hex digits) or 'uncommitted'",
+  });
+
+/** Whole-call statistics; percentiles are nearest-rank, so each printed value occurred. */
+export const CallStatsSchema = z
+  .object({
+    p50Us: measured,
+    p95Us: measured,
+    meanUs: measured,
+    n: z.number().int().positive(),
+  })
+  .refine((call) => call.p95Us >= call.p50Us, { message: 'p95Us must not be below p50Us', path: ['p95Us'] });
+export type CallStats = z.infer<typeof CallStatsSchema>;
+
+/**
+ * One segment's cost. `share` is total segment time over total call time for the run
+ * (not a ratio of medians); `perCall` is segment occurrences per call, so a segment
+ * that runs once per turn shows about 1/callsPerTurn.
+ */
+export const SegmentStatsSchema = z.object({
+  p50Us: measured,
+  meanUs: measured,
+  share: z.number().min(0).max(1),
+  perCall: measured,
+});
+export type SegmentStats = z.infer<typeof SegmentStatsSchema>;
+
+export const SegmentsSchema = z.object({
+  catalogue: SegmentStatsSchema,
+  discover: SegmentStatsSchema,
+  authorize: SegmentStatsSchema,
+  provider: SegmentStatsSchema,
+  remainder: SegmentStatsSchema,
+});
+export type Segments = z.infer<typeof SegmentsSchema>;
+
+/**
+ * What a turn did, counted rather than timed: these are the exact lane of regression
+ * flagging (a derivation too many per turn is a bug whatever the clock says).
+ * Per-turn values are means over measured turns, hence not necessarily integers.
+ */
+export const StructuralSchema = z.object({
+  authorityLoadsPerTurn: measured,
+  derivationsPerTurn: measured,
+  providerCallsPerTurn: measured,
+  decisionsPerTurn: measured,
+  auditEventsPerTurn: measured,
+  callsPerTurn: measured,
+  catalogueTools: count,
+  catalogueBytes: count,
+});
+export type Structural = z.infer<typeof StructuralSchema>;
+
+/** Everything measured for one catalogue strategy. `throughputPerMs` = 1000 / call.meanUs. */
+export const StrategyResultSchema = z.object({
+  call: CallStatsSchema,
+  throughputPerMs: positive,
+  segments: SegmentsSchema,
+  structural: StructuralSchema,
+});
+export type StrategyResult = z.infer<typeof StrategyResultSchema>;
+
+/** The `turn` strategy served over MCP: the same figures plus what crossed the wire. */
+export const McpStrategyResultSchema = StrategyResultSchema.extend({
+  wireBytesPerCall: measured,
+});
+export type McpStrategyResult = z.infer<typeof McpStrategyResultSchema>;
+
+/** Recorded so two results are only compared when they could be (and so a reader can see why not). */
+export const EnvironmentSchema = z.object({
+  node: z.string().min(1),
+  v8: z.string().min(1),
+  platform: z.string().min(1),
+  arch: z.string().min(1),
+  cpuModel: z.string().min(1),
+  cores: z.number().int().positive(),
+  memoryGiB: positive,
+  lockfileHash: z.string().min(1),
+});
+export type Environment = z.infer<typeof EnvironmentSchema>;
+
+/** The workload: W warm-up turns discarded, N measured, over the reference world. */
+export const WorkloadSchema = z.object({
+  callsPerTurn: z.number().int().positive(),
+  warmupTurns: count,
+  measuredTurns: z.number().int().positive(),
+  definitions: count,
+  served: count,
+});
+export type Workload = z.infer<typeof WorkloadSchema>;
+
+/** Each step's ratio, from the same process: the figures that must reproduce across machines. */
+export const StaircaseRatiosSchema = z.object({
+  rederiveOverShared: positive,
+  sharedOverTurn: positive,
+  rederiveOverTurn: positive,
+  catalogueSharedOverTurn: positive,
+});
+export type StaircaseRatios = z.infer<typeof StaircaseRatiosSchema>;
+
+/** A single-segment microbenchmark, as tinybench or mitata reported it. */
+export const MicroBenchSchema = z.object({
+  name: z.string().min(1),
+  tool: z.enum(['tinybench', 'mitata']),
+  meanNs: measured,
+  p50Ns: measured,
+  p99Ns: measured.optional(),
+  samples: z.number().int().positive(),
+});
+export type MicroBench = z.infer<typeof MicroBenchSchema>;
+
+/**
+ * A link, relative to the repository root (e.g. `profiles/<commit>/`), so the results
+ * file stays valid on any checkout; absolute paths and URLs would not.
+ */
+const relativeLink = z
+  .string()
+  .min(1)
+  .refine((link) => !/^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|[\\/])/.test(link), {
+    message: 'expected a relative path (no leading slash, drive letter or URL scheme)',
+  });
+
+export const ResultsSchema = z.object({
+  schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
+  commit: CommitIdSchema,
+  commitDate: isoTimestamp.optional(),
+  dirty: z.boolean(),
+  createdAt: isoTimestamp,
+  command: z.string().min(1),
+  environment: EnvironmentSchema,
+  workload: WorkloadSchema,
+  /** Measured and printed, never subtracted from anything. */
+  timerOverheadUs: measured,
+  strategies: z.object({
+    rederive: StrategyResultSchema,
+    shared: StrategyResultSchema,
+    turn: StrategyResultSchema,
+  }),
+  mcp: z.object({ turn: McpStrategyResultSchema }),
+  staircase: StaircaseRatiosSchema,
+  micro: z.array(MicroBenchSchema).optional(),
+  profiles: relativeLink.optional(),
+});
+export type Results = z.infer<typeof ResultsSchema>;
+
+/**
+ * The published figures the lab reproduces (`shared/reference/anchor-figures.json`).
+ * Only the staircase and its ratios are required: they are what the report plots;
+ * the earlier report and registration notes are context that a trimmed file may omit.
+ */
+export const AnchorStepSchema = z.object({
+  strategy: z.enum(STRATEGY_NAMES),
+  label: z.string(),
+  wholeCallMs: positive,
+  catalogueSegmentMs: positive,
+  catalogueShare: z.number().min(0).max(1),
+  /** The publisher printed `<1%`; the value is a ceiling, not a measurement. */
+  catalogueShareIsUpperBound: z.boolean().optional(),
+});
+export type AnchorStep = z.infer<typeof AnchorStepSchema>;
+
+export const AnchorFiguresSchema = z.object({
+  about: z.string().optional(),
+  source: z.string().optional(),
+  publisherMachine: z.string().optional(),
+  staircase: z
+    .array(AnchorStepSchema)
+    .refine(
+      (steps) => STRATEGY_NAMES.every((name) => steps.filter((step) => step.strategy === name).length === 1),
+      { message: `expected exactly one step for each of ${STRATEGY_NAMES.join(', ')}` },
+    ),
+  ratios: z.object({
+    rederiveOverShared: positive,
+    sharedOverTurn: positive,
+    rederiveOverTurn: positive,
+    catalogueSegmentSharedOverTurn: positive,
+  }),
+  earlierReport: z
+    .object({
+      note: z.string().optional(),
+      wholeCallP50Ms: positive,
+      catalogueSegmentP50Ms: positive,
+      catalogueShare: z.number().min(0).max(1),
+      authorizationP50Us: positive,
+      timerOverheadUs: measured,
+      perTurn: z.object({
+        authorityLoads: measured,
+        decisions: measured,
+        auditEvents: measured,
+        calls: measured,
+        catalogueTools: count,
+        catalogueBytes: count,
+      }),
+    })
+    .optional(),
+  registration: z
+    .object({
+      note: z.string().optional(),
+      beforeMicros: measured,
+      afterBlobWalkMicros: measured,
+    })
+    .optional(),
+});
+export type AnchorFigures = z.infer<typeof AnchorFiguresSchema>;
+
+/** One thing wrong with a file, located by its dotted field path (`strategies.turn.call.p50Us`). */
+export interface SchemaIssue {
+  readonly field: string;
+  readonly message: string;
+}
+
+/**
+ * Thrown by the parse functions. The message names every bad field, because the
+ * reader is usually a person looking at a CI log, not code.
+ */
+export class SchemaError extends Error {
+  override readonly name = 'SchemaError';
+  constructor(
+    readonly what: string,
+    readonly issues: readonly SchemaIssue[],
+  ) {
+    super(
+      `${what} is not valid: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
+    );
+  }
+}
+
+/** `a.b[2].c` rather than zod's raw path array; `(root)` when the whole value is wrong. */
+function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+/** zod says "expected boolean, received undefined"; a reader is better served by "missing". */
+function readableMessage(message: string): string {
+  return message.replace(/^Invalid input: expected (.+), received undefined$/, 'missing (expected $1)');
+}
+
+function issuesOf(error: z.ZodError): SchemaIssue[] {
+  return error.issues.map((issue) => ({ field: fieldPath(issue.path), message: readableMessage(issue.message) }));
+}
+
+/**
+ * A version mismatch is reported on its own: listing every field a future schema
+ * renamed would bury the one fact that matters.
+ */
+function versionIssue(json: unknown): SchemaIssue | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return { field: '(root)', message: `expected an object, got ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json}` };
+  }
+  if (!('schemaVersion' in json)) {
+    return { field: 'schemaVersion', message: `missing (every results file carries schemaVersion ${RESULTS_SCHEMA_VERSION})` };
+  }
+  const version = (json as { schemaVersion: unknown }).schemaVersion;
+  if (version === RESULTS_SCHEMA_VERSION) return undefined;
+  return {
+    field: 'schemaVersion',
+    message: `expected ${RESULTS_SCHEMA_VERSION}, got ${JSON.stringify(version)} (written by another version of the harness)`,
+  };
+}
+
+export type ResultsParse =
+  | { readonly ok: true; readonly results: Results }
+  | { readonly ok: false; readonly issues: readonly SchemaIssue[] };
+
+/** Non-throwing parse, for readers that skip files which are not results (baseline, conformance). */
+export function safeParseResults(json: unknown): ResultsParse {
+  const version = versionIssue(json);
+  if (version !== undefined) return { ok: false, issues: [version] };
+  const parsed = ResultsSchema.safeParse(json);
+  return parsed.success ? { ok: true, results: parsed.data } : { ok: false, issues: issuesOf(parsed.error) };
+}
+
+/** Parses a results file's JSON, or throws a `SchemaError` naming each bad field. */
+export function parseResults(json: unknown): Results {
+  const parsed = safeParseResults(json);
+  if (!parsed.ok) throw new SchemaError('results', parsed.issues);
+  return parsed.results;
+}
+
+/** Parses the anchor figures file, or throws a `SchemaError` naming each bad field. */
+export function parseAnchorFigures(json: unknown): AnchorFigures {
+  const parsed = AnchorFiguresSchema.safeParse(json);
+  if (!parsed.success) throw new SchemaError('anchor figures', issuesOf(parsed.error));
+  return parsed.data;
+}

@@ -1,0 +1,190 @@
+/**
+ * Assembles a run's figures into the results file (`results-schema.ts`),
+ * validates it with that schema before anything is written, and writes it
+ * beside its dashboard exports and the markdown report:
+ *
+ *   <out>/<commit>.json                       the results, versioned schema
+ *   <out>/latest.json                         the same, for "the last run"
+ *   <out>/github-action-benchmark.json        customSmallerIsBetter entries
+ *   <out>/bencher.json                        Bencher Metric Format
+ *   <out>/systems-cost.md                     the report
+ *
+ * A run without the MCP path (`--no-mcp`, or no MCP layer to serve it) is not
+ * a complete results file — the schema requires `mcp.turn` — so it writes the
+ * report and the dashboard exports and says why the JSON was not written,
+ * rather than inventing a figure or weakening the schema for everyone.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { toActionBenchmark, toBencher } from './dashboard-formats.js';
+import type { McpMeasurement } from './mcp-path.js';
+import { RESULTS_SCHEMA_VERSION, STRATEGY_NAMES, parseResults } from './results-schema.js';
+import type { Environment, MicroBench, Results, StaircaseRatios, StrategyName, Workload } from './results-schema.js';
+import type { StrategyMeasurement, TurnBoundary } from './run-strategies.js';
+import type { Provenance } from './environment.js';
+
+/** What the harness knows beyond the schema: carried in the JSON under `harness` (readers strip it). */
+export interface HarnessNotes {
+  /** Per path: opening the lease (the turn's authority load) and its one listing, p50 µs. */
+  readonly turnBoundary: Readonly<Record<StrategyName, TurnBoundary>>;
+  /** Per path: calls whose named segments summed past the call (remainder clamped to 0). */
+  readonly remainderClamped: Readonly<Record<string, number>>;
+  /** Per path: the operations of a turn that resolved a catalogue (the listing plus calls reaching step 3). */
+  readonly resolvingOperationsPerTurn: Readonly<Record<StrategyName, number>>;
+  /** Per path: the most and fewest derivations any measured turn made. */
+  readonly derivationsRange: Readonly<Record<StrategyName, readonly [number, number]>>;
+  readonly mcp?: { readonly warmupTurns: number; readonly measuredTurns: number; readonly envelopeRefusalsPerTurn: number };
+  /** 1-minute load average when the run started and ended (0 where the platform has none). */
+  readonly loadAverage: { readonly start: number; readonly end: number };
+  /** Why the MCP path is missing, when it is. */
+  readonly mcpSkipped?: string;
+}
+
+/** Results as the harness measured them: the schema's fields, `mcp` possibly missing, plus its notes. */
+export type MeasuredResults = Omit<Results, 'mcp'> & { mcp?: Results['mcp']; harness: HarnessNotes };
+
+export interface HarnessRun {
+  readonly provenance: Provenance;
+  readonly environment: Environment;
+  readonly command: string;
+  readonly createdAt: Date;
+  readonly warmupTurns: number;
+  readonly measuredTurns: number;
+  readonly callsPerTurn: number;
+  readonly definitions: number;
+  readonly served: number;
+  readonly timerOverheadUs: number;
+  readonly loadAverage: { readonly start: number; readonly end: number };
+  readonly strategies: Readonly<Record<StrategyName, StrategyMeasurement>>;
+  readonly mcp?: { readonly measurement: McpMeasurement; readonly warmupTurns: number; readonly measuredTurns: number };
+  readonly mcpSkipped?: string;
+  readonly micro?: readonly MicroBench[];
+}
+
+const ratio = (a: number, b: number, places: number): number => {
+  const value = a / b;
+  const scale = 10 ** places;
+  return Math.round(value * scale) / scale;
+};
+
+/**
+ * Each step's ratio of p50s, from the one process. A ratio whose denominator
+ * measured 0 (a segment under the timer's resolution) is undefined: it is
+ * reported as the numerator over one timer tick by the caller, never as ∞.
+ */
+export function staircaseOf(strategies: Readonly<Record<StrategyName, Pick<StrategyMeasurement, 'figures'>>>): StaircaseRatios {
+  const call = (name: StrategyName): number => strategies[name].figures.call.p50Us;
+  const catalogue = (name: StrategyName): number => strategies[name].figures.segments.catalogue.p50Us;
+  return {
+    rederiveOverShared: ratio(call('rederive'), call('shared'), 3),
+    sharedOverTurn: ratio(call('shared'), call('turn'), 3),
+    rederiveOverTurn: ratio(call('rederive'), call('turn'), 3),
+    catalogueSharedOverTurn: ratio(catalogue('shared'), catalogue('turn'), 2),
+  };
+}
+
+export function assembleResults(run: HarnessRun): MeasuredResults {
+  const workload: Workload = {
+    callsPerTurn: run.callsPerTurn,
+    warmupTurns: run.warmupTurns,
+    measuredTurns: run.measuredTurns,
+    definitions: run.definitions,
+    served: run.served,
+  };
+  const strategies = {} as Record<StrategyName, Results['strategies'][StrategyName]>;
+  const turnBoundary = {} as Record<StrategyName, TurnBoundary>;
+  const remainderClamped: Record<string, number> = {};
+  const resolvingOperationsPerTurn = {} as Record<StrategyName, number>;
+  const derivationsRange = {} as Record<StrategyName, readonly [number, number]>;
+  for (const name of STRATEGY_NAMES) {
+    const measured = run.strategies[name];
+    strategies[name] = {
+      call: measured.figures.call,
+      throughputPerMs: measured.figures.throughputPerMs,
+      segments: measured.figures.segments,
+      structural: measured.structural,
+    };
+    turnBoundary[name] = measured.turnBoundary;
+    remainderClamped[name] = measured.figures.clamped;
+    resolvingOperationsPerTurn[name] = Math.round(measured.resolvingOperationsPerTurn * 1000) / 1000;
+    derivationsRange[name] = [Math.min(...measured.derivationsByTurn), Math.max(...measured.derivationsByTurn)];
+  }
+  const harness: HarnessNotes = {
+    turnBoundary,
+    remainderClamped,
+    resolvingOperationsPerTurn,
+    derivationsRange,
+    loadAverage: run.loadAverage,
+    ...(run.mcp === undefined
+      ? {}
+      : { mcp: { warmupTurns: run.mcp.warmupTurns, measuredTurns: run.mcp.measuredTurns, envelopeRefusalsPerTurn: run.mcp.measurement.envelopeRefusalsPerTurn } }),
+    ...(run.mcpSkipped === undefined ? {} : { mcpSkipped: run.mcpSkipped }),
+  };
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    commit: run.provenance.commit,
+    ...(run.provenance.commitDate === undefined ? {} : { commitDate: run.provenance.commitDate }),
+    dirty: run.provenance.dirty,
+    createdAt: run.createdAt.toISOString(),
+    command: run.command,
+    environment: run.environment,
+    workload,
+    timerOverheadUs: run.timerOverheadUs,
+    strategies,
+    ...(run.mcp === undefined ? {} : { mcp: { turn: run.mcp.measurement.result } }),
+    staircase: staircaseOf(run.strategies),
+    ...(run.micro === undefined || run.micro.length === 0 ? {} : { micro: [...run.micro] }),
+    harness,
+  };
+}
+
+/**
+ * The schema-checked results, or why there are none. Throws SchemaError when a
+ * complete run fails the schema: that is a harness bug, and a results file a
+ * reader would reject must not be written.
+ */
+export function validated(results: MeasuredResults): { results: Results } | { missing: string } {
+  if (results.mcp === undefined) {
+    return { missing: `the results schema requires the MCP path (mcp.turn)${results.harness.mcpSkipped === undefined ? '' : `, which was skipped: ${results.harness.mcpSkipped}`}` };
+  }
+  return { results: parseResults(results) };
+}
+
+export interface WrittenFiles {
+  readonly results?: string;
+  readonly latest?: string;
+  readonly actionBenchmark: string;
+  readonly bencher: string;
+  readonly markdown: string;
+  /** Why the results JSON was not written, when it was not. */
+  readonly resultsSkipped?: string;
+}
+
+export const MARKDOWN_FILE = 'systems-cost.md';
+export const ACTION_BENCHMARK_FILE = 'github-action-benchmark.json';
+export const BENCHER_FILE = 'bencher.json';
+
+export async function writeResults(outDir: string, results: MeasuredResults, markdown: string): Promise<WrittenFiles> {
+  // Validate first: nothing is written for a run whose figures the schema rejects.
+  const checked = validated(results);
+  await mkdir(outDir, { recursive: true });
+  const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+  const files: { -readonly [K in keyof WrittenFiles]: WrittenFiles[K] } = {
+    actionBenchmark: path.join(outDir, ACTION_BENCHMARK_FILE),
+    bencher: path.join(outDir, BENCHER_FILE),
+    markdown: path.join(outDir, MARKDOWN_FILE),
+  };
+  if ('results' in checked) {
+    // The file keeps the harness notes; readers go through parseResults, which strips them.
+    files.results = path.join(outDir, `${results.commit}.json`);
+    files.latest = path.join(outDir, 'latest.json');
+    await writeFile(files.results, json(results));
+    await writeFile(files.latest, json(results));
+  } else {
+    files.resultsSkipped = checked.missing;
+  }
+  await writeFile(files.actionBenchmark, json(toActionBenchmark(results)));
+  await writeFile(files.bencher, json(toBencher(results)));
+  await writeFile(files.markdown, markdown);
+  return files;
+}

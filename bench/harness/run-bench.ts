@@ -1,0 +1,166 @@
+/**
+ * One `costlab bench` run, end to end: environment, timer overhead, the three
+ * strategies interleaved in process, the MCP path, the microbenchmarks, then
+ * the results file, its dashboard exports and the markdown report.
+ *
+ * The MCP path is loaded through a dynamic import, behind its module
+ * boundary: a tree whose MCP layer is missing or broken still measures and
+ * reports the in-process staircase, and says why the MCP row is absent.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadAnchorSource } from '../report/anchor-source.js';
+import { STATIC_TOOL_SPECS } from '../world/reference-world.js';
+import { TURN_ATTEMPTS } from '../world/workload.js';
+import { loadAverage, readEnvironment, readProvenance } from './environment.js';
+import type { McpMeasurement } from './mcp-path.js';
+import { Progress } from './progress.js';
+import type { MicroBench } from './results-schema.js';
+import { assembleResults } from './results.js';
+import type { MeasuredResults, WrittenFiles } from './results.js';
+import { renderMarkdown } from './report-markdown.js';
+import type { AnchorsForReport } from './report-markdown.js';
+import { runStrategies } from './run-strategies.js';
+import { checkTargets } from './targets.js';
+import type { TargetCheck } from './targets.js';
+import { measureTimerOverheadUs } from './timer-overhead.js';
+import { writeResults } from './results.js';
+
+/** The repository root, found from this file so the bench runs from any directory. */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The published figures live beside the repository, in the shared reference folder. */
+export const DEFAULT_ANCHORS = path.join(REPO_ROOT, '..', 'shared', 'reference', 'anchor-figures.json');
+
+export interface BenchPlan {
+  readonly warmupTurns: number;
+  readonly measuredTurns: number;
+  readonly mcpWarmupTurns: number;
+  readonly mcpMeasuredTurns: number;
+  readonly micro: boolean;
+  readonly mcp: boolean;
+  readonly quick: boolean;
+}
+
+/**
+ * Defaults sized on a 2-core cloud VM: one interleaved round of the three
+ * strategies costs about 19 ms (rederive alone ~13 ms), an MCP turn about
+ * 22 ms (a fresh SDK connection per turn), so 200 + 3000 rounds, 320 MCP turns
+ * and the micro suite take about 1.5 minutes; quick mode (CI) about 10 s.
+ */
+export const DEFAULT_PLAN = { warmupTurns: 200, measuredTurns: 3000 } as const;
+export const QUICK_PLAN = { warmupTurns: 20, measuredTurns: 200 } as const;
+
+export function planBench(options: { turns?: number; warmup?: number; quick?: boolean; micro?: boolean; mcp?: boolean; mcpTurns?: number }): BenchPlan {
+  const base = options.quick === true ? QUICK_PLAN : DEFAULT_PLAN;
+  const measuredTurns = options.turns ?? base.measuredTurns;
+  const warmupTurns = options.warmup ?? base.warmupTurns;
+  return {
+    warmupTurns,
+    measuredTurns,
+    // An MCP turn costs about as much as ten in-process rounds (mostly the connection), so it gets a tenth of the turns.
+    mcpMeasuredTurns: options.mcpTurns ?? Math.max(Math.min(measuredTurns, 10), Math.ceil(measuredTurns / 10)),
+    mcpWarmupTurns: Math.ceil(warmupTurns / 10),
+    micro: options.micro ?? true,
+    mcp: options.mcp ?? true,
+    quick: options.quick === true,
+  };
+}
+
+export interface RunBenchOptions {
+  readonly plan: BenchPlan;
+  readonly outDir: string;
+  readonly anchorsPath?: string;
+  /** The command line recorded in the results and printed in the report. */
+  readonly command: string;
+  readonly repoRoot?: string;
+  readonly progress?: Progress;
+}
+
+export interface BenchOutcome {
+  readonly results: MeasuredResults;
+  readonly targets: readonly TargetCheck[];
+  readonly files: WrittenFiles;
+  readonly anchors: AnchorsForReport;
+}
+
+export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> {
+  const { plan } = options;
+  const repoRoot = options.repoRoot ?? REPO_ROOT;
+  const progress = options.progress ?? new Progress();
+  const createdAt = new Date();
+  const loadAtStart = loadAverage();
+  const provenance = readProvenance(repoRoot);
+  const environment = readEnvironment(repoRoot);
+  const timerOverheadUs = measureTimerOverheadUs();
+
+  progress.phase('strategies');
+  const strategies = await runStrategies({
+    warmupTurns: plan.warmupTurns,
+    measuredTurns: plan.measuredTurns,
+    onProgress: (done, total, phase) => progress.update(done, total, phase),
+  });
+
+  let mcp: { measurement: McpMeasurement; warmupTurns: number; measuredTurns: number } | undefined;
+  let mcpSkipped: string | undefined;
+  if (!plan.mcp) {
+    mcpSkipped = '--no-mcp';
+  } else {
+    let run: typeof import('./mcp-path.js').runMcpPath | undefined;
+    try {
+      run = (await import('./mcp-path.js')).runMcpPath;
+    } catch (error) {
+      mcpSkipped = `the MCP layer could not be loaded (${(error as Error).message.split('\n')[0]})`;
+      progress.note(`bench: ${mcpSkipped}; measuring in process only`);
+    }
+    if (run !== undefined) {
+      progress.phase('mcp');
+      const measurement = await run({
+        warmupTurns: plan.mcpWarmupTurns,
+        measuredTurns: plan.mcpMeasuredTurns,
+        onProgress: (done, total, phase) => progress.update(done, total, phase),
+      });
+      mcp = { measurement, warmupTurns: plan.mcpWarmupTurns, measuredTurns: plan.mcpMeasuredTurns };
+    }
+  }
+
+  let micro: MicroBench[] | undefined;
+  if (plan.micro) {
+    progress.phase('micro');
+    const { runMicroSuite } = await import('../micro/micro-suite.js');
+    micro = await runMicroSuite({ quick: plan.quick, onCase: (tool) => progress.update(tool === 'tinybench' ? 0 : 1, plan.quick ? 1 : 2, tool) });
+    progress.update(1, 1);
+  }
+  progress.done();
+
+  const results = assembleResults({
+    provenance,
+    environment,
+    command: options.command,
+    createdAt,
+    warmupTurns: plan.warmupTurns,
+    measuredTurns: plan.measuredTurns,
+    callsPerTurn: TURN_ATTEMPTS.length,
+    // 18 static definitions and the provider's one; the listing says how many the actor is served.
+    definitions: STATIC_TOOL_SPECS.length + 1,
+    served: strategies.turn.structural.catalogueTools,
+    timerOverheadUs,
+    loadAverage: { start: loadAtStart, end: loadAverage() },
+    strategies,
+    ...(mcp === undefined ? {} : { mcp }),
+    ...(mcpSkipped === undefined ? {} : { mcpSkipped }),
+    ...(micro === undefined ? {} : { micro }),
+  });
+  const anchorsPath = options.anchorsPath ?? DEFAULT_ANCHORS;
+  const source = await loadAnchorSource(anchorsPath);
+  const label = toPosix(path.relative(repoRoot, path.resolve(anchorsPath)));
+  const anchors: AnchorsForReport =
+    source.status === 'loaded' ? { status: 'loaded', label, figures: source.figures } : { status: 'absent', label, reason: source.reason };
+  const targets = checkTargets(results);
+  const files = await writeResults(options.outDir, results, renderMarkdown({ results, anchors, targets }));
+  return { results, targets, files, anchors };
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}

@@ -1,0 +1,117 @@
+/**
+ * The staircase, measured: the three catalogue strategies in ONE process, turns
+ * interleaved rederive, shared, turn, rederive, … so that whatever drifts over
+ * the run (CPU frequency, a neighbour's load, heap growth) lands on all three
+ * alike and the ratios between them survive it. W warm-up turns per strategy
+ * are run (and interleaved) the same way, then discarded.
+ *
+ * Each strategy has its own kernel and its own span recorder; the kernels
+ * share nothing but the process.
+ */
+import { performance } from 'node:perf_hooks';
+import { buildReferenceKernel } from '../world/build-world.js';
+import type { ReferenceKernel } from '../world/build-world.js';
+import { TURN_ATTEMPTS } from '../world/workload.js';
+import { STRATEGY_NAMES } from './results-schema.js';
+import type { StrategyName, Structural } from './results-schema.js';
+import { splitCalls, summarizeCalls } from './segments.js';
+import type { CallFigures } from './segments.js';
+import { SpanRecorder } from './span-recorder.js';
+import { nearestRank } from './statistics.js';
+import { StructuralTally, shownOf, snapshotCounters } from './structural.js';
+import { runKernelTurn } from './workload-turn.js';
+
+export interface TurnBoundary {
+  /** p50 µs to open a turn's lease: the one authority load of the turn. */
+  readonly openP50Us: number;
+  /** p50 µs of the turn's one listing (catalogue resolution, filter, catalogHash, audit). */
+  readonly listP50Us: number;
+}
+
+export interface StrategyMeasurement {
+  readonly strategy: StrategyName;
+  readonly figures: CallFigures;
+  readonly structural: Structural;
+  readonly turnBoundary: TurnBoundary;
+  /** Derivations in each measured turn, for exact per-turn checks. */
+  readonly derivationsByTurn: readonly number[];
+  /** Operations of a turn that resolved a catalogue: the listing plus every call that reached step 3. */
+  readonly resolvingOperationsPerTurn: number;
+  readonly catalogHash: string;
+}
+
+export interface RunStrategiesOptions {
+  readonly warmupTurns: number;
+  readonly measuredTurns: number;
+  readonly strategies?: readonly StrategyName[];
+  /** Told after every interleaved round: turns done (per strategy) of the total, and the phase. */
+  readonly onProgress?: (done: number, total: number, phase: 'warm-up' | 'measured') => void;
+}
+
+interface Lane {
+  readonly strategy: StrategyName;
+  readonly world: ReferenceKernel;
+  readonly recorder: SpanRecorder;
+  readonly tally: StructuralTally;
+  readonly openUs: number[];
+  readonly listUs: number[];
+}
+
+const clock = (): number => performance.now();
+
+export async function runStrategies(options: RunStrategiesOptions): Promise<Record<StrategyName, StrategyMeasurement>> {
+  const { warmupTurns, measuredTurns } = options;
+  if (!Number.isInteger(measuredTurns) || measuredTurns < 1) throw new RangeError(`measured turns must be a positive integer, got ${measuredTurns}`);
+  if (!Number.isInteger(warmupTurns) || warmupTurns < 0) throw new RangeError(`warm-up turns must be a non-negative integer, got ${warmupTurns}`);
+  const strategies = options.strategies ?? STRATEGY_NAMES;
+  const lanes: Lane[] = strategies.map((strategy) => {
+    const recorder = new SpanRecorder(measuredTurns * TURN_ATTEMPTS.length);
+    return { strategy, world: buildReferenceKernel(strategy, recorder), recorder, tally: new StructuralTally(), openUs: [], listUs: [] };
+  });
+  const total = warmupTurns + measuredTurns;
+  for (let turn = 0; turn < total; turn++) {
+    const measured = turn >= warmupTurns;
+    for (const lane of lanes) {
+      const { kernel, audit } = lane.world;
+      const before = snapshotCounters(kernel.counters);
+      const done = await runKernelTurn(kernel, turn, {
+        path: `in-process ${lane.strategy}`,
+        beforeCall: (id) => lane.recorder.expect(id),
+        clock,
+      });
+      const after = snapshotCounters(kernel.counters);
+      // Outside every span: the trail of a finished turn is not the bench's to keep.
+      audit.clear();
+      if (measured) {
+        lane.tally.add(before, after, done.listed.catalogHash, () => shownOf(done.listed));
+        lane.openUs.push(done.openUs);
+        lane.listUs.push(done.listUs);
+      } else {
+        lane.recorder.reset();
+      }
+    }
+    options.onProgress?.(turn + 1, total, measured ? 'measured' : 'warm-up');
+  }
+  const out = {} as Record<StrategyName, StrategyMeasurement>;
+  for (const lane of lanes) {
+    if (lane.world.kernel.openLeases !== 0) throw new Error(`${lane.strategy}: ${lane.world.kernel.openLeases} lease(s) still open after the run`);
+    const table = lane.recorder.table();
+    if (table.overflow > 0) throw new Error(`${lane.strategy}: ${table.overflow} spans found no slot`);
+    const figures = summarizeCalls(splitCalls(table));
+    const structural = lane.tally.footprint();
+    let catalogueSpans = 0;
+    for (const count of table.counts['kernel.tool.catalogue']) catalogueSpans += count;
+    out[lane.strategy] = {
+      strategy: lane.strategy,
+      figures,
+      structural,
+      turnBoundary: { openP50Us: round(nearestRank(lane.openUs, 50)), listP50Us: round(nearestRank(lane.listUs, 50)) },
+      derivationsByTurn: lane.tally.derivationsByTurn,
+      resolvingOperationsPerTurn: 1 + catalogueSpans / measuredTurns,
+      catalogHash: lane.tally.catalogHash!,
+    };
+  }
+  return out;
+}
+
+const round = (us: number): number => Math.round(us * 1000) / 1000;

@@ -1,0 +1,60 @@
+/**
+ * The figures this harness is expected to show, checked on every run and
+ * printed in the report. They are expectations about the kernel's shape
+ * (ADR 0026's staircase, its structural claims) and absolute ceilings for the
+ * `turn` path on a current machine; a missed one is reported, never padded.
+ * They are checked here, on a real run, and never in a timed unit test.
+ */
+import { STRATEGY_NAMES } from './results-schema.js';
+import type { StrategyName } from './results-schema.js';
+import type { MeasuredResults } from './results.js';
+
+export interface TargetCheck {
+  readonly target: string;
+  readonly measured: string;
+  readonly met: boolean;
+}
+
+const us = (value: number): string => `${Number(value.toPrecision(3))} µs`;
+const pct = (share: number): string => (share > 0 && share < 0.01 ? '<1%' : `${Number((share * 100).toFixed(1))}%`);
+
+export function checkTargets(results: MeasuredResults): TargetCheck[] {
+  const s = results.strategies;
+  const call = (name: StrategyName): number => s[name].call.p50Us;
+  const share = (name: StrategyName): number => s[name].segments.catalogue.share;
+  const checks: TargetCheck[] = [
+    {
+      target: 'staircase: each step faster (call p50 rederive > shared > turn)',
+      measured: STRATEGY_NAMES.map((name) => `${name} ${us(call(name))}`).join(' > '),
+      met: call('rederive') > call('shared') && call('shared') > call('turn'),
+    },
+    { target: 'catalogue share under rederive ≥ 60%', measured: pct(share('rederive')), met: share('rederive') >= 0.6 },
+    { target: 'catalogue share under shared within 20–80%', measured: pct(share('shared')), met: share('shared') >= 0.2 && share('shared') <= 0.8 },
+    { target: 'catalogue share under turn < 1%', measured: pct(share('turn')), met: share('turn') < 0.01 },
+    {
+      target: 'catalogue segment p50 under turn ≥ 50× cheaper than under shared',
+      measured: `${results.staircase.catalogueSharedOverTurn}× (${us(s.shared.segments.catalogue.p50Us)} → ${us(s.turn.segments.catalogue.p50Us)})`,
+      met: results.staircase.catalogueSharedOverTurn >= 50,
+    },
+    { target: 'turn: in-process mediated call p50 ≤ 40 µs', measured: us(call('turn')), met: call('turn') <= 40 },
+    { target: 'turn: catalogue segment p50 ≤ 2 µs', measured: us(s.turn.segments.catalogue.p50Us), met: s.turn.segments.catalogue.p50Us <= 2 },
+    { target: 'turn: authorization p50 ≤ 5 µs', measured: us(s.turn.segments.authorize.p50Us), met: s.turn.segments.authorize.p50Us <= 5 },
+  ];
+  const turn = s.turn.structural;
+  const [fewest, most] = results.harness.derivationsRange.turn;
+  checks.push({
+    target: 'turn: 1 authority load, 1 derivation, 1 provider call per turn (every measured turn)',
+    measured: `${turn.authorityLoadsPerTurn} / ${turn.derivationsPerTurn} (each turn ${fewest === most ? fewest : `${fewest}–${most}`}) / ${turn.providerCallsPerTurn}`,
+    met: turn.authorityLoadsPerTurn === 1 && fewest === 1 && most === 1 && turn.providerCallsPerTurn === 1,
+  });
+  for (const name of ['shared', 'rederive'] as const) {
+    const operations = results.harness.resolvingOperationsPerTurn[name];
+    const { derivationsPerTurn, providerCallsPerTurn } = s[name].structural;
+    checks.push({
+      target: `${name}: derivations = provider calls = operations that resolved a catalogue, per turn`,
+      measured: `${derivationsPerTurn} = ${providerCallsPerTurn} = ${operations} (listing + ${Number((operations - 1).toFixed(3))} calls)`,
+      met: derivationsPerTurn === operations && providerCallsPerTurn === operations,
+    });
+  }
+  return checks;
+}

@@ -1,0 +1,107 @@
+/**
+ * Chart 3, the history: whole-call and catalogue-segment medians of every strategy
+ * across commits, oldest first (by commit date, else by when the run was made). A
+ * catalogue regression in `turn` shows as the red line lifting off the floor while
+ * the others stay put — the picture the regression gate turns into a verdict.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import { STRATEGY_NAMES, type Results } from '../harness/results-schema.js';
+import { logAxis } from './log-axis.js';
+import { CATALOGUE_SEGMENT, WHOLE_CALL } from './staircase-chart.js';
+import { MCP_TURN, SEGMENT_ROWS, type SegmentRowName } from './segments-chart.js';
+
+/** Seven hex digits, as git abbreviates; a dirty tree is marked so it is not mistaken for the commit. */
+export function commitLabel(results: Results): string {
+  const short = results.commit === 'uncommitted' ? 'uncommitted' : results.commit.slice(0, 7);
+  return results.dirty ? `${short}+dirty` : short;
+}
+
+export interface HistoryRow {
+  readonly commit: string;
+  readonly position: number;
+  readonly series: SegmentRowName;
+  readonly measure: typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT;
+  readonly micros: number;
+  readonly description: string;
+}
+
+const SERIES_COLOURS: Readonly<Record<SegmentRowName, string>> = {
+  rederive: '#8c6d31',
+  shared: '#ff9f40',
+  turn: '#d62728',
+  [MCP_TURN]: '#3366aa',
+};
+
+/** `history` must already be in commit order. */
+export function historyRows(history: readonly Results[]): HistoryRow[] {
+  return history.flatMap((results, position) => {
+    const commit = commitLabel(results);
+    const when = (results.commitDate ?? results.createdAt).slice(0, 10);
+    const series: ReadonlyArray<readonly [SegmentRowName, Results['mcp']['turn'] | Results['strategies']['turn']]> = [
+      ...STRATEGY_NAMES.map((name) => [name, results.strategies[name]] as const),
+      [MCP_TURN, results.mcp.turn] as const,
+    ];
+    return series.flatMap(([name, result]) =>
+      (
+        [
+          [WHOLE_CALL, result.call.p50Us],
+          [CATALOGUE_SEGMENT, result.segments.catalogue.p50Us],
+        ] as const
+      ).map(([measure, micros]) => ({
+        commit,
+        position,
+        series: name,
+        measure,
+        micros,
+        description: `${commit} (${when}) · ${name} · ${measure} = ${micros} µs`,
+      })),
+    );
+  });
+}
+
+/** Zero medians cannot sit on the log axis; they stay in the history table only. */
+export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder: readonly string[]): TopLevelSpec {
+  const rows = allRows.filter((row) => row.micros > 0);
+  const crowded = commitsInOrder.length > 8;
+  const axis = logAxis(rows.map((row) => row.micros));
+  const encoding = {
+    x: {
+      field: 'commit',
+      type: 'ordinal',
+      sort: [...commitsInOrder],
+      title: 'commit (oldest → newest)',
+      axis: { labelAngle: crowded ? -40 : 0 },
+    },
+    y: {
+      field: 'micros',
+      type: 'quantitative',
+      scale: { type: 'log', domain: axis.domain },
+      title: 'µs per call, p50 (log scale)',
+      axis: { values: axis.ticks, format: '~g', grid: true },
+    },
+    color: {
+      field: 'series',
+      type: 'nominal',
+      title: 'strategy',
+      scale: { domain: [...SEGMENT_ROWS], range: SEGMENT_ROWS.map((name) => SERIES_COLOURS[name]) },
+      legend: { orient: 'top', direction: 'horizontal' },
+    },
+  } as const;
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    data: { values: rows.map((row) => ({ ...row })) },
+    facet: { column: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null } },
+    spec: {
+      width: Math.max(280, commitsInOrder.length * 46),
+      height: 280,
+      layer: [
+        { mark: { type: 'line', strokeWidth: 2, aria: false }, encoding: { ...encoding, order: { field: 'position' } } },
+        {
+          mark: { type: 'point', filled: true, size: 55, opacity: 1 },
+          encoding: { ...encoding, description: { field: 'description' } },
+        },
+      ],
+    },
+    resolve: { scale: { y: 'shared' } },
+  } satisfies TopLevelSpec;
+}

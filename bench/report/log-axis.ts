@@ -1,0 +1,30 @@
+/**
+ * Log-scale axes for the charts. vega's own log ticks label 1-2-3 steps inside every
+ * decade, which crowds an axis spanning three or four decades; labelling decades only
+ * keeps the axis readable, and the marks carry exact figures anyway.
+ */
+import { clean } from './number-format.js';
+
+export interface LogAxis {
+  readonly domain: [number, number];
+  /** Powers of ten inside the domain. */
+  readonly ticks: number[];
+}
+
+/**
+ * A domain from the decade below the smallest value to the decade above the largest,
+ * or, with `headroom`, to `headroom` × the largest (room for labels past a bar's end).
+ * Non-positive values have no place on a log scale and are ignored.
+ */
+export function logAxis(values: readonly number[], headroom?: number): LogAxis {
+  const plottable = values.filter((value) => value > 0 && Number.isFinite(value));
+  if (plottable.length === 0) return { domain: [1, 10], ticks: [1, 10] };
+  const largest = Math.max(...plottable);
+  const low = 10 ** Math.floor(Math.log10(Math.min(...plottable)));
+  const high = headroom === undefined ? 10 ** Math.max(Math.log10(low) + 1, Math.ceil(Math.log10(largest))) : largest * headroom;
+  const ticks: number[] = [];
+  for (let exponent = Math.round(Math.log10(low)); 10 ** exponent <= high * (1 + 1e-9); exponent += 1) {
+    ticks.push(clean(10 ** exponent));
+  }
+  return { domain: [clean(low), clean(high)], ticks };
+}

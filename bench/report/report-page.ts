@@ -1,0 +1,188 @@
+/**
+ * Assembles the single-file report page from rendered charts and tables. It takes
+ * everything already computed, so the page layout can be read (and changed) without
+ * reading how any figure was obtained.
+ */
+import type { AnchorSource } from './anchor-source.js';
+import { escapeHtml, renderDefinitions, renderTable, type Table } from './html-markup.js';
+import { MEASUREMENT_RULES } from './measurement-rules.js';
+import { PAGE_STYLE } from './page-style.js';
+import type { CommitProfiles } from './profile-links.js';
+import type { ResultsFile, SkippedFile } from './results-collection.js';
+import { formatDuration, formatRatio, formatShare } from './number-format.js';
+import { commitLabel } from './history-chart.js';
+
+export type ChartName = 'staircase' | 'segments' | 'history';
+
+export interface ReportPageModel {
+  readonly generatedAt: string;
+  readonly latest: ResultsFile;
+  readonly historyFiles: readonly ResultsFile[];
+  readonly skipped: readonly SkippedFile[];
+  readonly anchors: AnchorSource;
+  /** Paths as shown to the reader (already made relative where that reads better). */
+  readonly shownPaths: { readonly results: string; readonly anchors: string; readonly profiles: string };
+  readonly charts: Readonly<Record<ChartName, string>>;
+  readonly tables: {
+    readonly staircase: Table;
+    readonly ratios: Table;
+    readonly calls: Table;
+    readonly segments: Table;
+    readonly structural: Table;
+    readonly history: Table;
+    readonly micro: Table | undefined;
+  };
+  readonly environment: ReadonlyArray<readonly [string, string]>;
+  readonly profiles: readonly CommitProfiles[];
+}
+
+/** A timestamp kept on one line, machine-readable in `datetime`. */
+function time(iso: string): string {
+  return `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso)}</time>`;
+}
+
+function figure(name: ChartName, svg: string, caption: string): string {
+  return `<figure class="chart" id="chart-${name}" data-chart="${name}">
+${svg}
+<figcaption>${escapeHtml(caption)}</figcaption>
+</figure>`;
+}
+
+function anchorsNotice(model: ReportPageModel): string {
+  if (model.anchors.status === 'loaded') return '';
+  return `<p class="notice" id="anchors-absent" role="note"><strong>Published figures not shown.</strong> The anchor figures file <code>${escapeHtml(
+    model.shownPaths.anchors,
+  )}</code> could not be used (${escapeHtml(model.anchors.reason)}), so the published series are omitted. Pass <code>--anchors &lt;path&gt;</code> to point at it.</p>`;
+}
+
+/** The handful of figures a reader looks for first. */
+function summaryStrip(model: ReportPageModel): string {
+  const { results } = model.latest;
+  const turn = results.strategies.turn;
+  const items: Array<readonly [string, string]> = [
+    ['whole call, turn (p50)', formatDuration(turn.call.p50Us)],
+    ['catalogue share, turn', formatShare(turn.segments.catalogue.share)],
+    ['rederive ÷ turn', formatRatio(results.staircase.rederiveOverTurn)],
+    ['over MCP, turn (p50)', formatDuration(results.mcp.turn.call.p50Us)],
+  ];
+  return `<ul class="summary-strip" aria-label="headline figures">${items
+    .map(([key, value]) => `<li><span class="k">${escapeHtml(key)}</span><span class="v">${escapeHtml(value)}</span></li>`)
+    .join('')}</ul>`;
+}
+
+function profilesSection(model: ReportPageModel): string {
+  if (model.profiles.length === 0) {
+    return `<p id="profiles-none">No profiles found under <code>${escapeHtml(model.shownPaths.profiles)}/&lt;commit&gt;/</code> for the commits in this report. <code>costlab profile</code> writes them.</p>`;
+  }
+  return model.profiles
+    .map((entry) => {
+      const links = entry.links
+        .map((link) => `<li><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></li>`)
+        .join('');
+      return `<h3 class="mono">${escapeHtml(entry.commit)}</h3><ul class="files" data-profiles="${escapeHtml(entry.commit)}">${links}</ul>`;
+    })
+    .join('\n');
+}
+
+function sourcesSection(model: ReportPageModel): string {
+  const used = model.historyFiles
+    .map((entry) => `<li><code>${escapeHtml(entry.file)}</code> — ${escapeHtml(commitLabel(entry.results))}</li>`)
+    .join('');
+  const skipped =
+    model.skipped.length === 0
+      ? ''
+      : `<h3>Skipped files</h3><ul class="files" id="skipped-files">${model.skipped
+          .map((entry) => `<li><code>${escapeHtml(entry.file)}</code>: ${escapeHtml(entry.reason)}</li>`)
+          .join('')}</ul>`;
+  const anchors =
+    model.anchors.status === 'loaded'
+      ? `<h3>Published figures</h3><p>From <code>${escapeHtml(model.shownPaths.anchors)}</code>. ${escapeHtml(
+          model.anchors.figures.about ?? '',
+        )}</p>${model.anchors.figures.source === undefined ? '' : `<p>Source: ${escapeHtml(model.anchors.figures.source)}</p>`}${
+          model.anchors.figures.publisherMachine === undefined
+            ? ''
+            : `<p>Publisher’s machine: ${escapeHtml(model.anchors.figures.publisherMachine)}</p>`
+        }`
+      : '';
+  return `<h3>Results files read from <code>${escapeHtml(model.shownPaths.results)}</code></h3>
+<p>Latest run: <code>${escapeHtml(model.latest.file)}</code>.</p>
+<ul class="files" id="used-files">${used}</ul>
+${skipped}
+${anchors}`;
+}
+
+export function renderReportPage(model: ReportPageModel): string {
+  const { results } = model.latest;
+  const t = model.tables;
+  const published = model.anchors.status === 'loaded';
+  const sections: Array<readonly [string, string, string]> = [
+    [
+      'staircase',
+      '1. The staircase',
+      `<p>Median whole call and catalogue segment per catalogue strategy, our latest run${
+        published ? ' beside the published figures' : ''
+      }. Log scale: equal ratios look equal, and the ratios are what must reproduce.</p>
+${figure('staircase', model.charts.staircase, `Whole call and catalogue segment, p50 per call, ${published ? 'ours vs published' : 'ours'} (milliseconds, log scale).`)}
+${renderTable(t.staircase)}
+${renderTable(t.ratios)}`,
+    ],
+    [
+      'segments',
+      '2. Where a call’s time goes',
+      `<p>Share of total call time in each segment, per strategy${
+        published ? '; the black tick is the published catalogue share' : ''
+      }.</p>
+${figure('segments', model.charts.segments, 'Segment shares of call time, latest run.')}
+${renderTable(t.calls)}
+${renderTable(t.segments)}
+${renderTable(t.structural)}`,
+    ],
+    [
+      'history',
+      '3. History',
+      `<p>Medians across ${model.historyFiles.length} commit(s), oldest first (by commit date, else by run time).</p>
+${figure('history', model.charts.history, 'Whole call and catalogue segment p50 per commit and strategy (µs, log scale).')}
+${renderTable(t.history)}`,
+    ],
+    ['profiles', '4. Profiles', profilesSection(model)],
+    ...(t.micro === undefined ? [] : [['micro', 'Microbenchmarks', renderTable(t.micro)] as const]),
+    ['environment', 'Environment (latest run)', renderDefinitions('environment-block', model.environment)],
+    [
+      'rules',
+      'Measurement rules',
+      `<ol class="rules" id="measurement-rules">${MEASUREMENT_RULES.map((rule) => `<li>${escapeHtml(rule)}</li>`).join('')}</ol>`,
+    ],
+    ['sources', 'Sources', sourcesSection(model)],
+  ];
+  const toc = sections.map(([id, title]) => `<li><a href="#${id}">${escapeHtml(title)}</a></li>`).join('');
+  const body = sections
+    .map(([id, title, content]) => `<section id="${id}" aria-labelledby="${id}-title">\n<h2 id="${id}-title">${escapeHtml(title)}</h2>\n${content}\n</section>`)
+    .join('\n');
+
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="costlab report">
+<title>costlab systems-cost report — ${escapeHtml(commitLabel(results))}</title>
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+<main>
+<header>
+<h1>costlab systems-cost report</h1>
+<p class="lede">Latest run <code data-commit="${escapeHtml(results.commit)}">${escapeHtml(commitLabel(results))}</code>${
+    results.commitDate === undefined ? '' : ` committed ${time(results.commitDate)}`
+  }, measured ${time(results.createdAt)} on ${escapeHtml(results.environment.cpuModel)} (node ${escapeHtml(results.environment.node)}).</p>
+${anchorsNotice(model)}
+${summaryStrip(model)}
+<nav class="toc" aria-label="contents"><ul>${toc}</ul></nav>
+</header>
+${body}
+<footer>Generated ${escapeHtml(model.generatedAt)} by <code>costlab report</code>. Charts rendered at build time with Vega-Lite; this page loads nothing from the network.</footer>
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,218 @@
+/**
+ * The report's tables: every figure a chart shows, and the ones no chart shows, as
+ * text a reader can copy, a screen reader can walk, and a script can grep. Times are
+ * in µs throughout (the published ms figures are converted), so a column never
+ * mixes units.
+ */
+import {
+  SEGMENT_NAMES,
+  STRATEGY_NAMES,
+  type AnchorFigures,
+  type Results,
+  type StrategyName,
+} from '../harness/results-schema.js';
+import { EMPTY_CELL, type Cell, type Table } from './html-markup.js';
+import { commitLabel } from './history-chart.js';
+import { clean, formatCount, formatMicros, formatNanos, formatRatio, formatShare } from './number-format.js';
+import { MCP_TURN, segmentRowResults } from './segments-chart.js';
+
+const NONE = EMPTY_CELL;
+
+const micros = (value: number): Cell => ({ text: formatMicros(value), value, unit: 'us' });
+const share = (value: number): Cell => ({ text: formatShare(value), value, unit: 'share' });
+const ratio = (value: number): Cell => ({ text: formatRatio(value), value, unit: 'ratio' });
+const count = (value: number): Cell => ({ text: formatCount(value), value });
+const publishedMicros = (ms: number | undefined): Cell => (ms === undefined ? NONE : micros(clean(ms * 1000)));
+
+export function staircaseTable(latest: Results, anchors: AnchorFigures | undefined): Table {
+  const step = (strategy: StrategyName) => anchors?.staircase.find((candidate) => candidate.strategy === strategy);
+  return {
+    id: 'table-staircase',
+    caption: 'The staircase: medians per call, ours (latest) beside the published figures',
+    groups: [
+      { label: '', span: 1 },
+      { label: 'whole call p50 (µs)', span: 2 },
+      { label: 'catalogue segment p50 (µs)', span: 2 },
+      { label: 'catalogue share', span: 2 },
+    ],
+    columns: ['strategy', 'ours', 'published', 'ours', 'published', 'ours', 'published'],
+    rows: STRATEGY_NAMES.map((strategy) => {
+      const ours = latest.strategies[strategy];
+      const published = step(strategy);
+      const publishedShare: Cell =
+        published === undefined
+          ? NONE
+          : {
+              text: `${published.catalogueShareIsUpperBound === true ? '≤ ' : ''}${formatShare(published.catalogueShare)}`,
+              value: published.catalogueShare,
+              unit: 'share',
+            };
+      return [
+        strategy,
+        micros(ours.call.p50Us),
+        publishedMicros(published?.wholeCallMs),
+        micros(ours.segments.catalogue.p50Us),
+        publishedMicros(published?.catalogueSegmentMs),
+        share(ours.segments.catalogue.share),
+        publishedShare,
+      ];
+    }),
+    note: anchors === undefined ? 'Published figures unavailable: see the note at the top of the page.' : undefined,
+  };
+}
+
+export function ratiosTable(latest: Results, anchors: AnchorFigures | undefined): Table {
+  const rows: ReadonlyArray<readonly [string, number, number | undefined]> = [
+    ['whole call, rederive ÷ shared', latest.staircase.rederiveOverShared, anchors?.ratios.rederiveOverShared],
+    ['whole call, shared ÷ turn', latest.staircase.sharedOverTurn, anchors?.ratios.sharedOverTurn],
+    ['whole call, rederive ÷ turn', latest.staircase.rederiveOverTurn, anchors?.ratios.rederiveOverTurn],
+    ['catalogue segment, shared ÷ turn', latest.staircase.catalogueSharedOverTurn, anchors?.ratios.catalogueSegmentSharedOverTurn],
+  ];
+  return {
+    id: 'table-ratios',
+    caption: 'Step ratios: what must reproduce on any machine',
+    columns: ['step', 'ours', 'published', 'ours ÷ published'],
+    rows: rows.map(([label, ours, published]) => [
+      label,
+      ratio(ours),
+      published === undefined ? NONE : ratio(published),
+      published === undefined ? NONE : { text: formatRatio(ours / published), value: clean(ours / published), unit: 'ratio' },
+    ]),
+  };
+}
+
+export function callTable(latest: Results): Table {
+  return {
+    id: 'table-calls',
+    caption: 'Mediated call per strategy (latest run)',
+    columns: ['strategy', 'p50 (µs)', 'p95 (µs)', 'mean (µs)', 'calls measured', 'throughput (calls/ms)', 'wire bytes per call'],
+    rows: segmentRowResults(latest).map(([name, result]) => [
+      name,
+      micros(result.call.p50Us),
+      micros(result.call.p95Us),
+      micros(result.call.meanUs),
+      count(result.call.n),
+      { text: formatCount(result.throughputPerMs), value: result.throughputPerMs },
+      name === MCP_TURN ? count(latest.mcp.turn.wireBytesPerCall) : NONE,
+    ]),
+  };
+}
+
+export function segmentsTable(latest: Results): Table {
+  return {
+    id: 'table-segments',
+    caption: 'Segments per strategy (latest run); share = total segment time ÷ total call time',
+    columns: ['strategy · segment', 'p50 (µs)', 'mean (µs)', 'share', 'per call'],
+    rows: segmentRowResults(latest).flatMap(([name, result]) =>
+      SEGMENT_NAMES.map((segment) => {
+        const stats = result.segments[segment];
+        return [`${name} · ${segment}`, micros(stats.p50Us), micros(stats.meanUs), share(stats.share), count(stats.perCall)];
+      }),
+    ),
+  };
+}
+
+export function structuralTable(latest: Results, anchors: AnchorFigures | undefined): Table {
+  const rows: Cell[][] = segmentRowResults(latest).map(([name, result]) => {
+    const s = result.structural;
+    return [
+      name,
+      count(s.authorityLoadsPerTurn),
+      count(s.derivationsPerTurn),
+      count(s.providerCallsPerTurn),
+      count(s.decisionsPerTurn),
+      count(s.auditEventsPerTurn),
+      count(s.callsPerTurn),
+      count(s.catalogueTools),
+      count(s.catalogueBytes),
+    ];
+  });
+  const earlier = anchors?.earlierReport?.perTurn;
+  if (earlier !== undefined) {
+    rows.push([
+      'published, earlier report',
+      count(earlier.authorityLoads),
+      NONE,
+      NONE,
+      count(earlier.decisions),
+      count(earlier.auditEvents),
+      count(earlier.calls),
+      count(earlier.catalogueTools),
+      count(earlier.catalogueBytes),
+    ]);
+  }
+  return {
+    id: 'table-structural',
+    caption: 'Structural footprint per turn (counted, not timed)',
+    columns: [
+      'strategy',
+      'authority loads',
+      'registry derivations',
+      'provider calls',
+      'decisions',
+      'audit events',
+      'calls',
+      'catalogue tools',
+      'catalogue bytes',
+    ],
+    rows,
+  };
+}
+
+export function historyTable(history: readonly Results[]): Table {
+  return {
+    id: 'table-history',
+    caption: 'History: medians per commit, oldest first (full commit ids under Sources)',
+    groups: [
+      { label: '', span: 2 },
+      { label: 'whole call p50 (µs)', span: 4 },
+      { label: 'catalogue segment p50 (µs)', span: 3 },
+    ],
+    columns: ['commit', 'date', ...STRATEGY_NAMES, MCP_TURN, ...STRATEGY_NAMES],
+    rows: history.map((results) => [
+      commitLabel(results),
+      results.commitDate ?? `${results.createdAt} (run)`,
+      ...STRATEGY_NAMES.map((name) => micros(results.strategies[name].call.p50Us)),
+      micros(results.mcp.turn.call.p50Us),
+      ...STRATEGY_NAMES.map((name) => micros(results.strategies[name].segments.catalogue.p50Us)),
+    ]),
+  };
+}
+
+export function microTable(latest: Results): Table | undefined {
+  if (latest.micro === undefined || latest.micro.length === 0) return undefined;
+  const nanos = (value: number): Cell => ({ text: formatNanos(value), value, unit: 'ns' });
+  return {
+    id: 'table-micro',
+    caption: 'Microbenchmarks of single segments (latest run)',
+    columns: ['benchmark', 'tool', 'mean (ns)', 'p50 (ns)', 'p99 (ns)', 'samples'],
+    rows: latest.micro.map((bench) => [
+      bench.name,
+      bench.tool,
+      nanos(bench.meanNs),
+      nanos(bench.p50Ns),
+      bench.p99Ns === undefined ? NONE : nanos(bench.p99Ns),
+      count(bench.samples),
+    ]),
+  };
+}
+
+/** The environment block: what a reader needs to decide whether two runs are comparable. */
+export function environmentEntries(latest: Results): Array<readonly [string, string]> {
+  const { environment: env, workload } = latest;
+  return [
+    ['commit', `${latest.commit}${latest.dirty ? ' (dirty working tree)' : ''}`],
+    ['commit date', latest.commitDate ?? 'unknown'],
+    ['run created', latest.createdAt],
+    ['command', latest.command],
+    ['node', env.node],
+    ['V8', env.v8],
+    ['platform', `${env.platform} ${env.arch}`],
+    ['CPU', `${env.cpuModel}, ${env.cores} cores`],
+    ['memory', `${env.memoryGiB} GiB`],
+    ['lockfile hash', env.lockfileHash],
+    ['workload', `${workload.callsPerTurn} calls per turn; ${workload.warmupTurns} warm-up turns discarded, ${workload.measuredTurns} measured`],
+    ['world', `${workload.definitions} tool definitions, ${workload.served} served to the bench actor`],
+    ['timer overhead', `${latest.timerOverheadUs} µs per reading (printed, never subtracted)`],
+  ];
+}

@@ -1,0 +1,123 @@
+/**
+ * Chart 2, where a call's time goes: each strategy's call time split into its named
+ * segments as shares (total segment time over total call time, per the measurement
+ * rules). A black tick marks the published catalogue share, so "catalogue 79% → 45%
+ * → <1%" can be read straight off the bars.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import {
+  SEGMENT_NAMES,
+  STRATEGY_NAMES,
+  type AnchorFigures,
+  type Results,
+  type SegmentName,
+  type StrategyResult,
+} from '../harness/results-schema.js';
+import { formatShare } from './number-format.js';
+
+/** The MCP row: the `turn` strategy served over the wire. */
+export const MCP_TURN = 'turn over MCP';
+export const SEGMENT_ROWS = [...STRATEGY_NAMES, MCP_TURN] as const;
+export type SegmentRowName = (typeof SEGMENT_ROWS)[number];
+
+/** Colour per segment; catalogue is the one the lab is about, so it is the loudest. */
+const SEGMENT_COLOURS: Readonly<Record<SegmentName, string>> = {
+  catalogue: '#d62728',
+  discover: '#ff9f40',
+  authorize: '#3366aa',
+  provider: '#59a14f',
+  remainder: '#c7c7c7',
+};
+
+export interface SegmentShareRow {
+  readonly strategy: SegmentRowName;
+  readonly segment: SegmentName;
+  readonly order: number;
+  readonly share: number;
+  readonly description: string;
+}
+
+export interface PublishedShareRow {
+  readonly strategy: SegmentRowName;
+  readonly share: number;
+  readonly description: string;
+}
+
+/** The strategy results shown as rows, in staircase order, MCP last. */
+export function segmentRowResults(latest: Results): ReadonlyArray<readonly [SegmentRowName, StrategyResult]> {
+  return [
+    ...STRATEGY_NAMES.map((name) => [name, latest.strategies[name]] as const),
+    [MCP_TURN, latest.mcp.turn] as const,
+  ];
+}
+
+export function segmentShareRows(latest: Results): SegmentShareRow[] {
+  return segmentRowResults(latest).flatMap(([strategy, result]) =>
+    SEGMENT_NAMES.map((segment, order) => {
+      const stats = result.segments[segment];
+      return {
+        strategy,
+        segment,
+        order,
+        share: stats.share,
+        description: `${strategy} · ${segment}: share ${stats.share} (${formatShare(stats.share)}), p50 ${stats.p50Us} µs, ${stats.perCall} per call`,
+      };
+    }),
+  );
+}
+
+export function publishedShareRows(anchors: AnchorFigures | undefined): PublishedShareRow[] {
+  return (anchors?.staircase ?? []).map((step) => ({
+    strategy: step.strategy,
+    share: step.catalogueShare,
+    description: `published · ${step.strategy} · catalogue share ${step.catalogueShare}${step.catalogueShareIsUpperBound === true ? ' (upper bound)' : ''}`,
+  }));
+}
+
+export function segmentsChartSpec(shares: readonly SegmentShareRow[], published: readonly PublishedShareRow[]): TopLevelSpec {
+  const y = { field: 'strategy', type: 'nominal', sort: [...SEGMENT_ROWS], title: null } as const;
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    width: 620,
+    height: { step: 48 },
+    layer: [
+      {
+        data: { values: shares.map((row) => ({ ...row })) },
+        mark: { type: 'bar', height: { band: 0.7 } },
+        encoding: {
+          y,
+          x: {
+            field: 'share',
+            type: 'quantitative',
+            stack: 'zero',
+            scale: { domain: [0, 1] },
+            axis: { format: '.0%', grid: true },
+            title: 'share of call time',
+          },
+          color: {
+            field: 'segment',
+            type: 'nominal',
+            title: 'segment',
+            scale: { domain: [...SEGMENT_NAMES], range: SEGMENT_NAMES.map((name) => SEGMENT_COLOURS[name]) },
+            legend: { orient: 'top', direction: 'horizontal' },
+          },
+          order: { field: 'order', type: 'quantitative' },
+          description: { field: 'description' },
+        },
+      },
+      ...(published.length === 0
+        ? []
+        : [
+            {
+              data: { values: published.map((row) => ({ ...row })) },
+              mark: { type: 'tick', color: 'black', thickness: 3, bandSize: 34 },
+              encoding: {
+                y,
+                x: { field: 'share', type: 'quantitative' },
+                description: { field: 'description' },
+              },
+            } as const,
+          ]),
+    ],
+  } satisfies TopLevelSpec;
+}

@@ -1,0 +1,127 @@
+/**
+ * Chart 1, the staircase: whole-call and catalogue-segment medians per strategy, our
+ * latest run beside the published figures. The time axis is logarithmic because the
+ * catalogue segment spans three orders of magnitude across the steps, and because on
+ * a log scale equal ratios look equal — the ratios, not the absolute times, are
+ * what must reproduce on another machine.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import { STRATEGY_NAMES, type AnchorFigures, type Results, type StrategyName } from '../harness/results-schema.js';
+import { logAxis } from './log-axis.js';
+import { clean, formatDuration } from './number-format.js';
+
+export const OURS = 'ours (latest)';
+export const PUBLISHED = 'published';
+export const WHOLE_CALL = 'whole call (p50)';
+export const CATALOGUE_SEGMENT = 'catalogue segment (p50)';
+
+export interface StaircaseRow {
+  readonly measure: typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT;
+  readonly strategy: StrategyName;
+  readonly source: typeof OURS | typeof PUBLISHED;
+  readonly ms: number;
+  /** The bar's printed value. */
+  readonly label: string;
+  /** The bar's accessible name, carrying the figure exactly as its file states it. */
+  readonly description: string;
+}
+
+/** Our figures in µs as measured; the published ones in ms as published. */
+export function staircaseRows(latest: Results, anchors: AnchorFigures | undefined): StaircaseRow[] {
+  const rows: StaircaseRow[] = [];
+  for (const strategy of STRATEGY_NAMES) {
+    const ours = latest.strategies[strategy];
+    const oursFigures = [
+      [WHOLE_CALL, ours.call.p50Us],
+      [CATALOGUE_SEGMENT, ours.segments.catalogue.p50Us],
+    ] as const;
+    for (const [measure, micros] of oursFigures) {
+      rows.push({
+        measure,
+        strategy,
+        source: OURS,
+        ms: clean(micros / 1000),
+        label: formatDuration(micros),
+        description: `${OURS} · ${strategy} · ${measure} = ${micros} µs`,
+      });
+    }
+    const step = anchors?.staircase.find((candidate) => candidate.strategy === strategy);
+    if (step === undefined) continue;
+    const publishedFigures = [
+      [WHOLE_CALL, step.wholeCallMs],
+      [CATALOGUE_SEGMENT, step.catalogueSegmentMs],
+    ] as const;
+    for (const [measure, ms] of publishedFigures) {
+      rows.push({
+        measure,
+        strategy,
+        source: PUBLISHED,
+        ms,
+        label: formatDuration(clean(ms * 1000)),
+        description: `${PUBLISHED} · ${strategy} · ${measure} = ${ms} ms`,
+      });
+    }
+  }
+  return rows;
+}
+
+/** A zero has no place on a log axis; such a figure stays in the tables only. */
+export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSpec {
+  const rows = allRows.filter((row) => row.ms > 0);
+  // Headroom past the longest bar, so its value label stays inside the panel.
+  const axis = logAxis(rows.map((row) => row.ms), 6);
+  const sources = [OURS, ...(rows.some((row) => row.source === PUBLISHED) ? [PUBLISHED] : [])];
+  const position = {
+    y: {
+      field: 'strategy',
+      type: 'nominal',
+      sort: [...STRATEGY_NAMES],
+      title: null,
+      axis: { labelFontSize: 12, labelPadding: 6 },
+    },
+    yOffset: { field: 'source', type: 'nominal', sort: sources },
+    x: {
+      field: 'ms',
+      type: 'quantitative',
+      // Bars on a log scale need no stacking baseline at zero.
+      stack: null,
+      scale: { type: 'log', domain: axis.domain },
+      title: 'milliseconds per call (log scale)',
+      axis: { values: axis.ticks, format: '~g', grid: true },
+    },
+  } as const;
+  return {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    data: { values: rows.map((row) => ({ ...row })) },
+    facet: { column: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null } },
+    spec: {
+      width: 400,
+      // With yOffset the step is per bar, not per strategy.
+      height: { step: 24 },
+      layer: [
+        {
+          mark: { type: 'bar', cornerRadiusEnd: 2 },
+          encoding: {
+            ...position,
+            color: {
+              field: 'source',
+              type: 'nominal',
+              sort: sources,
+              title: null,
+              scale: { domain: sources, range: ['#3366aa', '#b0b0b0'].slice(0, sources.length) },
+              legend: { orient: 'top', direction: 'horizontal', labelFontSize: 12 },
+            },
+            description: { field: 'description' },
+          },
+        },
+        {
+          // Value labels repeat the bars' figures; hidden from assistive technology
+          // so each figure is announced once.
+          mark: { type: 'text', align: 'left', baseline: 'middle', dx: 4, fontSize: 11, aria: false, color: '#333' },
+          encoding: { ...position, text: { field: 'label' } },
+        },
+      ],
+    },
+    resolve: { scale: { x: 'shared' } },
+  } satisfies TopLevelSpec;
+}

@@ -1,0 +1,114 @@
+/**
+ * `costlab bench`: the systems-cost harness. The work is in `bench/harness/`;
+ * this module reads options, prints a summary and turns outcomes into exit codes
+ * (0 measured and written, 1 the workload did not do what it declares, 2 usage).
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { REPO_ROOT, planBench, runBench } from '../../../bench/harness/run-bench.js';
+import { WorkloadMismatch } from '../../../bench/harness/workload-turn.js';
+import type { Command } from '../main.js';
+
+const USAGE = `usage: costlab bench [--turns N] [--warmup W] [--quick] [--out dir] [--anchors file] [--mcp-turns N] [--no-micro] [--no-mcp]
+
+Measures the three catalogue strategies in one process (turns interleaved),
+the turn strategy over MCP, and the segment microbenchmarks; writes
+<out>/<commit>.json, <out>/latest.json, dashboard exports and <out>/systems-cost.md.
+
+  --turns N       measured turns per strategy (default 3000; --quick 200)
+  --warmup W      warm-up turns per strategy, discarded (default 200; --quick 20)
+  --quick         CI-sized run, under 30 s
+  --out dir       output directory (default: results, in the repository)
+  --anchors file  published figures (default: ../shared/reference/anchor-figures.json
+                  relative to the repository root); when absent the report says so
+  --mcp-turns N   measured MCP turns (default: a tenth of --turns)
+  --no-micro      skip the tinybench/mitata microbenchmarks
+  --no-mcp        skip the MCP path (the results JSON then is not written: the
+                  schema requires it; the report and dashboard files are)
+`;
+
+function positiveInteger(name: string, value: string | undefined, allowZero = false): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < (allowZero ? 0 : 1)) throw new TypeError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got '${value}'`);
+  return parsed;
+}
+
+export const command: Command = {
+  summary: 'measure the systems cost of mediation: the staircase, segments, MCP path, microbenchmarks',
+  async run(argv) {
+    let plan;
+    let values;
+    try {
+      values = parseArgs({
+        args: [...argv],
+        options: {
+          turns: { type: 'string' },
+          warmup: { type: 'string' },
+          quick: { type: 'boolean', default: false },
+          out: { type: 'string' },
+          anchors: { type: 'string' },
+          'mcp-turns': { type: 'string' },
+          'no-micro': { type: 'boolean', default: false },
+          'no-mcp': { type: 'boolean', default: false },
+          help: { type: 'boolean', short: 'h' },
+        },
+        strict: true,
+        allowPositionals: false,
+      }).values;
+      if (values.help === true) {
+        process.stdout.write(USAGE);
+        return 0;
+      }
+      const turns = positiveInteger('turns', values.turns);
+      const warmup = positiveInteger('warmup', values.warmup, true);
+      const mcpTurns = positiveInteger('mcp-turns', values['mcp-turns']);
+      plan = planBench({
+        quick: values.quick === true,
+        micro: values['no-micro'] !== true,
+        mcp: values['no-mcp'] !== true,
+        ...(turns === undefined ? {} : { turns }),
+        ...(warmup === undefined ? {} : { warmup }),
+        ...(mcpTurns === undefined ? {} : { mcpTurns }),
+      });
+    } catch (error) {
+      process.stderr.write(`costlab bench: ${(error as Error).message}\n${USAGE}`);
+      return 2;
+    }
+    const outDir = values.out === undefined ? path.join(REPO_ROOT, 'results') : path.resolve(values.out);
+    try {
+      const outcome = await runBench({
+        plan,
+        outDir,
+        ...(values.anchors === undefined ? {} : { anchorsPath: path.resolve(values.anchors) }),
+        command: ['costlab bench', ...argv].join(' '),
+      });
+      const { results, files, targets } = outcome;
+      const s = results.strategies;
+      const line = (name: string, r: { call: { p50Us: number }; segments: { catalogue: { p50Us: number; share: number } } }): string =>
+        `  ${name.padEnd(14)} call p50 ${r.call.p50Us.toFixed(2).padStart(9)} µs   catalogue p50 ${r.segments.catalogue.p50Us.toFixed(3).padStart(9)} µs   share ${(r.segments.catalogue.share * 100).toFixed(2).padStart(6)}%\n`;
+      process.stdout.write(`costlab bench: ${results.workload.measuredTurns} measured turns × ${results.workload.callsPerTurn} calls per strategy\n`);
+      for (const name of ['rederive', 'shared', 'turn'] as const) process.stdout.write(line(name, s[name]));
+      if (results.mcp !== undefined) process.stdout.write(line('turn over MCP', results.mcp.turn));
+      process.stdout.write(
+        `  staircase: rederive÷shared ${results.staircase.rederiveOverShared}×, shared÷turn ${results.staircase.sharedOverTurn}×, catalogue shared÷turn ${results.staircase.catalogueSharedOverTurn}×\n`,
+      );
+      const missed = targets.filter((check) => !check.met);
+      process.stdout.write(`  targets: ${targets.length - missed.length}/${targets.length} met${missed.length === 0 ? '' : `; missed: ${missed.map((check) => check.target).join('; ')}`}\n`);
+      if (outcome.anchors.status === 'absent') process.stdout.write(`  published figures unavailable (${outcome.anchors.label}: ${outcome.anchors.reason})\n`);
+      for (const file of [files.results, files.latest, files.actionBenchmark, files.bencher, files.markdown]) {
+        if (file === undefined) continue;
+        const relative = path.relative(process.cwd(), file);
+        process.stdout.write(`  wrote ${relative.startsWith('..') ? file : relative}\n`);
+      }
+      if (files.resultsSkipped !== undefined) process.stdout.write(`  results JSON not written: ${files.resultsSkipped}\n`);
+      return 0;
+    } catch (error) {
+      if (error instanceof WorkloadMismatch) {
+        process.stderr.write(`costlab bench: ${error.name}: ${error.message}\nThe workload did not do what it declares, so its timings were not kept.\n`);
+        return 1;
+      }
+      throw error;
+    }
+  },
+};

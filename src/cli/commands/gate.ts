@@ -1,0 +1,114 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { readBaseline, writeBaseline } from '../../../bench/gate/baseline.js';
+import type { Baseline } from '../../../bench/gate/baseline.js';
+import { valgrindVersion } from '../../../bench/gate/callgrind.js';
+import { instructionCounts, instructionRows, structuralLane } from '../../../bench/gate/lanes.js';
+import { renderMarkdownTable } from '../../../bench/gate/markdown.js';
+import { exitCodeFor } from '../../../bench/gate/verdict.js';
+import type { VerdictRow } from '../../../bench/gate/verdict.js';
+import type { Command } from '../main.js';
+
+const USAGE = `usage: costlab gate [--baseline results/baseline.json] [--iterations N] [--threshold 0.02] [--lanes structural,instructions] [--update-baseline] [--out file.md]
+
+Checks the working tree against the committed baseline:
+  structural    per-turn counts under the turn strategy, exact
+  instructions  callgrind instruction counts per turn (catalogue segment, whole turn), N − 0 iterations
+Exit 0 pass, 1 regression, 2 could not measure.`;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function headCommit(root: string): string {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return 'uncommitted';
+  }
+}
+
+export const command: Command = {
+  summary: 'check the working tree against results/baseline.json (structural and instruction-count lanes)',
+  async run(argv) {
+    let values;
+    try {
+      ({ values } = parseArgs({
+        args: [...argv],
+        options: {
+          baseline: { type: 'string', default: 'results/baseline.json' },
+          iterations: { type: 'string', default: '40' },
+          threshold: { type: 'string', default: '0.02' },
+          lanes: { type: 'string', default: 'structural,instructions' },
+          'update-baseline': { type: 'boolean', default: false },
+          out: { type: 'string' },
+          help: { type: 'boolean', default: false },
+        },
+        strict: true,
+      }));
+    } catch (error) {
+      process.stderr.write(`costlab gate: ${describe(error)}\n${USAGE}\n`);
+      return 2;
+    }
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const iterations = Number(values.iterations);
+    const threshold = Number(values.threshold);
+    const lanes = new Set(values.lanes.split(',').map((lane) => lane.trim()));
+    if (!Number.isInteger(iterations) || iterations < 1 || !(threshold > 0) || [...lanes].some((lane) => lane !== 'structural' && lane !== 'instructions')) {
+      process.stderr.write(`costlab gate: --iterations must be a positive integer, --threshold positive, --lanes a subset of structural,instructions\n`);
+      return 2;
+    }
+    const root = process.cwd();
+    const baselinePath = resolve(root, values.baseline);
+    const progress = (line: string): void => void process.stderr.write(`gate: ${line}\n`);
+    try {
+      if (values['update-baseline']) {
+        const valgrind = await valgrindVersion();
+        const counts = await instructionCounts(root, iterations, progress);
+        const baseline: Baseline = {
+          schemaVersion: 1,
+          commit: headCommit(root),
+          createdAt: new Date().toISOString(),
+          command: `costlab gate --update-baseline --iterations ${iterations}`,
+          environment: { node: process.version, v8: process.versions.v8, arch: process.arch, valgrind },
+          strategy: 'turn',
+          instructions: { catalogue: { perTurn: counts.catalogue, iterations }, call: { perTurn: counts.call, iterations } },
+        };
+        await mkdir(dirname(baselinePath), { recursive: true });
+        await writeBaseline(baselinePath, baseline);
+        process.stdout.write(`baseline written to ${values.baseline}: catalogue ${Math.round(counts.catalogue)} and turn ${Math.round(counts.call)} instructions per turn\n`);
+        return 0;
+      }
+      const rows: VerdictRow[] = [];
+      if (lanes.has('structural')) {
+        progress('structural lane');
+        rows.push(...(await structuralLane(root)));
+      }
+      if (lanes.has('instructions')) {
+        const baseline = await readBaseline(baselinePath);
+        if (baseline.environment.node !== process.version || baseline.environment.arch !== process.arch) {
+          process.stderr.write(
+            `costlab gate: could not measure: the baseline was counted on node ${baseline.environment.node} (${baseline.environment.arch}), this is ${process.version} (${process.arch}); instruction counts are only comparable on the same runtime. Refresh it with: costlab gate --update-baseline\n`,
+          );
+          return 2;
+        }
+        const counts = await instructionCounts(root, iterations, progress);
+        rows.push(
+          ...instructionRows({ catalogue: baseline.instructions.catalogue.perTurn, call: baseline.instructions.call.perTurn }, counts, threshold),
+        );
+      }
+      const table = `## costlab gate: working tree vs ${values.baseline}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
+      process.stdout.write(table);
+      if (values.out !== undefined) await writeFile(values.out, table);
+      return exitCodeFor(rows);
+    } catch (error) {
+      process.stderr.write(`costlab gate: could not measure: ${describe(error)}\n`);
+      return 2;
+    }
+  },
+};

@@ -1,0 +1,192 @@
+/**
+ * `costlab serve`: the kernel over MCP (SPEC §2), on stdio or on Streamable
+ * HTTP on loopback, over the reference world or a world file. The work is in
+ * `src/mcp/`; this module reads options, assembles the world and prints how
+ * to connect — always on stderr, because on stdio stdout is the protocol.
+ */
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { JsonLinesFileSink, isCatalogueStrategyName } from '../../kernel/index.js';
+import type { AuditSink, CatalogueStrategyName } from '../../kernel/index.js';
+import { httpClientConfig, stdioClientConfig } from '../../mcp/client-config.js';
+import { OpenToolBridge } from '../../mcp/open-tool-bridge.js';
+import { configuredServedWorld, referenceServedWorld } from '../../mcp/serve-world.js';
+import type { ServedWorld } from '../../mcp/serve-world.js';
+import { StreamAuditSink } from '../../mcp/stream-audit-sink.js';
+import { McpHttpServer } from '../../mcp/transports/http.js';
+import { serveStdio } from '../../mcp/transports/stdio.js';
+import { loadWorldConfig } from '../../mcp/world-config.js';
+import type { LiveExecution } from '../../mcp/execution-table.js';
+import type { Command } from '../main.js';
+
+const BIN = fileURLToPath(new URL('../../../bin/costlab.mjs', import.meta.url));
+
+const USAGE = `usage: costlab serve (--stdio | --http [--port <n>]) [options]
+
+Serves the mediation kernel over MCP: one turn per execution, its catalogue
+listed once (tools.listChanged: false) and every call mediated and audited.
+
+  --stdio               serve one turn on stdin/stdout (the client spawns this command)
+  --http                serve Streamable HTTP on 127.0.0.1; prints the URL and an execution token
+  --port <n>            HTTP port (default: any free port)
+  --world <file.json>   a world file (grants, tools, upstream MCP servers); default: the reference world
+  --strategy <name>     catalogue strategy: rederive, shared or turn (default: turn)
+  --audit <file.jsonl>  append the audit trail to a JSON-lines file (default: JSON lines on stderr)
+  --idle-timeout <s>    HTTP: close an execution after this many idle seconds (default: 900)
+  --token-ttl <s>       HTTP: lifetime of a minted execution token (default: 3600)
+  --conformance-world <condition>
+                        stdio: the conformance world armed by <condition> (spawned by \`costlab conformance\`)
+`;
+
+interface ServeOptions {
+  readonly mode: 'stdio' | 'http';
+  readonly port: number;
+  readonly world: string | undefined;
+  readonly strategy: CatalogueStrategyName;
+  readonly audit: string | undefined;
+  readonly idleTimeoutMs: number;
+  readonly tokenTtlMs: number;
+}
+
+function fail(message: string): number {
+  process.stderr.write(`costlab serve: ${message}\n\n${USAGE}`);
+  return 2;
+}
+
+function seconds(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback * 1000;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new RangeError(`--${name} must be a positive number of seconds`);
+  return parsed * 1000;
+}
+
+function readOptions(argv: readonly string[]): ServeOptions | string {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      stdio: { type: 'boolean', default: false },
+      http: { type: 'boolean', default: false },
+      port: { type: 'string' },
+      world: { type: 'string' },
+      strategy: { type: 'string', default: 'turn' },
+      audit: { type: 'string' },
+      'idle-timeout': { type: 'string' },
+      'token-ttl': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  if (values.stdio === values.http) return 'choose exactly one of --stdio and --http';
+  if (!isCatalogueStrategyName(values.strategy)) return '--strategy must be rederive, shared or turn';
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return '--port must be an integer port number';
+  return {
+    mode: values.stdio ? 'stdio' : 'http',
+    port,
+    world: values.world,
+    strategy: values.strategy,
+    audit: values.audit,
+    idleTimeoutMs: seconds(values['idle-timeout'], 900, 'idle-timeout'),
+    tokenTtlMs: seconds(values['token-ttl'], 3600, 'token-ttl'),
+  };
+}
+
+async function buildWorld(options: ServeOptions, auditSink: AuditSink): Promise<ServedWorld> {
+  const worldOptions = { strategy: options.strategy, auditSink };
+  if (options.world === undefined) return referenceServedWorld(worldOptions);
+  return configuredServedWorld(await loadWorldConfig(options.world), worldOptions);
+}
+
+function say(line: string): void {
+  process.stderr.write(`costlab serve: ${line}\n`);
+}
+
+/** Settles on SIGINT or SIGTERM, once. */
+function shutdownSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: NodeJS.Signals): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.once('SIGINT', on);
+    process.once('SIGTERM', on);
+  });
+}
+
+async function serveOverStdio(world: ServedWorld, options: ServeOptions): Promise<void> {
+  const executionId = `exec-${randomUUID()}`;
+  const bridge = await OpenToolBridge.open(world.kernel, world.contextFor(executionId), world.clock === undefined ? {} : { clock: world.clock });
+  try {
+    const serving = await serveStdio(bridge);
+    say(`world '${world.name}', strategy ${options.strategy}: execution ${executionId} listed ${bridge.catalogue.tools.length} tools, catalogHash ${bridge.catalogHash}`);
+    say(`serving MCP on stdio. A client spawns this command; for example:\n${JSON.stringify(stdioClientConfig(process.execPath, [BIN, 'serve', '--stdio']), null, 2)}`);
+    await Promise.race([serving.closed, shutdownSignal()]);
+    await serving.server.close();
+  } finally {
+    bridge.close();
+  }
+}
+
+async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise<void> {
+  let stopping = false;
+  const announce = (execution: LiveExecution): void => {
+    say(`execution ${execution.executionId}: ${execution.bridge.catalogue.tools.length} tools, catalogHash ${execution.bridge.catalogHash}, token valid until ${execution.expiresAt}`);
+    say(`connect with:\n${JSON.stringify(httpClientConfig(server.url, execution.token), null, 2)}`);
+  };
+  const server: McpHttpServer = await McpHttpServer.listen({
+    port: options.port,
+    idleTimeoutMs: options.idleTimeoutMs,
+    tokenTtlMs: options.tokenTtlMs,
+    openTurn: (executionId) => OpenToolBridge.open(world.kernel, world.contextFor(executionId), world.clock === undefined ? {} : { clock: world.clock }),
+    onExecutionClosed: (execution, reason) => {
+      if (stopping) return;
+      say(`execution ${execution.executionId} closed (${reason}); opening a new one`);
+      server.openExecution().then(announce, (error: unknown) => say(`could not open a new execution: ${error instanceof Error ? error.message : String(error)}`));
+    },
+  });
+  say(`world '${world.name}', strategy ${options.strategy}: serving MCP (Streamable HTTP) at ${server.url.href}`);
+  announce(await server.openExecution());
+  const signal = await shutdownSignal();
+  stopping = true;
+  say(`${signal}: closing`);
+  await server.close();
+}
+
+export const command: Command = {
+  summary: 'serve the kernel over MCP (stdio or Streamable HTTP on loopback)',
+  async run(argv) {
+    // The conformance suite's sdk-stdio column serves its own world, armed by a condition; loaded only when asked for.
+    if (argv.includes('--conformance-world')) return (await import('../../conformance/stdio-host.js')).serveConformanceFromArgv(argv);
+    let options: ServeOptions | string;
+    try {
+      options = readOptions(argv);
+    } catch (error) {
+      return fail(error instanceof Error ? error.message : String(error));
+    }
+    if (options === 'help') {
+      process.stdout.write(USAGE);
+      return 0;
+    }
+    if (typeof options === 'string') return fail(options);
+    const fileSink = options.audit === undefined ? undefined : new JsonLinesFileSink(options.audit);
+    let world: ServedWorld;
+    try {
+      world = await buildWorld(options, fileSink ?? new StreamAuditSink(process.stderr));
+    } catch (error) {
+      fileSink?.close();
+      process.stderr.write(`costlab serve: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+    try {
+      if (options.mode === 'stdio') await serveOverStdio(world, options);
+      else await serveOverHttp(world, options);
+      return 0;
+    } finally {
+      await world.close();
+      fileSink?.close();
+    }
+  },
+};

@@ -1,0 +1,163 @@
+import { publishTool } from '../kernel/index.js';
+import type { AccessContext, EnvelopeRefusal, ListedCatalogue, MediationKernel, PublishedTool, ToolResult, TurnScope } from '../kernel/index.js';
+import { DEFAULT_ARGUMENT_LIMITS, checkArguments } from './argument-limits.js';
+import type { ArgumentLimits } from './argument-limits.js';
+
+/** What the turn was shown, in its published form, with the hash every call of the turn is recorded against. */
+export interface BridgeCatalogue {
+  readonly status: ListedCatalogue['status'];
+  readonly code?: ListedCatalogue['code'];
+  readonly tools: readonly PublishedTool[];
+  readonly catalogHash: string;
+  readonly withheldCount: number;
+}
+
+export interface OpenToolBridgeOptions {
+  /** Cuts the opening (authority and first listing) short. */
+  readonly signal?: AbortSignal;
+  /** Prefix of the call ids this bridge assigns. Default: the context's turnId, else its traceId. */
+  readonly callIdPrefix?: string;
+  readonly argumentLimits?: Partial<ArgumentLimits>;
+  /**
+   * The instant of each operation after the opening, for a host serving on
+   * a live clock: grant expiry is judged per operation (a grant that lapses
+   * mid-turn refuses mid-turn). Default: every operation carries the
+   * context's own `now`, and the kernel validates the context once.
+   */
+  readonly clock?: () => string;
+}
+
+export interface BridgeCallOptions {
+  /** The MCP request's signal: a cancelled request stops its kernel call. */
+  readonly signal?: AbortSignal;
+  /** An id from `nextCallId()`, when the caller needs it before the call (to key its span). */
+  readonly callId?: string;
+}
+
+const MAX_PREFIX = 200;
+
+/**
+ * One turn as an MCP server serves it (SPEC §2). Opening it opens the turn's
+ * lease and lists the catalogue once; the listing is memoized with its hash
+ * for the bridge's life, because a catalogue that could change between
+ * tools/list and tools/call would make catalogHash a claim about a moment
+ * rather than about the turn. Every tools/call is resolved against that
+ * memoized set first, so a tool that appeared or vanished from a provider
+ * after the listing is refused here (`tool_unavailable`, recorded with
+ * `source: 'envelope'`) and the kernel is never asked about a tool the
+ * harness was not shown. Closing the bridge closes the turn.
+ */
+export class OpenToolBridge {
+  readonly kernel: MediationKernel;
+  readonly context: AccessContext;
+  readonly scope: TurnScope;
+  readonly catalogue: BridgeCatalogue;
+  readonly #names: ReadonlySet<string>;
+  readonly #limits: ArgumentLimits;
+  readonly #prefix: string;
+  readonly #clock: (() => string) | undefined;
+  #calls = 0;
+  #closed = false;
+
+  private constructor(kernel: MediationKernel, context: AccessContext, scope: TurnScope, catalogue: BridgeCatalogue, options: OpenToolBridgeOptions) {
+    this.kernel = kernel;
+    this.context = context;
+    this.scope = scope;
+    this.catalogue = catalogue;
+    this.#names = new Set(catalogue.tools.map((tool) => tool.name));
+    this.#limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
+    this.#prefix = (options.callIdPrefix ?? context.turnId ?? context.traceId).slice(0, MAX_PREFIX);
+    this.#clock = options.clock;
+  }
+
+  /** Opens the turn (its lease) and lists its catalogue once. */
+  static async open(kernel: MediationKernel, context: AccessContext, options: OpenToolBridgeOptions = {}): Promise<OpenToolBridge> {
+    const operation = options.signal === undefined ? {} : { signal: options.signal };
+    const scope = await kernel.openTurnAuthority(context, operation);
+    let listed: ListedCatalogue;
+    try {
+      listed = await kernel.listTools(context, operation);
+    } catch (error) {
+      scope.close();
+      throw error;
+    }
+    const catalogue: BridgeCatalogue = Object.freeze({
+      status: listed.status,
+      ...(listed.code === undefined ? {} : { code: listed.code }),
+      tools: Object.freeze(listed.tools.map(publishTool)),
+      catalogHash: listed.catalogHash,
+      withheldCount: listed.withheldCount,
+    });
+    return new OpenToolBridge(kernel, context, scope, catalogue, options);
+  }
+
+  get catalogHash(): string {
+    return this.catalogue.catalogHash;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Whether `name` is in the catalogue the turn was shown. */
+  has(name: string): boolean {
+    return this.#names.has(name);
+  }
+
+  /** A call id unique within this bridge (and, through the prefix, across turns). */
+  nextCallId(): string {
+    this.#calls++;
+    return `${this.#prefix}/call-${this.#calls}`;
+  }
+
+  /**
+   * One tools/call. The envelope's checks come first, in this order: the
+   * turn is open; the turn was listed; the name is in the listed catalogue;
+   * the arguments are within bounds. Only then is the kernel asked.
+   */
+  async call(name: string, args: unknown, options: BridgeCallOptions = {}): Promise<ToolResult> {
+    const callId = options.callId ?? this.nextCallId();
+    const context = this.#clock === undefined ? this.context : { ...this.context, now: this.#clock() };
+    if (this.#closed) {
+      return this.#refuse(context, callId, name, { status: 'denied', code: 'tool_unavailable', cause: 'turn_closed', message: 'this turn is closed' });
+    }
+    const { catalogue } = this;
+    if (catalogue.status !== 'listed') {
+      const code = catalogue.code ?? 'tool_catalog_unavailable';
+      return this.#refuse(context, callId, name, {
+        status: catalogue.status === 'failed' ? 'failed' : 'denied',
+        code,
+        cause: 'catalogue_not_listed',
+        message: `this turn has no catalogue: ${code}`,
+      });
+    }
+    if (!this.#names.has(name)) {
+      return this.#refuse(context, callId, name, { status: 'denied', code: 'tool_unavailable', cause: 'not_in_listed_catalogue', message: `tool ${name} is not available` });
+    }
+    const verdict = checkArguments(args, this.#limits);
+    if (verdict !== 'within') {
+      return this.#refuse(context, callId, name, {
+        status: 'denied',
+        code: 'invalid_request',
+        cause: verdict,
+        message: verdict === 'arguments_too_deep' ? `arguments nest deeper than ${this.#limits.maxDepth}` : `arguments exceed ${this.#limits.maxBytes} bytes`,
+      });
+    }
+    return this.kernel.invokeTool(
+      context,
+      { id: callId, tool: name, arguments: args, traceId: context.traceId, requestedAt: context.now },
+      options.signal === undefined ? {} : { signal: options.signal },
+    );
+  }
+
+  /** Closes the turn: releases this bridge's hold on the lease. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.scope.close();
+  }
+
+  #refuse(context: AccessContext, callId: string, name: string, refusal: EnvelopeRefusal): Promise<ToolResult> {
+    return this.kernel.recordEnvelopeRefusal(context, { id: callId, tool: name }, refusal);
+  }
+}

@@ -1,0 +1,56 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { command } from '../../src/cli/commands/conformance.js';
+import type { ConformanceDocument } from '../../src/conformance/report/conformance-document.js';
+
+let out: string;
+let stdout: string;
+let stderr: string;
+
+beforeEach(async () => {
+  out = await mkdtemp(path.join(tmpdir(), 'costlab-conformance-'));
+  stdout = '';
+  stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+});
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await rm(out, { recursive: true, force: true });
+});
+
+describe('costlab conformance', () => {
+  it('prints the table, writes conformance.json and conformance.md, and exits 0 when turn passes', async () => {
+    const code = await command.run(['--strategy', 'all', '--columns', 'embedded,bridge,sdk-memory', '--out', out]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/strategy turn\nrow +embedded +bridge +sdk-memory/);
+    expect(stdout).toContain('gate (turn): passed');
+    expect(stderr).toMatch(/\[turn +1\/\d+\] /);
+    const doc = JSON.parse(await readFile(path.join(out, 'conformance.json'), 'utf8')) as ConformanceDocument;
+    expect(doc.strategies.map((s) => s.strategy)).toEqual(['turn', 'shared', 'rederive']);
+    expect(doc.sweep.otherRowsIdentical).toBe(true);
+    expect(await readFile(path.join(out, 'conformance.md'), 'utf8')).toContain('## The sweep');
+  }, 60_000);
+
+  it('exits 1 when the strategy it judges fails a cell', async () => {
+    const code = await command.run(['--strategy', 'shared', '--columns', 'embedded', '--out', out]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('gate (shared): FAILED — catalogue-moved-mid-turn × embedded (fail)');
+  });
+
+  it('exits 2 on a usage error', async () => {
+    expect(await command.run(['--columns', 'embedded,carrier-pigeon', '--out', out])).toBe(2);
+    expect(stderr).toContain('unknown column(s) carrier-pigeon');
+    expect(await command.run(['--strategy', 'fastest', '--out', out])).toBe(2);
+    expect(await command.run(['--bogus'])).toBe(2);
+  });
+});

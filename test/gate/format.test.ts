@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { formatChange, formatInteger, formatMicroseconds, formatP, formatPercent, formatRatio } from '../../bench/gate/format.js';
+
+describe('gate number formatting', () => {
+  it('prints changes with a sign and enough digits to see small ones', () => {
+    expect(formatChange(1.2034)).toBe('+20.3%');
+    expect(formatChange(0.83)).toBe('-17.0%');
+    expect(formatChange(1.0042)).toBe('+0.42%');
+    expect(formatChange(1.000019)).toBe('+0.0019%');
+    expect(formatChange(1)).toBe('±0%');
+  });
+
+  it('prints p-values as an equation or a bound', () => {
+    expect(formatP(0.03141)).toBe('p=0.031');
+    expect(formatP(1)).toBe('p=1');
+    expect(formatP(3e-7)).toBe('p<0.0001');
+  });
+
+  it('groups integers and scales microseconds, independent of locale', () => {
+    expect(formatInteger(1234567.4)).toBe('1,234,567');
+    expect(formatInteger(-1000)).toBe('-1,000');
+    expect(formatInteger(999)).toBe('999');
+    expect(formatMicroseconds(1234.56)).toBe('1235 µs');
+    expect(formatMicroseconds(12.345)).toBe('12.3 µs');
+    expect(formatMicroseconds(0.1234)).toBe('0.123 µs');
+  });
+
+  it('prints fractions as percentages and ratios to three decimals', () => {
+    expect(formatPercent(0.05)).toBe('5%');
+    expect(formatPercent(0.125)).toBe('12.5%');
+    expect(formatRatio(1.20341)).toBe('1.203');
+    expect(formatRatio(Number.NaN)).toBe('NaN');
+  });
+});

@@ -1,0 +1,76 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ExecutionTokenKey, matchClaims } from '../../src/mcp/execution-token.js';
+import type { ExecutionClaims } from '../../src/mcp/execution-token.js';
+
+const key = new ExecutionTokenKey(Buffer.alloc(32, 7));
+const claims: ExecutionClaims = {
+  executionId: 'exec-1',
+  namespaceId: 'acme',
+  actor: { kind: 'human', userId: 'ada' },
+  catalogHash: 'a'.repeat(64),
+  expiresAt: '2026-11-30T10:00:00.000Z',
+};
+const before = Date.parse('2026-11-30T09:00:00.000Z');
+
+function flip(text: string, at: number): string {
+  const c = text[at] === 'A' ? 'B' : 'A';
+  return text.slice(0, at) + c + text.slice(at + 1);
+}
+
+describe('execution token', () => {
+  it('round-trips its claims and has two base64url parts', () => {
+    const token = key.mint(claims);
+    expect(token.split('.')).toHaveLength(2);
+    expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(key.verify(token, before)).toEqual({ ok: true, claims });
+  });
+
+  it('encodes canonical claims: key order does not change the token', () => {
+    const reordered = { expiresAt: claims.expiresAt, catalogHash: claims.catalogHash, actor: { userId: 'ada', kind: 'human' as const }, namespaceId: 'acme', executionId: 'exec-1' };
+    expect(key.mint(reordered)).toBe(key.mint(claims));
+  });
+
+  it.each([
+    ['empty', ''],
+    ['one part', 'abc'],
+    ['three parts', 'a.b.c'],
+    ['not base64url', 'ab$c.def'],
+  ])('refuses a %s token as malformed', (_label, token) => {
+    expect(key.verify(token, before)).toMatchObject({ ok: false, code: 'malformed' });
+  });
+
+  it('refuses correctly signed material that is not claims as malformed', () => {
+    const body = Buffer.from('{"not":"claims"}').toString('base64url');
+    const signature = createHmac('sha256', Buffer.alloc(32, 7)).update(body).digest('base64url');
+    expect(key.verify(`${body}.${signature}`, before)).toMatchObject({ ok: false, code: 'malformed' });
+  });
+
+  it('refuses a forged signature, a tampered body and another key as signature_mismatch', () => {
+    const token = key.mint(claims);
+    const [body, signature] = token.split('.') as [string, string];
+    expect(key.verify(`${body}.${flip(signature, 3)}`, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
+    expect(key.verify(`${body}.${signature.slice(0, 10)}`, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
+    const widened = Buffer.from(JSON.stringify({ ...claims, catalogHash: 'b'.repeat(64) })).toString('base64url');
+    expect(key.verify(`${widened}.${signature}`, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
+    expect(new ExecutionTokenKey(Buffer.alloc(32, 8)).verify(token, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
+  });
+
+  it('refuses at and after expiresAt as expired', () => {
+    const token = key.mint(claims);
+    expect(key.verify(token, Date.parse(claims.expiresAt) - 1).ok).toBe(true);
+    expect(key.verify(token, Date.parse(claims.expiresAt))).toMatchObject({ ok: false, code: 'expired' });
+  });
+
+  it('matches claims against the live turn: another catalogue, execution or actor is claims_mismatch', () => {
+    const expected = { executionId: 'exec-1', namespaceId: 'acme', actor: { kind: 'human', userId: 'ada' } as const, catalogHash: 'a'.repeat(64) };
+    expect(matchClaims(claims, expected).ok).toBe(true);
+    expect(matchClaims(claims, { ...expected, catalogHash: 'c'.repeat(64) })).toMatchObject({ ok: false, code: 'claims_mismatch' });
+    expect(matchClaims(claims, { ...expected, executionId: 'exec-2' })).toMatchObject({ ok: false, code: 'claims_mismatch' });
+    expect(matchClaims(claims, { ...expected, actor: { kind: 'human', userId: 'bob' } })).toMatchObject({ ok: false, code: 'claims_mismatch' });
+  });
+
+  it('refuses a short key', () => {
+    expect(() => new ExecutionTokenKey(Buffer.alloc(16))).toThrow(RangeError);
+  });
+});

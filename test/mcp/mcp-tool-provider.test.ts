@@ -1,0 +1,142 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ENABLED_NAMESPACES, referenceGrants, referenceTools, worldContext } from '../../bench/world/reference-world.js';
+import { InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../src/kernel/index.js';
+import type { CatalogueStrategyName, Requirement } from '../../src/kernel/index.js';
+import { McpToolProvider } from '../../src/mcp/mcp-tool-provider.js';
+import { connectInMemory } from '../../src/mcp/transports/in-memory.js';
+import { invoked } from './support/world.js';
+
+/** A real upstream SDK server: a user's own Notion MCP server. */
+function upstreamServer() {
+  const server = new McpServer({ name: 'notion-upstream', version: '1.0.0' });
+  const calls: string[] = [];
+  server.registerTool(
+    'search',
+    {
+      description: 'Search pages.',
+      inputSchema: { path: z.array(z.string()), query: z.string() },
+      outputSchema: { hits: z.array(z.string()) },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ path, query }) => {
+      calls.push(`search:${path.join('/')}`);
+      return { content: [{ type: 'text', text: 'ok' }], structuredContent: { hits: [`${path.join('/')}?q=${query}`] } };
+    },
+  );
+  server.registerTool('broken', { description: 'Always fails.', inputSchema: { path: z.array(z.string()) }, annotations: { readOnlyHint: true } }, async () => {
+    calls.push('broken');
+    return { content: [{ type: 'text', text: 'upstream exploded' }], isError: true };
+  });
+  server.registerTool('delete_workspace', { description: 'Not mapped by the host: never offered.' }, async () => {
+    calls.push('delete_workspace');
+    return { content: [] };
+  });
+  return { server, calls };
+}
+
+const ceiling: Requirement = { resource: { namespace: 'notion', path: [] }, action: 'search' };
+
+const open: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of open.splice(0).reverse()) await close();
+});
+
+async function setup(strategy: CatalogueStrategyName = 'turn') {
+  const upstream = upstreamServer();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await upstream.server.connect(serverSide);
+  const client = new Client({ name: 'costlab-provider', version: '0.1.0' });
+  await client.connect(clientSide);
+  open.push(async () => {
+    await client.close();
+    await upstream.server.close();
+  });
+  const provider = new McpToolProvider({
+    id: 'notion',
+    client,
+    namespace: 'notion',
+    map: (tool) =>
+      tool.name === 'search' || tool.name === 'broken'
+        ? {
+            requiredCapability: ceiling,
+            resolveRequirement: (_context, call, declared) => ({ resource: { namespace: 'notion', path: call.arguments.path as string[] }, action: declared.action }),
+          }
+        : undefined,
+  });
+  const audit = new MemoryAuditSink();
+  const kernel = new MediationKernel({
+    grantSource: new StaticGrantSource(referenceGrants()),
+    auditSink: audit,
+    usageStore: new InMemoryUsageStore(),
+    tools: referenceTools(),
+    providers: [provider],
+    namespaceSettings: new InMemoryToolNamespaceSettings(ENABLED_NAMESPACES),
+    catalogueStrategy: strategy,
+  });
+  return { upstream, provider, kernel, audit };
+}
+
+describe('McpToolProvider against a real upstream SDK server', () => {
+  it('offers only the tools the host mapped, under its namespace and prefix, with the upstream schemas and hints', async () => {
+    const { kernel } = await setup();
+    const listed = await kernel.listTools(worldContext(1));
+    const notion = listed.tools.filter((t) => t.namespace === 'notion');
+    expect(notion.map((t) => t.name)).toEqual(['notion.broken', 'notion.search']);
+    const search = notion.find((t) => t.name === 'notion.search')!;
+    expect(search).toMatchObject({ source: 'mcp:notion', readWrite: 'read', requiredCapability: ceiling, annotations: { readOnly: true } });
+    expect(search.inputSchema).toMatchObject({ type: 'object', properties: { path: { type: 'array' }, query: { type: 'string' } } });
+    expect(search.outputSchema).toMatchObject({ type: 'object', properties: { hits: { type: 'array' } } });
+  });
+
+  it('calls upstream for a granted call and never for a refused one', async () => {
+    const { kernel, upstream } = await setup();
+    const context = worldContext(1);
+    const scope = await kernel.openTurnAuthority(context);
+    await kernel.listTools(context);
+    const call = (id: string, args: Record<string, unknown>) => kernel.invokeTool(context, { id, tool: 'notion.search', arguments: args, traceId: context.traceId, requestedAt: context.now });
+    expect(await call('c1', { path: ['Handbook', 'onboarding'], query: 'laptop' })).toMatchObject({ status: 'succeeded', output: { hits: ['Handbook/onboarding?q=laptop'] } });
+    expect(await call('c2', { path: ['Payroll'], query: 'salary' })).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
+    expect(await call('c3', { path: 'Handbook', query: 1 })).toMatchObject({ status: 'failed', code: 'invalid_tool_arguments' });
+    expect(upstream.calls).toEqual(['search:Handbook/onboarding']);
+    scope.close();
+  });
+
+  it('an upstream error result is the tool failing: tool_execution_failed', async () => {
+    const { kernel, upstream } = await setup();
+    const context = worldContext(1);
+    const result = await kernel.invokeTool(context, { id: 'c1', tool: 'notion.broken', arguments: { path: ['Handbook'] }, traceId: context.traceId, requestedAt: context.now });
+    expect(result).toMatchObject({ status: 'failed', code: 'tool_execution_failed' });
+    expect(upstream.calls).toEqual(['broken']);
+  });
+
+  it('asks upstream once per turn under `turn`, once per operation under `rederive`', async () => {
+    const counts: Record<string, number> = {};
+    for (const strategy of ['rederive', 'turn'] as const) {
+      const { kernel, provider } = await setup(strategy);
+      const connection = await connectInMemory(kernel, worldContext(1));
+      for (let i = 0; i < 3; i++) await connection.client.callTool({ name: 'notion.search', arguments: { path: ['Handbook'], query: `q${i}` } });
+      counts[strategy] = provider.listings;
+      await connection.close();
+    }
+    // `rederive`: the bridge's listing plus one per call. `turn`: the listing only.
+    expect(counts).toEqual({ rederive: 4, turn: 1 });
+  });
+
+  it('a tool the upstream adds mid-turn is refused at the bridge, even though upstream now lists it', async () => {
+    const { kernel, upstream, audit } = await setup('rederive');
+    const connection = await connectInMemory(kernel, worldContext(1));
+    open.push(() => connection.close());
+    upstream.server.registerTool('export', { description: 'Added mid-turn.', inputSchema: { path: z.array(z.string()) } }, async () => {
+      upstream.calls.push('export');
+      return { content: [] };
+    });
+    const result = await connection.client.callTool({ name: 'notion.export', arguments: { path: ['Handbook'] } });
+    expect(result._meta).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+    expect(upstream.calls).toEqual([]);
+    expect(invoked(audit.events).map((e) => [e.tool, e.source, e.cause])).toEqual([['notion.export', 'envelope', 'not_in_listed_catalogue']]);
+  });
+});

@@ -1,0 +1,269 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { STRATEGY_NAMES, SEGMENT_NAMES } from '../../bench/harness/results-schema.js';
+import { buildReportSite, type BuiltReport } from '../../bench/report/build-site.js';
+import { commitLabel } from '../../bench/report/history-chart.js';
+import { MEASUREMENT_RULES } from '../../bench/report/measurement-rules.js';
+import { command as reportCommand } from '../../src/cli/commands/report.js';
+import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
+import { chartFigure, chartSvg, markLabels, tableRow, tableRows } from './page-reading.js';
+
+const FIXED_NOW = new Date('2026-09-09T12:00:00.000Z');
+
+async function build(workspace: ReportWorkspace, anchorsPath = workspace.anchorsPath) {
+  const log: string[] = [];
+  const built = await buildReportSite({
+    resultsDir: workspace.resultsDir,
+    outDir: workspace.outDir,
+    anchorsPath,
+    profilesDir: workspace.profilesDir,
+    repoRoot: workspace.root,
+    log: (line) => log.push(line),
+    now: FIXED_NOW,
+  });
+  return { built, log, html: await readFile(built.indexPath, 'utf8') };
+}
+
+describe('costlab report site, with the published figures', () => {
+  let workspace: ReportWorkspace;
+  let built: BuiltReport;
+  let html: string;
+  let log: string[];
+
+  beforeAll(async () => {
+    workspace = await createReportWorkspace();
+    ({ built, html, log } = await build(workspace));
+  });
+  afterAll(() => workspace.cleanup());
+
+  it('writes index.html into the output directory and logs its progress', () => {
+    expect(built.indexPath).toBe(path.join(workspace.outDir, 'index.html'));
+    expect(built.charts).toEqual(['staircase', 'segments', 'history']);
+    expect(built.warnings).toEqual([]);
+    expect(log.some((line) => line.startsWith('rendering staircase chart'))).toBe(true);
+    expect(log.at(-1)).toMatch(/^wrote .*index\.html/);
+  });
+
+  it('inlines a non-empty SVG for every chart, with data marks', () => {
+    for (const name of built.charts) {
+      const svg = chartSvg(html, name);
+      expect(svg).toMatch(/^<svg[^>]*role="graphics-document document"[^>]*aria-label="[^"]+"/);
+      expect(svg).toContain('<title>');
+      expect(markLabels(svg).length).toBeGreaterThan(0);
+    }
+  });
+
+  it('is self-contained: no scripts, stylesheets, images or fetches from elsewhere', () => {
+    expect(html).not.toMatch(/<script|<link\b|<img\b|<iframe|@import|url\(/i);
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//i);
+  });
+
+  it('plots our latest whole call and catalogue medians beside the published ones', () => {
+    const labels = markLabels(chartSvg(html, 'staircase'));
+    for (const strategy of STRATEGY_NAMES) {
+      const ours = workspace.latest.strategies[strategy];
+      expect(labels).toContain(`ours (latest) · ${strategy} · whole call (p50) = ${ours.call.p50Us} µs`);
+      expect(labels).toContain(`ours (latest) · ${strategy} · catalogue segment (p50) = ${ours.segments.catalogue.p50Us} µs`);
+      const step = workspace.anchors.staircase.find((candidate) => candidate.strategy === strategy)!;
+      expect(labels).toContain(`published · ${strategy} · whole call (p50) = ${step.wholeCallMs} ms`);
+      expect(labels).toContain(`published · ${strategy} · catalogue segment (p50) = ${step.catalogueSegmentMs} ms`);
+    }
+    expect(labels).toHaveLength(12);
+  });
+
+  it('tabulates the staircase and each step ratio, ours and published', () => {
+    for (const strategy of STRATEGY_NAMES) {
+      const row = tableRow(html, 'table-staircase', strategy);
+      const ours = workspace.latest.strategies[strategy];
+      const step = workspace.anchors.staircase.find((candidate) => candidate.strategy === strategy)!;
+      expect(row.map((cell) => cell.value)).toEqual([
+        undefined,
+        ours.call.p50Us,
+        Number((step.wholeCallMs * 1000).toPrecision(12)),
+        ours.segments.catalogue.p50Us,
+        Number((step.catalogueSegmentMs * 1000).toPrecision(12)),
+        ours.segments.catalogue.share,
+        step.catalogueShare,
+      ]);
+    }
+    expect(tableRow(html, 'table-staircase', 'turn')[6]!.text).toBe('≤ 1%');
+
+    const ratios = tableRows(html, 'table-ratios');
+    expect(ratios.map((row) => row[1]!.value)).toEqual([
+      workspace.latest.staircase.rederiveOverShared,
+      workspace.latest.staircase.sharedOverTurn,
+      workspace.latest.staircase.rederiveOverTurn,
+      workspace.latest.staircase.catalogueSharedOverTurn,
+    ]);
+    expect(ratios.map((row) => row[2]!.value)).toEqual([3.373, 2.521, 8.502, 93]);
+    expect(ratios[1]![2]!.text).toBe('2.52×');
+  });
+
+  it('stacks every segment share per strategy, with the published catalogue share as a tick', () => {
+    const labels = markLabels(chartSvg(html, 'segments'));
+    for (const strategy of STRATEGY_NAMES) {
+      for (const segment of SEGMENT_NAMES) {
+        const stats = workspace.latest.strategies[strategy].segments[segment];
+        expect(labels.some((label) => label.startsWith(`${strategy} · ${segment}: share ${stats.share} (`))).toBe(true);
+      }
+    }
+    const mcpCatalogue = workspace.latest.mcp.turn.segments.catalogue;
+    expect(labels.some((label) => label.startsWith(`turn over MCP · catalogue: share ${mcpCatalogue.share} (`))).toBe(true);
+    expect(labels).toContain('published · shared · catalogue share 0.45');
+    expect(labels).toContain('published · turn · catalogue share 0.01 (upper bound)');
+
+    const row = tableRow(html, 'table-segments', 'turn · catalogue');
+    expect(row.slice(1).map((cell) => cell.value)).toEqual([
+      workspace.latest.strategies.turn.segments.catalogue.p50Us,
+      workspace.latest.strategies.turn.segments.catalogue.meanUs,
+      workspace.latest.strategies.turn.segments.catalogue.share,
+      workspace.latest.strategies.turn.segments.catalogue.perCall,
+    ]);
+  });
+
+  it('prints shares below 1% as <1%, as the measurement rules require', () => {
+    expect(tableRow(html, 'table-segments', 'rederive · provider')[3]!.text).toBe('<1%');
+  });
+
+  it('draws the history of every commit in commit order, in the chart and the table', () => {
+    const labels = markLabels(chartSvg(html, 'history'));
+    for (const results of workspace.history) {
+      const commit = commitLabel(results);
+      for (const strategy of STRATEGY_NAMES) {
+        expect(labels.some((label) => label.startsWith(`${commit} (`) && label.endsWith(`· ${strategy} · whole call (p50) = ${results.strategies[strategy].call.p50Us} µs`))).toBe(true);
+      }
+      expect(labels.some((label) => label.endsWith(`· turn · catalogue segment (p50) = ${results.strategies.turn.segments.catalogue.p50Us} µs`))).toBe(true);
+      expect(labels.some((label) => label.endsWith(`· turn over MCP · whole call (p50) = ${results.mcp.turn.call.p50Us} µs`))).toBe(true);
+    }
+    expect(labels).toHaveLength(workspace.history.length * 8);
+
+    const rows = tableRows(html, 'table-history');
+    expect(rows.map((row) => row[0]!.text)).toEqual(workspace.history.map(commitLabel));
+    expect(rows.map((row) => row[4]!.value)).toEqual(workspace.history.map((results) => results.strategies.turn.call.p50Us));
+    expect(rows.map((row) => row.at(-1)!.value)).toEqual(
+      workspace.history.map((results) => results.strategies.turn.segments.catalogue.p50Us),
+    );
+    // Full commit ids are listed with the files they came from.
+    for (const results of workspace.history) expect(html).toContain(`<code>${results.commit}.json</code>`);
+  });
+
+  it('orders the history by commit date, not by file name', () => {
+    const byName = [...workspace.history].sort((a, b) => a.commit.localeCompare(b.commit)).map(commitLabel);
+    const byDate = workspace.history.map(commitLabel);
+    expect(byName).not.toEqual(byDate);
+    expect(tableRows(html, 'table-history').map((row) => row[0]!.text)).toEqual(byDate);
+  });
+
+  it('skips files that are not results, with a note naming each', () => {
+    expect(built.skipped.map((entry) => entry.file).sort()).toEqual([...workspace.notResults].sort());
+    for (const file of workspace.notResults) expect(html).toContain(`<code>${file}</code>:`);
+    expect(html).toMatch(/truncated\.json<\/code>: not JSON/);
+  });
+
+  it('links the latest commit’s profiles relative to the page', () => {
+    const commit = workspace.latest.commit;
+    expect(html).toContain(`href="../../profiles/${commit}/summary.md"`);
+    expect(html).toContain(`href="../../profiles/${commit}/turn.0x/flamegraph.html"`);
+    expect(html.indexOf('summary.md')).toBeLessThan(html.indexOf('flamegraph.html'));
+  });
+
+  it('prints the environment, the microbenchmarks and the measurement rules', () => {
+    const env = workspace.latest.environment;
+    for (const value of [env.node, env.v8, env.cpuModel, env.lockfileHash, workspace.latest.command]) {
+      expect(html).toContain(value);
+    }
+    for (const rule of MEASUREMENT_RULES) {
+      expect(html).toContain(rule.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+    }
+    expect(tableRows(html, 'table-micro').map((row) => row[2]!.value)).toEqual(workspace.latest.micro!.map((bench) => bench.meanNs));
+    expect(tableRow(html, 'table-calls', 'turn over MCP').at(-1)!.value).toBe(workspace.latest.mcp.turn.wireBytesPerCall);
+  });
+
+  it('builds the same page twice', async () => {
+    const again = await build(workspace);
+    expect(again.html).toBe(html);
+  });
+});
+
+describe('costlab report site, without the published figures', () => {
+  let workspace: ReportWorkspace;
+  let html: string;
+
+  beforeAll(async () => {
+    workspace = await createReportWorkspace({ withAnchors: false });
+    ({ html } = await build(workspace));
+  });
+  afterAll(() => workspace.cleanup());
+
+  it('says so at the top and omits the published series', () => {
+    expect(html).toContain('id="anchors-absent"');
+    expect(html).toContain('file not found');
+    const labels = markLabels(chartSvg(html, 'staircase'));
+    expect(labels).toHaveLength(6);
+    expect(labels.every((label) => label.startsWith('ours (latest)'))).toBe(true);
+    expect(markLabels(chartSvg(html, 'segments')).some((label) => label.startsWith('published'))).toBe(false);
+    expect(tableRow(html, 'table-ratios', 'whole call, shared ÷ turn')[2]!.text).toBe('—');
+  });
+
+  it('still draws every chart', () => {
+    for (const name of ['staircase', 'segments', 'history']) expect(chartFigure(html, name)).toContain('<svg');
+  });
+
+  it('reports an anchors file that fails its schema, naming the field', async () => {
+    const broken = path.join(workspace.root, 'broken-anchors.json');
+    await writeFile(broken, JSON.stringify({ staircase: [], ratios: {} }));
+    const { html: page, log } = await build(workspace, broken);
+    expect(page).toContain('id="anchors-absent"');
+    expect(page).toContain('ratios.rederiveOverShared');
+    expect(log.some((line) => line.includes('no published figures'))).toBe(true);
+  });
+});
+
+describe('costlab report command', () => {
+  it('builds from --results into --out, with progress on stderr', async () => {
+    const workspace = await createReportWorkspace();
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      const out = path.join(workspace.root, 'site-out');
+      const code = await reportCommand.run([
+        '--results', workspace.resultsDir,
+        '--out', out,
+        '--anchors', workspace.anchorsPath,
+        '--profiles', workspace.profilesDir,
+      ]);
+      expect(code).toBe(0);
+      const progress = stderr.mock.calls.map((call) => String(call[0]));
+      expect(progress.every((line) => line.startsWith('report: '))).toBe(true);
+      expect(progress.some((line) => line.includes('rendering history chart'))).toBe(true);
+      expect(await readFile(path.join(out, 'index.html'), 'utf8')).toContain('data-chart="history"');
+    } finally {
+      stderr.mockRestore();
+      stdout.mockRestore();
+      await workspace.cleanup();
+    }
+  });
+
+  it('exits 1 with a message when the directory holds no results', async () => {
+    const workspace = await createReportWorkspace();
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const code = await reportCommand.run(['--results', workspace.profilesDir, '--out', path.join(workspace.root, 'x')]);
+      expect(code).toBe(1);
+      expect(String(stderr.mock.calls.at(-1)?.[0])).toMatch(/no results files/);
+    } finally {
+      stderr.mockRestore();
+      await workspace.cleanup();
+    }
+  });
+
+  it('exits 2 on an unknown option', async () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await reportCommand.run(['--colour'])).toBe(2);
+    } finally {
+      stderr.mockRestore();
+    }
+  });
+});
