@@ -26,12 +26,17 @@ function git(repoRoot: string, args: readonly string[]): string | undefined {
   }
 }
 
+/** Directories the bench and profiler write into, which do not make a tree dirty. */
+const OUTPUT_DIRS = ['results', 'profiles'] as const;
+
 export function readProvenance(repoRoot: string): Provenance {
   const commit = git(repoRoot, ['rev-parse', 'HEAD']);
   if (commit === undefined || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) return { commit: 'uncommitted', dirty: true };
   const commitDate = git(repoRoot, ['show', '-s', '--format=%cI', commit]);
-  // Untracked files count: a new, unadded module changes what runs as surely as an edit.
-  const status = git(repoRoot, ['status', '--porcelain']);
+  // Untracked files count: a new, unadded module changes what runs as surely as
+  // an edit. The harness's own outputs do not: a second run would otherwise
+  // always call the tree dirty because the first one wrote its results.
+  const status = git(repoRoot, ['status', '--porcelain', '--', '.', ...OUTPUT_DIRS.map((dir) => `:(exclude)${dir}`)]);
   return {
     commit,
     ...(commitDate === undefined || commitDate === '' ? {} : { commitDate }),

@@ -102,7 +102,6 @@ function loadNote(results: MeasuredResults): string[] {
   return [
     '',
     `> The machine was shared: a 1-minute load average of ${start} at start and ${end} at end on ${cores} cores. Means and p95s carry other processes' time; medians, and ratios between the interleaved strategies, are the figures to read.`,
-    '',
   ];
 }
 
