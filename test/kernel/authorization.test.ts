@@ -165,6 +165,32 @@ describe('the two instants', () => {
     scope.close();
   });
 
+  it('a grant that lapsed mid-turn stays lapsed when the host clock then steps back inside the turn', async () => {
+    const world = makeWorld({ grants: [grant({ id: 'g-expiring', constraints: { expiresAt: instant(5 * MINUTE) } })] });
+    const scope = await world.kernel.openTurnAuthority(context({ at: 0 }));
+    expect(outcome(await attempt(world, context({ at: 1 * MINUTE }), 'docs.read', ['a']))).toBe('succeeded');
+    expect(outcome(await attempt(world, context({ at: 6 * MINUTE }), 'docs.read', ['a']))).toBe('tool_unavailable');
+    // Back to minute 2: before the expiry, after admission. The turn has already seen minute 6.
+    expect(outcome(await attempt(world, context({ at: 2 * MINUTE }), 'docs.read', ['a']))).toBe('tool_unavailable');
+    expect((await world.kernel.listTools(context({ at: 2 * MINUTE }))).tools).toEqual([]);
+    scope.close();
+    // A new turn starts its own clock: admitted at minute 2, the grant is live again for it.
+    expect(outcome(await attempt(world, context({ turn: '2', at: 2 * MINUTE }), 'docs.read', ['a']))).toBe('succeeded');
+  });
+
+  it('a usage store that hangs is cut short by the call signal: the abort is rethrown and the call recorded interrupted', async () => {
+    const hanging = { consume: () => new Promise<boolean>(() => undefined) };
+    const world = makeWorld({ grants: [grant({ id: 'g-bounded', constraints: { maxUses: 3 } })], usageStore: hanging });
+    const ctx = context();
+    const controller = new AbortController();
+    const c = call(ctx, 'docs.read', { path: ['a'] });
+    const pending = world.kernel.invokeTool(ctx, c, { signal: controller.signal });
+    setTimeout(() => controller.abort(new DOMException('caller gave up', 'AbortError')), 10);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(eventFor(world.audit, 'tool.invoked', c.id)).toMatchObject({ outcome: 'interrupted' });
+    expect(world.audit.ofType('authorization.checked')).toHaveLength(0);
+  });
+
   it('an expired grant is rejected for its window, and the reason reaches only the audit trail', async () => {
     const world = makeWorld({
       grants: [grant({ id: 'g-open', path: ['b'] }), grant({ id: 'g-expired', path: ['a'], constraints: { expiresAt: instant(-MINUTE) } })],

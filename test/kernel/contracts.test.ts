@@ -190,3 +190,17 @@ describe('ContractViolation and unknown keys', () => {
     expect(violation.message).toBe('Thing is invalid: inner.grants, inner.sudo: Unrecognized keys');
   });
 });
+
+describe('context objects reused by a host', () => {
+  it('a mutable context edited between operations is read afresh, not answered from a stale snapshot', async () => {
+    const world = makeWorld({ grants: [grant({ id: 'g1' })] });
+    const ctx: { -readonly [K in keyof AccessContext]: AccessContext[K] } = { ...context() };
+    const first = await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }));
+    expect(first.status).toBe('succeeded');
+    // The host reuses its object and disables the namespace: the next operation must see it.
+    ctx.enabledToolNamespaces = [];
+    const second = await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }));
+    expect(second).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+    expect(world.audit.ofType('tool.invoked').at(-1)).toMatchObject({ cause: 'namespace_disabled' });
+  });
+});

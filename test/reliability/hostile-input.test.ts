@@ -17,7 +17,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CATALOGUE_STRATEGIES, InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, MemoryAuditSink, ToolResultSchema } from '../../src/kernel/index.js';
+import { AccessContextSchema, CATALOGUE_STRATEGIES, InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, MemoryAuditSink, ToolCallSchema, ToolResultSchema } from '../../src/kernel/index.js';
 import type { AccessContext, AuditEvent, CatalogueStrategyName, GrantSource, Requirement, ToolResult } from '../../src/kernel/index.js';
 import {
   ACTIONS,
@@ -348,13 +348,30 @@ function isValidContext(value: unknown): value is AccessContext {
 }
 
 /** The grants and instants the model judges an operation by: the turn's when it joins the open lease, its own otherwise. */
-function modelView(s: Scenario, context: AccessContext, opener: AccessContext | undefined): { grants: ModelGrant[]; at: ModelInstants } {
-  const admittedFrom = opener !== undefined && sameTurn(context, opener) ? opener : context;
+function modelView(s: Scenario, context: AccessContext, opener: AccessContext | undefined, turnLatest: number): { grants: ModelGrant[]; at: ModelInstants } {
+  const joinsTurn = opener !== undefined && sameTurn(context, opener);
+  const admittedFrom = joinsTurn ? opener : context;
   const answer = sourceAnswer(s, admittedFrom);
   return {
     grants: Array.isArray(answer) ? (answer as ModelGrant[]) : [],
-    at: { admittedAt: Date.parse(admittedFrom.now), now: Date.parse(context.now) },
+    at: { admittedAt: Date.parse(admittedFrom.now), now: Date.parse(context.now), ...(joinsTurn ? { latestNow: turnLatest } : {}) },
   };
+}
+
+/**
+ * An operation reaches its turn's lease — and the turn sees its instant —
+ * once its context (and, for a call, the call and its trace) pass the checks
+ * that come before the lease in SPEC §1.6.
+ */
+function reachesLease(context: unknown, call?: unknown): boolean {
+  if (!AccessContextSchema.safeParse(context).success) return false;
+  if (call === undefined) return true;
+  try {
+    const parsed = ToolCallSchema.safeParse(call);
+    return parsed.success && parsed.data.traceId === (context as AccessContext).traceId;
+  } catch {
+    return false; // nested past the stack's depth: refused as malformed before the lease, as the kernel does
+  }
 }
 
 function contextFor(choice: Operation['context'], opener: AccessContext | undefined, fallback: AccessContext): unknown {
@@ -391,13 +408,19 @@ async function runScenario(s: Scenario, tally: Tally): Promise<void> {
 
   const scope = s.opener === undefined ? undefined : await kernel.openTurnAuthority(s.opener);
   let callNumber = 0;
+  let turnLatest = -Infinity;
+  const observe = (context: unknown, call?: unknown): void => {
+    if (s.opener === undefined || !reachesLease(context, call) || !sameTurn(context as AccessContext, s.opener)) return;
+    turnLatest = Math.max(turnLatest, Date.parse((context as AccessContext).now));
+  };
   for (const op of s.operations) {
     const context = contextFor(op.context, s.opener, fallback);
     if ('list' in op) {
+      observe(context);
       const listing = await kernel.listTools(context);
       if (listing.status === 'listed') {
         // Shown only what the model's discovery test would show, in an enabled namespace.
-        const { grants: modelGrants, at } = modelView(s, context as AccessContext, s.opener);
+        const { grants: modelGrants, at } = modelView(s, context as AccessContext, s.opener, turnLatest);
         for (const tool of listing.tools) {
           tally.listedTools++;
           expect((context as AccessContext).enabledToolNamespaces).toContain(tool.namespace);
@@ -407,6 +430,7 @@ async function runScenario(s: Scenario, tally: Tally): Promise<void> {
       continue;
     }
     if ('namespaces' in op) {
+      observe(context);
       const listing = await kernel.listToolNamespaces(context);
       expect(['listed', 'denied', 'failed']).toContain(listing.status);
       // Typed for hosts, but reached by untrusted material too (an MCP frame): hand it whatever was generated.
@@ -428,6 +452,7 @@ async function runScenario(s: Scenario, tally: Tally): Promise<void> {
           };
     const invokedBefore = audit.ofType('tool.invoked').length;
     tally.calls++;
+    observe(context, call);
     const abort = op.call.kind === 'call' ? op.call.abort : 'never';
     const controller = new AbortController();
     if (abort === 'before') {
@@ -467,7 +492,7 @@ async function runScenario(s: Scenario, tally: Tally): Promise<void> {
     if (decision === undefined) continue;
     const requirement = { resource: decision.resource as Requirement['resource'], action: decision.action! };
     const ctx = context as AccessContext;
-    const { grants: modelGrants, at } = modelView(s, ctx, s.opener);
+    const { grants: modelGrants, at } = modelView(s, ctx, s.opener, turnLatest);
     if (decision.outcome === 'allowed') {
       tally.allowed++;
       const ceiling = ceilingOf(op.call.tool);

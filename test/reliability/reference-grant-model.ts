@@ -49,6 +49,12 @@ export interface ModelContext {
 export interface ModelInstants {
   readonly admittedAt: number;
   readonly now: number;
+  /**
+   * The latest operation instant the turn has already seen (ADR 0007): expiry
+   * is never judged earlier than it, so a clock stepping back mid-turn cannot
+   * revive a lapsed grant. Absent for a turn of one operation.
+   */
+  readonly latestNow?: number;
 }
 
 function idOf(address: ModelAddress): string | undefined {
@@ -75,10 +81,10 @@ function startsWith(path: readonly string[], prefix: readonly string[]): boolean
   return prefix.every((segment, i) => path[i] === segment);
 }
 
-/** "active": issued, not before its start, not revoked at admission; not expired at the later of admission and now. */
+/** "active": issued, not before its start, not revoked at admission; not expired at the latest of admission, now, and what the turn has seen. */
 function isActive(grant: ModelGrant, at: ModelInstants): boolean {
   const admitted = at.admittedAt;
-  const expiryJudgedAt = Math.max(at.admittedAt, at.now);
+  const expiryJudgedAt = Math.max(at.admittedAt, at.now, at.latestNow ?? -Infinity);
   if (Date.parse(grant.issuedAt) > admitted) return false;
   if (grant.constraints.notBefore !== undefined && Date.parse(grant.constraints.notBefore) > admitted) return false;
   if (grant.revokedAt !== undefined && Date.parse(grant.revokedAt) <= admitted) return false;

@@ -1,3 +1,4 @@
+import { raceAbort } from '../abort.js';
 import type { Requirement } from '../contracts/index.js';
 import { addressKey } from '../contracts/index.js';
 import type { DecisionCode } from '../refusal-codes.js';
@@ -41,11 +42,11 @@ function decision(code: DecisionCode, rejections: readonly Rejection[], grantId?
  * later of admission and now, so a grant that lapses mid-turn refuses
  * mid-turn and a clock that runs backwards never revives it.
  */
-function ineligibility(grant: CompiledGrant, prepared: PreparedContext, admittedAtMs: number): RejectionReason | undefined {
+function ineligibility(grant: CompiledGrant, prepared: PreparedContext, admittedAtMs: number, latestNowMs: number): RejectionReason | undefined {
   if (grant.issuerKey !== prepared.authorityKey) return 'issuer';
   if (grant.subjectKey !== prepared.actorKey) return 'subject';
   if (grant.namespaceId !== prepared.context.namespaceId) return 'namespace';
-  const expiryInstant = prepared.nowMs > admittedAtMs ? prepared.nowMs : admittedAtMs;
+  const expiryInstant = Math.max(admittedAtMs, prepared.nowMs, latestNowMs);
   if (
     grant.issuedAtMs > admittedAtMs ||
     grant.notBeforeMs > admittedAtMs ||
@@ -114,12 +115,12 @@ function requiredOwnerKey(requirement: Requirement, prepared: PreparedContext): 
 }
 
 /** Discovery never consumes and never reads the usage store. */
-export function canDiscover(authority: AvailableAuthority, prepared: PreparedContext, ceiling: Requirement): DecisionCode {
+export function canDiscover(authority: AvailableAuthority, prepared: PreparedContext, ceiling: Requirement, latestNowMs = prepared.nowMs): DecisionCode {
   if (ceiling.action.length === 0 || ceiling.resource.namespace.length === 0) return 'invalid_request';
   const ownerKey = requiredOwnerKey(ceiling, prepared);
   if (ownerKey === undefined) return 'invalid_request';
   for (const grant of authority.grants) {
-    if (ineligibility(grant, prepared, authority.admittedAtMs) !== undefined) continue;
+    if (ineligibility(grant, prepared, authority.admittedAtMs, latestNowMs) !== undefined) continue;
     if (grantCouldCover(grant, ceiling, ownerKey, prepared)) return 'allowed';
   }
   return 'no_matching_grant';
@@ -137,6 +138,8 @@ export function authorize(
   prepared: PreparedContext,
   requirement: Requirement,
   usage: UsageStore | undefined,
+  latestNowMs: number = prepared.nowMs,
+  signal?: AbortSignal,
 ): Decision | Promise<Decision> {
   if (requirement.action.length === 0 || requirement.resource.namespace.length === 0) {
     return decision('invalid_request', NO_REJECTIONS);
@@ -147,13 +150,13 @@ export function authorize(
   const { grants } = authority;
   for (let i = 0; i < grants.length; i++) {
     const grant = grants[i]!;
-    const reason = ineligibility(grant, prepared, authority.admittedAtMs) ?? (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
+    const reason = ineligibility(grant, prepared, authority.admittedAtMs, latestNowMs) ?? (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
     if (reason !== undefined) {
       rejections.push({ grantId: grant.id, reason });
       continue;
     }
     if (grant.maxUses === undefined) return decision('allowed', rejections, grant.id);
-    return consumeFrom(i, authority, prepared, requirement, ownerKey, usage, rejections);
+    return consumeFrom(i, authority, prepared, requirement, ownerKey, usage, rejections, latestNowMs, signal);
   }
   return decision('no_matching_grant', rejections);
 }
@@ -166,13 +169,15 @@ async function consumeFrom(
   ownerKey: string,
   usage: UsageStore | undefined,
   rejections: Rejection[],
+  latestNowMs: number,
+  signal: AbortSignal | undefined,
 ): Promise<Decision> {
   let exhausted = false;
   const { grants } = authority;
   for (let i = start; i < grants.length; i++) {
     const grant = grants[i]!;
     if (i > start) {
-      const reason = ineligibility(grant, prepared, authority.admittedAtMs) ?? (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
+      const reason = ineligibility(grant, prepared, authority.admittedAtMs, latestNowMs) ?? (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
       if (reason !== undefined) {
         rejections.push({ grantId: grant.id, reason });
         continue;
@@ -182,8 +187,10 @@ async function consumeFrom(
     if (usage === undefined) return decision('usage_store_unavailable', rejections, grant.id);
     let consumed: unknown;
     try {
-      consumed = await usage.consume(grant.id, grant.maxUses);
-    } catch {
+      // Raced against the caller's signal: a store that hangs must not hold the call past its abort.
+      consumed = await raceAbort(Promise.resolve().then(() => usage.consume(grant.id, grant.maxUses!)), signal);
+    } catch (error) {
+      if (signal?.aborted === true) throw error;
       return decision('usage_store_unavailable', rejections, grant.id);
     }
     // Only a real boolean is an answer. A store that says 'yes', 1 or nothing

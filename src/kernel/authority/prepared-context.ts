@@ -34,10 +34,22 @@ export function turnAuthorityKey(context: AccessContext): string {
   });
 }
 
-// Keyed by the host's object: a host that reuses one context object for a
-// run of operations pays for validation once. The validated copy is what is
-// used afterwards, so mutating the original later cannot slip past zod.
+// Keyed by the host's object, and only for a deeply frozen one: a host that
+// hands the kernel one immutable context for a run of operations pays for
+// validation once. A mutable object could change between two operations
+// (a new \`now\`, new namespaces), so it is validated afresh every time rather
+// than answered from a snapshot the host can no longer see.
 const prepared = new WeakMap<object, PreparedContext>();
+
+function isDeeplyFrozen(input: object): boolean {
+  if (!Object.isFrozen(input)) return false;
+  const record = input as Record<string, unknown>;
+  for (const key of ['actor', 'authority', 'owner', 'enabledToolNamespaces']) {
+    const member = record[key];
+    if (typeof member === 'object' && member !== null && !Object.isFrozen(member)) return false;
+  }
+  return true;
+}
 
 function freezeAddress(address: Address): Address {
   return Object.freeze({ ...address });
@@ -66,6 +78,6 @@ export function prepareContext(input: unknown): PreparedContext {
     nowMs: Date.parse(context.now),
     enabledNamespaces: new Set(context.enabledToolNamespaces),
   });
-  prepared.set(input as object, result);
+  if (isDeeplyFrozen(input as object)) prepared.set(input as object, result);
   return result;
 }

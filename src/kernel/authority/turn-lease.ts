@@ -31,6 +31,12 @@ export class TurnLease {
   pending: PendingDerivation | undefined;
   /** The catalogHash of the turn's latest listing; stamped on every tool.invoked. */
   catalogHash: string | undefined;
+  /**
+   * The latest operation instant the turn has seen. Expiry is judged at no
+   * earlier instant than this, so a host clock that steps backwards mid-turn
+   * cannot revive a grant that already lapsed in this turn.
+   */
+  latestNowMs = -Infinity;
 
   constructor(opener: PreparedContext, transient: boolean, resolve: (lease: TurnLease) => Promise<ResolvedAuthority>) {
     this.key = opener.turnKey;

@@ -27,16 +27,24 @@ function errorMessage(error: unknown): string {
 }
 
 /** Answers a call whose context or call failed its contract: refused by name, and recorded without trusting either. */
-async function refuseMalformed(core: KernelCore, input: unknown, code: 'invalid_context' | 'invalid_request', error: unknown): Promise<ToolResult> {
+async function refuseMalformed(
+  core: KernelCore,
+  input: unknown,
+  code: 'invalid_context' | 'invalid_request',
+  error: unknown,
+  prepared?: PreparedContext,
+): Promise<ToolResult> {
   const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const callId = typeof raw.id === 'string' && raw.id.length > 0 && raw.id.length <= 256 ? raw.id : 'invalid-call';
   const tool = typeof raw.tool === 'string' && /^[A-Za-z0-9_.-]{1,128}$/.test(raw.tool) ? raw.tool : 'invalid-tool';
   const message = boundRefusalMessage(errorMessage(error));
   const fields = error instanceof ContractViolation ? error.fields.slice(0, MAX_REFUSAL_FIELDS) : [];
+  const fieldsOfEvent = { tool, operationId: callId, reason: code, source: 'kernel', metadata: { message, fields } } as const;
+  // A valid context with a malformed call is still a principal's refusal: record who, not nobody.
   await core.trail.outcome(
-    core.trail.invalidContextEvent('tool.invoked', { tool, operationId: callId, reason: code, source: 'kernel', metadata: { message, fields } }),
+    prepared === undefined ? core.trail.invalidContextEvent('tool.invoked', fieldsOfEvent) : core.trail.event(prepared, 'tool.invoked', 'denied', fieldsOfEvent),
   );
-  return { status: 'denied', code, message, callId, tool, completedAt: new Date().toISOString() };
+  return { status: 'denied', code, message, callId, tool, completedAt: prepared?.context.now ?? new Date().toISOString() };
 }
 
 /**
@@ -65,9 +73,9 @@ export async function invokeTool(core: KernelCore, contextInput: unknown, callIn
     // The JSON contract is checked recursively: arguments nested past the
     // stack's depth overflow it. That is a malformed call, refused and
     // recorded like any other, not an error thrown out of the kernel.
-    return refuseMalformed(core, callInput, 'invalid_request', error);
+    return refuseMalformed(core, callInput, 'invalid_request', error, prepared);
   }
-  if (!parsedCall.success) return refuseMalformed(core, callInput, 'invalid_request', new ContractViolation('ToolCall', parsedCall.error.issues));
+  if (!parsedCall.success) return refuseMalformed(core, callInput, 'invalid_request', new ContractViolation('ToolCall', parsedCall.error.issues), prepared);
   const call = parsedCall.data;
 
   try {
@@ -131,7 +139,7 @@ async function mediate(core: KernelCore, prepared: PreparedContext, call: ToolCa
 
   // 5. Discovery on the declared ceiling: a hidden tool and a missing one look alike.
   const discoverStart = spans === undefined ? 0 : spans.now();
-  const discovery = canDiscover(authority, prepared, definition.requiredCapability);
+  const discovery = canDiscover(authority, prepared, definition.requiredCapability, lease.latestNowMs);
   if (spans !== undefined) spans.record('kernel.tool.discover', call.id, discoverStart, spans.now());
   if (discovery !== 'allowed') return unavailable(core, prepared, call, lease, discovery);
 
@@ -151,8 +159,12 @@ async function mediate(core: KernelCore, prepared: PreparedContext, call: ToolCa
   const authorizeStart = spans === undefined ? 0 : spans.now();
   let decision: Decision;
   try {
-    decision = await decide(core, prepared, call, authority, requirement);
+    decision = await decide(core, prepared, call, authority, requirement, lease.latestNowMs, signal);
   } catch (error) {
+    if (isAbortError(error, signal)) {
+      await interrupted(core, prepared, call, lease);
+      throw error;
+    }
     if (!(error instanceof AuditUnavailable)) throw error;
     return refuse(core, prepared, call, lease, { status: 'failed', code: 'audit_unavailable', message: 'the decision could not be recorded; nothing ran', fields: { failClosed: true } });
   } finally {
@@ -212,9 +224,17 @@ function resolveRequirement(entry: RegisteredTool, prepared: PreparedContext, pa
   return requirement;
 }
 
-async function decide(core: KernelCore, prepared: PreparedContext, call: ToolCall, authority: AvailableAuthority, requirement: Requirement): Promise<Decision> {
+async function decide(
+  core: KernelCore,
+  prepared: PreparedContext,
+  call: ToolCall,
+  authority: AvailableAuthority,
+  requirement: Requirement,
+  latestNowMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Decision> {
   core.counters.decisions++;
-  const pending = authorize(authority, prepared, requirement, core.usage);
+  const pending = authorize(authority, prepared, requirement, core.usage, latestNowMs, signal);
   const decision = pending instanceof Promise ? await pending : pending;
   const written = core.trail.decision(
     core.trail.event(prepared, 'authorization.checked', decision.code === 'allowed' ? 'allowed' : 'denied', {

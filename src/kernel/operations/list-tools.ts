@@ -72,7 +72,7 @@ export async function listTools(core: KernelCore, contextInput: unknown, options
   let withheld = 0;
   for (const entry of registry.list()) {
     const { definition } = entry;
-    if (prepared.enabledNamespaces.has(definition.namespace) && canDiscover(authority, prepared, definition.requiredCapability) === 'allowed') {
+    if (prepared.enabledNamespaces.has(definition.namespace) && canDiscover(authority, prepared, definition.requiredCapability, lease.latestNowMs) === 'allowed') {
       kept.push(definition);
     } else {
       withheld++;

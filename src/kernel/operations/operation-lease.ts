@@ -11,6 +11,7 @@ import type { KernelCore } from './kernel-core.js';
  */
 export function leaseFor(core: KernelCore, prepared: PreparedContext, signal: AbortSignal | undefined): TurnLease | Promise<TurnLease> {
   const lease = core.leases.forOperation(prepared);
+  if (prepared.nowMs > lease.latestNowMs) lease.latestNowMs = prepared.nowMs;
   if (lease.authority !== undefined) return lease;
   const waited = raceAbort<ResolvedAuthority>(lease.ready, signal).then(() => lease);
   if (!lease.transient) return waited;
