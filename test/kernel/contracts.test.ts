@@ -203,4 +203,16 @@ describe('context objects reused by a host', () => {
     expect(second).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
     expect(world.audit.ofType('tool.invoked').at(-1)).toMatchObject({ cause: 'namespace_disabled' });
   });
+
+  it('an address edited in place, or a key added, is noticed too: the edited context is validated again', async () => {
+    const world = makeWorld({ grants: [grant({ id: 'g1' })] });
+    const ctx = { ...context(), actor: { kind: 'human', userId: 'ada' } } as AccessContext & { actor: { userId: string } };
+    expect((await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).status).toBe('succeeded');
+    (ctx.actor as { userId: string }).userId = 'mallory';
+    const asMallory = await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }));
+    expect(asMallory.status).not.toBe('succeeded');
+    expect(world.audit.events.at(-1)).toMatchObject({ actor: { kind: 'human', userId: 'mallory' } });
+    (ctx as unknown as Record<string, unknown>).grants = [{ id: 'forged' }];
+    expect(await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({ status: 'denied', code: 'invalid_context' });
+  });
 });

@@ -34,21 +34,41 @@ export function turnAuthorityKey(context: AccessContext): string {
   });
 }
 
-// Keyed by the host's object, and only for a deeply frozen one: a host that
-// hands the kernel one immutable context for a run of operations pays for
-// validation once. A mutable object could change between two operations
-// (a new \`now\`, new namespaces), so it is validated afresh every time rather
-// than answered from a snapshot the host can no longer see.
-const prepared = new WeakMap<object, PreparedContext>();
+// Keyed by the host's object: a host that passes one context object to a
+// run of operations pays for zod once (about 2 µs of a ~10 µs call). The
+// object stays the host's and may be edited between operations (a new
+// \`now\`, new namespaces), so a hit is used only after its contents are
+// compared with the validated copy — some thirty comparisons, no parse — and
+// an edited object is validated afresh, never answered from a stale snapshot.
+const prepared = new WeakMap<object, { readonly result: PreparedContext; readonly keyCount: number }>();
 
-function isDeeplyFrozen(input: object): boolean {
-  if (!Object.isFrozen(input)) return false;
-  const record = input as Record<string, unknown>;
-  for (const key of ['actor', 'authority', 'owner', 'enabledToolNamespaces']) {
-    const member = record[key];
-    if (typeof member === 'object' && member !== null && !Object.isFrozen(member)) return false;
-  }
+function sameAddress(input: unknown, validated: Address): boolean {
+  if (typeof input !== 'object' || input === null) return false;
+  const keys = Object.keys(input);
+  if (keys.length !== 2) return false;
+  const held = validated as unknown as Record<string, unknown>;
+  for (const key of keys) if ((input as Record<string, unknown>)[key] !== held[key]) return false;
   return true;
+}
+
+function unchangedSince(input: Record<string, unknown>, keyCount: number, context: AccessContext): boolean {
+  if (
+    input.now !== context.now ||
+    input.traceId !== context.traceId ||
+    input.turnId !== context.turnId ||
+    input.namespaceId !== context.namespaceId ||
+    input.purpose !== context.purpose ||
+    !sameAddress(input.actor, context.actor) ||
+    !sameAddress(input.authority, context.authority) ||
+    !sameAddress(input.owner, context.owner)
+  ) {
+    return false;
+  }
+  const enabled = input.enabledToolNamespaces;
+  const held = context.enabledToolNamespaces;
+  if (!Array.isArray(enabled) || enabled.length !== held.length) return false;
+  for (let i = 0; i < held.length; i++) if (enabled[i] !== held[i]) return false;
+  return Object.keys(input).length === keyCount;
 }
 
 function freezeAddress(address: Address): Address {
@@ -59,7 +79,7 @@ function freezeAddress(address: Address): Address {
 export function prepareContext(input: unknown): PreparedContext {
   if (typeof input === 'object' && input !== null) {
     const hit = prepared.get(input);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined && unchangedSince(input as Record<string, unknown>, hit.keyCount, hit.result.context)) return hit.result;
   }
   const parsed = parseContract('AccessContext', AccessContextSchema, input);
   const context: AccessContext = Object.freeze({
@@ -78,6 +98,6 @@ export function prepareContext(input: unknown): PreparedContext {
     nowMs: Date.parse(context.now),
     enabledNamespaces: new Set(context.enabledToolNamespaces),
   });
-  if (isDeeplyFrozen(input as object)) prepared.set(input as object, result);
+  prepared.set(input as object, { result, keyCount: Object.keys(input as object).length });
   return result;
 }
