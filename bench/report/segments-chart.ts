@@ -2,7 +2,9 @@
  * Chart 2, where a call's time goes: each strategy's call time split into its named
  * segments as shares (total segment time over total call time, per the measurement
  * rules). A black tick marks the published catalogue share, so "catalogue 79% → 45%
- * → <1%" can be read straight off the bars.
+ * → <1%" can be read straight off the bars. The provider's time was subtracted from
+ * the call before the split, so it is not stacked: the four stacked segments add up
+ * to the whole call, and the provider's share stays in the table.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import {
@@ -18,6 +20,8 @@ import { formatShare } from './number-format.js';
 /** The MCP row: the `turn` strategy served over the wire. */
 export const MCP_TURN = 'turn over MCP';
 export const SEGMENT_ROWS = [...STRATEGY_NAMES, MCP_TURN] as const;
+/** The segments a mediated call is made of once the provider is subtracted: they stack to 100%. */
+export const CALL_SEGMENTS: readonly SegmentName[] = SEGMENT_NAMES.filter((segment) => segment !== 'provider');
 export type SegmentRowName = (typeof SEGMENT_ROWS)[number];
 
 /** Colour per segment; catalogue is the one the lab is about, so it is the loudest. */
@@ -53,7 +57,7 @@ export function segmentRowResults(latest: Results): ReadonlyArray<readonly [Segm
 
 export function segmentShareRows(latest: Results): SegmentShareRow[] {
   return segmentRowResults(latest).flatMap(([strategy, result]) =>
-    SEGMENT_NAMES.map((segment, order) => {
+    CALL_SEGMENTS.map((segment, order) => {
       const stats = result.segments[segment];
       return {
         strategy,
@@ -98,7 +102,7 @@ export function segmentsChartSpec(shares: readonly SegmentShareRow[], published:
             field: 'segment',
             type: 'nominal',
             title: 'segment',
-            scale: { domain: [...SEGMENT_NAMES], range: SEGMENT_NAMES.map((name) => SEGMENT_COLOURS[name]) },
+            scale: { domain: [...CALL_SEGMENTS], range: CALL_SEGMENTS.map((name) => SEGMENT_COLOURS[name]) },
             legend: { orient: 'top', direction: 'horizontal' },
           },
           order: { field: 'order', type: 'quantitative' },
