@@ -70,12 +70,25 @@ export interface InstructionFigures {
   readonly call: number;
 }
 
+/**
+ * How many turns each lane counts, after how many warm-up turns. The
+ * catalogue lane is small (about 1.5 M instructions a turn), so it takes
+ * ten times the turns of the call lane: rare events — a GC, a JIT tier-up —
+ * then move its mean by well under the 2% threshold. Both run after a warm-up
+ * that lets tiering settle, so N − 0 counts steady-state turns.
+ */
+export function laneShape(iterations: number): Readonly<Record<'catalogue' | 'call', { iterations: number; warmup: number }>> {
+  return { catalogue: { iterations: iterations * 10, warmup: iterations * 5 }, call: { iterations, warmup: iterations } };
+}
+
 /** Lane 2: instructions per turn under `turn`, as (count(N) − count(0)) / N, for the catalogue segment and the whole call path. */
 export async function instructionCounts(root: string, iterations: number, onProgress: (line: string) => void = () => undefined): Promise<InstructionFigures> {
   const script = await bundleProbe(root);
+  const shape = laneShape(iterations);
   const perTurn = async (segment: 'catalogue' | 'call'): Promise<number> => {
-    onProgress(`callgrind: ${segment} segment, 0 and ${iterations} turns`);
-    const measured = await measureDifference(script, ['--strategy', 'turn', '--segment', segment], iterations, { cwd: root, imports: [] });
+    const { iterations: n, warmup } = shape[segment];
+    onProgress(`callgrind: ${segment} segment, 0 and ${n} turns after ${warmup} warm-up turns`);
+    const measured = await measureDifference(script, ['--strategy', 'turn', '--segment', segment, '--warmup', String(warmup)], n, { cwd: root, imports: [] });
     return measured.perIteration;
   };
   const catalogue = await perTurn('catalogue');

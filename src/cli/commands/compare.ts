@@ -9,7 +9,7 @@ import type { VerdictRow } from '../../../bench/gate/verdict.js';
 import { prepareCommit } from '../../../bench/gate/worktree.js';
 import type { Command } from '../main.js';
 
-const USAGE = `usage: costlab compare <base> <head> [--rounds 10] [--turns 150] [--iterations 40] [--lanes structural,instructions,wall-clock] [--threshold-wall 0.05] [--threshold-instructions 0.02] [--out dir]
+const USAGE = `usage: costlab compare <base> <head> [--rounds 10] [--turns 150] [--iterations 20] [--lanes structural,instructions,wall-clock] [--threshold-wall 0.05] [--threshold-instructions 0.02] [--out dir]
 
 Checks out both commits in git worktrees (.worktrees/<sha>), installs each from its
 own lockfile, and compares them lane by lane:
@@ -37,7 +37,7 @@ export const command: Command = {
         options: {
           rounds: { type: 'string', default: '10' },
           turns: { type: 'string', default: '150' },
-          iterations: { type: 'string', default: '40' },
+          iterations: { type: 'string', default: '20' },
           lanes: { type: 'string', default: ALL_LANES.join(',') },
           'threshold-wall': { type: 'string', default: '0.05' },
           'threshold-instructions': { type: 'string', default: '0.02' },

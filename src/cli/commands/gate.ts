@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { readBaseline, writeBaseline } from '../../../bench/gate/baseline.js';
 import type { Baseline } from '../../../bench/gate/baseline.js';
 import { valgrindVersion } from '../../../bench/gate/callgrind.js';
-import { instructionCounts, instructionRows, structuralLane } from '../../../bench/gate/lanes.js';
+import { instructionCounts, instructionRows, laneShape, structuralLane } from '../../../bench/gate/lanes.js';
 import { renderMarkdownTable } from '../../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../../bench/gate/verdict.js';
@@ -15,7 +15,9 @@ const USAGE = `usage: costlab gate [--baseline results/baseline.json] [--iterati
 
 Checks the working tree against the committed baseline:
   structural    per-turn counts under the turn strategy, exact
-  instructions  callgrind instruction counts per turn (catalogue segment, whole turn), N − 0 iterations
+  instructions  callgrind instruction counts per turn (catalogue segment, whole turn), count(N) − count(0);
+                N = --iterations for the whole turn (default 20 when creating a baseline, else the
+                baseline's), ten times that for the catalogue segment
 Exit 0 pass, 1 regression, 2 could not measure.`;
 
 function describe(error: unknown): string {
@@ -39,7 +41,7 @@ export const command: Command = {
         args: [...argv],
         options: {
           baseline: { type: 'string', default: 'results/baseline.json' },
-          iterations: { type: 'string', default: '40' },
+          iterations: { type: 'string' },
           threshold: { type: 'string', default: '0.02' },
           lanes: { type: 'string', default: 'structural,instructions' },
           'update-baseline': { type: 'boolean', default: false },
@@ -56,7 +58,8 @@ export const command: Command = {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    const iterations = Number(values.iterations);
+    const requested = values.iterations === undefined ? undefined : Number(values.iterations);
+    let iterations = requested ?? 20;
     const threshold = Number(values.threshold);
     const lanes = new Set(values.lanes.split(',').map((lane) => lane.trim()));
     if (!Number.isInteger(iterations) || iterations < 1 || !(threshold > 0) || [...lanes].some((lane) => lane !== 'structural' && lane !== 'instructions')) {
@@ -70,6 +73,7 @@ export const command: Command = {
       if (values['update-baseline']) {
         const valgrind = await valgrindVersion();
         const counts = await instructionCounts(root, iterations, progress);
+        const shape = laneShape(iterations);
         const baseline: Baseline = {
           schemaVersion: 1,
           commit: headCommit(root),
@@ -77,7 +81,7 @@ export const command: Command = {
           command: `costlab gate --update-baseline --iterations ${iterations}`,
           environment: { node: process.version, v8: process.versions.v8, arch: process.arch, valgrind },
           strategy: 'turn',
-          instructions: { catalogue: { perTurn: counts.catalogue, iterations }, call: { perTurn: counts.call, iterations } },
+          instructions: { catalogue: { perTurn: counts.catalogue, iterations: shape.catalogue.iterations }, call: { perTurn: counts.call, iterations: shape.call.iterations } },
         };
         await mkdir(dirname(baselinePath), { recursive: true });
         await writeBaseline(baselinePath, baseline);
@@ -97,6 +101,12 @@ export const command: Command = {
           );
           return 2;
         }
+        // Counts include warm-up effects that depend on N, so only the baseline's N compares.
+        if (requested !== undefined && requested !== baseline.instructions.call.iterations) {
+          process.stderr.write(`costlab gate: could not measure: the baseline counted ${baseline.instructions.call.iterations} turns; compare with the same --iterations (or omit it)\n`);
+          return 2;
+        }
+        iterations = baseline.instructions.call.iterations;
         const counts = await instructionCounts(root, iterations, progress);
         rows.push(
           ...instructionRows({ catalogue: baseline.instructions.catalogue.perTurn, call: baseline.instructions.call.perTurn }, counts, threshold),
