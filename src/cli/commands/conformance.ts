@@ -6,6 +6,7 @@
  * `src/conformance/`; this module reads options and turns outcomes into
  * files and an exit code.
  */
+import { cpus } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -84,7 +85,13 @@ export const command: Command = {
       },
     });
 
-    const doc = conformanceDocument(outcome, { node: process.version, platform: `${process.platform}-${process.arch}`, ...(commitOf() === undefined ? {} : { commit: commitOf()! }) });
+    const doc = conformanceDocument(outcome, {
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+      command: ['costlab conformance', ...argv].join(' '),
+      machine: `${cpus()[0]?.model.trim() ?? 'unknown CPU'} × ${cpus().length}`,
+      ...(commitOf() === undefined ? {} : { commit: commitOf()! }),
+    });
     await mkdir(values.out, { recursive: true });
     const jsonPath = path.join(values.out, 'conformance.json');
     const mdPath = path.join(values.out, 'conformance.md');

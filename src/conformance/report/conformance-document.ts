@@ -16,6 +16,10 @@ export interface ConformanceEnvironment {
   readonly node: string;
   readonly platform: string;
   readonly commit?: string;
+  /** The command line that produced the document. */
+  readonly command?: string;
+  /** CPU model and core count: a report names the machine it was judged on. */
+  readonly machine?: string;
 }
 
 export interface ConformanceDocument {

@@ -22,7 +22,9 @@ function cellDetail(cell: CellVerdict): string[] {
 export function renderMarkdown(doc: ConformanceDocument): string {
   const out: string[] = ['# Conformance', ''];
   out.push(`Judged: case set \`${doc.judged.caseSetSha256}\`, world \`${doc.judged.worldId}\` \`${doc.judged.worldSha256}\`.`);
-  out.push(`Run ${doc.generatedAt} on node ${doc.environment.node} (${doc.environment.platform})${doc.environment.commit === undefined ? '' : `, commit \`${doc.environment.commit}\``}; ${(doc.elapsedMs / 1000).toFixed(1)} s.`);
+  out.push(
+    `Run ${doc.generatedAt}${doc.environment.command === undefined ? '' : ` by \`${doc.environment.command}\``} on node ${doc.environment.node} (${doc.environment.platform}${doc.environment.machine === undefined ? '' : `, ${doc.environment.machine}`})${doc.environment.commit === undefined ? '' : `, commit \`${doc.environment.commit}\``}; ${(doc.elapsedMs / 1000).toFixed(1)} s.`,
+  );
   out.push('');
   out.push(
     doc.gate.passed
