@@ -4,7 +4,7 @@
  * then runs `costlab compare` repeatedly —
  *   HEAD vs HEAD                       (--self times; any flag is a false alarm)
  *   HEAD vs HEAD + revert-turn-memo    (--runs times; must flag every time)
- *   HEAD vs HEAD + dearer-registration (--runs times; ~9% more instructions in the catalogue segment)
+ *   HEAD vs HEAD + dearer-registration (--runs times; about 5% more instructions in the catalogue segment)
  * and writes the counts, lane by lane, to results/gate-power.md and .json.
  *
  *   npx tsx scripts/gate-power.ts [--self 10] [--runs 5] [--rounds 8] [--turns 100] [--iterations 20]
