@@ -1,5 +1,5 @@
 import { InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../src/kernel/index.js';
-import type { CatalogueStrategyName, SpanSink } from '../../src/kernel/index.js';
+import type { CatalogueStrategyName, ContextToolProvider, SpanSink } from '../../src/kernel/index.js';
 import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools } from './reference-world.js';
 
 export interface ReferenceKernel {
@@ -8,19 +8,32 @@ export interface ReferenceKernel {
   readonly provider: ReturnType<typeof notionProvider>;
 }
 
-/** A kernel over the reference world with in-memory ports. */
-export function buildReferenceKernel(strategy: CatalogueStrategyName = 'turn', spanSink?: SpanSink): ReferenceKernel {
+/**
+ * A kernel over the reference world's grants and static tools with in-memory
+ * ports, fed by the given providers. Tests that swap the provider (a mutable
+ * one, an MCP-backed one) build on this rather than restating the world.
+ */
+export function buildWorldKernel(
+  strategy: CatalogueStrategyName,
+  providers: readonly ContextToolProvider[],
+  spanSink?: SpanSink,
+): { kernel: MediationKernel; audit: MemoryAuditSink } {
   const audit = new MemoryAuditSink();
-  const provider = notionProvider();
   const kernel = new MediationKernel({
     grantSource: new StaticGrantSource(referenceGrants()),
     auditSink: audit,
     usageStore: new InMemoryUsageStore(),
     tools: referenceTools(),
-    providers: [provider],
+    providers,
     namespaceSettings: new InMemoryToolNamespaceSettings(ENABLED_NAMESPACES),
     catalogueStrategy: strategy,
     ...(spanSink === undefined ? {} : { spanSink }),
   });
-  return { kernel, audit, provider };
+  return { kernel, audit };
+}
+
+/** A kernel over the reference world, its `notion.search` served by the reference provider. */
+export function buildReferenceKernel(strategy: CatalogueStrategyName = 'turn', spanSink?: SpanSink): ReferenceKernel {
+  const provider = notionProvider();
+  return { ...buildWorldKernel(strategy, [provider], spanSink), provider };
 }

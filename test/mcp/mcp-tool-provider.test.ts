@@ -3,8 +3,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ENABLED_NAMESPACES, referenceGrants, referenceTools, worldContext } from '../../bench/world/reference-world.js';
-import { InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../src/kernel/index.js';
+import { buildWorldKernel } from '../../bench/world/build-world.js';
+import { worldContext } from '../../bench/world/reference-world.js';
 import type { CatalogueStrategyName, Requirement } from '../../src/kernel/index.js';
 import { McpToolProvider } from '../../src/mcp/mcp-tool-provider.js';
 import { connectInMemory } from '../../src/mcp/transports/in-memory.js';
@@ -67,16 +67,7 @@ async function setup(strategy: CatalogueStrategyName = 'turn') {
           }
         : undefined,
   });
-  const audit = new MemoryAuditSink();
-  const kernel = new MediationKernel({
-    grantSource: new StaticGrantSource(referenceGrants()),
-    auditSink: audit,
-    usageStore: new InMemoryUsageStore(),
-    tools: referenceTools(),
-    providers: [provider],
-    namespaceSettings: new InMemoryToolNamespaceSettings(ENABLED_NAMESPACES),
-    catalogueStrategy: strategy,
-  });
+  const { kernel, audit } = buildWorldKernel(strategy, [provider]);
   return { upstream, provider, kernel, audit };
 }
 

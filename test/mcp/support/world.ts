@@ -2,9 +2,10 @@
  * Kernels over the reference world for the MCP tests: the same grants and
  * static tools as the bench, with a provider the test can change mid-turn.
  */
-import { InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../../src/kernel/index.js';
+import type { MediationKernel, MemoryAuditSink } from '../../../src/kernel/index.js';
 import type { AuditEvent, CatalogueStrategyName, ContextToolProvider, SpanName, SpanSink, ToolHandler } from '../../../src/kernel/index.js';
-import { ENABLED_NAMESPACES, NOTION_SEARCH, handlerOf, referenceGrants, referenceTools } from '../../../bench/world/reference-world.js';
+import { buildWorldKernel } from '../../../bench/world/build-world.js';
+import { NOTION_SEARCH, handlerOf } from '../../../bench/world/reference-world.js';
 
 export interface MutableProvider extends ContextToolProvider {
   calls: number;
@@ -38,18 +39,8 @@ export interface TestWorld {
 }
 
 export function buildWorld(strategy: CatalogueStrategyName = 'turn', providerTools: readonly ToolHandler[] = [notionSearch()]): TestWorld {
-  const audit = new MemoryAuditSink();
   const provider = mutableProvider('notion', providerTools);
-  const kernel = new MediationKernel({
-    grantSource: new StaticGrantSource(referenceGrants()),
-    auditSink: audit,
-    usageStore: new InMemoryUsageStore(),
-    tools: referenceTools(),
-    providers: [provider],
-    namespaceSettings: new InMemoryToolNamespaceSettings(ENABLED_NAMESPACES),
-    catalogueStrategy: strategy,
-  });
-  return { kernel, audit, provider };
+  return { ...buildWorldKernel(strategy, [provider]), provider };
 }
 
 export interface RecordedSpan {
