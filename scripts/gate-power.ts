@@ -50,7 +50,7 @@ function fixtureCommit(base: string, name: string): string {
 
 interface RunOutcome {
   readonly exit: number;
-  readonly rows: { lane: string; segment: string; verdict: string; ratio: string }[];
+  readonly rows: { lane: string; segment: string; verdict: string; detail: string; ratio: string }[];
 }
 
 function compare(base: string, head: string, out: string): Promise<RunOutcome> {
@@ -69,7 +69,9 @@ function compare(base: string, head: string, out: string): Promise<RunOutcome> {
         .filter((line) => /^\| (structural|instructions|wall-clock) \|/.test(line))
         .map((line) => {
           const cells = line.split('|').map((cell) => cell.trim());
-          return { lane: cells[1]!, segment: cells[2]!, ratio: cells[5]!, verdict: cells[7]!.replace(/\*/g, '') };
+          // The verdict cell may carry its p-value after the word ("regression (p=0.0005)").
+          const [verdict = '', ...detail] = cells[7]!.replace(/\*/g, '').split(' ');
+          return { lane: cells[1]!, segment: cells[2]!, ratio: cells[5]!, verdict, detail: detail.join(' ') };
         });
       done({ exit: code ?? -1, rows });
     });
@@ -96,7 +98,7 @@ for (const scenario of scenarios) {
   }
   const lanes = ['structural', 'instructions', 'wall-clock'];
   const flaggedBy = Object.fromEntries(lanes.map((lane) => [lane, outcomes.filter((o) => o.rows.some((r) => r.lane === lane && (r.verdict === 'regression' || r.verdict === 'fail'))).length]));
-  const ratios = outcomes.map((o) => o.rows.filter((r) => r.lane !== 'structural').map((r) => `${r.lane} ${r.segment}: ${r.ratio} ${r.verdict}`));
+  const ratios = outcomes.map((o) => o.rows.filter((r) => r.lane !== 'structural').map((r) => `${r.lane} ${r.segment}: ${r.ratio} ${r.verdict}${r.detail === '' ? '' : ` ${r.detail}`}`));
   summary.push({ ...scenario, flagged: outcomes.filter((o) => o.exit === 1).length, flaggedBy, ratios });
 }
 const lines = [
