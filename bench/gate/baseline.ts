@@ -6,6 +6,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { GateError } from './gate-error.js';
 
 export const BASELINE_SCHEMA_VERSION = 1;
 
@@ -26,10 +27,8 @@ export const BaselineSchema = z.strictObject({
 });
 export type Baseline = z.infer<typeof BaselineSchema>;
 
-export class BaselineUnreadable extends Error {
-  override readonly name = 'BaselineUnreadable';
+export class BaselineUnreadable extends GateError {
   readonly code = 'BaselineUnreadable';
-  readonly exitCode = 2;
 }
 
 export async function readBaseline(path: string): Promise<Baseline> {

@@ -3,6 +3,7 @@
  * worktree): each runs that checkout's own probe in fresh processes, so the
  * code measured is the code of the commit named, never the caller's.
  */
+import { GateError } from './gate-error.js';
 import { runProcess, describeExit, tailLines } from './run-process.js';
 import { measureDifference } from './callgrind.js';
 import { interleave } from './interleave.js';
@@ -20,10 +21,8 @@ export interface ProbeFigures {
   readonly entriesValidatedPerTurn: number;
 }
 
-export class ProbeFailed extends Error {
-  override readonly name = 'ProbeFailed';
+export class ProbeFailed extends GateError {
   readonly code = 'ProbeFailed';
-  readonly exitCode = 2;
 }
 
 function probeArgs(extra: readonly string[]): string[] {

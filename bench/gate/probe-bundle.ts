@@ -8,15 +8,14 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { GateError } from './gate-error.js';
 
 /** Where a checkout keeps its bundled probe (git-ignored). */
 export const PROBE_BUNDLE = join('.cache', 'gate', 'probe.mjs');
 export const PROBE_SOURCE = join('bench', 'harness', 'probe.ts');
 
-export class ProbeMissing extends Error {
-  override readonly name = 'ProbeMissing';
+export class ProbeMissing extends GateError {
   readonly code = 'ProbeMissing';
-  readonly exitCode = 2;
 }
 
 /** Bundles `<root>/bench/harness/probe.ts` to `<root>/.cache/gate/probe.mjs`; returns the bundle's path. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { valgrindVersion } from '../../../bench/gate/callgrind.js';
 import { instructionCounts, instructionRows, structuralLane, wallClockLane } from '../../../bench/gate/lanes.js';
+import { describeFailure } from '../../../bench/gate/gate-error.js';
 import { renderMarkdownTable } from '../../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../../bench/gate/verdict.js';
@@ -21,10 +22,6 @@ own lockfile, and compares them lane by lane:
 Prints a markdown table, writes results/compare-<base>-<head>.md, exits 1 on a flagged regression, 2 when it could not measure.`;
 
 const ALL_LANES = ['structural', 'instructions', 'wall-clock'] as const;
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
 
 export const command: Command = {
   summary: 'compare two commits lane by lane and flag a dearer catalogue resolution',
@@ -47,7 +44,7 @@ export const command: Command = {
         strict: true,
       });
     } catch (error) {
-      process.stderr.write(`costlab compare: ${describe(error)}\n${USAGE}\n`);
+      process.stderr.write(`costlab compare: ${describeFailure(error)}\n${USAGE}\n`);
       return 2;
     }
     const { values, positionals } = parsed;
@@ -103,7 +100,7 @@ export const command: Command = {
       progress(`written ${file}`);
       return exitCodeFor(rows);
     } catch (error) {
-      process.stderr.write(`costlab compare: could not measure: ${describe(error)}\n`);
+      process.stderr.write(`costlab compare: could not measure: ${describeFailure(error)}\n`);
       return 2;
     }
   },

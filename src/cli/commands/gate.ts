@@ -6,6 +6,7 @@ import { readBaseline, writeBaseline } from '../../../bench/gate/baseline.js';
 import type { Baseline } from '../../../bench/gate/baseline.js';
 import { valgrindVersion } from '../../../bench/gate/callgrind.js';
 import { instructionCounts, instructionRows, laneShape, structuralLane } from '../../../bench/gate/lanes.js';
+import { describeFailure } from '../../../bench/gate/gate-error.js';
 import { renderMarkdownTable } from '../../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../../bench/gate/verdict.js';
@@ -19,10 +20,6 @@ Checks the working tree against the committed baseline:
                 N = --iterations for the whole turn (default 20 when creating a baseline, else the
                 baseline's), ten times that for the catalogue segment
 Exit 0 pass, 1 regression, 2 could not measure.`;
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
 
 function headCommit(root: string): string {
   try {
@@ -51,7 +48,7 @@ export const command: Command = {
         strict: true,
       }));
     } catch (error) {
-      process.stderr.write(`costlab gate: ${describe(error)}\n${USAGE}\n`);
+      process.stderr.write(`costlab gate: ${describeFailure(error)}\n${USAGE}\n`);
       return 2;
     }
     if (values.help) {
@@ -117,7 +114,7 @@ export const command: Command = {
       if (values.out !== undefined) await writeFile(values.out, table);
       return exitCodeFor(rows);
     } catch (error) {
-      process.stderr.write(`costlab gate: could not measure: ${describe(error)}\n`);
+      process.stderr.write(`costlab gate: could not measure: ${describeFailure(error)}\n`);
       return 2;
     }
   },
