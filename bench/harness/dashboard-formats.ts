@@ -8,8 +8,8 @@
  *   upper_value?}}}`, times under Bencher's built-in `latency` measure, which is
  *   in nanoseconds.
  */
-import { STRATEGY_NAMES } from './results-schema.js';
-import type { Results } from './results-schema.js';
+import { STRATEGY_NAMES } from '../results/results-schema.js';
+import type { Results } from '../results/results-schema.js';
 
 export interface ActionBenchmarkEntry {
   readonly name: string;

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Environment } from './results-schema.js';
+import type { Environment } from '../results/results-schema.js';
 
 /** Which commit produced the figures, and whether the tree had uncommitted changes. */
 export interface Provenance {

@@ -27,9 +27,9 @@ import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { McpToolServer } from '../../src/mcp/tool-server.js';
 import { buildReferenceKernel } from '../world/build-world.js';
-import { worldContext } from '../world/reference-world.js';
+import { worldContext } from '../../src/world/reference-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
-import type { McpStrategyResult } from './results-schema.js';
+import type { McpStrategyResult } from '../results/results-schema.js';
 import { splitCalls, summarizeCalls } from './segments.js';
 import { SpanRecorder } from './span-recorder.js';
 import { StructuralTally, shownOfPublished, snapshotCounters } from './structural.js';

@@ -6,8 +6,8 @@
  */
 import { MEASUREMENT_RULES } from '../report/measurement-rules.js';
 import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, formatShare } from '../report/number-format.js';
-import { SEGMENT_NAMES, STRATEGY_NAMES } from './results-schema.js';
-import type { AnchorFigures, StrategyName, StrategyResult } from './results-schema.js';
+import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
+import type { AnchorFigures, StrategyName, StrategyResult } from '../results/results-schema.js';
 import type { MeasuredResults } from './results.js';
 import { staircaseParagraph } from './staircase-reading.js';
 import type { TargetCheck } from './targets.js';

@@ -18,8 +18,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { toActionBenchmark, toBencher } from './dashboard-formats.js';
 import type { McpMeasurement } from './mcp-path.js';
-import { RESULTS_SCHEMA_VERSION, STRATEGY_NAMES, parseResults } from './results-schema.js';
-import type { Environment, MicroBench, Results, StaircaseRatios, StrategyName, Workload } from './results-schema.js';
+import { RESULTS_SCHEMA_VERSION, STRATEGY_NAMES, parseResults } from '../results/results-schema.js';
+import type { Environment, MicroBench, Results, StaircaseRatios, StrategyName, Workload } from '../results/results-schema.js';
 import type { StrategyMeasurement, TurnBoundary } from './run-strategies.js';
 import type { Provenance } from './environment.js';
 

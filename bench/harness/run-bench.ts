@@ -10,12 +10,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAnchorSource } from '../report/anchor-source.js';
-import { STATIC_TOOL_SPECS } from '../world/reference-world.js';
+import { STATIC_TOOL_SPECS } from '../../src/world/reference-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import { loadAverage, readEnvironment, readProvenance } from './environment.js';
 import type { McpMeasurement } from './mcp-path.js';
 import { Progress } from './progress.js';
-import type { MicroBench } from './results-schema.js';
+import type { MicroBench } from '../results/results-schema.js';
 import { assembleResults } from './results.js';
 import type { MeasuredResults, WrittenFiles } from './results.js';
 import { renderMarkdown } from './report-markdown.js';

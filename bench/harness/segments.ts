@@ -20,8 +20,8 @@
  *               shows 0.963, one that never runs shows 0.
  */
 import type { SpanName } from '../../src/kernel/index.js';
-import { SEGMENT_NAMES } from './results-schema.js';
-import type { CallStats, SegmentName, SegmentStats, Segments } from './results-schema.js';
+import { SEGMENT_NAMES } from '../results/results-schema.js';
+import type { CallStats, SegmentName, SegmentStats, Segments } from '../results/results-schema.js';
 import type { SpanTable } from './span-recorder.js';
 import { mean, nearestRankSorted, sortedSamples, sum } from './statistics.js';
 

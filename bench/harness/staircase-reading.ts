@@ -11,7 +11,7 @@
  * cost with the publisher's explains a ratio that differs.
  */
 import { formatDuration, formatRatio, formatShare } from '../report/number-format.js';
-import type { AnchorFigures, Results, StrategyName } from './results-schema.js';
+import type { AnchorFigures, Results, StrategyName } from '../results/results-schema.js';
 
 /** What the paragraph reads: the in-process figures, the clock's cost, and the microbenchmarks if any. */
 export type ParagraphInput = Pick<Results, 'strategies' | 'staircase' | 'timerOverheadUs' | 'micro'>;

@@ -6,7 +6,7 @@
  */
 import { publishTool } from '../../src/kernel/index.js';
 import type { KernelCounters, ListedCatalogue, PublishedTool } from '../../src/kernel/index.js';
-import type { Structural } from './results-schema.js';
+import type { Structural } from '../results/results-schema.js';
 
 /** The counters a structural footprint is made from. */
 export type Counted = Pick<KernelCounters, 'authorityLoads' | 'derivations' | 'providerCalls' | 'decisions' | 'auditEvents' | 'invocations'>;

@@ -5,8 +5,8 @@
  * `turn` path on a current machine; a missed one is reported, never padded.
  * They are checked here, on a real run, and never in a timed unit test.
  */
-import { STRATEGY_NAMES } from './results-schema.js';
-import type { StrategyName } from './results-schema.js';
+import { STRATEGY_NAMES } from '../results/results-schema.js';
+import type { StrategyName } from '../results/results-schema.js';
 import type { MeasuredResults } from './results.js';
 
 export interface TargetCheck {

@@ -6,7 +6,7 @@
  * control that is now refused early) would still produce plausible numbers.
  */
 import type { ListedCatalogue, MediationKernel, ToolCall, ToolResult } from '../../src/kernel/index.js';
-import { worldContext } from '../world/reference-world.js';
+import { worldContext } from '../../src/world/reference-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import type { Attempt } from '../world/workload.js';
 

@@ -5,7 +5,7 @@
  * and not the tool's. Quick mode (CI) keeps tinybench at 40 ms a case: about
  * half a second for the whole suite.
  */
-import type { MicroBench } from '../harness/results-schema.js';
+import type { MicroBench } from '../results/results-schema.js';
 import { runWithMitata } from './mitata-runner.js';
 import { buildMicroWorld } from './segment-cases.js';
 import { runWithTinybench } from './tinybench-runner.js';

@@ -3,7 +3,7 @@
  * one sample can be the mean of many calls) and statistics, in nanoseconds.
  */
 import { measure } from 'mitata';
-import type { MicroBench } from '../harness/results-schema.js';
+import type { MicroBench } from '../results/results-schema.js';
 import type { MicroCase } from './segment-cases.js';
 
 export interface MitataBudget {

@@ -14,7 +14,7 @@ import type { AvailableAuthority } from '../../src/kernel/authority/resolve-auth
 import { TurnLease } from '../../src/kernel/authority/turn-lease.js';
 import { createCatalogueStrategy } from '../../src/kernel/catalogue/create-strategy.js';
 import { createCounters } from '../../src/kernel/observability/counters.js';
-import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools, worldContext } from '../world/reference-world.js';
+import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
 
 export interface MicroCase {
   readonly name: string;

@@ -1,6 +1,6 @@
 /** The micro cases under tinybench: its latency statistics (ms) converted to the results' nanoseconds. */
 import { Bench } from 'tinybench';
-import type { MicroBench } from '../harness/results-schema.js';
+import type { MicroBench } from '../results/results-schema.js';
 import type { MicroCase } from './segment-cases.js';
 
 export interface TinybenchBudget {

@@ -4,7 +4,7 @@
  * unreadable anchors file degrades the page with a visible note instead of failing.
  */
 import { readFile } from 'node:fs/promises';
-import { parseAnchorFigures, type AnchorFigures } from '../harness/results-schema.js';
+import { parseAnchorFigures, type AnchorFigures } from '../results/results-schema.js';
 
 export type AnchorSource =
   | { readonly status: 'loaded'; readonly path: string; readonly figures: AnchorFigures }

@@ -5,7 +5,7 @@
  * the others stay put — the picture the regression gate turns into a verdict.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { STRATEGY_NAMES, type Results } from '../harness/results-schema.js';
+import { STRATEGY_NAMES, type Results } from '../results/results-schema.js';
 import { logAxis } from './log-axis.js';
 import { CATALOGUE_SEGMENT, WHOLE_CALL } from './staircase-chart.js';
 import { MCP_TURN, SEGMENT_ROWS, type SegmentRowName } from './segments-chart.js';

@@ -5,7 +5,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Results } from '../harness/results-schema.js';
+import type { Results } from '../results/results-schema.js';
 
 export interface ProfileLink {
   /** The path shown to the reader, relative to the commit's profile directory. */

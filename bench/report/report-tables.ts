@@ -10,7 +10,7 @@ import {
   type AnchorFigures,
   type Results,
   type StrategyName,
-} from '../harness/results-schema.js';
+} from '../results/results-schema.js';
 import { EMPTY_CELL, type Cell, type Table } from './html-markup.js';
 import { commitLabel } from './history-chart.js';
 import { clean, formatCount, formatMicros, formatNanos, formatRatio, formatShare } from './number-format.js';

@@ -6,7 +6,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { safeParseResults, type Results } from '../harness/results-schema.js';
+import { safeParseResults, type Results } from '../results/results-schema.js';
 
 export interface ResultsFile {
   /** File name inside the results directory. */

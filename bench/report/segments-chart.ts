@@ -14,7 +14,7 @@ import {
   type Results,
   type SegmentName,
   type StrategyResult,
-} from '../harness/results-schema.js';
+} from '../results/results-schema.js';
 import { formatShare } from './number-format.js';
 
 /** The MCP row: the `turn` strategy served over the wire. */

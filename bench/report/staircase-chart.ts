@@ -6,7 +6,7 @@
  * what must reproduce on another machine.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { STRATEGY_NAMES, type AnchorFigures, type Results, type StrategyName } from '../harness/results-schema.js';
+import { STRATEGY_NAMES, type AnchorFigures, type Results, type StrategyName } from '../results/results-schema.js';
 import { logAxis } from './log-axis.js';
 import { clean, formatDuration } from './number-format.js';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRATEGY_NAMES } from '../../bench/harness/results-schema.js';
+import { STRATEGY_NAMES } from '../../bench/results/results-schema.js';
 import { buildReportSite } from '../../bench/report/build-site.js';
 import { commitLabel } from '../../bench/report/history-chart.js';
 import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { command } from '../../src/cli/commands/conformance.js';
+import { command } from '../../cli/commands/conformance.js';
 import type { ConformanceDocument } from '../../src/conformance/report/conformance-document.js';
 
 let out: string;

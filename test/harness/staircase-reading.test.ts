@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { staircaseOf } from '../../bench/harness/results.js';
 import { staircaseParagraph } from '../../bench/harness/staircase-reading.js';
-import type { Results } from '../../bench/harness/results-schema.js';
+import type { Results } from '../../bench/results/results-schema.js';
 import { makeAnchorFigures } from '../fixtures/anchor-figures-fixture.js';
 import { makeResults } from '../fixtures/results-fixture.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryUsageStore, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../src/kernel/index.js';
 import { buildReferenceKernel } from '../../bench/world/build-world.js';
-import { ENABLED_NAMESPACES, notionProvider, referenceTools } from '../../bench/world/reference-world.js';
+import { ENABLED_NAMESPACES, notionProvider, referenceTools } from '../../src/world/reference-world.js';
 import { InMemoryToolNamespaceSettings } from '../../src/kernel/index.js';
 import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
 import { WorkloadMismatch, checkOutcome, runKernelTurn } from '../../bench/harness/workload-turn.js';

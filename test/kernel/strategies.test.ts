@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildReferenceKernel } from '../../bench/world/build-world.js';
-import { worldContext } from '../../bench/world/reference-world.js';
+import { worldContext } from '../../src/world/reference-world.js';
 import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
 import { CATALOGUE_STRATEGIES, MediationKernel } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName, KernelCounters } from '../../src/kernel/index.js';

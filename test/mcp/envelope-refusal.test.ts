@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { worldContext } from '../../bench/world/reference-world.js';
+import { worldContext } from '../../src/world/reference-world.js';
 import { buildWorld, invoked } from './support/world.js';
 
 const refusal = { status: 'denied', code: 'tool_unavailable', cause: 'not_in_listed_catalogue', message: 'tool x is not available' } as const;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENABLED_NAMESPACES, referenceTools, worldContext } from '../../bench/world/reference-world.js';
+import { ENABLED_NAMESPACES, referenceTools, worldContext } from '../../src/world/reference-world.js';
 import { InMemoryToolNamespaceSettings, MediationKernel, MemoryAuditSink } from '../../src/kernel/index.js';
 import { connectFrames } from '../../src/mcp/transports/frame-exchange.js';
 import type { FrameConnection } from '../../src/mcp/transports/frame-exchange.js';

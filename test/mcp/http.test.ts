@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { worldContext } from '../../bench/world/reference-world.js';
+import { worldContext } from '../../src/world/reference-world.js';
 import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
 import type { LiveExecution } from '../../src/mcp/execution-table.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';

@@ -1,7 +1,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { EmptyResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { worldContext } from '../../bench/world/reference-world.js';
+import { worldContext } from '../../src/world/reference-world.js';
 import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
 import { catalogHash, publishTool } from '../../src/kernel/index.js';
 import { connectInMemory } from '../../src/mcp/transports/in-memory.js';

@@ -4,7 +4,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildWorldKernel } from '../../bench/world/build-world.js';
-import { worldContext } from '../../bench/world/reference-world.js';
+import { worldContext } from '../../src/world/reference-world.js';
 import type { CatalogueStrategyName, Requirement } from '../../src/kernel/index.js';
 import { McpToolProvider } from '../../src/mcp/mcp-tool-provider.js';
 import { connectInMemory } from '../../src/mcp/transports/in-memory.js';

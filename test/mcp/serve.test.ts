@@ -7,9 +7,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContractViolation, MemoryAuditSink } from '../../src/kernel/index.js';
 import type { AuditEvent } from '../../src/kernel/index.js';
-import { configuredServedWorld } from '../../src/mcp/serve-world.js';
+import { configuredServedWorld } from '../../src/world/serve-world.js';
 import { connectInMemory } from '../../src/mcp/transports/in-memory.js';
-import { WorldConfigSchema, loadWorldConfig } from '../../src/mcp/world-config.js';
+import { WorldConfigSchema, loadWorldConfig } from '../../src/world/world-config.js';
 import { REPO_ROOT, SERVE_ARGS } from './support/serve-process.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-mcp-serve-'));

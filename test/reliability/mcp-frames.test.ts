@@ -21,7 +21,7 @@ import { isJSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { STATIC_TOOL_SPECS, worldContext } from '../../bench/world/reference-world.js';
+import { STATIC_TOOL_SPECS, worldContext } from '../../src/world/reference-world.js';
 import { buildReferenceKernel } from '../../bench/world/build-world.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import type { AuditEvent, CatalogueStrategyName, MemoryAuditSink } from '../../src/kernel/index.js';

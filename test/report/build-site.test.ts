@@ -1,11 +1,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { STRATEGY_NAMES, SEGMENT_NAMES } from '../../bench/harness/results-schema.js';
+import { STRATEGY_NAMES, SEGMENT_NAMES } from '../../bench/results/results-schema.js';
 import { buildReportSite, type BuiltReport } from '../../bench/report/build-site.js';
 import { commitLabel } from '../../bench/report/history-chart.js';
 import { MEASUREMENT_RULES } from '../../bench/report/measurement-rules.js';
-import { command as reportCommand } from '../../src/cli/commands/report.js';
+import { command as reportCommand } from '../../cli/commands/report.js';
 import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
 import { chartFigure, chartSvg, markLabels, tableRow, tableRows } from './page-reading.js';
 

@@ -6,7 +6,7 @@ import {
   parseResults,
   safeParseResults,
   type Results,
-} from '../../bench/harness/results-schema.js';
+} from '../../bench/results/results-schema.js';
 import { makeAnchorFigures } from '../fixtures/anchor-figures-fixture.js';
 import { makeResults, makeResultsHistory } from '../fixtures/results-fixture.js';
 

@@ -5,7 +5,7 @@
 import type { MediationKernel, MemoryAuditSink } from '../../../src/kernel/index.js';
 import type { AuditEvent, CatalogueStrategyName, ContextToolProvider, SpanName, SpanSink, ToolHandler } from '../../../src/kernel/index.js';
 import { buildWorldKernel } from '../../../bench/world/build-world.js';
-import { NOTION_SEARCH, handlerOf } from '../../../bench/world/reference-world.js';
+import { NOTION_SEARCH, handlerOf } from '../../../src/world/reference-world.js';
 
 export interface MutableProvider extends ContextToolProvider {
   calls: number;

@@ -11,15 +11,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { COLUMN_IDS, isColumnId } from '../../conformance/columns/column.js';
-import type { ColumnId } from '../../conformance/columns/column.js';
-import { standardColumns } from '../../conformance/columns/standard-columns.js';
-import { conformanceDocument } from '../../conformance/report/conformance-document.js';
-import { renderMarkdown } from '../../conformance/report/markdown-report.js';
-import { renderTextSweep, renderTextTable } from '../../conformance/report/text-table.js';
-import { runConformance } from '../../conformance/suite.js';
-import type { StrategyChoice } from '../../conformance/suite.js';
-import { isCatalogueStrategyName } from '../../kernel/index.js';
+import { COLUMN_IDS, isColumnId } from '../../src/conformance/columns/column.js';
+import type { ColumnId } from '../../src/conformance/columns/column.js';
+import { standardColumns } from '../../src/conformance/columns/standard-columns.js';
+import { conformanceDocument } from '../../src/conformance/report/conformance-document.js';
+import { renderMarkdown } from '../../src/conformance/report/markdown-report.js';
+import { renderTextSweep, renderTextTable } from '../../src/conformance/report/text-table.js';
+import { runConformance } from '../../src/conformance/suite.js';
+import type { StrategyChoice } from '../../src/conformance/suite.js';
+import { isCatalogueStrategyName } from '../../src/kernel/index.js';
 import type { Command } from '../main.js';
 
 const USAGE = `usage: costlab conformance [--strategy turn|shared|rederive|all] [--columns a,b] [--out <dir>]

@@ -7,20 +7,20 @@
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { JsonLinesFileSink, isCatalogueStrategyName } from '../../kernel/index.js';
-import type { AuditSink, CatalogueStrategyName } from '../../kernel/index.js';
-import { httpClientConfig, stdioClientConfig } from '../../mcp/client-config.js';
-import { OpenToolBridge } from '../../mcp/open-tool-bridge.js';
-import { configuredServedWorld, referenceServedWorld } from '../../mcp/serve-world.js';
-import type { ServedWorld } from '../../mcp/serve-world.js';
-import { StreamAuditSink } from '../../mcp/stream-audit-sink.js';
-import { McpHttpServer } from '../../mcp/transports/http.js';
-import { serveStdio } from '../../mcp/transports/stdio.js';
-import { loadWorldConfig } from '../../mcp/world-config.js';
-import type { LiveExecution } from '../../mcp/execution-table.js';
+import { JsonLinesFileSink, isCatalogueStrategyName } from '../../src/kernel/index.js';
+import type { AuditSink, CatalogueStrategyName } from '../../src/kernel/index.js';
+import { httpClientConfig, stdioClientConfig } from '../../src/mcp/client-config.js';
+import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
+import { configuredServedWorld, referenceServedWorld } from '../../src/world/serve-world.js';
+import type { ServedWorld } from '../../src/world/serve-world.js';
+import { StreamAuditSink } from '../../src/mcp/stream-audit-sink.js';
+import { McpHttpServer } from '../../src/mcp/transports/http.js';
+import { serveStdio } from '../../src/mcp/transports/stdio.js';
+import { loadWorldConfig } from '../../src/world/world-config.js';
+import type { LiveExecution } from '../../src/mcp/execution-table.js';
 import type { Command } from '../main.js';
 
-const BIN = fileURLToPath(new URL('../../../bin/costlab.mjs', import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
 
 const USAGE = `usage: costlab serve (--stdio | --http [--port <n>]) [options]
 
@@ -159,7 +159,7 @@ export const command: Command = {
   summary: 'serve the kernel over MCP (stdio or Streamable HTTP on loopback)',
   async run(argv) {
     // The conformance suite's sdk-stdio column serves its own world, armed by a condition; loaded only when asked for.
-    if (argv.includes('--conformance-world')) return (await import('../../conformance/stdio-host.js')).serveConformanceFromArgv(argv);
+    if (argv.includes('--conformance-world')) return (await import('../../src/conformance/stdio-host.js')).serveConformanceFromArgv(argv);
     let options: ServeOptions | string;
     try {
       options = readOptions(argv);

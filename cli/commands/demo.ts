@@ -1,7 +1,7 @@
-import { buildReferenceKernel } from '../../../bench/world/build-world.js';
-import { worldContext } from '../../../bench/world/reference-world.js';
-import { TURN_ATTEMPTS } from '../../../bench/world/workload.js';
-import { isCatalogueStrategyName } from '../../kernel/index.js';
+import { buildReferenceKernel } from '../../bench/world/build-world.js';
+import { worldContext } from '../../src/world/reference-world.js';
+import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
+import { isCatalogueStrategyName } from '../../src/kernel/index.js';
 import type { Command } from '../main.js';
 
 /** One turn of the reference world through the kernel, printed as its audit trail. */

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PROFILE_USAGE, ProfileUsageError, parseProfileArgs } from '../../../bench/profile/profile-options.js';
-import { runProfile } from '../../../bench/profile/run-profile.js';
+import { PROFILE_USAGE, ProfileUsageError, parseProfileArgs } from '../../bench/profile/profile-options.js';
+import { runProfile } from '../../bench/profile/run-profile.js';
 import type { Command } from '../main.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * Flame graphs (0x), CPU profiles and clinic reports of the reference

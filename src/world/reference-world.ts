@@ -7,7 +7,7 @@
  * provider's time and measures what mediation adds.
  */
 import { z } from 'zod';
-import type { AccessContext, Address, ContextToolProvider, Grant, JsonObject, ParsedToolCall, Requirement, ToolDefinition, ToolHandler, ToolResult } from '../../src/kernel/index.js';
+import type { AccessContext, Address, ContextToolProvider, Grant, JsonObject, ParsedToolCall, Requirement, ToolDefinition, ToolHandler, ToolResult } from '../kernel/index.js';
 
 export const WORLD_NAMESPACE = 'acme';
 export const BENCH_ACTOR: Address = Object.freeze({ kind: 'human', userId: 'ada' });

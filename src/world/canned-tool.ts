@@ -1,5 +1,5 @@
 import type { ToolDefinition, ToolHandler, ToolResult } from '../kernel/index.js';
-import { schemaArgumentParser } from './json-schema-arguments.js';
+import { schemaArgumentParser } from '../mcp/json-schema-arguments.js';
 import { pathArgumentRequirement } from './path-requirement.js';
 import type { StaticToolConfig } from './world-config.js';
 

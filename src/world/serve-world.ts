@@ -1,10 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools, worldContext } from '../../bench/world/reference-world.js';
+import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools, worldContext } from './reference-world.js';
 import { InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, StaticGrantSource } from '../kernel/index.js';
 import type { AccessContext, AuditFailureListener, AuditSink, CatalogueStrategyName, ContextToolProvider, SpanSink } from '../kernel/index.js';
 import { cannedToolHandler } from './canned-tool.js';
-import { McpToolProvider } from './mcp-tool-provider.js';
+import { McpToolProvider } from '../mcp/mcp-tool-provider.js';
 import { pathArgumentRequirement } from './path-requirement.js';
 import type { UpstreamConfig, WorldConfig } from './world-config.js';
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { loadResultsCollection } from '../../../bench/report/results-collection.js';
-import { STRATEGY_NAMES } from '../../../bench/harness/results-schema.js';
+import { loadResultsCollection } from '../../bench/report/results-collection.js';
+import { STRATEGY_NAMES } from '../../bench/results/results-schema.js';
 import type { Command } from '../main.js';
 
 const USAGE = `usage: costlab history [--results results] [--strategy turn|shared|rederive|all]

@@ -1,13 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { valgrindVersion } from '../../../bench/gate/callgrind.js';
-import { instructionCounts, instructionRows, structuralLane, wallClockLane } from '../../../bench/gate/lanes.js';
-import { describeFailure } from '../../../bench/gate/gate-error.js';
-import { renderMarkdownTable } from '../../../bench/gate/markdown.js';
-import { exitCodeFor } from '../../../bench/gate/verdict.js';
-import type { VerdictRow } from '../../../bench/gate/verdict.js';
-import { prepareCommit } from '../../../bench/gate/worktree.js';
+import { valgrindVersion } from '../../bench/gate/callgrind.js';
+import { instructionCounts, instructionRows, structuralLane, wallClockLane } from '../../bench/gate/lanes.js';
+import { describeFailure } from '../../bench/gate/gate-error.js';
+import { renderMarkdownTable } from '../../bench/gate/markdown.js';
+import { exitCodeFor } from '../../bench/gate/verdict.js';
+import type { VerdictRow } from '../../bench/gate/verdict.js';
+import { prepareCommit } from '../../bench/gate/worktree.js';
 import type { Command } from '../main.js';
 
 const USAGE = `usage: costlab compare <base> <head> [--rounds 10] [--turns 150] [--iterations 20] [--lanes structural,instructions,wall-clock] [--threshold-wall 0.05] [--threshold-instructions 0.02] [--out dir]

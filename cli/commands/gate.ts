@@ -2,14 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readBaseline, writeBaseline } from '../../../bench/gate/baseline.js';
-import type { Baseline } from '../../../bench/gate/baseline.js';
-import { valgrindVersion } from '../../../bench/gate/callgrind.js';
-import { instructionCounts, instructionRows, laneShape, structuralLane } from '../../../bench/gate/lanes.js';
-import { describeFailure } from '../../../bench/gate/gate-error.js';
-import { renderMarkdownTable } from '../../../bench/gate/markdown.js';
-import { exitCodeFor } from '../../../bench/gate/verdict.js';
-import type { VerdictRow } from '../../../bench/gate/verdict.js';
+import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
+import type { Baseline } from '../../bench/gate/baseline.js';
+import { valgrindVersion } from '../../bench/gate/callgrind.js';
+import { instructionCounts, instructionRows, laneShape, structuralLane } from '../../bench/gate/lanes.js';
+import { describeFailure } from '../../bench/gate/gate-error.js';
+import { renderMarkdownTable } from '../../bench/gate/markdown.js';
+import { exitCodeFor } from '../../bench/gate/verdict.js';
+import type { VerdictRow } from '../../bench/gate/verdict.js';
 import type { Command } from '../main.js';
 
 const USAGE = `usage: costlab gate [--baseline results/baseline.json] [--iterations N] [--threshold 0.02] [--lanes structural,instructions] [--update-baseline] [--out file.md]

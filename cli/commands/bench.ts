@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT, planBench, runBench } from '../../../bench/harness/run-bench.js';
-import { WorkloadMismatch } from '../../../bench/harness/workload-turn.js';
+import { REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
+import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
 import type { Command } from '../main.js';
 
 const USAGE = `usage: costlab bench [--turns N] [--warmup W] [--quick] [--out dir] [--anchors file] [--mcp-turns N] [--no-micro] [--no-mcp]

@@ -6,12 +6,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { buildReportSite } from '../../../bench/report/build-site.js';
-import { NoResultsError } from '../../../bench/report/results-collection.js';
+import { buildReportSite } from '../../bench/report/build-site.js';
+import { NoResultsError } from '../../bench/report/results-collection.js';
 import type { Command } from '../main.js';
 
 /** The repository root, found from this file so the command works from any directory. */
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The published figures live beside the repository, in the shared reference folder. */
 const DEFAULT_ANCHORS = path.join(REPO_ROOT, '..', 'shared', 'reference', 'anchor-figures.json');
