@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Option } from 'commander';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { instructionCounts, instructionRows, structuralLane, wallClockLane } from '../../bench/gate/lanes.js';
-import { describeFailure } from '../../bench/gate/gate-error.js';
+import { describeThrownWithName } from '../../src/kernel/thrown-value.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
@@ -91,7 +91,7 @@ export const command = defineCommand<CompareFlags>({
       progress(`written ${file}`);
       return exitCodeFor(rows);
     } catch (error) {
-      process.stderr.write(`costlab compare: could not measure: ${describeFailure(error)}\n`);
+      process.stderr.write(`costlab compare: could not measure: ${describeThrownWithName(error)}\n`);
       return 2;
     }
   },

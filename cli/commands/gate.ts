@@ -6,7 +6,7 @@ import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
 import type { Baseline } from '../../bench/gate/baseline.js';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { instructionCounts, instructionRows, laneShape, structuralLane } from '../../bench/gate/lanes.js';
-import { describeFailure } from '../../bench/gate/gate-error.js';
+import { describeThrownWithName } from '../../src/kernel/thrown-value.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
@@ -112,7 +112,7 @@ export const command = defineCommand<GateFlags>({
       if (values.out !== undefined) await writeFile(values.out, table);
       return exitCodeFor(rows);
     } catch (error) {
-      process.stderr.write(`costlab gate: could not measure: ${describeFailure(error)}\n`);
+      process.stderr.write(`costlab gate: could not measure: ${describeThrownWithName(error)}\n`);
       return 2;
     }
   },

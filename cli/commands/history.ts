@@ -3,6 +3,7 @@ import { STRATEGY_NAMES } from '../../bench/results/results-schema.js';
 import type { StrategyName } from '../../bench/results/results-schema.js';
 import { oneOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { describeThrown } from '../../src/kernel/thrown-value.js';
 
 function us(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
@@ -36,7 +37,7 @@ export const command = defineCommand<HistoryFlags>({
     try {
       collection = await loadResultsCollection(values.results);
     } catch (error) {
-      process.stderr.write(`costlab history: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`costlab history: ${describeThrown(error)}\n`);
       return 1;
     }
     const header = ['commit', 'date', ...strategies.flatMap((s) => [`${s} catalogue p50 µs`, `${s} call p50 µs`])];

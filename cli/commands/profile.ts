@@ -7,6 +7,7 @@ import { runProfile } from '../../bench/profile/run-profile.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
 import { defineCommand } from '../command.js';
+import { describeThrownWithName } from '../../src/kernel/thrown-value.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -51,8 +52,7 @@ export const command = defineCommand<ProfileFlags>({
       for (const profile of run.summary.strategies) process.stdout.write(`  ${profile.strategy.padEnd(8)} ${profile.analysis.verdict.kind.padEnd(8)} ${profile.analysis.verdict.statement}\n`);
       return 0;
     } catch (error) {
-      const named = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      process.stderr.write(`costlab profile: ${named}\n`);
+      process.stderr.write(`costlab profile: ${describeThrownWithName(error)}\n`);
       return 1;
     }
   },

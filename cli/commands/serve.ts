@@ -20,6 +20,7 @@ import { loadWorldConfig } from '../../src/world/world-config.js';
 import type { LiveExecution } from '../../src/mcp/execution-table.js';
 import { oneOf, portNumber, positiveNumber } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { describeThrown } from '../../src/kernel/thrown-value.js';
 
 const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
 
@@ -96,7 +97,7 @@ async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise
     onExecutionClosed: (execution, reason) => {
       if (stopping) return;
       say(`execution ${execution.executionId} closed (${reason}); opening a new one`);
-      server.openExecution().then(announce, (error: unknown) => say(`could not open a new execution: ${error instanceof Error ? error.message : String(error)}`));
+      server.openExecution().then(announce, (error: unknown) => say(`could not open a new execution: ${describeThrown(error)}`));
     },
   });
   say(`world '${world.name}', strategy ${options.strategy}: serving MCP (Streamable HTTP) at ${server.url.href}`);
@@ -150,7 +151,7 @@ export const command = defineCommand<ServeFlags>({
       world = await buildWorld(options, fileSink ?? new StreamAuditSink(process.stderr));
     } catch (error) {
       fileSink?.close();
-      process.stderr.write(`costlab serve: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`costlab serve: ${describeThrown(error)}\n`);
       return 1;
     }
     try {

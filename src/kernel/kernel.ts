@@ -23,6 +23,7 @@ import { listToolNamespaces, updateToolNamespaces } from './operations/tool-name
 import type { NamespaceListing, NamespaceUpdate } from './operations/tool-namespaces.js';
 import type { ToolNamespaceSettings } from './operations/tool-namespace-settings.js';
 import { ToolRegistry, entryAsHandler } from './registry/tool-registry.js';
+import { describeThrown } from './thrown-value.js';
 
 export interface KernelOptions {
   readonly grantSource: GrantSource;
@@ -40,7 +41,7 @@ export interface KernelOptions {
 }
 
 const reportToStderr: AuditFailureListener = (error, event) => {
-  process.stderr.write(`costlab kernel: audit outcome record ${event.type} ${event.id} was not written: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`costlab kernel: audit outcome record ${event.type} ${event.id} was not written: ${describeThrown(error)}\n`);
 };
 
 /**
@@ -113,7 +114,7 @@ export class MediationKernel {
           reason: 'invalid_context',
           source: 'kernel',
           failClosed: true,
-          metadata: { message: error instanceof Error ? error.message : String(error), fields: error instanceof ContractViolation ? [...error.fields] : [] },
+          metadata: { message: describeThrown(error), fields: error instanceof ContractViolation ? [...error.fields] : [] },
         }),
       );
       return Object.freeze({ status: 'unavailable', code: 'invalid_context', reason: 'invalid_context', close: () => undefined });

@@ -7,6 +7,7 @@ import type { FrameError } from '../json-rpc-frames.js';
 import type { OpenToolBridge } from '../open-tool-bridge.js';
 import { McpToolServer } from '../tool-server.js';
 import type { McpToolServerOptions } from '../tool-server.js';
+import { describeThrown } from '../../kernel/thrown-value.js';
 
 function answeredId(message: JSONRPCMessage | FrameError): RequestId | undefined {
   const m = message as { id?: unknown; method?: unknown };
@@ -149,7 +150,7 @@ export class StdioFrameTransport implements Transport {
   }
 
   #answer(error: FrameError): void {
-    this.send(error).catch((cause: unknown) => this.onerror?.(cause instanceof Error ? cause : new Error(String(cause))));
+    this.send(error).catch((cause: unknown) => this.onerror?.(cause instanceof Error ? cause : new Error(describeThrown(cause))));
   }
 }
 
