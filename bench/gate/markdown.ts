@@ -9,8 +9,8 @@ import {
   formatInteger,
   formatMicroseconds,
   formatP,
-  formatRatio,
 } from './format.js';
+import { formatRatio } from '../report/number-format.js';
 import type { VerdictRow } from './verdict.js';
 
 export interface MarkdownOptions {
@@ -63,11 +63,11 @@ function cells(row: VerdictRow): string[] {
 }
 
 function ratioCell(ratio: number): string {
-  return Number.isFinite(ratio) ? `${formatRatio(ratio)} (${formatChange(ratio)})` : '—';
+  return Number.isFinite(ratio) ? `${formatRatio(ratio, 3)} (${formatChange(ratio)})` : '—';
 }
 
 function intervalCell([lo, hi]: readonly [number, number]): string {
-  return Number.isFinite(lo) && Number.isFinite(hi) ? `${formatRatio(lo)}–${formatRatio(hi)}` : '—';
+  return Number.isFinite(lo) && Number.isFinite(hi) ? `${formatRatio(lo, 3)}–${formatRatio(hi, 3)}` : '—';
 }
 
 function tableRow(values: readonly string[]): string {
