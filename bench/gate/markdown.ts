@@ -4,6 +4,7 @@
  * count) because the three lanes sit in one table and a bare number from one
  * lane is easily read as another's.
  */
+import { markdownTable } from 'markdown-table';
 import {
   formatChange,
   formatInteger,
@@ -25,7 +26,7 @@ export interface MarkdownOptions {
 const HEADER = ['lane', 'segment', 'base', 'head', 'ratio', 'interval', 'verdict'] as const;
 
 export function renderMarkdownTable(rows: readonly VerdictRow[], options: MarkdownOptions = {}): string {
-  const lines = [tableRow(HEADER), tableRow(HEADER.map(() => '---')), ...rows.map((row) => tableRow(cells(row)))];
+  const lines = [markdownTable([HEADER, ...rows.map(cells)].map((row) => row.map(escapeCell)), { alignDelimiters: false })];
   const reasons = options.reasons ?? 'notable';
   const explained = rows.filter((row) => reasons === 'all' || (reasons === 'notable' && row.verdict !== 'no-change' && row.verdict !== 'pass'));
   if (explained.length > 0) {
@@ -68,10 +69,6 @@ function ratioCell(ratio: number): string {
 
 function intervalCell([lo, hi]: readonly [number, number]): string {
   return Number.isFinite(lo) && Number.isFinite(hi) ? `${formatRatio(lo, 3)}–${formatRatio(hi, 3)}` : '—';
-}
-
-function tableRow(values: readonly string[]): string {
-  return `| ${values.map(escapeCell).join(' | ')} |`;
 }
 
 /** A pipe would end the cell and a newline the row. */

@@ -4,6 +4,7 @@
  * the measurement rules the figures obey, and puts the staircase beside the
  * published figures with a paragraph composed from the numbers.
  */
+import { markdownTable } from 'markdown-table';
 import { MEASUREMENT_RULES } from '../report/measurement-rules.js';
 import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, formatShare } from '../report/number-format.js';
 import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
@@ -29,9 +30,10 @@ const MCP_LABEL = 'turn over MCP';
 type Row = readonly (string | number)[];
 
 function table(header: Row, rows: readonly Row[], align?: readonly ('l' | 'r')[]): string {
-  const cells = (row: Row): string => `| ${row.map((cell) => String(cell).replace(/\|/g, '\\|')).join(' | ')} |`;
-  const rule = `| ${header.map((_, i) => ((align?.[i] ?? (i === 0 ? 'l' : 'r')) === 'r' ? '---:' : ':---')).join(' | ')} |`;
-  return [cells(header), rule, ...rows.map(cells)].join('\n');
+  return markdownTable(
+    [header, ...rows].map((row) => row.map((cell) => String(cell).replace(/\|/g, '\\|'))),
+    { alignDelimiters: false, align: header.map((_, i) => align?.[i] ?? (i === 0 ? 'l' : 'r')) },
+  );
 }
 
 const us = (value: number): string => formatMicros(value);

@@ -1,3 +1,4 @@
+import { markdownTable } from 'markdown-table';
 import { loadResultsCollection } from '../../bench/report/results-collection.js';
 import { STRATEGY_NAMES } from '../../bench/results/results-schema.js';
 import type { StrategyName } from '../../bench/results/results-schema.js';
@@ -41,7 +42,7 @@ export const command = defineCommand<HistoryFlags>({
       return 1;
     }
     const header = ['commit', 'date', ...strategies.flatMap((s) => [`${s} catalogue p50 µs`, `${s} call p50 µs`])];
-    const lines = [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`];
+    const rows: string[][] = [];
     let previous: (typeof collection.history)[number] | undefined;
     for (const entry of collection.history) {
       const { results } = entry;
@@ -52,10 +53,10 @@ export const command = defineCommand<HistoryFlags>({
         cells.push(`${us(now.segments.catalogue.p50Us)}${change(now.segments.catalogue.p50Us, before?.segments.catalogue.p50Us)}`);
         cells.push(`${us(now.call.p50Us)}${change(now.call.p50Us, before?.call.p50Us)}`);
       }
-      lines.push(`| ${cells.join(' | ')} |`);
+      rows.push(cells);
       previous = entry;
     }
-    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(`${markdownTable([header, ...rows], { alignDelimiters: false })}\n`);
     if (collection.skipped.length > 0) process.stderr.write(`history: skipped ${collection.skipped.map((s) => s.file).join(', ')} (not results files)\n`);
     return 0;
   },

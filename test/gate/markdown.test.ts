@@ -12,7 +12,7 @@ describe('renderMarkdownTable', () => {
 
   it('has the header, a separator, and one row per verdict, each with seven cells', () => {
     expect(lines[0]).toBe('| lane | segment | base | head | ratio | interval | verdict |');
-    expect(lines[1]).toBe('| --- | --- | --- | --- | --- | --- | --- |');
+    expect(lines[1]).toBe('| - | - | - | - | - | - | - |');
     for (const line of lines.slice(0, 5)) expect(line.split(' | ')).toHaveLength(7);
   });
 
