@@ -8,7 +8,6 @@
  */
 import { cpus } from 'node:os';
 import { Option } from 'commander';
-import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { COLUMN_IDS } from '../../src/conformance/columns/column.js';
@@ -20,16 +19,9 @@ import { renderTextSweep, renderTextTable } from '../../src/conformance/report/t
 import { runConformance } from '../../src/conformance/suite.js';
 import type { StrategyChoice } from '../../src/conformance/suite.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
+import { headCommit } from '../../bench/harness/environment.js';
 import { oneOf, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
-
-function commitOf(): string | undefined {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return undefined;
-  }
-}
 
 interface ConformanceFlags {
   readonly strategy: StrategyChoice;
@@ -60,12 +52,13 @@ export const command = defineCommand<ConformanceFlags>({
       },
     });
 
+    const commit = headCommit(process.cwd());
     const doc = conformanceDocument(outcome, {
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
       command: ['costlab conformance', ...argv].join(' '),
       machine: `${cpus()[0]?.model.trim() ?? 'unknown CPU'} × ${cpus().length}`,
-      ...(commitOf() === undefined ? {} : { commit: commitOf()! }),
+      ...(commit === undefined ? {} : { commit }),
     });
     await mkdir(values.out, { recursive: true });
     const jsonPath = path.join(values.out, 'conformance.json');

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
 import type { Baseline } from '../../bench/gate/baseline.js';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
+import { headCommit } from '../../bench/harness/environment.js';
 import { instructionCounts, instructionRows, laneShape, structuralLane } from '../../bench/gate/lanes.js';
 import { describeThrownWithName } from '../../src/kernel/thrown-value.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
@@ -12,14 +12,6 @@ import { exitCodeFor } from '../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
 import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
-
-function headCommit(root: string): string {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-  } catch {
-    return 'uncommitted';
-  }
-}
 
 const GATE_LANES = ['structural', 'instructions'] as const;
 
@@ -71,7 +63,7 @@ export const command = defineCommand<GateFlags>({
         const shape = laneShape(iterations);
         const baseline: Baseline = {
           schemaVersion: 1,
-          commit: headCommit(root),
+          commit: headCommit(root) ?? 'uncommitted',
           createdAt: new Date().toISOString(),
           command: `costlab gate --update-baseline --iterations ${iterations}`,
           environment: { node: process.version, v8: process.versions.v8, arch: process.arch, valgrind },
