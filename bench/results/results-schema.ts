@@ -200,7 +200,6 @@ export const AnchorStepSchema = z.object({
   /** The publisher printed `<1%`; the value is a ceiling, not a measurement. */
   catalogueShareIsUpperBound: z.boolean().optional(),
 });
-export type AnchorStep = z.infer<typeof AnchorStepSchema>;
 
 export const AnchorFiguresSchema = z.object({
   about: z.string().optional(),
