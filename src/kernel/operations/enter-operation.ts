@@ -9,6 +9,7 @@ import type { AuditEventType } from '../contracts/index.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { MAX_REFUSAL_FIELDS, boundRefusalMessage } from '../refusal-message.js';
 import { describeThrown } from '../thrown-value.js';
+import { markStep } from '../observability/spans.js';
 import type { KernelCore } from './kernel-core.js';
 import { leaseFor } from './operation-lease.js';
 
@@ -41,10 +42,12 @@ export interface OperationFrame<AdmitCode extends string = never> {
   /**
    * The call this operation answers, if it answers one. Its refusals then
    * carry `tool`, `operationId` and the turn's `catalogHash` (SPEC §1.6 step
-   * 10), an abort is recorded `interrupted` before it is rethrown (so the call
-   * leaves a trace), and the catalogue stage is a span keyed by its id.
+   * 10), and an abort is recorded `interrupted` before it is rethrown (so the
+   * call leaves a trace).
    */
   readonly call?: CallRef;
+  /** The id the call's spans and step marks are keyed by: only a call whose contract held has one. */
+  readonly spanId?: string | undefined;
   /** What every record of this operation says, whichever stage wrote it (an envelope's reason, a fail-closed turn). */
   readonly fields?: AuditFields;
   /** The operation's own check once the context is valid and before any authority is asked (a call's contract, its trace). */
@@ -109,6 +112,7 @@ export function enterOperation<AdmitCode extends string>(
   // 2. The operation's own admission, before any authority is asked.
   const objection = frame.admit?.(prepared);
   if (objection !== undefined) return refuse(core, frame, prepared, undefined, objection);
+  markStep(core.spans, 'context', frame.spanId);
   if (frame.reach === 'context') return { refused: false, prepared };
 
   // 3. Authority: held on the turn's lease, or resolved for this one operation.
@@ -137,13 +141,15 @@ function withAuthority<Code extends string>(
       fields: { failClosed: true },
     });
   }
+  markStep(core.spans, 'authority', frame.spanId);
 
   // 4. The effective registry, by the kernel's catalogue strategy (a span when the operation is a call).
   const { spans } = core;
-  const spanId = spans === undefined ? undefined : frame.call?.id;
+  const spanId = spans === undefined ? undefined : frame.spanId;
   const start = spanId === undefined ? 0 : spans!.now();
   const entered = (registry: ToolRegistry): EnteredTurn => {
     if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, spans!.now());
+    markStep(spans, 'catalogue', spanId);
     return { refused: false, prepared, lease, authority, registry };
   };
   const unavailable = (error: unknown): Entry<EnteredTurn, EntryCode | Code> => {
@@ -208,6 +214,8 @@ function refuse<Code extends string>(
 ): Refused<Code> | Promise<Refused<Code>> {
   const refused: Refused<Code> = { refused: true, refusal, prepared };
   const written = recordRefusal(core, frame, prepared, lease, refusal);
+  // A refusal before the context held is not timed: the call span is keyed only once both contracts held.
+  if (prepared !== undefined) markStep(core.spans, 'outcome.record', frame.spanId);
   return written === undefined ? refused : written.then(() => refused);
 }
 

@@ -14,6 +14,7 @@ import { boundRefusalMessage } from '../refusal-message.js';
 import { describeThrown } from '../thrown-value.js';
 import { enterOperation, malformed, recordInterrupted, recordRefusal } from './enter-operation.js';
 import type { CallRef, EnteredTurn, Refusal } from './enter-operation.js';
+import { markStep } from '../observability/spans.js';
 import type { KernelCore, OperationOptions } from './kernel-core.js';
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -62,12 +63,14 @@ export async function invokeTool(core: KernelCore, contextInput: unknown, callIn
   const start = spans === undefined ? 0 : spans.now();
   const checked = checkCall(callInput);
   let spanId = checked.call?.id;
+  markStep(spans, 'call.contract', spanId);
   try {
     // 1–3. Context, call contract and trace, authority, the turn's registry.
     const entering = enterOperation(core, contextInput, {
       type: 'tool.invoked',
       reach: 'catalogue',
       call: checked.ref,
+      spanId,
       signal,
       admit: (prepared) => checked.refusal ?? (checked.call.traceId === prepared.context.traceId ? undefined : TRACE_MISMATCH),
     });
@@ -92,20 +95,24 @@ async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, s
   if (entry === undefined) return refuse(core, entered, call, unavailable(call, 'not_registered'));
   const { definition } = entry;
   if (!prepared.enabledNamespaces.has(definition.namespace)) return refuse(core, entered, call, unavailable(call, 'namespace_disabled'));
+  markStep(spans, 'lookup', call.id);
 
   // 5. Discovery on the declared ceiling: a hidden tool and a missing one look alike.
   const discoverStart = spans === undefined ? 0 : spans.now();
   const discovery = canDiscover(authority, prepared, definition.requiredCapability, lease.latestNowMs);
   if (spans !== undefined) spans.record('kernel.tool.discover', call.id, discoverStart, spans.now());
+  markStep(spans, 'discover', call.id);
   if (discovery !== 'allowed') return refuse(core, entered, call, unavailable(call, discovery));
 
   // 6. The tool parses its own arguments; the parsed call is frozen before anyone else sees it.
   const parsed = parseArguments(entry, call);
   if (isRefusal(parsed)) return refuse(core, entered, call, parsed);
+  markStep(spans, 'arguments', call.id);
 
   // 7. The call's concrete requirement, which must stay inside the declared ceiling.
   const requirement = resolveRequirement(entry, prepared, parsed);
   if (isRefusal(requirement)) return refuse(core, entered, call, requirement);
+  markStep(spans, 'requirement', call.id);
 
   // 8. Authorize and consume; the decision record is written before anything runs.
   const decision = await decide(core, entered, call, requirement, signal);
@@ -113,6 +120,7 @@ async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, s
 
   // 9. The handler, raced against the caller's signal; its result checked against the contract.
   const result = await runHandler(core, prepared, call, parsed, entry, lease, signal);
+  markStep(spans, 'result.contract', call.id);
 
   // 10. The outcome, stamped with the catalogue this turn published.
   await core.trail.outcome(
@@ -128,6 +136,7 @@ async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, s
       ...(lease.catalogHash === undefined ? {} : { catalogHash: lease.catalogHash }),
     }),
   );
+  markStep(spans, 'outcome.record', call.id);
   return result;
 }
 
@@ -185,8 +194,10 @@ async function decide(core: KernelCore, entered: EnteredTurn, call: ToolCall, re
     core.counters.decisions++;
     const pending = authorize(entered.authority, entered.prepared, requirement, core.usage, entered.lease.latestNowMs, signal);
     decision = pending instanceof Promise ? await pending : pending;
+    markStep(spans, 'authorize', call.id);
     const written = core.trail.decision(decisionRecord(core, entered.prepared, entered.authority, call, requirement, decision));
     if (written !== undefined) await written;
+    markStep(spans, 'decision.record', call.id);
   } catch (error) {
     if (isAbortError(error, signal)) {
       await recordInterrupted(core, entered.prepared, call, entered.lease);
@@ -251,6 +262,7 @@ async function runHandler(
     return kernelResult(prepared, call, 'failed', 'tool_execution_failed', `tool ${call.tool} failed: ${describeThrown(error)}`);
   } finally {
     if (spans !== undefined) spans.record('kernel.tool.handler', call.id, start, spans.now());
+    markStep(spans, 'handler', call.id);
   }
   let checked: ReturnType<typeof ToolResultSchema.safeParse>;
   try {
@@ -278,5 +290,6 @@ function kernelResult(prepared: PreparedContext | undefined, call: CallRef, stat
 async function refuse(core: KernelCore, entered: EnteredTurn, call: ToolCall, refusal: Refusal): Promise<ToolResult> {
   const written = recordRefusal(core, { type: 'tool.invoked', call }, entered.prepared, entered.lease, refusal);
   if (written !== undefined) await written;
+  markStep(core.spans, 'outcome.record', call.id);
   return kernelResult(entered.prepared, call, refusal.status, refusal.code, refusal.message);
 }
