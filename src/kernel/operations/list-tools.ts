@@ -1,10 +1,11 @@
 import { isAbortError } from '../abort.js';
-import { canDiscover } from '../authority/authorize.js';
+import { DiscoveryFilter } from '../authority/discovery-filter.js';
 import { prepareContext } from '../authority/prepared-context.js';
 import type { PreparedContext } from '../authority/prepared-context.js';
 import { catalogHash } from '../catalogue/catalog-hash.js';
 import { ContractViolation } from '../contracts/index.js';
 import type { ToolDefinition } from '../contracts/index.js';
+import { ceilingKeyOf } from '../registry/registered-definitions.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { KernelCore, OperationOptions } from './kernel-core.js';
 import { leaseFor } from './operation-lease.js';
@@ -68,11 +69,16 @@ export async function listTools(core: KernelCore, contextInput: unknown, options
     );
     return empty('failed', 'tool_catalog_unavailable');
   }
+  // The permission filter runs on every listing (ADR 0026: authority stays
+  // live), but decides each distinct ceiling once against the grants that
+  // name its namespace, so 10,000 tools under 1,000 grants cost the few
+  // distinct ceilings × the few grants that could answer them.
+  const discovery = new DiscoveryFilter(authority, prepared, lease.latestNowMs);
   const kept: ToolDefinition[] = [];
   let withheld = 0;
   for (const entry of registry.list()) {
     const { definition } = entry;
-    if (prepared.enabledNamespaces.has(definition.namespace) && canDiscover(authority, prepared, definition.requiredCapability, lease.latestNowMs) === 'allowed') {
+    if (prepared.enabledNamespaces.has(definition.namespace) && discovery.allows(definition.requiredCapability, ceilingKeyOf(definition))) {
       kept.push(definition);
     } else {
       withheld++;
