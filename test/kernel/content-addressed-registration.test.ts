@@ -1,5 +1,5 @@
 /**
- * ADR 0008, content-addressed registration under `turn`: a provider's
+ * ADR 0009, content-addressed registration under `turn`: a provider's
  * definitions identical to what it returned before reuse their frozen
  * entries; a definition changed in any field is compiled afresh; nothing of
  * one user's answer (handler, tool, version) reaches another's registry.

@@ -17,7 +17,7 @@ export interface PublishedTool {
 }
 
 // Registered definitions are deep-frozen and shared between registries (and,
-// under `turn`, between turns: ADR 0008), so their published form and its
+// under `turn`, between turns: ADR 0009), so their published form and its
 // canonical text are computed once per definition, not once per listing.
 // Only the registry's own definitions are remembered: a caller hashing its
 // own definition, editing it and hashing again must not get the old hash.

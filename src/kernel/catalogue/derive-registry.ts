@@ -44,7 +44,7 @@ function reasonOf(error: unknown): CatalogueRefusalReason {
  * unavailable: a catalogue with a provider silently missing would be hashed
  * and published as if complete.
  *
- * With a `store`, definitions are admitted by content (ADR 0008): one whose
+ * With a `store`, definitions are admitted by content (ADR 0009): one whose
  * JSON text was compiled before is not validated, cloned or frozen again.
  * Without one, every definition is registered in full (the `rederive` and
  * `shared` strategies reproduce kernels that did exactly that).

@@ -8,7 +8,7 @@ import { addProviderTools } from './derive-registry.js';
 
 /**
  * One derivation of the turn kind: a copy of the static registry plus the
- * providers' tools admitted by content (ADR 0008), so a provider whose
+ * providers' tools admitted by content (ADR 0009), so a provider whose
  * answer has not changed since the last turn costs what serialising it costs,
  * not what validating, cloning and freezing it costs.
  */
@@ -34,7 +34,7 @@ export function deriveByContent(sources: CatalogueSources, store: DefinitionStor
  */
 export class TurnStrategy implements CatalogueStrategy {
   readonly name = 'turn';
-  /** Every definition this kernel has compiled, by JSON text: shared by its turns, bounded (ADR 0008). */
+  /** Every definition this kernel has compiled, by JSON text: shared by its turns, bounded (ADR 0009). */
   readonly store = new DefinitionStore();
   constructor(private readonly sources: CatalogueSources) {}
 

@@ -14,7 +14,7 @@ export interface KernelCounters {
    * Definitions taken into an effective registry (static re-registrations
    * plus provider tools), each checked either in full (validated, cloned,
    * frozen) or, under `turn`, by its JSON text matching one checked in full
-   * before (ADR 0008). The split is definitionsCompiled / definitionsReused.
+   * before (ADR 0009). The split is definitionsCompiled / definitionsReused.
    */
   entriesValidated: number;
   /** Provider definitions compiled afresh under `turn`: content the kernel had not seen (or had forgotten). */

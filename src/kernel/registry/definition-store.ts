@@ -21,7 +21,7 @@ export interface DefinitionStoreCounts {
 }
 
 /**
- * Content-addressed registration (ADR 0008). A definition is registered as
+ * Content-addressed registration (ADR 0009). A definition is registered as
  * its JSON text: the key is that text, the value the validated, deep-frozen
  * definition parsed back from it. Because the value is a function of the key
  * alone, a hit can only ever return what the provider just spelled — never

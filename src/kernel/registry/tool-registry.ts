@@ -71,7 +71,7 @@ function wrap(handler: ToolHandler, definition: ToolDefinition): RegisteredTool 
 }
 
 /**
- * Content-addressed registration (ADR 0008): the definition is admitted
+ * Content-addressed registration (ADR 0009): the definition is admitted
  * through `store` — compiled once per distinct JSON text, reused thereafter —
  * and wrapped with this handler's functions. The handler's functions are
  * checked on every admission, as register() checks them.
@@ -123,7 +123,7 @@ export class ToolRegistry {
     return measured;
   }
 
-  /** Admits a handler through a content-addressed store (ADR 0008); throws as register() does. */
+  /** Admits a handler through a content-addressed store (ADR 0009); throws as register() does. */
   admit(handler: ToolHandler, store: DefinitionStore): { entry: RegisteredTool; chars: number } {
     const admitted = admitEntry(handler, store);
     this.add(admitted.entry);
