@@ -2,7 +2,7 @@
  * `costlab sweep`: every planned point in turn, progress on stderr, then the
  * SDK side-by-side, the fitted slopes, and the results file and its markdown.
  * A strategy is skipped at a point (and every larger N of its curve) when one
- * probe turn there takes longer than the plan's ceiling; the reason records
+ * warm probe turn there takes longer than the plan's ceiling; the reason records
  * the time it took.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -50,8 +50,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
       continue;
     }
     progress.update(i, plan.points.length, pointLabel(spec));
-    // One probe turn decides whether the point fits in the run.
-    const probe = await runPoint(spec, { warmupTurns: 0, minTurns: 1, maxTurns: 1, budgetMs: 0 });
+    // One probe turn, after one warm-up (the first turn compiles every definition), decides whether the point fits in the run.
+    const probe = await runPoint(spec, { warmupTurns: 1, minTurns: 1, maxTurns: 1, budgetMs: 0 });
     if (probe.turnP50Us / 1000 > plan.turnCeilingMs) {
       tooSlow.set(curve, point.tools);
       skipped.push({ ...point, reason: `one turn took ${Math.round(probe.turnP50Us / 1000)} ms (ceiling ${plan.turnCeilingMs} ms)` });
