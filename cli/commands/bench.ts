@@ -5,22 +5,29 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
+import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, planBench, runBench } from '../../bench/harness/run-bench.js';
+import { publishedComparisonLines } from '../../bench/harness/published-comparison.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
+import { isNoisy } from '../../bench/results/run-context.js';
 import type { Command } from '../main.js';
 
-const USAGE = `usage: costlab bench [--turns N] [--warmup W] [--quick] [--out dir] [--anchors file] [--mcp-turns N] [--no-micro] [--no-mcp]
+const USAGE = `usage: costlab bench [--turns N] [--warmup W] [--quick] [--out dir | --commit-results] [--anchors file] [--mcp-turns N] [--no-micro] [--no-mcp]
 
 Measures the three catalogue strategies in one process (turns interleaved),
-the turn strategy over MCP, and the segment microbenchmarks; writes
-<out>/<commit>.json, <out>/latest.json, dashboard exports and <out>/systems-cost.md.
+the turn strategy over MCP, and the segment microbenchmarks; prints them beside
+the published figures and writes <out>/<commit>.json (<commit>.quick.json for
+--quick), <out>/latest.json, dashboard exports and <out>/systems-cost.md. A quick
+run never replaces the latest.json of a full run of the same commit.
 
   --turns N       measured turns per strategy (default 3000; --quick 200)
   --warmup W      warm-up turns per strategy, discarded (default 200; --quick 20)
   --quick         CI-sized run, under 30 s
-  --out dir       output directory (default: results, in the repository)
-  --anchors file  published figures (default: ../shared/reference/anchor-figures.json
-                  relative to the repository root); when absent the report says so
+  --out dir       output directory (default: results/runs, git-ignored, so a run
+                  leaves the clone clean)
+  --commit-results
+                  write into results/, the committed results (a full run only)
+  --anchors file  published figures (default: reference/anchor-figures.json in the
+                  repository); when absent the report says so
   --mcp-turns N   measured MCP turns (default: a tenth of --turns)
   --no-micro      skip the tinybench/mitata microbenchmarks
   --no-mcp        skip the MCP path (the results JSON then is not written: the
@@ -47,6 +54,7 @@ export const command: Command = {
           warmup: { type: 'string' },
           quick: { type: 'boolean', default: false },
           out: { type: 'string' },
+          'commit-results': { type: 'boolean', default: false },
           anchors: { type: 'string' },
           'mcp-turns': { type: 'string' },
           'no-micro': { type: 'boolean', default: false },
@@ -63,6 +71,9 @@ export const command: Command = {
       const turns = positiveInteger('turns', values.turns);
       const warmup = positiveInteger('warmup', values.warmup, true);
       const mcpTurns = positiveInteger('mcp-turns', values['mcp-turns']);
+      if (values['commit-results'] === true && values.out !== undefined) throw new TypeError('--commit-results and --out both name where to write; give one');
+      // The committed results are what the README and the report quote: a CI-sized run is not one of them.
+      if (values['commit-results'] === true && values.quick === true) throw new TypeError('--commit-results takes a full run, not --quick');
       plan = planBench({
         quick: values.quick === true,
         micro: values['no-micro'] !== true,
@@ -75,7 +86,7 @@ export const command: Command = {
       process.stderr.write(`costlab bench: ${(error as Error).message}\n${USAGE}`);
       return 2;
     }
-    const outDir = values.out === undefined ? path.join(REPO_ROOT, 'results') : path.resolve(values.out);
+    const outDir = values['commit-results'] === true ? COMMITTED_RESULTS_DIR : values.out === undefined ? LOCAL_RESULTS_DIR : path.resolve(values.out);
     try {
       const outcome = await runBench({
         plan,
@@ -90,12 +101,14 @@ export const command: Command = {
       process.stdout.write(`costlab bench: ${results.workload.measuredTurns} measured turns × ${results.workload.callsPerTurn} calls per strategy\n`);
       for (const name of ['rederive', 'shared', 'turn'] as const) process.stdout.write(line(name, s[name]));
       if (results.mcp !== undefined) process.stdout.write(line('turn over MCP', results.mcp.turn));
-      process.stdout.write(
-        `  staircase: rederive÷shared ${results.staircase.rederiveOverShared}×, shared÷turn ${results.staircase.sharedOverTurn}×, catalogue shared÷turn ${results.staircase.catalogueSharedOverTurn}×\n`,
-      );
+      for (const comparison of publishedComparisonLines(results, outcome.anchors)) process.stdout.write(`  ${comparison}\n`);
       const missed = targets.filter((check) => !check.met);
       process.stdout.write(`  targets: ${targets.length - missed.length}/${targets.length} met${missed.length === 0 ? '' : `; missed: ${missed.map((check) => check.target).join('; ')}`}\n`);
       if (outcome.anchors.status === 'absent') process.stdout.write(`  published figures unavailable (${outcome.anchors.label}: ${outcome.anchors.reason})\n`);
+      if (results.loadAverage !== undefined && isNoisy(results.loadAverage, results.environment.cores)) {
+        process.stdout.write(`  noisy run: load average ${results.loadAverage.start} at start, ${results.loadAverage.end} at end on ${results.environment.cores} cores; read the medians and ratios, not means or p95s\n`);
+      }
+      if (files.latestKept !== undefined) process.stdout.write(`  kept: ${files.latestKept}\n`);
       for (const file of [files.results, files.latest, files.actionBenchmark, files.bencher, files.markdown]) {
         if (file === undefined) continue;
         const relative = path.relative(process.cwd(), file);

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { COMMITTED_RESULTS_DIR, DEFAULT_ANCHORS, LOCAL_RESULTS_DIR } from '../../bench/harness/run-bench.js';
 import { buildReportSite } from '../../bench/report/build-site.js';
 import { NoResultsError } from '../../bench/report/results-collection.js';
 import type { Command } from '../main.js';
@@ -13,18 +14,17 @@ import type { Command } from '../main.js';
 /** The repository root, found from this file so the command works from any directory. */
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The published figures live beside the repository, in the shared reference folder. */
-const DEFAULT_ANCHORS = path.join(REPO_ROOT, '..', 'shared', 'reference', 'anchor-figures.json');
-
 const USAGE = `usage: costlab report [--results <dir>] [--out <dir>] [--anchors <file>] [--profiles <dir>]
 
 Builds a static HTML report (<out>/index.html) from every results file in <dir>,
 beside the published anchor figures. The page works offline: charts are inline SVG.
 
-  --results <dir>    results directory (default: results)
-  --out <dir>        where to write the site (default: results/site)
-  --anchors <file>   published figures (default: ../shared/reference/anchor-figures.json
-                     relative to the repository root); when absent the page says so
+  --results <dir>[,<dir>…]
+                     results directories (default: the committed results/ and the
+                     local runs in results/runs/)
+  --out <dir>        where to write the site (default: results/site, git-ignored)
+  --anchors <file>   published figures (default: reference/anchor-figures.json in
+                     the repository); when absent the page says so
   --profiles <dir>   flame graphs per commit, linked when present (default: profiles)
 `;
 
@@ -36,7 +36,7 @@ export const command: Command = {
       values = parseArgs({
         args: [...argv],
         options: {
-          results: { type: 'string', default: 'results' },
+          results: { type: 'string', default: [COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR].join(',') },
           out: { type: 'string', default: path.join('results', 'site') },
           anchors: { type: 'string', default: DEFAULT_ANCHORS },
           profiles: { type: 'string', default: 'profiles' },
@@ -55,7 +55,7 @@ export const command: Command = {
     }
     try {
       const built = await buildReportSite({
-        resultsDir: values.results,
+        resultsDir: values.results.split(','),
         outDir: values.out,
         anchorsPath: values.anchors,
         profilesDir: values.profiles,
