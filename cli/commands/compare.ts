@@ -7,10 +7,13 @@ import { describeFailure } from '../../bench/gate/gate-error.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
-import { prepareCommit } from '../../bench/gate/worktree.js';
+import { CommitNotFound, prepareCommit } from '../../bench/gate/worktree.js';
+import type { PreparedCommit } from '../../bench/gate/worktree.js';
+import { mergeBase, shallowCloneHint } from '../../bench/gate/commit-range.js';
+import { disposeWorktrees } from '../../bench/gate/worktree-cleanup.js';
 import type { Command } from '../main.js';
 
-const USAGE = `usage: costlab compare <base> <head> [--rounds 10] [--turns 150] [--iterations 20] [--lanes structural,instructions,wall-clock] [--threshold-wall 0.05] [--threshold-instructions 0.02] [--out dir]
+const USAGE = `usage: costlab compare <base> <head> [--merge-base] [--keep-worktrees] [--rounds 10] [--turns 150] [--iterations 20] [--lanes structural,instructions,wall-clock] [--threshold-wall 0.05] [--threshold-instructions 0.02] [--out dir]
 
 Checks out both commits in git worktrees (.worktrees/<sha>), installs each from its
 own lockfile, and compares them lane by lane:
@@ -19,7 +22,12 @@ own lockfile, and compares them lane by lane:
   wall-clock    fresh probe processes interleaved A B B A …, one median per process,
                 bootstrap interval on the ratio + Mann–Whitney; flagged only when the
                 change passes the threshold AND is significant
-Prints a markdown table, writes results/compare-<base>-<head>.md, exits 1 on a flagged regression, 2 when it could not measure.`;
+Prints a markdown table, writes results/compare-<base>-<head>.md, exits 1 on a flagged regression, 2 when it could not measure.
+
+  --merge-base      measure the merge-base of <base> and <head> as the base: what a pull
+                    request branched from, e.g. \`compare --merge-base origin/main HEAD\`
+  --keep-worktrees  keep .worktrees/<sha> (with its node_modules) for a rerun; by default
+                    they are removed afterwards, and their disk usage is printed either way`;
 
 const ALL_LANES = ['structural', 'instructions', 'wall-clock'] as const;
 
@@ -39,6 +47,8 @@ export const command: Command = {
           'threshold-wall': { type: 'string', default: '0.05' },
           'threshold-instructions': { type: 'string', default: '0.02' },
           out: { type: 'string', default: 'results' },
+          'merge-base': { type: 'boolean', default: false },
+          'keep-worktrees': { type: 'boolean', default: false },
           help: { type: 'boolean', default: false },
         },
         strict: true,
@@ -67,11 +77,16 @@ export const command: Command = {
     }
     const progress = (line: string): void => void process.stderr.write(`compare: ${line}\n`);
     const repo = process.cwd();
+    const prepared: PreparedCommit[] = [];
     try {
-      progress(`preparing ${baseRef}`);
-      const base = await prepareCommit({ repo, ref: baseRef });
+      const baseTarget = values['merge-base'] ? await mergeBase(repo, baseRef, headRef) : baseRef;
+      if (values['merge-base']) progress(`merge-base of ${baseRef} and ${headRef}: ${baseTarget.slice(0, 10)}`);
+      progress(`preparing ${baseRef}${values['merge-base'] ? ' (merge-base)' : ''}`);
+      const base = await prepareCommit({ repo, ref: baseTarget });
+      prepared.push(base);
       progress(`preparing ${headRef}`);
       const head = await prepareCommit({ repo, ref: headRef });
+      prepared.push(head);
       const short = (sha: string): string => sha.slice(0, 10);
       const rows: VerdictRow[] = [];
       if (lanes.has('structural')) {
@@ -91,7 +106,7 @@ export const command: Command = {
         rows.push(...(await wallClockLane(base.dir, head.dir, { rounds, turns, threshold: Number(values['threshold-wall']), onProgress: progress })));
       }
       const title = `## costlab compare ${short(base.sha)} → ${short(head.sha)}`;
-      const provenance = `base \`${base.sha}\` (${baseRef}), head \`${head.sha}\` (${headRef}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), ${iterations} iterations (instructions)`;
+      const provenance = `base \`${base.sha}\` (${values['merge-base'] ? `merge-base of ${baseRef} and ${headRef}` : baseRef}), head \`${head.sha}\` (${headRef}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), ${iterations} iterations (instructions)`;
       const markdown = `${title}\n\n${provenance}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
       process.stdout.write(markdown);
       await mkdir(values.out, { recursive: true });
@@ -100,8 +115,19 @@ export const command: Command = {
       progress(`written ${file}`);
       return exitCodeFor(rows);
     } catch (error) {
-      process.stderr.write(`costlab compare: could not measure: ${describeFailure(error)}\n`);
+      const hint = error instanceof CommitNotFound ? await shallowCloneHint(repo).catch(() => '') : '';
+      const described = describeFailure(error);
+      // GateErrors already open with "could not measure"; say it once.
+      process.stderr.write(`costlab compare: ${/^\w+: could not measure/.test(described) ? described : `could not measure: ${described}`}${hint}\n`);
       return 2;
+    } finally {
+      if (prepared.length > 0) {
+        try {
+          progress((await disposeWorktrees(repo, prepared.map((commit) => commit.dir), values['keep-worktrees'])).line);
+        } catch (error) {
+          progress(`could not remove the worktrees: ${describeFailure(error)}`);
+        }
+      }
     }
   },
 };
