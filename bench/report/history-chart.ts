@@ -7,7 +7,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { STRATEGY_NAMES, type Results } from '../results/results-schema.js';
 import { logAxis } from './log-axis.js';
-import { CATALOGUE_SEGMENT, WHOLE_CALL } from './staircase-chart.js';
+import { CATALOGUE_SEGMENT, COMPACT_DECADE, WHOLE_CALL } from './staircase-chart.js';
 import { MCP_TURN, SEGMENT_ROWS, type SegmentRowName } from './segments-chart.js';
 import { seriesColours } from './palette.js';
 
@@ -71,7 +71,7 @@ export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder:
       type: 'quantitative',
       scale: { type: 'log', domain: axis.domain },
       title: 'µs per call, p50 (log scale)',
-      axis: { values: axis.ticks, format: ',~g', grid: true },
+      axis: { values: axis.ticks, labelExpr: COMPACT_DECADE, labelOverlap: false, grid: true },
     },
     color: {
       field: 'series',
@@ -87,7 +87,7 @@ export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder:
     // Stacked panels, each narrow enough for a phone; many commits scroll sideways instead of shrinking.
     facet: { row: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } } },
     spec: {
-      width: Math.max(300, commitsInOrder.length * 46),
+      width: Math.max(270, commitsInOrder.length * 46),
       height: 200,
       layer: [
         { mark: { type: 'line', strokeWidth: 2, aria: false }, encoding: { ...encoding, order: { field: 'position' } } },

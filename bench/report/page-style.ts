@@ -43,7 +43,7 @@ dl.definitions { display: grid; grid-template-columns: max-content 1fr; gap: 4px
 dl.definitions dt { color: var(--muted); }
 dl.definitions dd { margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; overflow-wrap: anywhere; }
 ol.rules li { margin: 3px 0; max-width: 90ch; }
-ul.files li { font-size: 13px; }
+ul.files li { font-size: 13px; overflow-wrap: anywhere; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--rule); padding-top: 10px; }
 /* Phone width (420 px and below): the page's margins shrink, charts (drawn ≤ 400 px wide) keep their size, wide tables scroll inside their own box. */
 @media (max-width: 600px) {

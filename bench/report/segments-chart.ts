@@ -73,7 +73,7 @@ export function segmentsChartSpec(shares: readonly SegmentShareRow[], published:
   const y = { field: 'strategy', type: 'nominal', sort: [...SEGMENT_ROWS], title: null } as const;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: 300,
+    width: 250,
     height: { step: 40 },
     layer: [
       {
@@ -86,7 +86,7 @@ export function segmentsChartSpec(shares: readonly SegmentShareRow[], published:
             type: 'quantitative',
             stack: 'zero',
             scale: { domain: [0, 1] },
-            axis: { format: '.0%', grid: true },
+            axis: { format: '.0%', grid: true, labelFlush: true, values: [0, 0.25, 0.5, 0.75, 1] },
             title: 'share of call time',
           },
           color: {
@@ -94,7 +94,7 @@ export function segmentsChartSpec(shares: readonly SegmentShareRow[], published:
             type: 'nominal',
             title: 'segment',
             scale: { domain: [...CALL_SEGMENTS], range: segmentColours(CALL_SEGMENTS) },
-            legend: { orient: 'top', direction: 'horizontal', columns: 4, title: null },
+            legend: { orient: 'top', direction: 'horizontal', columns: 2, title: null },
           },
           order: { field: 'order', type: 'quantitative' },
           description: { field: 'description' },

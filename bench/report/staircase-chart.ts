@@ -72,6 +72,9 @@ export function staircaseRows(latest: Results, anchors: AnchorFigures | undefine
   return rows;
 }
 
+/** A decade tick's label: 0.01 … 100 as written, then 1k, 10k, 100k (µs). */
+export const COMPACT_DECADE = "datum.value >= 1000 ? format(datum.value / 1000, '~g') + 'k' : format(datum.value, '~g')";
+
 /** A zero has no place on a log axis; such a figure stays in the tables only. */
 export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSpec {
   const rows = allRows.filter((row) => row.micros > 0);
@@ -94,7 +97,8 @@ export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSp
       stack: null,
       scale: { type: 'log', domain: axis.domain },
       title: 'µs per call (log scale)',
-      axis: { values: axis.ticks, format: ',~g', grid: true, labelFlush: true },
+      // Every decade labelled, compactly (1k, 10k), so eight decades fit a phone-width panel.
+      axis: { values: axis.ticks, labelExpr: COMPACT_DECADE, labelOverlap: false, grid: true, labelFlush: true },
     },
   } as const;
   return {
@@ -102,7 +106,7 @@ export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSp
     data: { values: rows.map((row) => ({ ...row })) },
     facet: { row: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } } },
     spec: {
-      width: 330,
+      width: 270,
       // With yOffset the step is per bar, not per strategy.
       height: { step: 17 },
       layer: [
