@@ -113,7 +113,7 @@ describe('anchor figures schema', () => {
     const reference = new URL('../../reference/anchor-figures.json', import.meta.url);
     const figures = parseAnchorFigures(JSON.parse(readFileSync(reference, 'utf8')));
     expect(figures.staircase.map((step) => [step.strategy, step.wholeCallMs])).toEqual([['rederive', 8.23], ['shared', 2.44], ['turn', 0.968]]);
-    expect(figures.source).toMatch(/ADR 0026/);
+    expect(figures.source).toMatch(/adr\/0026/);
   });
 
   it('names the bad field and requires each strategy once', () => {
