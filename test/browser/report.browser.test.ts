@@ -31,6 +31,13 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** The little of the DOM the in-page checks use (this project compiles without the DOM library). */
+interface PageElement {
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): { width: number; height: number; right: number };
+}
+declare const document: { documentElement: { scrollWidth: number }; querySelectorAll(selector: string): Iterable<PageElement> };
+
 interface RenderedMark {
   readonly label: string;
   readonly width: number;
