@@ -1,18 +1,11 @@
-import { parseArgs } from 'node:util';
 import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR } from '../../bench/harness/run-bench.js';
 import { historyByTestbed, loadResultsCollection } from '../../bench/report/results-collection.js';
 import type { ResultsFile } from '../../bench/report/results-collection.js';
-import { NOISE_RULE } from '../../bench/results/run-context.js';
 import { STRATEGY_NAMES } from '../../bench/results/results-schema.js';
-import type { Command } from '../main.js';
-
-const USAGE = `usage: costlab history [--results dir[,dir…]] [--strategy turn|shared|rederive|all]
-
-A markdown table per testbed (CPU, cores, memory, platform, Node) of the catalogue
-segment and the whole mediated call (p50, µs) across the commits measured, oldest
-first, with each commit's change against the one before it on the same testbed.
-A noisy run (${NOISE_RULE}) is marked, and so is a change that involves one.
-Reads the committed results/ and the local results/runs/ unless --results is given.`;
+import type { StrategyName } from '../../bench/results/results-schema.js';
+import { NOISE_RULE } from '../../bench/results/run-context.js';
+import { oneOf } from '../../bench/command-line/flag-values.js';
+import { defineCommand } from '../command.js';
 
 function us(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
@@ -30,29 +23,25 @@ function runLabel(entry: ResultsFile, cores: number): string {
   return `${entry.kind}, noisy (load ${Math.max(entry.loadAverage.start, entry.loadAverage.end)} / ${cores} cores)`;
 }
 
-export const command: Command = {
-  summary: 'table of the catalogue segment and whole call across the commits in results/',
-  async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: [...argv],
-        options: { results: { type: 'string' }, strategy: { type: 'string', default: 'all' }, help: { type: 'boolean', default: false } },
-        strict: true,
-      }));
-    } catch (error) {
-      process.stderr.write(`costlab history: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
-      return 2;
-    }
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
-    const strategies = values.strategy === 'all' ? STRATEGY_NAMES : STRATEGY_NAMES.filter((name) => name === values.strategy);
-    if (strategies.length === 0) {
-      process.stderr.write(`costlab history: --strategy must be turn, shared, rederive or all\n`);
-      return 2;
-    }
+interface HistoryFlags {
+  readonly results?: string;
+  readonly strategy: StrategyName | 'all';
+}
+
+export const command = defineCommand<HistoryFlags>({
+  define(command) {
+    command
+      .description(
+        'A markdown table per testbed (CPU, cores, memory, platform, Node) of the catalogue\n' +
+          'segment and the whole mediated call (p50, µs) across the commits measured, oldest\n' +
+          "first, with each commit's change against the one before it on the same testbed.\n" +
+          `A noisy run (${NOISE_RULE}) is marked, and so is a change that involves one.`,
+      )
+      .option('--results <dirs>', 'results directories, comma-separated (default: the committed results/ and the local results/runs/)')
+      .option('--strategy <s>', `${STRATEGY_NAMES.join(', ')} or all`, oneOf<StrategyName | 'all'>([...STRATEGY_NAMES, 'all']), 'all');
+  },
+  async run(values) {
+    const strategies = values.strategy === 'all' ? STRATEGY_NAMES : [values.strategy];
     let collection;
     try {
       collection = await loadResultsCollection(values.results === undefined ? [COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR] : values.results.split(','));
@@ -67,6 +56,7 @@ export const command: Command = {
       let previous: ResultsFile | undefined;
       for (const entry of entries) {
         const { results } = entry;
+        // A step next to a noisy run is the machine as much as the commit.
         const caveat = previous !== undefined && (entry.noisy || previous.noisy) ? '?' : '';
         const cells = [
           `\`${results.commit.slice(0, 10)}\`${results.dirty ? ' (dirty)' : ''}`,
@@ -88,8 +78,8 @@ export const command: Command = {
       out.push(`noisy: ${NOISE_RULE}; a change marked ? involves a noisy run and says more about the machine than the commit.`);
     }
     process.stdout.write(`${out.join('\n')}\n`);
-    const suspect = collection.skipped.filter((skipped) => skipped.suspect);
-    for (const skipped of suspect) process.stderr.write(`history: skipped ${skipped.file}: ${skipped.reason}\n`);
+    // Other writers' files in results/ (a baseline, dashboard exports) are expected; a results file this reader cannot use is news.
+    for (const skipped of collection.skipped.filter((entry) => entry.suspect)) process.stderr.write(`history: skipped ${skipped.file}: ${skipped.reason}\n`);
     return 0;
   },
-};
+});
