@@ -10,7 +10,16 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Environment } from './results-schema.js';
+
+/** The fields of a results file's environment that make absolute times comparable (read by `results-schema.ts`, so not imported from it). */
+export interface TestbedFields {
+  readonly cpuModel: string;
+  readonly cores: number;
+  readonly memoryGiB: number;
+  readonly platform: string;
+  readonly arch: string;
+  readonly node: string;
+}
 
 /** quick: the CI-sized run; full: the default run; sweep: the scale sweep. */
 export const RUN_KINDS = ['full', 'sweep', 'quick'] as const;
@@ -36,7 +45,7 @@ export type Testbed = z.infer<typeof TestbedSchema>;
  * same kind are the same testbed, and a results file should not carry a machine's
  * name. Node's full version is, because a V8 upgrade moves absolute times.
  */
-export function testbedOf(env: Pick<Environment, 'cpuModel' | 'cores' | 'memoryGiB' | 'platform' | 'arch' | 'node'>): Testbed {
+export function testbedOf(env: TestbedFields): Testbed {
   const identity = [env.cpuModel, env.cores, env.memoryGiB, env.platform, env.arch, env.node].join('|');
   return {
     id: createHash('sha256').update(identity).digest('hex').slice(0, 12),
