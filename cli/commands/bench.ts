@@ -4,9 +4,10 @@
  * (0 measured and written, 1 the workload did not do what it declares, 2 usage).
  */
 import path from 'node:path';
-import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, planBench, runBench } from '../../bench/harness/run-bench.js';
+import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
 import { publishedComparisonLines } from '../../bench/harness/published-comparison.js';
 import { isNoisy } from '../../bench/results/run-context.js';
+import { updateReadmeClaims } from '../../bench/harness/readme-claims.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
 import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
@@ -86,6 +87,10 @@ export const command = defineCommand<BenchFlags>({
         process.stdout.write(`  wrote ${relative.startsWith('..') ? file : relative}\n`);
       }
       if (files.resultsSkipped !== undefined) process.stdout.write(`  results JSON not written: ${files.resultsSkipped}\n`);
+      // The README's reproduction paragraph quotes the committed run: it moves with it.
+      if (values.commitResults === true && files.latest !== undefined && (await updateReadmeClaims({ repoRoot: REPO_ROOT }))) {
+        process.stdout.write('  updated README.md (which ratios reproduce, from results/latest.json)\n');
+      }
       return 0;
     } catch (error) {
       if (error instanceof WorkloadMismatch) {
