@@ -154,7 +154,10 @@ export class TargetSession {
       session.#fail(new TargetFailure('listing_too_large', `the target sent a frame of more than ${bytes} bytes (still unfinished), past the limit of ${options.maxListingBytes} (maxListingBytes)`));
     client.onerror = (error) => session.#onTransportError(error);
     client.onclose = () => {
-      if (!session.#closing) session.#fail(new TargetFailure('target_exited', `the target closed the connection${session.#stderrNote()}`));
+      // Deferred a turn: when a request's own error closed the connection (an HTTP 401, say), that error names the failure.
+      setImmediate(() => {
+        if (!session.#closing) session.#fail(new TargetFailure('target_exited', `the target closed the connection${session.#stderrNote()}`));
+      });
     };
     client.setNotificationHandler(z.object({ method: z.literal('notifications/tools/list_changed') }).passthrough() as never, () => {
       session.listChangedNotices += 1;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
+import { wantsTarget } from '../target/target-options.js';
 import type { Command } from '../main.js';
 
 const USAGE = `usage: costlab bench [--turns N] [--warmup W] [--quick] [--out dir] [--anchors file] [--mcp-turns N] [--no-micro] [--no-mcp]
@@ -37,6 +38,7 @@ function positiveInteger(name: string, value: string | undefined, allowZero = fa
 export const command: Command = {
   summary: 'measure the systems cost of mediation: the staircase, segments, MCP path, microbenchmarks',
   async run(argv) {
+    if (wantsTarget(argv)) return (await import('../target/bench-target.js')).runBenchTarget(argv);
     let plan;
     let values;
     try {

@@ -8,6 +8,7 @@ import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
 import { prepareCommit } from '../../bench/gate/worktree.js';
+import { wantsTarget } from '../target/target-options.js';
 import type { Command } from '../main.js';
 
 const USAGE = `usage: costlab compare <base> <head> [--rounds 10] [--turns 150] [--iterations 20] [--lanes structural,instructions,wall-clock] [--threshold-wall 0.05] [--threshold-instructions 0.02] [--out dir]
@@ -26,6 +27,7 @@ const ALL_LANES = ['structural', 'instructions', 'wall-clock'] as const;
 export const command: Command = {
   summary: 'compare two commits lane by lane and flag a dearer catalogue resolution',
   async run(argv) {
+    if (wantsTarget(argv)) return (await import('../target/compare-target.js')).runCompareTarget(argv);
     let parsed;
     try {
       parsed = parseArgs({

@@ -20,6 +20,7 @@ import { renderTextSweep, renderTextTable } from '../../src/conformance/report/t
 import { runConformance } from '../../src/conformance/suite.js';
 import type { StrategyChoice } from '../../src/conformance/suite.js';
 import { isCatalogueStrategyName } from '../../src/kernel/index.js';
+import { wantsTarget } from '../target/target-options.js';
 import type { Command } from '../main.js';
 
 const USAGE = `usage: costlab conformance [--strategy turn|shared|rederive|all] [--columns a,b] [--out <dir>]
@@ -45,6 +46,7 @@ function commitOf(): string | undefined {
 export const command: Command = {
   summary: 'judge the kernel on the conformance rows through all six columns',
   async run(argv) {
+    if (wantsTarget(argv)) return (await import('../target/conformance-target.js')).runConformanceTarget(argv);
     let values: { strategy: string; columns?: string; out: string; help?: boolean };
     try {
       values = parseArgs({

@@ -1,0 +1,47 @@
+/** `costlab bench --target …`: cost on the wire of any MCP server; writes target-bench.{json,md}. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runTargets, targetRunExitCode } from '../../bench/target/run-targets.js';
+import { renderTargetMarkdown } from '../../bench/target/target-markdown.js';
+import type { TargetReport } from '../../bench/target/target-report-schema.js';
+import { TARGET_OPTIONS_USAGE, parseTargetCommand, usageFailure } from './target-options.js';
+
+export const BENCH_TARGET_USAGE = `usage: costlab bench --target <t> [--target <t> …] [--config costlab.config.json] [--out dir] [--json]
+
+Measures initialize, tools/list (p50/p95, bytes, tool count) and each configured
+tools/call, warm (one session) and cold (a fresh process or connection each), and
+the tool-count curve when a target has a {n} placeholder and the config lists sizes.
+Writes <out>/target-bench.json and <out>/target-bench.md. Exit 0 all measured,
+1 a target failed (named in the report), 2 usage.
+
+${TARGET_OPTIONS_USAGE}`;
+
+export async function writeTargetReport(report: TargetReport, out: string, stem: string, json: boolean, markdown: string): Promise<void> {
+  await mkdir(out, { recursive: true });
+  await writeFile(path.join(out, `${stem}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(path.join(out, `${stem}.md`), markdown);
+  process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : markdown);
+  process.stderr.write(`wrote ${path.join(out, `${stem}.json`)} and ${stem}.md\n`);
+}
+
+export async function runBenchTarget(argv: readonly string[]): Promise<number> {
+  let options;
+  try {
+    options = await parseTargetCommand(argv);
+  } catch (error) {
+    return usageFailure('bench', error, BENCH_TARGET_USAGE);
+  }
+  if (options.help) {
+    process.stdout.write(`${BENCH_TARGET_USAGE}\n`);
+    return 0;
+  }
+  const report = await runTargets({
+    kind: 'target-bench',
+    specs: options.specs,
+    config: options.config,
+    command: ['costlab bench', ...argv].join(' '),
+    onProgress: (line) => process.stderr.write(`bench: ${line}\n`),
+  });
+  await writeTargetReport(report, options.out, 'target-bench', options.json, renderTargetMarkdown(report));
+  return targetRunExitCode(report);
+}
