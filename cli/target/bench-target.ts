@@ -1,6 +1,7 @@
 /** `costlab bench --target …`: cost on the wire of any MCP server; writes target-bench.{json,md}. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { CredentialMissing } from '../../bench/target/target-config.js';
 import { runTargets, targetRunExitCode } from '../../bench/target/run-targets.js';
 import { renderTargetMarkdown } from '../../bench/target/target-markdown.js';
 import type { TargetReport } from '../../bench/target/target-report-schema.js';
@@ -35,13 +36,20 @@ export async function runBenchTarget(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${BENCH_TARGET_USAGE}\n`);
     return 0;
   }
-  const report = await runTargets({
-    kind: 'target-bench',
-    specs: options.specs,
-    config: options.config,
-    command: ['costlab bench', ...argv].join(' '),
-    onProgress: (line) => process.stderr.write(`bench: ${line}\n`),
-  });
+  let report;
+  try {
+    report = await runTargets({
+      kind: 'target-bench',
+      specs: options.specs,
+      config: options.config,
+      command: ['costlab bench', ...argv].join(' '),
+      onProgress: (line) => process.stderr.write(`bench: ${line}\n`),
+    });
+  } catch (error) {
+    // Credentials are resolved before any target runs: a missing one is the caller's to fix.
+    if (error instanceof CredentialMissing) return usageFailure('bench', error, BENCH_TARGET_USAGE);
+    throw error;
+  }
   await writeTargetReport(report, options.out, 'target-bench', options.json, renderTargetMarkdown(report));
   return targetRunExitCode(report);
 }

@@ -1,4 +1,5 @@
 /** `costlab conformance --target …`: catalogue consistency rows for any MCP server; writes target-conformance.{json,md}. */
+import { CredentialMissing } from '../../bench/target/target-config.js';
 import { runTargets, targetRunExitCode } from '../../bench/target/run-targets.js';
 import { renderTargetMarkdown } from '../../bench/target/target-markdown.js';
 import { writeTargetReport } from './bench-target.js';
@@ -25,13 +26,20 @@ export async function runConformanceTarget(argv: readonly string[]): Promise<num
     process.stdout.write(`${CONFORMANCE_TARGET_USAGE}\n`);
     return 0;
   }
-  const report = await runTargets({
-    kind: 'target-conformance',
-    specs: options.specs,
-    config: options.config,
-    command: ['costlab conformance', ...argv].join(' '),
-    onProgress: (line) => process.stderr.write(`conformance: ${line}\n`),
-  });
+  let report;
+  try {
+    report = await runTargets({
+      kind: 'target-conformance',
+      specs: options.specs,
+      config: options.config,
+      command: ['costlab conformance', ...argv].join(' '),
+      onProgress: (line) => process.stderr.write(`conformance: ${line}\n`),
+    });
+  } catch (error) {
+    // Credentials are resolved before any target runs: a missing one is the caller's to fix.
+    if (error instanceof CredentialMissing) return usageFailure('conformance', error, CONFORMANCE_TARGET_USAGE);
+    throw error;
+  }
   await writeTargetReport(report, options.out, 'target-conformance', options.json, renderTargetMarkdown(report));
   return targetRunExitCode(report);
 }
