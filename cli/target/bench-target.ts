@@ -5,17 +5,8 @@ import { CredentialMissing } from '../../bench/target/target-config.js';
 import { runTargets, targetRunExitCode } from '../../bench/target/run-targets.js';
 import { renderTargetMarkdown } from '../../bench/target/target-markdown.js';
 import type { TargetReport } from '../../bench/target/target-report-schema.js';
-import { TARGET_OPTIONS_USAGE, parseTargetCommand, usageFailure } from './target-options.js';
-
-export const BENCH_TARGET_USAGE = `usage: costlab bench --target <t> [--target <t> …] [--config costlab.config.json] [--out dir] [--json]
-
-Measures initialize, tools/list (p50/p95, bytes, tool count) and each configured
-tools/call, warm (one session) and cold (a fresh process or connection each), and
-the tool-count curve when a target has a {n} placeholder and the config lists sizes.
-Writes <out>/target-bench.json and <out>/target-bench.md. Exit 0 all measured,
-1 a target failed (named in the report), 2 usage.
-
-${TARGET_OPTIONS_USAGE}`;
+import { targetOptions, usageFailure } from './target-options.js';
+import type { TargetFlags } from './target-options.js';
 
 export async function writeTargetReport(report: TargetReport, out: string, stem: string, json: boolean, markdown: string): Promise<void> {
   await mkdir(out, { recursive: true });
@@ -25,16 +16,17 @@ export async function writeTargetReport(report: TargetReport, out: string, stem:
   process.stderr.write(`wrote ${path.join(out, `${stem}.json`)} and ${stem}.md\n`);
 }
 
-export async function runBenchTarget(argv: readonly string[]): Promise<number> {
+/**
+ * Measures initialize, tools/list and each configured tools/call, warm and
+ * cold, and the {n} curve; writes <out>/target-bench.{json,md}. Exit 0 all
+ * measured, 1 a target failed (named in the report), 2 usage.
+ */
+export async function runBenchTarget(flags: TargetFlags, argv: readonly string[]): Promise<number> {
   let options;
   try {
-    options = await parseTargetCommand(argv);
+    options = await targetOptions(flags);
   } catch (error) {
-    return usageFailure('bench', error, BENCH_TARGET_USAGE);
-  }
-  if (options.help) {
-    process.stdout.write(`${BENCH_TARGET_USAGE}\n`);
-    return 0;
+    return usageFailure('bench', error);
   }
   let report;
   try {
@@ -47,7 +39,7 @@ export async function runBenchTarget(argv: readonly string[]): Promise<number> {
     });
   } catch (error) {
     // Credentials are resolved before any target runs: a missing one is the caller's to fix.
-    if (error instanceof CredentialMissing) return usageFailure('bench', error, BENCH_TARGET_USAGE);
+    if (error instanceof CredentialMissing) return usageFailure('bench', error);
     throw error;
   }
   await writeTargetReport(report, options.out, 'target-bench', options.json, renderTargetMarkdown(report));

@@ -14,58 +14,51 @@ import { CompareSideFailed, compareTargets } from '../../bench/target/compare-ta
 import { resolveIdentities } from '../../bench/target/target-config.js';
 import { Redactor } from '../../bench/target/secrets.js';
 import type { TargetSpec } from '../../bench/target/target-spec.js';
-import { TARGET_OPTIONS_USAGE, parseTargetCommand, usageFailure, worldTarget } from './target-options.js';
+import { targetOptions, usageFailure, worldTarget } from './target-options.js';
+import type { TargetFlags } from './target-options.js';
 
-export const COMPARE_TARGET_USAGE = `usage: costlab compare --target <base> --target <head> [--rounds 10] [--threshold-wall 0.05] [--config file] [--out dir] [--json]
-       costlab compare --world <file> <base-commit> <head-commit> [same options]
+export interface CompareTargetFlags extends TargetFlags {
+  readonly rounds: number;
+  readonly thresholdWall: number;
+}
 
-Starts fresh processes (or connections) of both targets, interleaved A B, B A, …;
-in each, times initialize, then tools/list and the configured calls after warm-up,
-one median per process; judges each with a bootstrap interval on the ratio and
-Mann–Whitney, flagged only past the threshold and significant. Prints a markdown
-table for the pull request and writes <out>/compare-targets.md (and .json).
-Exit 0 no regression, 1 a flagged regression, 2 could not measure.
-
-  --rounds <n>           rounds; each starts one process of each side (default 10)
-  --threshold-wall <r>   smallest relative change worth flagging (default 0.05)
-${TARGET_OPTIONS_USAGE}`;
-
-export async function runCompareTarget(argv: readonly string[]): Promise<number> {
+/**
+ * Fresh processes (or connections) of both targets, interleaved A B, B A, …;
+ * one median per process and request; compare's wall-clock verdicts; a
+ * markdown table, and <out>/compare-targets.{md,json}. Exit 0 no regression,
+ * 1 a flagged regression, 2 could not measure.
+ */
+export async function runCompareTarget(flags: CompareTargetFlags, operands: readonly string[]): Promise<number> {
   let options;
   try {
-    options = await parseTargetCommand(argv, { rounds: { type: 'string', default: '10' }, 'threshold-wall': { type: 'string', default: '0.05' } }, true);
+    // --world names the world; the targets are the two commits serving it, built below.
+    options = await targetOptions(flags.world === undefined ? flags : { ...flags, world: undefined, target: ['stdio:true'] });
   } catch (error) {
-    return usageFailure('compare', error, COMPARE_TARGET_USAGE);
+    return usageFailure('compare', error);
   }
-  if (options.help) {
-    process.stdout.write(`${COMPARE_TARGET_USAGE}\n`);
-    return 0;
-  }
-  const rounds = Number(options.values['rounds']);
-  const threshold = Number(options.values['threshold-wall']);
-  if (!Number.isInteger(rounds) || rounds < 1 || !(threshold > 0)) return usageFailure('compare', new Error('--rounds must be a positive integer and --threshold-wall positive'), COMPARE_TARGET_USAGE);
+  const { rounds, thresholdWall: threshold } = flags;
   const progress = (line: string): void => void process.stderr.write(`compare: ${line}\n`);
   let base: TargetSpec;
   let head: TargetSpec;
   let labels: [string, string];
   try {
-    const world = options.values['world'];
-    if (typeof world === 'string') {
-      if (options.positionals.length !== 2) throw new Error('with --world, name exactly two commits (base and head)');
+    const world = flags.world;
+    if (world !== undefined) {
+      if (operands.length !== 2) throw new Error('with --world, name exactly two commits (base and head)');
       const file = path.resolve(world);
-      progress(`preparing ${options.positionals[0]}`);
-      const b = await prepareCommit({ repo: process.cwd(), ref: options.positionals[0]! });
-      progress(`preparing ${options.positionals[1]}`);
-      const h = await prepareCommit({ repo: process.cwd(), ref: options.positionals[1]! });
+      progress(`preparing ${operands[0]}`);
+      const b = await prepareCommit({ repo: process.cwd(), ref: operands[0]! });
+      progress(`preparing ${operands[1]}`);
+      const h = await prepareCommit({ repo: process.cwd(), ref: operands[1]! });
       base = { ...worldTarget(file, path.join(b.dir, 'bin/costlab.mjs')), text: `${b.sha.slice(0, 10)} serving ${world}` };
       head = { ...worldTarget(file, path.join(h.dir, 'bin/costlab.mjs')), text: `${h.sha.slice(0, 10)} serving ${world}` };
     } else {
-      if (options.specs.length !== 2 || options.positionals.length > 0) throw new Error('name exactly two targets: --target <base> --target <head>');
+      if (options.specs.length !== 2 || operands.length > 0) throw new Error('name exactly two targets: --target <base> --target <head>');
       [base, head] = options.specs as [TargetSpec, TargetSpec];
     }
     labels = [base.text, head.text];
   } catch (error) {
-    return usageFailure('compare', error, COMPARE_TARGET_USAGE);
+    return usageFailure('compare', error);
   }
   const redactor = new Redactor();
   try {

@@ -3,28 +3,20 @@ import { CredentialMissing } from '../../bench/target/target-config.js';
 import { runTargets, targetRunExitCode } from '../../bench/target/run-targets.js';
 import { renderTargetMarkdown } from '../../bench/target/target-markdown.js';
 import { writeTargetReport } from './bench-target.js';
-import { TARGET_OPTIONS_USAGE, parseTargetCommand, usageFailure } from './target-options.js';
+import { targetOptions, usageFailure } from './target-options.js';
+import type { TargetFlags } from './target-options.js';
 
-export const CONFORMANCE_TARGET_USAGE = `usage: costlab conformance --target <t> [--target <t> …] [--config costlab.config.json] [--out dir] [--json]
-
-Judges the catalogue consistency rows (listing stable, listChanged honoured,
-unlisted names refused, identities differ only where allowed, cacheScope private
-when listings differ, valid input schemas, at most 128 tools), each with a verdict
-and the frames behind it. Writes <out>/target-conformance.json and .md.
-Exit 0 every row pass/warn/n/a, 1 a row failed or a target could not be judged, 2 usage.
-
-${TARGET_OPTIONS_USAGE}`;
-
-export async function runConformanceTarget(argv: readonly string[]): Promise<number> {
+/**
+ * Judges the catalogue consistency rows, each with its verdict and frames;
+ * writes <out>/target-conformance.{json,md}. Exit 0 every row pass, warn or
+ * n/a; 1 a row failed or a target could not be judged; 2 usage.
+ */
+export async function runConformanceTarget(flags: TargetFlags, argv: readonly string[]): Promise<number> {
   let options;
   try {
-    options = await parseTargetCommand(argv);
+    options = await targetOptions(flags);
   } catch (error) {
-    return usageFailure('conformance', error, CONFORMANCE_TARGET_USAGE);
-  }
-  if (options.help) {
-    process.stdout.write(`${CONFORMANCE_TARGET_USAGE}\n`);
-    return 0;
+    return usageFailure('conformance', error);
   }
   let report;
   try {
@@ -37,7 +29,7 @@ export async function runConformanceTarget(argv: readonly string[]): Promise<num
     });
   } catch (error) {
     // Credentials are resolved before any target runs: a missing one is the caller's to fix.
-    if (error instanceof CredentialMissing) return usageFailure('conformance', error, CONFORMANCE_TARGET_USAGE);
+    if (error instanceof CredentialMissing) return usageFailure('conformance', error);
     throw error;
   }
   await writeTargetReport(report, options.out, 'target-conformance', options.json, renderTargetMarkdown(report));

@@ -1,14 +1,14 @@
 /**
- * The options every `--target` command shares: which targets (repeatable),
- * the config file, where results go, and overrides of the config's sizes.
- * A target command is picked when `--target` or `--world` is on the command
- * line; the command modules hand over to these handlers before their own
- * option parsing, so the reference-world path is untouched.
+ * The options every `--target` command shares, declared on its commander
+ * command: which targets (repeatable), a world file, the config file, and
+ * overrides of the config's sample counts. A command takes its target path
+ * when `--target` or `--world` was given; its reference-world path is
+ * untouched otherwise.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import type { ParseArgsConfig } from 'node:util';
+import type { Command } from 'commander';
+import { positiveInteger } from '../../bench/command-line/flag-values.js';
 import { DEFAULT_TARGET_CONFIG, loadTargetConfig } from '../../bench/target/target-config.js';
 import type { TargetConfig } from '../../bench/target/target-config.js';
 import { parseTargetSpec } from '../../bench/target/target-spec.js';
@@ -17,32 +17,36 @@ import type { TargetSpec } from '../../bench/target/target-spec.js';
 export const DEFAULT_CONFIG_FILE = 'costlab.config.json';
 const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
 
-/** Whether argv asks for the target path of a command. */
-export function wantsTarget(argv: readonly string[]): boolean {
-  return argv.some((arg) => arg === '--target' || arg.startsWith('--target=') || arg === '--world' || arg.startsWith('--world='));
+export interface TargetFlags {
+  readonly target?: readonly string[];
+  readonly world?: string;
+  readonly config?: string;
+  readonly json?: boolean;
+  readonly samples?: number;
+  readonly coldRuns?: number;
+  readonly timeout?: number;
+  readonly out?: string;
 }
 
-export const TARGET_OPTIONS = {
-  target: { type: 'string', multiple: true },
-  world: { type: 'string' },
-  config: { type: 'string' },
-  out: { type: 'string', default: 'results' },
-  json: { type: 'boolean', default: false },
-  samples: { type: 'string' },
-  'cold-runs': { type: 'string' },
-  timeout: { type: 'string' },
-  help: { type: 'boolean', short: 'h', default: false },
-} as const satisfies ParseArgsConfig['options'];
+/** Whether the flags ask for the target path of a command. */
+export function wantsTarget(flags: TargetFlags): boolean {
+  return flags.target !== undefined || flags.world !== undefined;
+}
 
-export const TARGET_OPTIONS_USAGE = `  --target <t>       stdio:<command…> (a child process) or an http(s) URL (Streamable HTTP);
-                     repeatable; a {n} in it is the size of the tool-count curve
-  --world <file>     the served world of a world file, as the target \`costlab serve --stdio --world <file>\`
-  --config <file>    calls, identities, sizes and limits (default: ${DEFAULT_CONFIG_FILE} when present)
-  --out <dir>        where the JSON and markdown go (default: results)
-  --json             print the JSON instead of the markdown
-  --samples <n>      warm samples (overrides the config)
-  --cold-runs <n>    fresh processes/connections (overrides the config)
-  --timeout <ms>     per-request timeout (overrides the config)`;
+const collect = (value: string, previous: readonly string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** Declares the shared target options (not `--out`, which each command already has). */
+export function addTargetOptions(command: Command, what: { world?: boolean } = {}): Command {
+  command
+    .option('--target <target>', 'an MCP server to measure instead of the reference world: stdio:<command…> or an http(s) URL; repeatable; {n} in it is the curve size (docs/targets.md)', collect)
+    .option('--config <file>', `target runs: calls, identities, sizes and limits (default: ${DEFAULT_CONFIG_FILE} when present)`)
+    .option('--json', 'target runs: print the JSON instead of the markdown')
+    .option('--samples <n>', 'target runs: warm samples per request (overrides the config)', positiveInteger)
+    .option('--cold-runs <n>', 'target runs: fresh processes or connections (overrides the config)', positiveInteger)
+    .option('--timeout <ms>', 'target runs: per-request timeout (overrides the config)', positiveInteger);
+  if (what.world !== false) command.option('--world <file>', 'target runs: the world file `serve --world` reads, served by `costlab serve --stdio --world <file>`');
+  return command;
+}
 
 export class TargetUsageError extends Error {
   override readonly name = 'TargetUsageError';
@@ -53,49 +57,33 @@ export interface TargetCommandOptions {
   readonly config: TargetConfig;
   readonly out: string;
   readonly json: boolean;
-  readonly help: boolean;
-  readonly positionals: string[];
-  readonly values: Record<string, unknown>;
 }
 
-function positive(flag: string, raw: unknown): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new TargetUsageError(`--${flag} must be a positive integer, got '${String(raw)}'`);
-  return value;
-}
-
-/** The target `costlab serve --stdio --world <file>` makes of a world file, run by `node` from this checkout (or `root`). */
+/** The target `costlab serve --stdio --world <file>` makes of a world file, run by node from this checkout (or the `bin` given). */
 export function worldTarget(worldFile: string, bin = BIN): TargetSpec {
-  return { kind: 'stdio', command: process.execPath, args: [bin, 'serve', '--stdio', '--world', worldFile], text: `world ${worldFile}` };
+  return { kind: 'stdio', command: process.execPath, args: [bin, 'serve', '--stdio', '--world', worldFile, '--audit', '/dev/null'], text: `world ${worldFile}` };
 }
 
-export async function parseTargetCommand(argv: readonly string[], extra: ParseArgsConfig['options'] = {}, allowPositionals = false): Promise<TargetCommandOptions> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: { ...TARGET_OPTIONS, ...extra }, strict: true, allowPositionals });
-  } catch (error) {
-    throw new TargetUsageError(error instanceof Error ? error.message : String(error));
-  }
-  const values = parsed.values as Record<string, unknown>;
-  const help = values['help'] === true;
-  const configFile = (values['config'] as string | undefined) ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+/** Reads the config and turns the flags into targets; throws TargetUsageError, TargetSpecInvalid or the config's ContractViolation. */
+export async function targetOptions(flags: TargetFlags): Promise<TargetCommandOptions> {
+  const configFile = flags.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
   let config = configFile === undefined ? DEFAULT_TARGET_CONFIG : await loadTargetConfig(configFile);
-  const samples = positive('samples', values['samples']);
-  const coldRuns = positive('cold-runs', values['cold-runs']);
-  const timeout = positive('timeout', values['timeout']);
-  config = { ...config, ...(samples === undefined ? {} : { samples }), ...(coldRuns === undefined ? {} : { coldRuns }), ...(timeout === undefined ? {} : { timeoutMs: timeout }) };
-  const texts = (values['target'] as string[] | undefined) ?? [];
-  const specs = texts.map(parseTargetSpec);
-  if (typeof values['world'] === 'string') specs.push(worldTarget(values['world']));
+  config = {
+    ...config,
+    ...(flags.samples === undefined ? {} : { samples: flags.samples }),
+    ...(flags.coldRuns === undefined ? {} : { coldRuns: flags.coldRuns }),
+    ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
+  };
+  const specs = (flags.target ?? []).map(parseTargetSpec);
+  if (flags.world !== undefined) specs.push(worldTarget(flags.world));
   if (specs.length === 0 && config.target !== undefined) specs.push(parseTargetSpec(config.target));
-  if (specs.length === 0 && !help) throw new TargetUsageError(`name a target with --target, --world, or "target" in ${DEFAULT_CONFIG_FILE}`);
-  return { specs, config, out: values['out'] as string, json: values['json'] === true, help, positionals: parsed.positionals, values };
+  if (specs.length === 0) throw new TargetUsageError(`name a target with --target, --world, or "target" in ${DEFAULT_CONFIG_FILE}`);
+  return { specs, config, out: flags.out ?? 'results', json: flags.json === true };
 }
 
-/** Writes a usage failure the way every command does, and returns exit code 2. */
-export function usageFailure(command: string, error: unknown, usage: string): number {
+/** Writes a usage failure and returns exit code 2. */
+export function usageFailure(command: string, error: unknown): number {
   const message = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
-  process.stderr.write(`costlab ${command}: ${message}\n${usage}\n`);
+  process.stderr.write(`costlab ${command}: ${message}\n(run \`costlab ${command} --help\` for its options; docs/targets.md for targets)\n`);
   return 2;
 }
