@@ -295,6 +295,11 @@ export class TargetSession {
     if (nudge !== undefined) clearTimeout(nudge);
   }
 
+  /** The stdio child's process id (undefined over HTTP or before start). */
+  get pid(): number | undefined {
+    return this.#pid;
+  }
+
   get #pid(): number | undefined {
     return this.#stdio?.pid ?? undefined;
   }
