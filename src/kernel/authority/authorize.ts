@@ -189,7 +189,13 @@ async function consumeFrom(
     let consumed: unknown;
     try {
       // Raced against the caller's signal: a store that hangs must not hold the call past its abort.
-      consumed = await raceAbort(Promise.resolve().then(() => usage.consume(grant.id, grant.maxUses!)), signal);
+      // The store is asked a microtask later; a caller that has aborted by then
+      // is told the call was interrupted, so no use may be taken for it.
+      const asked = Promise.resolve().then(() => {
+        signal?.throwIfAborted();
+        return usage.consume(grant.id, grant.maxUses!);
+      });
+      consumed = await raceAbort(asked, signal);
     } catch (error) {
       if (signal?.aborted === true) throw error;
       return decision('usage_store_unavailable', rejections, grant.id);
