@@ -1,6 +1,7 @@
-import { canDiscover } from '../authority/authorize.js';
+import { DiscoveryFilter } from '../authority/discovery-filter.js';
 import { catalogHash } from '../catalogue/catalog-hash.js';
 import type { ToolDefinition } from '../contracts/index.js';
+import { ceilingKeyOf } from '../registry/registered-definitions.js';
 import { enterOperation } from './enter-operation.js';
 import type { EntryCode } from './enter-operation.js';
 import type { KernelCore, OperationOptions } from './kernel-core.js';
@@ -31,11 +32,16 @@ export async function listTools(core: KernelCore, contextInput: unknown, options
   const entered = entering instanceof Promise ? await entering : entering;
   if (entered.refused) return empty(entered.refusal.status, entered.refusal.code);
   const { prepared, lease, authority, registry } = entered;
+  // The permission filter runs on every listing (ADR 0026: authority stays
+  // live), but decides each distinct ceiling once against the grants that
+  // name its namespace, so 10,000 tools under 256 grants cost the few
+  // distinct ceilings × the few grants that could answer them.
+  const discovery = new DiscoveryFilter(authority, prepared, lease.latestNowMs);
   const kept: ToolDefinition[] = [];
   let withheld = 0;
   for (const entry of registry.list()) {
     const { definition } = entry;
-    if (prepared.enabledNamespaces.has(definition.namespace) && canDiscover(authority, prepared, definition.requiredCapability, lease.latestNowMs) === 'allowed') {
+    if (prepared.enabledNamespaces.has(definition.namespace) && discovery.allows(definition.requiredCapability, ceilingKeyOf(definition))) {
       kept.push(definition);
     } else {
       withheld++;
