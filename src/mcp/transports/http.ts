@@ -130,9 +130,9 @@ export class McpHttpServer {
     this.#http.on('connection', (socket: Socket) => this.#admission.admit(socket));
   }
 
-  /** Open connections, and how many were preempted to admit newer ones. */
-  get connections(): { readonly open: number; readonly preempted: number } {
-    return { open: this.#admission.size, preempted: this.#admission.preempted };
+  /** Open connections, how many were preempted to admit newer ones, and the bytes large bodies in flight hold. */
+  get connections(): { readonly open: number; readonly preempted: number; readonly largeBodyBytes: number } {
+    return { open: this.#admission.size, preempted: this.#admission.preempted, largeBodyBytes: this.limits.largeBodyBudgetBytes - this.#budget.free };
   }
 
   static async listen(options: McpHttpServerOptions): Promise<McpHttpServer> {
