@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { JsonLinesFileSink, isCatalogueStrategyName } from '../../src/kernel/index.js';
-import type { AuditSink, CatalogueStrategyName } from '../../src/kernel/index.js';
+import type { AuditEvent, AuditSink, CatalogueStrategyName } from '../../src/kernel/index.js';
 import { httpClientConfig, stdioClientConfig } from '../../src/mcp/client-config.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { configuredServedWorld, referenceServedWorld } from '../../src/world/serve-world.js';
@@ -18,6 +18,7 @@ import { McpHttpServer } from '../../src/mcp/transports/http.js';
 import { serveStdio } from '../../src/mcp/transports/stdio.js';
 import { loadWorldConfig } from '../../src/world/world-config.js';
 import type { LiveExecution } from '../../src/mcp/execution-table.js';
+import type { HttpLimits } from '../../src/mcp/transports/http-limits.js';
 import type { Command } from '../main.js';
 
 const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
@@ -35,6 +36,9 @@ listed once (tools.listChanged: false) and every call mediated and audited.
   --audit <file.jsonl>  append the audit trail to a JSON-lines file (default: JSON lines on stderr)
   --idle-timeout <s>    HTTP: close an execution after this many idle seconds (default: 900)
   --token-ttl <s>       HTTP: lifetime of a minted execution token (default: 3600)
+  --max-connections <n> HTTP: open connections at most; past it the one longest without progress is closed (default: 4096, kept under ulimit -n)
+  --headers-timeout <s> HTTP: a connection must send a request's headers within this (default: 10)
+  --body-timeout <s>    HTTP: a request's body must arrive within this (default: 30)
   --conformance-world <condition>
                         stdio: the conformance world armed by <condition> (spawned by \`costlab conformance\`)
 `;
@@ -47,6 +51,7 @@ interface ServeOptions {
   readonly audit: string | undefined;
   readonly idleTimeoutMs: number;
   readonly tokenTtlMs: number;
+  readonly limits: Partial<HttpLimits>;
 }
 
 function fail(message: string): number {
@@ -73,6 +78,9 @@ function readOptions(argv: readonly string[]): ServeOptions | string {
       audit: { type: 'string' },
       'idle-timeout': { type: 'string' },
       'token-ttl': { type: 'string' },
+      'max-connections': { type: 'string' },
+      'headers-timeout': { type: 'string' },
+      'body-timeout': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -82,6 +90,13 @@ function readOptions(argv: readonly string[]): ServeOptions | string {
   if (!isCatalogueStrategyName(values.strategy)) return '--strategy must be rederive, shared or turn';
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) return '--port must be an integer port number';
+  const maxConnections = values['max-connections'] === undefined ? undefined : Number(values['max-connections']);
+  if (maxConnections !== undefined && (!Number.isSafeInteger(maxConnections) || maxConnections <= 0)) return '--max-connections must be a positive integer';
+  const limits: Partial<HttpLimits> = {
+    ...(maxConnections === undefined ? {} : { maxConnections }),
+    ...(values['headers-timeout'] === undefined ? {} : { headersTimeoutMs: Math.round(seconds(values['headers-timeout'], 0, 'headers-timeout')) }),
+    ...(values['body-timeout'] === undefined ? {} : { bodyTimeoutMs: Math.round(seconds(values['body-timeout'], 0, 'body-timeout')) }),
+  };
   return {
     mode: values.stdio ? 'stdio' : 'http',
     port,
@@ -90,11 +105,27 @@ function readOptions(argv: readonly string[]): ServeOptions | string {
     audit: values.audit,
     idleTimeoutMs: seconds(values['idle-timeout'], 900, 'idle-timeout'),
     tokenTtlMs: seconds(values['token-ttl'], 3600, 'token-ttl'),
+    limits,
+  };
+}
+
+/**
+ * Told when an outcome record could not be written (the caller had its
+ * result). Said on stderr, the first time and every 1,000th after: a
+ * stalled stderr must not be fed a line per failure.
+ */
+function auditFailureReporter(): (error: unknown, event: AuditEvent) => void {
+  let failures = 0;
+  return (error, event) => {
+    failures++;
+    if (failures === 1 || failures % 1000 === 0) {
+      say(`audit: ${failures} record(s) could not be written, the latest ${event.type} ${event.operationId ?? ''} (${error instanceof Error ? error.message : 'unknown cause'})`);
+    }
   };
 }
 
 async function buildWorld(options: ServeOptions, auditSink: AuditSink): Promise<ServedWorld> {
-  const worldOptions = { strategy: options.strategy, auditSink };
+  const worldOptions = { strategy: options.strategy, auditSink, onAuditFailure: auditFailureReporter() };
   if (options.world === undefined) return referenceServedWorld(worldOptions);
   return configuredServedWorld(await loadWorldConfig(options.world), worldOptions);
 }
@@ -132,15 +163,22 @@ async function serveOverStdio(world: ServedWorld, options: ServeOptions): Promis
 
 async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise<void> {
   let stopping = false;
+  // The token is a credential: it goes to stdout (free in HTTP mode), never into stderr, which carries the audit trail.
   const announce = (execution: LiveExecution): void => {
-    say(`execution ${execution.executionId}: ${execution.bridge.catalogue.tools.length} tools, catalogHash ${execution.bridge.catalogHash}, token valid until ${execution.expiresAt}`);
-    say(`connect with:\n${JSON.stringify(httpClientConfig(server.url, execution.token), null, 2)}`);
+    say(`execution ${execution.executionId}: ${execution.bridge.catalogue.tools.length} tools, catalogHash ${execution.bridge.catalogHash}, token valid until ${execution.expiresAt} (connection config on stdout)`);
+    process.stdout.write(`${JSON.stringify(httpClientConfig(server.url, execution.token), null, 2)}\n`);
   };
   const server: McpHttpServer = await McpHttpServer.listen({
     port: options.port,
     idleTimeoutMs: options.idleTimeoutMs,
     tokenTtlMs: options.tokenTtlMs,
+    limits: options.limits,
+    onInternalError: (error) => say(`internal error answered as internal_error: ${error instanceof Error ? error.message : 'a non-error was thrown'}`),
     openTurn: (executionId) => OpenToolBridge.open(world.kernel, world.contextFor(executionId), world.clock === undefined ? {} : { clock: world.clock }),
+    onTokenRenewed: (execution) => {
+      say(`execution ${execution.executionId}: token renewed`);
+      announce(execution);
+    },
     onExecutionClosed: (execution, reason) => {
       if (stopping) return;
       say(`execution ${execution.executionId} closed (${reason}); opening a new one`);
@@ -148,6 +186,8 @@ async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise
     },
   });
   say(`world '${world.name}', strategy ${options.strategy}: serving MCP (Streamable HTTP) at ${server.url.href}`);
+  const { limits } = server;
+  say(`limits: ${limits.maxConnections} connections, headers within ${limits.headersTimeoutMs} ms, bodies within ${limits.bodyTimeoutMs} ms and ${limits.maxBodyBytes} bytes`);
   announce(await server.openExecution());
   const signal = await shutdownSignal();
   stopping = true;

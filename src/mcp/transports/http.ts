@@ -33,6 +33,8 @@ export interface McpHttpServerOptions {
   readonly now?: () => number;
   readonly server?: McpToolServerOptions;
   readonly onExecutionClosed?: (execution: LiveExecution, reason: ExecutionClosedReason) => void;
+  /** Told when a live execution's token is renewed (at half its life), with the execution carrying the new token. */
+  readonly onTokenRenewed?: (execution: LiveExecution) => void;
   /** Connection, header, body and idle bounds; defaults in DEFAULT_HTTP_LIMITS, the connection cap kept under the descriptor limit. */
   readonly limits?: Partial<HttpLimits>;
   /** Told of a fault inside the server; the client got `internal_error` and nothing of this. */
@@ -106,6 +108,7 @@ export class McpHttpServer {
       idleTimeoutMs: options.idleTimeoutMs ?? 15 * 60 * 1000,
       now: options.now ?? Date.now,
       ...(options.onExecutionClosed === undefined ? {} : { onClosed: options.onExecutionClosed }),
+      ...(options.onTokenRenewed === undefined ? {} : { onRenewed: options.onTokenRenewed }),
     });
     this.limits = resolveHttpLimits(options.limits);
     this.#admission = new ConnectionAdmission(this.limits.maxConnections);

@@ -1,13 +1,11 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 
 /** The fixed text of a JSON-RPC internal error: what went wrong inside stays inside (it goes to `onerror`). */
 export const INTERNAL_ERROR_MESSAGE = 'Internal error';
 /** MCP's lifecycle: a session starts with `initialize`; only `ping` may come before it is answered. */
 export const NOT_INITIALIZED_MESSAGE = 'Invalid Request: send initialize first';
-/** Requests held while `initialize` is answered; a client pipelining more than this before its answer is refused. */
-const MAX_HELD_REQUESTS = 64;
 
 function idOf(message: JSONRPCMessage): RequestId | undefined {
   const id = (message as { id?: unknown }).id;
@@ -28,11 +26,9 @@ function methodOf(message: JSONRPCMessage): string | undefined {
  *   describe it with `JSON.stringify`, which throws `RangeError` on a frame
  *   nested ~5,000 deep; on stdio that throw escaped the stdin listener and
  *   ended the process (exit 1), losing answers to earlier requests.
- * - A request other than `initialize` or `ping` before `initialize` has been
- *   answered gets `-32600`: the handshake is enforced, so no tool runs for a
- *   client that never negotiated. One sent while `initialize` is being
- *   answered (a client that writes its frames in one go) waits for that
- *   answer, and is served if it was a result.
+ * - A request other than `initialize` or `ping` before a well-formed
+ *   `initialize` gets `-32600`: the handshake is enforced, so no tool runs
+ *   for a client that never negotiated.
  * - Anything the protocol layer throws while taking a message in is reported
  *   to `onerror`, and a request is answered `-32603 Internal error`; an
  *   outgoing `-32603` carries that fixed text, never the thrown message.
@@ -41,10 +37,7 @@ export class ProtocolGuard implements Transport {
   readonly #inner: Transport;
   /** Ids of requests this server sent, so a response can be matched to one. */
   readonly #sent = new Set<RequestId>();
-  readonly #initializeIds = new Set<RequestId>();
   #initialized = false;
-  /** Requests that arrived while `initialize` was being answered (a client that pipelines), released by its answer. */
-  #held: Array<readonly [JSONRPCMessage, MessageExtraInfo | undefined]> = [];
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
@@ -60,7 +53,7 @@ export class ProtocolGuard implements Transport {
     return this.#inner.sessionId;
   }
 
-  /** Whether `initialize` has been answered with a result on this connection. */
+  /** Whether a well-formed `initialize` has been taken in on this connection. */
   get initialized(): boolean {
     return this.#initialized;
   }
@@ -78,7 +71,6 @@ export class ProtocolGuard implements Transport {
     const method = methodOf(message);
     if (method !== undefined && id !== undefined) this.#sent.add(id);
     if (method === undefined && id !== undefined) {
-      if (this.#initializeIds.delete(id)) this.#settleInitialize('result' in message);
       const { error } = message as { error?: { code?: unknown; message?: unknown } };
       if (error !== undefined && error.code === ErrorCode.InternalError && error.message !== INTERNAL_ERROR_MESSAGE) {
         this.onerror?.(new Error(`internal error answered to request ${String(id)}: ${String(error.message)}`));
@@ -98,30 +90,14 @@ export class ProtocolGuard implements Transport {
         return;
       }
     } else if (id !== undefined) {
-      if (method === 'initialize') this.#initializeIds.add(id);
+      // The SDK answers every well-formed initialize with a result (it negotiates the version, never refuses it), and
+      // handles requests in arrival order, so what follows one — a client that writes its frames in one go — is served.
+      if (method === 'initialize') this.#initialized ||= InitializeRequestSchema.safeParse(message).success;
       else if (!this.#initialized && method !== 'ping') {
-        if (this.#initializeIds.size > 0 && this.#held.length < MAX_HELD_REQUESTS) this.#held.push([message, extra]);
-        else this.#answer(id, ErrorCode.InvalidRequest, NOT_INITIALIZED_MESSAGE);
+        this.#answer(id, ErrorCode.InvalidRequest, NOT_INITIALIZED_MESSAGE);
         return;
       }
     }
-    this.#deliver(message, extra);
-  }
-
-  #settleInitialize(accepted: boolean): void {
-    if (accepted) this.#initialized = true;
-    if (this.#initializeIds.size > 0 && !accepted) return;
-    const held = this.#held;
-    this.#held = [];
-    for (const [message, extra] of held) {
-      if (this.#initialized) this.#deliver(message, extra);
-      else this.#answer(idOf(message)!, ErrorCode.InvalidRequest, NOT_INITIALIZED_MESSAGE);
-    }
-  }
-
-  #deliver(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
-    const id = idOf(message);
-    const method = methodOf(message);
     try {
       this.onmessage?.(message, extra);
     } catch (error) {
