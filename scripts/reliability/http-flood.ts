@@ -1,0 +1,198 @@
+/**
+ * HTTP availability under a flood, on loopback: a real `costlab serve
+ * --http` child, then IDLE connections that send nothing and STALLED
+ * requests that carry the valid token, send their headers and part of a
+ * body, and stop (half declare 1 MiB and send 64 KiB, half declare 16 KiB
+ * and send 8 KiB). Attackers whose connection is closed reconnect after
+ * 100 ms and stall again, so the pressure holds. With the flood in place a
+ * legitimate client makes CALLS calls one after another on its own session;
+ * their latency (p50, p95, max) and failures are reported, with the
+ * server's RSS sampled every 100 ms (peak) and its VmHWM.
+ *
+ *   npx tsx scripts/reliability/http-flood.ts [--idle=1000] [--stalled=2000] [--calls=300] [--server-nofile=N] [--root=<checkout>] [--label=after] [--out=results/reliability]
+ *
+ * `--server-nofile` runs the server under `ulimit -n N`. `--root` measures another checkout.
+ * Bounded: the whole run stops after 120 s.
+ */
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    idle: { type: 'string', default: '1000' },
+    stalled: { type: 'string', default: '2000' },
+    calls: { type: 'string', default: '300' },
+    'server-nofile': { type: 'string' },
+    root: { type: 'string' },
+    label: { type: 'string', default: 'run' },
+    out: { type: 'string' },
+  },
+});
+const IDLE = Number(values.idle);
+const STALLED = Number(values.stalled);
+const CALLS = Number(values.calls);
+const root = values.root ?? REPO;
+const RUN_LIMIT_MS = 120_000;
+const RECONNECT_MS = 100;
+const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-flood-'));
+const started = Date.now();
+const say = (line: string) => process.stderr.write(`http-flood: ${line}\n`);
+
+// ------------------------------------------------------------------ the server
+const serveCommand = `${values['server-nofile'] === undefined ? '' : `ulimit -n ${values['server-nofile']} && `}exec "$0" bin/costlab.mjs serve --http --port 0 --audit "$1"`;
+const server = spawn('sh', ['-c', serveCommand, process.execPath, path.join(scratch, 'audit.jsonl')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+let printed = '';
+const announced = new Promise<{ url: URL; token: string }>((resolve, reject) => {
+  const look = (chunk: Buffer) => {
+    printed += chunk.toString('utf8');
+    const url = /"url": "(http:\/\/127\.0\.0\.1:\d+\/mcp)"/.exec(printed)?.[1];
+    const token = /"Authorization": "Bearer ([A-Za-z0-9_.-]+)"/.exec(printed)?.[1];
+    if (url !== undefined && token !== undefined) resolve({ url: new URL(url), token });
+  };
+  // Where the config is printed moved (stderr before issue 14, stdout after): read both.
+  server.stdout.on('data', look);
+  server.stderr.on('data', look);
+  server.once('exit', (code) => reject(new Error(`serve exited (${code}) before announcing:\n${printed}`)));
+});
+const { url, token } = await announced;
+say(`serving at ${url.href} (pid ${server.pid})`);
+
+function rssOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rss: kib('VmRSS') * 1024, hwm: kib('VmHWM') * 1024 };
+}
+// `sh -c 'exec …'` replaces the shell, so the child's pid is the server's.
+const serverPid = server.pid!;
+let peakRss = 0;
+const sampler = setInterval(() => {
+  try {
+    peakRss = Math.max(peakRss, rssOf(serverPid).rss);
+  } catch {
+    // The server is gone; the run reports it.
+  }
+}, 100);
+
+// ------------------------------------------------------------------ the flood
+let stopping = false;
+const attackers = new Set<Socket>();
+const tally = { idleOpened: 0, stalledOpened: 0, closedByServer: 0, refusedWith: new Map<string, number>() };
+
+function attack(kind: 'idle' | 'large' | 'small'): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname);
+    attackers.add(socket);
+    let head = '';
+    socket.on('data', (chunk: Buffer) => {
+      if (head.length < 64) head += chunk.toString('latin1');
+    });
+    socket.on('error', () => undefined);
+    socket.once('connect', () => {
+      if (kind === 'idle') tally.idleOpened++;
+      else {
+        tally.stalledOpened++;
+        const [declared, sent] = kind === 'large' ? [1024 * 1024, 64 * 1024] : [16 * 1024, 8 * 1024];
+        socket.write(
+          `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +
+            `Accept: application/json, text/event-stream\r\nContent-Length: ${declared}\r\n\r\n${'x'.repeat(sent)}`,
+        );
+      }
+      resolve();
+    });
+    socket.once('close', () => {
+      attackers.delete(socket);
+      resolve();
+      if (stopping) return;
+      tally.closedByServer++;
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 'reset';
+      tally.refusedWith.set(status, (tally.refusedWith.get(status) ?? 0) + 1);
+      setTimeout(() => void attack(kind), RECONNECT_MS).unref();
+    });
+  });
+}
+
+say(`opening ${IDLE} idle connections and ${STALLED} stalled bodies…`);
+const opening: Promise<void>[] = [];
+for (let i = 0; i < IDLE; i++) opening.push(attack('idle'));
+for (let i = 0; i < STALLED; i++) opening.push(attack(i % 2 === 0 ? 'large' : 'small'));
+await Promise.all(opening);
+await new Promise((resolve) => setTimeout(resolve, 1000));
+say(`flood in place: ${attackers.size} attack sockets open; server RSS ${(rssOf(serverPid).rss / 2 ** 20).toFixed(0)} MiB`);
+
+// ------------------------------------------------------------------ the legitimate client
+async function post(body: string, headers: Record<string, string>): Promise<{ status: number; sessionId: string | null; text: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, ...headers },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: response.status, sessionId: response.headers.get('mcp-session-id'), text: await response.text() };
+}
+const latencies: number[] = [];
+const failures = new Map<string, number>();
+let sessionHeaders: Record<string, string> | undefined;
+for (let attempt = 0; attempt < 20 && sessionHeaders === undefined && Date.now() - started < RUN_LIMIT_MS; attempt++) {
+  try {
+    const init = await post(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood-client', version: '0' } } }), {});
+    if (init.status === 200 && init.sessionId !== null) {
+      sessionHeaders = { 'mcp-session-id': init.sessionId, 'mcp-protocol-version': '2025-06-18' };
+      await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sessionHeaders);
+    }
+  } catch (error) {
+    failures.set(`initialize: ${(error as Error).cause ?? (error as Error).message}`, (failures.get('initialize') ?? 0) + 1);
+  }
+}
+for (let i = 1; i <= CALLS && sessionHeaders !== undefined && Date.now() - started < RUN_LIMIT_MS; i++) {
+  const t0 = performance.now();
+  try {
+    const reply = await post(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } } }), sessionHeaders);
+    const elapsed = performance.now() - t0;
+    if (reply.status === 200 && reply.text.includes('"status":"succeeded"')) latencies.push(elapsed);
+    else failures.set(`HTTP ${reply.status}`, (failures.get(`HTTP ${reply.status}`) ?? 0) + 1);
+  } catch (error) {
+    const key = String((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name);
+    failures.set(key, (failures.get(key) ?? 0) + 1);
+  }
+}
+const { hwm } = rssOf(serverPid);
+stopping = true;
+clearInterval(sampler);
+for (const socket of attackers) socket.destroy();
+server.kill('SIGTERM');
+rmSync(scratch, { recursive: true, force: true });
+
+// ------------------------------------------------------------------ report
+const sorted = [...latencies].sort((a, b) => a - b);
+const rank = (q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!);
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+const report = {
+  label: values.label,
+  command: `npx tsx scripts/reliability/http-flood.ts --idle=${IDLE} --stalled=${STALLED} --calls=${CALLS}${values['server-nofile'] === undefined ? '' : ` --server-nofile=${values['server-nofile']}`}`,
+  commit,
+  machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, node ${process.version}; load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+  attack: { idle: IDLE, stalled: STALLED, idleOpened: tally.idleOpened, stalledOpened: tally.stalledOpened, closedByServer: tally.closedByServer, closedWith: Object.fromEntries(tally.refusedWith) },
+  legitimate: {
+    calls: CALLS,
+    succeeded: latencies.length,
+    failures: Object.fromEntries(failures),
+    p50Ms: Number(rank(0.5).toFixed(2)),
+    p95Ms: Number(rank(0.95).toFixed(2)),
+    maxMs: Number((sorted.at(-1) ?? Number.NaN).toFixed(2)),
+  },
+  server: { peakRssMiB: Number((peakRss / 2 ** 20).toFixed(1)), vmHwmMiB: Number((hwm / 2 ** 20).toFixed(1)) },
+  elapsedS: Number(((Date.now() - started) / 1000).toFixed(1)),
+};
+const out = values.out ?? path.join(REPO, 'results', 'reliability');
+mkdirSync(out, { recursive: true });
+writeFileSync(path.join(out, `http-flood-${values.label}.json`), `${JSON.stringify(report, null, 2)}\n`);
+process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+process.exit(0);
