@@ -8,12 +8,12 @@
  *
  *   npx tsx scripts/reliability/disk-full.ts [--calls=2000] [--root=<checkout>] [--out=results/reliability]
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { commitOf, machine } from './run-identity.js';
 import { runDiskFullTrial } from './disk-full-trial.js';
 import type { DiskFullResult } from './disk-full-trial.js';
 
@@ -33,8 +33,8 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
-const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, node ${process.version}`;
+const commit = commitOf(root);
+const host = machine();
 const command = `npx tsx scripts/reliability/disk-full.ts --calls=${calls}`;
 const table = [
   '| ulimit -f (512-byte blocks) | file bytes | succeeded | audit_unavailable | allowed decisions in file | `tool.invoked` in file | succeeded without its decision | succeeded after the first refusal (window 8) | torn lines | ends with newline |',
@@ -46,7 +46,7 @@ const table = [
 ];
 mkdirSync(values.out ?? path.join(REPO, 'results', 'reliability'), { recursive: true });
 const out = values.out ?? path.join(REPO, 'results', 'reliability');
-writeFileSync(path.join(out, 'disk-full.json'), `${JSON.stringify({ command, commit, machine, rows }, null, 2)}\n`);
-writeFileSync(path.join(out, 'disk-full.md'), `# Disk-full campaign\n\n\`${command}\` at ${commit}, on ${machine}.\n\n${table.join('\n')}\n`);
+writeFileSync(path.join(out, 'disk-full.json'), `${JSON.stringify({ command, commit, machine: host, rows }, null, 2)}\n`);
+writeFileSync(path.join(out, 'disk-full.md'), `# Disk-full campaign\n\n\`${command}\` at ${commit}, on ${host}.\n\n${table.join('\n')}\n`);
 process.stdout.write(`${table.join('\n')}\n`);
 process.exit(rows.every((r) => r.tornLines === 0 && r.succeededWithoutDecision === 0) ? 0 : 1);

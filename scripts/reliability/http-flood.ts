@@ -15,14 +15,14 @@
  * Bounded: the whole run stops after 120 s.
  */
 import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { commitOf, machine } from './run-identity.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -173,12 +173,12 @@ rmSync(scratch, { recursive: true, force: true });
 // ------------------------------------------------------------------ report
 const sorted = [...latencies].sort((a, b) => a - b);
 const rank = (q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!);
-const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+const commit = commitOf(root);
 const report = {
   label: values.label,
   command: `npx tsx scripts/reliability/http-flood.ts --idle=${IDLE} --stalled=${STALLED} --calls=${CALLS}${values['server-nofile'] === undefined ? '' : ` --server-nofile=${values['server-nofile']}`}`,
   commit,
-  machine: `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, node ${process.version}; load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+  machine: `${machine()}; load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
   attack: { idle: IDLE, stalled: STALLED, idleOpened: tally.idleOpened, stalledOpened: tally.stalledOpened, closedByServer: tally.closedByServer, closedWith: Object.fromEntries(tally.refusedWith) },
   legitimate: {
     calls: CALLS,

@@ -11,11 +11,11 @@
  * `--root` points at another checkout (an older commit) to measure it the same way.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { execFileSync } from 'node:child_process';
+import { commitOf, machine } from './run-identity.js';
 import { runKillTrial } from './kill-trial.js';
 import type { KillTrialResult, TrialSink } from './kill-trial.js';
 
@@ -49,12 +49,12 @@ try {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, node ${process.version}`;
+const commit = commitOf(root);
+const host = machine();
 const command = `npx tsx scripts/reliability/sigkill-audit.ts --runs=${runs} --calls=${calls}`;
 const total = rows.reduce((sum, r) => sum + r.unaudited, 0);
 mkdirSync(out, { recursive: true });
-writeFileSync(path.join(out, 'sigkill-audit.json'), `${JSON.stringify({ command, commit, machine, rows }, null, 2)}\n`);
+writeFileSync(path.join(out, 'sigkill-audit.json'), `${JSON.stringify({ command, commit, machine: host, rows }, null, 2)}\n`);
 const table = [
   '| sink | stderr reader | run | answered | in flight at kill | `tool.invoked` records | answered-but-unaudited | torn lines | time |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -62,7 +62,7 @@ const table = [
 ];
 writeFileSync(
   path.join(out, 'sigkill-audit.md'),
-  `# SIGKILL campaign\n\n\`${command}\` at ${commit}, on ${machine} (shared, loaded machine).\n\n${table.join('\n')}\n\nTotal answered-but-unaudited: **${total}**. A torn line is the record being written when the kill came; its call had not been answered.\n`,
+  `# SIGKILL campaign\n\n\`${command}\` at ${commit}, on ${host} (shared, loaded machine).\n\n${table.join('\n')}\n\nTotal answered-but-unaudited: **${total}**. A torn line is the record being written when the kill came; its call had not been answered.\n`,
 );
 process.stdout.write(`${table.join('\n')}\n`);
 process.exit(total === 0 ? 0 : 1);

@@ -109,22 +109,26 @@ describe('HTTP connection, header and body limits', () => {
     expect(text).toContain('"error":"body_timeout"');
   });
 
-  it('refuses a large body 503 server_busy when the shared budget is spent, while small calls are served', async () => {
-    const { server, execution } = await serve({ smallBodyBytes: 1024, largeBodyBudgetBytes: 64 * 1024 });
+  it('makes a large body wait, unread, while the shared budget is spent; small calls are served meanwhile', async () => {
+    const { server, execution } = await serve({ smallBodyBytes: 1024, largeBodyBudgetBytes: 64 * 1024, bodyTimeoutMs: 2000 });
     const first = await open(server.url);
     stallBody(first, server.url, execution.token, 40 * 1024, 100);
-    const second = await open(server.url);
-    const refused = closedWith(second);
     // The first reservation is made once its headers are read: wait until the server holds it.
     while (server.connections.largeBodyBytes === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(server.connections.largeBodyBytes).toBe(40 * 1024);
+    const second = await open(server.url);
+    const secondAnswer = closedWith(second);
     stallBody(second, server.url, execution.token, 40 * 1024, 100);
-    const text = await refused;
-    expect(text).toMatch(/^HTTP\/1\.1 503/);
-    expect(text).toContain('"error":"server_busy"');
+    while (server.connections.largeBodyWaiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.connections.largeBodyBytes).toBe(40 * 1024);
     const session = await openRawSession(server.url, execution.token);
     const reply = await post(server.url, readCall(1), session);
     expect(reply.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
+    // The first gives up: the second gets its turn, and times out in its own body.
+    first.destroy();
+    while (server.connections.largeBodyWaiting > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.connections.largeBodyBytes).toBe(40 * 1024);
+    expect(await secondAnswer).toMatch(/^HTTP\/1\.1 408[^]*"error":"body_timeout"/);
+    expect(server.connections.largeBodyBytes).toBe(0);
   });
 
   it('refuses a body past the size limit 413 body_too_large, declared or counted', async () => {

@@ -10,7 +10,7 @@ export const HTTP_ERRORS = {
   body_too_large: [413, 'the request body exceeds the limit'],
   body_timeout: [408, 'the request body did not arrive in time'],
   body_aborted: [400, 'the request body ended early'],
-  server_busy: [503, 'too many large request bodies in flight; retry later'],
+  server_busy: [503, 'a request body of undeclared length outgrew the room for large bodies; retry later'],
   internal_error: [500, 'internal error'],
 } as const satisfies Record<string, readonly [number, string]>;
 

@@ -133,9 +133,14 @@ export class McpHttpServer {
     this.#http.on('connection', (socket: Socket) => this.#admission.admit(socket));
   }
 
-  /** Open connections, how many were preempted to admit newer ones, and the bytes large bodies in flight hold. */
-  get connections(): { readonly open: number; readonly preempted: number; readonly largeBodyBytes: number } {
-    return { open: this.#admission.size, preempted: this.#admission.preempted, largeBodyBytes: this.limits.largeBodyBudgetBytes - this.#budget.free };
+  /** Open connections, how many were preempted to admit newer ones, the bytes large bodies in flight hold, and how many wait for the budget. */
+  get connections(): { readonly open: number; readonly preempted: number; readonly largeBodyBytes: number; readonly largeBodyWaiting: number } {
+    return {
+      open: this.#admission.size,
+      preempted: this.#admission.preempted,
+      largeBodyBytes: this.limits.largeBodyBudgetBytes - this.#budget.free,
+      largeBodyWaiting: this.#budget.waiting,
+    };
   }
 
   static async listen(options: McpHttpServerOptions): Promise<McpHttpServer> {
