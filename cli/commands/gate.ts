@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { Option } from 'commander';
 import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
 import type { Baseline } from '../../bench/gate/baseline.js';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
@@ -10,16 +10,8 @@ import { describeFailure } from '../../bench/gate/gate-error.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
-import type { Command } from '../main.js';
-
-const USAGE = `usage: costlab gate [--baseline results/baseline.json] [--iterations N] [--threshold 0.02] [--lanes structural,instructions] [--update-baseline] [--out file.md]
-
-Checks the working tree against the committed baseline:
-  structural    per-turn counts under the turn strategy, exact
-  instructions  callgrind instruction counts per turn (catalogue segment, whole turn), count(N) − count(0);
-                N = --iterations for the whole turn (default 20 when creating a baseline, else the
-                baseline's), ten times that for the catalogue segment
-Exit 0 pass, 1 regression, 2 could not measure.`;
+import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
+import { defineCommand } from '../command.js';
 
 function headCommit(root: string): string {
   try {
@@ -29,45 +21,51 @@ function headCommit(root: string): string {
   }
 }
 
-export const command: Command = {
-  summary: 'check the working tree against results/baseline.json (structural and instruction-count lanes)',
-  async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: [...argv],
-        options: {
-          baseline: { type: 'string', default: 'results/baseline.json' },
-          iterations: { type: 'string' },
-          threshold: { type: 'string', default: '0.02' },
-          lanes: { type: 'string', default: 'structural,instructions' },
-          'update-baseline': { type: 'boolean', default: false },
-          out: { type: 'string' },
-          help: { type: 'boolean', default: false },
-        },
-        strict: true,
-      }));
-    } catch (error) {
-      process.stderr.write(`costlab gate: ${describeFailure(error)}\n${USAGE}\n`);
-      return 2;
-    }
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
-    const requested = values.iterations === undefined ? undefined : Number(values.iterations);
+const GATE_LANES = ['structural', 'instructions'] as const;
+
+interface GateFlags {
+  readonly baseline: string;
+  readonly iterations?: number;
+  readonly threshold: number;
+  readonly lanes: readonly (typeof GATE_LANES)[number][];
+  readonly updateBaseline?: boolean;
+  readonly out?: string;
+}
+
+export const command = defineCommand<GateFlags>({
+  define(command) {
+    command
+      .description('Checks the working tree against the committed baseline, lane by lane.')
+      .addHelpText(
+        'after',
+        [
+          '',
+          'Lanes:',
+          '  structural    per-turn counts under the turn strategy, exact',
+          '  instructions  callgrind instruction counts per turn (catalogue segment, whole turn), count(N) − count(0);',
+          '                N = --iterations for the whole turn (default 20 when creating a baseline, else the',
+          "                baseline's), ten times that for the catalogue segment",
+          '',
+          'Exit 0 pass, 1 regression, 2 could not measure.',
+        ].join('\n'),
+      )
+      .option('--baseline <file>', 'the baseline to compare with', 'results/baseline.json')
+      .option('--iterations <n>', 'turns counted for the whole-turn lane', positiveInteger)
+      .option('--threshold <ratio>', 'instruction-count change that counts as a regression', positiveNumber, 0.02)
+      .addOption(new Option('--lanes <list>', `a comma-separated subset of ${GATE_LANES.join(',')}`).argParser(subsetOf(GATE_LANES)).default(GATE_LANES, GATE_LANES.join(',')))
+      .option('--update-baseline', 'count the working tree and write it as the new baseline')
+      .option('--out <file.md>', 'also write the verdict table to this file');
+  },
+  async run(values) {
+    const requested = values.iterations;
     let iterations = requested ?? 20;
-    const threshold = Number(values.threshold);
-    const lanes = new Set(values.lanes.split(',').map((lane) => lane.trim()));
-    if (!Number.isInteger(iterations) || iterations < 1 || !(threshold > 0) || [...lanes].some((lane) => lane !== 'structural' && lane !== 'instructions')) {
-      process.stderr.write(`costlab gate: --iterations must be a positive integer, --threshold positive, --lanes a subset of structural,instructions\n`);
-      return 2;
-    }
+    const threshold = values.threshold;
+    const lanes = new Set(values.lanes);
     const root = process.cwd();
     const baselinePath = resolve(root, values.baseline);
     const progress = (line: string): void => void process.stderr.write(`gate: ${line}\n`);
     try {
-      if (values['update-baseline']) {
+      if (values.updateBaseline === true) {
         const valgrind = await valgrindVersion();
         const counts = await instructionCounts(root, iterations, progress);
         const shape = laneShape(iterations);
@@ -118,4 +116,4 @@ export const command: Command = {
       return 2;
     }
   },
-};
+});
