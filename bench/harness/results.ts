@@ -14,6 +14,7 @@
  * report and the dashboard exports and says why the JSON was not written,
  * rather than inventing a figure or weakening the schema for everyone.
  */
+import type { FloorAndSteps } from './floor-and-steps.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { toActionBenchmark, toBencher } from './dashboard-formats.js';
@@ -59,6 +60,7 @@ export interface HarnessRun {
   readonly mcp?: { readonly measurement: McpMeasurement; readonly warmupTurns: number; readonly measuredTurns: number };
   readonly mcpSkipped?: string;
   readonly micro?: readonly MicroBench[];
+  readonly floorAndSteps?: FloorAndSteps;
 }
 
 const ratio = (a: number, b: number, places: number): number => {
@@ -134,6 +136,7 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
     ...(run.mcp === undefined ? {} : { mcp: { turn: run.mcp.measurement.result } }),
     staircase: staircaseOf(run.strategies),
     ...(run.micro === undefined || run.micro.length === 0 ? {} : { micro: [...run.micro] }),
+    ...(run.floorAndSteps === undefined ? {} : { steps: run.floorAndSteps.steps, floor: run.floorAndSteps.floor }),
     harness,
   };
 }

@@ -20,6 +20,7 @@ import { assembleResults } from './results.js';
 import type { MeasuredResults, WrittenFiles } from './results.js';
 import { renderMarkdown } from './report-markdown.js';
 import type { AnchorsForReport } from './report-markdown.js';
+import { runFloorAndSteps } from './floor-and-steps.js';
 import { runStrategies } from './run-strategies.js';
 import { checkTargets } from './targets.js';
 import type { TargetCheck } from './targets.js';
@@ -124,6 +125,14 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
     }
   }
 
+  // The call under `turn` named step by step, beside its floor: a tenth of the staircase's turns (as MCP), three lanes interleaved.
+  progress.phase('floor & steps');
+  const floorAndSteps = await runFloorAndSteps({
+    warmupTurns: plan.mcpWarmupTurns,
+    measuredTurns: plan.mcpMeasuredTurns,
+    onProgress: (done, total, phase) => progress.update(done, total, phase),
+  });
+
   let micro: MicroBench[] | undefined;
   if (plan.micro) {
     progress.phase('micro');
@@ -150,6 +159,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
     ...(mcp === undefined ? {} : { mcp }),
     ...(mcpSkipped === undefined ? {} : { mcpSkipped }),
     ...(micro === undefined ? {} : { micro }),
+    floorAndSteps,
   });
   const anchorsPath = options.anchorsPath ?? DEFAULT_ANCHORS;
   const source = await loadAnchorSource(anchorsPath);

@@ -18,6 +18,10 @@ export interface TargetCheck {
 const us = (value: number): string => `${Number(value.toPrecision(3))} µs`;
 const pct = (share: number): string => (share > 0 && share < 0.01 ? '<1%' : `${Number((share * 100).toFixed(1))}%`);
 
+function stepP50(results: MeasuredResults, step: string): number {
+  return results.steps?.steps.find((row) => row.step === step)?.p50Us ?? 0;
+}
+
 export function checkTargets(results: MeasuredResults): TargetCheck[] {
   const s = results.strategies;
   const call = (name: StrategyName): number => s[name].call.p50Us;
@@ -40,6 +44,32 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
     { target: 'turn: catalogue segment p50 ≤ 2 µs', measured: us(s.turn.segments.catalogue.p50Us), met: s.turn.segments.catalogue.p50Us <= 2 },
     { target: 'turn: authorization p50 ≤ 5 µs', measured: us(s.turn.segments.authorize.p50Us), met: s.turn.segments.authorize.p50Us <= 5 },
   ];
+  // Issue 13: the call at its floor. Ratios within one run, so they hold on a loaded machine too.
+  if (results.floor !== undefined) {
+    checks.push({
+      target: 'turn: in-process call p50 ≤ 3× the floor measured beside it',
+      measured: `${results.floor.ratioP50}× (${us(results.floor.kernel.p50Us)} ÷ ${us(results.floor.floor.p50Us)})`,
+      met: results.floor.ratioP50 <= 3,
+    });
+  }
+  if (results.steps !== undefined) {
+    const named = results.steps.steps.filter((row) => row.step === 'return');
+    checks.push({
+      target: 'turn: no unnamed part of the call over 10% (the steps tile the span; the tail after the last mark)',
+      measured: named.map((row) => pct(row.share)).join(', ') || '—',
+      met: named.every((row) => row.share <= 0.1),
+    });
+    checks.push({
+      target: 'turn: authorization (grant walk + decision record) p50 ≤ 1 µs',
+      measured: us(stepP50(results, 'authorize') + stepP50(results, 'decision.record')),
+      met: stepP50(results, 'authorize') + stepP50(results, 'decision.record') <= 1,
+    });
+  }
+  checks.push({
+    target: 'turn: opening a lease (the turn-boundary authority load) p50 ≤ 15 µs',
+    measured: us(results.harness.turnBoundary.turn.openP50Us),
+    met: results.harness.turnBoundary.turn.openP50Us <= 15,
+  });
   const turn = s.turn.structural;
   const [fewest, most] = results.harness.derivationsRange.turn;
   checks.push({

@@ -130,12 +130,13 @@ describe('the markdown report', () => {
       '## Targets',
       '## Mediated call',
       '## Segments',
+      '## The call under `turn`, step by step',
       '## Structural footprint',
       '## Microbenchmarks of single segments',
       '## Environment and workload',
       '## Measurement rules',
     ]);
-    expect(markdown.split('\n').filter((line) => line.startsWith('### '))).toEqual(['### rederive', '### shared', '### turn', '### turn over MCP']);
+    expect(markdown.split('\n').filter((line) => line.startsWith('### '))).toEqual(['### rederive', '### shared', '### turn', '### turn over MCP', '### Beside its floor']);
   });
 
   it('names the command, the commit and the machine that produced it', () => {
