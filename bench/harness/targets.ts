@@ -65,6 +65,7 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
       target: 'turn: in-process call p50 ≤ 3× the floor measured beside it',
       measured: `${results.floor.ratioP50}× (${us(results.floor.kernel.p50Us)} ÷ ${us(results.floor.floor.p50Us)})`,
       met: results.floor.ratioP50 <= 3,
+      kind: 'ratio',
     });
   }
   if (results.steps !== undefined) {
@@ -73,17 +74,20 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
       target: 'turn: no unnamed part of the call over 10% (the steps tile the span; the tail after the last mark)',
       measured: named.map((row) => pct(row.share)).join(', ') || '—',
       met: named.every((row) => row.share <= 0.1),
+      kind: 'ratio',
     });
     checks.push({
       target: 'turn: authorization (grant walk + decision record) p50 ≤ 1 µs',
       measured: us(stepP50(results, 'authorize') + stepP50(results, 'decision.record')),
       met: stepP50(results, 'authorize') + stepP50(results, 'decision.record') <= 1,
+      kind: 'absolute',
     });
   }
   checks.push({
     target: 'turn: opening a lease (the turn-boundary authority load) p50 ≤ 15 µs',
     measured: us(results.harness.turnBoundary.turn.openP50Us),
     met: results.harness.turnBoundary.turn.openP50Us <= 15,
+    kind: 'absolute',
   });
   const turn = s.turn.structural;
   const [fewest, most] = results.harness.derivationsRange.turn;
