@@ -26,12 +26,21 @@ import { checkTargets } from './targets.js';
 import type { TargetCheck } from './targets.js';
 import { measureTimerOverheadUs } from './timer-overhead.js';
 import { writeResults } from './results.js';
+import type { RunKind } from '../results/run-context.js';
 
 /** The repository root, found from this file so the bench runs from any directory. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The published figures live beside the repository, in the shared reference folder. */
-export const DEFAULT_ANCHORS = path.join(REPO_ROOT, '..', 'shared', 'reference', 'anchor-figures.json');
+/** The published figures, committed with the code so a fresh clone reproduces the comparison. */
+export const DEFAULT_ANCHORS = path.join(REPO_ROOT, 'reference', 'anchor-figures.json');
+
+/**
+ * Where runs go unless told otherwise: git-ignored, so a run leaves a clone clean.
+ * The committed results are in `results/` and change only on purpose
+ * (`costlab bench --commit-results`).
+ */
+export const LOCAL_RESULTS_DIR = path.join(REPO_ROOT, 'results', 'runs');
+export const COMMITTED_RESULTS_DIR = path.join(REPO_ROOT, 'results');
 
 export interface BenchPlan {
   readonly warmupTurns: number;
@@ -41,6 +50,7 @@ export interface BenchPlan {
   readonly micro: boolean;
   readonly mcp: boolean;
   readonly quick: boolean;
+  readonly kind: RunKind;
 }
 
 /**
@@ -65,6 +75,7 @@ export function planBench(options: { turns?: number; warmup?: number; quick?: bo
     micro: options.micro ?? true,
     mcp: options.mcp ?? true,
     quick: options.quick === true,
+    kind: options.quick === true ? 'quick' : 'full',
   };
 }
 
@@ -146,6 +157,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
     provenance,
     environment,
     command: options.command,
+    kind: plan.kind,
     createdAt,
     warmupTurns: plan.warmupTurns,
     measuredTurns: plan.measuredTurns,

@@ -12,6 +12,7 @@
  * milliseconds) because a bare "time" is how a 1000× misreading gets published.
  */
 import { z } from 'zod';
+import { LoadAverageSchema, RunKindSchema, TestbedSchema } from './run-context.js';
 
 /** The version this module reads and the harness writes. */
 export const RESULTS_SCHEMA_VERSION = 1 as const;
@@ -229,6 +230,10 @@ export const ResultsSchema = z.object({
   steps: StepSplitSchema.optional(),
   floor: FloorResultSchema.optional(),
   profiles: relativeLink.optional(),
+  /** Run context (`run-context.ts`): optional, since files written before it lack it. */
+  kind: RunKindSchema.optional(),
+  loadAverage: LoadAverageSchema.optional(),
+  testbed: TestbedSchema.optional(),
 });
 export type Results = z.infer<typeof ResultsSchema>;
 

@@ -7,7 +7,10 @@ import { describeFailure } from '../../bench/gate/gate-error.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
-import { prepareCommit } from '../../bench/gate/worktree.js';
+import { CommitNotFound, prepareCommit } from '../../bench/gate/worktree.js';
+import type { PreparedCommit } from '../../bench/gate/worktree.js';
+import { mergeBase, shallowCloneHint } from '../../bench/gate/commit-range.js';
+import { disposeWorktrees } from '../../bench/gate/worktree-cleanup.js';
 import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
 
@@ -22,6 +25,8 @@ interface CompareFlags {
   readonly thresholdWall: number;
   readonly thresholdInstructions: number;
   readonly out: string;
+  readonly mergeBase?: boolean;
+  readonly keepWorktrees?: boolean;
 }
 
 export const command = defineCommand<CompareFlags>({
@@ -50,7 +55,9 @@ export const command = defineCommand<CompareFlags>({
       .addOption(new Option('--lanes <list>', `a comma-separated subset of ${ALL_LANES.join(',')}`).argParser(subsetOf(ALL_LANES)).default(ALL_LANES, ALL_LANES.join(',')))
       .option('--threshold-wall <ratio>', 'wall-clock change that counts as a regression', positiveNumber, 0.05)
       .option('--threshold-instructions <ratio>', 'instruction-count change that counts as a regression', positiveNumber, 0.02)
-      .option('--out <dir>', 'where compare-<base>-<head>.md is written', 'results');
+      .option('--out <dir>', 'where compare-<base>-<head>.md is written', 'results')
+      .option('--merge-base', 'measure the merge-base of <base> and <head> as the base: what a pull request branched from (compare --merge-base origin/main HEAD)')
+      .option('--keep-worktrees', 'keep .worktrees/<sha> (with node_modules) for a rerun; by default they are removed afterwards, and their disk usage is printed either way');
   },
   async run(values, { operands }) {
     const [baseRef, headRef] = operands as [string, string];
@@ -58,11 +65,16 @@ export const command = defineCommand<CompareFlags>({
     const lanes = new Set<Lane>(values.lanes);
     const progress = (line: string): void => void process.stderr.write(`compare: ${line}\n`);
     const repo = process.cwd();
+    const prepared: PreparedCommit[] = [];
     try {
-      progress(`preparing ${baseRef}`);
-      const base = await prepareCommit({ repo, ref: baseRef });
+      const baseTarget = values.mergeBase === true ? await mergeBase(repo, baseRef, headRef) : baseRef;
+      if (values.mergeBase === true) progress(`merge-base of ${baseRef} and ${headRef}: ${baseTarget.slice(0, 10)}`);
+      progress(`preparing ${baseRef}${values.mergeBase === true ? ' (merge-base)' : ''}`);
+      const base = await prepareCommit({ repo, ref: baseTarget });
+      prepared.push(base);
       progress(`preparing ${headRef}`);
       const head = await prepareCommit({ repo, ref: headRef });
+      prepared.push(head);
       const short = (sha: string): string => sha.slice(0, 10);
       const rows: VerdictRow[] = [];
       if (lanes.has('structural')) {
@@ -82,7 +94,7 @@ export const command = defineCommand<CompareFlags>({
         rows.push(...(await wallClockLane(base.dir, head.dir, { rounds, turns, threshold: values.thresholdWall, onProgress: progress })));
       }
       const title = `## costlab compare ${short(base.sha)} → ${short(head.sha)}`;
-      const provenance = `base \`${base.sha}\` (${baseRef}), head \`${head.sha}\` (${headRef}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), ${iterations} iterations (instructions)`;
+      const provenance = `base \`${base.sha}\` (${values.mergeBase === true ? `merge-base of ${baseRef} and ${headRef}` : baseRef}), head \`${head.sha}\` (${headRef}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), ${iterations} iterations (instructions)`;
       const markdown = `${title}\n\n${provenance}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
       process.stdout.write(markdown);
       await mkdir(values.out, { recursive: true });
@@ -91,8 +103,19 @@ export const command = defineCommand<CompareFlags>({
       progress(`written ${file}`);
       return exitCodeFor(rows);
     } catch (error) {
-      process.stderr.write(`costlab compare: could not measure: ${describeFailure(error)}\n`);
+      const hint = error instanceof CommitNotFound ? await shallowCloneHint(repo).catch(() => '') : '';
+      const described = describeFailure(error);
+      // GateErrors already open with "could not measure"; say it once.
+      process.stderr.write(`costlab compare: ${/^\w+: could not measure/.test(described) ? described : `could not measure: ${described}`}${hint}\n`);
       return 2;
+    } finally {
+      if (prepared.length > 0) {
+        try {
+          progress((await disposeWorktrees(repo, prepared.map((commit) => commit.dir), values.keepWorktrees === true)).line);
+        } catch (error) {
+          progress(`could not remove the worktrees: ${describeFailure(error)}`);
+        }
+      }
     }
   },
 });

@@ -5,6 +5,7 @@
  * to connect — always on stderr, because on stdio stdout is the protocol.
  */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option } from 'commander';
 import { CATALOGUE_STRATEGIES, JsonLinesFileSink } from '../../src/kernel/index.js';
@@ -51,6 +52,18 @@ async function buildWorld(options: ServeOptions, auditSink: AuditSink): Promise<
   return configuredServedWorld(await loadWorldConfig(options.world), worldOptions);
 }
 
+/**
+ * The options that choose what is served, as a client must repeat them to get
+ * the same world: absolute paths, since the client spawns from its own directory.
+ */
+export function servedWorldArgs(options: Pick<ServeOptions, 'world' | 'strategy' | 'audit'>): string[] {
+  return [
+    ...(options.world === undefined ? [] : ['--world', path.resolve(options.world)]),
+    ...(options.strategy === 'turn' ? [] : ['--strategy', options.strategy]),
+    ...(options.audit === undefined ? [] : ['--audit', path.resolve(options.audit)]),
+  ];
+}
+
 function say(line: string): void {
   process.stderr.write(`costlab serve: ${line}\n`);
 }
@@ -74,7 +87,7 @@ async function serveOverStdio(world: ServedWorld, options: ServeOptions): Promis
   try {
     const serving = await serveStdio(bridge);
     say(`world '${world.name}', strategy ${options.strategy}: execution ${executionId} listed ${bridge.catalogue.tools.length} tools, catalogHash ${bridge.catalogHash}`);
-    say(`serving MCP on stdio. A client spawns this command; for example:\n${JSON.stringify(stdioClientConfig(process.execPath, [BIN, 'serve', '--stdio']), null, 2)}`);
+    say(`serving MCP on stdio. A client spawns this command; for example:\n${JSON.stringify(stdioClientConfig(process.execPath, [BIN, 'serve', '--stdio', ...servedWorldArgs(options)]), null, 2)}`);
     await Promise.race([serving.closed, shutdownSignal()]);
     await serving.server.close();
   } finally {

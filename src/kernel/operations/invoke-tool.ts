@@ -5,7 +5,8 @@ import type { Decision } from '../authority/authorize.js';
 import type { PreparedContext } from '../authority/prepared-context.js';
 import type { AvailableAuthority } from '../authority/resolve-authority.js';
 import type { TurnLease } from '../authority/turn-lease.js';
-import { ContractViolation, RequirementSchema, ToolCallSchema, ToolResultSchema, addressKey } from '../contracts/index.js';
+import { parseRequirement, safeParseToolCall, safeParseToolResult } from '../contracts/compiled-contracts.js';
+import { ContractViolation, addressKey } from '../contracts/index.js';
 import type { JsonObject, ParsedToolCall, Requirement, ToolCall, ToolResult } from '../contracts/index.js';
 import { deepFreeze } from '../registry/deep-freeze.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
@@ -32,10 +33,10 @@ type CheckedCall = { readonly call: ToolCall; readonly ref: CallRef; readonly re
  * is a malformed call too, refused and recorded, not an error thrown out.
  */
 function checkCall(input: unknown): CheckedCall {
-  let parsed: ReturnType<typeof ToolCallSchema.safeParse> | undefined;
+  let parsed: ReturnType<typeof safeParseToolCall> | undefined;
   let thrown: unknown;
   try {
-    parsed = ToolCallSchema.safeParse(input);
+    parsed = safeParseToolCall(input);
   } catch (error) {
     thrown = error;
   }
@@ -161,7 +162,7 @@ function resolveRequirement(entry: RegisteredTool, prepared: PreparedContext, pa
   let requirement: Requirement = ceiling;
   if (entry.resolveRequirement !== undefined) {
     try {
-      requirement = RequirementSchema.parse(entry.resolveRequirement(prepared.context, parsed));
+      requirement = parseRequirement(entry.resolveRequirement(prepared.context, parsed));
     } catch (error) {
       return { status: 'failed', code: 'tool_requirement_resolution_failed', message: 'the tool could not state what this call needs', cause: describeThrown(error) };
     }
@@ -264,9 +265,9 @@ async function runHandler(
     if (spans !== undefined) spans.record('kernel.tool.handler', call.id, start, spans.now());
     markStep(spans, 'handler', call.id);
   }
-  let checked: ReturnType<typeof ToolResultSchema.safeParse>;
+  let checked: ReturnType<typeof safeParseToolResult>;
   try {
-    checked = ToolResultSchema.safeParse(raw);
+    checked = safeParseToolResult(raw);
   } catch (error) {
     // Output nested past the stack's depth (an echo of deep arguments) cannot be validated, so it is not delivered.
     return kernelResult(prepared, call, 'failed', 'invalid_tool_result', `tool ${call.tool} returned a result that could not be validated: ${describeThrown(error)}`);
