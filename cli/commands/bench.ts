@@ -12,8 +12,10 @@ import { failingTargets } from '../../bench/harness/targets.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
 import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { addTargetOptions, wantsTarget } from '../target/target-options.js';
+import type { TargetFlags } from '../target/target-options.js';
 
-interface BenchFlags {
+interface BenchFlags extends TargetFlags {
   readonly turns?: number;
   readonly warmup?: number;
   readonly quick?: boolean;
@@ -47,8 +49,10 @@ export const command = defineCommand<BenchFlags>({
       .option('--no-micro', 'skip the tinybench/mitata microbenchmarks')
       .option('--no-mcp', 'skip the MCP path (the results JSON then is not written: the schema requires it; the report and dashboard files are)')
       .addHelpText('after', '\nExit codes: 0 measured and written, 1 the workload did not do what it declares, 2 usage.');
+    addTargetOptions(command);
   },
   async run(values, { argv }) {
+    if (wantsTarget(values)) return (await import('../target/bench-target.js')).runBenchTarget(values, argv);
     if (values.commitResults === true && (values.out !== undefined || values.quick === true)) {
       // The committed results are what the README and the report quote: one place, and a full run.
       process.stderr.write(`costlab bench: --commit-results writes a full run into results/; it takes neither --out nor --quick\n`);

@@ -13,11 +13,13 @@ import { mergeBase, shallowCloneHint } from '../../bench/gate/commit-range.js';
 import { disposeWorktrees } from '../../bench/gate/worktree-cleanup.js';
 import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { addTargetOptions, wantsTarget } from '../target/target-options.js';
+import type { TargetFlags } from '../target/target-options.js';
 
 const ALL_LANES = ['structural', 'instructions', 'wall-clock'] as const;
 type Lane = (typeof ALL_LANES)[number];
 
-interface CompareFlags {
+interface CompareFlags extends TargetFlags {
   readonly rounds: number;
   readonly turns: number;
   readonly iterations: number;
@@ -47,8 +49,8 @@ export const command = defineCommand<CompareFlags>({
           'Prints a markdown table, writes <out>/compare-<base>-<head>.md, exits 1 on a flagged regression, 2 when it could not measure.',
         ].join('\n'),
       )
-      .argument('<base>', 'the base commit')
-      .argument('<head>', 'the head commit')
+      .argument('[base]', 'the base commit')
+      .argument('[head]', 'the head commit')
       .option('--rounds <n>', 'wall-clock rounds of fresh processes', positiveInteger, 10)
       .option('--turns <n>', 'turns per wall-clock process', positiveInteger, 150)
       .option('--iterations <n>', 'turns counted per instruction-lane run', positiveInteger, 20)
@@ -58,8 +60,15 @@ export const command = defineCommand<CompareFlags>({
       .option('--out <dir>', 'where compare-<base>-<head>.md is written', 'results')
       .option('--merge-base', 'measure the merge-base of <base> and <head> as the base: what a pull request branched from (compare --merge-base origin/main HEAD)')
       .option('--keep-worktrees', 'keep .worktrees/<sha> (with node_modules) for a rerun; by default they are removed afterwards, and their disk usage is printed either way');
+    addTargetOptions(command);
   },
   async run(values, { operands }) {
+    if (wantsTarget(values)) return (await import('../target/compare-target.js')).runCompareTarget(values, operands);
+    if (operands.length !== 2) {
+      // Optional in the grammar because --target and --world runs take none; required here as before.
+      process.stderr.write(`costlab compare: missing required argument '${operands.length === 0 ? 'base' : 'head'}' (or compare two servers with --target <base> --target <head>)\n`);
+      return 2;
+    }
     const [baseRef, headRef] = operands as [string, string];
     const { rounds, turns, iterations } = values;
     const lanes = new Set<Lane>(values.lanes);

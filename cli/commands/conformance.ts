@@ -22,6 +22,8 @@ import type { StrategyChoice } from '../../src/conformance/suite.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import { oneOf, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { addTargetOptions, wantsTarget } from '../target/target-options.js';
+import type { TargetFlags } from '../target/target-options.js';
 
 function commitOf(): string | undefined {
   try {
@@ -31,7 +33,7 @@ function commitOf(): string | undefined {
   }
 }
 
-interface ConformanceFlags {
+interface ConformanceFlags extends TargetFlags {
   readonly strategy: StrategyChoice;
   readonly columns: readonly ColumnId[];
   readonly out: string;
@@ -50,8 +52,10 @@ export const command = defineCommand<ConformanceFlags>({
       .addOption(new Option('--columns <list>', `comma-separated subset of: ${COLUMN_IDS.join(', ')}`).argParser(subsetOf(COLUMN_IDS)).default(COLUMN_IDS, 'all'))
       .option('--out <dir>', 'where conformance.json and conformance.md go', 'results')
       .addHelpText('after', '\nExits 1 when a gating cell is fail or not_exercised, 2 on a usage error.');
+    addTargetOptions(command);
   },
   async run(values, { argv }) {
+    if (wantsTarget(values)) return (await import('../target/conformance-target.js')).runConformanceTarget(values, argv);
     const outcome = await runConformance({
       strategy: values.strategy,
       columns: standardColumns([...values.columns]),

@@ -30,6 +30,7 @@ interface GateFlags {
   readonly lanes: readonly (typeof GATE_LANES)[number][];
   readonly updateBaseline?: boolean;
   readonly out?: string;
+  readonly world?: string;
 }
 
 export const command = defineCommand<GateFlags>({
@@ -54,9 +55,11 @@ export const command = defineCommand<GateFlags>({
       .option('--threshold <ratio>', 'instruction-count change that counts as a regression', positiveNumber, 0.02)
       .addOption(new Option('--lanes <list>', `a comma-separated subset of ${GATE_LANES.join(',')}`).argParser(subsetOf(GATE_LANES)).default(GATE_LANES, GATE_LANES.join(',')))
       .option('--update-baseline', 'count the working tree and write it as the new baseline')
-      .option('--out <file.md>', 'also write the verdict table to this file');
+      .option('--out <file.md>', 'also write the verdict table to this file')
+      .option('--world <file>', 'gate a world file instead: serve it (costlab serve --stdio --world) and judge it on the catalogue consistency rows, one exact verdict each (docs/targets.md)');
   },
   async run(values) {
+    if (values.world !== undefined) return (await import('../target/gate-world.js')).runGateWorld(values.world, values.out);
     const requested = values.iterations;
     let iterations = requested ?? 20;
     const threshold = values.threshold;

@@ -7,10 +7,12 @@ import { runProfile } from '../../bench/profile/run-profile.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
 import { defineCommand } from '../command.js';
+import { addTargetOptions, wantsTarget } from '../target/target-options.js';
+import type { TargetFlags } from '../target/target-options.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-interface ProfileFlags {
+interface ProfileFlags extends TargetFlags {
   readonly strategy: CatalogueStrategyName | 'all';
   readonly turns: number;
   readonly concurrent: number;
@@ -34,8 +36,11 @@ export const command = defineCommand<ProfileFlags>({
       .option('--no-clinic', 'skip clinic doctor and clinic flame (the slow part)')
       .option('--out <dir>', 'directory that receives <commit>/', PROFILE_DEFAULTS.outDir)
       .option('--top <n>', 'frames listed per strategy', positiveInteger, DEFAULT_TOP_FRAMES);
+    // --target: --turns is the rounds of the call mix; the flame graph goes to <out>/target/flamegraph.html.
+    addTargetOptions(command, { world: false });
   },
   async run(values) {
+    if (wantsTarget(values)) return (await import('../target/profile-target.js')).runProfileTarget(values);
     const options = {
       strategies: values.strategy === 'all' ? CATALOGUE_STRATEGIES : [values.strategy],
       turns: values.turns,

@@ -52,7 +52,12 @@ export class StdioFrameTransport implements Transport {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     let start = 0;
     for (let newline = bytes.indexOf(NEWLINE, start); newline !== -1; newline = bytes.indexOf(NEWLINE, start)) {
-      this.#endFrame(bytes.subarray(start, newline));
+      // One frame's failure must not escape the stdin listener: that ends the process and loses the chunk's other frames.
+      try {
+        this.#endFrame(bytes.subarray(start, newline));
+      } catch (error) {
+        this.onerror?.(error instanceof Error ? error : new Error('a frame could not be handled'));
+      }
       start = newline + 1;
     }
     if (start < bytes.length) this.#collect(bytes.subarray(start));
