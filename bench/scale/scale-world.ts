@@ -12,7 +12,7 @@
  */
 import { MediationKernel, MemoryAuditSink, InMemoryToolNamespaceSettings, InMemoryUsageStore, StaticGrantSource } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName, ContextToolProvider, Grant, ToolDefinition, ToolHandler, ToolResult } from '../../src/kernel/index.js';
-import { deepFreeze } from '../../src/kernel/registry/deep-freeze.js';
+import { deepFreeze } from '../../src/kernel/internals.js';
 import { BENCH_ACTOR, ENABLED_NAMESPACES, NOTION_SEARCH, WORLD_AUTHORITY, WORLD_EPOCH, WORLD_NAMESPACE, handlerOf, referenceGrants, referenceTools } from '../../src/world/reference-world.js';
 
 /** Distinct declared ceilings among the generated tools: a provider's tools share a handful of capabilities, not one each. */

@@ -8,6 +8,7 @@ import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT, planBench, runBenc
 import { publishedComparisonLines } from '../../bench/harness/published-comparison.js';
 import { isNoisy } from '../../bench/results/run-context.js';
 import { updateReadmeClaims } from '../../bench/harness/readme-claims.js';
+import { failingTargets } from '../../bench/harness/targets.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
 import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
@@ -23,6 +24,7 @@ interface BenchFlags extends TargetFlags {
   readonly anchors?: string;
   readonly mcpTurns?: number;
   readonly micro: boolean;
+  readonly fail: boolean;
   readonly mcp: boolean;
 }
 
@@ -43,6 +45,7 @@ export const command = defineCommand<BenchFlags>({
       .option('--commit-results', 'write into results/, the committed results (a full run only)')
       .option('--anchors <file>', 'published figures (default: reference/anchor-figures.json in the repository); when absent the report says so')
       .option('--mcp-turns <n>', 'measured MCP turns (default: a tenth of --turns)', positiveInteger)
+      .option('--no-fail', 'exit 0 even when a ratio or structural target is missed (the miss is still printed)')
       .option('--no-micro', 'skip the tinybench/mitata microbenchmarks')
       .option('--no-mcp', 'skip the MCP path (the results JSON then is not written: the schema requires it; the report and dashboard files are)')
       .addHelpText('after', '\nExit codes: 0 measured and written, 1 the workload did not do what it declares, 2 usage.');
@@ -94,6 +97,11 @@ export const command = defineCommand<BenchFlags>({
       // The README's reproduction paragraph quotes the committed run: it moves with it.
       if (values.commitResults === true && files.latest !== undefined && (await updateReadmeClaims({ repoRoot: REPO_ROOT }))) {
         process.stdout.write('  updated README.md (which ratios reproduce, from results/latest.json)\n');
+      }
+      const failing = failingTargets(targets);
+      if (failing.length > 0 && values.fail !== false) {
+        process.stderr.write(`costlab bench: ${failing.length} target(s) missed: ${failing.map((check) => `${check.target} (measured ${check.measured})`).join('; ')}; exit 1 (--no-fail to report only)\n`);
+        return 1;
       }
       return 0;
     } catch (error) {
