@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WORKLOAD_USAGE, WorkloadUsageError, parseWorkloadArgs, runProfileWorkload } from '../bench/profile/profile-workload.js';
 import { writeSourceMapSidecar } from '../bench/profile/source-map-sidecar.js';
-import { describeThrownWithName } from '../src/kernel/thrown-value.js';
+import { describeThrownWithName } from '../src/kernel/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

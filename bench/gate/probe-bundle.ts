@@ -9,7 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { GateError } from './gate-error.js';
-import { describeThrown } from '../../src/kernel/thrown-value.js';
+import { describeThrown } from '../../src/kernel/index.js';
 
 /** Where a checkout keeps its bundled probe (git-ignored). */
 export const PROBE_BUNDLE = join('.cache', 'gate', 'probe.mjs');

@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { describeThrown } from '../../src/kernel/thrown-value.js';
+import { describeThrown } from '../../src/kernel/index.js';
 
 const run = promisify(execFile);
 

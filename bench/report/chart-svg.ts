@@ -9,7 +9,7 @@
  */
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { describeThrown } from '../../src/kernel/thrown-value.js';
+import { describeThrown } from '../../src/kernel/index.js';
 
 /** Shared look: the page's font stack, quiet axes, no frame around each view. */
 export const CHART_CONFIG = {

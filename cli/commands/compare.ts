@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Option } from 'commander';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { instructionCounts, instructionRows, structuralLane, wallClockLane } from '../../bench/gate/lanes.js';
-import { describeThrownWithName } from '../../src/kernel/thrown-value.js';
+import { describeThrownWithName } from '../../src/kernel/index.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';

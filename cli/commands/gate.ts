@@ -6,7 +6,7 @@ import type { Baseline } from '../../bench/gate/baseline.js';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { headCommit } from '../../bench/harness/environment.js';
 import { instructionCounts, instructionRows, laneShape, structuralLane } from '../../bench/gate/lanes.js';
-import { describeThrownWithName } from '../../src/kernel/thrown-value.js';
+import { describeThrownWithName } from '../../src/kernel/index.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';

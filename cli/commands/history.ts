@@ -6,7 +6,7 @@ import type { StrategyName } from '../../bench/results/results-schema.js';
 import { NOISE_RULE } from '../../bench/results/run-context.js';
 import { oneOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
-import { describeThrown } from '../../src/kernel/thrown-value.js';
+import { describeThrown } from '../../src/kernel/index.js';
 
 function us(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);

@@ -7,7 +7,7 @@ import { runProfile } from '../../bench/profile/run-profile.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
 import { defineCommand } from '../command.js';
-import { describeThrownWithName } from '../../src/kernel/thrown-value.js';
+import { describeThrownWithName } from '../../src/kernel/index.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
 

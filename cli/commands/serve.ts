@@ -22,7 +22,7 @@ import type { LiveExecution } from '../../src/mcp/execution-table.js';
 import type { HttpLimits } from '../../src/mcp/transports/http-limits.js';
 import { oneOf, portNumber, positiveInteger, positiveNumber } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
-import { describeThrown } from '../../src/kernel/thrown-value.js';
+import { describeThrown } from '../../src/kernel/index.js';
 
 const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
 

@@ -1,6 +1,7 @@
 export * from './contracts/index.js';
 export * from './refusal-codes.js';
 export { canonicalJson, sha256Hex } from './canonical-json.js';
+export { describeThrown, describeThrownWithName } from './thrown-value.js';
 export { MediationKernel } from './kernel.js';
 export type { KernelOptions } from './kernel.js';
 export type { TurnScope } from './authority/lease-table.js';
