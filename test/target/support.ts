@@ -19,14 +19,22 @@ export interface HttpServe {
   stop(): Promise<void>;
 }
 
-/** `costlab serve --http` on loopback; resolves once it has printed its URL and an execution token. */
+/**
+ * `costlab serve --http` on loopback; resolves once it has printed its URL and an
+ * execution token. The connection config (with the token) comes on stdout; stderr
+ * carries the server's log and is kept only to explain a failure.
+ */
 export function startCostlabHttp(): Promise<HttpServe> {
-  const child = spawn(process.execPath, [`${REPO_ROOT}bin/costlab.mjs`, 'serve', '--http', '--audit', '/dev/null'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [`${REPO_ROOT}bin/costlab.mjs`, 'serve', '--http', '--audit', '/dev/null'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new Error(`costlab serve --http printed no token within 60 s:\n${text}`)), 60_000);
-    child.once('exit', (code) => reject(new Error(`costlab serve --http exited (${code}):\n${text}`)));
+    let log = '';
+    const timer = setTimeout(() => reject(new Error(`costlab serve --http printed no token within 60 s:\n${log}`)), 60_000);
+    child.once('exit', (code) => reject(new Error(`costlab serve --http exited (${code}):\n${log}`)));
     child.stderr!.on('data', (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+    });
+    child.stdout!.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
       const url = /"url": "(http:\/\/127\.0\.0\.1:\d+\/mcp)"/.exec(text)?.[1];
       const token = /"Authorization": "Bearer ([^"]+)"/.exec(text)?.[1];
