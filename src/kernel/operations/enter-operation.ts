@@ -146,7 +146,7 @@ function withAuthority<Code extends string>(
   // 4. The effective registry, by the kernel's catalogue strategy (a span when the operation is a call).
   const { spans } = core;
   const spanId = spans === undefined ? undefined : frame.spanId;
-  const start = spanId === undefined ? 0 : spans!.now();
+  let start = 0;
   const entered = (registry: ToolRegistry): EnteredTurn => {
     if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, spans!.now());
     markStep(spans, 'catalogue', spanId);
@@ -163,6 +163,8 @@ function withAuthority<Code extends string>(
     });
   };
   let resolved: ToolRegistry | Promise<ToolRegistry>;
+  // The span times the strategy's resolution alone (under `turn` one field read), not the set-up above.
+  if (spanId !== undefined) start = spans!.now();
   try {
     resolved = core.strategy.resolve(lease, prepared, frame.signal);
   } catch (error) {
