@@ -27,7 +27,7 @@ const STAIRCASE = 'staircase: each step faster (call p50 rederive > shared > tur
 
 describe('bench targets', () => {
   it('every target says what it compares', () => {
-    for (const check of checkTargets(measured())) expect(['ratio', 'structural', 'absolute']).toContain(check.kind);
+    for (const check of checkTargets(measured())) expect(['ratio', 'structural', 'absolute', 'goal']).toContain(check.kind);
   });
 
   it('a missed ratio target fails the run', () => {
