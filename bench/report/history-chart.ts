@@ -9,7 +9,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { STRATEGY_NAMES, type Results } from '../results/results-schema.js';
 import { logAxis } from './log-axis.js';
-import { CATALOGUE_SEGMENT, COMPACT_DECADE, WHOLE_CALL } from './staircase-chart.js';
+import { CATALOGUE_SEGMENT, COMPACT_DECADE, MEASURE_PANELS, WHOLE_CALL } from './staircase-chart.js';
 import { MCP_TURN, SEGMENT_ROWS, type SegmentRowName } from './segments-chart.js';
 import { seriesColours } from './palette.js';
 import type { HistoryStep } from './history-steps.js';
@@ -97,7 +97,7 @@ export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder:
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values: rows.map((row) => ({ ...row })) },
     // Stacked panels, each narrow enough for a phone; many commits scroll sideways instead of shrinking.
-    facet: { row: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } } },
+    facet: MEASURE_PANELS,
     spec: {
       width: Math.max(270, commitsInOrder.length * 46),
       height: 200,
