@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.js';
 import { mulberry32 } from '../../bench/gate/prng.js';
 import { findChangePoints, tTestPValue } from '../../bench/report/change-points.js';
+import { renderChartSvg } from '../../bench/report/chart-svg.js';
 import { historyChartSpec, historyRows } from '../../bench/report/history-chart.js';
 import { historySteps } from '../../bench/report/history-steps.js';
 import { runContextOf, type ResultsFile } from '../../bench/report/results-collection.js';
@@ -118,13 +119,21 @@ describe('steps in a history', () => {
     expect(output.stdout).toMatch(/^▲ a step \(change point\)/m);
   });
 
-  it('the report marks the step on the history chart, at its commit and series only', () => {
+  it('the report marks the step on the history chart, at its commit and series only, and the chart renders', async () => {
     const history = steppedHistory();
     const rows = historyRows(history, historySteps(filesOf(history)));
     const marked = rows.filter((row) => row.step !== '');
     expect(marked.map((row) => [row.commit, row.series, row.measure])).toEqual(['turn', 'turn over MCP'].map((series) => [history[7]!.commit.slice(0, 7), series, 'whole call (p50)']));
-    const spec = JSON.stringify(historyChartSpec(rows, history.map((results) => results.commit.slice(0, 7))));
-    expect(spec).toContain('triangle-up');
+    const chart = await renderChartSvg(historyChartSpec(rows, history.map((results) => results.commit.slice(0, 7))), { title: 'History', summary: 'history' });
+    expect(chart.warnings).toEqual([]);
+    // Two triangles (turn and turn over MCP) in the whole-call panel, none in the catalogue panel; the described points unchanged.
+    const triangles = chart.svg
+      .split('child_layer_2_marks" aria-hidden="true">')
+      .slice(1)
+      .map((part) => part.slice(0, part.indexOf('</g>')).split('<path').length - 1);
+    expect(triangles).toEqual([2]);
+    const unmarked = await renderChartSvg(historyChartSpec(historyRows(history), history.map((results) => results.commit.slice(0, 7))), { title: 'History', summary: 'history' });
+    expect(chart.svg.match(/role="graphics-symbol"/g)?.length).toBe(unmarked.svg.match(/role="graphics-symbol"/g)?.length);
   });
 });
 
