@@ -6,7 +6,7 @@ import type { AvailableAuthority } from '../authority/resolve-authority.js';
 import type { TurnLease } from '../authority/turn-lease.js';
 import { ContractViolation } from '../contracts/index.js';
 import type { AuditEventType } from '../contracts/index.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { EffectiveRegistry } from '../registry/effective-registry.js';
 import { MAX_REFUSAL_FIELDS, boundRefusalMessage } from '../refusal-message.js';
 import { describeThrown } from '../thrown-value.js';
 import { markStep } from '../observability/spans.js';
@@ -63,7 +63,7 @@ export interface EnteredContext {
 export interface EnteredTurn extends EnteredContext {
   readonly lease: TurnLease;
   readonly authority: AvailableAuthority;
-  readonly registry: ToolRegistry;
+  readonly registry: EffectiveRegistry;
 }
 
 export interface Refused<Code extends string> {
@@ -147,7 +147,7 @@ function withAuthority<Code extends string>(
   const { spans } = core;
   const spanId = spans === undefined ? undefined : frame.spanId;
   let start = 0;
-  const entered = (registry: ToolRegistry): EnteredTurn => {
+  const entered = (registry: EffectiveRegistry): EnteredTurn => {
     if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, spans!.now());
     markStep(spans, 'catalogue', spanId);
     return { refused: false, prepared, lease, authority, registry };
@@ -162,7 +162,7 @@ function withAuthority<Code extends string>(
       cause: boundRefusalMessage(describeThrown(error)),
     });
   };
-  let resolved: ToolRegistry | Promise<ToolRegistry>;
+  let resolved: EffectiveRegistry | Promise<EffectiveRegistry>;
   // The span times the strategy's resolution alone (under `turn` one field read), not the set-up above.
   if (spanId !== undefined) start = spans!.now();
   try {
