@@ -2,13 +2,14 @@
  * `costlab sweep`: catalogue resolution along N provider tools, P providers,
  * C calls per turn and G grants, each strategy where it finishes, beside the
  * SDK's McpServer. The work is in `bench/scale/`. Exit 0 measured and
- * written, 1 the workload did not do what it declares.
+ * written, 1 the workload did not do what it declares or a ratio target
+ * (a ratio or fitted slope within the run) was missed.
  */
 import path from 'node:path';
 import { REPO_ROOT } from '../../bench/harness/run-bench.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
 import { runSweep } from '../../bench/scale/run-sweep.js';
-import { checkSweepTargets } from '../../bench/scale/sweep-markdown.js';
+import { checkSweepTargets, failingSweepTargets } from '../../bench/scale/sweep-markdown.js';
 import { defineCommand } from '../command.js';
 
 interface SweepFlags {
@@ -32,8 +33,14 @@ export const command = defineCommand<SweepFlags>({
       process.stdout.write(`costlab sweep: ${results.points.length} points measured, ${results.skipped.length} skipped\n`);
       for (const s of results.slopes.filter((slope) => slope.metric === 'listP50Us')) process.stdout.write(`  ${s.strategy}: listing log–log slope ${s.slope} (N ${s.fromTools}–${s.toTools})\n`);
       for (const s of results.sdk) process.stdout.write(`  tools/list at N=${s.tools}: SDK McpServer ÷ costlab = ${s.sdkOverCostlab}×\n`);
-      for (const t of checkSweepTargets(results)) process.stdout.write(`  target ${t.met === undefined ? '—' : t.met ? 'met' : 'MISSED'}: ${t.target}: ${t.measured}\n`);
+      const targets = checkSweepTargets(results);
+      for (const t of targets) process.stdout.write(`  target ${t.met === undefined ? 'not measured' : t.met ? 'met' : 'MISSED'} (${t.kind}): ${t.target}: ${t.measured}\n`);
       for (const file of files) process.stdout.write(`  wrote ${path.relative(process.cwd(), file)}\n`);
+      const failing = failingSweepTargets(targets);
+      if (failing.length > 0) {
+        process.stderr.write(`costlab sweep: ${failing.length} ratio target(s) missed: ${failing.map((t) => t.target).join('; ')}\n`);
+        return 1;
+      }
       return 0;
     } catch (error) {
       if (error instanceof WorkloadMismatch) {
