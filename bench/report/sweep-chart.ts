@@ -9,10 +9,9 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { STRATEGY_NAMES, type StrategyName } from '../results/results-schema.js';
 import type { SweepResults } from '../results/sweep-schema.js';
-import { logAxis } from './log-axis.js';
+import { logAxis, logPosition } from './log-axis.js';
 import { formatMicros } from './number-format.js';
 import { seriesColours } from './palette.js';
-import { COMPACT_DECADE } from './staircase-chart.js';
 
 export const SWEEP_MEASURES = [
   ['listP50Us', 'listing'],
@@ -67,20 +66,8 @@ export function sweepChartSpec(rows: readonly SweepChartRow[]): TopLevelSpec {
   const y = logAxis(rows.map((row) => row.micros), 3);
   const strategies = STRATEGY_NAMES.filter((name) => rows.some((row) => row.strategy === name));
   const encoding = {
-    x: {
-      field: 'tools',
-      type: 'quantitative',
-      scale: { type: 'log', domain: x.domain },
-      title: 'N provider tools (log scale)',
-      axis: { values: x.ticks, labelExpr: COMPACT_DECADE, labelOverlap: false, grid: true },
-    },
-    y: {
-      field: 'micros',
-      type: 'quantitative',
-      scale: { type: 'log', domain: y.domain },
-      title: 'µs, p50 (log scale)',
-      axis: { values: y.ticks, labelExpr: COMPACT_DECADE, labelOverlap: false, grid: true },
-    },
+    x: logPosition('tools', 'N provider tools (log scale)', x),
+    y: logPosition('micros', 'µs, p50 (log scale)', y),
     color: {
       field: 'strategy',
       type: 'nominal',
