@@ -13,13 +13,18 @@ export const SWEEP_SCHEMA_VERSION = 1 as const;
 
 const measured = z.number().finite().nonnegative();
 
-export const SweepPointSchema = z.object({
+/** Where a point sits in the plan: the axis walked, the strategy, and N, P, C, G. */
+const PlannedPointFields = {
   axis: z.enum(['tools', 'providers', 'calls', 'grants']),
   strategy: z.enum(STRATEGY_NAMES),
   tools: z.number().int().positive(),
   providers: z.number().int().positive(),
   calls: z.number().int().positive(),
   grants: z.number().int().positive(),
+};
+
+export const SweepPointSchema = z.object({
+  ...PlannedPointFields,
   frozenDefinitions: z.boolean(),
   turns: z.number().int().positive(),
   openP50Us: measured,
@@ -37,12 +42,7 @@ export const SweepPointSchema = z.object({
 export type SweepPoint = z.infer<typeof SweepPointSchema>;
 
 export const SweepSkipSchema = z.object({
-  axis: z.enum(['tools', 'providers', 'calls', 'grants']),
-  strategy: z.enum(STRATEGY_NAMES),
-  tools: z.number().int().positive(),
-  providers: z.number().int().positive(),
-  calls: z.number().int().positive(),
-  grants: z.number().int().positive(),
+  ...PlannedPointFields,
   reason: z.string().min(1),
 });
 export type SweepSkip = z.infer<typeof SweepSkipSchema>;
