@@ -1,5 +1,5 @@
 /**
- * ADR 0017, the turn boundary costs what changed: under `turn` a derivation
+ * ADR 0018, the turn boundary costs what changed: under `turn` a derivation
  * whose definitions are the ones admitted before reuses the sorted, indexed
  * shape and the listings remembered on it; a definition changed in one field
  * — even in place, in the same mutable object — is admitted afresh and

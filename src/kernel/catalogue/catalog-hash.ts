@@ -145,7 +145,7 @@ function allRegistered(definitions: readonly ToolDefinition[]): boolean {
 
 // A frozen list of registered definitions can never change: neither its
 // members nor their content. Under `turn` a listing whose verdicts are
-// remembered hands back the very kept list it handed out before (ADR 0017),
+// remembered hands back the very kept list it handed out before (ADR 0018),
 // so its hash — and its published form — are one lookup, not N reads.
 const byFrozenList = new WeakMap<readonly ToolDefinition[], string>();
 const publishedLists = new WeakMap<readonly ToolDefinition[], readonly PublishedTool[]>();

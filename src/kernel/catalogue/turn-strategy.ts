@@ -13,7 +13,7 @@ import { CatalogueUnavailable, askProviders } from './derive-registry.js';
 import { ShapeCache } from './shape-cache.js';
 
 /**
- * One derivation of the turn kind, costing what changed (ADR 0017): every
+ * One derivation of the turn kind, costing what changed (ADR 0018): every
  * provider is asked and every handler checked, but each definition is
  * admitted by content (ADR 0009) — by identity, by a member-wise comparison
  * with the one last admitted under its name, or else by its text — and when
@@ -78,7 +78,7 @@ export class TurnStrategy implements CatalogueStrategy {
   readonly name = 'turn';
   /** Every definition this kernel has compiled, by JSON text: shared by its turns, bounded (ADR 0009). */
   readonly store = new DefinitionStore();
-  /** The shapes of recent derivations, by their definitions (ADR 0017). */
+  /** The shapes of recent derivations, by their definitions (ADR 0018). */
   readonly shapes = new ShapeCache();
   constructor(private readonly sources: CatalogueSources) {}
 

@@ -22,7 +22,7 @@ export interface KernelCounters {
   /** Provider definitions answered by content under `turn`: identical to one compiled before, not validated again. */
   definitionsReused: number;
   /**
-   * Catalogue shapes built under `turn` (sorted, indexed; ADR 0017): one
+   * Catalogue shapes built under `turn` (sorted, indexed; ADR 0018): one
    * when a derivation's definitions differ from every recent one's, none
    * when nothing changed.
    */

@@ -35,7 +35,7 @@ function filterEach(definitions: readonly ToolDefinition[], enabled: ReadonlySet
 
 /**
  * `turn`: the filter asked once per distinct namespace and ceiling of the
- * shape (ADR 0017); when its verdicts equal a remembered listing's, that
+ * shape (ADR 0018); when its verdicts equal a remembered listing's, that
  * listing's kept list — and the hash remembered for it — are the answer.
  */
 function filterShape(core: KernelCore, shape: CatalogueShape, enabled: ReadonlySet<string>, discovery: DiscoveryFilter): ShapeListing {

@@ -36,7 +36,7 @@ function byName(a: string, b: string): number {
  * nothing else: no handler, no context, no user. So a shape is a function of
  * its definitions alone, and a derivation whose definitions are the same
  * objects in the same order may use the one built before instead of sorting
- * and indexing N tools again (ADR 0017).
+ * and indexing N tools again (ADR 0018).
  *
  * A listing over a shape asks the live permission filter once per distinct
  * ceiling and namespace (not once per tool), and the kept list is a function
