@@ -28,13 +28,9 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { isCatalogueStrategyName, StaticGrantSource, ToolRegistry } from '../../src/kernel/index.js';
+import { isCatalogueStrategyName, StaticGrantSource } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
-import { prepareContext } from '../../src/kernel/authority/prepared-context.js';
-import { resolveAuthority } from '../../src/kernel/authority/resolve-authority.js';
-import { TurnLease } from '../../src/kernel/authority/turn-lease.js';
-import { createCatalogueStrategy } from '../../src/kernel/catalogue/create-strategy.js';
-import { createCounters } from '../../src/kernel/observability/counters.js';
+import { buildCatalogueSources, createCatalogueStrategy, createCounters, prepareContext, resolveAuthority, TurnLease } from '../../src/kernel/internals.js';
 import { buildReferenceKernel } from '../world/build-world.js';
 import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
@@ -192,11 +188,8 @@ async function callTurns(strategy: CatalogueStrategyName): Promise<TurnRunner> {
 const CATALOGUE_OPERATIONS = TURN_ATTEMPTS.length + 1;
 
 async function catalogueTurns(strategy: CatalogueStrategyName): Promise<TurnRunner> {
-  const handlers = referenceTools();
-  const staticRegistry = new ToolRegistry();
-  for (const handler of handlers) staticRegistry.register(handler);
   const counters = createCounters();
-  const resolver = createCatalogueStrategy(strategy, { staticHandlers: Object.freeze(handlers), staticRegistry, providers: Object.freeze([notionProvider()]), counters });
+  const resolver = createCatalogueStrategy(strategy, buildCatalogueSources(referenceTools(), [notionProvider()], counters));
   // Context and authority are turn-boundary work, not catalogue work: prepared once, in the set-up.
   const prepared = prepareContext(worldContext(0));
   const authority = await resolveAuthority(new StaticGrantSource(referenceGrants()), prepared, new AbortController().signal);

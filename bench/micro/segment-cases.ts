@@ -6,14 +6,10 @@
  * them alone, with the tools' own statistics, as a cross-check and to see
  * below the span timer's resolution.
  */
-import { authorize, canDiscover, catalogHash, InMemoryUsageStore, StaticGrantSource, ToolRegistry, ToolCallSchema } from '../../src/kernel/index.js';
+import { authorize, canDiscover, catalogHash, InMemoryUsageStore, StaticGrantSource, ToolCallSchema } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName, JsonObject, Requirement, ToolDefinition } from '../../src/kernel/index.js';
-import { prepareContext } from '../../src/kernel/authority/prepared-context.js';
-import { resolveAuthority } from '../../src/kernel/authority/resolve-authority.js';
-import type { AvailableAuthority } from '../../src/kernel/authority/resolve-authority.js';
-import { TurnLease } from '../../src/kernel/authority/turn-lease.js';
-import { createCatalogueStrategy } from '../../src/kernel/catalogue/create-strategy.js';
-import { createCounters } from '../../src/kernel/observability/counters.js';
+import { buildCatalogueSources, createCatalogueStrategy, createCounters, prepareContext, resolveAuthority, TurnLease } from '../../src/kernel/internals.js';
+import type { AvailableAuthority } from '../../src/kernel/internals.js';
 import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
 
 export interface MicroCase {
@@ -36,10 +32,8 @@ function ceilingOf(definitions: readonly ToolDefinition[], name: string): Requir
 }
 
 export async function buildMicroWorld(): Promise<MicroWorld> {
-  const handlers = referenceTools();
-  const staticRegistry = new ToolRegistry();
-  for (const handler of handlers) staticRegistry.register(handler);
-  const sources = { staticHandlers: Object.freeze(handlers), staticRegistry, providers: Object.freeze([notionProvider()]), counters: createCounters() };
+  // The kernel's own wiring (static entries as registered, providers in id order).
+  const sources = buildCatalogueSources(referenceTools(), [notionProvider()], createCounters());
   const context = worldContext(1);
   const prepared = prepareContext(context);
   const grants = new StaticGrantSource(referenceGrants());

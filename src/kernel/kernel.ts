@@ -7,6 +7,7 @@ import type { TurnScope } from './authority/lease-table.js';
 import { prepareContext } from './authority/prepared-context.js';
 import { isCatalogueStrategyName } from './catalogue/catalogue-strategy.js';
 import type { CatalogueStrategyName } from './catalogue/catalogue-strategy.js';
+import { buildCatalogueSources } from './catalogue/catalogue-sources.js';
 import { createCatalogueStrategy } from './catalogue/create-strategy.js';
 import { ContractViolation } from './contracts/index.js';
 import type { ContextToolProvider, ToolHandler, ToolResult } from './contracts/index.js';
@@ -22,7 +23,6 @@ import type { ListedCatalogue } from './operations/list-tools.js';
 import { listToolNamespaces, updateToolNamespaces } from './operations/tool-namespaces.js';
 import type { NamespaceListing, NamespaceUpdate } from './operations/tool-namespaces.js';
 import type { ToolNamespaceSettings } from './operations/tool-namespace-settings.js';
-import { ToolRegistry, entryAsHandler } from './registry/tool-registry.js';
 
 export interface KernelOptions {
   readonly grantSource: GrantSource;
@@ -56,20 +56,12 @@ export class MediationKernel {
     if (!isCatalogueStrategyName(strategy)) throw new TypeError(`unknown catalogue strategy '${String(strategy)}' (rederive, shared or turn)`);
     this.strategy = strategy;
     const counters = createCounters();
-    const staticRegistry = new ToolRegistry();
-    // `rederive` re-registers these on every operation: the entries as registered
-    // here, not the host's objects, so a definition the host mutates later never
-    // reaches one strategy's catalogue and not the others'.
-    const staticHandlers = Object.freeze((options.tools ?? []).map((handler) => entryAsHandler(staticRegistry.register(handler))));
-    const providers = [...(options.providers ?? [])].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    for (let i = 1; i < providers.length; i++) {
-      if (providers[i]!.id === providers[i - 1]!.id) throw new TypeError(`two tool providers share the id '${providers[i]!.id}'`);
-    }
+    const sources = buildCatalogueSources(options.tools ?? [], options.providers ?? [], counters);
     const trail = new AuditTrail(options.auditSink, counters, options.onAuditFailure ?? reportToStderr);
     this.#core = {
       usage: options.usageStore,
       trail,
-      strategy: createCatalogueStrategy(strategy, { staticHandlers, staticRegistry, providers: Object.freeze(providers), counters }),
+      strategy: createCatalogueStrategy(strategy, sources),
       counters,
       leases: new LeaseTable(options.grantSource, trail, counters),
       namespaceSettings: options.namespaceSettings,
