@@ -26,6 +26,7 @@
  * instructions apart of 0.92 G). Measured that way, a `turn` catalogue turn
  * costs about 1.55 M instructions (N = 200).
  */
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isCatalogueStrategyName, StaticGrantSource } from '../../src/kernel/index.js';
@@ -165,7 +166,10 @@ export async function iterate(options: IterationOptions): Promise<IterationResul
   const runner = await unitRunner(segment, options.strategy, world);
   for (let i = 0; i < warmupTurns; i++) await runner.run(i);
   const before = runner.counts();
+  // The counted window's edges for callgrind (bench/gate/callgrind.ts, WINDOW_MARKER).
+  loadavg();
   for (let i = warmupTurns; i < warmupTurns + options.iterations; i++) await runner.run(i);
+  loadavg();
   const after = runner.counts();
   await runner.close();
   return {

@@ -5,17 +5,20 @@ import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { instructionCounts, instructionRows, structuralLane, wallClockLane } from '../../bench/gate/lanes.js';
 import { describeFailure } from '../../bench/gate/gate-error.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
-import { exitCodeFor } from '../../bench/gate/verdict.js';
+import { exitCodeFor, isFlagged } from '../../bench/gate/verdict.js';
+import { readBaseline } from '../../bench/gate/baseline.js';
+import { laneThresholds } from '../../bench/gate/gate-run.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
 import { prepareCommit } from '../../bench/gate/worktree.js';
 import type { Command } from '../main.js';
 
-const USAGE = `usage: costlab compare <base> <head> [--rounds 10] [--turns 150] [--iterations 20] [--lanes structural,instructions,wall-clock] [--threshold-wall 0.05] [--threshold-instructions 0.02] [--out dir]
+const USAGE = `usage: costlab compare <base> <head> [--rounds 10] [--turns 150] [--iterations 20] [--lanes structural,instructions,wall-clock] [--threshold-wall 0.05] [--threshold-instructions R] [--json] [--out dir]
 
 Checks out both commits in git worktrees (.worktrees/<sha>), installs each from its
 own lockfile, and compares them lane by lane:
   structural    head's per-turn counts under turn, exact
-  instructions  callgrind instructions per turn, base vs head (N − 0 iterations)
+  instructions  callgrind instructions per operation, lane by lane, base vs head; each lane's
+                threshold from results/baseline.json's A/A spread unless --threshold-instructions
   wall-clock    fresh probe processes interleaved A B B A …, one median per process,
                 bootstrap interval on the ratio + Mann–Whitney; flagged only when the
                 change passes the threshold AND is significant
@@ -37,7 +40,8 @@ export const command: Command = {
           iterations: { type: 'string', default: '20' },
           lanes: { type: 'string', default: ALL_LANES.join(',') },
           'threshold-wall': { type: 'string', default: '0.05' },
-          'threshold-instructions': { type: 'string', default: '0.02' },
+          'threshold-instructions': { type: 'string' },
+          json: { type: 'boolean', default: false },
           out: { type: 'string', default: 'results' },
           help: { type: 'boolean', default: false },
         },
@@ -81,10 +85,13 @@ export const command: Command = {
       if (lanes.has('instructions')) {
         await valgrindVersion();
         progress('instruction lane: base');
-        const baseCounts = await instructionCounts(base.dir, iterations, progress);
+        const baseCounts = await instructionCounts(base.dir, { onProgress: progress });
         progress('instruction lane: head');
-        const headCounts = await instructionCounts(head.dir, iterations, progress);
-        rows.push(...instructionRows(baseCounts, headCounts, Number(values['threshold-instructions'])));
+        const headCounts = await instructionCounts(head.dir, { onProgress: progress });
+        // Each lane's own noise threshold from the committed baseline's A/A runs, unless one is given for all.
+        const given = values['threshold-instructions'];
+        const thresholds = given !== undefined ? Number(given) : await readBaseline(join(repo, 'results', 'baseline.json')).then((b) => laneThresholds(b), () => 0.01);
+        rows.push(...instructionRows(baseCounts, headCounts, thresholds));
       }
       if (lanes.has('wall-clock')) {
         progress(`wall-clock lane: ${rounds} rounds of fresh processes, A B B A …`);
@@ -93,7 +100,7 @@ export const command: Command = {
       const title = `## costlab compare ${short(base.sha)} → ${short(head.sha)}`;
       const provenance = `base \`${base.sha}\` (${baseRef}), head \`${head.sha}\` (${headRef}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), ${iterations} iterations (instructions)`;
       const markdown = `${title}\n\n${provenance}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
-      process.stdout.write(markdown);
+      process.stdout.write(values.json ? `${JSON.stringify({ command: 'compare', base: base.sha, head: head.sha, exitCode: exitCodeFor(rows), verdict: exitCodeFor(rows) === 0 ? 'pass' : 'regression', rows: rows.map((row) => ({ ...row, flagged: isFlagged(row) })) }, null, 2)}\n` : markdown);
       await mkdir(values.out, { recursive: true });
       const file = join(values.out, `compare-${short(base.sha)}-${short(head.sha)}.md`);
       await writeFile(file, markdown);

@@ -1,33 +1,26 @@
-import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
-import type { Baseline } from '../../bench/gate/baseline.js';
-import { valgrindVersion } from '../../bench/gate/callgrind.js';
-import { instructionCounts, instructionRows, laneShape, structuralLane } from '../../bench/gate/lanes.js';
+import { checkTree, countBaseline, describeThresholds, verdictJson } from '../../bench/gate/gate-run.js';
 import { describeFailure } from '../../bench/gate/gate-error.js';
+import { INSTRUCTION_LANE_IDS } from '../../bench/gate/lanes.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
-import { exitCodeFor } from '../../bench/gate/verdict.js';
-import type { VerdictRow } from '../../bench/gate/verdict.js';
 import type { Command } from '../main.js';
 
-const USAGE = `usage: costlab gate [--baseline results/baseline.json] [--iterations N] [--threshold 0.02] [--lanes structural,instructions] [--update-baseline] [--out file.md]
+const USAGE = `usage: costlab gate [--baseline results/baseline.json] [--threshold R] [--lanes structural,instructions] [--json] [--out file.md]
+       costlab gate --update-baseline [--repeats 3]
 
 Checks the working tree against the committed baseline:
-  structural    per-turn counts under the turn strategy, exact
-  instructions  callgrind instruction counts per turn (catalogue segment, whole turn), count(N) − count(0);
-                N = --iterations for the whole turn (default 20 when creating a baseline, else the
-                baseline's), ten times that for the catalogue segment
-Exit 0 pass, 1 regression, 2 could not measure.`;
-
-function headCommit(root: string): string {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-  } catch {
-    return 'uncommitted';
-  }
-}
+  structural    exact per-turn counts under turn, in process and over MCP
+  instructions  callgrind instructions per operation, counted inside the probe's window
+                (lanes: ${INSTRUCTION_LANE_IDS.join(', ')}); each lane flags a change beyond
+                its own threshold, derived from the A/A spread the baseline measured
+                (--threshold overrides all of them)
+--update-baseline counts every lane --repeats times (A/A) and writes the baseline with its
+provenance (command, V8 flags, valgrind, lane shapes, dirty tree).
+Exit 0 pass, 1 regression, 2 could not measure (no valgrind, a corrupt baseline, or a
+baseline counted in another setup: the reason is named).`;
 
 export const command: Command = {
   summary: 'check the working tree against results/baseline.json (structural and instruction-count lanes)',
@@ -38,10 +31,11 @@ export const command: Command = {
         args: [...argv],
         options: {
           baseline: { type: 'string', default: 'results/baseline.json' },
-          iterations: { type: 'string' },
-          threshold: { type: 'string', default: '0.02' },
+          threshold: { type: 'string' },
           lanes: { type: 'string', default: 'structural,instructions' },
           'update-baseline': { type: 'boolean', default: false },
+          repeats: { type: 'string', default: '3' },
+          json: { type: 'boolean', default: false },
           out: { type: 'string' },
           help: { type: 'boolean', default: false },
         },
@@ -55,12 +49,20 @@ export const command: Command = {
       process.stdout.write(`${USAGE}\n`);
       return 0;
     }
-    const requested = values.iterations === undefined ? undefined : Number(values.iterations);
-    let iterations = requested ?? 20;
-    const threshold = Number(values.threshold);
+    const threshold = values.threshold === undefined ? undefined : Number(values.threshold);
+    if (threshold !== undefined && !(threshold > 0 && threshold < 1)) {
+      process.stderr.write(`costlab gate: --threshold must be a fraction between 0 and 1 (0.01 = 1%), got '${values.threshold}'\n`);
+      return 2;
+    }
+    const repeats = Number(values.repeats);
+    if (!Number.isInteger(repeats) || repeats < 1) {
+      process.stderr.write(`costlab gate: --repeats must be a positive integer, got '${values.repeats}'\n`);
+      return 2;
+    }
     const lanes = new Set(values.lanes.split(',').map((lane) => lane.trim()));
-    if (!Number.isInteger(iterations) || iterations < 1 || !(threshold > 0) || [...lanes].some((lane) => lane !== 'structural' && lane !== 'instructions')) {
-      process.stderr.write(`costlab gate: --iterations must be a positive integer, --threshold positive, --lanes a subset of structural,instructions\n`);
+    const unknown = [...lanes].filter((lane) => lane !== 'structural' && lane !== 'instructions');
+    if (unknown.length > 0) {
+      process.stderr.write(`costlab gate: --lanes takes structural and/or instructions, not '${unknown.join(',')}'\n`);
       return 2;
     }
     const root = process.cwd();
@@ -68,51 +70,20 @@ export const command: Command = {
     const progress = (line: string): void => void process.stderr.write(`gate: ${line}\n`);
     try {
       if (values['update-baseline']) {
-        const valgrind = await valgrindVersion();
-        const counts = await instructionCounts(root, iterations, progress);
-        const shape = laneShape(iterations);
-        const baseline: Baseline = {
-          schemaVersion: 1,
-          commit: headCommit(root),
-          createdAt: new Date().toISOString(),
-          command: `costlab gate --update-baseline --iterations ${iterations}`,
-          environment: { node: process.version, v8: process.versions.v8, arch: process.arch, valgrind },
-          strategy: 'turn',
-          instructions: { catalogue: { perTurn: counts.catalogue, iterations: shape.catalogue.iterations }, call: { perTurn: counts.call, iterations: shape.call.iterations } },
-        };
+        const baseline = await countBaseline(root, { repeats, command: `costlab gate ${argv.join(' ')}`.trim(), onProgress: progress });
         await mkdir(dirname(baselinePath), { recursive: true });
         await writeBaseline(baselinePath, baseline);
-        process.stdout.write(`baseline written to ${values.baseline}: catalogue ${Math.round(counts.catalogue)} and turn ${Math.round(counts.call)} instructions per turn\n`);
+        process.stdout.write(`baseline written to ${values.baseline}${baseline.dirty ? ' (from a DIRTY tree: the gate will refuse it; commit first)' : ''}\n`);
+        for (const line of describeThresholds(baseline, Object.fromEntries(Object.entries(baseline.lanes).map(([id, lane]) => [id, lane.threshold])) as never)) process.stdout.write(`  ${line}\n`);
         return 0;
       }
-      const rows: VerdictRow[] = [];
-      if (lanes.has('structural')) {
-        progress('structural lane');
-        rows.push(...(await structuralLane(root)));
-      }
-      if (lanes.has('instructions')) {
-        const baseline = await readBaseline(baselinePath);
-        if (baseline.environment.node !== process.version || baseline.environment.arch !== process.arch) {
-          process.stderr.write(
-            `costlab gate: could not measure: the baseline was counted on node ${baseline.environment.node} (${baseline.environment.arch}), this is ${process.version} (${process.arch}); instruction counts are only comparable on the same runtime. Refresh it with: costlab gate --update-baseline\n`,
-          );
-          return 2;
-        }
-        // Counts include warm-up effects that depend on N, so only the baseline's N compares.
-        if (requested !== undefined && requested !== baseline.instructions.call.iterations) {
-          process.stderr.write(`costlab gate: could not measure: the baseline counted ${baseline.instructions.call.iterations} turns; compare with the same --iterations (or omit it)\n`);
-          return 2;
-        }
-        iterations = baseline.instructions.call.iterations;
-        const counts = await instructionCounts(root, iterations, progress);
-        rows.push(
-          ...instructionRows({ catalogue: baseline.instructions.catalogue.perTurn, call: baseline.instructions.call.perTurn }, counts, threshold),
-        );
-      }
-      const table = `## costlab gate: working tree vs ${values.baseline}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
-      process.stdout.write(table);
+      const baseline = await readBaseline(baselinePath);
+      const verdict = await checkTree(root, baseline, { lanes: lanes as Set<'structural' | 'instructions'>, ...(threshold === undefined ? {} : { threshold }), onProgress: progress });
+      const table = `## costlab gate: working tree vs ${values.baseline}\n\n${renderMarkdownTable(verdict.rows, { reasons: 'all' })}\n`;
+      if (lanes.has('instructions')) for (const line of describeThresholds(baseline, verdict.thresholds)) progress(`threshold ${line}`);
+      process.stdout.write(values.json ? `${JSON.stringify(verdictJson(verdict, { command: 'gate', baseline: values.baseline, baselineCommit: baseline.commit }), null, 2)}\n` : table);
       if (values.out !== undefined) await writeFile(values.out, table);
-      return exitCodeFor(rows);
+      return verdict.exitCode;
     } catch (error) {
       process.stderr.write(`costlab gate: could not measure: ${describeFailure(error)}\n`);
       return 2;

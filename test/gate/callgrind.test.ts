@@ -50,6 +50,7 @@ describe('callgrindArgv', () => {
     expect(callgrindArgv('probe.mjs', ['--iterations', '5'], '/out/cg')).toEqual([
       '--tool=callgrind',
       '--callgrind-out-file=/out/cg',
+      '--separate-threads=yes',
       '-q',
       process.execPath,
       ...DETERMINISTIC_NODE_FLAGS,
@@ -62,7 +63,7 @@ describe('callgrindArgv', () => {
   it('imports tsx for TypeScript probes and honours overrides', () => {
     expect(callgrindArgv('probe.ts', [], 'cg')).toEqual(expect.arrayContaining(['--import', 'tsx']));
     const argv = callgrindArgv('probe.ts', [], 'cg', { node: 'mynode', nodeFlags: ['--predictable'], imports: [] });
-    expect(argv.slice(3)).toEqual(['mynode', '--predictable', 'probe.ts']);
+    expect(argv.slice(4)).toEqual(['mynode', '--predictable', 'probe.ts']);
   });
 });
 
@@ -85,7 +86,7 @@ describe('running callgrind', () => {
       if (argv.includes('--no-output')) process.exit(0);
       const i = argv.indexOf('--iterations');
       const n = i < 0 ? 0 : Number(argv[i + 1]);
-      require('node:fs').writeFileSync(out, 'events: Ir\\ntotals: ' + (1000 + 7 * n) + '\\n');
+      require('node:fs').writeFileSync(out + '-01', 'events: Ir\\ntotals: ' + (1000 + 7 * n) + '\\n');
     `;
     let fakeValgrind: string;
     beforeAll(async () => {
