@@ -4,5 +4,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../cli/main.ts');
+const { main, toleratePipeClose } = await import('../cli/main.ts');
+toleratePipeClose();
 process.exitCode = await main(process.argv.slice(2));

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { CATALOGUE_STRATEGIES, isCatalogueStrategyName } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
+import { FlagProblem, positiveInteger } from '../command-line/flag-values.js';
 import { buildReferenceKernel } from '../world/build-world.js';
 import { driveProfileTurn } from './profile-turn.js';
 
@@ -30,10 +31,10 @@ export class WorkloadUsageError extends Error {
 
 export const WORKLOAD_USAGE = 'usage: profile-workload --strategy rederive|shared|turn [--turns N] [--concurrent K] [--source-maps FILE]';
 
-function positiveInteger(flag: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 1) throw new WorkloadUsageError(`${flag} must be a positive integer, got '${raw}'`);
+function positive(flag: string, given: string | undefined, fallback: number): number {
+  if (given === undefined) return fallback;
+  const value = positiveInteger(given);
+  if (value instanceof FlagProblem) throw new WorkloadUsageError(value.describe(flag));
   return value;
 }
 
@@ -49,8 +50,8 @@ export function parseWorkloadArgs(argv: readonly string[]): WorkloadOptions {
   const sourceMaps = values['source-maps'];
   return {
     strategy,
-    turns: positiveInteger('--turns', values.turns, 100),
-    concurrent: positiveInteger('--concurrent', values.concurrent, 1),
+    turns: positive('--turns', values.turns, 100),
+    concurrent: positive('--concurrent', values.concurrent, 1),
     ...(sourceMaps === undefined ? {} : { sourceMaps }),
   };
 }

@@ -4,77 +4,49 @@
  * (0 measured and written, 1 the workload did not do what it declares, 2 usage).
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
-import type { Command } from '../main.js';
+import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/flag-values.js';
+import { defineCommand } from '../command.js';
 
-const USAGE = `usage: costlab bench [--turns N] [--warmup W] [--quick] [--out dir] [--anchors file] [--mcp-turns N] [--no-micro] [--no-mcp]
-
-Measures the three catalogue strategies in one process (turns interleaved),
-the turn strategy over MCP, and the segment microbenchmarks; writes
-<out>/<commit>.json, <out>/latest.json, dashboard exports and <out>/systems-cost.md.
-
-  --turns N       measured turns per strategy (default 3000; --quick 200)
-  --warmup W      warm-up turns per strategy, discarded (default 200; --quick 20)
-  --quick         CI-sized run, under 30 s
-  --out dir       output directory (default: results, in the repository)
-  --anchors file  published figures (default: ../shared/reference/anchor-figures.json
-                  relative to the repository root); when absent the report says so
-  --mcp-turns N   measured MCP turns (default: a tenth of --turns)
-  --no-micro      skip the tinybench/mitata microbenchmarks
-  --no-mcp        skip the MCP path (the results JSON then is not written: the
-                  schema requires it; the report and dashboard files are)
-`;
-
-function positiveInteger(name: string, value: string | undefined, allowZero = false): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < (allowZero ? 0 : 1)) throw new TypeError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got '${value}'`);
-  return parsed;
+interface BenchFlags {
+  readonly turns?: number;
+  readonly warmup?: number;
+  readonly quick?: boolean;
+  readonly out?: string;
+  readonly anchors?: string;
+  readonly mcpTurns?: number;
+  readonly micro: boolean;
+  readonly mcp: boolean;
 }
 
-export const command: Command = {
-  summary: 'measure the systems cost of mediation: the staircase, segments, MCP path, microbenchmarks',
-  async run(argv) {
-    let plan;
-    let values;
-    try {
-      values = parseArgs({
-        args: [...argv],
-        options: {
-          turns: { type: 'string' },
-          warmup: { type: 'string' },
-          quick: { type: 'boolean', default: false },
-          out: { type: 'string' },
-          anchors: { type: 'string' },
-          'mcp-turns': { type: 'string' },
-          'no-micro': { type: 'boolean', default: false },
-          'no-mcp': { type: 'boolean', default: false },
-          help: { type: 'boolean', short: 'h' },
-        },
-        strict: true,
-        allowPositionals: false,
-      }).values;
-      if (values.help === true) {
-        process.stdout.write(USAGE);
-        return 0;
-      }
-      const turns = positiveInteger('turns', values.turns);
-      const warmup = positiveInteger('warmup', values.warmup, true);
-      const mcpTurns = positiveInteger('mcp-turns', values['mcp-turns']);
-      plan = planBench({
-        quick: values.quick === true,
-        micro: values['no-micro'] !== true,
-        mcp: values['no-mcp'] !== true,
-        ...(turns === undefined ? {} : { turns }),
-        ...(warmup === undefined ? {} : { warmup }),
-        ...(mcpTurns === undefined ? {} : { mcpTurns }),
-      });
-    } catch (error) {
-      process.stderr.write(`costlab bench: ${(error as Error).message}\n${USAGE}`);
-      return 2;
-    }
+export const command = defineCommand<BenchFlags>({
+  define(command) {
+    command
+      .description(
+        'Measures the three catalogue strategies in one process (turns interleaved),\n' +
+          'the turn strategy over MCP, and the segment microbenchmarks; writes\n' +
+          '<out>/<commit>.json, <out>/latest.json, dashboard exports and <out>/systems-cost.md.',
+      )
+      .option('--turns <n>', 'measured turns per strategy (default 3000; --quick 200)', positiveInteger)
+      .option('--warmup <w>', 'warm-up turns per strategy, discarded (default 200; --quick 20)', nonNegativeInteger)
+      .option('--quick', 'CI-sized run, under 30 s')
+      .option('--out <dir>', 'output directory (default: results, in the repository)')
+      .option('--anchors <file>', 'published figures (default: ../shared/reference/anchor-figures.json relative to the repository root); when absent the report says so')
+      .option('--mcp-turns <n>', 'measured MCP turns (default: a tenth of --turns)', positiveInteger)
+      .option('--no-micro', 'skip the tinybench/mitata microbenchmarks')
+      .option('--no-mcp', 'skip the MCP path (the results JSON then is not written: the schema requires it; the report and dashboard files are)')
+      .addHelpText('after', '\nExit codes: 0 measured and written, 1 the workload did not do what it declares, 2 usage.');
+  },
+  async run(values, { argv }) {
+    const plan = planBench({
+      quick: values.quick === true,
+      micro: values.micro,
+      mcp: values.mcp,
+      ...(values.turns === undefined ? {} : { turns: values.turns }),
+      ...(values.warmup === undefined ? {} : { warmup: values.warmup }),
+      ...(values.mcpTurns === undefined ? {} : { mcpTurns: values.mcpTurns }),
+    });
     const outDir = values.out === undefined ? path.join(REPO_ROOT, 'results') : path.resolve(values.out);
     try {
       const outcome = await runBench({
@@ -111,4 +83,4 @@ export const command: Command = {
       throw error;
     }
   },
-};
+});

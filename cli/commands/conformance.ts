@@ -7,11 +7,11 @@
  * files and an exit code.
  */
 import { cpus } from 'node:os';
+import { Option } from 'commander';
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { COLUMN_IDS, isColumnId } from '../../src/conformance/columns/column.js';
+import { COLUMN_IDS } from '../../src/conformance/columns/column.js';
 import type { ColumnId } from '../../src/conformance/columns/column.js';
 import { standardColumns } from '../../src/conformance/columns/standard-columns.js';
 import { conformanceDocument } from '../../src/conformance/report/conformance-document.js';
@@ -19,20 +19,9 @@ import { renderMarkdown } from '../../src/conformance/report/markdown-report.js'
 import { renderTextSweep, renderTextTable } from '../../src/conformance/report/text-table.js';
 import { runConformance } from '../../src/conformance/suite.js';
 import type { StrategyChoice } from '../../src/conformance/suite.js';
-import { isCatalogueStrategyName } from '../../src/kernel/index.js';
-import type { Command } from '../main.js';
-
-const USAGE = `usage: costlab conformance [--strategy turn|shared|rederive|all] [--columns a,b] [--out <dir>]
-
-Plays the conformance rows through each column and judges every cell.
-
-  --strategy <s>    catalogue strategy: turn (default), shared, rederive, or all.
-                    With all, only the turn cells gate; the others are evidence.
-  --columns <list>  comma-separated subset of: ${COLUMN_IDS.join(', ')}
-  --out <dir>       where conformance.json and conformance.md go (default: results)
-
-Exits 1 when a gating cell is fail or not_exercised, 2 on a usage error.
-`;
+import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
+import { oneOf, subsetOf } from '../../bench/command-line/flag-values.js';
+import { defineCommand } from '../command.js';
 
 function commitOf(): string | undefined {
   try {
@@ -42,44 +31,30 @@ function commitOf(): string | undefined {
   }
 }
 
-export const command: Command = {
-  summary: 'judge the kernel on the conformance rows through all six columns',
-  async run(argv) {
-    let values: { strategy: string; columns?: string; out: string; help?: boolean };
-    try {
-      values = parseArgs({
-        args: [...argv],
-        options: {
-          strategy: { type: 'string', default: 'turn' },
-          columns: { type: 'string' },
-          out: { type: 'string', default: 'results' },
-          help: { type: 'boolean', short: 'h' },
-        },
-        strict: true,
-      }).values as typeof values;
-    } catch (error) {
-      process.stderr.write(`costlab conformance: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-      return 2;
-    }
-    if (values.help === true) {
-      process.stdout.write(USAGE);
-      return 0;
-    }
-    const strategy = values.strategy;
-    if (strategy !== 'all' && !isCatalogueStrategyName(strategy)) {
-      process.stderr.write(`costlab conformance: --strategy must be turn, shared, rederive or all\n`);
-      return 2;
-    }
-    const requested = values.columns === undefined ? [...COLUMN_IDS] : values.columns.split(',').map((c) => c.trim()).filter((c) => c.length > 0);
-    const unknown = requested.filter((c) => !isColumnId(c));
-    if (unknown.length > 0 || requested.length === 0) {
-      process.stderr.write(`costlab conformance: unknown column(s) ${unknown.join(', ') || '(none given)'}; choose from ${COLUMN_IDS.join(', ')}\n`);
-      return 2;
-    }
+interface ConformanceFlags {
+  readonly strategy: StrategyChoice;
+  readonly columns: readonly ColumnId[];
+  readonly out: string;
+}
 
+export const command = defineCommand<ConformanceFlags>({
+  define(command) {
+    command
+      .description('Plays the conformance rows through each column and judges every cell.')
+      .option(
+        '--strategy <s>',
+        'catalogue strategy: turn (default), shared, rederive, or all. With all, only the turn cells gate; the others are evidence.',
+        oneOf<StrategyChoice>([...CATALOGUE_STRATEGIES, 'all']),
+        'turn',
+      )
+      .addOption(new Option('--columns <list>', `comma-separated subset of: ${COLUMN_IDS.join(', ')}`).argParser(subsetOf(COLUMN_IDS)).default(COLUMN_IDS, 'all'))
+      .option('--out <dir>', 'where conformance.json and conformance.md go', 'results')
+      .addHelpText('after', '\nExits 1 when a gating cell is fail or not_exercised, 2 on a usage error.');
+  },
+  async run(values, { argv }) {
     const outcome = await runConformance({
-      strategy: strategy as StrategyChoice,
-      columns: standardColumns(requested as ColumnId[]),
+      strategy: values.strategy,
+      columns: standardColumns([...values.columns]),
       onCell: (s, cell, done, total) => {
         process.stderr.write(`[${s} ${String(done).padStart(String(total).length)}/${total}] ${cell.column} ${cell.row}: ${cell.status}${cell.note === undefined || cell.status === 'not_applicable' ? '' : ` (${cell.note})`}\n`);
       },
@@ -110,4 +85,4 @@ export const command: Command = {
     process.stdout.write(`${sections.filter((s) => s.length > 0).join('\n\n')}\n`);
     return doc.gate.passed ? 0 : 1;
   },
-};
+});

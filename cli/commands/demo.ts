@@ -1,18 +1,23 @@
 import { buildReferenceKernel } from '../../bench/world/build-world.js';
 import { worldContext } from '../../src/world/reference-world.js';
 import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
-import { isCatalogueStrategyName } from '../../src/kernel/index.js';
-import type { Command } from '../main.js';
+import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
+import type { CatalogueStrategyName } from '../../src/kernel/index.js';
+import { oneOf } from '../../bench/command-line/flag-values.js';
+import { defineCommand } from '../command.js';
+
+interface DemoFlags {
+  readonly strategy: CatalogueStrategyName;
+}
 
 /** One turn of the reference world through the kernel, printed as its audit trail. */
-export const command: Command = {
-  summary: 'run one turn of the reference world and print its audit trail',
-  async run(argv) {
-    const strategy = argv.includes('--strategy') ? argv[argv.indexOf('--strategy') + 1] : 'turn';
-    if (!isCatalogueStrategyName(strategy)) {
-      process.stderr.write(`costlab demo: --strategy must be rederive, shared or turn\n`);
-      return 2;
-    }
+export const command = defineCommand<DemoFlags>({
+  define(command) {
+    command
+      .description('Runs one turn of the reference world through the kernel and prints each call\'s outcome, then the audit trail and the per-turn counters.')
+      .option('--strategy <name>', `catalogue strategy: ${CATALOGUE_STRATEGIES.join(', ')}`, oneOf(CATALOGUE_STRATEGIES), 'turn');
+  },
+  async run({ strategy }) {
     const { kernel, audit, provider } = buildReferenceKernel(strategy);
     const context = worldContext(1);
     const scope = await kernel.openTurnAuthority(context);
@@ -43,4 +48,4 @@ export const command: Command = {
     );
     return 0;
   },
-};
+});

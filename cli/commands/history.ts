@@ -1,13 +1,8 @@
-import { parseArgs } from 'node:util';
 import { loadResultsCollection } from '../../bench/report/results-collection.js';
 import { STRATEGY_NAMES } from '../../bench/results/results-schema.js';
-import type { Command } from '../main.js';
-
-const USAGE = `usage: costlab history [--results results] [--strategy turn|shared|rederive|all]
-
-A markdown table of the catalogue segment and the whole mediated call (p50, µs)
-across the commits measured in the results directory, oldest first, with each
-commit's change against the one before it.`;
+import type { StrategyName } from '../../bench/results/results-schema.js';
+import { oneOf } from '../../bench/command-line/flag-values.js';
+import { defineCommand } from '../command.js';
 
 function us(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
@@ -19,29 +14,24 @@ function change(now: number, before: number | undefined): string {
   return ` (${pct >= 0 ? '+' : ''}${pct.toFixed(0)}%)`;
 }
 
-export const command: Command = {
-  summary: 'table of the catalogue segment and whole call across the commits in results/',
-  async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: [...argv],
-        options: { results: { type: 'string', default: 'results' }, strategy: { type: 'string', default: 'all' }, help: { type: 'boolean', default: false } },
-        strict: true,
-      }));
-    } catch (error) {
-      process.stderr.write(`costlab history: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
-      return 2;
-    }
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
-    const strategies = values.strategy === 'all' ? STRATEGY_NAMES : STRATEGY_NAMES.filter((name) => name === values.strategy);
-    if (strategies.length === 0) {
-      process.stderr.write(`costlab history: --strategy must be turn, shared, rederive or all\n`);
-      return 2;
-    }
+interface HistoryFlags {
+  readonly results: string;
+  readonly strategy: StrategyName | 'all';
+}
+
+export const command = defineCommand<HistoryFlags>({
+  define(command) {
+    command
+      .description(
+        'A markdown table of the catalogue segment and the whole mediated call (p50, µs)\n' +
+          'across the commits measured in the results directory, oldest first, with each\n' +
+          "commit's change against the one before it.",
+      )
+      .option('--results <dir>', 'the results directory', 'results')
+      .option('--strategy <s>', `${STRATEGY_NAMES.join(', ')} or all`, oneOf<StrategyName | 'all'>([...STRATEGY_NAMES, 'all']), 'all');
+  },
+  async run(values) {
+    const strategies = values.strategy === 'all' ? STRATEGY_NAMES : [values.strategy];
     let collection;
     try {
       collection = await loadResultsCollection(values.results);
@@ -68,4 +58,4 @@ export const command: Command = {
     if (collection.skipped.length > 0) process.stderr.write(`history: skipped ${collection.skipped.map((s) => s.file).join(', ')} (not results files)\n`);
     return 0;
   },
-};
+});

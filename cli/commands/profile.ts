@@ -1,31 +1,49 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PROFILE_USAGE, ProfileUsageError, parseProfileArgs } from '../../bench/profile/profile-options.js';
+import { oneOf, positiveInteger } from '../../bench/command-line/flag-values.js';
+import { DEFAULT_TOP_FRAMES } from '../../bench/profile/profile-analysis.js';
+import { PROFILE_DEFAULTS } from '../../bench/profile/profile-options.js';
 import { runProfile } from '../../bench/profile/run-profile.js';
-import type { Command } from '../main.js';
+import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
+import type { CatalogueStrategyName } from '../../src/kernel/index.js';
+import { defineCommand } from '../command.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface ProfileFlags {
+  readonly strategy: CatalogueStrategyName | 'all';
+  readonly turns: number;
+  readonly concurrent: number;
+  readonly clinic: boolean;
+  readonly out: string;
+  readonly top: number;
+}
 
 /**
  * Flame graphs (0x), CPU profiles and clinic reports of the reference
  * workload per catalogue strategy, under `profiles/<commit>/`, with a summary
  * of the top self-time frames (SPEC §6).
  */
-export const command: Command = {
-  summary: 'profile the reference workload per strategy (0x, --cpu-prof, clinic) into profiles/<commit>/',
-  async run(argv) {
-    let options;
-    try {
-      options = parseProfileArgs(argv);
-    } catch (error) {
-      if (!(error instanceof ProfileUsageError)) throw error;
-      process.stderr.write(`costlab profile: ${error.message}\n${PROFILE_USAGE}\n`);
-      return 2;
-    }
-    if (options.help) {
-      process.stdout.write(`${PROFILE_USAGE}\n`);
-      return 0;
-    }
+export const command = defineCommand<ProfileFlags>({
+  define(command) {
+    command
+      .description('Profiles the reference workload per catalogue strategy (0x flame graphs, --cpu-prof, clinic) and summarises the top self-time frames.')
+      .option('--strategy <s>', 'which catalogue strategy to profile', oneOf<CatalogueStrategyName | 'all'>([...CATALOGUE_STRATEGIES, 'all']), 'all')
+      .option('--turns <n>', 'turns of the reference world per run', positiveInteger, PROFILE_DEFAULTS.turns)
+      .option('--concurrent <k>', 'turns in flight at once under clinic', positiveInteger, PROFILE_DEFAULTS.concurrent)
+      .option('--no-clinic', 'skip clinic doctor and clinic flame (the slow part)')
+      .option('--out <dir>', 'directory that receives <commit>/', PROFILE_DEFAULTS.outDir)
+      .option('--top <n>', 'frames listed per strategy', positiveInteger, DEFAULT_TOP_FRAMES);
+  },
+  async run(values) {
+    const options = {
+      strategies: values.strategy === 'all' ? CATALOGUE_STRATEGIES : [values.strategy],
+      turns: values.turns,
+      concurrent: values.concurrent,
+      clinic: values.clinic,
+      outDir: values.out,
+      topN: values.top,
+    };
     const started = performance.now();
     try {
       const run = await runProfile(options, { repoRoot });
@@ -38,4 +56,4 @@ export const command: Command = {
       return 1;
     }
   },
-};
+});

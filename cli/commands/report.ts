@@ -4,11 +4,11 @@
  * only reads options and turns outcomes into exit codes.
  */
 import path from 'node:path';
+import { Option } from 'commander';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { buildReportSite } from '../../bench/report/build-site.js';
 import { NoResultsError } from '../../bench/report/results-collection.js';
-import type { Command } from '../main.js';
+import { defineCommand } from '../command.js';
 
 /** The repository root, found from this file so the command works from any directory. */
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -16,43 +16,31 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The published figures live beside the repository, in the shared reference folder. */
 const DEFAULT_ANCHORS = path.join(REPO_ROOT, '..', 'shared', 'reference', 'anchor-figures.json');
 
-const USAGE = `usage: costlab report [--results <dir>] [--out <dir>] [--anchors <file>] [--profiles <dir>]
+interface ReportFlags {
+  readonly results: string;
+  readonly out: string;
+  readonly anchors: string;
+  readonly profiles: string;
+}
 
-Builds a static HTML report (<out>/index.html) from every results file in <dir>,
-beside the published anchor figures. The page works offline: charts are inline SVG.
-
-  --results <dir>    results directory (default: results)
-  --out <dir>        where to write the site (default: results/site)
-  --anchors <file>   published figures (default: ../shared/reference/anchor-figures.json
-                     relative to the repository root); when absent the page says so
-  --profiles <dir>   flame graphs per commit, linked when present (default: profiles)
-`;
-
-export const command: Command = {
-  summary: 'build the static HTML systems-cost report from results/*.json',
-  async run(argv) {
-    let values: { results: string; out: string; anchors: string; profiles: string; help?: boolean };
-    try {
-      values = parseArgs({
-        args: [...argv],
-        options: {
-          results: { type: 'string', default: 'results' },
-          out: { type: 'string', default: path.join('results', 'site') },
-          anchors: { type: 'string', default: DEFAULT_ANCHORS },
-          profiles: { type: 'string', default: 'profiles' },
-          help: { type: 'boolean', short: 'h' },
-        },
-        strict: true,
-        allowPositionals: false,
-      }).values as typeof values;
-    } catch (error) {
-      process.stderr.write(`costlab report: ${(error as Error).message}\n${USAGE}`);
-      return 2;
-    }
-    if (values.help === true) {
-      process.stdout.write(USAGE);
-      return 0;
-    }
+export const command = defineCommand<ReportFlags>({
+  define(command) {
+    command
+      .description(
+        'Builds a static HTML report (<out>/index.html) from every results file in <dir>,\n' +
+          'beside the published anchor figures. The page works offline: charts are inline SVG.',
+      )
+      .option('--results <dir>', 'results directory', 'results')
+      .option('--out <dir>', 'where to write the site', path.join('results', 'site'))
+      .addOption(
+        new Option('--anchors <file>', 'published figures; when absent the page says so').default(
+          DEFAULT_ANCHORS,
+          '../shared/reference/anchor-figures.json relative to the repository root',
+        ),
+      )
+      .option('--profiles <dir>', 'flame graphs per commit, linked when present', 'profiles');
+  },
+  async run(values) {
     try {
       const built = await buildReportSite({
         resultsDir: values.results,
@@ -72,4 +60,4 @@ export const command: Command = {
       throw error;
     }
   },
-};
+});

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { JsonLinesFileSink, isCatalogueStrategyName } from '../../src/kernel/index.js';
+import { Option } from 'commander';
+import { CATALOGUE_STRATEGIES, JsonLinesFileSink } from '../../src/kernel/index.js';
 import type { AuditSink, CatalogueStrategyName } from '../../src/kernel/index.js';
 import { httpClientConfig, stdioClientConfig } from '../../src/mcp/client-config.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
@@ -18,26 +18,22 @@ import { McpHttpServer } from '../../src/mcp/transports/http.js';
 import { serveStdio } from '../../src/mcp/transports/stdio.js';
 import { loadWorldConfig } from '../../src/world/world-config.js';
 import type { LiveExecution } from '../../src/mcp/execution-table.js';
-import type { Command } from '../main.js';
+import { oneOf, portNumber, positiveNumber } from '../../bench/command-line/flag-values.js';
+import { defineCommand } from '../command.js';
 
 const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
 
-const USAGE = `usage: costlab serve (--stdio | --http [--port <n>]) [options]
-
-Serves the mediation kernel over MCP: one turn per execution, its catalogue
-listed once (tools.listChanged: false) and every call mediated and audited.
-
-  --stdio               serve one turn on stdin/stdout (the client spawns this command)
-  --http                serve Streamable HTTP on 127.0.0.1; prints the URL and an execution token
-  --port <n>            HTTP port (default: any free port)
-  --world <file.json>   a world file (grants, tools, upstream MCP servers); default: the reference world
-  --strategy <name>     catalogue strategy: rederive, shared or turn (default: turn)
-  --audit <file.jsonl>  append the audit trail to a JSON-lines file (default: JSON lines on stderr)
-  --idle-timeout <s>    HTTP: close an execution after this many idle seconds (default: 900)
-  --token-ttl <s>       HTTP: lifetime of a minted execution token (default: 3600)
-  --conformance-world <condition>
-                        stdio: the conformance world armed by <condition> (spawned by \`costlab conformance\`)
-`;
+interface ServeFlags {
+  readonly stdio?: boolean;
+  readonly http?: boolean;
+  readonly port: number;
+  readonly world?: string;
+  readonly strategy: CatalogueStrategyName;
+  readonly audit?: string;
+  readonly idleTimeout: number;
+  readonly tokenTtl: number;
+  readonly conformanceWorld?: string;
+}
 
 interface ServeOptions {
   readonly mode: 'stdio' | 'http';
@@ -47,50 +43,6 @@ interface ServeOptions {
   readonly audit: string | undefined;
   readonly idleTimeoutMs: number;
   readonly tokenTtlMs: number;
-}
-
-function fail(message: string): number {
-  process.stderr.write(`costlab serve: ${message}\n\n${USAGE}`);
-  return 2;
-}
-
-function seconds(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback * 1000;
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new RangeError(`--${name} must be a positive number of seconds`);
-  return parsed * 1000;
-}
-
-function readOptions(argv: readonly string[]): ServeOptions | string {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      stdio: { type: 'boolean', default: false },
-      http: { type: 'boolean', default: false },
-      port: { type: 'string' },
-      world: { type: 'string' },
-      strategy: { type: 'string', default: 'turn' },
-      audit: { type: 'string' },
-      'idle-timeout': { type: 'string' },
-      'token-ttl': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-  });
-  if (values.help) return 'help';
-  if (values.stdio === values.http) return 'choose exactly one of --stdio and --http';
-  if (!isCatalogueStrategyName(values.strategy)) return '--strategy must be rederive, shared or turn';
-  const port = values.port === undefined ? 0 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) return '--port must be an integer port number';
-  return {
-    mode: values.stdio ? 'stdio' : 'http',
-    port,
-    world: values.world,
-    strategy: values.strategy,
-    audit: values.audit,
-    idleTimeoutMs: seconds(values['idle-timeout'], 900, 'idle-timeout'),
-    tokenTtlMs: seconds(values['token-ttl'], 3600, 'token-ttl'),
-  };
 }
 
 async function buildWorld(options: ServeOptions, auditSink: AuditSink): Promise<ServedWorld> {
@@ -155,22 +107,43 @@ async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise
   await server.close();
 }
 
-export const command: Command = {
-  summary: 'serve the kernel over MCP (stdio or Streamable HTTP on loopback)',
-  async run(argv) {
+export const command = defineCommand<ServeFlags>({
+  define(command) {
+    command
+      .description(
+        'Serves the mediation kernel over MCP: one turn per execution, its catalogue\n' +
+          'listed once (tools.listChanged: false) and every call mediated and audited.',
+      )
+      .option('--stdio', 'serve one turn on stdin/stdout (the client spawns this command)')
+      .option('--http', 'serve Streamable HTTP on 127.0.0.1; prints the URL and an execution token')
+      .addOption(new Option('--port <n>', 'HTTP port').argParser(portNumber).default(0, 'any free port'))
+      .option('--world <file.json>', 'a world file (grants, tools, upstream MCP servers); default: the reference world')
+      .option('--strategy <name>', `catalogue strategy: ${CATALOGUE_STRATEGIES.join(', ')}`, oneOf(CATALOGUE_STRATEGIES), 'turn')
+      .option('--audit <file.jsonl>', 'append the audit trail to a JSON-lines file (default: JSON lines on stderr)')
+      .option('--idle-timeout <s>', 'HTTP: close an execution after this many idle seconds', positiveNumber, 900)
+      .option('--token-ttl <s>', 'HTTP: lifetime of a minted execution token, in seconds', positiveNumber, 3600)
+      .option('--conformance-world <condition>', 'stdio: the conformance world armed by <condition> (spawned by `costlab conformance`)')
+      // The rest of the conformance world's options are read by src/conformance/stdio-host.ts; they are for the suite, not for people.
+      .addOption(new Option('--conformance-control <address>').hideHelp())
+      .addOption(new Option('--conformance-turn <n>').hideHelp())
+      .addOption(new Option('--conformance-trace <tag>').hideHelp());
+  },
+  async run(values, { argv }) {
     // The conformance suite's sdk-stdio column serves its own world, armed by a condition; loaded only when asked for.
-    if (argv.includes('--conformance-world')) return (await import('../../src/conformance/stdio-host.js')).serveConformanceFromArgv(argv);
-    let options: ServeOptions | string;
-    try {
-      options = readOptions(argv);
-    } catch (error) {
-      return fail(error instanceof Error ? error.message : String(error));
+    if (values.conformanceWorld !== undefined) return (await import('../../src/conformance/stdio-host.js')).serveConformanceFromArgv(argv);
+    if ((values.stdio === true) === (values.http === true)) {
+      process.stderr.write('costlab serve: choose exactly one of --stdio and --http\n(run `costlab serve --help` for its options)\n');
+      return 2;
     }
-    if (options === 'help') {
-      process.stdout.write(USAGE);
-      return 0;
-    }
-    if (typeof options === 'string') return fail(options);
+    const options: ServeOptions = {
+      mode: values.stdio === true ? 'stdio' : 'http',
+      port: values.port,
+      world: values.world,
+      strategy: values.strategy,
+      audit: values.audit,
+      idleTimeoutMs: values.idleTimeout * 1000,
+      tokenTtlMs: values.tokenTtl * 1000,
+    };
     const fileSink = options.audit === undefined ? undefined : new JsonLinesFileSink(options.audit);
     let world: ServedWorld;
     try {
@@ -189,4 +162,4 @@ export const command: Command = {
       fileSink?.close();
     }
   },
-};
+});

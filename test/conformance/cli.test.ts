@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { command } from '../../cli/commands/conformance.js';
+import { main } from '../../cli/main.js';
 import type { ConformanceDocument } from '../../src/conformance/report/conformance-document.js';
 
 let out: string;
@@ -30,7 +30,7 @@ afterEach(async () => {
 
 describe('costlab conformance', () => {
   it('prints the table, writes conformance.json and conformance.md, and exits 0 when turn passes', async () => {
-    const code = await command.run(['--strategy', 'all', '--columns', 'embedded,bridge,sdk-memory', '--out', out]);
+    const code = await main(['conformance', '--strategy', 'all', '--columns', 'embedded,bridge,sdk-memory', '--out', out]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/strategy turn\nrow +embedded +bridge +sdk-memory/);
     expect(stdout).toContain('gate (turn): passed');
@@ -42,15 +42,15 @@ describe('costlab conformance', () => {
   }, 60_000);
 
   it('exits 1 when the strategy it judges fails a cell', async () => {
-    const code = await command.run(['--strategy', 'shared', '--columns', 'embedded', '--out', out]);
+    const code = await main(['conformance', '--strategy', 'shared', '--columns', 'embedded', '--out', out]);
     expect(code).toBe(1);
     expect(stdout).toContain('gate (shared): FAILED — catalogue-moved-mid-turn × embedded (fail)');
   });
 
   it('exits 2 on a usage error', async () => {
-    expect(await command.run(['--columns', 'embedded,carrier-pigeon', '--out', out])).toBe(2);
-    expect(stderr).toContain('unknown column(s) carrier-pigeon');
-    expect(await command.run(['--strategy', 'fastest', '--out', out])).toBe(2);
-    expect(await command.run(['--bogus'])).toBe(2);
+    expect(await main(['conformance', '--columns', 'embedded,carrier-pigeon', '--out', out])).toBe(2);
+    expect(stderr).toContain("costlab conformance: --columns must be a comma-separated subset of embedded,bridge,sdk-memory,sdk-stdio,sdk-http,sdk-http-reconnect, got 'embedded,carrier-pigeon'");
+    expect(await main(['conformance', '--strategy', 'fastest', '--out', out])).toBe(2);
+    expect(await main(['conformance', '--bogus'])).toBe(2);
   });
 });

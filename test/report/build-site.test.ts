@@ -5,7 +5,7 @@ import { STRATEGY_NAMES, SEGMENT_NAMES } from '../../bench/results/results-schem
 import { buildReportSite, type BuiltReport } from '../../bench/report/build-site.js';
 import { commitLabel } from '../../bench/report/history-chart.js';
 import { MEASUREMENT_RULES } from '../../bench/report/measurement-rules.js';
-import { command as reportCommand } from '../../cli/commands/report.js';
+import { main } from '../../cli/main.js';
 import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
 import { chartFigure, chartSvg, markLabels, tableRow, tableRows } from './page-reading.js';
 
@@ -228,7 +228,8 @@ describe('costlab report command', () => {
     const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     try {
       const out = path.join(workspace.root, 'site-out');
-      const code = await reportCommand.run([
+      const code = await main([
+        'report',
         '--results', workspace.resultsDir,
         '--out', out,
         '--anchors', workspace.anchorsPath,
@@ -250,7 +251,7 @@ describe('costlab report command', () => {
     const workspace = await createReportWorkspace();
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      const code = await reportCommand.run(['--results', workspace.profilesDir, '--out', path.join(workspace.root, 'x')]);
+      const code = await main(['report', '--results', workspace.profilesDir, '--out', path.join(workspace.root, 'x')]);
       expect(code).toBe(1);
       expect(String(stderr.mock.calls.at(-1)?.[0])).toMatch(/no results files/);
     } finally {
@@ -262,7 +263,7 @@ describe('costlab report command', () => {
   it('exits 2 on an unknown option', async () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      expect(await reportCommand.run(['--colour'])).toBe(2);
+      expect(await main(['report', '--colour'])).toBe(2);
     } finally {
       stderr.mockRestore();
     }

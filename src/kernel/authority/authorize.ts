@@ -36,11 +36,12 @@ function decision(code: DecisionCode, rejections: readonly Rejection[], grantId?
 }
 
 /**
- * Whether a grant may answer for this context at all. Two instants (ADR 0016):
+ * Whether a grant may answer for this context at all. Two instants (SPEC §1.3):
  * issue, not-before, revocation and purpose are judged at admission, so a
  * revocation during a turn is seen by the next turn; expiry is judged at the
- * later of admission and now, so a grant that lapses mid-turn refuses
- * mid-turn and a clock that runs backwards never revives it.
+ * latest of admission, now and the latest instant the turn has seen (ADR 0007),
+ * so a grant that lapses mid-turn refuses mid-turn and a clock that runs
+ * backwards never revives it.
  */
 function ineligibility(grant: CompiledGrant, prepared: PreparedContext, admittedAtMs: number, latestNowMs: number): RejectionReason | undefined {
   if (grant.issuerKey !== prepared.authorityKey) return 'issuer';
