@@ -13,6 +13,19 @@ export interface TargetCheck {
   readonly target: string;
   readonly measured: string;
   readonly met: boolean;
+  /**
+   * What the target compares. `ratio` and `structural` targets are judged
+   * within one run (strategies interleaved, exact counts), so machine noise
+   * cannot miss them and a miss fails `costlab bench`. `absolute` ceilings in
+   * µs belong to a machine: a loaded 2-core CI runner misses them on noise, so
+   * they are reported and never fail the run.
+   */
+  readonly kind: 'ratio' | 'structural' | 'absolute';
+}
+
+/** Targets whose miss fails the run (exit 1): every ratio and structural one. */
+export function failingTargets(checks: readonly TargetCheck[]): TargetCheck[] {
+  return checks.filter((check) => !check.met && check.kind !== 'absolute');
 }
 
 const us = (value: number): string => `${Number(value.toPrecision(3))} µs`;
@@ -27,18 +40,20 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
       target: 'staircase: each step faster (call p50 rederive > shared > turn)',
       measured: STRATEGY_NAMES.map((name) => `${name} ${us(call(name))}`).join(' > '),
       met: call('rederive') > call('shared') && call('shared') > call('turn'),
+      kind: 'ratio',
     },
-    { target: 'catalogue share under rederive ≥ 60%', measured: pct(share('rederive')), met: share('rederive') >= 0.6 },
-    { target: 'catalogue share under shared within 20–80%', measured: pct(share('shared')), met: share('shared') >= 0.2 && share('shared') <= 0.8 },
-    { target: 'catalogue share under turn < 1%', measured: pct(share('turn')), met: share('turn') < 0.01 },
+    { target: 'catalogue share under rederive ≥ 60%', measured: pct(share('rederive')), met: share('rederive') >= 0.6, kind: 'ratio' },
+    { target: 'catalogue share under shared within 20–80%', measured: pct(share('shared')), met: share('shared') >= 0.2 && share('shared') <= 0.8, kind: 'ratio' },
+    { target: 'catalogue share under turn < 1%', measured: pct(share('turn')), met: share('turn') < 0.01, kind: 'ratio' },
     {
       target: 'catalogue segment p50 under turn ≥ 50× cheaper than under shared',
       measured: `${results.staircase.catalogueSharedOverTurn}× (${us(s.shared.segments.catalogue.p50Us)} → ${us(s.turn.segments.catalogue.p50Us)})`,
       met: results.staircase.catalogueSharedOverTurn >= 50,
+      kind: 'ratio',
     },
-    { target: 'turn: in-process mediated call p50 ≤ 40 µs', measured: us(call('turn')), met: call('turn') <= 40 },
-    { target: 'turn: catalogue segment p50 ≤ 2 µs', measured: us(s.turn.segments.catalogue.p50Us), met: s.turn.segments.catalogue.p50Us <= 2 },
-    { target: 'turn: authorization p50 ≤ 5 µs', measured: us(s.turn.segments.authorize.p50Us), met: s.turn.segments.authorize.p50Us <= 5 },
+    { target: 'turn: in-process mediated call p50 ≤ 40 µs', measured: us(call('turn')), met: call('turn') <= 40, kind: 'absolute' },
+    { target: 'turn: catalogue segment p50 ≤ 2 µs', measured: us(s.turn.segments.catalogue.p50Us), met: s.turn.segments.catalogue.p50Us <= 2, kind: 'absolute' },
+    { target: 'turn: authorization p50 ≤ 5 µs', measured: us(s.turn.segments.authorize.p50Us), met: s.turn.segments.authorize.p50Us <= 5, kind: 'absolute' },
   ];
   const turn = s.turn.structural;
   const [fewest, most] = results.harness.derivationsRange.turn;
@@ -46,6 +61,7 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
     target: 'turn: 1 authority load, 1 derivation, 1 provider call per turn (every measured turn)',
     measured: `${turn.authorityLoadsPerTurn} / ${turn.derivationsPerTurn} (each turn ${fewest === most ? fewest : `${fewest}–${most}`}) / ${turn.providerCallsPerTurn}`,
     met: turn.authorityLoadsPerTurn === 1 && fewest === 1 && most === 1 && turn.providerCallsPerTurn === 1,
+    kind: 'structural',
   });
   for (const name of ['shared', 'rederive'] as const) {
     const operations = results.harness.resolvingOperationsPerTurn[name];
@@ -54,6 +70,7 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
       target: `${name}: derivations = provider calls = operations that resolved a catalogue, per turn`,
       measured: `${derivationsPerTurn} = ${providerCallsPerTurn} = ${operations} (listing + ${Number((operations - 1).toFixed(3))} calls)`,
       met: derivationsPerTurn === operations && providerCallsPerTurn === operations,
+      kind: 'structural',
     });
   }
   return checks;

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
+import { failingTargets } from '../../bench/harness/targets.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
 import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
@@ -17,6 +18,7 @@ interface BenchFlags {
   readonly anchors?: string;
   readonly mcpTurns?: number;
   readonly micro: boolean;
+  readonly fail: boolean;
   readonly mcp: boolean;
 }
 
@@ -34,6 +36,7 @@ export const command = defineCommand<BenchFlags>({
       .option('--out <dir>', 'output directory (default: results, in the repository)')
       .option('--anchors <file>', 'published figures (default: ../shared/reference/anchor-figures.json relative to the repository root); when absent the report says so')
       .option('--mcp-turns <n>', 'measured MCP turns (default: a tenth of --turns)', positiveInteger)
+      .option('--no-fail', 'exit 0 even when a ratio or structural target is missed (the miss is still printed)')
       .option('--no-micro', 'skip the tinybench/mitata microbenchmarks')
       .option('--no-mcp', 'skip the MCP path (the results JSON then is not written: the schema requires it; the report and dashboard files are)')
       .addHelpText('after', '\nExit codes: 0 measured and written, 1 the workload did not do what it declares, 2 usage.');
@@ -74,6 +77,11 @@ export const command = defineCommand<BenchFlags>({
         process.stdout.write(`  wrote ${relative.startsWith('..') ? file : relative}\n`);
       }
       if (files.resultsSkipped !== undefined) process.stdout.write(`  results JSON not written: ${files.resultsSkipped}\n`);
+      const failing = failingTargets(targets);
+      if (failing.length > 0 && values.fail !== false) {
+        process.stderr.write(`costlab bench: ${failing.length} target(s) missed: ${failing.map((check) => `${check.target} (measured ${check.measured})`).join('; ')}; exit 1 (--no-fail to report only)\n`);
+        return 1;
+      }
       return 0;
     } catch (error) {
       if (error instanceof WorkloadMismatch) {

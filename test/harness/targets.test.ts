@@ -1,0 +1,48 @@
+/**
+ * `costlab bench` exits 1 when a ratio or structural target is missed; an
+ * absolute µs ceiling is reported but never fails a run (it belongs to a
+ * machine, and CI's is a loaded 2-core one).
+ */
+import { describe, expect, it } from 'vitest';
+import { checkTargets, failingTargets } from '../../bench/harness/targets.js';
+import type { MeasuredResults } from '../../bench/harness/results.js';
+import { makeResults } from '../fixtures/results-fixture.js';
+
+function measured(strategies: Parameters<typeof makeResults>[0]['strategies'] = {}): MeasuredResults {
+  const results = makeResults({ seed: 'targets', commitDate: '2026-11-30T00:00:00Z', strategies });
+  const operations = results.strategies.shared.structural.derivationsPerTurn;
+  return {
+    ...results,
+    harness: {
+      turnBoundary: {} as never,
+      remainderClamped: {},
+      resolvingOperationsPerTurn: { rederive: operations, shared: operations, turn: operations },
+      derivationsRange: { rederive: [operations, operations], shared: [operations, operations], turn: [1, 1] },
+      loadAverage: { start: 0, end: 0 },
+    },
+  } as MeasuredResults;
+}
+
+const STAIRCASE = 'staircase: each step faster (call p50 rederive > shared > turn)';
+
+describe('bench targets', () => {
+  it('every target says what it compares', () => {
+    for (const check of checkTargets(measured())) expect(['ratio', 'structural', 'absolute']).toContain(check.kind);
+  });
+
+  it('a missed ratio target fails the run', () => {
+    // The turn strategy made slower than shared: the staircase is broken.
+    const checks = checkTargets(measured({ turn: { callP50Us: 3000 } }));
+    const staircase = checks.find((check) => check.target === STAIRCASE)!;
+    expect(staircase).toMatchObject({ met: false, kind: 'ratio' });
+    expect(failingTargets(checks).map((check) => check.target)).toContain(STAIRCASE);
+  });
+
+  it('a missed absolute ceiling is reported and does not fail the run', () => {
+    const checks = checkTargets(measured());
+    const ceiling = checks.find((check) => check.target.startsWith('turn: in-process mediated call p50'))!;
+    expect(ceiling).toMatchObject({ met: false, kind: 'absolute' });
+    expect(failingTargets(checks)).not.toContainEqual(ceiling);
+    expect(checks.find((check) => check.target === STAIRCASE)).toMatchObject({ met: true });
+  });
+});
