@@ -33,7 +33,7 @@ export const FIXTURES: readonly Fixture[] = Object.freeze([
   { name: 'ladder-provider-tools', description: 'k extra provider tools registered again every turn', rungs: [1, 2, 3, 4], lanes: ['catalogue'] },
   { name: 'revert-turn-memo', description: 'the per-turn memo reverted: every operation derives', lanes: ['catalogue', 'call'] },
   { name: 'mcp-listing-per-call', description: 'the MCP bridge asks the kernel for a listing on every tools/call', lanes: ['mcp'] },
-  { name: 'dearer-call', description: 'about 2% more work in every mediated call (a requirement cloned once more)', lanes: ['call'] },
+  { name: 'dearer-call', description: 'a little more work in every authorized call (the requirement serialized once more)', lanes: ['call'] },
 ]);
 
 export class FixtureDoesNotApply extends GateError {

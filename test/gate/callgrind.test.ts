@@ -10,6 +10,7 @@ import {
   ValgrindMissing,
   callgrindArgv,
   countInstructions,
+  countWindow,
   measureDifference,
   parseCallgrindTotal,
   valgrindVersion,
@@ -124,37 +125,45 @@ describe('running callgrind', () => {
   const hasValgrind = spawnSync('valgrind', ['--version']).status === 0;
 
   describe.skipIf(!hasValgrind)('under real valgrind', () => {
-    // A probe shaped like the real one: a fixed warm-up (so the JIT has
-    // optimised the loop before the measured part in every run, whatever N is),
-    // then N measured iterations.
+    // A probe shaped like the real one: a fixed warm-up, then N counted
+    // iterations between the two os.loadavg() window markers.
     const probe = `
+      import { loadavg } from 'node:os';
       const i = process.argv.indexOf('--iterations');
       const n = i < 0 ? 0 : Number(process.argv[i + 1]);
       function step(acc, k) { return (acc * 31 + k) | 0; }
       function run(count) { let acc = 0; for (let k = 0; k < count; k++) acc = step(acc, k); return acc; }
       let sink = 0;
-      for (let w = 0; w < 200; w++) sink ^= run(1000);
+      for (let w = 0; w < 20; w++) sink ^= run(1000);
+      loadavg();
       sink ^= run(n);
+      loadavg();
       if (sink === 42) console.log('unlikely');
     `;
-    const N = 5_000_000;
+    const N = 200_000;
 
-    it('measures N − 0 iterations repeatably and linearly in N', async () => {
-      const script = join(dir, 'probe.mjs');
+    // Under load this failed at 1.22e-4 against a 1e-4 bound when it counted
+    // whole processes (N − 0): Node's other threads and its start-up event loop
+    // run as the machine schedules them. The window holds the main thread's
+    // counted iterations only, in one fixed tier, so repeats agree exactly
+    // whatever the load; the bound stays as a statement of that.
+    it('counts the marked window repeatably and linearly in N', async () => {
+      const script = join(dir, 'window-probe.mjs');
       await writeFile(script, probe);
       const [first, second, double] = await Promise.all([
-        measureDifference(script, [], N),
-        measureDifference(script, [], N),
-        countInstructions(script, ['--iterations', String(2 * N)]),
+        countWindow(script, ['--iterations', String(N)]),
+        countWindow(script, ['--iterations', String(N)]),
+        countWindow(script, ['--iterations', String(2 * N)]),
       ]);
-      // Start-up alone is hundreds of millions of instructions; the loop is tens of millions.
-      expect(first.zero).toBeGreaterThan(first.difference);
-      expect(first.difference).toBeGreaterThan(0);
-      // Two independent measurements agree to ~1e-4.
-      expect(Math.abs(first.difference - second.difference) / first.difference).toBeLessThan(1e-4);
-      // Twice the iterations, twice the instructions.
-      const doubled = double - first.zero;
-      expect(Math.abs(doubled / (2 * first.difference) - 1)).toBeLessThan(0.01);
-    }, 180_000);
+      expect(first).toBeGreaterThan(N);
+      expect(Math.abs(first - second) / first).toBeLessThan(1e-4);
+      expect(Math.abs(double / (2 * first) - 1)).toBeLessThan(0.01);
+    }, 900_000);
+
+    it('refuses a run that marked no window', async () => {
+      const script = join(dir, 'unmarked.mjs');
+      await writeFile(script, 'let a = 0; for (let k = 0; k < 1000; k++) a += k;\n');
+      await expect(countWindow(script, [])).rejects.toThrow(/mark one counted window/);
+    }, 900_000);
   });
 });
