@@ -13,7 +13,7 @@
  *
  * A fixture that no longer applies stops the campaign (FixtureDoesNotApply):
  * re-fit it to the code it targets. Writes results/gate-power.md and .json.
- * Instruction counts are deterministic here (ADR 0009), so a run count below
+ * Instruction counts are deterministic here (ADR 0014), so a run count below
  * 20 is a statement of what was run, which the output says.
  */
 import { execFileSync } from 'node:child_process';
@@ -126,7 +126,7 @@ const lines = [
   '',
   `Produced by \`npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns}${values.only === undefined ? '' : ` --only ${values.only}`}\` at \`${base}\`, node ${process.version}, ${new Date().toISOString()}, in ${minutes} min.`,
   `Each run is the gate's own check (\`checkTree\`: structural lane plus the instruction lanes that hold the fixture's work) of HEAD + the fixture against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold.`,
-  `Instruction counts are deterministic under ADR 0009's flags, so each scenario was run ${runs} time(s) (HEAD ${selfRuns}), not 20: a repeat reproduces the same count to within the lane's A/A spread (see the baseline).`,
+  `Instruction counts are deterministic under ADR 0014's flags, so each scenario was run ${runs} time(s) (HEAD ${selfRuns}), not 20: a repeat reproduces the same count to within the lane's A/A spread (see the baseline).`,
   '',
   '| scenario | expected | runs | flagged (exit 1) | lanes that flagged |',
   '| --- | --- | ---: | ---: | --- |',

@@ -19,7 +19,7 @@ import { GateError } from './gate-error.js';
 import { describeExit, runProcess, tailLines } from './run-process.js';
 
 /**
- * V8 flags under which an instruction count follows the work (ADR 0008).
+ * V8 flags under which an instruction count follows the work (ADR 0014).
  *
  * --single-threaded, fixed seeds: no background threads racing the main
  * thread, the same hashes and random numbers every run.

@@ -101,7 +101,7 @@ async function runIterationProbe(root: string, extra: readonly string[]): Promis
  * a dearer call in `call`, a dearer listing in `listing`, a dearer turn
  * boundary in `boundary`, the MCP envelope in `mcp`, a dearer derivation in
  * `catalogue`, a per-tool cost in the slope from `catalogue` to
- * `catalogue-1000`. Every function is compiled on its first call (ADR 0008),
+ * `catalogue-1000`. Every function is compiled on its first call (ADR 0014),
  * so a few warm-up units reach steady state; windows of tens of millions of
  * instructions stand far above the few thousand a run's event loop varies by.
  */
