@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WORKLOAD_USAGE, WorkloadUsageError, parseWorkloadArgs, runProfileWorkload } from '../bench/profile/profile-workload.js';
 import { writeSourceMapSidecar } from '../bench/profile/source-map-sidecar.js';
+import { describeThrownWithName } from '../src/kernel/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -31,6 +32,6 @@ try {
   }
 } catch (error) {
   const usage = error instanceof WorkloadUsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
-  process.stderr.write(`profile-workload: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n${usage ? `${WORKLOAD_USAGE}\n` : ''}`);
+  process.stderr.write(`profile-workload: ${describeThrownWithName(error)}\n${usage ? `${WORKLOAD_USAGE}\n` : ''}`);
   process.exitCode = usage ? 2 : 1;
 }

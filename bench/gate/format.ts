@@ -24,10 +24,6 @@ export function formatPercent(fraction: number): string {
   return `${Number.isInteger(pct) ? pct.toFixed(0) : Number(pct.toPrecision(3)).toString()}%`;
 }
 
-/** A ratio with three decimals: 1.20341 → "1.203". */
-export function formatRatio(ratio: number): string {
-  return Number.isFinite(ratio) ? ratio.toFixed(3) : String(ratio);
-}
 
 /** A p-value as "p=0.031", to two significant digits, or "p<0.0001" below that. */
 export function formatP(p: number): string {

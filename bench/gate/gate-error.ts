@@ -21,7 +21,3 @@ export abstract class GateError extends Error {
   }
 }
 
-/** One line for a failure the gate's commands report: the error's name and message, or the thrown value. */
-export function describeFailure(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}

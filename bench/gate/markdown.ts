@@ -4,13 +4,14 @@
  * count) because the three lanes sit in one table and a bare number from one
  * lane is easily read as another's.
  */
+import { markdownTable } from 'markdown-table';
 import {
   formatChange,
   formatInteger,
   formatMicroseconds,
   formatP,
-  formatRatio,
 } from './format.js';
+import { formatRatio } from '../report/number-format.js';
 import type { VerdictRow } from './verdict.js';
 
 export interface MarkdownOptions {
@@ -25,7 +26,7 @@ export interface MarkdownOptions {
 const HEADER = ['lane', 'segment', 'base', 'head', 'ratio', 'interval', 'verdict'] as const;
 
 export function renderMarkdownTable(rows: readonly VerdictRow[], options: MarkdownOptions = {}): string {
-  const lines = [tableRow(HEADER), tableRow(HEADER.map(() => '---')), ...rows.map((row) => tableRow(cells(row)))];
+  const lines = [markdownTable([HEADER, ...rows.map(cells)].map((row) => row.map(escapeCell)), { alignDelimiters: false })];
   const reasons = options.reasons ?? 'notable';
   const explained = rows.filter((row) => reasons === 'all' || (reasons === 'notable' && row.verdict !== 'no-change' && row.verdict !== 'pass'));
   if (explained.length > 0) {
@@ -63,15 +64,11 @@ function cells(row: VerdictRow): string[] {
 }
 
 function ratioCell(ratio: number): string {
-  return Number.isFinite(ratio) ? `${formatRatio(ratio)} (${formatChange(ratio)})` : '—';
+  return Number.isFinite(ratio) ? `${formatRatio(ratio, 3)} (${formatChange(ratio)})` : '—';
 }
 
 function intervalCell([lo, hi]: readonly [number, number]): string {
-  return Number.isFinite(lo) && Number.isFinite(hi) ? `${formatRatio(lo)}–${formatRatio(hi)}` : '—';
-}
-
-function tableRow(values: readonly string[]): string {
-  return `| ${values.map(escapeCell).join(' | ')} |`;
+  return Number.isFinite(lo) && Number.isFinite(hi) ? `${formatRatio(lo, 3)}–${formatRatio(hi, 3)}` : '—';
 }
 
 /** A pipe would end the cell and a newline the row. */

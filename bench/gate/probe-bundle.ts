@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { GateError } from './gate-error.js';
+import { describeThrown } from '../../src/kernel/index.js';
 
 /** Where a checkout keeps its bundled probe (git-ignored). */
 export const PROBE_BUNDLE = join('.cache', 'gate', 'probe.mjs');
@@ -34,7 +35,7 @@ export async function bundleProbe(root: string): Promise<string> {
       logLevel: 'silent',
     });
   } catch (error) {
-    throw new ProbeMissing(`cannot bundle ${PROBE_SOURCE} in ${root}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw new ProbeMissing(`cannot bundle ${PROBE_SOURCE} in ${root}: ${describeThrown(error).split('\n')[0]}`);
   }
   return outfile;
 }

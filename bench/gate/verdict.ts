@@ -15,7 +15,8 @@
  * Only 'regression' (or a structural 'fail') stops the gate.
  */
 import { bootstrapMedianRatio, type BootstrapOptions } from './bootstrap.js';
-import { formatChange, formatInteger, formatP, formatPercent, formatRatio } from './format.js';
+import { formatChange, formatInteger, formatP, formatPercent } from './format.js';
+import { formatRatio } from '../report/number-format.js';
 import { mannWhitneyU } from './mann-whitney.js';
 import { median } from './quantile.js';
 
@@ -129,7 +130,7 @@ export function wallClockVerdict(input: WallClockInput): WallClockRow {
   const { pValue } = mannWhitneyU(head, base);
   const significant = pValue < alpha;
   const level = formatPercent(interval.confidence);
-  const evidence = `${level} CI ${formatRatio(ci[0])}–${formatRatio(ci[1])}, ${formatP(pValue)}`;
+  const evidence = `${level} CI ${formatRatio(ci[0], 3)}–${formatRatio(ci[1], 3)}, ${formatP(pValue)}`;
   const change = formatChange(ratio);
   const band = `±${formatPercent(threshold)}`;
 

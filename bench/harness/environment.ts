@@ -29,9 +29,15 @@ function git(repoRoot: string, args: readonly string[]): string | undefined {
 /** Directories the bench and profiler write into, which do not make a tree dirty. */
 const OUTPUT_DIRS = ['results', 'profiles'] as const;
 
-export function readProvenance(repoRoot: string): Provenance {
+/** The full id of the commit checked out at `repoRoot`, or undefined outside a repository (or before the first commit). */
+export function headCommit(repoRoot: string): string | undefined {
   const commit = git(repoRoot, ['rev-parse', 'HEAD']);
-  if (commit === undefined || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) return { commit: 'uncommitted', dirty: true };
+  return commit !== undefined && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit) ? commit : undefined;
+}
+
+export function readProvenance(repoRoot: string): Provenance {
+  const commit = headCommit(repoRoot);
+  if (commit === undefined) return { commit: 'uncommitted', dirty: true };
   const commitDate = git(repoRoot, ['show', '-s', '--format=%cI', commit]);
   // Untracked files count: a new, unadded module changes what runs as surely as
   // an edit. The harness's own outputs do not: a second run would otherwise

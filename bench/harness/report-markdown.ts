@@ -4,6 +4,7 @@
  * the measurement rules the figures obey, and puts the staircase beside the
  * published figures with a paragraph composed from the numbers.
  */
+import { markdownTable } from 'markdown-table';
 import { MEASUREMENT_RULES } from '../report/measurement-rules.js';
 import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, formatShare } from '../report/number-format.js';
 import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
@@ -29,9 +30,10 @@ const MCP_LABEL = 'turn over MCP';
 type Row = readonly (string | number)[];
 
 function table(header: Row, rows: readonly Row[], align?: readonly ('l' | 'r')[]): string {
-  const cells = (row: Row): string => `| ${row.map((cell) => String(cell).replace(/\|/g, '\\|')).join(' | ')} |`;
-  const rule = `| ${header.map((_, i) => ((align?.[i] ?? (i === 0 ? 'l' : 'r')) === 'r' ? '---:' : ':---')).join(' | ')} |`;
-  return [cells(header), rule, ...rows.map(cells)].join('\n');
+  return markdownTable(
+    [header, ...rows].map((row) => row.map((cell) => String(cell).replace(/\|/g, '\\|'))),
+    { alignDelimiters: false, align: header.map((_, i) => align?.[i] ?? (i === 0 ? 'l' : 'r')) },
+  );
 }
 
 const us = (value: number): string => formatMicros(value);
@@ -247,6 +249,62 @@ function targetsSection(targets: readonly TargetCheck[]): string {
   ].join('\n');
 }
 
+/** What each step of the finer split holds, as the kernel marks it (SPEC §1.6). */
+const STEP_MEANING: Readonly<Record<string, string>> = {
+  'call.contract': 'ToolCall contract (zod) on arrival',
+  context: 'context contract (cached per host object), trace check',
+  authority: "the turn's lease and its authority",
+  catalogue: "the turn's registry (catalogue span)",
+  lookup: 'registry lookup, namespace enabled',
+  discover: 'discovery on the declared ceiling (discover span)',
+  arguments: "the tool's argument parser, freezing the parsed call",
+  requirement: "the tool's requirement, its contract, the ceiling check",
+  authorize: 'the grant walk (and a bounded use)',
+  'decision.record': 'authorization.checked: built, frozen, written',
+  handler: 'the handler (provider span) and the race against the signal',
+  'result.contract': 'ToolResult contract, ids matched, back to the call',
+  'outcome.record': 'tool.invoked (or the refusal): built, frozen, written',
+  return: 'last mark to the span end: the caller resuming',
+};
+
+function stepsSection(results: MeasuredResults): string {
+  const { steps, floor } = results;
+  if (steps === undefined) return '';
+  const i = steps.instrumentation;
+  const out = [
+    '## The call under `turn`, step by step',
+    '',
+    `Every instant of the invoke span falls in one row: the kernel marks the end of each step (\`SpanSink.mark\`), the first row starts at the span's start and \`return\` ends at its end, so the rows sum to the call and nothing is left unnamed. Same workload as the staircase, a separate kernel with the marks installed, its turns interleaved with the plain kernel and the floor below. The whole span here includes the provider (${formatShare(steps.providerShare)} of it, inside \`handler\`) and the marks themselves: ${i.marksPerCall} marks, ${i.clockReadsPerCall} span clock reads and ${i.recordsPerCall} span records a call, calibrated in this process at ${us(i.markUs)}, ${us(i.clockReadUs)} and ${us(i.recordUs)} µs each: **${us(i.perCallUs)} µs of span overhead a call** (${formatShare(i.share)} of the median call), spread over the rows, printed and never subtracted. Percentiles per row are over the calls that reached the step; shares are totals over the run.`,
+    '',
+    `Call (invoke span with marks): p50 ${us(steps.call.p50Us)} µs, p95 ${us(steps.call.p95Us)} µs, n = ${formatCount(steps.call.n)}.`,
+    '',
+    table(
+      ['step', 'what it holds', 'p50 (µs)', 'mean (µs)', 'share', 'per call'],
+      steps.steps.map((row) => [row.step, STEP_MEANING[row.step] ?? '', us(row.p50Us), us(row.meanUs), formatShare(row.share), row.perCall.toFixed(3)]),
+      ['l', 'l', 'r', 'r', 'r', 'r'],
+    ),
+  ];
+  if (floor !== undefined) {
+    out.push(
+      '',
+      '### Beside its floor',
+      '',
+      "The floor (`bench/micro/floor-mediation.ts`) is the least that enforces the same thing: the same grant rules, the same two audit records per authorized call, the tools' own argument parsers and requirements, and no contracts, freezing, spans or ports. It runs the same 27 attempts, each outcome checked against the declared one, interleaved turn by turn with the kernel (five spans, as the staircase measures it); the handler is subtracted from both.",
+      '',
+      table(
+        ['path', 'p50 (µs)', 'p95 (µs)', 'n'],
+        [
+          ['kernel call (turn)', us(floor.kernel.p50Us), us(floor.kernel.p95Us), formatCount(floor.kernel.n)],
+          ['floor', us(floor.floor.p50Us), us(floor.floor.p95Us), formatCount(floor.floor.n)],
+        ],
+      ),
+      '',
+      `**costlab call ÷ floor = ${floor.ratioP50}×** (p50s of one run).`,
+    );
+  }
+  return out.join('\n');
+}
+
 function microSection(results: MeasuredResults): string {
   if (results.micro === undefined || results.micro.length === 0) return '';
   return [
@@ -271,6 +329,7 @@ export function renderMarkdown(input: MarkdownInput): string {
     targetsSection(input.targets),
     callsSection(results),
     segmentsSection(results),
+    stepsSection(results),
     structuralSection(results, figures),
     microSection(results),
     environmentSection(results),

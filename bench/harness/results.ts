@@ -14,11 +14,14 @@
  * report and the dashboard exports and says why the JSON was not written,
  * rather than inventing a figure or weakening the schema for everyone.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import type { FloorAndSteps } from './floor-and-steps.js';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { toActionBenchmark, toBencher } from './dashboard-formats.js';
 import type { McpMeasurement } from './mcp-path.js';
-import { RESULTS_SCHEMA_VERSION, STRATEGY_NAMES, parseResults } from '../results/results-schema.js';
+import { RESULTS_SCHEMA_VERSION, STRATEGY_NAMES, parseResults, safeParseResults } from '../results/results-schema.js';
+import { resultsFileName, testbedOf } from '../results/run-context.js';
+import type { RunKind } from '../results/run-context.js';
 import type { Environment, MicroBench, Results, StaircaseRatios, StrategyName, Workload } from '../results/results-schema.js';
 import type { StrategyMeasurement, TurnBoundary } from './run-strategies.js';
 import type { Provenance } from './environment.js';
@@ -47,6 +50,7 @@ export interface HarnessRun {
   readonly provenance: Provenance;
   readonly environment: Environment;
   readonly command: string;
+  readonly kind: RunKind;
   readonly createdAt: Date;
   readonly warmupTurns: number;
   readonly measuredTurns: number;
@@ -59,6 +63,7 @@ export interface HarnessRun {
   readonly mcp?: { readonly measurement: McpMeasurement; readonly warmupTurns: number; readonly measuredTurns: number };
   readonly mcpSkipped?: string;
   readonly micro?: readonly MicroBench[];
+  readonly floorAndSteps?: FloorAndSteps;
 }
 
 const ratio = (a: number, b: number, places: number): number => {
@@ -134,6 +139,10 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
     ...(run.mcp === undefined ? {} : { mcp: { turn: run.mcp.measurement.result } }),
     staircase: staircaseOf(run.strategies),
     ...(run.micro === undefined || run.micro.length === 0 ? {} : { micro: [...run.micro] }),
+    ...(run.floorAndSteps === undefined ? {} : { steps: run.floorAndSteps.steps, floor: run.floorAndSteps.floor }),
+    kind: run.kind,
+    loadAverage: run.loadAverage,
+    testbed: testbedOf(run.environment),
     harness,
   };
 }
@@ -153,38 +162,67 @@ export function validated(results: MeasuredResults): { results: Results } | { mi
 export interface WrittenFiles {
   readonly results?: string;
   readonly latest?: string;
-  readonly actionBenchmark: string;
-  readonly bencher: string;
+  readonly actionBenchmark?: string;
+  readonly bencher?: string;
   readonly markdown: string;
   /** Why the results JSON was not written, when it was not. */
   readonly resultsSkipped?: string;
+  /** Why latest.json and the dashboard exports were left alone, when they were. */
+  readonly latestKept?: string;
 }
 
 export const MARKDOWN_FILE = 'systems-cost.md';
 export const ACTION_BENCHMARK_FILE = 'github-action-benchmark.json';
 export const BENCHER_FILE = 'bencher.json';
 
+/** Fuller runs rank higher: a run never replaces the "latest" files of a fuller run of the same commit. */
+const KIND_RANK: Readonly<Record<RunKind, number>> = { full: 2, sweep: 1, quick: 0 };
+
+/** Why the directory's latest.json must be kept, or undefined when this run may replace it. */
+async function fullerLatest(outDir: string, results: MeasuredResults): Promise<string | undefined> {
+  let held: unknown;
+  try {
+    held = JSON.parse(await readFile(path.join(outDir, 'latest.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const parsed = safeParseResults(held);
+  if (!parsed.ok || parsed.results.commit !== results.commit) return undefined;
+  const heldKind = parsed.results.kind ?? 'full';
+  const kind = results.kind ?? 'full';
+  if (KIND_RANK[heldKind] <= KIND_RANK[kind]) return undefined;
+  return `latest.json holds a ${heldKind} run of the same commit, which a ${kind} run does not replace`;
+}
+
 export async function writeResults(outDir: string, results: MeasuredResults, markdown: string): Promise<WrittenFiles> {
   // Validate first: nothing is written for a run whose figures the schema rejects.
   const checked = validated(results);
   await mkdir(outDir, { recursive: true });
   const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+  const kind = results.kind ?? 'full';
+  const latestKept = await fullerLatest(outDir, results);
   const files: { -readonly [K in keyof WrittenFiles]: WrittenFiles[K] } = {
-    actionBenchmark: path.join(outDir, ACTION_BENCHMARK_FILE),
-    bencher: path.join(outDir, BENCHER_FILE),
-    markdown: path.join(outDir, MARKDOWN_FILE),
+    markdown: path.join(outDir, latestKept === undefined ? MARKDOWN_FILE : MARKDOWN_FILE.replace(/\.md$/, `.${kind}.md`)),
   };
   if ('results' in checked) {
     // The file keeps the harness notes; readers go through parseResults, which strips them.
-    files.results = path.join(outDir, `${results.commit}.json`);
-    files.latest = path.join(outDir, 'latest.json');
+    files.results = path.join(outDir, resultsFileName(results.commit, kind));
     await writeFile(files.results, json(results));
-    await writeFile(files.latest, json(results));
+    if (latestKept === undefined) {
+      files.latest = path.join(outDir, 'latest.json');
+      await writeFile(files.latest, json(results));
+    }
   } else {
     files.resultsSkipped = checked.missing;
   }
-  await writeFile(files.actionBenchmark, json(toActionBenchmark(results)));
-  await writeFile(files.bencher, json(toBencher(results)));
+  if (latestKept === undefined) {
+    files.actionBenchmark = path.join(outDir, ACTION_BENCHMARK_FILE);
+    files.bencher = path.join(outDir, BENCHER_FILE);
+    await writeFile(files.actionBenchmark, json(toActionBenchmark(results)));
+    await writeFile(files.bencher, json(toBencher(results)));
+  } else {
+    files.latestKept = latestKept;
+  }
   await writeFile(files.markdown, markdown);
   return files;
 }

@@ -20,17 +20,27 @@ import { assembleResults } from './results.js';
 import type { MeasuredResults, WrittenFiles } from './results.js';
 import { renderMarkdown } from './report-markdown.js';
 import type { AnchorsForReport } from './report-markdown.js';
+import { runFloorAndSteps } from './floor-and-steps.js';
 import { runStrategies } from './run-strategies.js';
 import { checkTargets } from './targets.js';
 import type { TargetCheck } from './targets.js';
 import { measureTimerOverheadUs } from './timer-overhead.js';
 import { writeResults } from './results.js';
+import type { RunKind } from '../results/run-context.js';
 
 /** The repository root, found from this file so the bench runs from any directory. */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The published figures live beside the repository, in the shared reference folder. */
-export const DEFAULT_ANCHORS = path.join(REPO_ROOT, '..', 'shared', 'reference', 'anchor-figures.json');
+/** The published figures, committed with the code so a fresh clone reproduces the comparison. */
+export const DEFAULT_ANCHORS = path.join(REPO_ROOT, 'reference', 'anchor-figures.json');
+
+/**
+ * Where runs go unless told otherwise: git-ignored, so a run leaves a clone clean.
+ * The committed results are in `results/` and change only on purpose
+ * (`costlab bench --commit-results`).
+ */
+export const LOCAL_RESULTS_DIR = path.join(REPO_ROOT, 'results', 'runs');
+export const COMMITTED_RESULTS_DIR = path.join(REPO_ROOT, 'results');
 
 export interface BenchPlan {
   readonly warmupTurns: number;
@@ -40,6 +50,7 @@ export interface BenchPlan {
   readonly micro: boolean;
   readonly mcp: boolean;
   readonly quick: boolean;
+  readonly kind: RunKind;
 }
 
 /**
@@ -64,6 +75,7 @@ export function planBench(options: { turns?: number; warmup?: number; quick?: bo
     micro: options.micro ?? true,
     mcp: options.mcp ?? true,
     quick: options.quick === true,
+    kind: options.quick === true ? 'quick' : 'full',
   };
 }
 
@@ -124,6 +136,14 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
     }
   }
 
+  // The call under `turn` named step by step, beside its floor: a tenth of the staircase's turns (as MCP), three lanes interleaved.
+  progress.phase('floor & steps');
+  const floorAndSteps = await runFloorAndSteps({
+    warmupTurns: plan.mcpWarmupTurns,
+    measuredTurns: plan.mcpMeasuredTurns,
+    onProgress: (done, total, phase) => progress.update(done, total, phase),
+  });
+
   let micro: MicroBench[] | undefined;
   if (plan.micro) {
     progress.phase('micro');
@@ -137,6 +157,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
     provenance,
     environment,
     command: options.command,
+    kind: plan.kind,
     createdAt,
     warmupTurns: plan.warmupTurns,
     measuredTurns: plan.measuredTurns,
@@ -150,6 +171,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
     ...(mcp === undefined ? {} : { mcp }),
     ...(mcpSkipped === undefined ? {} : { mcpSkipped }),
     ...(micro === undefined ? {} : { micro }),
+    floorAndSteps,
   });
   const anchorsPath = options.anchorsPath ?? DEFAULT_ANCHORS;
   const source = await loadAnchorSource(anchorsPath);

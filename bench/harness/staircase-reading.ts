@@ -17,9 +17,9 @@ import type { AnchorFigures, Results, StrategyName } from '../results/results-sc
 export type ParagraphInput = Pick<Results, 'strategies' | 'staircase' | 'timerOverheadUs' | 'micro'>;
 
 /** Within this factor of the published ratio, a ratio "reproduces". */
-const CLOSE = 1.15;
+export const CLOSE = 1.15;
 
-function compareRatio(ours: number, published: number): 'close to' | 'steeper than' | 'shallower than' {
+export function compareRatio(ours: number, published: number): 'close to' | 'steeper than' | 'shallower than' {
   if (ours <= published * CLOSE && ours >= published / CLOSE) return 'close to';
   return ours > published ? 'steeper than' : 'shallower than';
 }

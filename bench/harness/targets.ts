@@ -18,18 +18,25 @@ export interface TargetCheck {
    * within one run (strategies interleaved, exact counts), so machine noise
    * cannot miss them and a miss fails `costlab bench`. `absolute` ceilings in
    * µs belong to a machine: a loaded 2-core CI runner misses them on noise, so
-   * they are reported and never fail the run.
+   * they are reported and never fail the run. A `goal` is a ratio an open
+   * tuning issue aims at and the kernel does not meet yet (the call at 3× its
+   * floor: 5.2× at this commit); it is printed as missed and does not fail the
+   * run, and becomes a `ratio` target in the change that meets it.
    */
-  readonly kind: 'ratio' | 'structural' | 'absolute';
+  readonly kind: 'ratio' | 'structural' | 'absolute' | 'goal';
 }
 
-/** Targets whose miss fails the run (exit 1): every ratio and structural one. */
+/** Targets whose miss fails the run (exit 1): every ratio and structural one (not `absolute` ceilings, not open `goal`s). */
 export function failingTargets(checks: readonly TargetCheck[]): TargetCheck[] {
-  return checks.filter((check) => !check.met && check.kind !== 'absolute');
+  return checks.filter((check) => !check.met && (check.kind === 'ratio' || check.kind === 'structural'));
 }
 
 const us = (value: number): string => `${Number(value.toPrecision(3))} µs`;
 const pct = (share: number): string => (share > 0 && share < 0.01 ? '<1%' : `${Number((share * 100).toFixed(1))}%`);
+
+function stepP50(results: MeasuredResults, step: string): number {
+  return results.steps?.steps.find((row) => row.step === step)?.p50Us ?? 0;
+}
 
 export function checkTargets(results: MeasuredResults): TargetCheck[] {
   const s = results.strategies;
@@ -55,6 +62,36 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
     { target: 'turn: catalogue segment p50 ≤ 2 µs', measured: us(s.turn.segments.catalogue.p50Us), met: s.turn.segments.catalogue.p50Us <= 2, kind: 'absolute' },
     { target: 'turn: authorization p50 ≤ 5 µs', measured: us(s.turn.segments.authorize.p50Us), met: s.turn.segments.authorize.p50Us <= 5, kind: 'absolute' },
   ];
+  // Issue 13: the call at its floor. Ratios within one run, so they hold on a loaded machine too.
+  if (results.floor !== undefined) {
+    checks.push({
+      target: 'turn: in-process call p50 ≤ 3× the floor measured beside it',
+      measured: `${results.floor.ratioP50}× (${us(results.floor.kernel.p50Us)} ÷ ${us(results.floor.floor.p50Us)})`,
+      met: results.floor.ratioP50 <= 3,
+      kind: 'goal',
+    });
+  }
+  if (results.steps !== undefined) {
+    const named = results.steps.steps.filter((row) => row.step === 'return');
+    checks.push({
+      target: 'turn: no unnamed part of the call over 10% (the steps tile the span; the tail after the last mark)',
+      measured: named.map((row) => pct(row.share)).join(', ') || '—',
+      met: named.every((row) => row.share <= 0.1),
+      kind: 'ratio',
+    });
+    checks.push({
+      target: 'turn: authorization (grant walk + decision record) p50 ≤ 1 µs',
+      measured: us(stepP50(results, 'authorize') + stepP50(results, 'decision.record')),
+      met: stepP50(results, 'authorize') + stepP50(results, 'decision.record') <= 1,
+      kind: 'absolute',
+    });
+  }
+  checks.push({
+    target: 'turn: opening a lease (the turn-boundary authority load) p50 ≤ 15 µs',
+    measured: us(results.harness.turnBoundary.turn.openP50Us),
+    met: results.harness.turnBoundary.turn.openP50Us <= 15,
+    kind: 'absolute',
+  });
   const turn = s.turn.structural;
   const [fewest, most] = results.harness.derivationsRange.turn;
   checks.push({

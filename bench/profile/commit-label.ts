@@ -5,6 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { describeThrown } from '../../src/kernel/index.js';
 
 const run = promisify(execFile);
 
@@ -24,7 +25,7 @@ export async function commitLabel(repoRoot: string): Promise<string> {
     // Ignored files (profiles, results) are not changes to the code being profiled.
     status = (await run('git', ['status', '--porcelain'], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 })).stdout;
   } catch (error) {
-    throw new NotAGitCheckout(`cannot name the commit of ${repoRoot}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new NotAGitCheckout(`cannot name the commit of ${repoRoot}: ${describeThrown(error)}`);
   }
   return formatCommitLabel(sha, status.trim() !== '');
 }

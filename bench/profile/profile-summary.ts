@@ -5,6 +5,7 @@
  * reports beside it. Links are relative to the summary, so the directory can
  * be moved or archived whole; the report links the summary from its page.
  */
+import { markdownTable } from 'markdown-table';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
 import { GAP_FACTOR } from './cpuprofile.js';
 import { FRAME_CLASSES } from './frame-classifier.js';
@@ -99,14 +100,22 @@ function strategySection(profile: StrategyProfile): string[] {
     `Sampled ${ms(analysis.sampledMs)} ms in ${analysis.sampleCount} samples; active ${ms(analysis.activeMs)} ms; kernel ${ms(analysis.kernelMs)} ms; registration stack ${ms(analysis.registrationMs)} ms.`,
     `Sampling: median interval ${(sampling.medianIntervalUs / 1000).toFixed(2)} ms; ${pct(sampling.gapShare)} of the span fell in gaps over ${GAP_FACTOR}× that (the process off CPU or the sampler late: a busy machine stretches ms figures, not shares).`,
     '',
-    '| # | function | file:line | self ms | share | class | on registration stack |',
-    '| ---: | --- | --- | ---: | ---: | --- | ---: |',
+    markdownTable(
+      [
+        ['#', 'function', 'file:line', 'self ms', 'share', 'class', 'on registration stack'],
+        ...analysis.topFrames.map((frame, i) => [
+          String(i + 1),
+          `\`${tableCell(frame.functionName)}\``,
+          tableCell(frame.location),
+          ms(frame.selfMs),
+          pct(frame.share),
+          frame.frameClass,
+          pct(frame.onRegistrationStack),
+        ]),
+      ],
+      { alignDelimiters: false, align: ['r', 'l', 'l', 'r', 'r', 'l', 'r'] },
+    ),
   );
-  analysis.topFrames.forEach((frame, i) => {
-    lines.push(
-      `| ${i + 1} | \`${tableCell(frame.functionName)}\` | ${tableCell(frame.location)} | ${ms(frame.selfMs)} | ${pct(frame.share)} | ${frame.frameClass} | ${pct(frame.onRegistrationStack)} |`,
-    );
-  });
   const byClass = FRAME_CLASSES.map((c) => `${c} ${ms(analysis.byClass[c])} ms (${pct(analysis.activeMs === 0 ? 0 : analysis.byClass[c] / analysis.activeMs)})`);
   lines.push('', `Active time by class: ${byClass.join(' · ')}.`, '');
   return lines;
@@ -126,12 +135,19 @@ export function renderProfileSummary(summary: ProfileSummary): string {
     '',
     '## Verdicts',
     '',
-    `| strategy | registration stack, share of kernel time | share of active time | top ${summary.topN} frames registering | verdict |`,
-    '| --- | ---: | ---: | ---: | --- |',
-    ...summary.strategies.map((s) => {
-      const v = s.analysis.verdict;
-      return `| \`${s.strategy}\` | ${pct(v.shareOfKernel)} | ${pct(v.shareOfActive)} | ${v.registrationTopFrames} of ${v.topN} | ${v.kind} |`;
-    }),
+    markdownTable(
+      [
+        ['strategy', 'registration stack, share of kernel time', 'share of active time', `top ${summary.topN} frames registering`, 'verdict'],
+        ...summary.strategies.map(({ strategy, analysis: { verdict: v } }) => [
+          `\`${strategy}\``,
+          pct(v.shareOfKernel),
+          pct(v.shareOfActive),
+          `${v.registrationTopFrames} of ${v.topN}`,
+          v.kind,
+        ]),
+      ],
+      { alignDelimiters: false, align: ['l', 'r', 'r', 'r', 'l'] },
+    ),
     '',
     ...methodSection(summary),
     ...summary.strategies.flatMap(strategySection),

@@ -21,12 +21,13 @@ import {
   structuralTable,
 } from './report-tables.js';
 import { renderReportPage, type ChartName } from './report-page.js';
-import { loadResultsCollection } from './results-collection.js';
+import { historyByTestbed, loadResultsCollection } from './results-collection.js';
 import { publishedShareRows, segmentShareRows, segmentsChartSpec } from './segments-chart.js';
 import { staircaseChartSpec, staircaseRows } from './staircase-chart.js';
 
 export interface BuildReportOptions {
-  readonly resultsDir: string;
+  /** One directory, or several read together (the committed results and local runs). */
+  readonly resultsDir: string | readonly string[];
   readonly outDir: string;
   readonly anchorsPath: string;
   readonly profilesDir: string;
@@ -55,11 +56,17 @@ function shownPath(target: string): string {
 
 export async function buildReportSite(options: BuildReportOptions): Promise<BuiltReport> {
   const log = options.log ?? (() => {});
-  log(`reading results from ${shownPath(options.resultsDir)}`);
-  const collection = await loadResultsCollection(options.resultsDir);
-  const history = collection.history.map((entry) => entry.results);
-  log(`${collection.history.length} commit(s) in history; latest is ${commitLabel(collection.latest.results)} (${collection.latest.file})`);
-  for (const skipped of collection.skipped) log(`skipped ${skipped.file}: ${skipped.reason}`);
+  const resultsDirs = typeof options.resultsDir === 'string' ? [options.resultsDir] : options.resultsDir;
+  log(`reading results from ${resultsDirs.map(shownPath).join(', ')}`);
+  const collection = await loadResultsCollection(resultsDirs);
+  // Absolute times compare only on one testbed: the chart plots the latest run's; the table lists every testbed's.
+  const byTestbed = historyByTestbed(collection);
+  const chartedEntries = byTestbed[0]?.entries ?? [];
+  const history = chartedEntries.map((entry) => entry.results);
+  const tableEntries = byTestbed.flatMap((group) => group.entries);
+  log(`${collection.history.length} run(s) in history on ${byTestbed.length} testbed(s); latest is ${commitLabel(collection.latest.results)} (${collection.latest.file})`);
+  // Other writers' files (a baseline, dashboard exports) are expected; only a results file this reader cannot use is news.
+  for (const skipped of collection.skipped) if (skipped.suspect) log(`skipped ${skipped.file}: ${skipped.reason}`);
 
   const anchors = await loadAnchorSource(options.anchorsPath);
   if (anchors.status === 'loaded') log(`published figures from ${shownPath(anchors.path)}`);
@@ -88,7 +95,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     }),
     history: await render('history', historyChartSpec(historyRows(history), history.map(commitLabel)), {
       title: 'History',
-      summary: `Whole call and catalogue segment medians across ${history.length} commit(s), per strategy, log scale`,
+      summary: `Whole call and catalogue segment medians across ${history.length} commit(s) on testbed ${collection.latest.testbed.id}, per strategy, log scale`,
     }),
   };
 
@@ -100,11 +107,11 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
   const html = renderReportPage({
     generatedAt: (options.now ?? new Date()).toISOString(),
     latest: collection.latest,
-    historyFiles: collection.history,
-    skipped: collection.skipped,
+    historyFiles: tableEntries,
+    chartedCommits: chartedEntries.length,
     anchors,
     shownPaths: {
-      results: shownPath(options.resultsDir),
+      results: resultsDirs.map(shownPath).join(', '),
       anchors: shownPath(options.anchorsPath),
       profiles: shownPath(options.profilesDir),
     },
@@ -115,7 +122,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
       calls: callTable(latest),
       segments: segmentsTable(latest),
       structural: structuralTable(latest, figures),
-      history: historyTable(history),
+      history: historyTable(tableEntries),
       micro: microTable(latest),
     },
     environment: environmentEntries(latest),

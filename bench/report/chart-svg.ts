@@ -9,6 +9,7 @@
  */
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
+import { describeThrown } from '../../src/kernel/index.js';
 
 /** Shared look: the page's font stack, quiet axes, no frame around each view. */
 export const CHART_CONFIG = {
@@ -41,7 +42,7 @@ function escapeXml(text: string): string {
 /** A logger that keeps warnings for the caller instead of printing them mid-progress. */
 function collectingLogger(sink: string[]): vega.LoggerInterface {
   return vega.logger(vega.Warn, 'warn', (_method, level, args) => {
-    sink.push(`${level} ${args.map((arg) => (arg instanceof Error ? arg.message : String(arg))).join(' ')}`.trim());
+    sink.push(`${level} ${args.map(describeThrown).join(' ')}`.trim());
   });
 }
 

@@ -1,14 +1,15 @@
 /**
  * Chart 3, the history: whole-call and catalogue-segment medians of every strategy
  * across commits, oldest first (by commit date, else by when the run was made). A
- * catalogue regression in `turn` shows as the red line lifting off the floor while
+ * catalogue regression in `turn` shows as the turn line lifting off the floor while
  * the others stay put — the picture the regression gate turns into a verdict.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { STRATEGY_NAMES, type Results } from '../results/results-schema.js';
 import { logAxis } from './log-axis.js';
-import { CATALOGUE_SEGMENT, WHOLE_CALL } from './staircase-chart.js';
+import { CATALOGUE_SEGMENT, COMPACT_DECADE, WHOLE_CALL } from './staircase-chart.js';
 import { MCP_TURN, SEGMENT_ROWS, type SegmentRowName } from './segments-chart.js';
+import { seriesColours } from './palette.js';
 
 /** Seven hex digits, as git abbreviates; a dirty tree is marked so it is not mistaken for the commit. */
 export function commitLabel(results: Results): string {
@@ -24,13 +25,6 @@ export interface HistoryRow {
   readonly micros: number;
   readonly description: string;
 }
-
-const SERIES_COLOURS: Readonly<Record<SegmentRowName, string>> = {
-  rederive: '#8c6d31',
-  shared: '#ff9f40',
-  turn: '#d62728',
-  [MCP_TURN]: '#3366aa',
-};
 
 /** `history` must already be in commit order. */
 export function historyRows(history: readonly Results[]): HistoryRow[] {
@@ -77,23 +71,24 @@ export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder:
       type: 'quantitative',
       scale: { type: 'log', domain: axis.domain },
       title: 'µs per call, p50 (log scale)',
-      axis: { values: axis.ticks, format: '~g', grid: true },
+      axis: { values: axis.ticks, labelExpr: COMPACT_DECADE, labelOverlap: false, grid: true },
     },
     color: {
       field: 'series',
       type: 'nominal',
       title: 'strategy',
-      scale: { domain: [...SEGMENT_ROWS], range: SEGMENT_ROWS.map((name) => SERIES_COLOURS[name]) },
-      legend: { orient: 'top', direction: 'horizontal' },
+      scale: { domain: [...SEGMENT_ROWS], range: seriesColours(SEGMENT_ROWS) },
+      legend: { orient: 'top', direction: 'horizontal', columns: 2, title: null },
     },
   } as const;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values: rows.map((row) => ({ ...row })) },
-    facet: { column: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null } },
+    // Stacked panels, each narrow enough for a phone; many commits scroll sideways instead of shrinking.
+    facet: { row: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } } },
     spec: {
-      width: Math.max(280, commitsInOrder.length * 46),
-      height: 280,
+      width: Math.max(270, commitsInOrder.length * 46),
+      height: 200,
       layer: [
         { mark: { type: 'line', strokeWidth: 2, aria: false }, encoding: { ...encoding, order: { field: 'position' } } },
         {

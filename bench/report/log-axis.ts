@@ -13,15 +13,16 @@ export interface LogAxis {
 
 /**
  * A domain from the decade below the smallest value to the decade above the largest,
- * or, with `headroom`, to `headroom` × the largest (room for labels past a bar's end).
- * Non-positive values have no place on a log scale and are ignored.
+ * or, with `headroom`, the decade above `headroom` × the largest (room for labels past
+ * a bar's end). Both ends are decades, so both are labelled ticks. Non-positive values
+ * have no place on a log scale and are ignored.
  */
 export function logAxis(values: readonly number[], headroom?: number): LogAxis {
   const plottable = values.filter((value) => value > 0 && Number.isFinite(value));
   if (plottable.length === 0) return { domain: [1, 10], ticks: [1, 10] };
   const largest = Math.max(...plottable);
   const low = 10 ** Math.floor(Math.log10(Math.min(...plottable)));
-  const high = headroom === undefined ? 10 ** Math.max(Math.log10(low) + 1, Math.ceil(Math.log10(largest))) : largest * headroom;
+  const high = 10 ** Math.max(Math.log10(low) + 1, Math.ceil(Math.log10(largest * (headroom ?? 1))));
   const ticks: number[] = [];
   for (let exponent = Math.round(Math.log10(low)); 10 ** exponent <= high * (1 + 1e-9); exponent += 1) {
     ticks.push(clean(10 ** exponent));

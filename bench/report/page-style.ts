@@ -23,7 +23,8 @@ a { color: var(--accent); }
 .summary-strip .k { display: block; color: var(--muted); font-size: 12px; }
 .summary-strip .v { font-size: 18px; font-weight: 600; font-variant-numeric: tabular-nums; }
 figure.chart { margin: 12px 0 8px; overflow-x: auto; }
-figure.chart svg { max-width: 100%; height: auto; display: block; }
+/* Drawn at phone width already: shown at natural size, a wider one (a long history) scrolls rather than shrinking its text. */
+figure.chart svg { display: block; }
 figure.chart figcaption { color: var(--muted); font-size: 13px; margin-top: 4px; max-width: 78ch; }
 .table-wrap { overflow-x: auto; margin: 12px 0 16px; }
 table { border-collapse: collapse; font-size: 13px; }
@@ -42,7 +43,18 @@ dl.definitions { display: grid; grid-template-columns: max-content 1fr; gap: 4px
 dl.definitions dt { color: var(--muted); }
 dl.definitions dd { margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 13px; overflow-wrap: anywhere; }
 ol.rules li { margin: 3px 0; max-width: 90ch; }
-ul.files li { font-size: 13px; }
+ul.files li { font-size: 13px; overflow-wrap: anywhere; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--rule); padding-top: 10px; }
+/* Phone width (420 px and below): the page's margins shrink, charts (drawn ≤ 400 px wide) keep their size, wide tables scroll inside their own box. */
+@media (max-width: 600px) {
+  main { padding: 14px 10px 32px; box-shadow: none; }
+  header h1 { font-size: 21px; }
+  h2 { font-size: 18px; }
+  nav.toc ul { columns: 1; }
+  .summary-strip li { min-width: 0; flex: 1 1 40%; }
+  dl.definitions { grid-template-columns: 1fr; gap: 0 0; }
+  dl.definitions dd { margin-bottom: 6px; }
+  td, tbody th { white-space: nowrap; }
+}
 @media print { body { background: white; } main { box-shadow: none; } }
 `;

@@ -8,17 +8,20 @@ import { escapeHtml, renderDefinitions, renderTable, type Table } from './html-m
 import { MEASUREMENT_RULES } from './measurement-rules.js';
 import { PAGE_STYLE } from './page-style.js';
 import type { CommitProfiles } from './profile-links.js';
-import type { ResultsFile, SkippedFile } from './results-collection.js';
+import type { ResultsFile } from './results-collection.js';
 import { formatDuration, formatRatio, formatShare } from './number-format.js';
 import { commitLabel } from './history-chart.js';
+import { NOISE_RULE } from '../results/run-context.js';
 
 export type ChartName = 'staircase' | 'segments' | 'history';
 
 export interface ReportPageModel {
   readonly generatedAt: string;
   readonly latest: ResultsFile;
+  /** Every testbed's runs, the latest run's testbed first. */
   readonly historyFiles: readonly ResultsFile[];
-  readonly skipped: readonly SkippedFile[];
+  /** How many of them (the first ones: the latest run's testbed) the history chart plots. */
+  readonly chartedCommits: number;
   readonly anchors: AnchorSource;
   /** Paths as shown to the reader (already made relative where that reads better). */
   readonly shownPaths: { readonly results: string; readonly anchors: string; readonly profiles: string };
@@ -55,6 +58,26 @@ function anchorsNotice(model: ReportPageModel): string {
   )}</code> could not be used (${escapeHtml(model.anchors.reason)}), so the published series are omitted. Pass <code>--anchors &lt;path&gt;</code> to point at it.</p>`;
 }
 
+/**
+ * The caveat a shared machine needs, at the top of the page where the figures are
+ * read: which medians and ratios still hold, and which figures do not.
+ */
+function noiseNotice(model: ReportPageModel): string {
+  const { noisy, loadAverage, results } = model.latest;
+  const noisyInHistory = model.historyFiles.filter((entry) => entry.noisy).length;
+  const parts: string[] = [];
+  if (noisy && loadAverage !== undefined) {
+    parts.push(
+      `<strong>The machine was shared during the latest run:</strong> a 1-minute load average of ${loadAverage.start} at start and ${loadAverage.end} at end on ${results.environment.cores} cores. Means and p95s carry other processes’ time; the medians, and the ratios between the interleaved strategies, are the figures to read.`,
+    );
+  }
+  if (noisyInHistory > 0) {
+    parts.push(`${noisyInHistory} run(s) in the history are marked noisy (${escapeHtml(NOISE_RULE)}): a step next to one says more about the machine than about the commit.`);
+  }
+  if (parts.length === 0) return '';
+  return `<p class="notice" id="noise-caveat" role="note">${parts.join(' ')}</p>`;
+}
+
 /** The handful of figures a reader looks for first. */
 function summaryStrip(model: ReportPageModel): string {
   const { results } = model.latest;
@@ -88,12 +111,6 @@ function sourcesSection(model: ReportPageModel): string {
   const used = model.historyFiles
     .map((entry) => `<li><code>${escapeHtml(entry.file)}</code> — ${escapeHtml(commitLabel(entry.results))}</li>`)
     .join('');
-  const skipped =
-    model.skipped.length === 0
-      ? ''
-      : `<h3>Skipped files</h3><ul class="files" id="skipped-files">${model.skipped
-          .map((entry) => `<li><code>${escapeHtml(entry.file)}</code>: ${escapeHtml(entry.reason)}</li>`)
-          .join('')}</ul>`;
   const anchors =
     model.anchors.status === 'loaded'
       ? `<h3>Published figures</h3><p>From <code>${escapeHtml(model.shownPaths.anchors)}</code>. ${escapeHtml(
@@ -107,7 +124,6 @@ function sourcesSection(model: ReportPageModel): string {
   return `<h3>Results files read from <code>${escapeHtml(model.shownPaths.results)}</code></h3>
 <p>Latest run: <code>${escapeHtml(model.latest.file)}</code>.</p>
 <ul class="files" id="used-files">${used}</ul>
-${skipped}
 ${anchors}`;
 }
 
@@ -122,7 +138,7 @@ export function renderReportPage(model: ReportPageModel): string {
       `<p>Median whole call and catalogue segment per catalogue strategy, our latest run${
         published ? ' beside the published figures' : ''
       }. Log scale: equal ratios look equal, and the ratios are what must reproduce.</p>
-${figure('staircase', model.charts.staircase, `Whole call and catalogue segment, p50 per call, ${published ? 'ours vs published' : 'ours'} (milliseconds, log scale).`)}
+${figure('staircase', model.charts.staircase, `Whole call and catalogue segment, p50 per call, ${published ? 'ours (solid) vs published (light)' : 'ours'} (µs, log scale).`)}
 ${renderTable(t.staircase)}
 ${renderTable(t.ratios)}`,
     ],
@@ -140,7 +156,7 @@ ${renderTable(t.structural)}`,
     [
       'history',
       '3. History',
-      `<p>Medians across ${model.historyFiles.length} commit(s), oldest first (by commit date, else by run time).</p>
+      `<p>Medians across ${model.historyFiles.length} run(s), oldest first (by commit date, else by run time). Absolute times compare only on one testbed: the chart plots the ${model.chartedCommits} run(s) on the latest run’s testbed (<code>${escapeHtml(model.latest.testbed.id)}</code>: ${escapeHtml(model.latest.testbed.summary)}). A run is marked noisy when ${escapeHtml(NOISE_RULE)}.</p>
 ${figure('history', model.charts.history, 'Whole call and catalogue segment p50 per commit and strategy (µs, log scale).')}
 ${renderTable(t.history)}`,
     ],
@@ -176,6 +192,7 @@ ${renderTable(t.history)}`,
     results.commitDate === undefined ? '' : ` committed ${time(results.commitDate)}`
   }, measured ${time(results.createdAt)} on ${escapeHtml(results.environment.cpuModel)} (node ${escapeHtml(results.environment.node)}).</p>
 ${anchorsNotice(model)}
+${noiseNotice(model)}
 ${summaryStrip(model)}
 <nav class="toc" aria-label="contents"><ul>${toc}</ul></nav>
 </header>

@@ -13,7 +13,8 @@ import {
 } from '../results/results-schema.js';
 import { EMPTY_CELL, type Cell, type Table } from './html-markup.js';
 import { commitLabel } from './history-chart.js';
-import { clean, formatCount, formatMicros, formatNanos, formatRatio, formatShare } from './number-format.js';
+import { clean, formatCount, formatMicros, formatRatio, formatShare, grouped } from './number-format.js';
+import type { ResultsFile } from './results-collection.js';
 import { MCP_TURN, segmentRowResults } from './segments-chart.js';
 
 const NONE = EMPTY_CELL;
@@ -21,7 +22,7 @@ const NONE = EMPTY_CELL;
 const micros = (value: number): Cell => ({ text: formatMicros(value), value, unit: 'us' });
 const share = (value: number): Cell => ({ text: formatShare(value), value, unit: 'share' });
 const ratio = (value: number): Cell => ({ text: formatRatio(value), value, unit: 'ratio' });
-const count = (value: number): Cell => ({ text: formatCount(value), value });
+const count = (value: number): Cell => ({ text: value >= 1000 ? grouped(value, 3) : formatCount(value), value });
 const publishedMicros = (ms: number | undefined): Cell => (ms === undefined ? NONE : micros(clean(ms * 1000)));
 
 export function staircaseTable(latest: Results, anchors: AnchorFigures | undefined): Table {
@@ -159,39 +160,54 @@ export function structuralTable(latest: Results, anchors: AnchorFigures | undefi
   };
 }
 
-export function historyTable(history: readonly Results[]): Table {
+/** A run's kind, and when other processes held the cores, its load: "full", "quick · noisy, load 9.4 on 8 cores". */
+export function runDescription(entry: Pick<ResultsFile, 'kind' | 'noisy' | 'loadAverage'>, cores: number): string {
+  if (!entry.noisy || entry.loadAverage === undefined) return entry.kind;
+  return `${entry.kind} · noisy, load ${Math.max(entry.loadAverage.start, entry.loadAverage.end)} on ${cores} cores`;
+}
+
+/** `entries` grouped by testbed, the latest run's testbed first, each in commit order. */
+export function historyTable(entries: readonly ResultsFile[]): Table {
+  const testbeds = new Set(entries.map((entry) => entry.testbed.id));
   return {
     id: 'table-history',
-    caption: 'History: medians per commit, oldest first (full commit ids under Sources)',
+    caption: 'History: medians per commit, oldest first, per testbed (full commit ids under Sources)',
     groups: [
-      { label: '', span: 2 },
+      { label: '', span: 4 },
       { label: 'whole call p50 (µs)', span: 4 },
       { label: 'catalogue segment p50 (µs)', span: 3 },
     ],
-    columns: ['commit', 'date', ...STRATEGY_NAMES, MCP_TURN, ...STRATEGY_NAMES],
-    rows: history.map((results) => [
+    columns: ['commit', 'date', 'testbed', 'run', ...STRATEGY_NAMES, MCP_TURN, ...STRATEGY_NAMES],
+    rows: entries.map(({ results, ...context }) => [
       commitLabel(results),
       results.commitDate ?? `${results.createdAt} (run)`,
+      context.testbed.id,
+      runDescription(context, results.environment.cores),
       ...STRATEGY_NAMES.map((name) => micros(results.strategies[name].call.p50Us)),
       micros(results.mcp.turn.call.p50Us),
       ...STRATEGY_NAMES.map((name) => micros(results.strategies[name].segments.catalogue.p50Us)),
     ]),
+    note:
+      testbeds.size > 1
+        ? 'Absolute times compare only within a testbed (same CPU, cores, memory, platform and Node); the chart plots the latest run’s testbed.'
+        : undefined,
   };
 }
 
 export function microTable(latest: Results): Table | undefined {
   if (latest.micro === undefined || latest.micro.length === 0) return undefined;
-  const nanos = (value: number): Cell => ({ text: formatNanos(value), value, unit: 'ns' });
+  // In µs like every other table; the exact nanoseconds stay in data-value.
+  const fromNanos = (value: number): Cell => ({ text: formatMicros(value / 1000), value, unit: 'ns' });
   return {
     id: 'table-micro',
     caption: 'Microbenchmarks of single segments (latest run)',
-    columns: ['benchmark', 'tool', 'mean (ns)', 'p50 (ns)', 'p99 (ns)', 'samples'],
+    columns: ['benchmark', 'tool', 'mean (µs)', 'p50 (µs)', 'p99 (µs)', 'samples'],
     rows: latest.micro.map((bench) => [
       bench.name,
       bench.tool,
-      nanos(bench.meanNs),
-      nanos(bench.p50Ns),
-      bench.p99Ns === undefined ? NONE : nanos(bench.p99Ns),
+      fromNanos(bench.meanNs),
+      fromNanos(bench.p50Ns),
+      bench.p99Ns === undefined ? NONE : fromNanos(bench.p99Ns),
       count(bench.samples),
     ]),
   };

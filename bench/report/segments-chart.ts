@@ -16,22 +16,13 @@ import {
   type StrategyResult,
 } from '../results/results-schema.js';
 import { formatShare } from './number-format.js';
+import { MCP_TURN, PUBLISHED_MARK, segmentColours } from './palette.js';
 
-/** The MCP row: the `turn` strategy served over the wire. */
-export const MCP_TURN = 'turn over MCP';
+export { MCP_TURN };
 export const SEGMENT_ROWS = [...STRATEGY_NAMES, MCP_TURN] as const;
 /** The segments a mediated call is made of once the provider is subtracted: they stack to 100%. */
 export const CALL_SEGMENTS: readonly SegmentName[] = SEGMENT_NAMES.filter((segment) => segment !== 'provider');
 export type SegmentRowName = (typeof SEGMENT_ROWS)[number];
-
-/** Colour per segment; catalogue is the one the lab is about, so it is the loudest. */
-const SEGMENT_COLOURS: Readonly<Record<SegmentName, string>> = {
-  catalogue: '#d62728',
-  discover: '#ff9f40',
-  authorize: '#3366aa',
-  provider: '#59a14f',
-  remainder: '#c7c7c7',
-};
 
 export interface SegmentShareRow {
   readonly strategy: SegmentRowName;
@@ -82,8 +73,8 @@ export function segmentsChartSpec(shares: readonly SegmentShareRow[], published:
   const y = { field: 'strategy', type: 'nominal', sort: [...SEGMENT_ROWS], title: null } as const;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    width: 620,
-    height: { step: 48 },
+    width: 250,
+    height: { step: 40 },
     layer: [
       {
         data: { values: shares.map((row) => ({ ...row })) },
@@ -95,15 +86,15 @@ export function segmentsChartSpec(shares: readonly SegmentShareRow[], published:
             type: 'quantitative',
             stack: 'zero',
             scale: { domain: [0, 1] },
-            axis: { format: '.0%', grid: true },
+            axis: { format: '.0%', grid: true, labelFlush: true, values: [0, 0.25, 0.5, 0.75, 1] },
             title: 'share of call time',
           },
           color: {
             field: 'segment',
             type: 'nominal',
             title: 'segment',
-            scale: { domain: [...CALL_SEGMENTS], range: CALL_SEGMENTS.map((name) => SEGMENT_COLOURS[name]) },
-            legend: { orient: 'top', direction: 'horizontal' },
+            scale: { domain: [...CALL_SEGMENTS], range: segmentColours(CALL_SEGMENTS) },
+            legend: { orient: 'top', direction: 'horizontal', columns: 2, title: null },
           },
           order: { field: 'order', type: 'quantitative' },
           description: { field: 'description' },
@@ -114,7 +105,7 @@ export function segmentsChartSpec(shares: readonly SegmentShareRow[], published:
         : [
             {
               data: { values: published.map((row) => ({ ...row })) },
-              mark: { type: 'tick', color: 'black', thickness: 3, bandSize: 34 },
+              mark: { type: 'tick', color: PUBLISHED_MARK, thickness: 3, bandSize: 28 },
               encoding: {
                 y,
                 x: { field: 'share', type: 'quantitative' },

@@ -1,14 +1,20 @@
 /**
  * Chart 1, the staircase: whole-call and catalogue-segment medians per strategy, our
  * latest run beside the published figures. The time axis is logarithmic because the
- * catalogue segment spans three orders of magnitude across the steps, and because on
+ * catalogue segment spans five orders of magnitude across the steps, and because on
  * a log scale equal ratios look equal — the ratios, not the absolute times, are
  * what must reproduce on another machine.
+ *
+ * In µs, like every table (the published ms figures are converted); each bar takes
+ * its strategy's colour (`palette.ts`), the published bar the same hue, lighter.
+ * The two panels are stacked, not side by side, so the chart keeps its size at
+ * phone width.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { STRATEGY_NAMES, type AnchorFigures, type Results, type StrategyName } from '../results/results-schema.js';
 import { logAxis } from './log-axis.js';
 import { clean, formatDuration } from './number-format.js';
+import { PUBLISHED_OPACITY, seriesColours } from './palette.js';
 
 export const OURS = 'ours (latest)';
 export const PUBLISHED = 'published';
@@ -19,7 +25,7 @@ export interface StaircaseRow {
   readonly measure: typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT;
   readonly strategy: StrategyName;
   readonly source: typeof OURS | typeof PUBLISHED;
-  readonly ms: number;
+  readonly micros: number;
   /** The bar's printed value. */
   readonly label: string;
   /** The bar's accessible name, carrying the figure exactly as its file states it. */
@@ -40,7 +46,7 @@ export function staircaseRows(latest: Results, anchors: AnchorFigures | undefine
         measure,
         strategy,
         source: OURS,
-        ms: clean(micros / 1000),
+        micros,
         label: formatDuration(micros),
         description: `${OURS} · ${strategy} · ${measure} = ${micros} µs`,
       });
@@ -52,24 +58,28 @@ export function staircaseRows(latest: Results, anchors: AnchorFigures | undefine
       [CATALOGUE_SEGMENT, step.catalogueSegmentMs],
     ] as const;
     for (const [measure, ms] of publishedFigures) {
+      const micros = clean(ms * 1000);
       rows.push({
         measure,
         strategy,
         source: PUBLISHED,
-        ms,
-        label: formatDuration(clean(ms * 1000)),
-        description: `${PUBLISHED} · ${strategy} · ${measure} = ${ms} ms`,
+        micros,
+        label: formatDuration(micros),
+        description: `${PUBLISHED} · ${strategy} · ${measure} = ${micros} µs (published as ${ms} ms)`,
       });
     }
   }
   return rows;
 }
 
+/** A decade tick's label: 0.01 … 100 as written, then 1k, 10k, 100k (µs). */
+export const COMPACT_DECADE = "datum.value >= 1000 ? format(datum.value / 1000, '~g') + 'k' : format(datum.value, '~g')";
+
 /** A zero has no place on a log axis; such a figure stays in the tables only. */
 export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSpec {
-  const rows = allRows.filter((row) => row.ms > 0);
+  const rows = allRows.filter((row) => row.micros > 0);
   // Headroom past the longest bar, so its value label stays inside the panel.
-  const axis = logAxis(rows.map((row) => row.ms), 6);
+  const axis = logAxis(rows.map((row) => row.micros), 5);
   const sources = [OURS, ...(rows.some((row) => row.source === PUBLISHED) ? [PUBLISHED] : [])];
   const position = {
     y: {
@@ -81,35 +91,42 @@ export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSp
     },
     yOffset: { field: 'source', type: 'nominal', sort: sources },
     x: {
-      field: 'ms',
+      field: 'micros',
       type: 'quantitative',
       // Bars on a log scale need no stacking baseline at zero.
       stack: null,
       scale: { type: 'log', domain: axis.domain },
-      title: 'milliseconds per call (log scale)',
-      axis: { values: axis.ticks, format: '~g', grid: true },
+      title: 'µs per call (log scale)',
+      // Every decade labelled, compactly (1k, 10k), so eight decades fit a phone-width panel.
+      axis: { values: axis.ticks, labelExpr: COMPACT_DECADE, labelOverlap: false, grid: true, labelFlush: true },
     },
   } as const;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values: rows.map((row) => ({ ...row })) },
-    facet: { column: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null } },
+    facet: { row: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } } },
     spec: {
-      width: 400,
+      width: 270,
       // With yOffset the step is per bar, not per strategy.
-      height: { step: 24 },
+      height: { step: 17 },
       layer: [
         {
           mark: { type: 'bar', cornerRadiusEnd: 2 },
           encoding: {
             ...position,
             color: {
+              field: 'strategy',
+              type: 'nominal',
+              scale: { domain: [...STRATEGY_NAMES], range: seriesColours(STRATEGY_NAMES) },
+              legend: null,
+            },
+            opacity: {
               field: 'source',
               type: 'nominal',
               sort: sources,
               title: null,
-              scale: { domain: sources, range: ['#3366aa', '#b0b0b0'].slice(0, sources.length) },
-              legend: { orient: 'top', direction: 'horizontal', labelFontSize: 12 },
+              scale: { domain: sources, range: [1, PUBLISHED_OPACITY].slice(0, sources.length) },
+              legend: { orient: 'top', direction: 'horizontal', labelFontSize: 12, symbolType: 'square', symbolFillColor: '#555', symbolStrokeWidth: 0 },
             },
             description: { field: 'description' },
           },

@@ -12,6 +12,7 @@
  * milliseconds) because a bare "time" is how a 1000× misreading gets published.
  */
 import { z } from 'zod';
+import { LoadAverageSchema, RunKindSchema, TestbedSchema } from './run-context.js';
 
 /** The version this module reads and the harness writes. */
 export const RESULTS_SCHEMA_VERSION = 1 as const;
@@ -152,6 +153,50 @@ export const MicroBenchSchema = z.object({
 });
 export type MicroBench = z.infer<typeof MicroBenchSchema>;
 
+/** One step of the finer split (kernel step names, plus `return`: the last mark to the span's end). */
+export const StepStatsSchema = z.object({
+  step: z.string().min(1),
+  p50Us: measured,
+  meanUs: measured,
+  /** Total step time over total call time (provider included), over the run. */
+  share: z.number().min(0).max(1),
+  perCall: measured,
+});
+export type StepStats = z.infer<typeof StepStatsSchema>;
+
+/**
+ * The mediated call under `turn`, step by step (SPEC §1.6): every instant of
+ * the invoke span falls in one row. The instrumentation the marks add is
+ * inside the rows and is printed as its own figure, never subtracted.
+ */
+export const StepSplitSchema = z.object({
+  /** The whole invoke span, provider included, with the step marks in it. */
+  call: CallStatsSchema,
+  providerShare: z.number().min(0).max(1),
+  steps: z.array(StepStatsSchema).min(1),
+  instrumentation: z.object({
+    marksPerCall: measured,
+    clockReadsPerCall: measured,
+    recordsPerCall: measured,
+    markUs: measured,
+    clockReadUs: measured,
+    recordUs: measured,
+    perCallUs: measured,
+    /** perCallUs over the call's p50. */
+    share: z.number().min(0).max(1),
+  }),
+});
+export type StepSplit = z.infer<typeof StepSplitSchema>;
+
+/** The kernel's call and the floor's (bench/micro/floor-mediation.ts), interleaved in one run, provider subtracted from both. */
+export const FloorResultSchema = z.object({
+  kernel: CallStatsSchema,
+  floor: CallStatsSchema,
+  /** kernel p50 ÷ floor p50. */
+  ratioP50: positive,
+});
+export type FloorResult = z.infer<typeof FloorResultSchema>;
+
 /**
  * A link, relative to the repository root (e.g. `profiles/<commit>/`), so the results
  * file stays valid on any checkout; absolute paths and URLs would not.
@@ -182,7 +227,13 @@ export const ResultsSchema = z.object({
   mcp: z.object({ turn: McpStrategyResultSchema }),
   staircase: StaircaseRatiosSchema,
   micro: z.array(MicroBenchSchema).optional(),
+  steps: StepSplitSchema.optional(),
+  floor: FloorResultSchema.optional(),
   profiles: relativeLink.optional(),
+  /** Run context (`run-context.ts`): optional, since files written before it lack it. */
+  kind: RunKindSchema.optional(),
+  loadAverage: LoadAverageSchema.optional(),
+  testbed: TestbedSchema.optional(),
 });
 export type Results = z.infer<typeof ResultsSchema>;
 
@@ -200,7 +251,6 @@ export const AnchorStepSchema = z.object({
   /** The publisher printed `<1%`; the value is a ceiling, not a measurement. */
   catalogueShareIsUpperBound: z.boolean().optional(),
 });
-export type AnchorStep = z.infer<typeof AnchorStepSchema>;
 
 export const AnchorFiguresSchema = z.object({
   about: z.string().optional(),

@@ -4,17 +4,23 @@
  * (0 measured and written, 1 the workload did not do what it declares, 2 usage).
  */
 import path from 'node:path';
-import { REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
+import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
+import { publishedComparisonLines } from '../../bench/harness/published-comparison.js';
+import { isNoisy } from '../../bench/results/run-context.js';
+import { updateReadmeClaims } from '../../bench/harness/readme-claims.js';
 import { failingTargets } from '../../bench/harness/targets.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
 import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { addTargetOptions, wantsTarget } from '../target/target-options.js';
+import type { TargetFlags } from '../target/target-options.js';
 
-interface BenchFlags {
+interface BenchFlags extends TargetFlags {
   readonly turns?: number;
   readonly warmup?: number;
   readonly quick?: boolean;
   readonly out?: string;
+  readonly commitResults?: boolean;
   readonly anchors?: string;
   readonly mcpTurns?: number;
   readonly micro: boolean;
@@ -27,21 +33,31 @@ export const command = defineCommand<BenchFlags>({
     command
       .description(
         'Measures the three catalogue strategies in one process (turns interleaved),\n' +
-          'the turn strategy over MCP, and the segment microbenchmarks; writes\n' +
-          '<out>/<commit>.json, <out>/latest.json, dashboard exports and <out>/systems-cost.md.',
+          'the turn strategy over MCP, and the segment microbenchmarks; prints them beside\n' +
+          'the published figures and writes <out>/<commit>.json (<commit>.quick.json for\n' +
+          '--quick), <out>/latest.json, dashboard exports and <out>/systems-cost.md. A quick\n' +
+          'run never replaces the latest.json of a full run of the same commit.',
       )
       .option('--turns <n>', 'measured turns per strategy (default 3000; --quick 200)', positiveInteger)
       .option('--warmup <w>', 'warm-up turns per strategy, discarded (default 200; --quick 20)', nonNegativeInteger)
       .option('--quick', 'CI-sized run, under 30 s')
-      .option('--out <dir>', 'output directory (default: results, in the repository)')
-      .option('--anchors <file>', 'published figures (default: ../shared/reference/anchor-figures.json relative to the repository root); when absent the report says so')
+      .option('--out <dir>', 'output directory (default: results/runs, git-ignored, so a run leaves the clone clean)')
+      .option('--commit-results', 'write into results/, the committed results (a full run only)')
+      .option('--anchors <file>', 'published figures (default: reference/anchor-figures.json in the repository); when absent the report says so')
       .option('--mcp-turns <n>', 'measured MCP turns (default: a tenth of --turns)', positiveInteger)
       .option('--no-fail', 'exit 0 even when a ratio or structural target is missed (the miss is still printed)')
       .option('--no-micro', 'skip the tinybench/mitata microbenchmarks')
       .option('--no-mcp', 'skip the MCP path (the results JSON then is not written: the schema requires it; the report and dashboard files are)')
       .addHelpText('after', '\nExit codes: 0 measured and written, 1 the workload did not do what it declares, 2 usage.');
+    addTargetOptions(command);
   },
   async run(values, { argv }) {
+    if (wantsTarget(values)) return (await import('../target/bench-target.js')).runBenchTarget(values, argv);
+    if (values.commitResults === true && (values.out !== undefined || values.quick === true)) {
+      // The committed results are what the README and the report quote: one place, and a full run.
+      process.stderr.write(`costlab bench: --commit-results writes a full run into results/; it takes neither --out nor --quick\n`);
+      return 2;
+    }
     const plan = planBench({
       quick: values.quick === true,
       micro: values.micro,
@@ -50,7 +66,7 @@ export const command = defineCommand<BenchFlags>({
       ...(values.warmup === undefined ? {} : { warmup: values.warmup }),
       ...(values.mcpTurns === undefined ? {} : { mcpTurns: values.mcpTurns }),
     });
-    const outDir = values.out === undefined ? path.join(REPO_ROOT, 'results') : path.resolve(values.out);
+    const outDir = values.commitResults === true ? COMMITTED_RESULTS_DIR : values.out === undefined ? LOCAL_RESULTS_DIR : path.resolve(values.out);
     try {
       const outcome = await runBench({
         plan,
@@ -65,18 +81,23 @@ export const command = defineCommand<BenchFlags>({
       process.stdout.write(`costlab bench: ${results.workload.measuredTurns} measured turns × ${results.workload.callsPerTurn} calls per strategy\n`);
       for (const name of ['rederive', 'shared', 'turn'] as const) process.stdout.write(line(name, s[name]));
       if (results.mcp !== undefined) process.stdout.write(line('turn over MCP', results.mcp.turn));
-      process.stdout.write(
-        `  staircase: rederive÷shared ${results.staircase.rederiveOverShared}×, shared÷turn ${results.staircase.sharedOverTurn}×, catalogue shared÷turn ${results.staircase.catalogueSharedOverTurn}×\n`,
-      );
+      for (const comparison of publishedComparisonLines(results, outcome.anchors)) process.stdout.write(`  ${comparison}\n`);
       const missed = targets.filter((check) => !check.met);
       process.stdout.write(`  targets: ${targets.length - missed.length}/${targets.length} met${missed.length === 0 ? '' : `; missed: ${missed.map((check) => check.target).join('; ')}`}\n`);
-      if (outcome.anchors.status === 'absent') process.stdout.write(`  published figures unavailable (${outcome.anchors.label}: ${outcome.anchors.reason})\n`);
+      if (results.loadAverage !== undefined && isNoisy(results.loadAverage, results.environment.cores)) {
+        process.stdout.write(`  noisy run: load average ${results.loadAverage.start} at start, ${results.loadAverage.end} at end on ${results.environment.cores} cores; read the medians and ratios, not means or p95s\n`);
+      }
+      if (files.latestKept !== undefined) process.stdout.write(`  kept: ${files.latestKept}\n`);
       for (const file of [files.results, files.latest, files.actionBenchmark, files.bencher, files.markdown]) {
         if (file === undefined) continue;
         const relative = path.relative(process.cwd(), file);
         process.stdout.write(`  wrote ${relative.startsWith('..') ? file : relative}\n`);
       }
       if (files.resultsSkipped !== undefined) process.stdout.write(`  results JSON not written: ${files.resultsSkipped}\n`);
+      // The README's reproduction paragraph quotes the committed run: it moves with it.
+      if (values.commitResults === true && files.latest !== undefined && (await updateReadmeClaims({ repoRoot: REPO_ROOT }))) {
+        process.stdout.write('  updated README.md (which ratios reproduce, from results/latest.json)\n');
+      }
       const failing = failingTargets(targets);
       if (failing.length > 0 && values.fail !== false) {
         process.stderr.write(`costlab bench: ${failing.length} target(s) missed: ${failing.map((check) => `${check.target} (measured ${check.measured})`).join('; ')}; exit 1 (--no-fail to report only)\n`);

@@ -3,28 +3,34 @@ import { join } from 'node:path';
 import { Option } from 'commander';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { instructionCounts, instructionRows, structuralLane, wallClockLane } from '../../bench/gate/lanes.js';
-import { describeFailure } from '../../bench/gate/gate-error.js';
+import { describeThrownWithName } from '../../src/kernel/index.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor, isFlagged } from '../../bench/gate/verdict.js';
 import { readBaseline } from '../../bench/gate/baseline.js';
 import { laneThresholds } from '../../bench/gate/gate-run.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
-import { prepareCommit } from '../../bench/gate/worktree.js';
+import { CommitNotFound, prepareCommit } from '../../bench/gate/worktree.js';
+import type { PreparedCommit } from '../../bench/gate/worktree.js';
+import { mergeBase, shallowCloneHint } from '../../bench/gate/commit-range.js';
+import { disposeWorktrees } from '../../bench/gate/worktree-cleanup.js';
 import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { addTargetOptions, wantsTarget } from '../target/target-options.js';
+import type { TargetFlags } from '../target/target-options.js';
 
 const ALL_LANES = ['structural', 'instructions', 'wall-clock'] as const;
 type Lane = (typeof ALL_LANES)[number];
 
-interface CompareFlags {
+interface CompareFlags extends TargetFlags {
   readonly rounds: number;
   readonly turns: number;
-  readonly iterations: number;
   readonly lanes: readonly Lane[];
   readonly thresholdWall: number;
   readonly thresholdInstructions?: number;
   readonly json?: boolean;
   readonly out: string;
+  readonly mergeBase?: boolean;
+  readonly keepWorktrees?: boolean;
 }
 
 export const command = defineCommand<CompareFlags>({
@@ -46,27 +52,41 @@ export const command = defineCommand<CompareFlags>({
           'Prints a markdown table, writes <out>/compare-<base>-<head>.md, exits 1 on a flagged regression, 2 when it could not measure.',
         ].join('\n'),
       )
-      .argument('<base>', 'the base commit')
-      .argument('<head>', 'the head commit')
+      .argument('[base]', 'the base commit')
+      .argument('[head]', 'the head commit')
       .option('--rounds <n>', 'wall-clock rounds of fresh processes', positiveInteger, 10)
       .option('--turns <n>', 'turns per wall-clock process', positiveInteger, 150)
       .addOption(new Option('--lanes <list>', `a comma-separated subset of ${ALL_LANES.join(',')}`).argParser(subsetOf(ALL_LANES)).default(ALL_LANES, ALL_LANES.join(',')))
       .option('--threshold-wall <ratio>', 'wall-clock change that counts as a regression', positiveNumber, 0.05)
       .option('--threshold-instructions <ratio>', "instruction-count change that counts as a regression, every lane (default: each lane's threshold from results/baseline.json)", positiveNumber)
       .option('--json', 'print the verdict as JSON instead of a markdown table')
-      .option('--out <dir>', 'where compare-<base>-<head>.md is written', 'results');
+      .option('--out <dir>', 'where compare-<base>-<head>.md is written', 'results')
+      .option('--merge-base', 'measure the merge-base of <base> and <head> as the base: what a pull request branched from (compare --merge-base origin/main HEAD)')
+      .option('--keep-worktrees', 'keep .worktrees/<sha> (with node_modules) for a rerun; by default they are removed afterwards, and their disk usage is printed either way');
+    addTargetOptions(command);
   },
   async run(values, { operands }) {
+    if (wantsTarget(values)) return (await import('../target/compare-target.js')).runCompareTarget(values, operands);
+    if (operands.length !== 2) {
+      // Optional in the grammar because --target and --world runs take none; required here as before.
+      process.stderr.write(`costlab compare: missing required argument '${operands.length === 0 ? 'base' : 'head'}' (or compare two servers with --target <base> --target <head>)\n`);
+      return 2;
+    }
     const [baseRef, headRef] = operands as [string, string];
     const { rounds, turns } = values;
     const lanes = new Set<Lane>(values.lanes);
     const progress = (line: string): void => void process.stderr.write(`compare: ${line}\n`);
     const repo = process.cwd();
+    const prepared: PreparedCommit[] = [];
     try {
-      progress(`preparing ${baseRef}`);
-      const base = await prepareCommit({ repo, ref: baseRef });
+      const baseTarget = values.mergeBase === true ? await mergeBase(repo, baseRef, headRef) : baseRef;
+      if (values.mergeBase === true) progress(`merge-base of ${baseRef} and ${headRef}: ${baseTarget.slice(0, 10)}`);
+      progress(`preparing ${baseRef}${values.mergeBase === true ? ' (merge-base)' : ''}`);
+      const base = await prepareCommit({ repo, ref: baseTarget });
+      prepared.push(base);
       progress(`preparing ${headRef}`);
       const head = await prepareCommit({ repo, ref: headRef });
+      prepared.push(head);
       const short = (sha: string): string => sha.slice(0, 10);
       const rows: VerdictRow[] = [];
       if (lanes.has('structural')) {
@@ -89,7 +109,7 @@ export const command = defineCommand<CompareFlags>({
         rows.push(...(await wallClockLane(base.dir, head.dir, { rounds, turns, threshold: values.thresholdWall, onProgress: progress })));
       }
       const title = `## costlab compare ${short(base.sha)} → ${short(head.sha)}`;
-      const provenance = `base \`${base.sha}\` (${baseRef}), head \`${head.sha}\` (${headRef}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), instruction lanes as shaped in bench/gate/lanes.ts`;
+      const provenance = `base \`${base.sha}\` (${values.mergeBase === true ? `merge-base of ${baseRef} and ${headRef}` : baseRef}), head \`${head.sha}\` (${headRef}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), instruction lanes as shaped in bench/gate/lanes.ts`;
       const markdown = `${title}\n\n${provenance}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
       const exitCode = exitCodeFor(rows);
       process.stdout.write(
@@ -103,8 +123,19 @@ export const command = defineCommand<CompareFlags>({
       progress(`written ${file}`);
       return exitCodeFor(rows);
     } catch (error) {
-      process.stderr.write(`costlab compare: could not measure: ${describeFailure(error)}\n`);
+      const hint = error instanceof CommitNotFound ? await shallowCloneHint(repo).catch(() => '') : '';
+      const described = describeThrownWithName(error);
+      // GateErrors already open with "could not measure"; say it once.
+      process.stderr.write(`costlab compare: ${/^\w+: could not measure/.test(described) ? described : `could not measure: ${described}`}${hint}\n`);
       return 2;
+    } finally {
+      if (prepared.length > 0) {
+        try {
+          progress((await disposeWorktrees(repo, prepared.map((commit) => commit.dir), values.keepWorktrees === true)).line);
+        } catch (error) {
+          progress(`could not remove the worktrees: ${describeThrownWithName(error)}`);
+        }
+      }
     }
   },
 });

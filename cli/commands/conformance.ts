@@ -8,7 +8,6 @@
  */
 import { cpus } from 'node:os';
 import { Option } from 'commander';
-import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { COLUMN_IDS } from '../../src/conformance/columns/column.js';
@@ -20,18 +19,13 @@ import { renderTextSweep, renderTextTable } from '../../src/conformance/report/t
 import { runConformance } from '../../src/conformance/suite.js';
 import type { StrategyChoice } from '../../src/conformance/suite.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
+import { headCommit } from '../../bench/harness/environment.js';
 import { oneOf, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { addTargetOptions, wantsTarget } from '../target/target-options.js';
+import type { TargetFlags } from '../target/target-options.js';
 
-function commitOf(): string | undefined {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
-interface ConformanceFlags {
+interface ConformanceFlags extends TargetFlags {
   readonly strategy: StrategyChoice;
   readonly columns: readonly ColumnId[];
   readonly out: string;
@@ -50,8 +44,10 @@ export const command = defineCommand<ConformanceFlags>({
       .addOption(new Option('--columns <list>', `comma-separated subset of: ${COLUMN_IDS.join(', ')}`).argParser(subsetOf(COLUMN_IDS)).default(COLUMN_IDS, 'all'))
       .option('--out <dir>', 'where conformance.json and conformance.md go', 'results')
       .addHelpText('after', '\nExits 1 when a gating cell is fail or not_exercised, 2 on a usage error.');
+    addTargetOptions(command);
   },
   async run(values, { argv }) {
+    if (wantsTarget(values)) return (await import('../target/conformance-target.js')).runConformanceTarget(values, argv);
     const outcome = await runConformance({
       strategy: values.strategy,
       columns: standardColumns([...values.columns]),
@@ -60,12 +56,13 @@ export const command = defineCommand<ConformanceFlags>({
       },
     });
 
+    const commit = headCommit(process.cwd());
     const doc = conformanceDocument(outcome, {
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
       command: ['costlab conformance', ...argv].join(' '),
       machine: `${cpus()[0]?.model.trim() ?? 'unknown CPU'} × ${cpus().length}`,
-      ...(commitOf() === undefined ? {} : { commit: commitOf()! }),
+      ...(commit === undefined ? {} : { commit }),
     });
     await mkdir(values.out, { recursive: true });
     const jsonPath = path.join(values.out, 'conformance.json');

@@ -3,8 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
 import { checkTree, countBaseline, describeThresholds, verdictJson } from '../../bench/gate/gate-run.js';
-import { describeFailure } from '../../bench/gate/gate-error.js';
 import { INSTRUCTION_LANE_IDS } from '../../bench/gate/lanes.js';
+import { describeThrownWithName } from '../../src/kernel/index.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
@@ -19,6 +19,7 @@ interface GateFlags {
   readonly repeats: number;
   readonly json?: boolean;
   readonly out?: string;
+  readonly world?: string;
 }
 
 export const command = defineCommand<GateFlags>({
@@ -48,9 +49,11 @@ export const command = defineCommand<GateFlags>({
       .option('--update-baseline', 'count the working tree and write it as the new baseline')
       .option('--repeats <n>', 'A/A repeats per lane when writing a baseline', positiveInteger, 3)
       .option('--json', 'print the verdict as JSON instead of a markdown table')
-      .option('--out <file.md>', 'also write the verdict table to this file');
+      .option('--out <file.md>', 'also write the verdict table to this file')
+      .option('--world <file>', 'gate a world file instead: serve it (costlab serve --stdio --world) and judge it on the catalogue consistency rows, one exact verdict each (docs/targets.md)');
   },
   async run(values) {
+    if (values.world !== undefined) return (await import('../target/gate-world.js')).runGateWorld(values.world, values.out);
     const lanes = new Set(values.lanes);
     const root = process.cwd();
     const baselinePath = resolve(root, values.baseline);
@@ -73,7 +76,7 @@ export const command = defineCommand<GateFlags>({
       if (values.out !== undefined) await writeFile(values.out, table);
       return verdict.exitCode;
     } catch (error) {
-      process.stderr.write(`costlab gate: could not measure: ${describeFailure(error)}\n`);
+      process.stderr.write(`costlab gate: could not measure: ${describeThrownWithName(error)}\n`);
       return 2;
     }
   },

@@ -1,21 +1,31 @@
-import { loadResultsCollection } from '../../bench/report/results-collection.js';
+import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR } from '../../bench/harness/run-bench.js';
+import { historyByTestbed, loadResultsCollection } from '../../bench/report/results-collection.js';
+import type { ResultsFile } from '../../bench/report/results-collection.js';
 import { STRATEGY_NAMES } from '../../bench/results/results-schema.js';
 import type { StrategyName } from '../../bench/results/results-schema.js';
+import { NOISE_RULE } from '../../bench/results/run-context.js';
 import { oneOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { describeThrown } from '../../src/kernel/index.js';
 
 function us(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
 
-function change(now: number, before: number | undefined): string {
+function change(now: number, before: number | undefined, caveat: string): string {
   if (before === undefined || before === 0) return '';
   const pct = (now / before - 1) * 100;
-  return ` (${pct >= 0 ? '+' : ''}${pct.toFixed(0)}%)`;
+  return ` (${pct >= 0 ? '+' : ''}${pct.toFixed(0)}%${caveat})`;
+}
+
+/** The run's kind, and its load when noisy: "full", "quick, noisy (load 3.1 / 2 cores)". */
+function runLabel(entry: ResultsFile, cores: number): string {
+  if (!entry.noisy || entry.loadAverage === undefined) return entry.kind;
+  return `${entry.kind}, noisy (load ${Math.max(entry.loadAverage.start, entry.loadAverage.end)} / ${cores} cores)`;
 }
 
 interface HistoryFlags {
-  readonly results: string;
+  readonly results?: string;
   readonly strategy: StrategyName | 'all';
 }
 
@@ -23,39 +33,54 @@ export const command = defineCommand<HistoryFlags>({
   define(command) {
     command
       .description(
-        'A markdown table of the catalogue segment and the whole mediated call (p50, µs)\n' +
-          'across the commits measured in the results directory, oldest first, with each\n' +
-          "commit's change against the one before it.",
+        'A markdown table per testbed (CPU, cores, memory, platform, Node) of the catalogue\n' +
+          'segment and the whole mediated call (p50, µs) across the commits measured, oldest\n' +
+          "first, with each commit's change against the one before it on the same testbed.\n" +
+          `A noisy run (${NOISE_RULE}) is marked, and so is a change that involves one.`,
       )
-      .option('--results <dir>', 'the results directory', 'results')
+      .option('--results <dirs>', 'results directories, comma-separated (default: the committed results/ and the local results/runs/)')
       .option('--strategy <s>', `${STRATEGY_NAMES.join(', ')} or all`, oneOf<StrategyName | 'all'>([...STRATEGY_NAMES, 'all']), 'all');
   },
   async run(values) {
     const strategies = values.strategy === 'all' ? STRATEGY_NAMES : [values.strategy];
     let collection;
     try {
-      collection = await loadResultsCollection(values.results);
+      collection = await loadResultsCollection(values.results === undefined ? [COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR] : values.results.split(','));
     } catch (error) {
-      process.stderr.write(`costlab history: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`costlab history: ${describeThrown(error)}\n`);
       return 1;
     }
-    const header = ['commit', 'date', ...strategies.flatMap((s) => [`${s} catalogue p50 µs`, `${s} call p50 µs`])];
-    const lines = [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`];
-    let previous: (typeof collection.history)[number] | undefined;
-    for (const entry of collection.history) {
-      const { results } = entry;
-      const cells = [`\`${results.commit.slice(0, 10)}\`${results.dirty ? ' (dirty)' : ''}`, (results.commitDate ?? results.createdAt).slice(0, 10)];
-      for (const strategy of strategies) {
-        const now = results.strategies[strategy];
-        const before = previous?.results.strategies[strategy];
-        cells.push(`${us(now.segments.catalogue.p50Us)}${change(now.segments.catalogue.p50Us, before?.segments.catalogue.p50Us)}`);
-        cells.push(`${us(now.call.p50Us)}${change(now.call.p50Us, before?.call.p50Us)}`);
+    const header = ['commit', 'date', 'run', ...strategies.flatMap((s) => [`${s} catalogue p50 µs`, `${s} call p50 µs`])];
+    const out: string[] = [];
+    for (const { testbed, entries } of historyByTestbed(collection)) {
+      out.push(`### testbed ${testbed.id}: ${testbed.summary}`, '', `| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`);
+      let previous: ResultsFile | undefined;
+      for (const entry of entries) {
+        const { results } = entry;
+        // A step next to a noisy run is the machine as much as the commit.
+        const caveat = previous !== undefined && (entry.noisy || previous.noisy) ? '?' : '';
+        const cells = [
+          `\`${results.commit.slice(0, 10)}\`${results.dirty ? ' (dirty)' : ''}`,
+          (results.commitDate ?? results.createdAt).slice(0, 10),
+          runLabel(entry, results.environment.cores),
+        ];
+        for (const strategy of strategies) {
+          const now = results.strategies[strategy];
+          const before = previous?.results.strategies[strategy];
+          cells.push(`${us(now.segments.catalogue.p50Us)}${change(now.segments.catalogue.p50Us, before?.segments.catalogue.p50Us, caveat)}`);
+          cells.push(`${us(now.call.p50Us)}${change(now.call.p50Us, before?.call.p50Us, caveat)}`);
+        }
+        out.push(`| ${cells.join(' | ')} |`);
+        previous = entry;
       }
-      lines.push(`| ${cells.join(' | ')} |`);
-      previous = entry;
+      out.push('');
     }
-    process.stdout.write(`${lines.join('\n')}\n`);
-    if (collection.skipped.length > 0) process.stderr.write(`history: skipped ${collection.skipped.map((s) => s.file).join(', ')} (not results files)\n`);
+    if (collection.history.some((entry) => entry.noisy)) {
+      out.push(`noisy: ${NOISE_RULE}; a change marked ? involves a noisy run and says more about the machine than the commit.`);
+    }
+    process.stdout.write(`${out.join('\n')}\n`);
+    // Other writers' files in results/ (a baseline, dashboard exports) are expected; a results file this reader cannot use is news.
+    for (const skipped of collection.skipped.filter((entry) => entry.suspect)) process.stderr.write(`history: skipped ${skipped.file}: ${skipped.reason}\n`);
     return 0;
   },
 });

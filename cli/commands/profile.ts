@@ -7,10 +7,13 @@ import { runProfile } from '../../bench/profile/run-profile.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
 import { defineCommand } from '../command.js';
+import { describeThrownWithName } from '../../src/kernel/index.js';
+import { addTargetOptions, wantsTarget } from '../target/target-options.js';
+import type { TargetFlags } from '../target/target-options.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-interface ProfileFlags {
+interface ProfileFlags extends TargetFlags {
   readonly strategy: CatalogueStrategyName | 'all';
   readonly turns: number;
   readonly concurrent: number;
@@ -34,8 +37,11 @@ export const command = defineCommand<ProfileFlags>({
       .option('--no-clinic', 'skip clinic doctor and clinic flame (the slow part)')
       .option('--out <dir>', 'directory that receives <commit>/', PROFILE_DEFAULTS.outDir)
       .option('--top <n>', 'frames listed per strategy', positiveInteger, DEFAULT_TOP_FRAMES);
+    // --target: --turns is the rounds of the call mix; the flame graph goes to <out>/target/flamegraph.html.
+    addTargetOptions(command, { world: false });
   },
   async run(values) {
+    if (wantsTarget(values)) return (await import('../target/profile-target.js')).runProfileTarget(values);
     const options = {
       strategies: values.strategy === 'all' ? CATALOGUE_STRATEGIES : [values.strategy],
       turns: values.turns,
@@ -51,8 +57,7 @@ export const command = defineCommand<ProfileFlags>({
       for (const profile of run.summary.strategies) process.stdout.write(`  ${profile.strategy.padEnd(8)} ${profile.analysis.verdict.kind.padEnd(8)} ${profile.analysis.verdict.statement}\n`);
       return 0;
     } catch (error) {
-      const named = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      process.stderr.write(`costlab profile: ${named}\n`);
+      process.stderr.write(`costlab profile: ${describeThrownWithName(error)}\n`);
       return 1;
     }
   },

@@ -6,15 +6,13 @@
 import path from 'node:path';
 import { Option } from 'commander';
 import { fileURLToPath } from 'node:url';
+import { COMMITTED_RESULTS_DIR, DEFAULT_ANCHORS, LOCAL_RESULTS_DIR } from '../../bench/harness/run-bench.js';
 import { buildReportSite } from '../../bench/report/build-site.js';
 import { NoResultsError } from '../../bench/report/results-collection.js';
 import { defineCommand } from '../command.js';
 
 /** The repository root, found from this file so the command works from any directory. */
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The published figures live beside the repository, in the shared reference folder. */
-const DEFAULT_ANCHORS = path.join(REPO_ROOT, '..', 'shared', 'reference', 'anchor-figures.json');
 
 interface ReportFlags {
   readonly results: string;
@@ -27,15 +25,20 @@ export const command = defineCommand<ReportFlags>({
   define(command) {
     command
       .description(
-        'Builds a static HTML report (<out>/index.html) from every results file in <dir>,\n' +
+        'Builds a static HTML report (<out>/index.html) from every results file in <dirs>,\n' +
           'beside the published anchor figures. The page works offline: charts are inline SVG.',
       )
-      .option('--results <dir>', 'results directory', 'results')
-      .option('--out <dir>', 'where to write the site', path.join('results', 'site'))
+      .addOption(
+        new Option('--results <dirs>', 'results directories, comma-separated').default(
+          [COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR].join(','),
+          'the committed results/ and the local runs in results/runs/',
+        ),
+      )
+      .option('--out <dir>', 'where to write the site (git-ignored by default)', path.join('results', 'site'))
       .addOption(
         new Option('--anchors <file>', 'published figures; when absent the page says so').default(
           DEFAULT_ANCHORS,
-          '../shared/reference/anchor-figures.json relative to the repository root',
+          'reference/anchor-figures.json in the repository',
         ),
       )
       .option('--profiles <dir>', 'flame graphs per commit, linked when present', 'profiles');
@@ -43,7 +46,7 @@ export const command = defineCommand<ReportFlags>({
   async run(values) {
     try {
       const built = await buildReportSite({
-        resultsDir: values.results,
+        resultsDir: values.results.split(','),
         outDir: values.out,
         anchorsPath: values.anchors,
         profilesDir: values.profiles,

@@ -5,10 +5,11 @@
  * to connect — always on stderr, because on stdio stdout is the protocol.
  */
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option } from 'commander';
 import { CATALOGUE_STRATEGIES, JsonLinesFileSink } from '../../src/kernel/index.js';
-import type { AuditSink, CatalogueStrategyName } from '../../src/kernel/index.js';
+import type { AuditEvent, AuditSink, CatalogueStrategyName } from '../../src/kernel/index.js';
 import { httpClientConfig, stdioClientConfig } from '../../src/mcp/client-config.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { configuredServedWorld, referenceServedWorld } from '../../src/world/serve-world.js';
@@ -18,8 +19,10 @@ import { McpHttpServer } from '../../src/mcp/transports/http.js';
 import { serveStdio } from '../../src/mcp/transports/stdio.js';
 import { loadWorldConfig } from '../../src/world/world-config.js';
 import type { LiveExecution } from '../../src/mcp/execution-table.js';
-import { oneOf, portNumber, positiveNumber } from '../../bench/command-line/flag-values.js';
+import type { HttpLimits } from '../../src/mcp/transports/http-limits.js';
+import { oneOf, portNumber, positiveInteger, positiveNumber } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { describeThrown } from '../../src/kernel/index.js';
 
 const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
 
@@ -32,6 +35,9 @@ interface ServeFlags {
   readonly audit?: string;
   readonly idleTimeout: number;
   readonly tokenTtl: number;
+  readonly maxConnections?: number;
+  readonly headersTimeout?: number;
+  readonly bodyTimeout?: number;
   readonly conformanceWorld?: string;
 }
 
@@ -43,12 +49,40 @@ interface ServeOptions {
   readonly audit: string | undefined;
   readonly idleTimeoutMs: number;
   readonly tokenTtlMs: number;
+  readonly limits: Partial<HttpLimits>;
+}
+
+/**
+ * Told when an outcome record could not be written (the caller had its
+ * result). Said on stderr, the first time and every 1,000th after: a
+ * stalled stderr must not be fed a line per failure.
+ */
+function auditFailureReporter(): (error: unknown, event: AuditEvent) => void {
+  let failures = 0;
+  return (error, event) => {
+    failures++;
+    if (failures === 1 || failures % 1000 === 0) {
+      say(`audit: ${failures} record(s) could not be written, the latest ${event.type} ${event.operationId ?? ''} (${error instanceof Error ? error.message : 'unknown cause'})`);
+    }
+  };
 }
 
 async function buildWorld(options: ServeOptions, auditSink: AuditSink): Promise<ServedWorld> {
-  const worldOptions = { strategy: options.strategy, auditSink };
+  const worldOptions = { strategy: options.strategy, auditSink, onAuditFailure: auditFailureReporter() };
   if (options.world === undefined) return referenceServedWorld(worldOptions);
   return configuredServedWorld(await loadWorldConfig(options.world), worldOptions);
+}
+
+/**
+ * The options that choose what is served, as a client must repeat them to get
+ * the same world: absolute paths, since the client spawns from its own directory.
+ */
+export function servedWorldArgs(options: Pick<ServeOptions, 'world' | 'strategy' | 'audit'>): string[] {
+  return [
+    ...(options.world === undefined ? [] : ['--world', path.resolve(options.world)]),
+    ...(options.strategy === 'turn' ? [] : ['--strategy', options.strategy]),
+    ...(options.audit === undefined ? [] : ['--audit', path.resolve(options.audit)]),
+  ];
 }
 
 function say(line: string): void {
@@ -74,7 +108,7 @@ async function serveOverStdio(world: ServedWorld, options: ServeOptions): Promis
   try {
     const serving = await serveStdio(bridge);
     say(`world '${world.name}', strategy ${options.strategy}: execution ${executionId} listed ${bridge.catalogue.tools.length} tools, catalogHash ${bridge.catalogHash}`);
-    say(`serving MCP on stdio. A client spawns this command; for example:\n${JSON.stringify(stdioClientConfig(process.execPath, [BIN, 'serve', '--stdio']), null, 2)}`);
+    say(`serving MCP on stdio. A client spawns this command; for example:\n${JSON.stringify(stdioClientConfig(process.execPath, [BIN, 'serve', '--stdio', ...servedWorldArgs(options)]), null, 2)}`);
     await Promise.race([serving.closed, shutdownSignal()]);
     await serving.server.close();
   } finally {
@@ -84,22 +118,31 @@ async function serveOverStdio(world: ServedWorld, options: ServeOptions): Promis
 
 async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise<void> {
   let stopping = false;
+  // The token is a credential: it goes to stdout (free in HTTP mode), never into stderr, which carries the audit trail.
   const announce = (execution: LiveExecution): void => {
-    say(`execution ${execution.executionId}: ${execution.bridge.catalogue.tools.length} tools, catalogHash ${execution.bridge.catalogHash}, token valid until ${execution.expiresAt}`);
-    say(`connect with:\n${JSON.stringify(httpClientConfig(server.url, execution.token), null, 2)}`);
+    say(`execution ${execution.executionId}: ${execution.bridge.catalogue.tools.length} tools, catalogHash ${execution.bridge.catalogHash}, token valid until ${execution.expiresAt} (connection config on stdout)`);
+    process.stdout.write(`${JSON.stringify(httpClientConfig(server.url, execution.token), null, 2)}\n`);
   };
   const server: McpHttpServer = await McpHttpServer.listen({
     port: options.port,
     idleTimeoutMs: options.idleTimeoutMs,
     tokenTtlMs: options.tokenTtlMs,
+    limits: options.limits,
+    onInternalError: (error) => say(`internal error answered as internal_error: ${error instanceof Error ? error.message : 'a non-error was thrown'}`),
+    onTokenRenewed: (execution) => {
+      say(`execution ${execution.executionId}: token renewed`);
+      announce(execution);
+    },
     openTurn: (executionId) => OpenToolBridge.open(world.kernel, world.contextFor(executionId), world.clock === undefined ? {} : { clock: world.clock }),
     onExecutionClosed: (execution, reason) => {
       if (stopping) return;
       say(`execution ${execution.executionId} closed (${reason}); opening a new one`);
-      server.openExecution().then(announce, (error: unknown) => say(`could not open a new execution: ${error instanceof Error ? error.message : String(error)}`));
+      server.openExecution().then(announce, (error: unknown) => say(`could not open a new execution: ${describeThrown(error)}`));
     },
   });
   say(`world '${world.name}', strategy ${options.strategy}: serving MCP (Streamable HTTP) at ${server.url.href}`);
+  const { limits } = server;
+  say(`limits: ${limits.maxConnections} connections, headers within ${limits.headersTimeoutMs} ms, bodies within ${limits.bodyTimeoutMs} ms and ${limits.maxBodyBytes} bytes`);
   announce(await server.openExecution());
   const signal = await shutdownSignal();
   stopping = true;
@@ -121,7 +164,10 @@ export const command = defineCommand<ServeFlags>({
       .option('--strategy <name>', `catalogue strategy: ${CATALOGUE_STRATEGIES.join(', ')}`, oneOf(CATALOGUE_STRATEGIES), 'turn')
       .option('--audit <file.jsonl>', 'append the audit trail to a JSON-lines file (default: JSON lines on stderr)')
       .option('--idle-timeout <s>', 'HTTP: close an execution after this many idle seconds', positiveNumber, 900)
-      .option('--token-ttl <s>', 'HTTP: lifetime of a minted execution token, in seconds', positiveNumber, 3600)
+      .option('--token-ttl <s>', 'HTTP: lifetime of a minted execution token, in seconds (renewed at half life)', positiveNumber, 3600)
+      .option('--max-connections <n>', 'HTTP: open connections at most; past it the one longest without progress is closed (default: 4096, kept under ulimit -n)', positiveInteger)
+      .option('--headers-timeout <s>', "HTTP: a connection must send a request's headers within this many seconds (default: 10)", positiveNumber)
+      .option('--body-timeout <s>', "HTTP: a request's body must arrive within this many seconds (default: 30)", positiveNumber)
       .option('--conformance-world <condition>', 'stdio: the conformance world armed by <condition> (spawned by `costlab conformance`)')
       // The rest of the conformance world's options are read by src/conformance/stdio-host.ts; they are for the suite, not for people.
       .addOption(new Option('--conformance-control <address>').hideHelp())
@@ -143,6 +189,11 @@ export const command = defineCommand<ServeFlags>({
       audit: values.audit,
       idleTimeoutMs: values.idleTimeout * 1000,
       tokenTtlMs: values.tokenTtl * 1000,
+      limits: {
+        ...(values.maxConnections === undefined ? {} : { maxConnections: values.maxConnections }),
+        ...(values.headersTimeout === undefined ? {} : { headersTimeoutMs: Math.round(values.headersTimeout * 1000) }),
+        ...(values.bodyTimeout === undefined ? {} : { bodyTimeoutMs: Math.round(values.bodyTimeout * 1000) }),
+      },
     };
     const fileSink = options.audit === undefined ? undefined : new JsonLinesFileSink(options.audit);
     let world: ServedWorld;
@@ -150,7 +201,7 @@ export const command = defineCommand<ServeFlags>({
       world = await buildWorld(options, fileSink ?? new StreamAuditSink(process.stderr));
     } catch (error) {
       fileSink?.close();
-      process.stderr.write(`costlab serve: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`costlab serve: ${describeThrown(error)}\n`);
       return 1;
     }
     try {

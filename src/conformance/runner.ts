@@ -11,6 +11,7 @@ import { judgeCell, notApplicable } from './judge.js';
 import type { CellVerdict, PlayedAttempt } from './judge.js';
 import { isAttempt } from './move.js';
 import type { Row } from './rows.js';
+import { describeThrown } from '../kernel/thrown-value.js';
 
 export interface StrategyRun {
   readonly strategy: CatalogueStrategyName;
@@ -50,7 +51,7 @@ function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> 
 }
 
 function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return describeThrown(error);
 }
 
 export interface PlayedRow {

@@ -14,6 +14,7 @@ import { conditionById } from './conditions.js';
 import { attachControl } from './control/control-client.js';
 import type { ControlRequest } from './control/control-messages.js';
 import { WorldArena } from './world/world-arena.js';
+import { describeThrown } from '../kernel/thrown-value.js';
 
 export interface ConformanceServeOptions {
   readonly conditionId: string;
@@ -86,7 +87,7 @@ export async function serveConformanceFromArgv(argv: readonly string[]): Promise
     if (!argv.includes('--stdio')) throw new Error('the conformance world is served on --stdio only');
     options = parseConformanceServe(argv);
   } catch (error) {
-    process.stderr.write(`costlab serve: ${error instanceof Error ? error.message : String(error)}\nusage: costlab serve --stdio ${CONFORMANCE_SERVE_USAGE}\n`);
+    process.stderr.write(`costlab serve: ${describeThrown(error)}\nusage: costlab serve --stdio ${CONFORMANCE_SERVE_USAGE}\n`);
     return 2;
   }
   return serveConformanceTurn(options);

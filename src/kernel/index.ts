@@ -1,6 +1,7 @@
 export * from './contracts/index.js';
 export * from './refusal-codes.js';
 export { canonicalJson, sha256Hex } from './canonical-json.js';
+export { describeThrown, describeThrownWithName } from './thrown-value.js';
 export { MediationKernel } from './kernel.js';
 export type { KernelOptions } from './kernel.js';
 export type { TurnScope } from './authority/lease-table.js';
@@ -22,7 +23,8 @@ export { JsonLinesFileSink } from './audit/jsonl-file-sink.js';
 export { AuditUnavailable } from './audit/audit-trail.js';
 export type { AuditFailureListener } from './audit/audit-trail.js';
 export type { KernelCounters } from './observability/counters.js';
-export type { SpanName, SpanSink } from './observability/spans.js';
+export { STEP_NAMES } from './observability/spans.js';
+export type { SpanName, SpanSink, StepName } from './observability/spans.js';
 export type { OperationOptions } from './operations/kernel-core.js';
 export type { ListedCatalogue } from './operations/list-tools.js';
 export type { EnvelopeCall, EnvelopeRefusal } from './operations/envelope-refusal.js';

@@ -18,3 +18,5 @@ export { resolveAuthority } from './authority/resolve-authority.js';
 export type { AvailableAuthority } from './authority/resolve-authority.js';
 export { TurnLease } from './authority/turn-lease.js';
 export { createCounters } from './observability/counters.js';
+/** For bench worlds that build frozen definitions the way the registry does. */
+export { deepFreeze } from './registry/deep-freeze.js';

@@ -4,16 +4,15 @@ import type { AuditFailureListener } from './audit/audit-trail.js';
 import type { GrantSource, UsageStore } from './authority/grant-source.js';
 import { LeaseTable } from './authority/lease-table.js';
 import type { TurnScope } from './authority/lease-table.js';
-import { prepareContext } from './authority/prepared-context.js';
 import { isCatalogueStrategyName } from './catalogue/catalogue-strategy.js';
 import type { CatalogueStrategyName } from './catalogue/catalogue-strategy.js';
 import { buildCatalogueSources } from './catalogue/catalogue-sources.js';
 import { createCatalogueStrategy } from './catalogue/create-strategy.js';
-import { ContractViolation } from './contracts/index.js';
 import type { ContextToolProvider, ToolHandler, ToolResult } from './contracts/index.js';
 import { createCounters } from './observability/counters.js';
 import type { KernelCounters } from './observability/counters.js';
 import type { SpanSink } from './observability/spans.js';
+import { enterOperation } from './operations/enter-operation.js';
 import { recordEnvelopeRefusal } from './operations/envelope-refusal.js';
 import type { EnvelopeCall, EnvelopeRefusal } from './operations/envelope-refusal.js';
 import { invokeTool } from './operations/invoke-tool.js';
@@ -23,6 +22,7 @@ import type { ListedCatalogue } from './operations/list-tools.js';
 import { listToolNamespaces, updateToolNamespaces } from './operations/tool-namespaces.js';
 import type { NamespaceListing, NamespaceUpdate } from './operations/tool-namespaces.js';
 import type { ToolNamespaceSettings } from './operations/tool-namespace-settings.js';
+import { describeThrown } from './thrown-value.js';
 
 export interface KernelOptions {
   readonly grantSource: GrantSource;
@@ -40,7 +40,7 @@ export interface KernelOptions {
 }
 
 const reportToStderr: AuditFailureListener = (error, event) => {
-  process.stderr.write(`costlab kernel: audit outcome record ${event.type} ${event.id} was not written: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`costlab kernel: audit outcome record ${event.type} ${event.id} was not written: ${describeThrown(error)}\n`);
 };
 
 /**
@@ -96,21 +96,12 @@ export class MediationKernel {
    * as aborted, with this opener's hold released).
    */
   async openTurnAuthority(context: unknown, options?: OperationOptions): Promise<TurnScope> {
-    let prepared;
-    try {
-      prepared = prepareContext(context);
-    } catch (error) {
-      await this.#core.trail.outcome(
-        this.#core.trail.invalidContextEvent('authority.resolved', {
-          reason: 'invalid_context',
-          source: 'kernel',
-          failClosed: true,
-          metadata: { message: error instanceof Error ? error.message : String(error), fields: error instanceof ContractViolation ? [...error.fields] : [] },
-        }),
-      );
-      return Object.freeze({ status: 'unavailable', code: 'invalid_context', reason: 'invalid_context', close: () => undefined });
-    }
-    return this.#core.leases.open(prepared, options?.signal);
+    // The turn is held fail-closed from the start: its refusal says so.
+    const entering = enterOperation(this.#core, context, { type: 'authority.resolved', reach: 'context', fields: { failClosed: true } });
+    // No await unless something waits: a lease opened in this tick is there for the next operation the host starts in it.
+    const entered = entering instanceof Promise ? await entering : entering;
+    if (entered.refused) return Object.freeze({ status: 'unavailable', code: 'invalid_context', reason: 'invalid_context', close: () => undefined });
+    return this.#core.leases.open(entered.prepared, options?.signal);
   }
 
   listTools(context: unknown, options?: OperationOptions): Promise<ListedCatalogue> {

@@ -13,3 +13,8 @@ export function describeThrown(thrown: unknown): string {
     return Object.prototype.toString.call(thrown);
   }
 }
+
+/** As `describeThrown`, with an Error's name first (`WorkloadMismatch: …`), for messages where the kind of failure matters. */
+export function describeThrownWithName(thrown: unknown): string {
+  return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : describeThrown(thrown);
+}

@@ -25,6 +25,8 @@ export interface ExecutionTableOptions {
   readonly now: () => number;
   /** Told after an execution has closed, with why; its turn is closed by then. */
   readonly onClosed?: (execution: LiveExecution, reason: ExecutionClosedReason) => void;
+  /** Told when a live execution's token is renewed, with the execution carrying the new token. */
+  readonly onRenewed?: (execution: LiveExecution) => void;
 }
 
 export type Authentication =
@@ -32,8 +34,10 @@ export type Authentication =
   | { readonly ok: false; readonly code: ExecutionTokenCode; readonly message: string };
 
 interface Entry {
-  readonly execution: LiveExecution;
+  /** The execution with its newest token. */
+  execution: LiveExecution;
   timer: NodeJS.Timeout;
+  renewal: NodeJS.Timeout;
   readonly closers: Set<() => Promise<void>>;
 }
 
@@ -43,6 +47,14 @@ interface Entry {
  * and reconnect with its token before calling: the turn (and the catalogue
  * it memoized) outlives any one connection, and ends on an idle timeout or
  * an explicit close.
+ *
+ * A token lives `tokenTtlMs`; an execution lives as long as it is used. So
+ * each live execution's token is renewed when half its life has passed:
+ * the same claims with a new `expiresAt`, announced through `onRenewed`,
+ * while the old one stays good until its own expiry. A client that takes
+ * up the newest token is never refused (issue 14, defect 4: expiry used to
+ * lock a live execution out until its idle timeout, 15 minutes by default,
+ * before a new token was printed).
  */
 export class ExecutionTable {
   readonly #options: ExecutionTableOptions;
@@ -64,12 +76,33 @@ export class ExecutionTable {
   async open(): Promise<LiveExecution> {
     const executionId = `exec-${randomUUID()}`;
     const bridge = await this.#options.openTurn(executionId);
+    const execution = this.#mint(executionId, bridge);
+    this.#entries.set(executionId, { execution, timer: this.#idleTimer(executionId), renewal: this.#renewalTimer(executionId), closers: new Set() });
+    return execution;
+  }
+
+  #mint(executionId: string, bridge: OpenToolBridge): LiveExecution {
     const { context } = bridge;
     const expiresAt = new Date(this.#options.now() + this.#options.tokenTtlMs).toISOString();
     const token = this.#options.key.mint({ executionId, namespaceId: context.namespaceId, actor: context.actor, catalogHash: bridge.catalogHash, expiresAt });
-    const execution: LiveExecution = Object.freeze({ executionId, bridge, token, expiresAt });
-    this.#entries.set(executionId, { execution, timer: this.#idleTimer(executionId), closers: new Set() });
-    return execution;
+    return Object.freeze({ executionId, bridge, token, expiresAt });
+  }
+
+  /** Mints a live execution's next token now (the renewal timer does this at half life). */
+  renew(executionId: string): LiveExecution | undefined {
+    const entry = this.#entries.get(executionId);
+    if (entry === undefined) return undefined;
+    clearTimeout(entry.renewal);
+    entry.execution = this.#mint(executionId, entry.execution.bridge);
+    entry.renewal = this.#renewalTimer(executionId);
+    this.#options.onRenewed?.(entry.execution);
+    return entry.execution;
+  }
+
+  #renewalTimer(executionId: string): NodeJS.Timeout {
+    const timer = setTimeout(() => this.renew(executionId), Math.max(1, Math.floor(this.#options.tokenTtlMs / 2)));
+    timer.unref();
+    return timer;
   }
 
   /**
@@ -112,6 +145,7 @@ export class ExecutionTable {
     if (entry === undefined) return;
     this.#entries.delete(executionId);
     clearTimeout(entry.timer);
+    clearTimeout(entry.renewal);
     await Promise.allSettled([...entry.closers].map((closer) => closer()));
     entry.execution.bridge.close();
     this.#options.onClosed?.(entry.execution, reason);

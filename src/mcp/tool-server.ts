@@ -7,6 +7,7 @@ import type { SpanSink } from '../kernel/index.js';
 import { toCallToolResult } from './call-result.js';
 import type { OpenToolBridge } from './open-tool-bridge.js';
 import { TimedTransport } from './request-timing.js';
+import { ProtocolGuard } from './transports/protocol-guard.js';
 
 export interface McpToolServerOptions {
   /** What `initialize` names the server. */
@@ -76,7 +77,8 @@ export class McpToolServer {
 
   /** Serves this turn over `transport` (already constructed, not yet started). */
   async connect(transport: Transport): Promise<void> {
-    this.#timing = new TimedTransport(transport, () => this.#spanSink ?? this.bridge.kernel.spanSink);
+    // The guard sits next to the transport, so what it catches includes the timing layer and the SDK's Protocol.
+    this.#timing = new TimedTransport(new ProtocolGuard(transport), () => this.#spanSink ?? this.bridge.kernel.spanSink);
     await this.server.connect(this.#timing);
   }
 

@@ -13,6 +13,7 @@ import {
   ToolNameSchema,
   parseContract,
 } from '../kernel/index.js';
+import { describeThrown } from '../kernel/thrown-value.js';
 
 /**
  * The argument whose value (an array of path segments) is the resource a
@@ -86,7 +87,7 @@ export async function loadWorldConfig(path: string): Promise<WorldConfig> {
   try {
     raw = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
-    throw new Error(`world file ${path} is not readable JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`world file ${path} is not readable JSON: ${describeThrown(error)}`);
   }
   return parseContract('WorldConfig', WorldConfigSchema, raw);
 }

@@ -31,6 +31,13 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** The little of the DOM the in-page checks use (this project compiles without the DOM library). */
+interface PageElement {
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): { width: number; height: number; right: number };
+}
+declare const document: { documentElement: { scrollWidth: number }; querySelectorAll(selector: string): Iterable<PageElement> };
+
 interface RenderedMark {
   readonly label: string;
   readonly width: number;
@@ -98,7 +105,7 @@ describe.skipIf(!existsSync(CHROMIUM))('costlab report in headless Chromium', ()
     for (const strategy of STRATEGY_NAMES) {
       expect(labels).toContain(`ours (latest) · ${strategy} · whole call (p50) = ${workspace.latest.strategies[strategy].call.p50Us} µs`);
       const step = workspace.anchors.staircase.find((candidate) => candidate.strategy === strategy)!;
-      expect(labels).toContain(`published · ${strategy} · whole call (p50) = ${step.wholeCallMs} ms`);
+      expect(labels).toContain(`published · ${strategy} · whole call (p50) = ${Number((step.wholeCallMs * 1000).toPrecision(12))} µs (published as ${step.wholeCallMs} ms)`);
     }
     // Log scale: the rederive bar reaches further than the turn bar, by less than their ratio.
     const marks = await renderedMarks(page, 'staircase');
@@ -134,6 +141,90 @@ describe.skipIf(!existsSync(CHROMIUM))('costlab report in headless Chromium', ()
     const turnRow = page.locator('#table-staircase tbody tr', { has: page.locator('th', { hasText: /^turn$/ }) });
     await expect(turnRow.locator('td').first().textContent()).resolves.toBe(String(workspace.latest.strategies.turn.call.p50Us));
     await expect(page.locator('#environment-block').textContent()).resolves.toContain(workspace.latest.environment.cpuModel);
+  });
+
+  it('states every time in µs, with thousands separators, in charts and tables alike', async () => {
+    const text = await page.locator('main').innerText();
+    expect(text).not.toMatch(/\d\s?ms\b|milliseconds|\(ns\)/);
+    const headers = await page.$$eval('th', (cells) => cells.map((cell) => cell.textContent ?? ''));
+    const units = new Set(headers.flatMap((header) => [...header.matchAll(/\(([^)]*s)\)/g)].map((match) => match[1])));
+    expect([...units].filter((unit) => unit !== 'calls/ms')).toEqual(['µs']);
+    for (const chart of ['staircase', 'history']) {
+      await expect(page.locator(`figure[data-chart="${chart}"] svg`).textContent()).resolves.toContain('µs per call');
+    }
+    // Every time cell of 1,000 µs or more is grouped; the exact value stays in data-value.
+    const big = await page.$$eval('td.num[data-unit="us"]', (cells) =>
+      cells.filter((cell) => Number(cell.getAttribute('data-value')) >= 1000).map((cell) => cell.textContent ?? ''),
+    );
+    expect(big.length).toBeGreaterThan(0);
+    for (const cell of big) expect(cell).toMatch(/^\d{1,3}(,\d{3})+(\.\d)?$/);
+    // Every decade tick on the staircase axis carries a label: the fixture spans 12.6 µs to 8,230 µs.
+    const texts = await page.$$eval('figure[data-chart="staircase"] svg text', (nodes) => nodes.map((node) => node.textContent ?? ''));
+    expect(texts).toEqual(expect.arrayContaining(['10', '100', '1k', '10k', '100k']));
+    expect(texts).toEqual(expect.arrayContaining(['7,986 µs', '8,230 µs', '12.6 µs']));
+  });
+
+  it('shows the noise caveat when the latest run shared its cores', async () => {
+    const caveat = page.locator('#noise-caveat');
+    await expect(caveat.isVisible()).resolves.toBe(true);
+    await expect(caveat.innerText()).resolves.toMatch(/The machine was shared during the latest run: a 1-minute load average of 9\.4 at start and 11\.2 at end on 8 cores/);
+  });
+
+  it('gives each strategy one colour in every chart, and segments colours no strategy has', async () => {
+    const fills = await page.$$eval('figure svg [role="graphics-symbol"]', (nodes) =>
+      nodes.map((node) => ({
+        chart: node.closest('figure')?.getAttribute('data-chart') ?? '',
+        label: node.getAttribute('aria-label') ?? '',
+        fill: (node.getAttribute('fill') ?? '').toLowerCase(),
+      })),
+    );
+    const strategyColour = new Map<string, Set<string>>();
+    for (const { chart, label, fill } of fills) {
+      const strategy =
+        chart === 'staircase' ? /^(?:ours \(latest\)|published) · (\w+) ·/.exec(label)?.[1] : chart === 'history' ? / · (rederive|shared|turn) · /.exec(label)?.[1] : undefined;
+      if (strategy === undefined) continue;
+      strategyColour.set(strategy, (strategyColour.get(strategy) ?? new Set()).add(fill));
+    }
+    expect([...strategyColour.keys()].sort()).toEqual(['rederive', 'shared', 'turn']);
+    for (const [strategy, colours] of strategyColour) expect([...colours], strategy).toHaveLength(1);
+    const strategyHues = new Set([...strategyColour.values()].flatMap((colours) => [...colours]));
+    expect(strategyHues.size).toBe(3);
+    const segmentHues = new Set(fills.filter((mark) => mark.chart === 'segments' && / · \w+: share /.test(mark.label)).map((mark) => mark.fill));
+    expect(segmentHues.size).toBe(4);
+    for (const hue of segmentHues) expect(strategyHues.has(hue), hue).toBe(false);
+  });
+
+  it('keeps no skipped-file notes in the reader’s view', async () => {
+    const text = await page.locator('main').innerText();
+    for (const file of workspace.notResults) expect(text).not.toContain(file);
+    expect(text).not.toMatch(/skipped|not a results file/i);
+  });
+
+  it('is readable at phone width (420 px): no sideways page scroll, charts drawn at their own size, not shrunk', async () => {
+    const phone = await browser.newPage({ viewport: { width: 420, height: 900 } });
+    try {
+      await phone.goto(page.url(), { waitUntil: 'load' });
+      const layout = await phone.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        charts: [...document.querySelectorAll('figure.chart svg')].map((svg) => ({
+          drawn: Number(svg.getAttribute('width')),
+          shown: svg.getBoundingClientRect().width,
+          right: svg.getBoundingClientRect().right,
+        })),
+        smallestText: Math.min(...[...document.querySelectorAll('figure.chart svg text')].map((text) => text.getBoundingClientRect().height).filter((height) => height > 0)),
+      }));
+      expect(layout.scrollWidth).toBeLessThanOrEqual(420);
+      expect(layout.charts).toHaveLength(3);
+      for (const chart of layout.charts) {
+        expect(chart.shown).toBeCloseTo(chart.drawn, 0);
+        expect(chart.right).toBeLessThanOrEqual(420);
+      }
+      // Chart text at its designed size: 11 px labels render about 12–14 px tall.
+      expect(layout.smallestText).toBeGreaterThanOrEqual(10);
+      await phone.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-420.png'), fullPage: true });
+    } finally {
+      await phone.close();
+    }
   });
 
   it('loads nothing but its own file, logs no errors, and leaves a screenshot', async () => {

@@ -9,25 +9,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureOutput, type CapturedOutput } from '../fixtures/captured-output.js';
 import { COMMAND_NAMES, main } from '../../cli/main.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const VERSION = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
-let stdout: string;
-let stderr: string;
+let output: CapturedOutput;
 
 beforeEach(() => {
-  stdout = '';
-  stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
+  output = captureOutput();
 });
 
 afterEach(() => {
@@ -37,58 +28,58 @@ afterEach(() => {
 describe('costlab: version and help', () => {
   it('prints the package version for --version and exits 0', async () => {
     expect(await main(['--version'])).toBe(0);
-    expect(stdout.trim()).toBe(VERSION);
+    expect(output.stdout.trim()).toBe(VERSION);
   });
 
   it('lists every command with its summary in the top-level help', async () => {
     expect(await main(['--help'])).toBe(0);
-    expect(COMMAND_NAMES).toEqual(['demo', 'bench', 'serve', 'conformance', 'gate', 'compare', 'history', 'profile', 'report']);
-    for (const name of COMMAND_NAMES) expect(stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
-    expect(stdout).toMatch(/^ {2}demo +run one turn of the reference world and print its audit trail$/m);
+    expect(COMMAND_NAMES).toEqual(['demo', 'bench', 'serve', 'conformance', 'gate', 'compare', 'history', 'profile', 'sweep', 'report']);
+    for (const name of COMMAND_NAMES) expect(output.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    expect(output.stdout).toMatch(/^ {2}demo +run one turn of the reference world and print its audit trail$/m);
   });
 
   it('answers help <command> with that command\'s options', async () => {
     expect(await main(['help', 'gate'])).toBe(0);
-    expect(stdout).toMatch(/^Usage: costlab gate \[options\]/);
-    for (const flag of ['--baseline', '--iterations', '--threshold', '--lanes', '--update-baseline', '--out']) expect(stdout).toContain(flag);
-    expect(stdout).toContain('Exit 0 pass, 1 regression, 2 could not measure.');
+    expect(output.stdout).toMatch(/^Usage: costlab gate \[options\]/);
+    for (const flag of ['--baseline', '--iterations', '--threshold', '--lanes', '--update-baseline', '--out']) expect(output.stdout).toContain(flag);
+    expect(output.stdout).toContain('Exit 0 pass, 1 regression, 2 could not measure.');
   });
 
   it('prints demo --help without running the demo', async () => {
     expect(await main(['demo', '--help'])).toBe(0);
-    expect(stdout).toMatch(/^Usage: costlab demo \[options\]/);
-    expect(stdout).toContain('--strategy <name>');
-    expect(stdout).not.toContain('turn opened');
+    expect(output.stdout).toMatch(/^Usage: costlab demo \[options\]/);
+    expect(output.stdout).toContain('--strategy <name>');
+    expect(output.stdout).not.toContain('turn opened');
   });
 
   it('shows profile\'s defaults in its help: every strategy, 1000 turns, 8 at a time, clinic on', async () => {
     expect(await main(['profile', '--help'])).toBe(0);
-    expect(stdout).toMatch(/--strategy <s> +which catalogue strategy to profile \(default: "all"\)/);
-    expect(stdout).toMatch(/--turns <n> +turns of the reference world per run \(default: 1000\)/);
-    expect(stdout).toMatch(/--concurrent <k> +turns in flight at once under clinic \(default: 8\)/);
-    expect(stdout).toMatch(/--no-clinic +skip clinic doctor/);
+    expect(output.stdout).toMatch(/--strategy <s> +which catalogue strategy to profile \(default: "all"\)/);
+    expect(output.stdout).toMatch(/--turns <n> +turns of the reference world per run \(default: 1000\)/);
+    expect(output.stdout).toMatch(/--concurrent <k> +turns in flight at once under clinic \(default: 8\)/);
+    expect(output.stdout).toMatch(/--no-clinic +skip clinic doctor/);
   });
 
   it('exits 2 when no command is named, or an unknown one', async () => {
     expect(await main([])).toBe(2);
-    expect(stderr).toContain('Usage: costlab');
-    stderr = '';
+    expect(output.stderr).toContain('Usage: costlab');
+    output.stderr = '';
     expect(await main(['benhc'])).toBe(2);
-    expect(stderr).toContain("costlab: unknown command 'benhc'");
-    expect(stderr).toContain('(Did you mean bench?)');
+    expect(output.stderr).toContain("costlab: unknown command 'benhc'");
+    expect(output.stderr).toContain('(Did you mean bench?)');
   });
 });
 
 describe('costlab: refusals name the flag', () => {
   it.each(COMMAND_NAMES)('%s refuses an unknown option with exit 2', async (name) => {
     expect(await main([name, '--bogus'])).toBe(2);
-    expect(stderr).toContain(`costlab ${name}: unknown option '--bogus'`);
-    expect(stdout).toBe('');
+    expect(output.stderr).toContain(`costlab ${name}: unknown option '--bogus'`);
+    expect(output.stdout).toBe('');
   });
 
   it('gives one error per bad flag, each naming the flag and its value', async () => {
     expect(await main(['gate', '--iterations', '0', '--threshold', 'x', '--lanes', 'structural,wall-clock'])).toBe(2);
-    const lines = stderr.split('\n').filter((line) => line.startsWith('costlab gate: '));
+    const lines = output.stderr.split('\n').filter((line) => line.startsWith('costlab gate: '));
     expect(lines).toEqual([
       "costlab gate: --iterations must be a positive integer, got '0'",
       "costlab gate: --threshold must be a positive number, got 'x'",
@@ -98,9 +89,9 @@ describe('costlab: refusals name the flag', () => {
 
   it('checks bench\'s counts once, positive or non-negative as each flag needs', async () => {
     expect(await main(['bench', '--turns', '1.5', '--warmup', '-1', '--mcp-turns=0'])).toBe(2);
-    expect(stderr).toContain("costlab bench: --turns must be a positive integer, got '1.5'");
-    expect(stderr).toContain("costlab bench: --warmup must be a non-negative integer, got '-1'");
-    expect(stderr).toContain("costlab bench: --mcp-turns must be a positive integer, got '0'");
+    expect(output.stderr).toContain("costlab bench: --turns must be a positive integer, got '1.5'");
+    expect(output.stderr).toContain("costlab bench: --warmup must be a non-negative integer, got '-1'");
+    expect(output.stderr).toContain("costlab bench: --mcp-turns must be a positive integer, got '0'");
   });
 
   it.each([
@@ -114,14 +105,14 @@ describe('costlab: refusals name the flag', () => {
     [['compare', 'a', 'b', '--threshold-wall', '-0.1'], "costlab compare: --threshold-wall must be a positive number, got '-0.1'"],
   ])('%j is refused: %s', async (argv, message) => {
     expect(await main(argv)).toBe(2);
-    expect(stderr).toContain(message);
+    expect(output.stderr).toContain(message);
   });
 
   it('refuses compare without both commits, and serve without exactly one transport', async () => {
     expect(await main(['compare', 'HEAD'])).toBe(2);
-    expect(stderr).toContain("costlab compare: missing required argument 'head'");
+    expect(output.stderr).toContain("costlab compare: missing required argument 'head'");
     expect(await main(['serve'])).toBe(2);
-    expect(stderr).toContain('costlab serve: choose exactly one of --stdio and --http');
+    expect(output.stderr).toContain('costlab serve: choose exactly one of --stdio and --http');
     expect(await main(['serve', '--stdio', '--http'])).toBe(2);
   });
 });
@@ -129,17 +120,17 @@ describe('costlab: refusals name the flag', () => {
 describe('costlab demo', () => {
   it('honours --strategy=shared', async () => {
     expect(await main(['demo', '--strategy=shared'])).toBe(0);
-    expect(stdout).toMatch(/^strategy shared: 1 authority load\(s\), 27 registry derivation\(s\)/m);
+    expect(output.stdout).toMatch(/^strategy shared: 1 authority load\(s\), 27 registry derivation\(s\)/m);
   });
 
   it('runs turn by default: one derivation for the whole turn', async () => {
     expect(await main(['demo'])).toBe(0);
-    expect(stdout).toMatch(/^strategy turn: 1 authority load\(s\), 1 registry derivation\(s\), 1 provider call\(s\)/m);
+    expect(output.stdout).toMatch(/^strategy turn: 1 authority load\(s\), 1 registry derivation\(s\), 1 provider call\(s\)/m);
   });
 });
 
 describe('costlab as a process', () => {
-  it('ends quietly with exit 0 when the reader closes stdout early (costlab demo | head -3)', () => {
+  it('ends quietly with exit 0 when the reader closes output.stdout early (costlab demo | head -3)', () => {
     const run = spawnSync('bash', ['-o', 'pipefail', '-c', 'node bin/costlab.mjs demo | head -3'], { cwd: REPO_ROOT, encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);

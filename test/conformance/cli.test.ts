@@ -2,25 +2,16 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureOutput, type CapturedOutput } from '../fixtures/captured-output.js';
 import { main } from '../../cli/main.js';
 import type { ConformanceDocument } from '../../src/conformance/report/conformance-document.js';
 
 let out: string;
-let stdout: string;
-let stderr: string;
+let output: CapturedOutput;
 
 beforeEach(async () => {
   out = await mkdtemp(path.join(tmpdir(), 'costlab-conformance-'));
-  stdout = '';
-  stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
+  output = captureOutput();
 });
 
 afterEach(async () => {
@@ -32,9 +23,9 @@ describe('costlab conformance', () => {
   it('prints the table, writes conformance.json and conformance.md, and exits 0 when turn passes', async () => {
     const code = await main(['conformance', '--strategy', 'all', '--columns', 'embedded,bridge,sdk-memory', '--out', out]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/strategy turn\nrow +embedded +bridge +sdk-memory/);
-    expect(stdout).toContain('gate (turn): passed');
-    expect(stderr).toMatch(/\[turn +1\/\d+\] /);
+    expect(output.stdout).toMatch(/strategy turn\nrow +embedded +bridge +sdk-memory/);
+    expect(output.stdout).toContain('gate (turn): passed');
+    expect(output.stderr).toMatch(/\[turn +1\/\d+\] /);
     const doc = JSON.parse(await readFile(path.join(out, 'conformance.json'), 'utf8')) as ConformanceDocument;
     expect(doc.strategies.map((s) => s.strategy)).toEqual(['turn', 'shared', 'rederive']);
     expect(doc.sweep.otherRowsIdentical).toBe(true);
@@ -44,12 +35,12 @@ describe('costlab conformance', () => {
   it('exits 1 when the strategy it judges fails a cell', async () => {
     const code = await main(['conformance', '--strategy', 'shared', '--columns', 'embedded', '--out', out]);
     expect(code).toBe(1);
-    expect(stdout).toContain('gate (shared): FAILED — catalogue-moved-mid-turn × embedded (fail)');
+    expect(output.stdout).toContain('gate (shared): FAILED — catalogue-moved-mid-turn × embedded (fail)');
   });
 
   it('exits 2 on a usage error', async () => {
     expect(await main(['conformance', '--columns', 'embedded,carrier-pigeon', '--out', out])).toBe(2);
-    expect(stderr).toContain("costlab conformance: --columns must be a comma-separated subset of embedded,bridge,sdk-memory,sdk-stdio,sdk-http,sdk-http-reconnect, got 'embedded,carrier-pigeon'");
+    expect(output.stderr).toContain("costlab conformance: --columns must be a comma-separated subset of embedded,bridge,sdk-memory,sdk-stdio,sdk-http,sdk-http-reconnect, got 'embedded,carrier-pigeon'");
     expect(await main(['conformance', '--strategy', 'fastest', '--out', out])).toBe(2);
     expect(await main(['conformance', '--bogus'])).toBe(2);
   });

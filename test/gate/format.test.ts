@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatInteger, formatMicroseconds, formatP, formatPercent, formatRatio } from '../../bench/gate/format.js';
+import { formatChange, formatInteger, formatMicroseconds, formatP, formatPercent } from '../../bench/gate/format.js';
+import { formatRatio } from '../../bench/report/number-format.js';
 
 describe('gate number formatting', () => {
   it('prints changes with a sign and enough digits to see small ones', () => {
@@ -28,7 +29,8 @@ describe('gate number formatting', () => {
   it('prints fractions as percentages and ratios to three decimals', () => {
     expect(formatPercent(0.05)).toBe('5%');
     expect(formatPercent(0.125)).toBe('12.5%');
-    expect(formatRatio(1.20341)).toBe('1.203');
+    expect(formatRatio(1.20341, 3)).toBe('1.203×');
+    expect(formatRatio(3.3712)).toBe('3.37×');
     expect(formatRatio(Number.NaN)).toBe('NaN');
   });
 });

@@ -12,22 +12,22 @@ describe('renderMarkdownTable', () => {
 
   it('has the header, a separator, and one row per verdict, each with seven cells', () => {
     expect(lines[0]).toBe('| lane | segment | base | head | ratio | interval | verdict |');
-    expect(lines[1]).toBe('| --- | --- | --- | --- | --- | --- | --- |');
+    expect(lines[1]).toBe('| - | - | - | - | - | - | - |');
     for (const line of lines.slice(0, 5)) expect(line.split(' | ')).toHaveLength(7);
   });
 
   it('prints wall clock in µs with the interval and p-value', () => {
-    expect(lines[2]).toMatch(/^\| wall-clock \| catalogue resolution \| \d+\.\d µs \| \d+\.\d µs \| 1\.\d{3} \(\+\d+\.\d%\) \| 1\.\d{3}–1\.\d{3} \| \*\*regression\*\* \(p[=<][\d.]+\) \|$/);
+    expect(lines[2]).toMatch(/^\| wall-clock \| catalogue resolution \| \d+\.\d µs \| \d+\.\d µs \| 1\.\d{3}× \(\+\d+\.\d%\) \| 1\.\d{3}×–1\.\d{3}× \| \*\*regression\*\* \(p[=<][\d.]+\) \|$/);
   });
 
   it('prints instruction counts grouped, with the range over repeats', () => {
     expect(lines[3]).toBe(
-      '| instructions | catalogue resolution | 40,000,200 instructions | 40,000,950 instructions | 1.000 (+0.0019%) | 1.000–1.000 | no-change |',
+      '| instructions | catalogue resolution | 40,000,200 instructions | 40,000,950 instructions | 1.000× (+0.0019%) | 1.000×–1.000× | no-change |',
     );
   });
 
   it('prints structural rows as exact counts', () => {
-    expect(lines[4]).toBe('| structural | registry derivations per turn | 1 (exact) | 29 (exact) | 29.000 (+2800.0%) | exact | **fail** |');
+    expect(lines[4]).toBe('| structural | registry derivations per turn | 1 (exact) | 29 (exact) | 29.000× (+2800.0%) | exact | **fail** |');
   });
 
   it('explains the rows a reviewer must read about, below the table', () => {
@@ -43,6 +43,6 @@ describe('renderMarkdownTable', () => {
 
   it('shows a dash for an interval that could not be computed', () => {
     const row = wallClockVerdict({ segment: 's', base: [1], head: [2] });
-    expect(renderMarkdownTable([row]).split('\n')[2]).toBe('| wall-clock | s | 1.00 µs | 2.00 µs | 2.000 (+100.0%) | — | inconclusive |');
+    expect(renderMarkdownTable([row]).split('\n')[2]).toBe('| wall-clock | s | 1.00 µs | 2.00 µs | 2.000× (+100.0%) | — | inconclusive |');
   });
 });

@@ -15,6 +15,7 @@ import type { Results, StrategyResult } from '../../bench/results/results-schema
 import { planBench, runBench } from '../../bench/harness/run-bench.js';
 import type { BenchOutcome } from '../../bench/harness/run-bench.js';
 import { formatRatio } from '../../bench/report/number-format.js';
+import { testbedOf } from '../../bench/results/run-context.js';
 import { makeAnchorFigures } from '../fixtures/anchor-figures-fixture.js';
 
 const TURNS = 3;
@@ -47,10 +48,18 @@ const allPaths = (results: Results): [string, StrategyResult][] => [...STRATEGY_
 
 describe('costlab bench, a tiny run', () => {
   it('writes the results under the commit and as latest, both valid under the results schema, beside the dashboard exports and the report', async () => {
-    const names = ['latest.json', `${written.commit}.json`, 'github-action-benchmark.json', 'bencher.json', 'systems-cost.md'];
+    const names = ['latest.json', `${written.commit}.quick.json`, 'github-action-benchmark.json', 'bencher.json', 'systems-cost.md'];
     for (const name of names) expect(existsSync(path.join(dir, 'results', name)), name).toBe(true);
     const latest = parseResults(JSON.parse(await readFile(path.join(dir, 'results', 'latest.json'), 'utf8')));
     expect(latest).toEqual(written);
+  });
+
+  it('records its kind, the load average at start and end, and the testbed it ran on', () => {
+    expect(written.kind).toBe('quick');
+    expect(written.loadAverage?.start).toBeGreaterThanOrEqual(0);
+    expect(written.loadAverage?.end).toBeGreaterThanOrEqual(0);
+    expect(written.testbed).toEqual(testbedOf(written.environment));
+    expect(written.testbed?.summary).toContain(written.environment.cpuModel);
   });
 
   it('records the workload and the command it ran', () => {
@@ -111,11 +120,11 @@ describe('costlab bench, a tiny run', () => {
   });
 
   it('exports the same figures for github-action-benchmark and Bencher', async () => {
-    const action = JSON.parse(await readFile(outcome.files.actionBenchmark, 'utf8')) as { name: string; unit: string; value: number }[];
+    const action = JSON.parse(await readFile(outcome.files.actionBenchmark!, 'utf8')) as { name: string; unit: string; value: number }[];
     expect(action.find((entry) => entry.name === 'mediated call p50 (turn)')).toMatchObject({ unit: 'µs', value: written.strategies.turn.call.p50Us });
     expect(action.find((entry) => entry.name === 'registry derivations per turn (turn)')?.value).toBe(1);
     for (const entry of action) expect(typeof entry.value).toBe('number');
-    const bencher = JSON.parse(await readFile(outcome.files.bencher, 'utf8')) as Record<string, Record<string, { value: number }>>;
+    const bencher = JSON.parse(await readFile(outcome.files.bencher!, 'utf8')) as Record<string, Record<string, { value: number }>>;
     expect(bencher['mediated-call/turn']?.latency?.value).toBeCloseTo(written.strategies.turn.call.p50Us * 1000, 0);
     expect(bencher['structural/turn']?.['derivations-per-turn']?.value).toBe(1);
   });
@@ -130,12 +139,13 @@ describe('the markdown report', () => {
       '## Targets',
       '## Mediated call',
       '## Segments',
+      '## The call under `turn`, step by step',
       '## Structural footprint',
       '## Microbenchmarks of single segments',
       '## Environment and workload',
       '## Measurement rules',
     ]);
-    expect(markdown.split('\n').filter((line) => line.startsWith('### '))).toEqual(['### rederive', '### shared', '### turn', '### turn over MCP']);
+    expect(markdown.split('\n').filter((line) => line.startsWith('### '))).toEqual(['### rederive', '### shared', '### turn', '### turn over MCP', '### Beside its floor']);
   });
 
   it('names the command, the commit and the machine that produced it', () => {

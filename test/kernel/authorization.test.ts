@@ -8,6 +8,7 @@ import { InMemoryUsageStore } from '../../src/kernel/index.js';
 import type { AccessContext, Grant, ToolResult } from '../../src/kernel/index.js';
 import { ScriptedGrantSource } from './support/grant-sources.js';
 import { CountingUsageStore, FailingUsageStore, SlowAtomicUsageStore } from './support/usage-stores.js';
+import { settle } from './support/deferred.js';
 import { MINUTE, OWNER, STRANGER, call, context, eventFor, grant, instant, makeWorld, tool } from './support/world.js';
 import type { World } from './support/world.js';
 
@@ -222,6 +223,24 @@ describe('bounded grants (maxUses)', () => {
     ]);
     expect(eventFor(world.audit, 'authorization.checked', results[2]!.id).metadata).toEqual({ rejected: [{ grantId: 'g-twice', reason: 'exhausted' }] });
     expect(eventFor(world.audit, 'tool.invoked', results[0]!.id)).toMatchObject({ consumed: true, grantId: 'g-twice' });
+  });
+
+  it('a call whose caller aborted before the use was taken takes none: it is recorded interrupted and the use stays', async () => {
+    const usage = new InMemoryUsageStore();
+    const world = makeWorld({ grants: [grant({ id: 'g-once', constraints: { maxUses: 1 } })], usageStore: usage });
+    const ctx = context();
+    // Inside an open, listed turn the call reaches the grant walk without an await, already aborted.
+    const scope = await world.kernel.openTurnAuthority(ctx);
+    await world.kernel.listTools(ctx);
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = call(ctx, 'docs.read', { path: ['a'] });
+    await expect(world.kernel.invokeTool(ctx, aborted, { signal: controller.signal })).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
+    await settle();
+    expect(usage.used('g-once')).toBe(0);
+    expect(eventFor(world.audit, 'tool.invoked', aborted.id)).toMatchObject({ outcome: 'interrupted' });
+    expect(outcome(await attempt(world, ctx, 'docs.read', ['a']))).toBe('succeeded');
+    scope.close();
   });
 
   it('concurrent calls against a slow but atomic store never overspend', async () => {

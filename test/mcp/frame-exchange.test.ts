@@ -16,6 +16,9 @@ async function frames(world = buildWorld()) {
   return { world, ...connection };
 }
 
+/** The handshake every transport enforces: nothing but ping is served before it. */
+const INITIALIZE = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'f', version: '0' } } };
+
 const call = (id: number | string, name: string, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 function nested(depth: number): unknown {
@@ -39,6 +42,7 @@ describe('JSON-RPC frames handed straight to McpToolServer + OpenToolBridge', ()
 
   it('answers unreadable frames with protocol errors and keeps serving', async () => {
     const { exchange, world } = await frames();
+    await exchange(INITIALIZE);
     expect(await exchange('{not json')).toMatchObject({ id: null, error: { code: -32700 } });
     expect(await exchange('[]')).toMatchObject({ id: null, error: { code: -32600 } });
     expect(await exchange({ jsonrpc: '2.0', id: 'x', method: 42 })).toMatchObject({ id: 'x', error: { code: -32600 } });
@@ -58,6 +62,7 @@ describe('JSON-RPC frames handed straight to McpToolServer + OpenToolBridge', ()
       throw new Error('provider down');
     };
     const { exchange } = await frames(world);
+    await exchange(INITIALIZE);
     const list = (await exchange({ jsonrpc: '2.0', id: 1, method: 'tools/list' })) as any;
     expect(list.result).toMatchObject({ tools: [], _meta: { status: 'failed', code: 'tool_catalog_unavailable' } });
     const result = (await exchange(call(2, 'files.read', { path: ['projects'] }))) as any;
@@ -80,6 +85,7 @@ describe('JSON-RPC frames handed straight to McpToolServer + OpenToolBridge', ()
     });
     const connection = await connectFrames(kernel, worldContext(1));
     open.push(connection);
+    await connection.exchange(INITIALIZE);
     const list = (await connection.exchange({ jsonrpc: '2.0', id: 1, method: 'tools/list' })) as any;
     expect(list.result).toMatchObject({ tools: [], _meta: { status: 'denied', code: 'authority_unavailable' } });
     const result = (await connection.exchange(call(2, 'files.read', { path: ['projects'] }))) as any;

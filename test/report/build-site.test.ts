@@ -66,8 +66,10 @@ describe('costlab report site, with the published figures', () => {
       expect(labels).toContain(`ours (latest) · ${strategy} · whole call (p50) = ${ours.call.p50Us} µs`);
       expect(labels).toContain(`ours (latest) · ${strategy} · catalogue segment (p50) = ${ours.segments.catalogue.p50Us} µs`);
       const step = workspace.anchors.staircase.find((candidate) => candidate.strategy === strategy)!;
-      expect(labels).toContain(`published · ${strategy} · whole call (p50) = ${step.wholeCallMs} ms`);
-      expect(labels).toContain(`published · ${strategy} · catalogue segment (p50) = ${step.catalogueSegmentMs} ms`);
+      // One unit on the whole page: the published ms figures are converted to µs (and the original kept in words).
+      const us = (ms: number) => Number((ms * 1000).toPrecision(12));
+      expect(labels).toContain(`published · ${strategy} · whole call (p50) = ${us(step.wholeCallMs)} µs (published as ${step.wholeCallMs} ms)`);
+      expect(labels).toContain(`published · ${strategy} · catalogue segment (p50) = ${us(step.catalogueSegmentMs)} µs (published as ${step.catalogueSegmentMs} ms)`);
     }
     expect(labels).toHaveLength(12);
   });
@@ -141,7 +143,9 @@ describe('costlab report site, with the published figures', () => {
 
     const rows = tableRows(html, 'table-history');
     expect(rows.map((row) => row[0]!.text)).toEqual(workspace.history.map(commitLabel));
-    expect(rows.map((row) => row[4]!.value)).toEqual(workspace.history.map((results) => results.strategies.turn.call.p50Us));
+    expect(rows.map((row) => row[6]!.value)).toEqual(workspace.history.map((results) => results.strategies.turn.call.p50Us));
+    // The run column: each file's kind, and the latest marked noisy with its load.
+    expect(rows.map((row) => row[3]!.text)).toEqual(['full', 'full', 'full · noisy, load 11.2 on 8 cores']);
     expect(rows.map((row) => row.at(-1)!.value)).toEqual(
       workspace.history.map((results) => results.strategies.turn.segments.catalogue.p50Us),
     );
@@ -156,10 +160,29 @@ describe('costlab report site, with the published figures', () => {
     expect(tableRows(html, 'table-history').map((row) => row[0]!.text)).toEqual(byDate);
   });
 
-  it('skips files that are not results, with a note naming each', () => {
+  it('skips files that are not results, naming only the suspect ones in the build log and none on the page', () => {
     expect(built.skipped.map((entry) => entry.file).sort()).toEqual([...workspace.notResults].sort());
-    for (const file of workspace.notResults) expect(html).toContain(`<code>${file}</code>:`);
-    expect(html).toMatch(/truncated\.json<\/code>: not JSON/);
+    for (const file of workspace.notResults) expect(html).not.toContain(file);
+    expect(html).not.toContain('not a results file');
+    expect(html).not.toContain('Skipped');
+    expect(log.some((line) => /^skipped truncated\.json: not JSON/.test(line))).toBe(true);
+    expect(log.some((line) => line.startsWith('skipped baseline.json'))).toBe(false);
+  });
+
+  it('states the noise caveat when the latest run shared its cores, with the load it saw', () => {
+    const caveat = /<p class="notice" id="noise-caveat" role="note">(.*?)<\/p>/s.exec(html)?.[1] ?? '';
+    expect(caveat).toContain('The machine was shared during the latest run');
+    expect(caveat).toContain('9.4 at start and 11.2 at end on 8 cores');
+    expect(caveat).toContain('1 run(s) in the history are marked noisy');
+  });
+
+  it('uses one unit (µs) for every time, with thousands separators', () => {
+    expect(tableRow(html, 'table-staircase', 'rederive')[1]!.text).toBe('7,986.1');
+    expect(tableRow(html, 'table-micro', 'registry.copy')[2]!.text).toBe('1,284.3');
+    expect(html).not.toMatch(/\(ns\)|\(ms\b|milliseconds|\d ms</);
+    const staircaseSvg = chartSvg(html, 'staircase');
+    expect(staircaseSvg).toContain('µs per call (log scale)');
+    expect(staircaseSvg).toContain('7,986 µs');
   });
 
   it('links the latest commit’s profiles relative to the page', () => {
@@ -178,6 +201,7 @@ describe('costlab report site, with the published figures', () => {
       expect(html).toContain(rule.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
     }
     expect(tableRows(html, 'table-micro').map((row) => row[2]!.value)).toEqual(workspace.latest.micro!.map((bench) => bench.meanNs));
+    expect(tableRows(html, 'table-micro').map((row) => row[2]!.text)).toEqual(['13.9', '1,284.3']);
     expect(tableRow(html, 'table-calls', 'turn over MCP').at(-1)!.value).toBe(workspace.latest.mcp.turn.wireBytesPerCall);
   });
 

@@ -13,10 +13,6 @@ import type { SetupStep } from '../world/world-arena.js';
 export const COLUMN_IDS = ['embedded', 'bridge', 'sdk-memory', 'sdk-stdio', 'sdk-http', 'sdk-http-reconnect'] as const;
 export type ColumnId = (typeof COLUMN_IDS)[number];
 
-export function isColumnId(value: string): value is ColumnId {
-  return (COLUMN_IDS as readonly string[]).includes(value);
-}
-
 /** What one attempt came back with, in the column's own terms translated to the suite's. */
 export interface Observation {
   /** `error`: the path itself broke (a transport or protocol error): never an answer the kernel gave. */

@@ -1,5 +1,6 @@
 import type { ToolResult } from '../../kernel/index.js';
 import type { Observation } from './column.js';
+import { describeThrownWithName } from '../../kernel/thrown-value.js';
 
 /** A kernel ToolResult as an observation; the cause comes from where the column can see it (audit trail or wire). */
 export function observeResult(result: ToolResult, cause: string | undefined): Observation {
@@ -9,5 +10,5 @@ export function observeResult(result: ToolResult, cause: string | undefined): Ob
 
 /** A path that broke rather than answered. */
 export function observeError(error: unknown): Observation {
-  return { outcome: 'error', detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  return { outcome: 'error', detail: describeThrownWithName(error) };
 }

@@ -20,6 +20,7 @@ import type { SetupStep } from '../world/world-arena.js';
 import type { Column, ColumnLane, ColumnTurn, RowSession } from './column.js';
 import { sdkTurn } from './sdk-turn.js';
 import type { RecordedRefusal } from './wire-result.js';
+import { describeThrown } from '../../kernel/thrown-value.js';
 
 const COSTLAB_BIN = fileURLToPath(new URL('../../../bin/costlab.mjs', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -89,7 +90,7 @@ async function spawnTurn(serve: StdioCommand, request: TurnRequest): Promise<Chi
     return { turn: await sdkTurn(client, trail, close), control };
   } catch (error) {
     await close().catch(() => undefined);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeThrown(error);
     throw new Error(`${message}${stderr.length === 0 ? '' : `; the child said: ${stderr.trim()}`}`);
   }
 }

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { CONTROL_HELLO, lineReader } from './control-messages.js';
 import type { ControlAnswer, ControlRequest } from './control-messages.js';
+import { describeThrown } from '../../kernel/thrown-value.js';
 
 export interface ControlHandler {
   handle(request: ControlRequest): unknown;
@@ -34,7 +35,7 @@ export async function attachControl(address: string, handler: ControlHandler): P
         const value = handler.handle(request);
         answer({ id: request.id, ok: true, ...(value === undefined ? {} : { value }) });
       } catch (error) {
-        answer({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) });
+        answer({ id: request.id, ok: false, error: describeThrown(error) });
       }
       if (request.kind === 'replay') replayed();
     }),

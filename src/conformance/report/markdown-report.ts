@@ -1,4 +1,5 @@
 /** `results/conformance.md`: the tables, the sweep, and the detail of every cell that did not pass. */
+import { markdownTable } from 'markdown-table';
 import { CASES } from '../cases.js';
 import { conditionById } from '../conditions.js';
 import type { CellVerdict } from '../judge.js';
@@ -10,7 +11,7 @@ function escape(text: string): string {
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  return [`| ${header.map(escape).join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(escape).join(' | ')} |`)];
+  return markdownTable([header, ...rows].map((row) => row.map(escape)), { alignDelimiters: false }).split('\n');
 }
 
 function cellDetail(cell: CellVerdict): string[] {

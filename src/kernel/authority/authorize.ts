@@ -43,7 +43,7 @@ function decision(code: DecisionCode, rejections: readonly Rejection[], grantId?
  * so a grant that lapses mid-turn refuses mid-turn and a clock that runs
  * backwards never revives it.
  */
-function ineligibility(grant: CompiledGrant, prepared: PreparedContext, admittedAtMs: number, latestNowMs: number): RejectionReason | undefined {
+export function ineligibility(grant: CompiledGrant, prepared: PreparedContext, admittedAtMs: number, latestNowMs: number): RejectionReason | undefined {
   if (grant.issuerKey !== prepared.authorityKey) return 'issuer';
   if (grant.subjectKey !== prepared.actorKey) return 'subject';
   if (grant.namespaceId !== prepared.context.namespaceId) return 'namespace';
@@ -96,7 +96,7 @@ function grantCovers(grant: CompiledGrant, requirement: Requirement, ownerKey: s
  * tool declared over all of `notion`. Scope is not consulted: discovery asks
  * "could any call of this tool be allowed", not "is this call allowed".
  */
-function grantCouldCover(grant: CompiledGrant, ceiling: Requirement, ownerKey: string, prepared: PreparedContext): boolean {
+export function grantCouldCover(grant: CompiledGrant, ceiling: Requirement, ownerKey: string, prepared: PreparedContext): boolean {
   const { resource, action } = ceiling;
   for (const capability of grant.capabilities) {
     if (capability.namespace !== resource.namespace) continue;
@@ -108,7 +108,7 @@ function grantCouldCover(grant: CompiledGrant, ceiling: Requirement, ownerKey: s
 }
 
 /** Returns the required owner's key, or undefined when the requirement names an owner other than the context's. */
-function requiredOwnerKey(requirement: Requirement, prepared: PreparedContext): string | undefined {
+export function requiredOwnerKey(requirement: Requirement, prepared: PreparedContext): string | undefined {
   const owner = requirement.resource.owner;
   if (owner === undefined) return prepared.ownerKey;
   const key = addressKey(owner);
@@ -189,7 +189,13 @@ async function consumeFrom(
     let consumed: unknown;
     try {
       // Raced against the caller's signal: a store that hangs must not hold the call past its abort.
-      consumed = await raceAbort(Promise.resolve().then(() => usage.consume(grant.id, grant.maxUses!)), signal);
+      // The store is asked a microtask later; a caller that has aborted by then
+      // is told the call was interrupted, so no use may be taken for it.
+      const asked = Promise.resolve().then(() => {
+        signal?.throwIfAborted();
+        return usage.consume(grant.id, grant.maxUses!);
+      });
+      consumed = await raceAbort(asked, signal);
     } catch (error) {
       if (signal?.aborted === true) throw error;
       return decision('usage_store_unavailable', rejections, grant.id);

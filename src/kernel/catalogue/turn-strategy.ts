@@ -1,9 +1,21 @@
 import { abortReason } from '../abort.js';
 import type { PreparedContext } from '../authority/prepared-context.js';
 import type { PendingDerivation, TurnLease } from '../authority/turn-lease.js';
+import { DefinitionStore } from '../registry/definition-store.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { CatalogueSources, CatalogueStrategy } from './catalogue-strategy.js';
-import { deriveShared } from './shared-strategy.js';
+import { addProviderTools } from './derive-registry.js';
+
+/**
+ * One derivation of the turn kind: a copy of the static registry plus the
+ * providers' tools admitted by content (ADR 0009), so a provider whose
+ * answer has not changed since the last turn costs what serialising it costs,
+ * not what validating, cloning and freezing it costs.
+ */
+export function deriveByContent(sources: CatalogueSources, store: DefinitionStore, prepared: PreparedContext, signal: AbortSignal): Promise<ToolRegistry> {
+  sources.counters.derivations++;
+  return addProviderTools(sources.staticRegistry.copy(), sources, prepared, signal, store);
+}
 
 /**
  * ADR 0026: the effective registry is resolved once per turn and held on the
@@ -13,7 +25,8 @@ import { deriveShared } from './shared-strategy.js';
  * segment fell from 1.33 ms to 14.3 µs and a call from 2.44 ms to 968 µs.
  *
  * Rules, each under test:
- * - first need derives (as `shared`), with the context of that operation;
+ * - first need derives (as `shared`, definitions admitted by content), with
+ *   the context of that operation;
  * - concurrent operations of the turn share the one pending derivation;
  * - a rejected derivation is not held, so a later operation may retry;
  * - when every waiter has aborted, the derivation itself is aborted;
@@ -21,6 +34,8 @@ import { deriveShared } from './shared-strategy.js';
  */
 export class TurnStrategy implements CatalogueStrategy {
   readonly name = 'turn';
+  /** Every definition this kernel has compiled, by JSON text: shared by its turns, bounded (ADR 0009). */
+  readonly store = new DefinitionStore();
   constructor(private readonly sources: CatalogueSources) {}
 
   resolve(lease: TurnLease, prepared: PreparedContext, signal: AbortSignal | undefined): ToolRegistry | Promise<ToolRegistry> {
@@ -29,7 +44,7 @@ export class TurnStrategy implements CatalogueStrategy {
     if (held !== undefined) return held;
     if (lease.released.signal.aborted) {
       // A straggler operation on a closed turn: answer it as a turn of one operation, hold nothing.
-      return deriveShared(this.sources, prepared, signal ?? lease.released.signal);
+      return deriveByContent(this.sources, this.store, prepared, signal ?? lease.released.signal);
     }
     return this.#wait(lease.pending ?? this.#start(lease, prepared), signal);
   }
@@ -41,7 +56,7 @@ export class TurnStrategy implements CatalogueStrategy {
     const pending: PendingDerivation = {
       controller,
       waiters: 0,
-      promise: deriveShared(this.sources, prepared, controller.signal).then(
+      promise: deriveByContent(this.sources, this.store, prepared, controller.signal).then(
         (registry) => {
           lease.released.signal.removeEventListener('abort', onRelease);
           if (lease.pending === pending) {

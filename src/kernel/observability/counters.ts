@@ -10,8 +10,17 @@ export interface KernelCounters {
   derivations: number;
   /** ContextToolProvider.listTools calls. */
   providerCalls: number;
-  /** Definitions validated, cloned and frozen (static re-registrations plus provider tools). */
+  /**
+   * Definitions taken into an effective registry (static re-registrations
+   * plus provider tools), each checked either in full (validated, cloned,
+   * frozen) or, under `turn`, by its JSON text matching one checked in full
+   * before (ADR 0009). The split is definitionsCompiled / definitionsReused.
+   */
   entriesValidated: number;
+  /** Provider definitions compiled afresh under `turn`: content the kernel had not seen (or had forgotten). */
+  definitionsCompiled: number;
+  /** Provider definitions answered by content under `turn`: identical to one compiled before, not validated again. */
+  definitionsReused: number;
   /** Authorization decisions taken (one per call that reached step 8). */
   decisions: number;
   /** Audit events handed to the sink. */
@@ -23,5 +32,5 @@ export interface KernelCounters {
 }
 
 export function createCounters(): KernelCounters {
-  return { authorityLoads: 0, derivations: 0, providerCalls: 0, entriesValidated: 0, decisions: 0, auditEvents: 0, invocations: 0, openLeases: 0 };
+  return { authorityLoads: 0, derivations: 0, providerCalls: 0, entriesValidated: 0, definitionsCompiled: 0, definitionsReused: 0, decisions: 0, auditEvents: 0, invocations: 0, openLeases: 0 };
 }

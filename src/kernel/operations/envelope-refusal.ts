@@ -1,9 +1,9 @@
-import { prepareContext } from '../authority/prepared-context.js';
-import { ContractViolation, IdSchema, ToolNameSchema } from '../contracts/index.js';
+import { IdSchema, ToolNameSchema } from '../contracts/index.js';
 import type { ToolResult } from '../contracts/index.js';
 import { isFailClosed } from '../refusal-codes.js';
 import type { EnvelopeCause, RefusalCode } from '../refusal-codes.js';
 import { boundRefusalMessage } from '../refusal-message.js';
+import { enterOperation } from './enter-operation.js';
 import type { KernelCore } from './kernel-core.js';
 
 /** What an envelope (the MCP bridge) knows about a call it refused: no arguments, which it may have refused for their size. */
@@ -29,29 +29,22 @@ export interface EnvelopeRefusal {
  */
 export async function recordEnvelopeRefusal(core: KernelCore, contextInput: unknown, call: EnvelopeCall, refusal: EnvelopeRefusal): Promise<ToolResult> {
   // The name and id come from a harness; ones that fail their contract are recorded by placeholder, not trusted into the trail.
-  const tool = ToolNameSchema.safeParse(call.tool).success ? call.tool : 'invalid-tool';
-  const callId = IdSchema.safeParse(call.id).success ? call.id : 'invalid-call';
+  const ref = {
+    tool: ToolNameSchema.safeParse(call.tool).success ? call.tool : 'invalid-tool',
+    id: IdSchema.safeParse(call.id).success ? call.id : 'invalid-call',
+  };
+  // What the envelope refused, whatever the context: an invalid one adds only its own description (metadata).
+  const fields = { reason: refusal.code, cause: refusal.cause, source: 'envelope', ...(isFailClosed(refusal.code) ? { failClosed: true } : {}) } as const;
+  const entering = enterOperation(core, contextInput, { type: 'tool.invoked', reach: 'context', call: ref, fields });
+  const entered = entering instanceof Promise ? await entering : entering;
   // The message may quote what the harness sent (a name of any length).
-  const message = boundRefusalMessage(refusal.message);
-  const fields = {
-    tool,
-    operationId: callId,
-    reason: refusal.code,
-    cause: refusal.cause,
-    source: 'envelope',
-    ...(isFailClosed(refusal.code) ? { failClosed: true } : {}),
-  } as const;
-  let prepared;
-  try {
-    prepared = prepareContext(contextInput);
-  } catch (error) {
-    const detail = boundRefusalMessage(error instanceof Error ? error.message : String(error));
-    await core.trail.outcome(
-      core.trail.invalidContextEvent('tool.invoked', { ...fields, metadata: { message: detail, fields: error instanceof ContractViolation ? [...error.fields] : [] } }),
-    );
-    return { status: refusal.status, code: refusal.code, message, callId, tool, completedAt: new Date().toISOString() };
-  }
+  const answer = { status: refusal.status, code: refusal.code, message: boundRefusalMessage(refusal.message), callId: ref.id, tool: ref.tool };
+  if (entered.refused) return { ...answer, completedAt: new Date().toISOString() };
+  const { prepared } = entered;
+  // The catalogue the turn published, if a turn is open: this records, it never opens one.
   const catalogHash = core.leases.held(prepared.turnKey)?.catalogHash;
-  await core.trail.outcome(core.trail.event(prepared, 'tool.invoked', refusal.status, { ...fields, ...(catalogHash === undefined ? {} : { catalogHash }) }));
-  return { status: refusal.status, code: refusal.code, message, callId, tool, completedAt: prepared.context.now };
+  await core.trail.outcome(
+    core.trail.event(prepared, 'tool.invoked', refusal.status, { tool: ref.tool, operationId: ref.id, ...fields, ...(catalogHash === undefined ? {} : { catalogHash }) }),
+  );
+  return { ...answer, completedAt: prepared.context.now };
 }

@@ -1,50 +1,51 @@
 import { isAbortError, raceAbort } from '../abort.js';
 import { AuditUnavailable } from '../audit/audit-trail.js';
-import type { AuditFields } from '../audit/audit-trail.js';
 import { authorize, canDiscover } from '../authority/authorize.js';
 import type { Decision } from '../authority/authorize.js';
-import { prepareContext } from '../authority/prepared-context.js';
 import type { PreparedContext } from '../authority/prepared-context.js';
 import type { AvailableAuthority } from '../authority/resolve-authority.js';
 import type { TurnLease } from '../authority/turn-lease.js';
-import { ContractViolation, RequirementSchema, ToolCallSchema, ToolResultSchema, addressKey } from '../contracts/index.js';
+import { parseRequirement, safeParseToolCall, safeParseToolResult } from '../contracts/compiled-contracts.js';
+import { ContractViolation, addressKey } from '../contracts/index.js';
 import type { JsonObject, ParsedToolCall, Requirement, ToolCall, ToolResult } from '../contracts/index.js';
 import { deepFreeze } from '../registry/deep-freeze.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { UnavailableCause } from '../refusal-codes.js';
-import { MAX_REFUSAL_FIELDS, boundRefusalMessage } from '../refusal-message.js';
+import { boundRefusalMessage } from '../refusal-message.js';
 import { describeThrown } from '../thrown-value.js';
+import { enterOperation, malformed, recordInterrupted, recordRefusal } from './enter-operation.js';
+import type { CallRef, EnteredTurn, Refusal } from './enter-operation.js';
+import { markStep } from '../observability/spans.js';
 import type { KernelCore, OperationOptions } from './kernel-core.js';
-import { leaseFor } from './operation-lease.js';
 
 const NEVER_ABORTED = new AbortController().signal;
 
-type Refusal = { status: 'denied' | 'failed'; code: string; message: string; cause?: string; fields?: AuditFields };
+const TRACE_MISMATCH: Refusal<'trace_mismatch'> = Object.freeze({ status: 'denied', code: 'trace_mismatch', message: 'the call names another trace' });
 
-function errorMessage(error: unknown): string {
-  return describeThrown(error);
-}
+/** A call checked against its contract: the parsed call, or the refusal, and in both cases who to name in the record. */
+type CheckedCall = { readonly call: ToolCall; readonly ref: CallRef; readonly refusal?: undefined } | { readonly call?: undefined; readonly ref: CallRef; readonly refusal: Refusal<'invalid_request'> };
 
-/** Answers a call whose context or call failed its contract: refused by name, and recorded without trusting either. */
-async function refuseMalformed(
-  core: KernelCore,
-  input: unknown,
-  code: 'invalid_context' | 'invalid_request',
-  error: unknown,
-  prepared?: PreparedContext,
-): Promise<ToolResult> {
+/**
+ * The call's contract. A call that fails it is still recorded by its id and
+ * tool where those are well formed, by placeholder where not: untrusted
+ * material never enters the trail unchecked. The JSON contract is checked
+ * recursively, so arguments nested past the stack's depth overflow it: that
+ * is a malformed call too, refused and recorded, not an error thrown out.
+ */
+function checkCall(input: unknown): CheckedCall {
+  let parsed: ReturnType<typeof safeParseToolCall> | undefined;
+  let thrown: unknown;
+  try {
+    parsed = safeParseToolCall(input);
+  } catch (error) {
+    thrown = error;
+  }
+  if (parsed?.success === true) return { call: parsed.data, ref: parsed.data };
+  const error = parsed === undefined ? thrown : new ContractViolation('ToolCall', parsed.error.issues);
   const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  const callId = typeof raw.id === 'string' && raw.id.length > 0 && raw.id.length <= 256 ? raw.id : 'invalid-call';
+  const id = typeof raw.id === 'string' && raw.id.length > 0 && raw.id.length <= 256 ? raw.id : 'invalid-call';
   const tool = typeof raw.tool === 'string' && /^[A-Za-z0-9_.-]{1,128}$/.test(raw.tool) ? raw.tool : 'invalid-tool';
-  const message = boundRefusalMessage(errorMessage(error));
-  const fields = error instanceof ContractViolation ? error.fields.slice(0, MAX_REFUSAL_FIELDS) : [];
-  const fieldsOfEvent = { tool, operationId: callId, reason: code, source: 'kernel', metadata: { message, fields } } as const;
-  // A valid context with a malformed call is still a principal's refusal: record who, not nobody.
-  await core.trail.outcome(
-    prepared === undefined ? core.trail.invalidContextEvent('tool.invoked', fieldsOfEvent) : core.trail.event(prepared, 'tool.invoked', 'denied', fieldsOfEvent),
-  );
-  return { status: 'denied', code, message, callId, tool, completedAt: prepared?.context.now ?? new Date().toISOString() };
+  return { ref: { id, tool }, refusal: malformed('invalid_request', error) };
 }
 
 /**
@@ -54,133 +55,73 @@ async function refuseMalformed(
  */
 export async function invokeTool(core: KernelCore, contextInput: unknown, callInput: unknown, options: OperationOptions = {}): Promise<ToolResult> {
   core.counters.invocations++;
+  const { signal } = options;
   // The call span opens on arrival: validating the context and the call is
-  // mediation the kernel adds (about 2 µs of a ~9 µs call under `turn`), so
-  // it belongs inside the measured call. A malformed call has no trustworthy
-  // id to key a span by, and records none.
-  const spans = core.spans;
+  // mediation the kernel adds, so it belongs inside the measured call. A
+  // call with an invalid context or a malformed call has no trustworthy id
+  // to key a span by, and records none.
+  const { spans } = core;
   const start = spans === undefined ? 0 : spans.now();
-  let prepared: PreparedContext;
+  const checked = checkCall(callInput);
+  let spanId = checked.call?.id;
+  markStep(spans, 'call.contract', spanId);
   try {
-    prepared = prepareContext(contextInput);
-  } catch (error) {
-    return refuseMalformed(core, callInput, 'invalid_context', error);
-  }
-  let parsedCall: ReturnType<typeof ToolCallSchema.safeParse>;
-  try {
-    parsedCall = ToolCallSchema.safeParse(callInput);
-  } catch (error) {
-    // The JSON contract is checked recursively: arguments nested past the
-    // stack's depth overflow it. That is a malformed call, refused and
-    // recorded like any other, not an error thrown out of the kernel.
-    return refuseMalformed(core, callInput, 'invalid_request', error, prepared);
-  }
-  if (!parsedCall.success) return refuseMalformed(core, callInput, 'invalid_request', new ContractViolation('ToolCall', parsedCall.error.issues), prepared);
-  const call = parsedCall.data;
-
-  try {
-    return await mediate(core, prepared, call, options.signal);
+    // 1–3. Context, call contract and trace, authority, the turn's registry.
+    const entering = enterOperation(core, contextInput, {
+      type: 'tool.invoked',
+      reach: 'catalogue',
+      call: checked.ref,
+      spanId,
+      signal,
+      admit: (prepared) => checked.refusal ?? (checked.call.traceId === prepared.context.traceId ? undefined : TRACE_MISMATCH),
+    });
+    const entered = entering instanceof Promise ? await entering : entering;
+    if (entered.refused) {
+      if (entered.prepared === undefined) spanId = undefined;
+      return kernelResult(entered.prepared, checked.ref, entered.refusal.status, entered.refusal.code, entered.refusal.message);
+    }
+    return await mediate(core, entered, checked.call!, signal);
   } finally {
-    if (spans !== undefined) spans.record('kernel.tool.invoke', call.id, start, spans.now());
+    if (spans !== undefined && spanId !== undefined) spans.record('kernel.tool.invoke', spanId, start, spans.now());
   }
 }
 
-async function mediate(core: KernelCore, prepared: PreparedContext, call: ToolCall, signal: AbortSignal | undefined): Promise<ToolResult> {
-  const { context } = prepared;
+/** Steps 4–10 of a call whose context, contract, authority and registry are in hand. */
+async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, signal: AbortSignal | undefined): Promise<ToolResult> {
+  const { prepared, lease, authority, registry } = entered;
   const { spans } = core;
-
-  // 1. A call from another trace is not this turn's to answer.
-  if (call.traceId !== context.traceId) {
-    return refuse(core, prepared, call, undefined, { status: 'denied', code: 'trace_mismatch', message: 'the call names another trace' });
-  }
-
-  // 2. Authority: held on the turn's lease, or resolved for this one operation.
-  let lease: TurnLease;
-  try {
-    const leased = leaseFor(core, prepared, signal);
-    lease = leased instanceof Promise ? await leased : leased;
-  } catch (error) {
-    // leaseFor rejects only when the caller's signal aborted the wait.
-    await interrupted(core, prepared, call, undefined);
-    throw error;
-  }
-  const authority = lease.authority!;
-  if (authority.status !== 'available') {
-    return refuse(core, prepared, call, lease, {
-      status: 'denied',
-      code: 'authority_unavailable',
-      message: 'authority for this turn is unavailable',
-      cause: authority.code,
-      fields: { failClosed: true },
-    });
-  }
-
-  // 3. The effective registry, by the kernel's catalogue strategy.
-  let registry: ToolRegistry;
-  const catalogueStart = spans === undefined ? 0 : spans.now();
-  try {
-    const resolved = core.strategy.resolve(lease, prepared, signal);
-    registry = resolved instanceof Promise ? await resolved : resolved;
-  } catch (error) {
-    if (isAbortError(error, signal)) {
-      await interrupted(core, prepared, call, lease);
-      throw error;
-    }
-    return refuse(core, prepared, call, lease, { status: 'failed', code: 'tool_catalog_unavailable', message: 'the tool catalogue is unavailable', cause: errorMessage(error) });
-  } finally {
-    if (spans !== undefined) spans.record('kernel.tool.catalogue', call.id, catalogueStart, spans.now());
-  }
 
   // 4. Registered, and in an enabled namespace.
   const entry = registry.get(call.tool);
-  if (entry === undefined) return unavailable(core, prepared, call, lease, 'not_registered');
+  if (entry === undefined) return refuse(core, entered, call, unavailable(call, 'not_registered'));
   const { definition } = entry;
-  if (!prepared.enabledNamespaces.has(definition.namespace)) return unavailable(core, prepared, call, lease, 'namespace_disabled');
+  if (!prepared.enabledNamespaces.has(definition.namespace)) return refuse(core, entered, call, unavailable(call, 'namespace_disabled'));
+  markStep(spans, 'lookup', call.id);
 
   // 5. Discovery on the declared ceiling: a hidden tool and a missing one look alike.
   const discoverStart = spans === undefined ? 0 : spans.now();
   const discovery = canDiscover(authority, prepared, definition.requiredCapability, lease.latestNowMs);
   if (spans !== undefined) spans.record('kernel.tool.discover', call.id, discoverStart, spans.now());
-  if (discovery !== 'allowed') return unavailable(core, prepared, call, lease, discovery);
+  markStep(spans, 'discover', call.id);
+  if (discovery !== 'allowed') return refuse(core, entered, call, unavailable(call, discovery));
 
   // 6. The tool parses its own arguments; the parsed call is frozen before anyone else sees it.
-  let parsed: ParsedToolCall;
-  try {
-    parsed = Object.freeze({ ...call, arguments: deepFreeze(entry.parseArguments(call.arguments) as JsonObject) });
-  } catch (error) {
-    return refuse(core, prepared, call, lease, { status: 'failed', code: 'invalid_tool_arguments', message: `invalid arguments for ${call.tool}: ${errorMessage(error)}` });
-  }
+  const parsed = parseArguments(entry, call);
+  if (isRefusal(parsed)) return refuse(core, entered, call, parsed);
+  markStep(spans, 'arguments', call.id);
 
   // 7. The call's concrete requirement, which must stay inside the declared ceiling.
   const requirement = resolveRequirement(entry, prepared, parsed);
-  if ('status' in requirement) return refuse(core, prepared, call, lease, requirement);
+  if (isRefusal(requirement)) return refuse(core, entered, call, requirement);
+  markStep(spans, 'requirement', call.id);
 
   // 8. Authorize and consume; the decision record is written before anything runs.
-  const authorizeStart = spans === undefined ? 0 : spans.now();
-  let decision: Decision;
-  try {
-    decision = await decide(core, prepared, call, authority, requirement, lease.latestNowMs, signal);
-  } catch (error) {
-    if (isAbortError(error, signal)) {
-      await interrupted(core, prepared, call, lease);
-      throw error;
-    }
-    if (!(error instanceof AuditUnavailable)) throw error;
-    return refuse(core, prepared, call, lease, { status: 'failed', code: 'audit_unavailable', message: 'the decision could not be recorded; nothing ran', fields: { failClosed: true } });
-  } finally {
-    if (spans !== undefined) spans.record('kernel.authorize', call.id, authorizeStart, spans.now());
-  }
-  if (decision.code !== 'allowed') {
-    return refuse(core, prepared, call, lease, {
-      status: 'denied',
-      code: decision.code,
-      message: `not authorized: ${decision.code}`,
-      fields: { failClosed: decision.failClosed, resource: requirement.resource, action: requirement.action },
-    });
-  }
+  const decision = await decide(core, entered, call, requirement, signal);
+  if (isRefusal(decision)) return refuse(core, entered, call, decision);
 
-  // 9. The handler, raced against the caller's signal.
+  // 9. The handler, raced against the caller's signal; its result checked against the contract.
   const result = await runHandler(core, prepared, call, parsed, entry, lease, signal);
+  markStep(spans, 'result.contract', call.id);
 
   // 10. The outcome, stamped with the catalogue this turn published.
   await core.trail.outcome(
@@ -196,7 +137,24 @@ async function mediate(core: KernelCore, prepared: PreparedContext, call: ToolCa
       ...(lease.catalogHash === undefined ? {} : { catalogHash: lease.catalogHash }),
     }),
   );
+  markStep(spans, 'outcome.record', call.id);
   return result;
+}
+
+function isRefusal<T extends object>(value: T | Refusal): value is Refusal {
+  return 'status' in value;
+}
+
+function unavailable(call: ToolCall, cause: UnavailableCause): Refusal {
+  return { status: 'denied', code: 'tool_unavailable', message: `tool ${call.tool} is not available`, cause };
+}
+
+function parseArguments(entry: RegisteredTool, call: ToolCall): ParsedToolCall | Refusal {
+  try {
+    return Object.freeze({ ...call, arguments: deepFreeze(entry.parseArguments(call.arguments) as JsonObject) });
+  } catch (error) {
+    return { status: 'failed', code: 'invalid_tool_arguments', message: `invalid arguments for ${call.tool}: ${describeThrown(error)}` };
+  }
 }
 
 function resolveRequirement(entry: RegisteredTool, prepared: PreparedContext, parsed: ParsedToolCall): Requirement | Refusal {
@@ -204,9 +162,9 @@ function resolveRequirement(entry: RegisteredTool, prepared: PreparedContext, pa
   let requirement: Requirement = ceiling;
   if (entry.resolveRequirement !== undefined) {
     try {
-      requirement = RequirementSchema.parse(entry.resolveRequirement(prepared.context, parsed));
+      requirement = parseRequirement(entry.resolveRequirement(prepared.context, parsed));
     } catch (error) {
-      return { status: 'failed', code: 'tool_requirement_resolution_failed', message: 'the tool could not state what this call needs', cause: errorMessage(error) };
+      return { status: 'failed', code: 'tool_requirement_resolution_failed', message: 'the tool could not state what this call needs', cause: describeThrown(error) };
     }
   }
   const owner = requirement.resource.owner;
@@ -224,35 +182,56 @@ function resolveRequirement(entry: RegisteredTool, prepared: PreparedContext, pa
   return requirement;
 }
 
-async function decide(
-  core: KernelCore,
-  prepared: PreparedContext,
-  call: ToolCall,
-  authority: AvailableAuthority,
-  requirement: Requirement,
-  latestNowMs: number,
-  signal: AbortSignal | undefined,
-): Promise<Decision> {
-  core.counters.decisions++;
-  const pending = authorize(authority, prepared, requirement, core.usage, latestNowMs, signal);
-  const decision = pending instanceof Promise ? await pending : pending;
-  const written = core.trail.decision(
-    core.trail.event(prepared, 'authorization.checked', decision.code === 'allowed' ? 'allowed' : 'denied', {
-      tool: call.tool,
-      operationId: call.id,
-      resource: requirement.resource,
-      action: requirement.action,
-      grantId: decision.grantId,
-      authorityHash: authority.snapshot.hash,
-      reason: decision.code,
-      failClosed: decision.failClosed,
-      consumed: decision.consumed,
-      source: 'kernel',
-      ...(decision.rejections.length === 0 ? {} : { metadata: { rejected: decision.rejections.map((r) => ({ grantId: r.grantId, reason: r.reason })) } }),
-    }),
-  );
-  if (written !== undefined) await written;
-  return decision;
+/**
+ * Step 8: the grant walk (and a use consumed) and its decision record. The
+ * answer is the decision when it allows, else the refusal to record. A sink
+ * that cannot take the decision record stops the call: nothing runs.
+ */
+async function decide(core: KernelCore, entered: EnteredTurn, call: ToolCall, requirement: Requirement, signal: AbortSignal | undefined): Promise<Decision | Refusal> {
+  const { spans } = core;
+  const start = spans === undefined ? 0 : spans.now();
+  let decision: Decision;
+  try {
+    core.counters.decisions++;
+    const pending = authorize(entered.authority, entered.prepared, requirement, core.usage, entered.lease.latestNowMs, signal);
+    decision = pending instanceof Promise ? await pending : pending;
+    markStep(spans, 'authorize', call.id);
+    const written = core.trail.decision(decisionRecord(core, entered.prepared, entered.authority, call, requirement, decision));
+    if (written !== undefined) await written;
+    markStep(spans, 'decision.record', call.id);
+  } catch (error) {
+    if (isAbortError(error, signal)) {
+      await recordInterrupted(core, entered.prepared, call, entered.lease);
+      throw error;
+    }
+    if (!(error instanceof AuditUnavailable)) throw error;
+    return { status: 'failed', code: 'audit_unavailable', message: 'the decision could not be recorded; nothing ran', fields: { failClosed: true } };
+  } finally {
+    if (spans !== undefined) spans.record('kernel.authorize', call.id, start, spans.now());
+  }
+  if (decision.code === 'allowed') return decision;
+  return {
+    status: 'denied',
+    code: decision.code,
+    message: `not authorized: ${decision.code}`,
+    fields: { failClosed: decision.failClosed, resource: requirement.resource, action: requirement.action },
+  };
+}
+
+function decisionRecord(core: KernelCore, prepared: PreparedContext, authority: AvailableAuthority, call: ToolCall, requirement: Requirement, decision: Decision) {
+  return core.trail.event(prepared, 'authorization.checked', decision.code === 'allowed' ? 'allowed' : 'denied', {
+    tool: call.tool,
+    operationId: call.id,
+    resource: requirement.resource,
+    action: requirement.action,
+    grantId: decision.grantId,
+    authorityHash: authority.snapshot.hash,
+    reason: decision.code,
+    failClosed: decision.failClosed,
+    consumed: decision.consumed,
+    source: 'kernel',
+    ...(decision.rejections.length === 0 ? {} : { metadata: { rejected: decision.rejections.map((r) => ({ grantId: r.grantId, reason: r.reason })) } }),
+  });
 }
 
 async function runHandler(
@@ -278,19 +257,20 @@ async function runHandler(
     raw = await raceAbort(started, signal);
   } catch (error) {
     if (isAbortError(error, signal)) {
-      await interrupted(core, prepared, call, lease);
+      await recordInterrupted(core, prepared, call, lease);
       throw error;
     }
-    return kernelResult(prepared, call, 'failed', 'tool_execution_failed', `tool ${call.tool} failed: ${errorMessage(error)}`);
+    return kernelResult(prepared, call, 'failed', 'tool_execution_failed', `tool ${call.tool} failed: ${describeThrown(error)}`);
   } finally {
     if (spans !== undefined) spans.record('kernel.tool.handler', call.id, start, spans.now());
+    markStep(spans, 'handler', call.id);
   }
-  let checked: ReturnType<typeof ToolResultSchema.safeParse>;
+  let checked: ReturnType<typeof safeParseToolResult>;
   try {
-    checked = ToolResultSchema.safeParse(raw);
+    checked = safeParseToolResult(raw);
   } catch (error) {
     // Output nested past the stack's depth (an echo of deep arguments) cannot be validated, so it is not delivered.
-    return kernelResult(prepared, call, 'failed', 'invalid_tool_result', `tool ${call.tool} returned a result that could not be validated: ${errorMessage(error)}`);
+    return kernelResult(prepared, call, 'failed', 'invalid_tool_result', `tool ${call.tool} returned a result that could not be validated: ${describeThrown(error)}`);
   }
   if (!checked.success) {
     return kernelResult(prepared, call, 'failed', 'invalid_tool_result', `tool ${call.tool} returned a malformed result: ${new ContractViolation('ToolResult', checked.error.issues).message}`);
@@ -302,43 +282,15 @@ async function runHandler(
   return result;
 }
 
-/**
- * Records a call the caller's abort cut short, wherever it landed (waiting on
- * authority, on the catalogue, or in the handler): the abort is rethrown, so
- * without this record the call would leave no trace in the trail at all.
- */
-function interrupted(core: KernelCore, prepared: PreparedContext, call: ToolCall, lease: TurnLease | undefined): void | Promise<void> {
-  return core.trail.outcome(
-    core.trail.event(prepared, 'tool.invoked', 'interrupted', {
-      tool: call.tool,
-      operationId: call.id,
-      reason: 'interrupted',
-      source: 'kernel',
-      ...(lease?.catalogHash === undefined ? {} : { catalogHash: lease.catalogHash }),
-    }),
-  );
+/** A result the kernel made: a refusal's message bounded, stamped with the context's instant (or, with no valid context, the clock's). */
+function kernelResult(prepared: PreparedContext | undefined, call: CallRef, status: 'denied' | 'failed', code: string, message: string): ToolResult {
+  return { status, code, message: boundRefusalMessage(message), callId: call.id, tool: call.tool, completedAt: prepared?.context.now ?? new Date().toISOString() };
 }
 
-function kernelResult(prepared: PreparedContext, call: ToolCall, status: 'denied' | 'failed', code: string, message: string): ToolResult {
-  return { status, code, message: boundRefusalMessage(message), callId: call.id, tool: call.tool, completedAt: prepared.context.now };
+/** Records a refusal after the turn's registry is in hand, and answers the caller with it. */
+async function refuse(core: KernelCore, entered: EnteredTurn, call: ToolCall, refusal: Refusal): Promise<ToolResult> {
+  const written = recordRefusal(core, { type: 'tool.invoked', call }, entered.prepared, entered.lease, refusal);
+  if (written !== undefined) await written;
+  markStep(core.spans, 'outcome.record', call.id);
+  return kernelResult(entered.prepared, call, refusal.status, refusal.code, refusal.message);
 }
-
-function unavailable(core: KernelCore, prepared: PreparedContext, call: ToolCall, lease: TurnLease, cause: UnavailableCause): Promise<ToolResult> {
-  return refuse(core, prepared, call, lease, { status: 'denied', code: 'tool_unavailable', message: `tool ${call.tool} is not available`, cause });
-}
-
-async function refuse(core: KernelCore, prepared: PreparedContext, call: ToolCall, lease: TurnLease | undefined, refusal: Refusal): Promise<ToolResult> {
-  await core.trail.outcome(
-    core.trail.event(prepared, 'tool.invoked', refusal.status, {
-      tool: call.tool,
-      operationId: call.id,
-      reason: refusal.code,
-      source: 'kernel',
-      ...(refusal.cause === undefined ? {} : { cause: refusal.cause }),
-      ...(lease?.catalogHash === undefined ? {} : { catalogHash: lease.catalogHash }),
-      ...refusal.fields,
-    }),
-  );
-  return kernelResult(prepared, call, refusal.status, refusal.code, refusal.message);
-}
-

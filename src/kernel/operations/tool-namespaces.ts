@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { isAbortError } from '../abort.js';
-import { prepareContext } from '../authority/prepared-context.js';
-import type { PreparedContext } from '../authority/prepared-context.js';
 import { ContractViolation, IdSchema } from '../contracts/index.js';
-import type { AuditEventType } from '../contracts/index.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { describeThrown } from '../thrown-value.js';
+import { enterOperation } from './enter-operation.js';
+import type { Refusal } from './enter-operation.js';
 import type { KernelCore, OperationOptions } from './kernel-core.js';
-import { leaseFor } from './operation-lease.js';
 
 export interface ToolNamespaceState {
   readonly namespace: string;
@@ -37,34 +35,9 @@ const NamespaceChangeSchema = z
   })
   .refine((c) => !(c.enable ?? []).some((id) => (c.disable ?? []).includes(id)), { message: 'a namespace cannot be enabled and disabled at once' });
 
-type Entered = { prepared: PreparedContext; registry: ToolRegistry } | { refusal: { status: 'denied' | 'failed'; code: NamespaceRefusalCode; message: string } };
-
-/** Shared entry of the control-plane operations: context, authority, registry — each failure recorded under `type`. */
-async function enter(core: KernelCore, contextInput: unknown, type: AuditEventType, signal: AbortSignal | undefined): Promise<Entered> {
-  let prepared: PreparedContext;
-  try {
-    prepared = prepareContext(contextInput);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    await core.trail.outcome(
-      core.trail.invalidContextEvent(type, { reason: 'invalid_context', source: 'kernel', metadata: { message, fields: error instanceof ContractViolation ? [...error.fields] : [] } }),
-    );
-    return { refusal: { status: 'denied', code: 'invalid_context', message } };
-  }
-  const leased = leaseFor(core, prepared, signal);
-  const lease = leased instanceof Promise ? await leased : leased;
-  if (lease.authority!.status !== 'available') {
-    await core.trail.outcome(core.trail.event(prepared, type, 'denied', { reason: 'authority_unavailable', failClosed: true, source: 'kernel' }));
-    return { refusal: { status: 'denied', code: 'authority_unavailable', message: 'authority for this turn is unavailable' } };
-  }
-  try {
-    return { prepared, registry: await core.strategy.resolve(lease, prepared, signal) };
-  } catch (error) {
-    if (isAbortError(error, signal)) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    await core.trail.outcome(core.trail.event(prepared, type, 'failed', { reason: 'tool_catalog_unavailable', cause: message, source: 'kernel' }));
-    return { refusal: { status: 'failed', code: 'tool_catalog_unavailable', message: 'the tool catalogue is unavailable' } };
-  }
+/** A refusal of the opening, as the control plane answers it. */
+function refusalOf(refusal: Refusal<NamespaceRefusalCode>): { status: 'denied' | 'failed'; code: NamespaceRefusalCode; message: string } {
+  return { status: refusal.status, code: refusal.code, message: refusal.message };
 }
 
 function namespacesOf(registry: ToolRegistry): Map<string, number> {
@@ -75,8 +48,9 @@ function namespacesOf(registry: ToolRegistry): Map<string, number> {
 
 /** The namespace control plane: which tool namespaces exist for this turn and which are enabled. */
 export async function listToolNamespaces(core: KernelCore, contextInput: unknown, options: OperationOptions = {}): Promise<NamespaceListing> {
-  const entered = await enter(core, contextInput, 'tool.namespace.catalog.listed', options.signal);
-  if ('refusal' in entered) return entered.refusal;
+  const entering = enterOperation(core, contextInput, { type: 'tool.namespace.catalog.listed', reach: 'catalogue', signal: options.signal });
+  const entered = entering instanceof Promise ? await entering : entering;
+  if (entered.refused) return refusalOf(entered.refusal);
   const { prepared, registry } = entered;
   const namespaces = [...namespacesOf(registry)]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -98,8 +72,9 @@ export async function listToolNamespaces(core: KernelCore, contextInput: unknown
  */
 export async function updateToolNamespaces(core: KernelCore, contextInput: unknown, changeInput: unknown, options: OperationOptions = {}): Promise<NamespaceUpdate> {
   const type = 'tool.namespace.selection.updated';
-  const entered = await enter(core, contextInput, type, options.signal);
-  if ('refusal' in entered) return entered.refusal;
+  const entering = enterOperation(core, contextInput, { type, reach: 'catalogue', signal: options.signal });
+  const entered = entering instanceof Promise ? await entering : entering;
+  if (entered.refused) return refusalOf(entered.refusal);
   const { prepared, registry } = entered;
   const refuse = async (status: 'denied' | 'failed', code: NamespaceRefusalCode, message: string): Promise<NamespaceUpdate> => {
     await core.trail.outcome(core.trail.event(prepared, type, status, { reason: code, source: 'kernel', metadata: { message } }));

@@ -1,6 +1,9 @@
 import { ToolDefinitionSchema, parseContract } from '../contracts/index.js';
 import type { AccessContext, JsonObject, ParsedToolCall, Requirement, ToolDefinition, ToolHandler, ToolResult } from '../contracts/index.js';
+import { CATALOGUE_LIMITS, DefinitionTooLarge } from './catalogue-limits.js';
 import { deepFreeze } from './deep-freeze.js';
+import type { DefinitionStore } from './definition-store.js';
+import { markRegistered } from './registered-definitions.js';
 
 /**
  * One registered tool: a validated, JSON-cloned, deep-frozen definition and
@@ -36,12 +39,28 @@ function requireFunction(handler: ToolHandler, key: 'parseArguments' | 'invoke' 
 
 /** Validates, clones, freezes and wraps one handler: the cost of "registering" an entry. */
 export function registerEntry(handler: ToolHandler): RegisteredTool {
+  return registerMeasured(handler).entry;
+}
+
+/** registerEntry, also telling the length of the definition's JSON text (the clone computes it anyway). */
+export function registerMeasured(handler: ToolHandler): { entry: RegisteredTool; chars: number } {
   if (handler === null || typeof handler !== 'object') throw new InvalidToolHandler('a tool handler must be an object');
   const checked = parseContract('ToolDefinition', ToolDefinitionSchema, handler.definition);
+  requireFunctions(handler);
+  const text = JSON.stringify(checked);
+  if (text.length > CATALOGUE_LIMITS.maxDefinitionChars) throw new DefinitionTooLarge(checked.name, text.length);
+  const definition = markRegistered(deepFreeze(JSON.parse(text) as ToolDefinition));
+  return { entry: wrap(handler, definition), chars: text.length };
+}
+
+function requireFunctions(handler: ToolHandler): void {
   requireFunction(handler, 'parseArguments', false);
   requireFunction(handler, 'invoke', false);
   requireFunction(handler, 'resolveRequirement', true);
-  const definition = deepFreeze(JSON.parse(JSON.stringify(checked)) as ToolDefinition);
+}
+
+/** The entry: a frozen definition and this handler's functions, called on the handler. */
+function wrap(handler: ToolHandler, definition: ToolDefinition): RegisteredTool {
   const resolve = handler.resolveRequirement;
   return Object.freeze({
     definition,
@@ -49,6 +68,22 @@ export function registerEntry(handler: ToolHandler): RegisteredTool {
     resolveRequirement: resolve === undefined ? undefined : (context: AccessContext, call: ParsedToolCall) => resolve.call(handler, context, call),
     invoke: (context: AccessContext, call: ParsedToolCall, signal: AbortSignal) => handler.invoke(context, call, signal),
   });
+}
+
+/**
+ * Content-addressed registration (ADR 0009): the definition is admitted
+ * through `store` — compiled once per distinct JSON text, reused thereafter —
+ * and wrapped with this handler's functions. The handler's functions are
+ * checked on every admission, as register() checks them.
+ */
+export function admitEntry(handler: ToolHandler, store: DefinitionStore): { entry: RegisteredTool; chars: number } {
+  if (handler === null || typeof handler !== 'object') throw new InvalidToolHandler('a tool handler must be an object');
+  const { definition, chars } = store.admit(handler.definition);
+  requireFunctions(handler);
+  // The entry itself is always new: its functions are this handler's (a
+  // provider's handlers are typically closures made for this very call), and
+  // nothing about a handler is remembered between admissions.
+  return { entry: wrap(handler, definition), chars };
 }
 
 /**
@@ -79,6 +114,20 @@ export class ToolRegistry {
     const entry = registerEntry(handler);
     this.add(entry);
     return entry;
+  }
+
+  /** register(), also telling the length of the definition's JSON text. */
+  registerMeasured(handler: ToolHandler): { entry: RegisteredTool; chars: number } {
+    const measured = registerMeasured(handler);
+    this.add(measured.entry);
+    return measured;
+  }
+
+  /** Admits a handler through a content-addressed store (ADR 0009); throws as register() does. */
+  admit(handler: ToolHandler, store: DefinitionStore): { entry: RegisteredTool; chars: number } {
+    const admitted = admitEntry(handler, store);
+    this.add(admitted.entry);
+    return admitted;
   }
 
   /** Adds an already-registered entry (shared, not re-validated). */

@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ExecutionTable } from '../execution-table.js';
 import type { ExecutionClosedReason, LiveExecution } from '../execution-table.js';
 import { ExecutionTokenKey } from '../execution-token.js';
+import { decodeFrame } from '../json-rpc-frames.js';
 import type { OpenToolBridge } from '../open-tool-bridge.js';
 import { McpToolServer } from '../tool-server.js';
 import type { McpToolServerOptions } from '../tool-server.js';
+import { ConnectionAdmission } from './connection-admission.js';
+import { sendHttpError, sendJson } from './http-errors.js';
+import { resolveHttpLimits } from './http-limits.js';
+import type { HttpLimits } from './http-limits.js';
+import { BodyBudget, readBody } from './request-body.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -27,6 +33,12 @@ export interface McpHttpServerOptions {
   readonly now?: () => number;
   readonly server?: McpToolServerOptions;
   readonly onExecutionClosed?: (execution: LiveExecution, reason: ExecutionClosedReason) => void;
+  /** Told when a live execution's token is renewed (at half its life), with the execution carrying the new token. */
+  readonly onTokenRenewed?: (execution: LiveExecution) => void;
+  /** Connection, header, body and idle bounds; defaults in DEFAULT_HTTP_LIMITS, the connection cap kept under the descriptor limit. */
+  readonly limits?: Partial<HttpLimits>;
+  /** Told of a fault inside the server; the client got `internal_error` and nothing of this. */
+  readonly onInternalError?: (error: unknown) => void;
 }
 
 /** The body of a refused token: the code names what was wrong with it, nothing more. */
@@ -46,13 +58,16 @@ const LOOPBACK = '127.0.0.1';
 /**
  * Sessions kept per execution. A client that reconnects without ending its
  * session (no DELETE) leaves one behind each time; past this many, the
- * oldest is closed, so a long-lived reconnecting sandbox cannot grow the table.
+ * least recently used is closed, so a long-lived reconnecting sandbox cannot
+ * grow the table and the session in use is never the one evicted.
  */
 export const MAX_SESSIONS_PER_EXECUTION = 32;
 
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
+/** The request's path, read without a URL parser (which throws on `//%`). */
+function pathOf(req: IncomingMessage): string {
+  const target = req.url ?? '/';
+  const query = target.indexOf('?');
+  return query === -1 ? target : target.slice(0, query);
 }
 
 function sessionIdOf(req: IncomingMessage): string | undefined {
@@ -74,8 +89,13 @@ export class McpHttpServer {
   readonly key: ExecutionTokenKey;
   readonly executions: ExecutionTable;
   readonly #http: HttpServer;
+  /** In order of last use: a request on a session moves it to the end, so eviction takes from the front. */
   readonly #sessions = new Map<string, Session>();
   readonly #serverOptions: McpToolServerOptions | undefined;
+  readonly limits: HttpLimits;
+  readonly #admission: ConnectionAdmission;
+  readonly #budget: BodyBudget;
+  readonly #onInternalError: (error: unknown) => void;
   #url: URL | undefined;
 
   private constructor(options: McpHttpServerOptions) {
@@ -88,13 +108,39 @@ export class McpHttpServer {
       idleTimeoutMs: options.idleTimeoutMs ?? 15 * 60 * 1000,
       now: options.now ?? Date.now,
       ...(options.onExecutionClosed === undefined ? {} : { onClosed: options.onExecutionClosed }),
+      ...(options.onTokenRenewed === undefined ? {} : { onRenewed: options.onTokenRenewed }),
     });
-    this.#http = createServer((req, res) => {
-      this.#handle(req, res).catch((error: unknown) => {
-        if (!res.headersSent) sendJson(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32603, message: error instanceof Error ? error.message : 'internal error' } });
-        else res.end();
-      });
-    });
+    this.limits = resolveHttpLimits(options.limits);
+    this.#admission = new ConnectionAdmission(this.limits.maxConnections);
+    this.#budget = new BodyBudget(this.limits.largeBodyBudgetBytes);
+    this.#onInternalError = options.onInternalError ?? (() => undefined);
+    this.#http = createServer(
+      {
+        headersTimeout: this.limits.headersTimeoutMs,
+        // Node's own bound on a whole request, a backstop behind readBody's body timeout.
+        requestTimeout: this.limits.headersTimeoutMs + this.limits.bodyTimeoutMs + 1000,
+        keepAliveTimeout: this.limits.keepAliveTimeoutMs,
+        // Node checks those timeouts on this period (default 30 s, which let stalled sockets live ~68 s).
+        connectionsCheckingInterval: Math.min(1000, this.limits.headersTimeoutMs),
+      },
+      (req, res) => {
+        this.#handle(req, res).catch((error: unknown) => {
+          this.#onInternalError(error);
+          sendHttpError(res, 'internal_error', { close: true });
+        });
+      },
+    );
+    this.#http.on('connection', (socket: Socket) => this.#admission.admit(socket));
+  }
+
+  /** Open connections, how many were preempted to admit newer ones, the bytes large bodies in flight hold, and how many wait for the budget. */
+  get connections(): { readonly open: number; readonly preempted: number; readonly largeBodyBytes: number; readonly largeBodyWaiting: number } {
+    return {
+      open: this.#admission.size,
+      preempted: this.#admission.preempted,
+      largeBodyBytes: this.limits.largeBodyBudgetBytes - this.#budget.free,
+      largeBodyWaiting: this.#budget.waiting,
+    };
   }
 
   static async listen(options: McpHttpServerOptions): Promise<McpHttpServer> {
@@ -139,42 +185,60 @@ export class McpHttpServer {
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path !== MCP_PATH) {
-      req.resume();
-      sendJson(res, 404, { error: 'not_found', message: `MCP is served at ${MCP_PATH}` });
+    const { socket } = req;
+    this.#admission.progress(socket);
+    if (pathOf(req) !== MCP_PATH) {
+      // An unread body is not drained: the connection closes after the answer.
+      sendHttpError(res, 'not_found', { close: true });
       return;
     }
     const auth = this.executions.authenticate(req.headers.authorization);
     if (!auth.ok) {
-      req.resume();
       const body: TokenRefusalBody = { error: 'invalid_execution_token', code: auth.code, message: auth.message };
-      sendJson(res, 401, body, { 'www-authenticate': `Bearer error="invalid_token", error_description="${auth.code}"` });
+      sendJson(res, 401, body, { 'www-authenticate': `Bearer error="invalid_token", error_description="${auth.code}"`, connection: 'close' });
       return;
     }
     const { execution } = auth;
     const sessionId = sessionIdOf(req);
-    if (sessionId !== undefined) {
-      const session = this.#sessions.get(sessionId);
-      // A session of another execution is answered as missing: a token opens its own execution's sessions only.
-      if (session === undefined || session.executionId !== execution.executionId) {
-        req.resume();
-        sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } });
-        return;
-      }
-      await session.transport.handleRequest(req, res);
+    const session = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
+    // A session of another execution is answered as missing: a token opens its own execution's sessions only.
+    if (sessionId !== undefined && (session === undefined || session.executionId !== execution.executionId)) {
+      sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }, { connection: 'close' });
       return;
     }
-    await this.#newSession(execution, req, res);
+    let message: unknown;
+    if (req.method === 'POST') {
+      // Read and decoded here, not by the SDK: under explicit limits, and decoded as stdio decodes a line.
+      const body = await readBody(req, this.limits, this.#budget, () => this.#admission.progress(socket));
+      if (!body.ok) {
+        sendHttpError(res, body.code, { close: true });
+        return;
+      }
+      const decoded = decodeFrame(body.text);
+      if ('error' in decoded) {
+        sendJson(res, 400, decoded.error);
+        return;
+      }
+      message = decoded.message;
+    }
+    const release = this.#admission.hold(socket);
+    res.once('close', release);
+    if (session !== undefined) {
+      this.#sessions.delete(sessionId!);
+      this.#sessions.set(sessionId!, session);
+      await session.transport.handleRequest(req, res, message);
+      return;
+    }
+    await this.#newSession(execution, req, res, message);
   }
 
-  #evictOldestBeyond(executionId: string): void {
+  #evictLeastRecentlyUsedBeyond(executionId: string): void {
     const owned = [...this.#sessions.values()].filter((session) => session.executionId === executionId);
     for (const session of owned.slice(0, Math.max(0, owned.length - MAX_SESSIONS_PER_EXECUTION))) void session.server.close();
   }
 
   /** A request with no session: the SDK transport accepts it only as an `initialize`, which starts a session over the execution's turn. */
-  async #newSession(execution: LiveExecution, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #newSession(execution: LiveExecution, req: IncomingMessage, res: ServerResponse, message: unknown): Promise<void> {
     const { port } = this.url;
     const server = new McpToolServer(execution.bridge, this.#serverOptions);
     let unregister: () => void = () => undefined;
@@ -184,7 +248,7 @@ export class McpHttpServer {
       allowedHosts: [`${LOOPBACK}:${port}`, `localhost:${port}`],
       onsessioninitialized: (id) => {
         this.#sessions.set(id, { executionId: execution.executionId, transport, server });
-        this.#evictOldestBeyond(execution.executionId);
+        this.#evictLeastRecentlyUsedBeyond(execution.executionId);
         unregister = this.executions.onClose(execution.executionId, () => server.close());
         // However the session ends (DELETE, its execution closing), it leaves the table.
         void server.closed.then(() => {
@@ -198,7 +262,7 @@ export class McpHttpServer {
       },
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, message);
     if (transport.sessionId === undefined) await server.close();
   }
 }

@@ -7,6 +7,7 @@ import type { FrameError } from '../json-rpc-frames.js';
 import type { OpenToolBridge } from '../open-tool-bridge.js';
 import { McpToolServer } from '../tool-server.js';
 import type { McpToolServerOptions } from '../tool-server.js';
+import { describeThrown } from '../../kernel/thrown-value.js';
 
 function answeredId(message: JSONRPCMessage | FrameError): RequestId | undefined {
   const m = message as { id?: unknown; method?: unknown };
@@ -52,7 +53,12 @@ export class StdioFrameTransport implements Transport {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     let start = 0;
     for (let newline = bytes.indexOf(NEWLINE, start); newline !== -1; newline = bytes.indexOf(NEWLINE, start)) {
-      this.#endFrame(bytes.subarray(start, newline));
+      // One frame's failure must not escape the stdin listener: that ends the process and loses the chunk's other frames.
+      try {
+        this.#endFrame(bytes.subarray(start, newline));
+      } catch (error) {
+        this.onerror?.(error instanceof Error ? error : new Error('a frame could not be handled'));
+      }
       start = newline + 1;
     }
     if (start < bytes.length) this.#collect(bytes.subarray(start));
@@ -149,7 +155,7 @@ export class StdioFrameTransport implements Transport {
   }
 
   #answer(error: FrameError): void {
-    this.send(error).catch((cause: unknown) => this.onerror?.(cause instanceof Error ? cause : new Error(String(cause))));
+    this.send(error).catch((cause: unknown) => this.onerror?.(cause instanceof Error ? cause : new Error(describeThrown(cause))));
   }
 }
 

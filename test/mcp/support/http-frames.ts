@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 /**
  * Raw HTTP requests to an MCP endpoint, for what an SDK client never sends:
  * bad tokens, bad bodies. Responses may be JSON or a server-sent-event
@@ -44,4 +45,26 @@ export async function openRawSession(url: URL, token: string): Promise<Record<st
   const headers = { ...bearer(token), 'mcp-session-id': init.sessionId, 'mcp-protocol-version': '2025-06-18' };
   await post(url, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), headers);
   return headers;
+}
+
+/** A request with a path `fetch` would normalise or refuse (`//%`); the body read back as JSON when it is JSON. */
+export function rawRequest(url: URL, method: string, path: string, headers: Record<string, string>, body = ''): Promise<{ status: number; body: Record<string, any> }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        let parsed: Record<string, any> = {};
+        try {
+          parsed = JSON.parse(text) as Record<string, any>;
+        } catch {
+          parsed = { text };
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -1,0 +1,66 @@
+/**
+ * Worktrees after a comparison. Each holds a full `npm ci` (about 300 MB here),
+ * so a CI runner that compares on every pull request fills its disk unless they
+ * go: `costlab compare` removes the worktrees it used unless asked to keep them
+ * (`--keep-worktrees`, to rerun quickly on a workstation), and says how much
+ * disk they held either way.
+ */
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GitCommandFailed } from './worktree.js';
+import { describeExit, runProcess, tailLines } from './run-process.js';
+
+/** Bytes under `dir`, symlinks counted as links (not followed); 0 when it does not exist. */
+export async function diskUsageBytes(dir: string): Promise<number> {
+  let info;
+  try {
+    info = await lstat(dir);
+  } catch {
+    return 0;
+  }
+  if (!info.isDirectory()) return info.size;
+  let total = info.size;
+  const entries = await readdir(dir, { withFileTypes: true });
+  for (const entry of entries) total += await diskUsageBytes(join(dir, entry.name));
+  return total;
+}
+
+/** "605 MB", "12.3 MB", "4 KB": decimal units, as `du -h --si` prints them. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value >= 100 || unit === 0 ? Math.round(value) : Number(value.toFixed(1))} ${units[unit]}`;
+}
+
+/** Removes a worktree and its registration (`git worktree remove --force`: its node_modules is untracked). */
+export async function removeWorktree(repo: string, dir: string): Promise<void> {
+  const args = ['worktree', 'remove', '--force', dir];
+  const result = await runProcess('git', args, { cwd: repo });
+  if (result.code !== 0) throw new GitCommandFailed(args, describeExit(result), tailLines(result.stderr));
+}
+
+export interface WorktreeDisposal {
+  readonly bytes: number;
+  readonly removed: boolean;
+  /** One line for the log: what the worktrees held and what became of them. */
+  readonly line: string;
+}
+
+/** Measures the worktrees, then removes them unless `keep`. Distinct dirs only (base and head may be one commit). */
+export async function disposeWorktrees(repo: string, dirs: readonly string[], keep: boolean): Promise<WorktreeDisposal> {
+  const unique = [...new Set(dirs)];
+  let bytes = 0;
+  for (const dir of unique) bytes += await diskUsageBytes(dir);
+  if (!keep) for (const dir of unique) await removeWorktree(repo, dir);
+  const what = `${unique.length} worktree(s) with their dependencies held ${formatBytes(bytes)}`;
+  return {
+    bytes,
+    removed: !keep,
+    line: keep ? `${what}; kept (--keep-worktrees): ${unique.join(', ')}` : `${what}; removed (--keep-worktrees keeps them)`,
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * The mediated call under `turn`, named step by step and set beside its floor.
+ *
+ * Three lanes, their turns interleaved in one process (kernel, floor,
+ * kernel with step marks, kernel, …) so drift lands on all three alike:
+ * - the kernel as the staircase measures it (five spans): the call the ratio is of;
+ * - the floor (bench/micro/floor-mediation.ts) over the same attempts, each
+ *   outcome checked against the attempt's declared one, timed per call with
+ *   its handler subtracted as the kernel's provider is;
+ * - the kernel with a StepRecorder: the finer split (13 steps and the tail),
+ *   with the instrumentation it adds counted and calibrated here.
+ */
+import { performance } from 'node:perf_hooks';
+import { STEP_NAMES } from '../../src/kernel/index.js';
+import type { StepName, ToolResult } from '../../src/kernel/index.js';
+import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
+import { FloorMediation } from '../micro/floor-mediation.js';
+import { buildReferenceKernel } from '../world/build-world.js';
+import { TURN_ATTEMPTS } from '../world/workload.js';
+import type { CallStats, FloorResult, StepSplit, StepStats } from '../results/results-schema.js';
+import { roundShare, roundUs, splitCalls, summarizeCalls } from './segments.js';
+import { SpanRecorder } from './span-recorder.js';
+import { mean, nearestRankSorted, sortedSamples, sum } from './statistics.js';
+import { StepRecorder, calibrateInstrumentation } from './step-recorder.js';
+import { checkOutcome, runKernelTurn, toolCall } from './workload-turn.js';
+
+export interface FloorAndStepsOptions {
+  readonly warmupTurns: number;
+  readonly measuredTurns: number;
+  readonly onProgress?: (done: number, total: number, phase: 'warm-up' | 'measured') => void;
+}
+
+export interface FloorAndSteps {
+  readonly steps: StepSplit;
+  readonly floor: FloorResult;
+}
+
+function callStats(samples: ArrayLike<number>): CallStats {
+  const sorted = sortedSamples(samples);
+  return { p50Us: roundUs(nearestRankSorted(sorted, 50)), p95Us: roundUs(nearestRankSorted(sorted, 95)), meanUs: roundUs(mean(samples)), n: sorted.length };
+}
+
+export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<FloorAndSteps> {
+  const { warmupTurns, measuredTurns } = options;
+  const calls = measuredTurns * TURN_ATTEMPTS.length;
+  const spans = new SpanRecorder(calls);
+  const kernel = buildReferenceKernel('turn', spans);
+  const steps = new StepRecorder(calls);
+  const marked = buildReferenceKernel('turn', steps);
+  const clock = (): number => performance.now();
+  const floor = new FloorMediation([...referenceTools(), ...(await notionProvider().listTools(worldContext(0), new AbortController().signal))], referenceGrants(), clock);
+  const floorUs: number[] = [];
+  const total = warmupTurns + measuredTurns;
+
+  for (let turn = 0; turn < total; turn++) {
+    const measured = turn >= warmupTurns;
+    await runKernelTurn(kernel.kernel, turn, { path: 'in-process turn (floor lane)', beforeCall: (id) => spans.expect(id) });
+    kernel.audit.clear();
+
+    const context = worldContext(turn);
+    const floorTurn = floor.openTurn(context);
+    for (let i = 0; i < TURN_ATTEMPTS.length; i++) {
+      const attempt = TURN_ATTEMPTS[i]!;
+      const call = toolCall(attempt, turn, i, context.traceId, context.now);
+      const t0 = clock();
+      const result: ToolResult = await floorTurn.call(call);
+      const t1 = clock();
+      checkOutcome('floor', turn, i, attempt, { status: result.status, code: result.status === 'succeeded' ? undefined : result.code });
+      if (measured) floorUs.push(Math.max(0, (t1 - t0) * 1000 - floorTurn.lastHandlerUs));
+    }
+    floor.trail.length = 0;
+    floor.uses.clear();
+
+    await runKernelTurn(marked.kernel, turn, { path: 'in-process turn (step marks)', beforeCall: (id) => steps.expect(id) });
+    marked.audit.clear();
+
+    if (!measured) {
+      spans.reset();
+      steps.reset();
+    }
+    options.onProgress?.(turn + 1, total, measured ? 'measured' : 'warm-up');
+  }
+
+  const kernelCall = summarizeCalls(splitCalls(spans.table())).call;
+  const floorCall = callStats(floorUs);
+  const instrumentation = calibrateInstrumentation();
+  return {
+    floor: {
+      kernel: kernelCall,
+      floor: floorCall,
+      ratioP50: Math.round((kernelCall.p50Us / floorCall.p50Us) * 100) / 100,
+    },
+    steps: summarizeSteps(steps, instrumentation),
+  };
+}
+
+function summarizeSteps(recorder: StepRecorder, instrumentation: ReturnType<typeof calibrateInstrumentation>): StepSplit {
+  const table = recorder.split();
+  const n = table.callUs.length;
+  const callTotal = sum(table.callUs);
+  const row = (name: StepName | 'return', column: Float64Array): StepStats => {
+    const present: number[] = [];
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const v = column[i]!;
+      if (Number.isNaN(v)) continue;
+      present.push(v);
+      total += v;
+    }
+    return {
+      step: name,
+      p50Us: present.length === 0 ? 0 : roundUs(nearestRankSorted(sortedSamples(present), 50)),
+      meanUs: present.length === 0 ? 0 : roundUs(total / present.length),
+      share: callTotal === 0 ? 0 : roundShare(Math.max(0, total) / callTotal),
+      perCall: roundShare(present.length / n),
+    };
+  };
+  const rows = [...STEP_NAMES.map((name) => row(name, table.steps[name])), row('return', table.tailUs)];
+  const overheadPerCallUs = (table.marks * instrumentation.markUs + table.clockReads * instrumentation.clockReadUs + table.records * instrumentation.recordUs) / n;
+  const providerTotal = sum(table.providerUs);
+  const call = callStats(table.callUs);
+  return {
+    call,
+    providerShare: roundShare(providerTotal / callTotal),
+    steps: rows,
+    instrumentation: {
+      marksPerCall: roundUs(table.marks / n),
+      clockReadsPerCall: roundUs(table.clockReads / n),
+      recordsPerCall: roundUs(table.records / n),
+      markUs: roundUs(instrumentation.markUs),
+      clockReadUs: roundUs(instrumentation.clockReadUs),
+      recordUs: roundUs(instrumentation.recordUs),
+      perCallUs: roundUs(overheadPerCallUs),
+      // Of the median call: on a loaded machine the mean is a few preempted calls.
+      share: roundShare(Math.min(1, overheadPerCallUs / call.p50Us)),
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The scale sweep's results file (`results/sweep/<commit>.json`,
+ * `results/sweep/latest.json`): catalogue resolution measured along N
+ * provider tools, P providers, C calls per turn and G grants, under each
+ * strategy where it finishes, beside the official SDK's McpServer listing
+ * the same N tools. Versioned like the systems-cost results; units in names.
+ */
+import { z } from 'zod';
+import { CommitIdSchema, EnvironmentSchema, STRATEGY_NAMES } from './results-schema.js';
+
+export const SWEEP_SCHEMA_VERSION = 1 as const;
+
+const measured = z.number().finite().nonnegative();
+
+export const SweepPointSchema = z.object({
+  axis: z.enum(['tools', 'providers', 'calls', 'grants']),
+  strategy: z.enum(STRATEGY_NAMES),
+  tools: z.number().int().positive(),
+  providers: z.number().int().positive(),
+  calls: z.number().int().positive(),
+  grants: z.number().int().positive(),
+  frozenDefinitions: z.boolean(),
+  turns: z.number().int().positive(),
+  openP50Us: measured,
+  listP50Us: measured,
+  boundaryP50Us: measured,
+  callP50Us: measured,
+  callP95Us: measured,
+  /** The whole turn (open to close) over C: the boundary charged to the calls that share it. */
+  amortizedP50Us: measured,
+  turnP50Us: measured,
+  servedTools: z.number().int().nonnegative(),
+  derivationsPerTurn: measured,
+  definitionsCompiledPerTurn: measured,
+});
+export type SweepPoint = z.infer<typeof SweepPointSchema>;
+
+export const SweepSkipSchema = z.object({
+  axis: z.enum(['tools', 'providers', 'calls', 'grants']),
+  strategy: z.enum(STRATEGY_NAMES),
+  tools: z.number().int().positive(),
+  providers: z.number().int().positive(),
+  calls: z.number().int().positive(),
+  grants: z.number().int().positive(),
+  reason: z.string().min(1),
+});
+export type SweepSkip = z.infer<typeof SweepSkipSchema>;
+
+export const SdkComparisonSchema = z.object({
+  tools: z.number().int().positive(),
+  repetitions: z.number().int().positive(),
+  sdkListP50Us: measured,
+  costlabTurnListP50Us: measured,
+  costlabListP50Us: measured,
+  sdkOverCostlab: z.number().finite().positive(),
+});
+
+export const SlopeSchema = z.object({
+  strategy: z.enum(STRATEGY_NAMES),
+  metric: z.enum(['listP50Us', 'boundaryP50Us', 'callP50Us', 'amortizedP50Us']),
+  fromTools: z.number().int().positive(),
+  toTools: z.number().int().positive(),
+  slope: z.number().finite(),
+});
+
+export const SweepResultsSchema = z.object({
+  schemaVersion: z.literal(SWEEP_SCHEMA_VERSION),
+  commit: CommitIdSchema,
+  dirty: z.boolean(),
+  createdAt: z.iso.datetime({ offset: true }),
+  command: z.string().min(1),
+  quick: z.boolean(),
+  environment: EnvironmentSchema,
+  loadAverage: z.object({ start: measured, end: measured }),
+  points: z.array(SweepPointSchema),
+  skipped: z.array(SweepSkipSchema),
+  sdk: z.array(SdkComparisonSchema),
+  slopes: z.array(SlopeSchema),
+});
+export type SweepResults = z.infer<typeof SweepResultsSchema>;
+
+export function parseSweepResults(value: unknown): SweepResults {
+  return SweepResultsSchema.parse(value);
+}

@@ -1,0 +1,110 @@
+/**
+ * The reference world grown along the sweep's axes: N provider tools spread
+ * over P providers, G grants for the bench actor. The reference tools,
+ * grants and provider stay as they are (the workload's calls still mean what
+ * they declare); what is added is what a host with a large catalogue adds.
+ *
+ * The generated providers behave like an in-process host provider: they hold
+ * their definitions (plain, mutable objects, as a host keeps them) and make
+ * fresh handler closures on every call, so nothing about a handler survives
+ * between turns. `frozenDefinitions` makes them hand out deep-frozen
+ * definition objects instead (the identity fast path of ADR 0009).
+ */
+import { MediationKernel, MemoryAuditSink, InMemoryToolNamespaceSettings, InMemoryUsageStore, StaticGrantSource } from '../../src/kernel/index.js';
+import type { CatalogueStrategyName, ContextToolProvider, Grant, ToolDefinition, ToolHandler, ToolResult } from '../../src/kernel/index.js';
+import { deepFreeze } from '../../src/kernel/internals.js';
+import { BENCH_ACTOR, ENABLED_NAMESPACES, NOTION_SEARCH, WORLD_AUTHORITY, WORLD_EPOCH, WORLD_NAMESPACE, handlerOf, referenceGrants, referenceTools } from '../../src/world/reference-world.js';
+
+/** Distinct declared ceilings among the generated tools: a provider's tools share a handful of capabilities, not one each. */
+export const GENERATED_CEILINGS = 64;
+
+export interface ScaleShape {
+  /** Provider tools in total (the reference provider's `notion.search` is one of them). */
+  readonly tools: number;
+  readonly providers: number;
+  /** Grants held by the bench actor (the 6 reference grants plus generated ones). */
+  readonly grants: number;
+  readonly frozenDefinitions?: boolean;
+}
+
+export function generatedDefinition(provider: number, index: number): ToolDefinition {
+  return {
+    name: `gen${provider}.t${String(index).padStart(5, '0')}`,
+    description: `Generated tool ${index} of provider ${provider}: searches one area of the Handbook.`,
+    namespace: 'notion',
+    source: `provider:gen${provider}`,
+    readWrite: 'read',
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'array', items: { type: 'string' }, maxItems: 64 }, query: { type: 'string' } },
+      required: ['path', 'query'],
+      additionalProperties: false,
+    },
+    outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+    requiredCapability: { resource: { namespace: 'notion', path: ['Handbook', `area${index % GENERATED_CEILINGS}`] }, action: 'search' },
+    annotations: { readOnly: true, idempotent: true },
+  };
+}
+
+/**
+ * A provider of `count` generated tools; each listTools answers with fresh
+ * handler closures. Provider 0 also serves the reference `notion.search`
+ * (one of its `count`), so the workload's notion calls mean what they declare.
+ */
+export function generatedProvider(provider: number, count: number, frozen: boolean): ContextToolProvider {
+  const generated = provider === 0 ? count - 1 : count;
+  const definitions = Array.from({ length: generated }, (_, i) => (frozen ? deepFreeze(generatedDefinition(provider, i)) : generatedDefinition(provider, i)));
+  const id = `gen${provider}`;
+  return {
+    id,
+    async listTools(): Promise<readonly ToolHandler[]> {
+      const handlers: ToolHandler[] = provider === 0 ? [handlerOf(NOTION_SEARCH, `provider:${id}`)] : [];
+      for (const definition of definitions) {
+        handlers.push({
+          definition,
+          parseArguments: (args) => args,
+          invoke: async (_context, call): Promise<ToolResult> => ({ status: 'succeeded', output: { ok: true }, callId: call.id, tool: call.tool, completedAt: WORLD_EPOCH }),
+        });
+      }
+      return handlers;
+    },
+  };
+}
+
+/** Grants beyond the reference six: notion grants over other trees, so discovery has to consider them and they never widen what the workload may do. */
+export function generatedGrants(count: number): Grant[] {
+  return Array.from({ length: count }, (_, j) => ({
+    id: `g-extra-${j}`,
+    namespaceId: WORLD_NAMESPACE,
+    subject: BENCH_ACTOR,
+    issuer: WORLD_AUTHORITY,
+    capabilities: [{ resource: { namespace: 'notion', path: ['Projects', `p${j}`] }, actions: ['search', 'read'], scope: 'descendants' as const }],
+    constraints: {},
+    issuedAt: '2026-11-01T00:00:00.000Z',
+  }));
+}
+
+/** How N tools split over P providers. Null when N < P: a provider with no tools is not a provider of this catalogue. */
+export function toolsPerProvider(shape: ScaleShape): number[] | null {
+  const { tools, providers } = shape;
+  if (tools < providers) return null;
+  const base = Math.floor(tools / providers);
+  return Array.from({ length: providers }, (_, k) => base + (k < tools % providers ? 1 : 0));
+}
+
+export function buildScaleKernel(strategy: CatalogueStrategyName, shape: ScaleShape): { kernel: MediationKernel; audit: MemoryAuditSink } {
+  const split = toolsPerProvider(shape);
+  if (split === null) throw new RangeError(`${shape.tools} tools cannot be spread over ${shape.providers} providers`);
+  const providers = split.map((count, k) => generatedProvider(k, count, shape.frozenDefinitions === true));
+  const audit = new MemoryAuditSink();
+  const kernel = new MediationKernel({
+    grantSource: new StaticGrantSource([...referenceGrants(), ...generatedGrants(Math.max(0, shape.grants - 6))]),
+    auditSink: audit,
+    usageStore: new InMemoryUsageStore(),
+    tools: referenceTools(),
+    providers,
+    namespaceSettings: new InMemoryToolNamespaceSettings(ENABLED_NAMESPACES),
+    catalogueStrategy: strategy,
+  });
+  return { kernel, audit };
+}

@@ -1,0 +1,121 @@
+/**
+ * The sweep's section of the systems-cost report (`results/scale-sweep.md`):
+ * the N curve per strategy with its fitted log–log slopes, the P, C and G
+ * curves under `turn`, the SDK side by side, what was skipped and why, and
+ * the issue's targets checked against this run. Generated from the numbers.
+ */
+import type { SweepPoint, SweepResults } from '../results/sweep-schema.js';
+
+const us = (value: number): string => (value >= 1000 ? `${(value / 1000).toPrecision(3)} ms` : `${value.toPrecision(3)} µs`);
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+function pointRow(p: SweepPoint, lead: string): string[] {
+  return [lead, us(p.openP50Us), us(p.listP50Us), us(p.boundaryP50Us), us(p.callP50Us), us(p.callP95Us), us(p.amortizedP50Us), String(p.turns)];
+}
+
+const POINT_HEADER = ['lease open p50', 'listing p50', 'boundary p50', 'call p50', 'call p95', 'amortized / call p50', 'turns'];
+
+export interface SweepTarget {
+  readonly target: string;
+  readonly measured: string;
+  readonly met: boolean | undefined;
+}
+
+export function checkSweepTargets(results: SweepResults): SweepTarget[] {
+  const turnN = (tools: number) => results.points.find((p) => p.axis === 'tools' && p.strategy === 'turn' && p.tools === tools);
+  const small = turnN(1) ?? turnN(20);
+  const big = turnN(2000);
+  const largest = turnN(10000);
+  const slope = results.slopes.find((s) => s.strategy === 'turn' && s.metric === 'listP50Us');
+  const targets: SweepTarget[] = [];
+  targets.push(
+    big === undefined
+      ? { target: 'turn boundary (open + listing) at 2,000 tools ≤ 2 ms', measured: 'not measured', met: undefined }
+      : { target: 'turn boundary (open + listing) at 2,000 tools ≤ 2 ms', measured: us(big.boundaryP50Us), met: big.boundaryP50Us <= 2000 },
+  );
+  targets.push(
+    small === undefined
+      ? { target: 'turn boundary at 19 tools ≤ 25 µs', measured: 'not measured', met: undefined }
+      : { target: `turn boundary at ${small.tools === 1 ? '19' : `${18 + small.tools}`} tools ≤ 25 µs`, measured: us(small.boundaryP50Us), met: small.boundaryP50Us <= 25 },
+  );
+  targets.push(
+    slope === undefined
+      ? { target: 'turn listing log–log slope ≤ 1.05 from 20 to 10,000 tools', measured: 'not measured', met: undefined }
+      : { target: 'turn listing log–log slope ≤ 1.05 from 20 to 10,000 tools', measured: `${slope.slope} (N ${slope.fromTools}–${slope.toTools})`, met: slope.toTools >= 10000 ? slope.slope <= 1.05 : undefined },
+  );
+  targets.push(
+    largest === undefined || small === undefined
+      ? { target: 'turn call p50 at 10,000 tools within 1.2× of the 19-tool figure', measured: 'not measured', met: undefined }
+      : {
+          target: 'turn call p50 at 10,000 tools within 1.2× of the 19-tool figure',
+          measured: `${(largest.callP50Us / small.callP50Us).toFixed(2)}× (${us(small.callP50Us)} → ${us(largest.callP50Us)})`,
+          met: largest.callP50Us <= 1.2 * small.callP50Us,
+        },
+  );
+  const atLeast50 = results.sdk.filter((s) => s.tools >= 50);
+  targets.push({
+    target: "costlab's listing over MCP cheaper than the SDK McpServer's at every N ≥ 50",
+    measured: atLeast50.length === 0 ? 'not measured' : atLeast50.map((s) => `N=${s.tools} ${s.sdkOverCostlab}×`).join(', '),
+    met: atLeast50.length === 0 ? undefined : atLeast50.every((s) => s.sdkOverCostlab > 1),
+  });
+  return targets;
+}
+
+export function renderSweepMarkdown(results: SweepResults): string {
+  const out: string[] = [];
+  out.push('## Catalogue resolution at scale');
+  out.push('');
+  out.push(
+    `Command \`${results.command}\` at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (working tree dirty)' : ''}, ${results.createdAt}; ` +
+      `${results.environment.cpuModel}, ${results.environment.cores} cores, Node ${results.environment.node}; load average ${results.loadAverage.start.toFixed(1)} at start, ${results.loadAverage.end.toFixed(1)} at end. ` +
+      'Absolute times on a loaded machine are inflated and noisy; read the ratios and slopes within the run.',
+  );
+  out.push('');
+  out.push('N counts provider tools (the 18 static reference tools come on top); P providers share them; C calls per turn are the first C attempts of the reference workload; G grants per principal. Per point: p50 over the measured turns; "amortized" is the whole turn (open to close) over C.');
+  for (const strategy of ['rederive', 'shared', 'turn'] as const) {
+    const curve = results.points.filter((p) => p.axis === 'tools' && p.strategy === strategy).sort((a, b) => a.tools - b.tools);
+    if (curve.length === 0) continue;
+    out.push('');
+    out.push(`### N provider tools, \`${strategy}\` (P = 1, C = 27, G = 6)`);
+    out.push('');
+    out.push(table(['N', ...POINT_HEADER], curve.map((p) => pointRow(p, p.tools.toLocaleString('en-US')))));
+    const slopes = results.slopes.filter((s) => s.strategy === strategy);
+    if (slopes.length > 0) {
+      out.push('');
+      out.push(`Fitted log–log slopes (N ${slopes[0]!.fromTools}–${slopes[0]!.toTools}): ${slopes.map((s) => `${s.metric.replace('P50Us', '')} ${s.slope}`).join(', ')}.`);
+    }
+  }
+  for (const axis of ['providers', 'calls', 'grants'] as const) {
+    const rows = results.points.filter((p) => p.axis === axis).sort((a, b) => a.tools - b.tools || a[axis] - b[axis]);
+    if (rows.length === 0) continue;
+    const base = results.points.filter((p) => p.axis === 'tools' && p.strategy === 'turn' && rows.some((r) => r.tools === p.tools));
+    const all = [...base.map((p) => ({ ...p, axis })), ...rows].sort((a, b) => a.tools - b.tools || a[axis] - b[axis]);
+    out.push('');
+    out.push(`### ${axis === 'providers' ? 'P providers' : axis === 'calls' ? 'C calls per turn' : 'G grants per principal'}, \`turn\``);
+    out.push('');
+    out.push(table(['N', axis === 'providers' ? 'P' : axis === 'calls' ? 'C' : 'G', ...POINT_HEADER], all.map((p) => [p.tools.toLocaleString('en-US'), ...pointRow(p, String(p[axis]))])));
+  }
+  if (results.sdk.length > 0) {
+    out.push('');
+    out.push('### tools/list beside the official SDK (in-memory transport, same run)');
+    out.push('');
+    out.push('SDK: `McpServer` with the N tools declared with zod schemas, tools/list round trip. costlab: the turn\'s listing over MCP — bridge open (lease + kernel listing) plus the tools/list round trip; the round trip alone beside it.');
+    out.push('');
+    out.push(table(['N', 'SDK McpServer p50', 'costlab turn listing p50', 'costlab tools/list alone p50', 'SDK ÷ costlab'], results.sdk.map((s) => [s.tools.toLocaleString('en-US'), us(s.sdkListP50Us), us(s.costlabTurnListP50Us), us(s.costlabListP50Us), `${s.sdkOverCostlab}×`])));
+  }
+  if (results.skipped.length > 0) {
+    out.push('');
+    out.push('### Skipped');
+    out.push('');
+    for (const s of results.skipped) out.push(`- ${s.strategy} N=${s.tools} P=${s.providers} C=${s.calls} G=${s.grants} (${s.axis} curve): ${s.reason}`);
+  }
+  out.push('');
+  out.push('### Targets (this run)');
+  out.push('');
+  out.push(table(['target', 'measured', 'met'], checkSweepTargets(results).map((t) => [t.target, t.measured, t.met === undefined ? 'not measured' : t.met ? 'yes' : 'no'])));
+  out.push('');
+  return out.join('\n');
+}

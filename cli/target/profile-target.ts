@@ -1,0 +1,38 @@
+/** `costlab profile --target stdio:node …`: a 0x flame graph of a Node MCP server under the configured call mix. */
+import path from 'node:path';
+import { profileTarget } from '../../bench/target/profile-target.js';
+import { CredentialMissing, resolveIdentities } from '../../bench/target/target-config.js';
+import { Redactor } from '../../bench/target/secrets.js';
+import { targetOptions, usageFailure } from './target-options.js';
+import type { TargetFlags } from './target-options.js';
+
+export interface ProfileTargetFlags extends TargetFlags {
+  readonly turns: number;
+}
+
+/** Writes <out>/target/flamegraph.html; `--turns` is the number of rounds of the mix (one tools/list and each configured call). */
+export async function runProfileTarget(flags: ProfileTargetFlags): Promise<number> {
+  let options;
+  try {
+    options = await targetOptions({ ...flags, out: flags.out ?? 'profiles' });
+    if (options.specs.length !== 1) throw new Error('profile one target at a time');
+  } catch (error) {
+    return usageFailure('profile', error);
+  }
+  const redactor = new Redactor();
+  try {
+    const [identity] = await resolveIdentities(options.config, redactor);
+    const outDir = path.resolve(options.out, 'target');
+    const profile = await profileTarget(options.specs[0]!, identity!, options.config, redactor, {
+      outDir,
+      rounds: flags.turns,
+      onProgress: (line) => process.stderr.write(`profile: ${line}\n`),
+    });
+    process.stdout.write(`wrote ${path.relative(process.cwd(), profile.html) || profile.html}: ${profile.requests} requests in ${(profile.elapsedMs / 1000).toFixed(1)} s, from ${profile.isolateLog}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof CredentialMissing) return usageFailure('profile', error);
+    process.stderr.write(`costlab profile: ${redactor.scrub(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}\n`);
+    return 1;
+  }
+}

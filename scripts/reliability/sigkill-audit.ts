@@ -1,0 +1,68 @@
+/**
+ * SIGKILL campaign: for every sink `costlab serve` offers (the default,
+ * stderr; and `--audit FILE`), N runs of a real `serve --stdio` killed after
+ * ≥ CALLS answered calls with a window of calls in flight, counting
+ * answered-but-unaudited (answered calls with no `tool.invoked` record).
+ * Also one run per sink with the stderr reader stalled. Exits 1 on any
+ * unaudited answer. Writes `results/reliability/sigkill-audit.{json,md}`.
+ *
+ *   npx tsx scripts/reliability/sigkill-audit.ts [--runs=3] [--calls=10000] [--root=<checkout>] [--out=results/reliability]
+ *
+ * `--root` points at another checkout (an older commit) to measure it the same way.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { commitOf, machine } from './run-identity.js';
+import { runKillTrial } from './kill-trial.js';
+import type { KillTrialResult, TrialSink } from './kill-trial.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '10000' }, root: { type: 'string' }, out: { type: 'string' } } });
+const runs = Number(values.runs);
+const calls = Number(values.calls);
+const root = values.root ?? REPO;
+const out = values.out ?? path.join(REPO, 'results', 'reliability');
+const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-sigkill-'));
+
+interface Row extends KillTrialResult {
+  readonly reader: 'prompt' | 'stalled';
+  readonly run: number;
+}
+const rows: Row[] = [];
+try {
+  for (const sink of ['stderr', 'file'] as TrialSink[]) {
+    for (let run = 1; run <= runs; run++) {
+      process.stderr.write(`sigkill-audit: sink ${sink}, run ${run}/${runs}, killing after ${calls} answers… `);
+      const result = await runKillTrial({ root, sink, auditFile: path.join(scratch, `${sink}-${run}.jsonl`), killAfter: calls, deadlineMs: 600_000 });
+      rows.push({ ...result, reader: 'prompt', run });
+      process.stderr.write(`${result.answered} answered, ${result.unaudited} unaudited, ${result.tornLines} torn, ${(result.elapsedMs / 1000).toFixed(1)} s\n`);
+    }
+  }
+  process.stderr.write('sigkill-audit: sink stderr, reader stalled… ');
+  const stalled = await runKillTrial({ root, sink: 'stderr', killAfter: calls, readStderr: false, stallMs: 2000, deadlineMs: 120_000 });
+  rows.push({ ...stalled, reader: 'stalled', run: 1 });
+  process.stderr.write(`${stalled.answered} answered, ${stalled.unaudited} unaudited\n`);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+const commit = commitOf(root);
+const host = machine();
+const command = `npx tsx scripts/reliability/sigkill-audit.ts --runs=${runs} --calls=${calls}`;
+const total = rows.reduce((sum, r) => sum + r.unaudited, 0);
+mkdirSync(out, { recursive: true });
+writeFileSync(path.join(out, 'sigkill-audit.json'), `${JSON.stringify({ command, commit, machine: host, rows }, null, 2)}\n`);
+const table = [
+  '| sink | stderr reader | run | answered | in flight at kill | `tool.invoked` records | answered-but-unaudited | torn lines | time |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ...rows.map((r) => `| ${r.sink === 'file' ? '`--audit FILE`' : 'default (stderr)'} | ${r.reader} | ${r.run} | ${r.answered} | ${r.inFlightAtKill} | ${r.recorded} | **${r.unaudited}** | ${r.tornLines} | ${(r.elapsedMs / 1000).toFixed(1)} s |`),
+];
+writeFileSync(
+  path.join(out, 'sigkill-audit.md'),
+  `# SIGKILL campaign\n\n\`${command}\` at ${commit}, on ${host} (shared, loaded machine).\n\n${table.join('\n')}\n\nTotal answered-but-unaudited: **${total}**. A torn line is the record being written when the kill came; its call had not been answered.\n`,
+);
+process.stdout.write(`${table.join('\n')}\n`);
+process.exit(total === 0 ? 0 : 1);

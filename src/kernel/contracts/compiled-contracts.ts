@@ -1,0 +1,186 @@
+/**
+ * The three contracts a mediated call checks on every call — the call, the
+ * tool's requirement, the handler's result — checked by hand for the shapes
+ * they nearly always have, with zod as the judge of everything else.
+ *
+ * zod's generic parse of these (a discriminated union, z.json() recursing
+ * through a lazy union per value) was 2.5–4 µs of a ~20 µs call each in the
+ * step split. The checks here accept only what the zod schema accepts, and
+ * return the same copy zod would; any input they are not certain of — a
+ * symbol or `__proto__` key, a hole, an optional field, a non-plain object,
+ * anything that fails — goes to zod, which accepts or refuses it and names
+ * the fields exactly as before. So the contract is zod's, and a refusal's
+ * wording never changes; the property test holds the two to agreement.
+ */
+import type { z } from 'zod';
+import { InstantSchema } from './primitives.js';
+import { RequirementSchema } from './resource.js';
+import type { Requirement } from './resource.js';
+import { ToolCallSchema, ToolResultSchema } from './tool.js';
+import type { ToolCall, ToolResult } from './tool.js';
+
+/** A value the fast path is not sure of: zod decides. */
+const UNSURE: unique symbol = Symbol('unsure');
+type Unsure = typeof UNSURE;
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const INSTANT = (InstantSchema as unknown as { _zod: { pattern: RegExp } })._zod.pattern;
+
+/**
+ * The last instant string found valid. A turn's calls and results carry the
+ * same `requestedAt`/`completedAt` over and over; a string equal to the last
+ * one needs no regex.
+ */
+let lastInstant = '';
+
+function isInstant(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  if (value === lastInstant) return true;
+  if (!INSTANT.test(value)) return false;
+  lastInstant = value;
+  return true;
+}
+
+const isId = (value: unknown): value is string => typeof value === 'string' && value.length >= 1 && value.length <= 256;
+
+/** Own keys of a plain object when they are exactly `expected` (in any order), else undefined. */
+function hasExactly(input: unknown, expected: ReadonlySet<string>): input is Record<string, unknown> {
+  if (typeof input !== 'object' || input === null || Object.getPrototypeOf(input) !== Object.prototype) return false;
+  const keys = Reflect.ownKeys(input);
+  if (keys.length !== expected.size) return false;
+  for (const key of keys) if (typeof key !== 'string' || !expected.has(key)) return false;
+  return true;
+}
+
+/** A copy of a JSON value as z.json() would return it, or UNSURE. */
+function copyJson(value: unknown): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : UNSURE;
+    case 'object': {
+      if (value === null) return null;
+      const proto = Object.getPrototypeOf(value);
+      if (proto === Array.prototype) {
+        const array = value as unknown[];
+        const out = new Array<unknown>(array.length);
+        for (let i = 0; i < array.length; i++) {
+          const item = array[i];
+          if (item === undefined) return UNSURE;
+          const copied = copyJson(item);
+          if (copied === UNSURE) return UNSURE;
+          out[i] = copied;
+        }
+        return out;
+      }
+      return proto === Object.prototype ? copyJsonObject(value as Record<string, unknown>) : UNSURE;
+    }
+    default:
+      return UNSURE;
+  }
+}
+
+function copyJsonObject(value: Record<string, unknown>): Record<string, unknown> | Unsure {
+  const out: Record<string, unknown> = {};
+  for (const key of Reflect.ownKeys(value)) {
+    if (typeof key !== 'string' || key === '__proto__') return UNSURE;
+    const copied = copyJson(value[key]);
+    if (copied === UNSURE) return UNSURE;
+    out[key] = copied;
+  }
+  return out;
+}
+
+function jsonObject(value: unknown): Record<string, unknown> | Unsure {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return UNSURE;
+  return copyJsonObject(value as Record<string, unknown>);
+}
+
+/** Runs a fast check; a stack overflow in it (arguments nested past the stack) is zod's to meet and report. */
+function attempt<T>(check: () => T | Unsure): T | Unsure {
+  try {
+    return check();
+  } catch {
+    return UNSURE;
+  }
+}
+
+const CALL_KEYS = new Set(['id', 'tool', 'arguments', 'traceId', 'requestedAt']);
+
+function fastToolCall(input: unknown): ToolCall | Unsure {
+  if (!hasExactly(input, CALL_KEYS)) return UNSURE;
+  const { id, tool, traceId, requestedAt } = input;
+  if (!isId(id) || typeof tool !== 'string' || !TOOL_NAME.test(tool) || !isId(traceId) || !isInstant(requestedAt)) return UNSURE;
+  const args = jsonObject(input.arguments);
+  if (args === UNSURE) return UNSURE;
+  return { id, tool, arguments: args as ToolCall['arguments'], traceId, requestedAt };
+}
+
+/** ToolCallSchema.safeParse, with its common case checked by hand. */
+export function safeParseToolCall(input: unknown): z.ZodSafeParseResult<ToolCall> {
+  const fast = attempt(() => fastToolCall(input));
+  return fast === UNSURE ? ToolCallSchema.safeParse(input) : { success: true, data: fast };
+}
+
+const SUCCEEDED_KEYS = new Set(['status', 'output', 'callId', 'tool', 'completedAt']);
+const REFUSED_KEYS = new Set(['status', 'code', 'message', 'callId', 'tool', 'completedAt']);
+
+function fastToolResult(input: unknown): ToolResult | Unsure {
+  if (typeof input !== 'object' || input === null) return UNSURE;
+  const status = (input as { status?: unknown }).status;
+  if (status === 'succeeded') {
+    if (!hasExactly(input, SUCCEEDED_KEYS)) return UNSURE;
+    const { callId, tool, completedAt } = input;
+    if (!isId(callId) || typeof tool !== 'string' || !TOOL_NAME.test(tool) || !isInstant(completedAt)) return UNSURE;
+    if (input.output === undefined) return UNSURE;
+    const output = copyJson(input.output);
+    if (output === UNSURE) return UNSURE;
+    return { status, output: output as never, callId, tool, completedAt };
+  }
+  if (status === 'denied' || status === 'failed') {
+    if (!hasExactly(input, REFUSED_KEYS)) return UNSURE;
+    const { code, message, callId, tool, completedAt } = input;
+    if (typeof code !== 'string' || code.length < 1 || code.length > 128 || typeof message !== 'string' || message.length > 4096) return UNSURE;
+    if (!isId(callId) || typeof tool !== 'string' || !TOOL_NAME.test(tool) || !isInstant(completedAt)) return UNSURE;
+    return { status, code, message, callId, tool, completedAt };
+  }
+  return UNSURE;
+}
+
+/** ToolResultSchema.safeParse, with its common case checked by hand. */
+export function safeParseToolResult(input: unknown): z.ZodSafeParseResult<ToolResult> {
+  const fast = attempt(() => fastToolResult(input));
+  return fast === UNSURE ? ToolResultSchema.safeParse(input) : { success: true, data: fast };
+}
+
+const REQUIREMENT_KEYS = new Set(['resource', 'action']);
+const RESOURCE_KEYS = new Set(['namespace', 'path']);
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_IN_SEGMENT = /[/\\\u0000-\u001f\u007f]/;
+
+function fastRequirement(input: unknown): Requirement | Unsure {
+  if (!hasExactly(input, REQUIREMENT_KEYS)) return UNSURE;
+  const { resource, action } = input;
+  // A resource naming an owner goes to zod: the owner is a tagged union.
+  if (!hasExactly(resource, RESOURCE_KEYS) || typeof action !== 'string' || action.length > 128) return UNSURE;
+  const { namespace, path } = resource;
+  if (typeof namespace !== 'string' || namespace.length > 256) return UNSURE;
+  if (typeof path !== 'object' || path === null || Object.getPrototypeOf(path) !== Array.prototype) return UNSURE;
+  const segments = path as unknown[];
+  if (segments.length > 64) return UNSURE;
+  const copy = new Array<string>(segments.length);
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i];
+    if (typeof s !== 'string' || s.length < 1 || s.length > 256 || s === '.' || s === '..' || FORBIDDEN_IN_SEGMENT.test(s)) return UNSURE;
+    copy[i] = s;
+  }
+  return { resource: { namespace, path: copy }, action };
+}
+
+/** RequirementSchema.parse, with its common case (no owner named) checked by hand; throws zod's error otherwise. */
+export function parseRequirement(input: unknown): Requirement {
+  const fast = attempt(() => fastRequirement(input));
+  return fast === UNSURE ? RequirementSchema.parse(input) : fast;
+}

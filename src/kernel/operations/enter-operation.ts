@@ -1,0 +1,245 @@
+import { isAbortError } from '../abort.js';
+import type { AuditFields } from '../audit/audit-trail.js';
+import type { PreparedContext } from '../authority/prepared-context.js';
+import { prepareContext } from '../authority/prepared-context.js';
+import type { AvailableAuthority } from '../authority/resolve-authority.js';
+import type { TurnLease } from '../authority/turn-lease.js';
+import { ContractViolation } from '../contracts/index.js';
+import type { AuditEventType } from '../contracts/index.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import { MAX_REFUSAL_FIELDS, boundRefusalMessage } from '../refusal-message.js';
+import { describeThrown } from '../thrown-value.js';
+import { markStep } from '../observability/spans.js';
+import type { KernelCore } from './kernel-core.js';
+import { leaseFor } from './operation-lease.js';
+
+/** A refusal as an operation records it: the caller is told `status`, `code` and `message`; the trail also gets `cause` and `fields`. */
+export interface Refusal<Code extends string = string> {
+  readonly status: 'denied' | 'failed';
+  readonly code: Code;
+  readonly message: string;
+  readonly cause?: string;
+  readonly fields?: AuditFields;
+}
+
+/** The call an operation answers: its records name it, and the catalogue its turn published. */
+export interface CallRef {
+  readonly id: string;
+  readonly tool: string;
+}
+
+/** The refusals every operation's opening can end in. */
+export type EntryCode = 'invalid_context' | 'authority_unavailable' | 'tool_catalog_unavailable';
+
+/**
+ * How one operation enters the kernel. Each stage that refuses records the
+ * refusal as `type`, so a refusal reads alike whichever operation met it.
+ */
+export interface OperationFrame<AdmitCode extends string = never> {
+  readonly type: AuditEventType;
+  /** `context`: stop once the context is valid (no authority, no catalogue); `catalogue`: go on to the turn's registry. */
+  readonly reach: 'context' | 'catalogue';
+  /**
+   * The call this operation answers, if it answers one. Its refusals then
+   * carry `tool`, `operationId` and the turn's `catalogHash` (SPEC §1.6 step
+   * 10), and an abort is recorded `interrupted` before it is rethrown (so the
+   * call leaves a trace).
+   */
+  readonly call?: CallRef;
+  /** The id the call's spans and step marks are keyed by: only a call whose contract held has one. */
+  readonly spanId?: string | undefined;
+  /** What every record of this operation says, whichever stage wrote it (an envelope's reason, a fail-closed turn). */
+  readonly fields?: AuditFields;
+  /** The operation's own check once the context is valid and before any authority is asked (a call's contract, its trace). */
+  readonly admit?: (prepared: PreparedContext) => Refusal<AdmitCode> | undefined;
+  readonly signal?: AbortSignal;
+}
+
+export interface EnteredContext {
+  readonly refused: false;
+  readonly prepared: PreparedContext;
+}
+
+export interface EnteredTurn extends EnteredContext {
+  readonly lease: TurnLease;
+  readonly authority: AvailableAuthority;
+  readonly registry: ToolRegistry;
+}
+
+export interface Refused<Code extends string> {
+  readonly refused: true;
+  readonly refusal: Refusal<Code>;
+  /** The context, when the refusal came after it was found valid: its instant stamps the answer. */
+  readonly prepared: PreparedContext | undefined;
+}
+
+type Entry<Reached, Code extends string> = Reached | Refused<Code> | Promise<Reached | Refused<Code>>;
+
+/**
+ * The opening every kernel operation shares, SPEC §1.6: the context's
+ * contract (`invalid_context`), the operation's own admission, the turn's
+ * authority (`authority_unavailable`), the turn's registry
+ * (`tool_catalog_unavailable`). Each refusal is recorded before it is
+ * returned, with its message and offending fields bounded (the material is
+ * untrusted) and anything a port threw described without trusting it.
+ *
+ * Synchronous whenever nothing has to wait — a held lease, a held registry,
+ * a synchronous sink — so a call inside an open turn pays no await here.
+ */
+export function enterOperation<AdmitCode extends string = never>(
+  core: KernelCore,
+  contextInput: unknown,
+  frame: OperationFrame<AdmitCode> & { readonly reach: 'context' },
+): Entry<EnteredContext, EntryCode | AdmitCode>;
+export function enterOperation<AdmitCode extends string = never>(
+  core: KernelCore,
+  contextInput: unknown,
+  frame: OperationFrame<AdmitCode> & { readonly reach: 'catalogue' },
+): Entry<EnteredTurn, EntryCode | AdmitCode>;
+export function enterOperation<AdmitCode extends string>(
+  core: KernelCore,
+  contextInput: unknown,
+  frame: OperationFrame<AdmitCode>,
+): Entry<EnteredContext | EnteredTurn, EntryCode | AdmitCode> {
+  // 1. The context's contract.
+  let prepared: PreparedContext;
+  try {
+    prepared = prepareContext(contextInput);
+  } catch (error) {
+    return refuse(core, frame, undefined, undefined, malformed('invalid_context', error));
+  }
+
+  // 2. The operation's own admission, before any authority is asked.
+  const objection = frame.admit?.(prepared);
+  if (objection !== undefined) return refuse(core, frame, prepared, undefined, objection);
+  markStep(core.spans, 'context', frame.spanId);
+  if (frame.reach === 'context') return { refused: false, prepared };
+
+  // 3. Authority: held on the turn's lease, or resolved for this one operation.
+  const leased = leaseFor(core, prepared, frame.signal);
+  if (!(leased instanceof Promise)) return withAuthority(core, frame, prepared, leased);
+  return leased.then(
+    (lease) => withAuthority(core, frame, prepared, lease),
+    // leaseFor rejects only when the caller's signal aborted the wait.
+    (error: unknown) => interrupted(core, frame, prepared, undefined, error),
+  );
+}
+
+function withAuthority<Code extends string>(
+  core: KernelCore,
+  frame: OperationFrame<Code>,
+  prepared: PreparedContext,
+  lease: TurnLease,
+): Entry<EnteredTurn, EntryCode | Code> {
+  const authority = lease.authority!;
+  if (authority.status !== 'available') {
+    return refuse(core, frame, prepared, lease, {
+      status: 'denied',
+      code: 'authority_unavailable',
+      message: 'authority for this turn is unavailable',
+      cause: authority.code,
+      fields: { failClosed: true },
+    });
+  }
+  markStep(core.spans, 'authority', frame.spanId);
+
+  // 4. The effective registry, by the kernel's catalogue strategy (a span when the operation is a call).
+  const { spans } = core;
+  const spanId = spans === undefined ? undefined : frame.spanId;
+  let start = 0;
+  const entered = (registry: ToolRegistry): EnteredTurn => {
+    if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, spans!.now());
+    markStep(spans, 'catalogue', spanId);
+    return { refused: false, prepared, lease, authority, registry };
+  };
+  const unavailable = (error: unknown): Entry<EnteredTurn, EntryCode | Code> => {
+    if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, spans!.now());
+    if (isAbortError(error, frame.signal)) return interrupted(core, frame, prepared, lease, error);
+    return refuse(core, frame, prepared, lease, {
+      status: 'failed',
+      code: 'tool_catalog_unavailable',
+      message: 'the tool catalogue is unavailable',
+      cause: boundRefusalMessage(describeThrown(error)),
+    });
+  };
+  let resolved: ToolRegistry | Promise<ToolRegistry>;
+  // The span times the strategy's resolution alone (under `turn` one field read), not the set-up above.
+  if (spanId !== undefined) start = spans!.now();
+  try {
+    resolved = core.strategy.resolve(lease, prepared, frame.signal);
+  } catch (error) {
+    return unavailable(error);
+  }
+  return resolved instanceof Promise ? resolved.then(entered, unavailable) : entered(resolved);
+}
+
+/** The refusal of input that failed its contract: message and field list bounded, since both quote the input. */
+export function malformed<Code extends string>(code: Code, error: unknown): Refusal<Code> {
+  const message = boundRefusalMessage(describeThrown(error));
+  const fields = error instanceof ContractViolation ? error.fields.slice(0, MAX_REFUSAL_FIELDS) : [];
+  return { status: 'denied', code, message, fields: { metadata: { message, fields } } };
+}
+
+/**
+ * Records a refusal as the operation's `type` and hands it back. Before the
+ * context was found valid nothing of it is trusted into the record (the
+ * principals are null); after, the record names who was refused.
+ */
+export function recordRefusal(
+  core: KernelCore,
+  frame: Pick<OperationFrame<string>, 'type' | 'call' | 'fields'>,
+  prepared: PreparedContext | undefined,
+  lease: TurnLease | undefined,
+  refusal: Refusal,
+): void | Promise<void> {
+  const { call } = frame;
+  const fields: AuditFields = {
+    ...(call === undefined ? {} : { tool: call.tool, operationId: call.id }),
+    reason: refusal.code,
+    source: 'kernel',
+    ...(refusal.cause === undefined ? {} : { cause: refusal.cause }),
+    ...(call === undefined || lease?.catalogHash === undefined ? {} : { catalogHash: lease.catalogHash }),
+    ...refusal.fields,
+    ...frame.fields,
+  };
+  return core.trail.outcome(
+    prepared === undefined ? core.trail.invalidContextEvent(frame.type, fields) : core.trail.event(prepared, frame.type, refusal.status, fields),
+  );
+}
+
+function refuse<Code extends string>(
+  core: KernelCore,
+  frame: OperationFrame<string>,
+  prepared: PreparedContext | undefined,
+  lease: TurnLease | undefined,
+  refusal: Refusal<Code>,
+): Refused<Code> | Promise<Refused<Code>> {
+  const refused: Refused<Code> = { refused: true, refusal, prepared };
+  const written = recordRefusal(core, frame, prepared, lease, refusal);
+  // A refusal before the context held is not timed: the call span is keyed only once both contracts held.
+  if (prepared !== undefined) markStep(core.spans, 'outcome.record', frame.spanId);
+  return written === undefined ? refused : written.then(() => refused);
+}
+
+/**
+ * The caller's abort cut the opening short. A call records that it was
+ * interrupted (the abort is rethrown, so without the record it would leave
+ * no trace); any other operation simply rethrows.
+ */
+async function interrupted(core: KernelCore, frame: OperationFrame<string>, prepared: PreparedContext, lease: TurnLease | undefined, error: unknown): Promise<never> {
+  if (frame.call !== undefined) await recordInterrupted(core, prepared, frame.call, lease);
+  throw error;
+}
+
+/** The record of a call the caller's abort cut short, wherever it landed. */
+export function recordInterrupted(core: KernelCore, prepared: PreparedContext, call: CallRef, lease: TurnLease | undefined): void | Promise<void> {
+  return core.trail.outcome(
+    core.trail.event(prepared, 'tool.invoked', 'interrupted', {
+      tool: call.tool,
+      operationId: call.id,
+      reason: 'interrupted',
+      source: 'kernel',
+      ...(lease?.catalogHash === undefined ? {} : { catalogHash: lease.catalogHash }),
+    }),
+  );
+}

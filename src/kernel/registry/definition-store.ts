@@ -1,0 +1,140 @@
+import { types } from 'node:util';
+import { ToolDefinitionSchema, parseContract } from '../contracts/index.js';
+import type { ToolDefinition } from '../contracts/index.js';
+import { describeThrown } from '../thrown-value.js';
+import { CATALOGUE_LIMITS, DefinitionNotJson, DefinitionTooLarge } from './catalogue-limits.js';
+import { deepFreeze } from './deep-freeze.js';
+import { markRegistered } from './registered-definitions.js';
+
+/** One admitted definition and the length of the JSON text it was admitted as. */
+export interface AdmittedDefinition {
+  readonly definition: ToolDefinition;
+  readonly chars: number;
+}
+
+/** What `admit` did, for the kernel's counters. */
+export interface DefinitionStoreCounts {
+  /** Definitions validated, cloned and frozen afresh: content not seen before (or evicted). */
+  compiled: number;
+  /** Definitions answered from the store: content identical to one compiled before. */
+  reused: number;
+}
+
+/**
+ * Content-addressed registration (ADR 0009). A definition is registered as
+ * its JSON text: the key is that text, the value the validated, deep-frozen
+ * definition parsed back from it. Because the value is a function of the key
+ * alone, a hit can only ever return what the provider just spelled — never
+ * another provider's tool, never an older version of a changed one — and
+ * what is shared between turns and users is data, not the handler: the
+ * handler's functions are wrapped afresh from the handler of this answer.
+ *
+ * Two ways to the key:
+ * - a definition object seen before and proven immutable (deep-frozen plain
+ *   JSON, data properties only, no proxy, no toJSON) keeps its text forever,
+ *   so it is looked up by identity: no serialisation at all;
+ * - anything else is serialised with JSON.stringify each time (about 1 µs for
+ *   the reference world's definitions) and looked up by the text.
+ *
+ * Bounded: the store forgets its oldest texts once they pass
+ * `maxStoreChars`; a forgotten definition is compiled again on next sight.
+ */
+export class DefinitionStore {
+  readonly #byText = new Map<string, ToolDefinition>();
+  readonly #byImmutableObject = new WeakMap<object, AdmittedDefinition>();
+  #chars = 0;
+  readonly counts: DefinitionStoreCounts = { compiled: 0, reused: 0 };
+
+  constructor(readonly maxStoreChars = 2 * CATALOGUE_LIMITS.maxCatalogueChars) {}
+
+  get size(): number {
+    return this.#byText.size;
+  }
+
+  /** Throws DefinitionNotJson, DefinitionTooLarge or ContractViolation. */
+  admit(raw: unknown): AdmittedDefinition {
+    if (raw !== null && typeof raw === 'object') {
+      const known = this.#byImmutableObject.get(raw);
+      if (known !== undefined) {
+        this.counts.reused++;
+        return known;
+      }
+    }
+    const text = jsonText(raw);
+    let definition = this.#byText.get(text);
+    if (definition === undefined) {
+      definition = compile(text);
+      this.#remember(text, definition);
+      this.counts.compiled++;
+    } else {
+      this.counts.reused++;
+    }
+    const admitted: AdmittedDefinition = { definition, chars: text.length };
+    if (raw !== null && typeof raw === 'object' && isImmutableJson(raw, 0)) this.#byImmutableObject.set(raw, admitted);
+    return admitted;
+  }
+
+  #remember(text: string, definition: ToolDefinition): void {
+    this.#byText.set(text, definition);
+    this.#chars += text.length;
+    // Oldest first: Map iteration is insertion order.
+    for (const oldest of this.#byText.keys()) {
+      if (this.#chars <= this.maxStoreChars) break;
+      this.#byText.delete(oldest);
+      this.#chars -= oldest.length;
+    }
+  }
+}
+
+function nameOf(raw: unknown): string {
+  const name = raw !== null && typeof raw === 'object' ? (raw as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? name.slice(0, 128) : '?';
+}
+
+function jsonText(raw: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(raw);
+  } catch (error) {
+    throw new DefinitionNotJson(`definition '${nameOf(raw)}' is not JSON: ${describeThrown(error)}`);
+  }
+  if (typeof text !== 'string') throw new DefinitionNotJson(`definition is ${typeof raw}, not a JSON object`);
+  if (text.length > CATALOGUE_LIMITS.maxDefinitionChars) throw new DefinitionTooLarge(nameOf(raw), text.length);
+  return text;
+}
+
+/** Validation on the parsed text: what is validated is exactly what is stored and keyed. */
+function compile(text: string): ToolDefinition {
+  const checked = parseContract('ToolDefinition', ToolDefinitionSchema, JSON.parse(text));
+  return markRegistered(deepFreeze(checked as ToolDefinition));
+}
+
+const OBJECT_PROTOTYPE = Object.prototype;
+const ARRAY_PROTOTYPE = Array.prototype;
+const MAX_DEPTH = 64;
+
+/**
+ * Whether `value`'s JSON text can never change: plain objects and arrays,
+ * all frozen, all properties data properties, no proxies and no toJSON,
+ * down to primitives. Checked once per object; frozen is permanent.
+ */
+function isImmutableJson(value: object, depth: number): boolean {
+  if (depth > MAX_DEPTH || types.isProxy(value) || !Object.isFrozen(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== OBJECT_PROTOTYPE && prototype !== ARRAY_PROTOTYPE) return false;
+  if ('toJSON' in value) return false;
+  const descriptors = Object.getOwnPropertyDescriptors(value);
+  for (const key of Reflect.ownKeys(descriptors)) {
+    const descriptor = descriptors[key as string]!;
+    if (!('value' in descriptor)) return false;
+    const member: unknown = descriptor.value;
+    if (member === null) continue;
+    const kind = typeof member;
+    if (kind === 'object') {
+      if (!isImmutableJson(member as object, depth + 1)) return false;
+    } else if (kind !== 'string' && kind !== 'number' && kind !== 'boolean') {
+      return false;
+    }
+  }
+  return true;
+}

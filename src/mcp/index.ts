@@ -1,0 +1,13 @@
+/** The MCP surface as a library (`costlab/mcp`): the kernel behind the official SDK, on in-memory, stdio and Streamable HTTP transports. */
+export { OpenToolBridge } from './open-tool-bridge.js';
+export type { BridgeCatalogue, OpenToolBridgeOptions, BridgeCallOptions } from './open-tool-bridge.js';
+export { McpToolServer, DEFAULT_SERVER_INFO } from './tool-server.js';
+export type { McpToolServerOptions } from './tool-server.js';
+export { McpToolProvider } from './mcp-tool-provider.js';
+export type { McpToolProviderOptions, UpstreamToolMapping } from './mcp-tool-provider.js';
+export { connectInMemory, connectClientToBridge } from './transports/in-memory.js';
+export type { InMemoryConnection, InMemoryOptions } from './transports/in-memory.js';
+export { serveStdio } from './transports/stdio.js';
+export { McpHttpServer, MCP_PATH } from './transports/http.js';
+export type { McpHttpServerOptions } from './transports/http.js';
+export { stdioClientConfig, httpClientConfig } from './client-config.js';

@@ -1,0 +1,40 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * Every error an HTTP client can get from costlab's own code: a code and a
+ * fixed sentence. Nothing thrown inside ever reaches a client (issue 14,
+ * defect 7: `POST //%` was answered 500 `{"message":"Invalid URL"}`).
+ */
+export const HTTP_ERRORS = {
+  not_found: [404, 'MCP is served at /mcp'],
+  body_too_large: [413, 'the request body exceeds the limit'],
+  body_timeout: [408, 'the request body did not arrive in time'],
+  body_aborted: [400, 'the request body ended early'],
+  server_busy: [503, 'a request body of undeclared length outgrew the room for large bodies; retry later'],
+  internal_error: [500, 'internal error'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type HttpErrorCode = keyof typeof HTTP_ERRORS;
+
+/** The body of every costlab-made HTTP error. */
+export interface HttpErrorBody {
+  readonly error: string;
+  readonly code?: string;
+  readonly message: string;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** Answers with one of HTTP_ERRORS; `close` ends the connection after it (a body that was not read to its end). */
+export function sendHttpError(res: ServerResponse, code: HttpErrorCode, options: { readonly close?: boolean } = {}): void {
+  const [status, message] = HTTP_ERRORS[code];
+  const body: HttpErrorBody = { error: code, message };
+  sendJson(res, status, body, options.close === true ? { connection: 'close' } : {});
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * What one `costlab serve --http` process will hold for clients it has not
+ * yet served. Every bound is explicit, so an idle or stalled peer costs a
+ * known amount for a known time (issue 14, defect 6: 1,100 idle connections
+ * under `ulimit -n 1024` made every legitimate call fail, and 2,000 stalled
+ * bodies took RSS to 544 MB).
+ */
+export interface HttpLimits {
+  /** Open connections at most; a new one past this preempts the one longest without progress (see ConnectionAdmission). */
+  readonly maxConnections: number;
+  /** From accepting a connection (or the end of its last response) to the end of the next request's headers. */
+  readonly headersTimeoutMs: number;
+  /** From accepting a request's headers to the end of its body. */
+  readonly bodyTimeoutMs: number;
+  /** A kept-alive connection with no request in flight is closed after this long. */
+  readonly keepAliveTimeoutMs: number;
+  /** A body larger than this is refused 413 (the SDK's own bound). */
+  readonly maxBodyBytes: number;
+  /** Bodies up to this size are always read; an ordinary MCP call is a few hundred bytes. */
+  readonly smallBodyBytes: number;
+  /** What the larger bodies in flight may hold together; past it a large body is refused 503 `server_busy`. */
+  readonly largeBodyBudgetBytes: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
+  maxConnections: 4096,
+  headersTimeoutMs: 10_000,
+  bodyTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxBodyBytes: 4 * 1024 * 1024,
+  smallBodyBytes: 16 * 1024,
+  largeBodyBudgetBytes: 64 * 1024 * 1024,
+});
+
+/**
+ * Descriptors kept back from the connection cap for everything else the
+ * process opens: the audit file, upstream servers' pipes, modules, the
+ * listening socket.
+ */
+export const RESERVED_DESCRIPTORS = 64;
+
+/** The soft limit on open files (Linux `/proc/self/limits`), or undefined where it cannot be read. */
+export function openFileSoftLimit(): number | undefined {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = line === undefined ? undefined : Number(line.slice('Max open files'.length).trim().split(/\s+/)[0]);
+    return soft !== undefined && Number.isSafeInteger(soft) && soft > 0 ? soft : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The limits in force: the caller's over the defaults, with the connection
+ * cap kept under the descriptor limit. Past that limit `accept` fails and
+ * libuv resets every new connection, legitimate or not; under it, a new
+ * connection can always be accepted and an old one preempted.
+ */
+export function resolveHttpLimits(overrides: Partial<HttpLimits> = {}, fdLimit = openFileSoftLimit()): HttpLimits {
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...overrides };
+  const ceiling = fdLimit === undefined ? limits.maxConnections : Math.max(1, fdLimit - RESERVED_DESCRIPTORS);
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`HTTP limit ${name} must be a positive integer, got ${String(value)}`);
+  }
+  if (limits.smallBodyBytes > limits.maxBodyBytes) throw new RangeError('HTTP limit smallBodyBytes must not exceed maxBodyBytes');
+  return Object.freeze({ ...limits, maxConnections: Math.min(limits.maxConnections, ceiling) });
+}

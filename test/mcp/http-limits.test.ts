@@ -1,0 +1,144 @@
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { worldContext } from '../../src/world/reference-world.js';
+import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
+import { MAX_SESSIONS_PER_EXECUTION, McpHttpServer } from '../../src/mcp/transports/http.js';
+import type { HttpLimits } from '../../src/mcp/transports/http-limits.js';
+import { resolveHttpLimits } from '../../src/mcp/transports/http-limits.js';
+import { bearer, openRawSession, post } from './support/http-frames.js';
+import { buildWorld, invoked } from './support/world.js';
+
+const servers: McpHttpServer[] = [];
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function serve(limits: Partial<HttpLimits> = {}) {
+  const world = buildWorld();
+  const server = await McpHttpServer.listen({ openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }), limits });
+  servers.push(server);
+  const execution = await server.openExecution();
+  return { world, server, execution };
+}
+
+const readCall = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } } });
+
+/** A raw TCP connection to the server; resolves once connected. */
+function open(url: URL): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => resolve(socket));
+    socket.on('error', () => undefined);
+    socket.once('error', reject);
+    sockets.push(socket);
+  });
+}
+
+/** Resolves with what the server wrote before it closed the connection. */
+function closedWith(socket: Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.once('close', () => resolve(text));
+  });
+}
+
+/** Headers and the first `sent` bytes of a body of `declared` bytes, then nothing. */
+function stallBody(socket: Socket, url: URL, token: string, declared: number, sent: number): void {
+  socket.write(
+    `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +
+      `Accept: application/json, text/event-stream\r\nContent-Length: ${declared}\r\n\r\n${'x'.repeat(sent)}`,
+  );
+}
+
+describe('HTTP sessions are evicted least-recently-used', () => {
+  it('keeps the session in use when the 33rd initialize arrives; the least recently used one goes', async () => {
+    const { world, server, execution } = await serve();
+    const sessions: Array<Record<string, string>> = [];
+    for (let i = 0; i < MAX_SESSIONS_PER_EXECUTION; i++) sessions.push(await openRawSession(server.url, execution.token));
+    // The oldest session is the one in use.
+    const used = await post(server.url, readCall(1), sessions[0]!);
+    expect(used.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
+    sessions.push(await openRawSession(server.url, execution.token));
+    const stillInUse = await post(server.url, readCall(2), sessions[0]!);
+    expect(stillInUse.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
+    const leastRecent = await post(server.url, readCall(3), sessions[1]!);
+    expect(leastRecent.status).toBe(404);
+    expect(invoked(world.audit.events)).toHaveLength(2);
+  });
+});
+
+describe('HTTP connection, header and body limits', () => {
+  it('keeps the connection cap under the descriptor limit', () => {
+    expect(resolveHttpLimits({ maxConnections: 4096 }, 1024).maxConnections).toBe(960);
+    expect(resolveHttpLimits({ maxConnections: 100 }, 20_000).maxConnections).toBe(100);
+    expect(() => resolveHttpLimits({ bodyTimeoutMs: 0 })).toThrow(RangeError);
+  });
+
+  it('past the connection cap, preempts idle connections, and a legitimate client is served', async () => {
+    const { server, execution } = await serve({ maxConnections: 8 });
+    const idle = await Promise.all(Array.from({ length: 20 }, () => open(server.url)));
+    const closed = idle.map((socket) => closedWith(socket));
+    const session = await openRawSession(server.url, execution.token);
+    for (let i = 0; i < 5; i++) {
+      const reply = await post(server.url, readCall(i), session);
+      expect(reply.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
+    }
+    expect(server.connections.open).toBeLessThanOrEqual(8);
+    expect(server.connections.preempted).toBeGreaterThanOrEqual(12);
+    // The oldest idle connections were the ones closed, in order.
+    await Promise.all(closed.slice(0, 12));
+  });
+
+  it('closes a connection that sends no headers within the header timeout', async () => {
+    const { server } = await serve({ headersTimeoutMs: 200 });
+    const socket = await open(server.url);
+    await closedWith(socket);
+    expect(socket.destroyed).toBe(true);
+  });
+
+  it('answers a stalled body 408 body_timeout and closes it', async () => {
+    const { server, execution } = await serve({ bodyTimeoutMs: 200 });
+    const socket = await open(server.url);
+    stallBody(socket, server.url, execution.token, 100, 10);
+    const text = await closedWith(socket);
+    expect(text).toMatch(/^HTTP\/1\.1 408/);
+    expect(text).toContain('"error":"body_timeout"');
+  });
+
+  it('makes a large body wait, unread, while the shared budget is spent; small calls are served meanwhile', async () => {
+    const { server, execution } = await serve({ smallBodyBytes: 1024, largeBodyBudgetBytes: 64 * 1024, bodyTimeoutMs: 2000 });
+    const first = await open(server.url);
+    stallBody(first, server.url, execution.token, 40 * 1024, 100);
+    // The first reservation is made once its headers are read: wait until the server holds it.
+    while (server.connections.largeBodyBytes === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = await open(server.url);
+    const secondAnswer = closedWith(second);
+    stallBody(second, server.url, execution.token, 40 * 1024, 100);
+    while (server.connections.largeBodyWaiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.connections.largeBodyBytes).toBe(40 * 1024);
+    const session = await openRawSession(server.url, execution.token);
+    const reply = await post(server.url, readCall(1), session);
+    expect(reply.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
+    // The first gives up: the second gets its turn, and times out in its own body.
+    first.destroy();
+    while (server.connections.largeBodyWaiting > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.connections.largeBodyBytes).toBe(40 * 1024);
+    expect(await secondAnswer).toMatch(/^HTTP\/1\.1 408[^]*"error":"body_timeout"/);
+    expect(server.connections.largeBodyBytes).toBe(0);
+  });
+
+  it('refuses a body past the size limit 413 body_too_large, declared or counted', async () => {
+    const { server, execution } = await serve({ maxBodyBytes: 8 * 1024, smallBodyBytes: 1024 });
+    const declared = await post(server.url, JSON.stringify({ pad: 'y'.repeat(9 * 1024) }), bearer(execution.token));
+    expect([declared.status, declared.frames[0]?.error]).toEqual([413, 'body_too_large']);
+    const socket = await open(server.url);
+    const answered = closedWith(socket);
+    socket.write(`POST /mcp HTTP/1.1\r\nHost: ${server.url.host}\r\nAuthorization: Bearer ${execution.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    for (let i = 0; i < 10; i++) socket.write(`400\r\n${'z'.repeat(1024)}\r\n`);
+    expect(await answered).toMatch(/^HTTP\/1\.1 413[^]*"error":"body_too_large"/);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * The scale sweep's parts, by structure: the plan walks each axis and records
+ * G past MAX_GRANTS as refused; the world splits N over P; a point measures
+ * real turns whose calls do what they declare; the fitted slope is the power
+ * law's exponent; the results validate and the markdown names its command.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_GRANTS } from '../../src/kernel/index.js';
+import { logLogSlope } from '../../bench/scale/log-log-slope.js';
+import { runPoint } from '../../bench/scale/run-point.js';
+import { buildScaleKernel, toolsPerProvider } from '../../bench/scale/scale-world.js';
+import { planSweep, FULL_AXES } from '../../bench/scale/sweep-plan.js';
+import { checkSweepTargets, renderSweepMarkdown } from '../../bench/scale/sweep-markdown.js';
+import { SweepResultsSchema } from '../../bench/results/sweep-schema.js';
+import { worldContext } from '../../src/world/reference-world.js';
+
+describe('sweep plan', () => {
+  it('walks N under every strategy and P, C, G under turn; G above MAX_GRANTS is refused with the reason', () => {
+    const plan = planSweep(false);
+    const nCurve = plan.points.filter((p) => p.axis === 'tools');
+    expect(nCurve).toHaveLength(FULL_AXES.tools.length * 3);
+    expect(new Set(plan.points.filter((p) => p.axis !== 'tools').map((p) => p.strategy))).toEqual(new Set(['turn']));
+    expect(plan.refused.every((p) => p.grants > MAX_GRANTS && /grant_limit_exceeded/.test(p.reason))).toBe(true);
+    expect(plan.refused.map((p) => p.grants)).toEqual([1000, 1000]);
+  });
+
+  it('the quick plan covers N = 20 and N = 2,000', () => {
+    expect(new Set(planSweep(true).points.map((p) => p.tools))).toEqual(new Set([20, 2000]));
+  });
+});
+
+describe('scale world', () => {
+  it('splits N over P providers and refuses N < P', () => {
+    expect(toolsPerProvider({ tools: 2000, providers: 16, grants: 6 })).toEqual(Array.from({ length: 16 }, () => 125));
+    expect(toolsPerProvider({ tools: 20, providers: 16, grants: 6 })!.reduce((a, b) => a + b, 0)).toBe(20);
+    expect(toolsPerProvider({ tools: 1, providers: 4, grants: 6 })).toBeNull();
+  });
+
+  it('lists the 18 static tools plus N provider tools, less those the actor is not shown', async () => {
+    const { kernel } = buildScaleKernel('turn', { tools: 200, providers: 4, grants: 100 });
+    const context = worldContext(1);
+    const scope = await kernel.openTurnAuthority(context);
+    const listed = await kernel.listTools(context);
+    scope.close();
+    expect(listed.status).toBe('listed');
+    // The reference world serves 17 of its 19; the 199 generated tools are all shown.
+    expect(listed.tools.length).toBe(17 + 199);
+  });
+});
+
+describe('a sweep point', () => {
+  it('measures real turns: C calls each, one derivation per turn under turn, nothing compiled after the first turn', async () => {
+    const figures = await runPoint({ strategy: 'turn', tools: 20, providers: 2, grants: 6, calls: 3 }, { warmupTurns: 1, minTurns: 3, maxTurns: 3, budgetMs: 0 });
+    expect(figures).toMatchObject({ turns: 3, derivationsPerTurn: 1, definitionsCompiledPerTurn: 0, servedTools: 17 + 19 });
+    expect(figures.callP95Us).toBeGreaterThanOrEqual(figures.callP50Us);
+  });
+});
+
+describe('log–log slope', () => {
+  it('is the exponent of a power law, and refuses a single x', () => {
+    expect(logLogSlope([1, 10, 100, 1000].map((x) => ({ x, y: 3 * x ** 1.5 })))).toBeCloseTo(1.5, 6);
+    expect(logLogSlope([20, 2000].map((x) => ({ x, y: 7 }))) ).toBe(0);
+    expect(() => logLogSlope([{ x: 5, y: 1 }])).toThrow(RangeError);
+  });
+});
+
+describe('sweep results and report', () => {
+  const environment = { node: 'v20', v8: '11', platform: 'linux', arch: 'x64', cpuModel: 'cpu', cores: 2, memoryGiB: 4, lockfileHash: 'h' };
+  const point = (tools: number, listP50Us: number) => ({
+    axis: 'tools' as const, strategy: 'turn' as const, tools, providers: 1, calls: 27, grants: 6, frozenDefinitions: false, turns: 10,
+    openP50Us: 10, listP50Us, boundaryP50Us: 10 + listP50Us, callP50Us: 20, callP95Us: 30, amortizedP50Us: 25, turnP50Us: 700, servedTools: tools, derivationsPerTurn: 1, definitionsCompiledPerTurn: 0,
+  });
+  const results = SweepResultsSchema.parse({
+    schemaVersion: 1, commit: 'a'.repeat(40), dirty: false, createdAt: '2026-12-01T09:00:00.000Z', command: 'costlab sweep', quick: false, environment,
+    loadAverage: { start: 1, end: 1 }, points: [point(1, 5), point(2000, 900), point(10000, 4500)], skipped: [],
+    sdk: [{ tools: 50, repetitions: 3, sdkListP50Us: 300, costlabTurnListP50Us: 100, costlabListP50Us: 80, sdkOverCostlab: 3 }],
+    slopes: [{ strategy: 'turn', metric: 'listP50Us', fromTools: 20, toTools: 10000, slope: 1.01 }],
+  });
+
+  it('checks the issue targets against the run', () => {
+    const targets = checkSweepTargets(results);
+    expect(targets.map((t) => t.met)).toEqual([true, true, true, true, true]);
+  });
+
+  it('the markdown names the command and commit and carries the SDK ratio', () => {
+    const markdown = renderSweepMarkdown(results);
+    expect(markdown).toContain('`costlab sweep`');
+    expect(markdown).toContain('aaaaaaaaaaaa');
+    expect(markdown).toContain('3×');
+  });
+
+  it('refuses a results file whose point lacks a figure', () => {
+    const { listP50Us: _dropped, ...partial } = point(20, 1);
+    expect(SweepResultsSchema.safeParse({ ...results, points: [partial] }).success).toBe(false);
+  });
+});

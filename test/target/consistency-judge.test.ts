@@ -1,0 +1,58 @@
+/** The judge on observations built by hand: the rules that real servers in the other tests do not reach. */
+import { describe, expect, it } from 'vitest';
+import { CLIENT_TOOL_LIMIT, judgeConsistency, listingDifference } from '../../bench/target/consistency-rows.js';
+import type { IdentityObservation, ListingSeen } from '../../bench/target/consistency-rows.js';
+import { ANONYMOUS } from '../../bench/target/target-config.js';
+
+const tool = (name: string, type = 'object') => ({ name, inputSchema: { type } });
+const listing = (tools: Record<string, unknown>[], noticesBefore = 0, result: Record<string, unknown> = {}): ListingSeen => ({ tools, result: { tools, ...result }, noticesBefore, frame: undefined });
+const observe = (listings: ListingSeen[], declaresListChanged = false): IdentityObservation => ({
+  identity: ANONYMOUS,
+  declaresListChanged,
+  listings,
+  unlisted: { name: 'costlab-unlisted-x', refused: true, how: 'refused', frames: [] },
+});
+const verdictOf = (observations: IdentityObservation[], id: string) => judgeConsistency(observations).find((row) => row.id === id)!.verdict;
+
+describe('the consistency judge', () => {
+  it('allows a listing change announced by list_changed, and fails an unannounced one', () => {
+    const announced = observe([listing([tool('a')]), listing([tool('a'), tool('b')], 1)], true);
+    expect(verdictOf([announced], 'listing-stable')).toBe('pass');
+    expect(verdictOf([announced], 'list-changed-false-honoured')).toBe('not_applicable');
+    const silent = observe([listing([tool('a')]), listing([tool('a'), tool('b')])], true);
+    expect(verdictOf([silent], 'listing-stable')).toBe('fail');
+  });
+
+  it('counts a reordering as a change, and names it', () => {
+    expect(listingDifference(listing([tool('a'), tool('b')]), listing([tool('b'), tool('a')]))).toBe('same tools in another order');
+    expect(verdictOf([observe([listing([tool('a'), tool('b')]), listing([tool('b'), tool('a')])])], 'listing-stable')).toBe('fail');
+  });
+
+  it('fails a list_changed notification from a server that declared listChanged: false', () => {
+    const row = judgeConsistency([observe([listing([tool('a')]), listing([tool('a')], 1)])]).find((r) => r.id === 'list-changed-false-honoured')!;
+    expect(row.verdict).toBe('fail');
+    expect(row.detail).toContain('1 list_changed notification');
+  });
+
+  it('fails an unlisted name answered as a success', () => {
+    const accepted: IdentityObservation = { ...observe([listing([tool('a')])]), unlisted: { name: 'ghost', refused: false, how: 'answered as a success', frames: [] } };
+    expect(verdictOf([accepted], 'unlisted-name-refused')).toBe('fail');
+  });
+
+  it('warns past the client limit of 128 tools, and passes at it', () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => tool(`t${i}`));
+    expect(verdictOf([observe([listing(many(CLIENT_TOOL_LIMIT))])], 'tool-count-within-client-limit')).toBe('pass');
+    expect(verdictOf([observe([listing(many(CLIENT_TOOL_LIMIT + 1))])], 'tool-count-within-client-limit')).toBe('warn');
+  });
+
+  it('fails an input schema that is not an object schema', () => {
+    const row = judgeConsistency([observe([listing([tool('a', 'string')])])]).find((r) => r.id === 'input-schemas-valid')!;
+    expect([row.verdict, row.detail]).toEqual(['fail', 'a: inputSchema.type is "string", not "object"']);
+  });
+
+  it('passes a public cacheScope when every identity sees the same listing', () => {
+    const alice = { ...observe([listing([tool('a')], 0, { ttlMs: 1000, cacheScope: 'public' })]), identity: { ...ANONYMOUS, name: 'alice' } };
+    const bob = { ...observe([listing([tool('a')], 0, { ttlMs: 1000, cacheScope: 'public' })]), identity: { ...ANONYMOUS, name: 'bob' } };
+    expect(verdictOf([alice, bob], 'cache-scope-private')).toBe('pass');
+  });
+});
