@@ -59,11 +59,11 @@ export const command = defineCommand<CompareFlags>({
       .addOption(new Option('--lanes <list>', `a comma-separated subset of ${ALL_LANES.join(',')}`).argParser(subsetOf(ALL_LANES)).default(ALL_LANES, ALL_LANES.join(',')))
       .option('--threshold-wall <ratio>', 'wall-clock change that counts as a regression', positiveNumber, 0.05)
       .option('--threshold-instructions <ratio>', "instruction-count change that counts as a regression, every lane (default: each lane's threshold from results/baseline.json)", positiveNumber)
-      .option('--json', 'print the verdict as JSON instead of a markdown table')
+      .option('--json', 'print the verdict (or, with --target, the target comparison) as JSON instead of a markdown table')
       .option('--out <dir>', 'where compare-<base>-<head>.md is written', 'results')
       .option('--merge-base', 'measure the merge-base of <base> and <head> as the base: what a pull request branched from (compare --merge-base origin/main HEAD)')
       .option('--keep-worktrees', 'keep .worktrees/<sha> (with node_modules) for a rerun; by default they are removed afterwards, and their disk usage is printed either way');
-    addTargetOptions(command);
+    addTargetOptions(command, { json: false });
   },
   async run(values, { operands }) {
     if (wantsTarget(values)) return (await import('../target/compare-target.js')).runCompareTarget(values, operands);
