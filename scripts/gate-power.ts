@@ -1,7 +1,7 @@
 /**
  * The gate's power and false-alarm rate, measured for real, and its ladders:
  *
- *   npx tsx scripts/gate-power.ts [--runs 1] [--self 1] [--only name,name]
+ *   npx tsx scripts/gate-power.ts [--runs 20] [--self 20] [--only name,name]
  *
  * For every fixture in bench/gate/fixtures/ (bench/gate/fixtures.ts lists
  * them), builds HEAD + the patch in a worktree (a ladder once per rung k),
@@ -21,21 +21,33 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readBaseline } from '../bench/gate/baseline.js';
+import { median } from '../bench/gate/quantile.js';
 import { FIXTURES, fixtureTree, removeFixtureTree } from '../bench/gate/fixtures.js';
 import type { Fixture } from '../bench/gate/fixtures.js';
-import { baselineFigures, checkTree, laneThresholds } from '../bench/gate/gate-run.js';
-import { INSTRUCTION_LANES } from '../bench/gate/lanes.js';
-import type { InstructionLaneId } from '../bench/gate/lanes.js';
-import { isFlagged } from '../bench/gate/verdict.js';
+import { baselineFigures, checkTree, laneThresholds, relativeSpread } from '../bench/gate/gate-run.js';
+import { INSTRUCTION_LANES, instructionCounts, instructionRows } from '../bench/gate/lanes.js';
+import type { InstructionFigures, InstructionLaneId } from '../bench/gate/lanes.js';
+import { exitCodeFor, isFlagged } from '../bench/gate/verdict.js';
 import type { VerdictRow } from '../bench/gate/verdict.js';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '1' }, self: { type: 'string', default: '1' }, only: { type: 'string' } },
+  options: { runs: { type: 'string', default: '20' }, self: { type: 'string', default: '20' }, windows: { type: 'string', default: '10' }, only: { type: 'string' } },
   strict: true,
 });
 const runs = Number(values.runs);
 const selfRuns = Number(values.self);
+const windowsPerProcess = Number(values.windows);
+for (const [name, value] of [['runs', runs], ['self', selfRuns], ['windows', windowsPerProcess]] as const) {
+  if (!Number.isInteger(value) || value < 1) {
+    process.stderr.write(`gate-power: --${name} must be a positive integer\n`);
+    process.exit(2);
+  }
+}
+if (runs % windowsPerProcess !== 0 || selfRuns % windowsPerProcess !== 0) {
+  process.stderr.write('gate-power: --runs and --self must be multiples of --windows\n');
+  process.exit(2);
+}
 const only = values.only === undefined ? undefined : new Set(values.only.split(','));
 
 const git = (args: string[]): string => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
@@ -62,12 +74,23 @@ interface Outcome {
 
 const labelOf = new Map(INSTRUCTION_LANES.map((lane) => [lane.label, lane.id]));
 
-async function judge(scenario: string, dir: string, lanes: readonly InstructionLaneId[] | undefined, run: number, k?: number): Promise<Outcome> {
-  const verdict = await checkTree(dir, baseline, { lanes: new Set(['structural', 'instructions']), ...(lanes === undefined ? {} : { instructionLanes: lanes }), onProgress: progress });
-  const counts: Partial<Record<InstructionLaneId, number>> = {};
-  for (const row of verdict.rows) if (row.lane === 'instructions') counts[labelOf.get(row.segment)!] = row.headMedian;
-  const flaggedBy = verdict.rows.filter(isFlagged).map((row) => (row.lane === 'instructions' ? `instructions ${labelOf.get(row.segment)}` : `structural: ${row.segment}`));
-  return { scenario, run, flagged: verdict.exitCode === 1, flaggedBy, counts, rows: verdict.rows, ...(k === undefined ? {} : { k }) };
+/**
+ * One scenario's runs: the structural lane once (exact counts, no noise to
+ * sample), then `runs` independent callgrind processes per instruction lane
+ * (two at a time), and each run judged alone exactly as `costlab gate` judges
+ * one count: its rows against the baseline, each lane with its threshold.
+ */
+async function judgeRuns(scenario: string, dir: string, lanes: readonly InstructionLaneId[] | undefined, runs: number, k?: number): Promise<Outcome[]> {
+  const structural = (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
+  const figures = await instructionCounts(dir, { repeats: runs / windowsPerProcess, windowsPerProcess, ...(lanes === undefined ? {} : { lanes }), onProgress: progress });
+  return Array.from({ length: runs }, (_, i) => {
+    const head = Object.fromEntries(INSTRUCTION_LANES.map((lane) => [lane.id, figures[lane.id].length > 0 ? [figures[lane.id][i]!] : []])) as unknown as InstructionFigures;
+    const rows = [...structural, ...instructionRows(baseFigures, head, thresholds)];
+    const counts: Partial<Record<InstructionLaneId, number>> = {};
+    for (const row of rows) if (row.lane === 'instructions') counts[labelOf.get(row.segment)!] = row.headMedian;
+    const flaggedBy = rows.filter(isFlagged).map((row) => (row.lane === 'instructions' ? `instructions ${labelOf.get(row.segment)}` : `structural: ${row.segment}`));
+    return { scenario, run: i + 1, flagged: exitCodeFor(rows) === 1, flaggedBy, counts, rows, ...(k === undefined ? {} : { k }) };
+  });
 }
 
 /** Least squares of y on x: slope and r². */
@@ -87,19 +110,17 @@ function fit(x: readonly number[], y: readonly number[]): { slope: number; r2: n
 }
 
 const outcomes: Outcome[] = [];
-for (let run = 1; run <= selfRuns && (only === undefined || only.has('self')); run++) {
-  progress(`self (HEAD vs baseline) run ${run}/${selfRuns}`);
-  outcomes.push(await judge('self', root, undefined, run));
+if (selfRuns > 0 && (only === undefined || only.has('self'))) {
+  progress(`self (HEAD vs baseline): ${selfRuns} runs`);
+  outcomes.push(...(await judgeRuns('self', root, undefined, selfRuns)));
 }
 const fixtures = FIXTURES.filter((fixture) => only === undefined || only.has(fixture.name));
 for (const fixture of fixtures) {
   for (const k of fixture.rungs ?? [undefined]) {
     const dir = await fixtureTree(root, base, fixture, k);
     try {
-      for (let run = 1; run <= runs; run++) {
-        progress(`${fixture.name}${k === undefined ? '' : ` k=${k}`} run ${run}/${runs}`);
-        outcomes.push(await judge(fixture.name, dir, fixture.lanes, run, k));
-      }
+      progress(`${fixture.name}${k === undefined ? '' : ` k=${k}`}: ${runs} runs`);
+      outcomes.push(...(await judgeRuns(fixture.name, dir, fixture.lanes, runs, k)));
     } finally {
       await removeFixtureTree(root, dir);
     }
@@ -108,7 +129,11 @@ for (const fixture of fixtures) {
 
 const ladders = fixtures.filter((fixture): fixture is Fixture & { rungs: readonly number[] } => fixture.rungs !== undefined).map((fixture) => {
   const lane = fixture.lanes[0]!;
-  const points = fixture.rungs.map((k) => ({ k, count: outcomes.find((o) => o.scenario === fixture.name && o.k === k)?.counts[lane] }));
+  // A rung's count is the median of its runs' counts (they agree to the lane's A/A spread).
+  const points = fixture.rungs.map((k) => {
+    const counts = outcomes.filter((o) => o.scenario === fixture.name && o.k === k).flatMap((o) => (o.counts[lane] === undefined ? [] : [o.counts[lane]!]));
+    return { k, count: counts.length === 0 ? undefined : median(counts) };
+  });
   const complete = points.every((p) => p.count !== undefined);
   const { slope, r2 } = complete ? fit(points.map((p) => p.k), points.map((p) => p.count!)) : { slope: Number.NaN, r2: Number.NaN };
   const rises = complete && points.every((p, i) => i === 0 || p.count! > points[i - 1]!.count!);
@@ -124,9 +149,8 @@ const scenarioLines = [
 const lines = [
   '# Regression gate: power, false alarms and work ladders',
   '',
-  `Produced by \`npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns}${values.only === undefined ? '' : ` --only ${values.only}`}\` at \`${base}\`, node ${process.version}, ${new Date().toISOString()}, in ${minutes} min.`,
-  `Each run is the gate's own check (\`checkTree\`: structural lane plus the instruction lanes that hold the fixture's work) of HEAD + the fixture against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold.`,
-  `Instruction counts are deterministic under ADR 0014's flags, so each scenario was run ${runs} time(s) (HEAD ${selfRuns}), not 20: a repeat reproduces the same count to within the lane's A/A spread (see the baseline).`,
+  `Produced by \`npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}${values.only === undefined ? '' : ` --only ${values.only}`}\` at \`${base}\`, node ${process.version}, ${new Date().toISOString()}, in ${minutes} min.`,
+  `A run is one counted window of a lane, judged alone with the gate's own verdict against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold: ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows in each of ${runs / windowsPerProcess} (HEAD ${selfRuns / windowsPerProcess}) callgrind processes per lane (a process's start-up costs ~10× a window; \`costlab gate\` counts the first window of one process). The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all six, and any flag there is a false alarm.`,
   '',
   '| scenario | expected | runs | flagged (exit 1) | lanes that flagged |',
   '| --- | --- | ---: | ---: | --- |',
@@ -139,6 +163,15 @@ const lines = [
   ...ladders.map((l) => `| ${l.name} | ${l.lane} | ${l.points.map((p) => (p.count === undefined ? '—' : Math.round(p.count).toLocaleString('en-US'))).join(' → ')} | ${Math.round(l.slope).toLocaleString('en-US')} | ${l.r2.toFixed(4)} | ${l.ok ? 'yes' : '**no**'} |`),
   '',
   `Baseline per operation: ${INSTRUCTION_LANES.map((lane) => `${lane.id} ${Math.round(baseFigures[lane.id][0]!).toLocaleString('en-US')} (threshold ${(thresholds[lane.id] * 100).toFixed(2)}%)`).join('; ')}.`,
+  ...(outcomes.some((o) => o.scenario === 'self')
+    ? [
+        '',
+        `HEAD's spread over its ${selfRuns} runs ((max − min) / median), against each lane's threshold: ${INSTRUCTION_LANES.map((lane) => {
+          const counts = rowsFor('self').flatMap((o) => (o.counts[lane.id] === undefined ? [] : [o.counts[lane.id]!]));
+          return `${lane.id} ${(relativeSpread(counts) * 100).toFixed(4)}% (median ${Math.round(median(counts)).toLocaleString('en-US')})`;
+        }).join('; ')}.`,
+      ]
+    : []),
   '',
 ];
 writeFileSync(join(root, 'results', 'gate-power.md'), `${lines.join('\n')}\n`);

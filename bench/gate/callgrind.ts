@@ -42,6 +42,8 @@ export const DETERMINISTIC_NODE_FLAGS: readonly string[] = [
   '--predictable-gc-schedule',
   '--no-opt',
   '--always-sparkplug',
+  // The probe collects garbage before each counted window (bench/harness/probe.ts).
+  '--expose-gc',
 ];
 
 /** valgrind was not found, so nothing can be counted (gate exit 2). */
@@ -199,10 +201,23 @@ export async function countInstructions(script: string, args: readonly string[],
  * exactly one window: a count of anything else would pass for one.
  */
 export async function countWindow(script: string, args: readonly string[], options: CallgrindOptions = {}): Promise<number> {
-  return runCallgrind(script, args, options, true);
+  return (await runCallgrind(script, args, options, 1))[0]!;
 }
 
-async function runCallgrind(script: string, args: readonly string[], options: CallgrindOptions, window: boolean): Promise<number> {
+/**
+ * Instructions in each of `windows` back-to-back counted windows of one run
+ * (the probe's `--windows`: a marker before and after each).
+ * Refuses a run that marked any other number.
+ */
+export async function countWindows(script: string, args: readonly string[], windows: number, options: CallgrindOptions = {}): Promise<number[]> {
+  if (!Number.isInteger(windows) || windows < 1) throw new RangeError(`windows must be a positive integer, got ${windows}`);
+  return runCallgrind(script, args, options, windows);
+}
+
+async function runCallgrind(script: string, args: readonly string[], options: CallgrindOptions, windows: number): Promise<number[]>;
+async function runCallgrind(script: string, args: readonly string[], options: CallgrindOptions, windows: false): Promise<number>;
+async function runCallgrind(script: string, args: readonly string[], options: CallgrindOptions, windows: number | false): Promise<number | number[]> {
+  const window = windows !== false;
   const valgrind = options.valgrind ?? 'valgrind';
   const dir = await mkdtemp(join(tmpdir(), 'callgrind-'));
   try {
@@ -218,10 +233,17 @@ async function runCallgrind(script: string, args: readonly string[], options: Ca
     });
     if (result.spawnError?.code === 'ENOENT') throw new ValgrindMissing(valgrind, { cause: result.spawnError });
     if (result.code !== 0) throw new CallgrindRunFailed(script, describeExit(result), tailLines(result.stderr));
-    if (window) {
+    if (windows !== false) {
+      // A window is a pair of markers. Part 1 is start-up and warm-up, part 2w
+      // is window w, the odd parts between are the gaps (the probe collects
+      // garbage there); what follows the last marker is never read.
       const parts = (await readdir(dir)).filter((name) => /^callgrind\.out\.\d+-01$/.test(name));
-      if (parts.length !== 2) throw new CallgrindOutputUnreadable(`expected the probe to mark one counted window (2 dumps), found ${parts.length}: does it call os.loadavg() around its counted units?`);
-      return parseCallgrindTotal(await readFile(join(dir, 'callgrind.out.2-01'), 'utf8'));
+      if (parts.length !== 2 * windows) {
+        throw new CallgrindOutputUnreadable(
+          `expected the probe to mark ${windows === 1 ? 'one counted window' : `${windows} counted windows`} (${2 * windows} dumps), found ${parts.length}: does it call os.loadavg() before and after each window's units?`,
+        );
+      }
+      return Promise.all(Array.from({ length: windows }, async (_, w) => parseCallgrindTotal(await readFile(join(dir, `callgrind.out.${2 * w + 2}-01`), 'utf8'))));
     }
     let text: string;
     try {

@@ -5,7 +5,7 @@
  */
 import { GateError } from './gate-error.js';
 import { runProcess, describeExit, tailLines } from './run-process.js';
-import { countWindow, DETERMINISTIC_NODE_FLAGS, WINDOW_MARKER } from './callgrind.js';
+import { countWindow, countWindows, DETERMINISTIC_NODE_FLAGS, WINDOW_MARKER } from './callgrind.js';
 import type { Provenance } from './baseline.js';
 import { interleave } from './interleave.js';
 import { bundleProbe, PROBE_BUNDLE, PROBE_SOURCE } from './probe-bundle.js';
@@ -139,8 +139,14 @@ export function laneShapes(): Record<InstructionLaneId, { unit: string; world: s
 
 export interface InstructionCountOptions {
   readonly lanes?: readonly InstructionLaneId[];
-  /** Measure each lane this many times (A/A repeats). Default 1. */
+  /** Measure each lane in this many processes (A/A repeats). Default 1. */
   readonly repeats?: number;
+  /**
+   * Counted windows per process, back to back (the probe's --windows). Default
+   * 1, what the gate counts; the power campaign takes several, since start-up
+   * is most of a process's cost under callgrind. Each window is one figure.
+   */
+  readonly windowsPerProcess?: number;
   /** Processes at a time. Default 2. */
   readonly concurrency?: number;
   readonly onProgress?: (line: string) => void;
@@ -155,22 +161,25 @@ export async function instructionCounts(root: string, options: InstructionCountO
   const script = await bundleProbe(root);
   const wanted = new Set(options.lanes ?? INSTRUCTION_LANE_IDS);
   const repeats = options.repeats ?? 1;
+  const windows = options.windowsPerProcess ?? 1;
   const figures = Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [] as number[]])) as Record<InstructionLaneId, number[]>;
   const jobs = INSTRUCTION_LANES.filter((lane) => wanted.has(lane.id)).flatMap((lane) => Array.from({ length: repeats }, (_, i) => ({ lane, repeat: i + 1 })));
-  const results = new Map<(typeof jobs)[number], number>();
+  const results = new Map<(typeof jobs)[number], number[]>();
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
       const job = jobs[next++]!;
       const { lane, repeat } = job;
-      options.onProgress?.(`callgrind: ${lane.id} lane${repeats > 1 ? ` (${repeat}/${repeats})` : ''}: ${lane.iterations} counted units after ${lane.warmup} warm-up units`);
+      options.onProgress?.(
+        `callgrind: ${lane.id} lane${repeats > 1 ? ` (${repeat}/${repeats})` : ''}: ${windows > 1 ? `${windows} windows of ` : ''}${lane.iterations} counted units after ${lane.warmup} warm-up units`,
+      );
       const args = ['--strategy', 'turn', '--segment', lane.unit, '--world', lane.world, '--warmup', String(lane.warmup), '--iterations', String(lane.iterations)];
-      const counted = await countWindow(script, args, { cwd: root, imports: [] });
-      results.set(job, counted / (lane.iterations * lane.perUnit));
+      const counted = windows === 1 ? [await countWindow(script, args, { cwd: root, imports: [] })] : await countWindows(script, [...args, '--windows', String(windows)], windows, { cwd: root, imports: [] });
+      results.set(job, counted.map((count) => count / (lane.iterations * lane.perUnit)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 2, jobs.length) }, worker));
-  for (const job of jobs) figures[job.lane.id].push(results.get(job)!);
+  for (const job of jobs) figures[job.lane.id].push(...results.get(job)!);
   return figures;
 }
 

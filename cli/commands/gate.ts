@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
 import { checkTree, countBaseline, describeThresholds, verdictJson } from '../../bench/gate/gate-run.js';
+import { laneCounts, mergeIntoActionBenchmark, mergeIntoBencher } from '../../bench/gate/dashboard-instructions.js';
 import { INSTRUCTION_LANE_IDS } from '../../bench/gate/lanes.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
@@ -20,6 +21,8 @@ interface GateFlags {
   readonly json?: boolean;
   readonly out?: string;
   readonly world?: string;
+  readonly bencher?: string;
+  readonly actionBenchmark?: string;
 }
 
 export const command = defineCommand<GateFlags>({
@@ -50,6 +53,8 @@ export const command = defineCommand<GateFlags>({
       .option('--repeats <n>', 'A/A repeats per lane when writing a baseline', positiveInteger, 3)
       .option('--json', 'print the verdict as JSON instead of a markdown table')
       .option('--out <file.md>', 'also write the verdict table to this file')
+      .option('--bencher <file>', "merge the lanes' instruction counts into this Bencher Metric Format file (measure `instructions`), e.g. the bench's bencher.json")
+      .option('--action-benchmark <file>', "merge the lanes' instruction counts into this github-action-benchmark file (unit `instructions`)")
       .option('--world <file>', 'gate a world file instead: serve it (costlab serve --stdio --world) and judge it on the catalogue consistency rows, one exact verdict each (docs/targets.md)');
   },
   async run(values) {
@@ -74,6 +79,15 @@ export const command = defineCommand<GateFlags>({
       const table = `## costlab gate: working tree vs ${values.baseline}\n\n${renderMarkdownTable(verdict.rows, { reasons: 'all' })}\n`;
       process.stdout.write(values.json === true ? `${JSON.stringify(verdictJson(verdict, { command: 'gate', baseline: values.baseline, baselineCommit: baseline.commit }), null, 2)}\n` : table);
       if (values.out !== undefined) await writeFile(values.out, table);
+      const counts = laneCounts(verdict.rows);
+      if (values.bencher !== undefined) {
+        await mergeIntoBencher(values.bencher, counts);
+        progress(`instruction counts merged into ${values.bencher}`);
+      }
+      if (values.actionBenchmark !== undefined) {
+        await mergeIntoActionBenchmark(values.actionBenchmark, counts);
+        progress(`instruction counts merged into ${values.actionBenchmark}`);
+      }
       return verdict.exitCode;
     } catch (error) {
       process.stderr.write(`costlab gate: could not measure: ${describeThrownWithName(error)}\n`);

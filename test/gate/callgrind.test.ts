@@ -11,6 +11,7 @@ import {
   callgrindArgv,
   countInstructions,
   countWindow,
+  countWindows,
   measureDifference,
   parseCallgrindTotal,
   valgrindVersion,
@@ -158,6 +159,24 @@ describe('running callgrind', () => {
       expect(first).toBeGreaterThan(N);
       expect(Math.abs(first - second) / first).toBeLessThan(1e-4);
       expect(Math.abs(double / (2 * first) - 1)).toBeLessThan(0.01);
+    }, 900_000);
+
+    it('counts back-to-back windows one by one, and refuses a run that marked a different number', async () => {
+      const script = join(dir, 'windows-probe.mjs');
+      // Windows of N, 2N and N iterations, each between its own pair of markers.
+      await writeFile(
+        script,
+        `import { loadavg } from 'node:os';
+        function step(acc, k) { return (acc * 31 + k) | 0; }
+        function run(count) { let acc = 0; for (let k = 0; k < count; k++) acc = step(acc, k); return acc; }
+        let sink = run(20000);
+        for (const n of [${N}, ${2 * N}, ${N}]) { loadavg(); sink ^= run(n); loadavg(); }
+        if (sink === 42) console.log('unlikely');`,
+      );
+      const [one, two, three] = await countWindows(script, [], 3);
+      expect(Math.abs(two! / (2 * one!) - 1)).toBeLessThan(0.01);
+      expect(Math.abs(three! - one!) / one!).toBeLessThan(1e-3);
+      await expect(countWindows(script, [], 2)).rejects.toThrow(/mark 2 counted windows \(4 dumps\), found 6/);
     }, 900_000);
 
     it('refuses a run that marked no window', async () => {
