@@ -22,8 +22,9 @@
  */
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { ForwardingTransport } from '../../src/mcp/transports/forwarding-transport.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { McpToolServer } from '../../src/mcp/tool-server.js';
 import { buildReferenceKernel } from '../world/build-world.js';
@@ -38,35 +39,23 @@ import { TurnNotListed, checkOutcome } from './workload-turn.js';
 /** The attempts a harness can make over MCP: all but the forged-trace one. */
 export const MCP_ATTEMPTS = TURN_ATTEMPTS.filter((attempt) => attempt.foreignTrace !== true);
 
-/** Holds the frames that crossed a transport, to be sized once the exchange is over. */
-class FrameLog implements Transport {
-  readonly #inner: Transport;
+/**
+ * Holds the frames that crossed a transport, to be sized once the exchange is
+ * over. Not the target's FrameTap: the client's receipt is inside the measured
+ * span (the in-memory transport delivers synchronously), so this keeps to one
+ * push a frame, without FrameTap's sequence numbers and request-method map.
+ */
+class FrameLog extends ForwardingTransport {
   frames: JSONRPCMessage[] = [];
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
-  constructor(inner: Transport) {
-    this.#inner = inner;
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onmessage = (message, extra) => {
-      this.frames.push(message);
-      this.onmessage?.(message, extra);
-    };
-  }
-
-  start(): Promise<void> {
-    return this.#inner.start();
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     this.frames.push(message);
-    return this.#inner.send(message, options);
+    return this.inner.send(message, options);
+  }
+
+  protected override receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    this.frames.push(message);
+    this.onmessage?.(message, extra);
   }
 
   /** Bytes of the logged frames, newline-framed, and forgets them. */

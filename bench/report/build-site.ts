@@ -9,6 +9,7 @@ import path from 'node:path';
 import { loadAnchorSource, publishedFigures } from './anchor-source.js';
 import { renderChartSvg } from './chart-svg.js';
 import { commitLabel, historyChartSpec, historyRows } from './history-chart.js';
+import { describeStep, historySteps } from './history-steps.js';
 import { findCommitProfiles } from './profile-links.js';
 import {
   callTable,
@@ -24,6 +25,7 @@ import { renderReportPage, type ChartName } from './report-page.js';
 import { historyByTestbed, loadResultsCollection } from './results-collection.js';
 import { publishedShareRows, segmentShareRows, segmentsChartSpec } from './segments-chart.js';
 import { staircaseChartSpec, staircaseRows } from './staircase-chart.js';
+import { formatMicros } from './number-format.js';
 
 export interface BuildReportOptions {
   /** One directory, or several read together (the committed results and local runs). */
@@ -64,6 +66,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
   const chartedEntries = byTestbed[0]?.entries ?? [];
   const history = chartedEntries.map((entry) => entry.results);
   const tableEntries = byTestbed.flatMap((group) => group.entries);
+  const steps = historySteps(chartedEntries);
   log(`${collection.history.length} run(s) in history on ${byTestbed.length} testbed(s); latest is ${commitLabel(collection.latest.results)} (${collection.latest.file})`);
   // Other writers' files (a baseline, dashboard exports) are expected; only a results file this reader cannot use is news.
   for (const skipped of collection.skipped) if (skipped.suspect) log(`skipped ${skipped.file}: ${skipped.reason}`);
@@ -93,7 +96,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
       title: 'Segment shares',
       summary: 'Share of call time per segment, stacked, for each strategy',
     }),
-    history: await render('history', historyChartSpec(historyRows(history), history.map(commitLabel)), {
+    history: await render('history', historyChartSpec(historyRows(history, steps), history.map(commitLabel)), {
       title: 'History',
       summary: `Whole call and catalogue segment medians across ${history.length} commit(s) on testbed ${collection.latest.testbed.id}, per strategy, log scale`,
     }),
@@ -109,6 +112,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     latest: collection.latest,
     historyFiles: tableEntries,
     chartedCommits: chartedEntries.length,
+    steps: steps.map((step) => describeStep(step, (value) => formatMicros(value))),
     anchors,
     shownPaths: {
       results: resultsDirs.map(shownPath).join(', '),

@@ -3,13 +3,16 @@
  * across commits, oldest first (by commit date, else by when the run was made). A
  * catalogue regression in `turn` shows as the turn line lifting off the floor while
  * the others stay put — the picture the regression gate turns into a verdict.
+ * A step found by change-point detection (`history-steps.ts`) is ringed with a
+ * triangle at the commit it starts at, in its series' colour.
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { STRATEGY_NAMES, type Results } from '../results/results-schema.js';
 import { logAxis } from './log-axis.js';
-import { CATALOGUE_SEGMENT, COMPACT_DECADE, WHOLE_CALL } from './staircase-chart.js';
+import { CATALOGUE_SEGMENT, COMPACT_DECADE, MEASURE_PANELS, WHOLE_CALL } from './staircase-chart.js';
 import { MCP_TURN, SEGMENT_ROWS, type SegmentRowName } from './segments-chart.js';
 import { seriesColours } from './palette.js';
+import type { HistoryStep } from './history-steps.js';
 
 /** Seven hex digits, as git abbreviates; a dirty tree is marked so it is not mistaken for the commit. */
 export function commitLabel(results: Results): string {
@@ -24,10 +27,18 @@ export interface HistoryRow {
   readonly measure: typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT;
   readonly micros: number;
   readonly description: string;
+  /** What the step starting here is (`+40% from 951 µs`), or '' where none starts. */
+  readonly step: string;
 }
 
-/** `history` must already be in commit order. */
-export function historyRows(history: readonly Results[]): HistoryRow[] {
+/** `history` must already be in commit order; `steps` are the change points found in it. */
+export function historyRows(history: readonly Results[], steps: readonly HistoryStep[] = []): HistoryRow[] {
+  const stepOf = (results: Results, series: SegmentRowName, measure: typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT): string => {
+    const step = steps.find((s) => s.entry.results === results && s.series === series && (s.measure === 'call' ? WHOLE_CALL : CATALOGUE_SEGMENT) === measure);
+    if (step === undefined) return '';
+    const pct = (step.ratio - 1) * 100;
+    return `step ${pct >= 0 ? '+' : ''}${pct.toFixed(0)}% (p = ${step.pValue.toPrecision(2)})`;
+  };
   return history.flatMap((results, position) => {
     const commit = commitLabel(results);
     const when = (results.commitDate ?? results.createdAt).slice(0, 10);
@@ -48,6 +59,7 @@ export function historyRows(history: readonly Results[]): HistoryRow[] {
         measure,
         micros,
         description: `${commit} (${when}) · ${name} · ${measure} = ${micros} µs`,
+        step: stepOf(results, name, measure),
       })),
     );
   });
@@ -85,7 +97,7 @@ export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder:
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values: rows.map((row) => ({ ...row })) },
     // Stacked panels, each narrow enough for a phone; many commits scroll sideways instead of shrinking.
-    facet: { row: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } } },
+    facet: MEASURE_PANELS,
     spec: {
       width: Math.max(270, commitsInOrder.length * 46),
       height: 200,
@@ -94,6 +106,12 @@ export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder:
         {
           mark: { type: 'point', filled: true, size: 55, opacity: 1 },
           encoding: { ...encoding, description: { field: 'description' } },
+        },
+        // The step marks repeat a point the layer above describes; the page lists the steps in words under the chart.
+        {
+          transform: [{ filter: "datum.step !== ''" }],
+          mark: { type: 'point', shape: 'triangle-up', filled: false, size: 260, strokeWidth: 2, opacity: 1, aria: false },
+          encoding: { x: encoding.x, y: encoding.y, color: encoding.color },
         },
       ],
     },

@@ -11,6 +11,7 @@ import type { CommitProfiles } from './profile-links.js';
 import type { ResultsFile } from './results-collection.js';
 import { formatDuration, formatRatio, formatShare } from './number-format.js';
 import { commitLabel } from './history-chart.js';
+import { STEP_RULE } from './history-steps.js';
 import { NOISE_RULE } from '../results/run-context.js';
 
 export type ChartName = 'staircase' | 'segments' | 'history';
@@ -22,6 +23,8 @@ export interface ReportPageModel {
   readonly historyFiles: readonly ResultsFile[];
   /** How many of them (the first ones: the latest run's testbed) the history chart plots. */
   readonly chartedCommits: number;
+  /** The steps (change points) found in the charted runs, in words (`history-steps.ts`). */
+  readonly steps: readonly string[];
   readonly anchors: AnchorSource;
   /** Paths as shown to the reader (already made relative where that reads better). */
   readonly shownPaths: { readonly results: string; readonly anchors: string; readonly profiles: string };
@@ -127,6 +130,13 @@ function sourcesSection(model: ReportPageModel): string {
 ${anchors}`;
 }
 
+/** The steps under the history chart, or a sentence saying there were none, with the rule either way. */
+function stepsList(steps: readonly string[]): string {
+  const rule = `<p class="table-note">${escapeHtml(STEP_RULE.charAt(0).toUpperCase() + STEP_RULE.slice(1))}.</p>`;
+  if (steps.length === 0) return `<p id="history-steps">No step (change point) in the charted runs.</p>\n${rule}`;
+  return `<ul id="history-steps">${steps.map((step) => `<li>${escapeHtml(step)}</li>`).join('')}</ul>\n${rule}`;
+}
+
 export function renderReportPage(model: ReportPageModel): string {
   const { results } = model.latest;
   const t = model.tables;
@@ -157,7 +167,8 @@ ${renderTable(t.structural)}`,
       'history',
       '3. History',
       `<p>Medians across ${model.historyFiles.length} run(s), oldest first (by commit date, else by run time). Absolute times compare only on one testbed: the chart plots the ${model.chartedCommits} run(s) on the latest run’s testbed (<code>${escapeHtml(model.latest.testbed.id)}</code>: ${escapeHtml(model.latest.testbed.summary)}). A run is marked noisy when ${escapeHtml(NOISE_RULE)}.</p>
-${figure('history', model.charts.history, 'Whole call and catalogue segment p50 per commit and strategy (µs, log scale).')}
+${figure('history', model.charts.history, `Whole call and catalogue segment p50 per commit and strategy (µs, log scale)${model.steps.length > 0 ? '; a triangle marks where a step starts' : ''}.`)}
+${stepsList(model.steps)}
 ${renderTable(t.history)}`,
     ],
     ['profiles', '4. Profiles', profilesSection(model)],

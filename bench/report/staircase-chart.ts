@@ -21,6 +21,11 @@ export const PUBLISHED = 'published';
 export const WHOLE_CALL = 'whole call (p50)';
 export const CATALOGUE_SEGMENT = 'catalogue segment (p50)';
 
+/** The staircase and the history both stack a whole-call panel over a catalogue-segment panel, labelled at their top left. */
+export const MEASURE_PANELS: Extract<TopLevelSpec, { facet: unknown }>['facet'] = {
+  row: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } },
+};
+
 export interface StaircaseRow {
   readonly measure: typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT;
   readonly strategy: StrategyName;
@@ -104,7 +109,7 @@ export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSp
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     data: { values: rows.map((row) => ({ ...row })) },
-    facet: { row: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } } },
+    facet: MEASURE_PANELS,
     spec: {
       width: 270,
       // With yOffset the step is per bar, not per strategy.

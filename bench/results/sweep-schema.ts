@@ -7,18 +7,24 @@
  */
 import { z } from 'zod';
 import { CommitIdSchema, EnvironmentSchema, STRATEGY_NAMES } from './results-schema.js';
+import { LoadAverageSchema, TestbedSchema } from './run-context.js';
 
 export const SWEEP_SCHEMA_VERSION = 1 as const;
 
 const measured = z.number().finite().nonnegative();
 
-export const SweepPointSchema = z.object({
+/** Where a point sits in the plan: the axis walked, the strategy, and N, P, C, G. */
+const PlannedPointFields = {
   axis: z.enum(['tools', 'providers', 'calls', 'grants']),
   strategy: z.enum(STRATEGY_NAMES),
   tools: z.number().int().positive(),
   providers: z.number().int().positive(),
   calls: z.number().int().positive(),
   grants: z.number().int().positive(),
+};
+
+export const SweepPointSchema = z.object({
+  ...PlannedPointFields,
   frozenDefinitions: z.boolean(),
   turns: z.number().int().positive(),
   openP50Us: measured,
@@ -36,12 +42,7 @@ export const SweepPointSchema = z.object({
 export type SweepPoint = z.infer<typeof SweepPointSchema>;
 
 export const SweepSkipSchema = z.object({
-  axis: z.enum(['tools', 'providers', 'calls', 'grants']),
-  strategy: z.enum(STRATEGY_NAMES),
-  tools: z.number().int().positive(),
-  providers: z.number().int().positive(),
-  calls: z.number().int().positive(),
-  grants: z.number().int().positive(),
+  ...PlannedPointFields,
   reason: z.string().min(1),
 });
 export type SweepSkip = z.infer<typeof SweepSkipSchema>;
@@ -63,6 +64,26 @@ export const SlopeSchema = z.object({
   slope: z.number().finite(),
 });
 
+/** A shard's file (`costlab sweep --shard i/n`): which part of which plan it measured. */
+export const SweepShardSchema = z
+  .object({
+    index: z.number().int().positive(),
+    count: z.number().int().positive(),
+    /** The whole plan's id (`planId`): shards of different plans are not merged. */
+    plan: z.string().regex(/^[0-9a-f]{12}$/),
+  })
+  .refine((shard) => shard.index <= shard.count, { message: 'shard index must be at most the shard count' });
+
+/** One shard a merged sweep was put together from, with where and how loaded it ran. */
+export const MergedShardSchema = z.object({
+  index: z.number().int().positive(),
+  count: z.number().int().positive(),
+  createdAt: z.iso.datetime({ offset: true }),
+  command: z.string().min(1),
+  testbed: TestbedSchema,
+  loadAverage: LoadAverageSchema,
+});
+
 export const SweepResultsSchema = z.object({
   schemaVersion: z.literal(SWEEP_SCHEMA_VERSION),
   commit: CommitIdSchema,
@@ -76,6 +97,10 @@ export const SweepResultsSchema = z.object({
   skipped: z.array(SweepSkipSchema),
   sdk: z.array(SdkComparisonSchema),
   slopes: z.array(SlopeSchema),
+  /** Set in a shard's file only. */
+  shard: SweepShardSchema.optional(),
+  /** Set when the results were merged from shards (`costlab sweep --merge`). */
+  mergedFrom: z.array(MergedShardSchema).optional(),
 });
 export type SweepResults = z.infer<typeof SweepResultsSchema>;
 

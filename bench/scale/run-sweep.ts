@@ -3,7 +3,8 @@
  * SDK side-by-side, the fitted slopes, and the results file and its markdown.
  * A strategy is skipped at a point (and every larger N of its curve) when one
  * warm probe turn there takes longer than the plan's ceiling; the reason records
- * the time it took.
+ * the time it took. With a shard (`--shard i/n`) it measures that part of the
+ * plan only and writes one shard file; `sweep-merge.ts` makes the whole from them.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -15,6 +16,8 @@ import { logLogSlope } from './log-log-slope.js';
 import { pointLabel, runPoint } from './run-point.js';
 import { measureSdkListing } from './sdk-listing.js';
 import { planSweep } from './sweep-plan.js';
+import { planId, shardPlan } from './sweep-shard.js';
+import type { Shard } from './sweep-shard.js';
 import { renderSweepMarkdown } from './sweep-markdown.js';
 
 export interface SweepOptions {
@@ -23,6 +26,8 @@ export interface SweepOptions {
   readonly repoRoot: string;
   readonly command: string;
   readonly progress?: Progress;
+  /** Measure this part of the plan only (`sweep-shard.ts`). */
+  readonly shard?: Shard;
 }
 
 export interface SweepOutcome {
@@ -31,7 +36,8 @@ export interface SweepOutcome {
 }
 
 export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
-  const plan = planSweep(options.quick);
+  const wholePlan = planSweep(options.quick);
+  const plan = options.shard === undefined ? wholePlan : shardPlan(wholePlan, options.shard);
   const progress = options.progress ?? new Progress();
   const createdAt = new Date().toISOString();
   const loadAtStart = loadAverage();
@@ -70,16 +76,6 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   progress.update(1, 1);
   progress.done();
 
-  const slopes: SweepResults['slopes'] = [];
-  for (const strategy of ['rederive', 'shared', 'turn'] as const) {
-    const curve = points.filter((p) => p.axis === 'tools' && p.strategy === strategy && p.tools >= 20);
-    if (new Set(curve.map((p) => p.tools)).size < 2) continue;
-    const fromTools = Math.min(...curve.map((p) => p.tools));
-    const toTools = Math.max(...curve.map((p) => p.tools));
-    for (const metric of ['listP50Us', 'boundaryP50Us', 'callP50Us', 'amortizedP50Us'] as const) {
-      slopes.push({ strategy, metric, fromTools, toTools, slope: logLogSlope(curve.map((p) => ({ x: p.tools, y: p[metric] }))) });
-    }
-  }
   const results = SweepResultsSchema.parse({
     schemaVersion: SWEEP_SCHEMA_VERSION,
     commit: provenance.commit,
@@ -92,14 +88,45 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     points,
     skipped,
     sdk,
-    slopes,
+    slopes: fitSlopes(points),
+    ...(options.shard === undefined ? {} : { shard: { ...options.shard, plan: planId(wholePlan) } }),
   });
-  const dir = path.join(options.outDir, 'sweep');
+  const files = options.shard === undefined ? await writeSweepOutputs(results, options.outDir) : [await writeShardFile(results, options.shard, options.outDir)];
+  return { results, files };
+}
+
+/** The log–log slope of each strategy's N curve (from N = 20 up), per metric. */
+export function fitSlopes(points: readonly SweepPoint[]): SweepResults['slopes'] {
+  const slopes: SweepResults['slopes'] = [];
+  for (const strategy of ['rederive', 'shared', 'turn'] as const) {
+    const curve = points.filter((p) => p.axis === 'tools' && p.strategy === strategy && p.tools >= 20);
+    if (new Set(curve.map((p) => p.tools)).size < 2) continue;
+    const fromTools = Math.min(...curve.map((p) => p.tools));
+    const toTools = Math.max(...curve.map((p) => p.tools));
+    for (const metric of ['listP50Us', 'boundaryP50Us', 'callP50Us', 'amortizedP50Us'] as const) {
+      slopes.push({ strategy, metric, fromTools, toTools, slope: logLogSlope(curve.map((p) => ({ x: p.tools, y: p[metric] }))) });
+    }
+  }
+  return slopes;
+}
+
+/** What a whole sweep writes (and a merge of shards): `<out>/sweep/<commit>[-quick].json`, the latest file, the markdown. */
+export async function writeSweepOutputs(results: SweepResults, outDir: string): Promise<string[]> {
+  const dir = path.join(outDir, 'sweep');
   await mkdir(dir, { recursive: true });
   const json = `${JSON.stringify(results, null, 2)}\n`;
-  const files = [path.join(dir, `${results.commit}${options.quick ? '-quick' : ''}.json`), path.join(dir, options.quick ? 'latest-quick.json' : 'latest.json'), path.join(options.outDir, options.quick ? 'scale-sweep-quick.md' : 'scale-sweep.md')];
+  const files = [path.join(dir, `${results.commit}${results.quick ? '-quick' : ''}.json`), path.join(dir, results.quick ? 'latest-quick.json' : 'latest.json'), path.join(outDir, results.quick ? 'scale-sweep-quick.md' : 'scale-sweep.md')];
   await writeFile(files[0]!, json);
   await writeFile(files[1]!, json);
   await writeFile(files[2]!, renderSweepMarkdown(results));
-  return { results, files };
+  return files;
+}
+
+/** A shard writes its part only, `<out>/sweep/<commit>[-quick].shard-<i>-of-<n>.json`: never the latest file or the markdown. */
+async function writeShardFile(results: SweepResults, shard: Shard, outDir: string): Promise<string> {
+  const dir = path.join(outDir, 'sweep');
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${results.commit}${results.quick ? '-quick' : ''}.shard-${shard.index}-of-${shard.count}.json`);
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+  return file;
 }

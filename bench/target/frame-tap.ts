@@ -7,8 +7,9 @@
  * framed, as stdio carries them), so keeping the log adds no serialization
  * inside a timed request.
  */
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import { ForwardingTransport } from '../../src/mcp/transports/forwarding-transport.js';
 
 export type Direction = 'sent' | 'received';
 
@@ -24,44 +25,19 @@ export function frameBytes(message: unknown): number {
   return Buffer.byteLength(JSON.stringify(message), 'utf8') + 1;
 }
 
-export class FrameTap implements Transport {
-  readonly #inner: Transport;
+export class FrameTap extends ForwardingTransport {
   readonly #pending = new Map<string | number, string>();
   #seq = 0;
   frames: TappedFrame[] = [];
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
-  constructor(inner: Transport) {
-    this.#inner = inner;
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onmessage = (message, extra) => {
-      this.#record('received', message);
-      this.onmessage?.(message, extra);
-    };
-  }
-
-  get sessionId(): string | undefined {
-    return this.#inner.sessionId;
-  }
-
-  setProtocolVersion(version: string): void {
-    this.#inner.setProtocolVersion?.(version);
-  }
-
-  start(): Promise<void> {
-    return this.#inner.start();
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     this.#record('sent', message);
-    return this.#inner.send(message, options);
+    return this.inner.send(message, options);
+  }
+
+  protected override receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    this.#record('received', message);
+    this.onmessage?.(message, extra);
   }
 
   #record(direction: Direction, message: JSONRPCMessage): void {

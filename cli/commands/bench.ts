@@ -52,7 +52,7 @@ export const command = defineCommand<BenchFlags>({
     addTargetOptions(command);
   },
   async run(values, { argv }) {
-    if (wantsTarget(values)) return (await import('../target/bench-target.js')).runBenchTarget(values, argv);
+    if (wantsTarget(values)) return (await import('../target/run-target-report.js')).runTargetReport('bench', values, argv);
     if (values.commitResults === true && (values.out !== undefined || values.quick === true)) {
       // The committed results are what the README and the report quote: one place, and a full run.
       process.stderr.write(`costlab bench: --commit-results writes a full run into results/; it takes neither --out nor --quick\n`);

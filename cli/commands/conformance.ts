@@ -47,7 +47,7 @@ export const command = defineCommand<ConformanceFlags>({
     addTargetOptions(command);
   },
   async run(values, { argv }) {
-    if (wantsTarget(values)) return (await import('../target/conformance-target.js')).runConformanceTarget(values, argv);
+    if (wantsTarget(values)) return (await import('../target/run-target-report.js')).runTargetReport('conformance', values, argv);
     const outcome = await runConformance({
       strategy: values.strategy,
       columns: standardColumns([...values.columns]),

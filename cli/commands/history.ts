@@ -7,6 +7,13 @@ import { NOISE_RULE } from '../../bench/results/run-context.js';
 import { oneOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
 import { describeThrown } from '../../src/kernel/index.js';
+import { markdownTable } from 'markdown-table';
+import { describeStep, historySteps, STEP_RULE } from '../../bench/report/history-steps.js';
+import { MCP_TURN } from '../../bench/report/palette.js';
+import type { StepMeasure } from '../../bench/report/history-steps.js';
+
+/** Marks the cell of the run a step starts at. */
+const STEP_MARK = '▲';
 
 function us(value: number): string {
   return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
@@ -52,8 +59,11 @@ export const command = defineCommand<HistoryFlags>({
     }
     const header = ['commit', 'date', 'run', ...strategies.flatMap((s) => [`${s} catalogue p50 µs`, `${s} call p50 µs`])];
     const out: string[] = [];
+    let anySteps = false;
     for (const { testbed, entries } of historyByTestbed(collection)) {
-      out.push(`### testbed ${testbed.id}: ${testbed.summary}`, '', `| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`);
+      const steps = historySteps(entries).filter((step) => (step.series === MCP_TURN ? strategies.includes('turn') : strategies.includes(step.series)));
+      const stepAt = (entry: ResultsFile, series: StrategyName, measure: StepMeasure): boolean => steps.some((step) => step.entry === entry && step.series === series && step.measure === measure);
+      const rows: string[][] = [];
       let previous: ResultsFile | undefined;
       for (const entry of entries) {
         const { results } = entry;
@@ -67,14 +77,20 @@ export const command = defineCommand<HistoryFlags>({
         for (const strategy of strategies) {
           const now = results.strategies[strategy];
           const before = previous?.results.strategies[strategy];
-          cells.push(`${us(now.segments.catalogue.p50Us)}${change(now.segments.catalogue.p50Us, before?.segments.catalogue.p50Us, caveat)}`);
-          cells.push(`${us(now.call.p50Us)}${change(now.call.p50Us, before?.call.p50Us, caveat)}`);
+          const mark = (measure: StepMeasure): string => (stepAt(entry, strategy, measure) ? ` ${STEP_MARK}` : '');
+          cells.push(`${us(now.segments.catalogue.p50Us)}${change(now.segments.catalogue.p50Us, before?.segments.catalogue.p50Us, caveat)}${mark('catalogue')}`);
+          cells.push(`${us(now.call.p50Us)}${change(now.call.p50Us, before?.call.p50Us, caveat)}${mark('call')}`);
         }
-        out.push(`| ${cells.join(' | ')} |`);
+        rows.push(cells);
         previous = entry;
       }
-      out.push('');
+      out.push(`### testbed ${testbed.id}: ${testbed.summary}`, '', markdownTable([header, ...rows], { alignDelimiters: false }), '');
+      if (steps.length > 0) {
+        anySteps = true;
+        out.push('Steps (change points):', '', ...steps.map((step) => `- ${describeStep(step, us)}`), '');
+      }
     }
+    if (anySteps) out.push(`${STEP_MARK} ${STEP_RULE}`);
     if (collection.history.some((entry) => entry.noisy)) {
       out.push(`noisy: ${NOISE_RULE}; a change marked ? involves a noisy run and says more about the machine than the commit.`);
     }

@@ -1,19 +1,40 @@
 /**
  * `costlab sweep`: catalogue resolution along N provider tools, P providers,
  * C calls per turn and G grants, each strategy where it finishes, beside the
- * SDK's McpServer. The work is in `bench/scale/`. Exit 0 measured and
- * written, 1 the workload did not do what it declares.
+ * SDK's McpServer. The work is in `bench/scale/`; `--shard i/n` measures one
+ * part of the plan (a CI matrix job) and `--merge` makes the whole from the
+ * parts (`bench/scale/sweep-shard.ts`, `sweep-merge.ts`). Exit 0 measured (or
+ * merged) and written, 1 the workload did not do what it declares, 2 a usage
+ * error or shards that cannot be merged.
  */
 import path from 'node:path';
+import { Option } from 'commander';
+import { FlagProblem } from '../../bench/command-line/flag-values.js';
 import { REPO_ROOT } from '../../bench/harness/run-bench.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
-import { runSweep } from '../../bench/scale/run-sweep.js';
+import { runSweep, writeSweepOutputs } from '../../bench/scale/run-sweep.js';
 import { checkSweepTargets } from '../../bench/scale/sweep-markdown.js';
+import { mergeSweepShards, readShardFiles, SweepMergeRefused } from '../../bench/scale/sweep-merge.js';
+import { parseShard } from '../../bench/scale/sweep-shard.js';
+import type { Shard } from '../../bench/scale/sweep-shard.js';
+import type { SweepResults } from '../../bench/results/sweep-schema.js';
 import { defineCommand } from '../command.js';
 
 interface SweepFlags {
   readonly quick: boolean;
   readonly out?: string;
+  readonly shard?: Shard;
+  readonly merge?: readonly string[];
+}
+
+const shardFlag = (given: string): Shard | FlagProblem => parseShard(given) ?? new FlagProblem(given, 'i/n with 1 ≤ i ≤ n (e.g. 2/3)');
+
+function printSummary(results: SweepResults, files: readonly string[]): void {
+  process.stdout.write(`costlab sweep: ${results.points.length} points measured, ${results.skipped.length} skipped\n`);
+  for (const s of results.slopes.filter((slope) => slope.metric === 'listP50Us')) process.stdout.write(`  ${s.strategy}: listing log–log slope ${s.slope} (N ${s.fromTools}–${s.toTools})\n`);
+  for (const s of results.sdk) process.stdout.write(`  tools/list at N=${s.tools}: SDK McpServer ÷ costlab = ${s.sdkOverCostlab}×\n`);
+  for (const t of checkSweepTargets(results)) process.stdout.write(`  target ${t.met === undefined ? '—' : t.met ? 'met' : 'MISSED'}: ${t.target}: ${t.measured}\n`);
+  for (const file of files) process.stdout.write(`  wrote ${path.relative(process.cwd(), file)}\n`);
 }
 
 export const command = defineCommand<SweepFlags>({
@@ -23,19 +44,33 @@ export const command = defineCommand<SweepFlags>({
         'Measures catalogue resolution at scale: N ∈ {1, 20, 200, 2000, 10000} provider tools under every strategy that finishes a turn in time; P ∈ {1, 4, 16}, C ∈ {1, 3, 10, 27}, G ∈ {6, 100, 1000} under turn; tools/list beside the SDK McpServer. Writes <out>/sweep/<commit>.json, <out>/sweep/latest.json and <out>/scale-sweep.md; progress on stderr.',
       )
       .option('--quick', 'CI-sized: N ∈ {20, 2000}, shared and turn, a few turns a point', false)
-      .option('--out <dir>', 'output directory (default: results, in the repository)');
+      .option('--out <dir>', 'output directory (default: results, in the repository)')
+      .addOption(new Option('--shard <i/n>', 'measure part i of n of the plan (whole curves, for a CI matrix); writes <out>/sweep/<commit>.shard-<i>-of-<n>.json only').argParser(shardFlag))
+      .addOption(
+        new Option('--merge <files...>', 'merge the shard files of one sweep (same commit and plan, shards 1..n each once) into what a whole sweep writes; measures nothing').conflicts(['shard', 'quick']),
+      );
   },
-  async run({ quick, out }, { argv }) {
+  async run({ quick, out, shard, merge }, { argv }) {
     const outDir = out === undefined ? path.join(REPO_ROOT, 'results') : path.resolve(out);
+    const command = ['costlab sweep', ...argv].join(' ');
     try {
-      const { results, files } = await runSweep({ quick: quick === true, outDir, repoRoot: REPO_ROOT, command: ['costlab sweep', ...argv].join(' ') });
-      process.stdout.write(`costlab sweep: ${results.points.length} points measured, ${results.skipped.length} skipped\n`);
-      for (const s of results.slopes.filter((slope) => slope.metric === 'listP50Us')) process.stdout.write(`  ${s.strategy}: listing log–log slope ${s.slope} (N ${s.fromTools}–${s.toTools})\n`);
-      for (const s of results.sdk) process.stdout.write(`  tools/list at N=${s.tools}: SDK McpServer ÷ costlab = ${s.sdkOverCostlab}×\n`);
-      for (const t of checkSweepTargets(results)) process.stdout.write(`  target ${t.met === undefined ? '—' : t.met ? 'met' : 'MISSED'}: ${t.target}: ${t.measured}\n`);
-      for (const file of files) process.stdout.write(`  wrote ${path.relative(process.cwd(), file)}\n`);
+      if (merge !== undefined) {
+        const results = mergeSweepShards(await readShardFiles(merge), command);
+        printSummary(results, await writeSweepOutputs(results, outDir));
+        return 0;
+      }
+      const { results, files } = await runSweep({ quick: quick === true, outDir, repoRoot: REPO_ROOT, command, ...(shard === undefined ? {} : { shard }) });
+      if (shard === undefined) printSummary(results, files);
+      else {
+        process.stdout.write(`costlab sweep: shard ${shard.index}/${shard.count}: ${results.points.length} points measured, ${results.skipped.length} skipped, ${results.sdk.length} SDK sizes (merge the shards with --merge)\n`);
+        for (const file of files) process.stdout.write(`  wrote ${path.relative(process.cwd(), file)}\n`);
+      }
       return 0;
     } catch (error) {
+      if (error instanceof SweepMergeRefused) {
+        process.stderr.write(`costlab sweep: ${error.name}: ${error.message}\n`);
+        return 2;
+      }
       if (error instanceof WorkloadMismatch) {
         process.stderr.write(`costlab sweep: ${error.name}: ${error.message}\n`);
         return 1;

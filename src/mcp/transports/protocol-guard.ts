@@ -1,6 +1,7 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ForwardingTransport } from './forwarding-transport.js';
 
 /** The fixed text of a JSON-RPC internal error: what went wrong inside stays inside (it goes to `onerror`). */
 export const INTERNAL_ERROR_MESSAGE = 'Internal error';
@@ -33,40 +34,17 @@ function methodOf(message: JSONRPCMessage): string | undefined {
  *   to `onerror`, and a request is answered `-32603 Internal error`; an
  *   outgoing `-32603` carries that fixed text, never the thrown message.
  */
-export class ProtocolGuard implements Transport {
-  readonly #inner: Transport;
+export class ProtocolGuard extends ForwardingTransport {
   /** Ids of requests this server sent, so a response can be matched to one. */
   readonly #sent = new Set<RequestId>();
   #initialized = false;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-
-  constructor(inner: Transport) {
-    this.#inner = inner;
-    inner.onclose = () => this.onclose?.();
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onmessage = (message, extra) => this.#receive(message, extra);
-  }
-
-  get sessionId(): string | undefined {
-    return this.#inner.sessionId;
-  }
 
   /** Whether a well-formed `initialize` has been taken in on this connection. */
   get initialized(): boolean {
     return this.#initialized;
   }
 
-  start(): Promise<void> {
-    return this.#inner.start();
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  override send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const id = idOf(message);
     const method = methodOf(message);
     if (method !== undefined && id !== undefined) this.#sent.add(id);
@@ -74,13 +52,13 @@ export class ProtocolGuard implements Transport {
       const { error } = message as { error?: { code?: unknown; message?: unknown } };
       if (error !== undefined && error.code === ErrorCode.InternalError && error.message !== INTERNAL_ERROR_MESSAGE) {
         this.onerror?.(new Error(`internal error answered to request ${String(id)}: ${String(error.message)}`));
-        return this.#inner.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: INTERNAL_ERROR_MESSAGE } }, options);
+        return this.inner.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: INTERNAL_ERROR_MESSAGE } }, options);
       }
     }
-    return this.#inner.send(message, options);
+    return this.inner.send(message, options);
   }
 
-  #receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+  protected override receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
     const id = idOf(message);
     const method = methodOf(message);
     if (method === undefined) {
@@ -107,7 +85,7 @@ export class ProtocolGuard implements Transport {
   }
 
   #answer(id: RequestId, code: number, text: string): void {
-    this.#inner.send({ jsonrpc: '2.0', id, error: { code, message: text } }).catch((error: unknown) => {
+    this.inner.send({ jsonrpc: '2.0', id, error: { code, message: text } }).catch((error: unknown) => {
       this.onerror?.(error instanceof Error ? error : new Error('could not send a protocol error'));
     });
   }

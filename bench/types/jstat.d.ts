@@ -1,0 +1,13 @@
+/**
+ * The part of jstat (a CommonJS bundle without type declarations) the bench
+ * uses: the Student t distribution, for the change points' Welch test.
+ */
+declare module 'jstat' {
+  const jStat: {
+    readonly studentt: {
+      /** P(T ≤ x) for T ~ Student t with `dof` degrees of freedom (dof need not be an integer). */
+      cdf(x: number, dof: number): number;
+    };
+  };
+  export default jStat;
+}

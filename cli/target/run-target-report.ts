@@ -1,0 +1,47 @@
+/**
+ * `costlab bench --target …` and `costlab conformance --target …`: the same
+ * run over any MCP server, differing only in what it judges. bench measures
+ * initialize, tools/list and each configured tools/call, warm and cold, and
+ * the {n} curve (exit 0 all measured, 1 a target failed); conformance judges
+ * the catalogue consistency rows, each with its verdict and frames (exit 0
+ * every row pass, warn or n/a, 1 a row failed or a target could not be
+ * judged). Both write <out>/target-<command>.{json,md}; 2 is a usage error.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CredentialMissing } from '../../bench/target/target-config.js';
+import { runTargets, targetRunExitCode } from '../../bench/target/run-targets.js';
+import { renderTargetMarkdown } from '../../bench/target/target-markdown.js';
+import { targetOptions, usageFailure } from './target-options.js';
+import type { TargetFlags } from './target-options.js';
+
+export async function runTargetReport(command: 'bench' | 'conformance', flags: TargetFlags, argv: readonly string[]): Promise<number> {
+  let options;
+  try {
+    options = await targetOptions(flags);
+  } catch (error) {
+    return usageFailure(command, error);
+  }
+  let report;
+  try {
+    report = await runTargets({
+      kind: `target-${command}`,
+      specs: options.specs,
+      config: options.config,
+      command: [`costlab ${command}`, ...argv].join(' '),
+      onProgress: (line) => process.stderr.write(`${command}: ${line}\n`),
+    });
+  } catch (error) {
+    // Credentials are resolved before any target runs: a missing one is the caller's to fix.
+    if (error instanceof CredentialMissing) return usageFailure(command, error);
+    throw error;
+  }
+  const stem = `target-${command}`;
+  const markdown = renderTargetMarkdown(report);
+  await mkdir(options.out, { recursive: true });
+  await writeFile(path.join(options.out, `${stem}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(path.join(options.out, `${stem}.md`), markdown);
+  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : markdown);
+  process.stderr.write(`wrote ${path.join(options.out, `${stem}.json`)} and ${stem}.md\n`);
+  return targetRunExitCode(report);
+}
