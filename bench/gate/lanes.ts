@@ -5,7 +5,7 @@
  */
 import { GateError } from './gate-error.js';
 import { runProcess, describeExit, tailLines } from './run-process.js';
-import { countWindow, countWindows, DETERMINISTIC_NODE_FLAGS, WINDOW_MARKER } from './callgrind.js';
+import { countWindow, countWindows, DETERMINISTIC_ENV, DETERMINISTIC_NODE_FLAGS, WINDOW_MARKER } from './callgrind.js';
 import type { Provenance } from './baseline.js';
 import { interleave } from './interleave.js';
 import { bundleProbe, PROBE_BUNDLE, PROBE_SOURCE } from './probe-bundle.js';
@@ -221,6 +221,6 @@ export function currentProvenance(valgrind: string): Provenance {
     arch: process.arch,
     valgrind,
     nodeFlags: [...DETERMINISTIC_NODE_FLAGS],
-    probeCommand: `valgrind --tool=callgrind --dump-before=${WINDOW_MARKER} --separate-threads=yes -q node ${DETERMINISTIC_NODE_FLAGS.join(' ')} ${PROBE_BUNDLE} --strategy turn --segment <unit> --world <world> --warmup <warmup> --iterations <iterations>`,
+    probeCommand: `${Object.entries(DETERMINISTIC_ENV).map(([name, value]) => `${name}=${value} `).join('')}valgrind --tool=callgrind --dump-before=${WINDOW_MARKER} --separate-threads=yes -q node ${DETERMINISTIC_NODE_FLAGS.join(' ')} ${PROBE_BUNDLE} --strategy turn --segment <unit> --world <world> --warmup <warmup> --iterations <iterations>`,
   };
 }
