@@ -3,11 +3,11 @@
  * machine, so two results are only compared when their environments say they
  * could be — and a reader can see why not.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gitOrUndefined as git } from '../repository/git.js';
 import type { Environment } from '../results/results-schema.js';
 
 /** Which commit produced the figures, and whether the tree had uncommitted changes. */
@@ -16,14 +16,6 @@ export interface Provenance {
   readonly commit: string;
   readonly commitDate?: string;
   readonly dirty: boolean;
-}
-
-function git(repoRoot: string, args: readonly string[]): string | undefined {
-  try {
-    return execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return undefined;
-  }
 }
 
 /** Directories the bench and profiler write into, which do not make a tree dirty. */

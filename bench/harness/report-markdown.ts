@@ -305,6 +305,39 @@ function stepsSection(results: MeasuredResults): string {
   return out.join('\n');
 }
 
+const TRANSPORT_MEANING: Readonly<Record<string, string>> = {
+  'in-memory': "the SDK's linked in-memory pair, in this process",
+  stdio: 'a child process on stdin/stdout (`costlab serve --stdio`, auditing to a file)',
+  http: 'Streamable HTTP on a 127.0.0.1 listener (costlab: bearer execution token)',
+};
+
+function transportsSection(results: MeasuredResults): string {
+  const bench = results.mcpTransports;
+  if (bench === undefined) return '';
+  const signed = (value: number): string => (value < 0 ? `−${us(-value)}` : `+${us(value)}`);
+  return [
+    '## MCP per transport, beside a bare SDK server',
+    '',
+    `The same \`tools/call\` (\`${bench.tool}\`, a call the actor's grants allow) timed at the SDK client, request out to result in, against costlab's server and against a bare SDK \`McpServer\` answering the same tool with no mediation (\`bench/harness/bare-sdk-server.ts\`). All six endpoints are open at once; each of ${formatCount(bench.rounds)} measured rounds (after ${bench.warmupRounds} warm-up) makes ${bench.callsPerRound} calls per side per transport, the two sides alternating which goes first, so load drift falls on both. Both sides pay the same client and transport: the p50 difference is what costlab adds (the bridge's envelope, mediation, two audit records).`,
+    '',
+    table(
+      ['transport', 'how', 'costlab p50 (µs)', 'costlab p95 (µs)', 'bare SDK p50 (µs)', 'bare SDK p95 (µs)', 'added p50 (µs)', 'costlab ÷ bare', 'n per side'],
+      bench.transports.map((row) => [
+        row.transport,
+        TRANSPORT_MEANING[row.transport] ?? '',
+        us(row.costlab.p50Us),
+        us(row.costlab.p95Us),
+        us(row.bare.p50Us),
+        us(row.bare.p95Us),
+        signed(row.addedP50Us),
+        `${row.ratioP50}×`,
+        formatCount(Math.min(row.costlab.n, row.bare.n)),
+      ]),
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  ].join('\n');
+}
+
 function microSection(results: MeasuredResults): string {
   if (results.micro === undefined || results.micro.length === 0) return '';
   return [
@@ -330,6 +363,7 @@ export function renderMarkdown(input: MarkdownInput): string {
     callsSection(results),
     segmentsSection(results),
     stepsSection(results),
+    transportsSection(results),
     structuralSection(results, figures),
     microSection(results),
     environmentSection(results),

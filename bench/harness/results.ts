@@ -22,7 +22,7 @@ import type { McpMeasurement } from './mcp-path.js';
 import { RESULTS_SCHEMA_VERSION, STRATEGY_NAMES, parseResults, safeParseResults } from '../results/results-schema.js';
 import { resultsFileName, testbedOf } from '../results/run-context.js';
 import type { RunKind } from '../results/run-context.js';
-import type { Environment, MicroBench, Results, StaircaseRatios, StrategyName, Workload } from '../results/results-schema.js';
+import type { Environment, McpTransports, MicroBench, Results, StaircaseRatios, StrategyName, Workload } from '../results/results-schema.js';
 import type { StrategyMeasurement, TurnBoundary } from './run-strategies.js';
 import type { Provenance } from './environment.js';
 
@@ -62,6 +62,7 @@ export interface HarnessRun {
   readonly strategies: Readonly<Record<StrategyName, StrategyMeasurement>>;
   readonly mcp?: { readonly measurement: McpMeasurement; readonly warmupTurns: number; readonly measuredTurns: number };
   readonly mcpSkipped?: string;
+  readonly mcpTransports?: McpTransports;
   readonly micro?: readonly MicroBench[];
   readonly floorAndSteps?: FloorAndSteps;
 }
@@ -137,6 +138,7 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
     timerOverheadUs: run.timerOverheadUs,
     strategies,
     ...(run.mcp === undefined ? {} : { mcp: { turn: run.mcp.measurement.result } }),
+    ...(run.mcpTransports === undefined ? {} : { mcpTransports: run.mcpTransports }),
     staircase: staircaseOf(run.strategies),
     ...(run.micro === undefined || run.micro.length === 0 ? {} : { micro: [...run.micro] }),
     ...(run.floorAndSteps === undefined ? {} : { steps: run.floorAndSteps.steps, floor: run.floorAndSteps.floor }),

@@ -15,7 +15,7 @@ import { TURN_ATTEMPTS } from '../world/workload.js';
 import { loadAverage, readEnvironment, readProvenance } from './environment.js';
 import type { McpMeasurement } from './mcp-path.js';
 import { Progress } from './progress.js';
-import type { MicroBench } from '../results/results-schema.js';
+import type { McpTransports, MicroBench } from '../results/results-schema.js';
 import { assembleResults } from './results.js';
 import type { MeasuredResults, WrittenFiles } from './results.js';
 import { renderMarkdown } from './report-markdown.js';
@@ -47,6 +47,10 @@ export interface BenchPlan {
   readonly measuredTurns: number;
   readonly mcpWarmupTurns: number;
   readonly mcpMeasuredTurns: number;
+  /** The transport bench (costlab beside a bare SDK server on each MCP transport): rounds, and calls per side per round. */
+  readonly transportWarmupRounds: number;
+  readonly transportRounds: number;
+  readonly transportCallsPerRound: number;
   readonly micro: boolean;
   readonly mcp: boolean;
   readonly quick: boolean;
@@ -62,7 +66,17 @@ export interface BenchPlan {
 export const DEFAULT_PLAN = { warmupTurns: 200, measuredTurns: 3000 } as const;
 export const QUICK_PLAN = { warmupTurns: 20, measuredTurns: 200 } as const;
 
-export function planBench(options: { turns?: number; warmup?: number; quick?: boolean; micro?: boolean; mcp?: boolean; mcpTurns?: number }): BenchPlan {
+/**
+ * The transport bench: a round is one turn of calls on each side of each
+ * transport. On the 2-core VM a loopback HTTP call is about 1 ms (3–6 ms
+ * with the cores shared), stdio about 0.3 ms and in-memory about 50 µs, plus
+ * two child processes started (~2 s): the full plan (2,000 calls a side) takes
+ * about 15 s, the quick one (150 a side) about 5–10 s.
+ */
+export const TRANSPORT_PLAN = { warmupRounds: 20, rounds: 200, callsPerRound: 10 } as const;
+export const QUICK_TRANSPORT_PLAN = { warmupRounds: 5, rounds: 30, callsPerRound: 5 } as const;
+
+export function planBench(options: { turns?: number; warmup?: number; quick?: boolean; micro?: boolean; mcp?: boolean; mcpTurns?: number; transportRounds?: number }): BenchPlan {
   const base = options.quick === true ? QUICK_PLAN : DEFAULT_PLAN;
   const measuredTurns = options.turns ?? base.measuredTurns;
   const warmupTurns = options.warmup ?? base.warmupTurns;
@@ -72,6 +86,10 @@ export function planBench(options: { turns?: number; warmup?: number; quick?: bo
     // An MCP turn costs about as much as ten in-process rounds (mostly the connection), so it gets a tenth of the turns.
     mcpMeasuredTurns: options.mcpTurns ?? Math.max(Math.min(measuredTurns, 10), Math.ceil(measuredTurns / 10)),
     mcpWarmupTurns: Math.ceil(warmupTurns / 10),
+    ...(() => {
+      const transport = options.quick === true ? QUICK_TRANSPORT_PLAN : TRANSPORT_PLAN;
+      return { transportWarmupRounds: transport.warmupRounds, transportRounds: options.transportRounds ?? transport.rounds, transportCallsPerRound: transport.callsPerRound };
+    })(),
     micro: options.micro ?? true,
     mcp: options.mcp ?? true,
     quick: options.quick === true,
@@ -115,6 +133,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
 
   let mcp: { measurement: McpMeasurement; warmupTurns: number; measuredTurns: number } | undefined;
   let mcpSkipped: string | undefined;
+  let mcpTransports: McpTransports | undefined;
   if (!plan.mcp) {
     mcpSkipped = '--no-mcp';
   } else {
@@ -133,6 +152,15 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
         onProgress: (done, total, phase) => progress.update(done, total, phase),
       });
       mcp = { measurement, warmupTurns: plan.mcpWarmupTurns, measuredTurns: plan.mcpMeasuredTurns };
+      // The same call over each transport, costlab beside a bare SDK server: child processes and loopback listeners, closed on every path.
+      progress.phase('mcp transports');
+      const { runMcpTransports } = await import('./mcp-transports.js');
+      mcpTransports = await runMcpTransports({
+        warmupRounds: plan.transportWarmupRounds,
+        rounds: plan.transportRounds,
+        callsPerRound: plan.transportCallsPerRound,
+        onProgress: (done, total, phase) => progress.update(done, total, phase),
+      });
     }
   }
 
@@ -170,6 +198,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
     strategies,
     ...(mcp === undefined ? {} : { mcp }),
     ...(mcpSkipped === undefined ? {} : { mcpSkipped }),
+    ...(mcpTransports === undefined ? {} : { mcpTransports }),
     ...(micro === undefined ? {} : { micro }),
     floorAndSteps,
   });

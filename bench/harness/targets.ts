@@ -86,6 +86,15 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
       kind: 'absolute',
     });
   }
+  // Issue 13: what costlab adds to a tools/call over each MCP transport, beside a bare SDK server in the same run (µs: a machine's figure).
+  for (const row of results.mcpTransports?.transports ?? []) {
+    checks.push({
+      target: `MCP over ${row.transport}: added cost over a bare SDK server ≤ 5 µs p50 per tools/call`,
+      measured: `${us(row.addedP50Us)} (${us(row.costlab.p50Us)} − ${us(row.bare.p50Us)}, ${row.ratioP50}×)`,
+      met: row.addedP50Us <= 5,
+      kind: 'absolute',
+    });
+  }
   checks.push({
     target: 'turn: opening a lease (the turn-boundary authority load) p50 ≤ 15 µs',
     measured: us(results.harness.turnBoundary.turn.openP50Us),

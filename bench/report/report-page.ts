@@ -37,6 +37,7 @@ export interface ReportPageModel {
     readonly structural: Table;
     readonly history: Table;
     readonly micro: Table | undefined;
+    readonly transports: Table | undefined;
   };
   readonly environment: ReadonlyArray<readonly [string, string]>;
   readonly profiles: readonly CommitProfiles[];
@@ -172,6 +173,16 @@ ${stepsList(model.steps)}
 ${renderTable(t.history)}`,
     ],
     ['profiles', '4. Profiles', profilesSection(model)],
+    ...(t.transports === undefined
+      ? []
+      : [
+          [
+            'transports',
+            'MCP per transport',
+            `<p>One tools/call timed at the SDK client over each transport, against costlab's server and against a bare SDK <code>McpServer</code> answering the same tool with no mediation, the two sides alternating per round; the added p50 is what costlab costs on that transport.</p>
+${renderTable(t.transports)}`,
+          ] as const,
+        ]),
     ...(t.micro === undefined ? [] : [['micro', 'Microbenchmarks', renderTable(t.micro)] as const]),
     ['environment', 'Environment (latest run)', renderDefinitions('environment-block', model.environment)],
     [

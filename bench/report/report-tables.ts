@@ -213,6 +213,27 @@ export function microTable(latest: Results): Table | undefined {
   };
 }
 
+/** costlab beside a bare SDK server on each MCP transport (bench/harness/mcp-transports.ts), when the run measured it. */
+export function transportsTable(latest: Results): Table | undefined {
+  const bench = latest.mcpTransports;
+  if (bench === undefined) return undefined;
+  return {
+    id: 'table-transports',
+    caption: `tools/call per MCP transport, costlab beside a bare SDK server answering the same tool (${bench.tool}; sides alternating per round; latest run)`,
+    columns: ['transport', 'costlab p50 (µs)', 'costlab p95 (µs)', 'bare SDK p50 (µs)', 'bare SDK p95 (µs)', 'added p50 (µs)', 'costlab ÷ bare', 'calls per side'],
+    rows: bench.transports.map((row) => [
+      row.transport,
+      micros(row.costlab.p50Us),
+      micros(row.costlab.p95Us),
+      micros(row.bare.p50Us),
+      micros(row.bare.p95Us),
+      micros(row.addedP50Us),
+      ratio(row.ratioP50),
+      count(Math.min(row.costlab.n, row.bare.n)),
+    ]),
+  };
+}
+
 /** The environment block: what a reader needs to decide whether two runs are comparable. */
 export function environmentEntries(latest: Results): Array<readonly [string, string]> {
   const { environment: env, workload } = latest;

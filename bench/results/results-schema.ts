@@ -197,6 +197,40 @@ export const FloorResultSchema = z.object({
 });
 export type FloorResult = z.infer<typeof FloorResultSchema>;
 
+/** The MCP transports a tools/call is measured over, beside a bare SDK server (bench/harness/mcp-transports.ts). */
+export const MCP_TRANSPORT_NAMES = ['in-memory', 'stdio', 'http'] as const;
+export type McpTransportName = (typeof MCP_TRANSPORT_NAMES)[number];
+/** costlab's server, or the SDK's McpServer answering the same tool with no mediation. */
+export type TransportSide = 'costlab' | 'bare';
+
+/** One transport: tools/call timed at the SDK client on each side, the two sides alternating per round. */
+export const McpTransportRowSchema = z.object({
+  transport: z.enum(MCP_TRANSPORT_NAMES),
+  costlab: CallStatsSchema,
+  bare: CallStatsSchema,
+  /** costlab p50 − bare p50: what costlab adds per tools/call (negative when it measured cheaper). */
+  addedP50Us: z.number().finite(),
+  /** costlab p50 ÷ bare p50. */
+  ratioP50: positive,
+});
+export type McpTransportRow = z.infer<typeof McpTransportRowSchema>;
+
+export const McpTransportsSchema = z.object({
+  /** The tool called on every side. */
+  tool: z.string().min(1),
+  warmupRounds: count,
+  rounds: z.number().int().positive(),
+  /** tools/call requests per side per transport per round. */
+  callsPerRound: z.number().int().positive(),
+  /** `alternating`: costlab first in even rounds, the bare server first in odd ones. */
+  order: z.literal('alternating'),
+  transports: z
+    .array(McpTransportRowSchema)
+    .min(1)
+    .refine((rows) => new Set(rows.map((row) => row.transport)).size === rows.length, { message: 'each transport at most once' }),
+});
+export type McpTransports = z.infer<typeof McpTransportsSchema>;
+
 /**
  * A link, relative to the repository root (e.g. `profiles/<commit>/`), so the results
  * file stays valid on any checkout; absolute paths and URLs would not.
@@ -225,6 +259,8 @@ export const ResultsSchema = z.object({
     turn: StrategyResultSchema,
   }),
   mcp: z.object({ turn: McpStrategyResultSchema }),
+  /** Per transport beside a bare SDK server: optional, since files written before it lack it. */
+  mcpTransports: McpTransportsSchema.optional(),
   staircase: StaircaseRatiosSchema,
   micro: z.array(MicroBenchSchema).optional(),
   steps: StepSplitSchema.optional(),

@@ -81,6 +81,9 @@ export const command = defineCommand<BenchFlags>({
       process.stdout.write(`costlab bench: ${results.workload.measuredTurns} measured turns × ${results.workload.callsPerTurn} calls per strategy\n`);
       for (const name of ['rederive', 'shared', 'turn'] as const) process.stdout.write(line(name, s[name]));
       if (results.mcp !== undefined) process.stdout.write(line('turn over MCP', results.mcp.turn));
+      for (const row of results.mcpTransports?.transports ?? []) {
+        process.stdout.write(`  tools/call over ${row.transport}: costlab p50 ${row.costlab.p50Us.toFixed(1)} µs, bare SDK server ${row.bare.p50Us.toFixed(1)} µs: costlab adds ${row.addedP50Us.toFixed(1)} µs (${row.ratioP50}×)\n`);
+      }
       for (const comparison of publishedComparisonLines(results, outcome.anchors)) process.stdout.write(`  ${comparison}\n`);
       const missed = targets.filter((check) => !check.met);
       process.stdout.write(`  targets: ${targets.length - missed.length}/${targets.length} met${missed.length === 0 ? '' : `; missed: ${missed.map((check) => check.target).join('; ')}`}\n`);

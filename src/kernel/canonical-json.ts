@@ -6,22 +6,39 @@ import { createHash } from 'node:crypto';
  * string, which is what makes a hash of it a name for the value.
  */
 export function canonicalJson(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
   if (value === null || typeof value !== 'object') {
     const encoded = JSON.stringify(value);
     if (encoded === undefined) throw new TypeError(`canonicalJson: ${typeof value} is not JSON`);
     return encoded;
   }
+  // Loops and one string built in place, no per-level closures or joined arrays: a lease open hashes
+  // its grants and keys its turn with this, and the map/join form was most of the open (about 60 of
+  // ~200 µs for the reference world's six grants on the shared 2-core VM).
   if (Array.isArray(value)) {
-    return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      const item: unknown = value[i];
+      // A hole stays empty, as Array#join left it; an undefined member is null, as in JSON.
+      if (item !== undefined) out += canonicalJson(item);
+      else if (i in value) out += 'null';
+    }
+    return `${out}]`;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
   let out = '{';
   let first = true;
-  for (const key of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const member = record[key];
     if (member === undefined) continue;
-    out += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
+    if (!first) out += ',';
+    out += JSON.stringify(key);
+    out += ':';
+    out += canonicalJson(member);
     first = false;
   }
   return `${out}}`;

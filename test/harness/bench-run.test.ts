@@ -30,7 +30,7 @@ beforeAll(async () => {
   const anchorsPath = path.join(dir, 'anchor-figures.json');
   await writeFile(anchorsPath, JSON.stringify(makeAnchorFigures()));
   outcome = await runBench({
-    plan: planBench({ turns: TURNS, warmup: 1, quick: true }),
+    plan: planBench({ turns: TURNS, warmup: 1, quick: true, transportRounds: 2 }),
     outDir: path.join(dir, 'results'),
     anchorsPath,
     command: 'costlab bench --turns 3 --warmup 1 --quick',
@@ -38,7 +38,8 @@ beforeAll(async () => {
   });
   written = parseResults(JSON.parse(await readFile(outcome.files.results!, 'utf8')));
   markdown = await readFile(outcome.files.markdown, 'utf8');
-});
+  // The run starts two child processes (the stdio sides of the transport bench): on a loaded 2-core machine that alone can pass the 30 s default.
+}, 180_000);
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -52,6 +53,16 @@ describe('costlab bench, a tiny run', () => {
     for (const name of names) expect(existsSync(path.join(dir, 'results', name)), name).toBe(true);
     const latest = parseResults(JSON.parse(await readFile(path.join(dir, 'results', 'latest.json'), 'utf8')));
     expect(latest).toEqual(written);
+  });
+
+  it('measures one tools/call over each MCP transport beside a bare SDK server, and reports it as a table and a target per transport', () => {
+    const bench = written.mcpTransports!;
+    expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'http']);
+    expect(bench.rounds).toBe(2);
+    for (const row of bench.transports) expect([row.costlab.n, row.bare.n]).toEqual([2 * bench.callsPerRound, 2 * bench.callsPerRound]);
+    expect(markdown).toContain('## MCP per transport, beside a bare SDK server');
+    const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
+    expect(transportTargets.map((check) => check.kind)).toEqual(['absolute', 'absolute', 'absolute']);
   });
 
   it('records its kind, the load average at start and end, and the testbed it ran on', () => {
@@ -140,6 +151,7 @@ describe('the markdown report', () => {
       '## Mediated call',
       '## Segments',
       '## The call under `turn`, step by step',
+      '## MCP per transport, beside a bare SDK server',
       '## Structural footprint',
       '## Microbenchmarks of single segments',
       '## Environment and workload',

@@ -46,3 +46,38 @@ describe('bench targets', () => {
     expect(checks.find((check) => check.target === STAIRCASE)).toMatchObject({ met: true });
   });
 });
+
+describe('bench targets: MCP per transport', () => {
+  const stats = (p50Us: number) => ({ p50Us, p95Us: p50Us * 2, meanUs: p50Us, n: 10 });
+  const withTransports = (added: readonly number[]): MeasuredResults => ({
+    ...measured(),
+    mcpTransports: {
+      tool: 'files.read',
+      warmupRounds: 1,
+      rounds: 2,
+      callsPerRound: 5,
+      order: 'alternating',
+      transports: (['in-memory', 'stdio', 'http'] as const).map((transport, i) => ({
+        transport,
+        costlab: stats(50 + added[i]!),
+        bare: stats(50),
+        addedP50Us: added[i]!,
+        ratioP50: (50 + added[i]!) / 50,
+      })),
+    },
+  });
+
+  it('checks the added cost on each transport as an absolute ceiling: reported, never failing the run', () => {
+    const checks = checkTargets(withTransports([3, 40, 5])).filter((check) => check.target.startsWith('MCP over '));
+    expect(checks.map((check) => [check.target.split(':')[0], check.met, check.kind])).toEqual([
+      ['MCP over in-memory', true, 'absolute'],
+      ['MCP over stdio', false, 'absolute'],
+      ['MCP over http', true, 'absolute'],
+    ]);
+    expect(failingTargets(checks)).toEqual([]);
+  });
+
+  it('adds no transport target to a results file written before the transport bench', () => {
+    expect(checkTargets(measured()).some((check) => check.target.startsWith('MCP over '))).toBe(false);
+  });
+});

@@ -5,9 +5,9 @@
  * from hostile values (symbols, `__proto__`, holes, class instances, NaN).
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { parseRequirement, safeParseToolCall, safeParseToolResult } from '../../src/kernel/contracts/compiled-contracts.js';
-import { RequirementSchema, ToolCallSchema, ToolResultSchema } from '../../src/kernel/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { parseRequirement, safeParseGrant, safeParseToolCall, safeParseToolResult } from '../../src/kernel/contracts/compiled-contracts.js';
+import { GrantSchema, RequirementSchema, ToolCallSchema, ToolResultSchema } from '../../src/kernel/index.js';
 
 const hostile = fc.oneof(
   fc.constantFrom(NaN, Infinity, -0, undefined, null, Symbol('s'), new Date(0), [1, , 2], Object.create(null), { ['__proto__']: 1 }, { [Symbol('k')]: 1 }),
@@ -49,6 +49,45 @@ function agree<T>(fast: (input: unknown) => { success: boolean; data?: T }, sche
   }
 }
 
+/** Grants near the contract's edges: valid shapes with fields bent, owners, revocations, every constraint. */
+function grantArbitrary(): fc.Arbitrary<Record<string, unknown>> {
+  const segment = fc.oneof(fc.constantFrom('.', '..', 'a/b', 'tab\t', '', 'x'.repeat(257), 'projects'), fc.string({ minLength: 1, maxLength: 6 }));
+  const address = fc.oneof(
+    fc.record({ kind: fc.constantFrom('human', 'agent', 'robot'), userId: id }),
+    fc.record({ kind: fc.constantFrom('service', 'group'), serviceId: id }),
+    fc.record({ kind: fc.constant('group'), groupId: id }),
+    value,
+  );
+  const resource = fc.record({ namespace: id, path: fc.oneof(fc.array(segment, { maxLength: 4 }), value) });
+  const capability = fc.record({
+    resource: fc.oneof({ weight: 4, arbitrary: resource }, { weight: 1, arbitrary: bent(resource) }),
+    actions: fc.oneof(fc.array(fc.oneof(fc.constantFrom('read', '*', '', 'x'.repeat(129)), fc.string({ maxLength: 4 })), { maxLength: 3 }), value),
+    scope: fc.constantFrom('exact', 'descendants', 'subtree'),
+  });
+  const constraints = fc.record(
+    {
+      purposes: fc.oneof(fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }), value),
+      notBefore: instant,
+      expiresAt: instant,
+      maxUses: fc.oneof(fc.constantFrom(1, 0, -1, 1.5, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, NaN), fc.integer()),
+    },
+    { requiredKeys: [] },
+  );
+  return fc.record(
+    {
+      id,
+      namespaceId: id,
+      subject: address,
+      issuer: address,
+      capabilities: fc.oneof({ weight: 4, arbitrary: fc.array(fc.oneof({ weight: 4, arbitrary: capability }, { weight: 1, arbitrary: bent(capability) }), { maxLength: 3 }) }, { weight: 1, arbitrary: value }),
+      constraints: fc.oneof({ weight: 4, arbitrary: constraints }, { weight: 1, arbitrary: bent(constraints) }),
+      issuedAt: instant,
+      revokedAt: instant,
+    },
+    { requiredKeys: ['id', 'namespaceId', 'subject', 'issuer', 'capabilities', 'constraints', 'issuedAt'] },
+  );
+}
+
 describe('compiled contracts agree with zod', () => {
   it('ToolCall', () => {
     const call = fc.record({ id, tool: toolName, arguments: fc.oneof(fc.dictionary(fc.string({ maxLength: 6 }), value, { maxKeys: 5 }), value), traceId: id, requestedAt: instant });
@@ -76,5 +115,28 @@ describe('compiled contracts agree with zod', () => {
       }
     };
     fc.assert(fc.property(bent(requirement), (input) => agree(fast, RequirementSchema, input)), { numRuns: 3000 });
+  });
+
+  it('Grant', () => {
+    const grant = grantArbitrary();
+    fc.assert(fc.property(bent(grant), (input) => agree(safeParseGrant, GrantSchema, input)), { numRuns: 3000 });
+  });
+
+  it('Grant: the reference world\'s grants take the hand-checked path and come back as zod would copy them', () => {
+    const grant = {
+      id: 'g-files-read',
+      namespaceId: 'acme',
+      subject: { kind: 'human', userId: 'ada' },
+      issuer: { kind: 'service', serviceId: 'acme-grants' },
+      capabilities: [{ resource: { namespace: 'files', path: ['projects'] }, actions: ['read', 'list'], scope: 'descendants' }],
+      constraints: { maxUses: 3, expiresAt: '2026-12-01T00:00:00.000Z' },
+      issuedAt: '2026-11-01T00:00:00.000Z',
+    };
+    const zod = vi.spyOn(GrantSchema, 'safeParse');
+    const parsed = safeParseGrant(grant);
+    expect(zod).not.toHaveBeenCalled();
+    zod.mockRestore();
+    expect(parsed).toEqual({ success: true, data: GrantSchema.parse(grant) });
+    expect(parsed.data!.capabilities[0]!.resource.path).not.toBe(grant.capabilities[0]!.resource.path);
   });
 });

@@ -205,6 +205,13 @@ describe('costlab report site, with the published figures', () => {
     expect(tableRow(html, 'table-calls', 'turn over MCP').at(-1)!.value).toBe(workspace.latest.mcp.turn.wireBytesPerCall);
   });
 
+  it('tabulates costlab beside a bare SDK server on each MCP transport, the added p50 in µs', () => {
+    const rows = tableRows(html, 'table-transports');
+    expect(rows.map((row) => row[0]!.text)).toEqual(['in-memory', 'stdio', 'http']);
+    expect(rows.map((row) => row[5]!.value)).toEqual(workspace.latest.mcpTransports!.transports.map((row) => row.addedP50Us));
+    expect(tableRow(html, 'table-transports', 'http')[1]!.text).toBe('1,104.6');
+  });
+
   it('builds the same page twice', async () => {
     const again = await build(workspace);
     expect(again.html).toBe(html);

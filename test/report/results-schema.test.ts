@@ -97,6 +97,19 @@ describe('results schema', () => {
     expect(parseResults(uncommitted).commit).toBe('uncommitted');
   });
 
+  it('reads a file with the MCP transport table and one written before it; names a transport measured twice', () => {
+    const older = makeResults({ seed: 'x', commitDate: '2026-09-01T10:00:00Z' });
+    expect(parseResults(copy(older)).mcpTransports).toBeUndefined();
+    const stats = { p50Us: 40, p95Us: 90, meanUs: 50, n: 10 };
+    const row = (transport: string) => ({ transport, costlab: stats, bare: { ...stats, p50Us: 30 }, addedP50Us: 10, ratioP50: 1.33 });
+    const withTable = { ...copy(older), mcpTransports: { tool: 'files.read', warmupRounds: 1, rounds: 2, callsPerRound: 5, order: 'alternating', transports: [row('in-memory'), row('stdio'), row('http')] } };
+    expect(parseResults(withTable).mcpTransports?.transports.map((r) => r.transport)).toEqual(['in-memory', 'stdio', 'http']);
+    const twice = { ...withTable, mcpTransports: { ...withTable.mcpTransports, transports: [row('stdio'), row('stdio')] } };
+    expect(errorOf(() => parseResults(twice)).issues.map((issue) => issue.field)).toEqual(['mcpTransports.transports']);
+    const unknown = { ...withTable, mcpTransports: { ...withTable.mcpTransports, transports: [row('carrier-pigeon')] } };
+    expect(errorOf(() => parseResults(unknown)).issues.map((issue) => issue.field)).toEqual(['mcpTransports.transports[0].transport']);
+  });
+
   it('names the microbenchmark entry that is wrong', () => {
     const bad = copy(makeResults({ seed: 'x', commitDate: '2026-09-01T10:00:00Z', micro: true }));
     bad.micro[1].tool = 'benchmark.js';

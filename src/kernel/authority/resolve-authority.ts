@@ -1,4 +1,5 @@
-import { GrantSchema, MAX_GRANTS, addressKey } from '../contracts/index.js';
+import { MAX_GRANTS, addressKey } from '../contracts/index.js';
+import { safeParseGrant } from '../contracts/compiled-contracts.js';
 import type { Grant } from '../contracts/index.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { AuthorityFailureCode } from '../refusal-codes.js';
@@ -63,9 +64,9 @@ export async function resolveAuthority(
   }
   const grants: Grant[] = [];
   for (let i = 0; i < material.length; i++) {
-    let parsed: ReturnType<typeof GrantSchema.safeParse>;
+    let parsed: ReturnType<typeof safeParseGrant>;
     try {
-      parsed = GrantSchema.safeParse(material[i]);
+      parsed = safeParseGrant(material[i]);
     } catch (error) {
       // zod reads the material's properties; a getter or proxy that throws is garbage too, not a reason to reject the turn unrecorded.
       return unavailable('invalid_grant_material', `grants[${i}]: ${describeThrown(error)}`, admittedAtMs);

@@ -31,6 +31,8 @@ export interface CallRef {
 /** The refusals every operation's opening can end in. */
 export type EntryCode = 'invalid_context' | 'authority_unavailable' | 'tool_catalog_unavailable';
 
+const TRACE_MISMATCH: Refusal<'trace_mismatch'> = Object.freeze({ status: 'denied', code: 'trace_mismatch', message: 'the call names another trace' });
+
 /**
  * How one operation enters the kernel. Each stage that refuses records the
  * refusal as `type`, so a refusal reads alike whichever operation met it.
@@ -50,8 +52,15 @@ export interface OperationFrame<AdmitCode extends string = never> {
   readonly spanId?: string | undefined;
   /** What every record of this operation says, whichever stage wrote it (an envelope's reason, a fail-closed turn). */
   readonly fields?: AuditFields;
-  /** The operation's own check once the context is valid and before any authority is asked (a call's contract, its trace). */
-  readonly admit?: (prepared: PreparedContext) => Refusal<AdmitCode> | undefined;
+  /**
+   * The operation's own admission once the context is valid and before any
+   * authority is asked: a refusal it already holds (a call that failed its
+   * contract), else the trace it names, which must be the context's
+   * (`trace_mismatch`). Data rather than a callback, so a call allocates no
+   * closure for it.
+   */
+  readonly objection?: Refusal<AdmitCode> | undefined;
+  readonly traceId?: string | undefined;
   readonly signal?: AbortSignal;
 }
 
@@ -110,7 +119,7 @@ export function enterOperation<AdmitCode extends string>(
   }
 
   // 2. The operation's own admission, before any authority is asked.
-  const objection = frame.admit?.(prepared);
+  const objection = frame.objection ?? (frame.traceId === undefined || frame.traceId === prepared.context.traceId ? undefined : (TRACE_MISMATCH as Refusal<string> as Refusal<AdmitCode>));
   if (objection !== undefined) return refuse(core, frame, prepared, undefined, objection);
   markStep(core.spans, 'context', frame.spanId);
   if (frame.reach === 'context') return { refused: false, prepared };
@@ -146,31 +155,50 @@ function withAuthority<Code extends string>(
   // 4. The effective registry, by the kernel's catalogue strategy (a span when the operation is a call).
   const { spans } = core;
   const spanId = spans === undefined ? undefined : frame.spanId;
-  let start = 0;
-  const entered = (registry: ToolRegistry): EnteredTurn => {
-    if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, spans!.now());
-    markStep(spans, 'catalogue', spanId);
-    return { refused: false, prepared, lease, authority, registry };
-  };
-  const unavailable = (error: unknown): Entry<EnteredTurn, EntryCode | Code> => {
-    if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, spans!.now());
-    if (isAbortError(error, frame.signal)) return interrupted(core, frame, prepared, lease, error);
-    return refuse(core, frame, prepared, lease, {
-      status: 'failed',
-      code: 'tool_catalog_unavailable',
-      message: 'the tool catalogue is unavailable',
-      cause: boundRefusalMessage(describeThrown(error)),
-    });
-  };
-  let resolved: ToolRegistry | Promise<ToolRegistry>;
   // The span times the strategy's resolution alone (under `turn` one field read), not the set-up above.
-  if (spanId !== undefined) start = spans!.now();
+  const start = spanId === undefined ? 0 : spans!.now();
+  let resolved: ToolRegistry | Promise<ToolRegistry>;
   try {
     resolved = core.strategy.resolve(lease, prepared, frame.signal);
   } catch (error) {
-    return unavailable(error);
+    return catalogueUnavailable(core, frame, prepared, lease, start, error);
   }
-  return resolved instanceof Promise ? resolved.then(entered, unavailable) : entered(resolved);
+  // Closures only when the registry is still coming: a call inside an open turn under `turn` makes none.
+  if (resolved instanceof Promise) {
+    return resolved.then(
+      (registry) => enteredTurn(core, frame, prepared, lease, authority, registry, start),
+      (error: unknown) => catalogueUnavailable(core, frame, prepared, lease, start, error),
+    );
+  }
+  return enteredTurn(core, frame, prepared, lease, authority, resolved, start);
+}
+
+function enteredTurn(core: KernelCore, frame: OperationFrame<string>, prepared: PreparedContext, lease: TurnLease, authority: AvailableAuthority, registry: ToolRegistry, start: number): EnteredTurn {
+  const { spans } = core;
+  const spanId = spans === undefined ? undefined : frame.spanId;
+  if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, spans!.now());
+  markStep(spans, 'catalogue', spanId);
+  return { refused: false, prepared, lease, authority, registry };
+}
+
+function catalogueUnavailable<Code extends string>(
+  core: KernelCore,
+  frame: OperationFrame<Code>,
+  prepared: PreparedContext,
+  lease: TurnLease,
+  start: number,
+  error: unknown,
+): Entry<EnteredTurn, EntryCode | Code> {
+  const { spans } = core;
+  const spanId = spans === undefined ? undefined : frame.spanId;
+  if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, spans!.now());
+  if (isAbortError(error, frame.signal)) return interrupted(core, frame, prepared, lease, error);
+  return refuse(core, frame, prepared, lease, {
+    status: 'failed',
+    code: 'tool_catalog_unavailable',
+    message: 'the tool catalogue is unavailable',
+    cause: boundRefusalMessage(describeThrown(error)),
+  });
 }
 
 /** The refusal of input that failed its contract: message and field list bounded, since both quote the input. */
@@ -193,15 +221,19 @@ export function recordRefusal(
   refusal: Refusal,
 ): void | Promise<void> {
   const { call } = frame;
-  const fields: AuditFields = {
-    ...(call === undefined ? {} : { tool: call.tool, operationId: call.id }),
-    reason: refusal.code,
-    source: 'kernel',
-    ...(refusal.cause === undefined ? {} : { cause: refusal.cause }),
-    ...(call === undefined || lease?.catalogHash === undefined ? {} : { catalogHash: lease.catalogHash }),
-    ...refusal.fields,
-    ...frame.fields,
-  };
+  // Assigned in the order the spread form had (tool, operationId, reason, source, cause, catalogHash, then the
+  // refusal's and the frame's fields over them), without the throwaway objects a conditional spread makes.
+  const fields: { -readonly [K in keyof AuditFields]: AuditFields[K] } = {};
+  if (call !== undefined) {
+    fields.tool = call.tool;
+    fields.operationId = call.id;
+  }
+  fields.reason = refusal.code;
+  fields.source = 'kernel';
+  if (refusal.cause !== undefined) fields.cause = refusal.cause;
+  if (call !== undefined && lease?.catalogHash !== undefined) fields.catalogHash = lease.catalogHash;
+  if (refusal.fields !== undefined) Object.assign(fields, refusal.fields);
+  if (frame.fields !== undefined) Object.assign(fields, frame.fields);
   return core.trail.outcome(
     prepared === undefined ? core.trail.invalidContextEvent(frame.type, fields) : core.trail.event(prepared, frame.type, refusal.status, fields),
   );

@@ -20,8 +20,6 @@ import type { KernelCore, OperationOptions } from './kernel-core.js';
 
 const NEVER_ABORTED = new AbortController().signal;
 
-const TRACE_MISMATCH: Refusal<'trace_mismatch'> = Object.freeze({ status: 'denied', code: 'trace_mismatch', message: 'the call names another trace' });
-
 /** A call checked against its contract: the parsed call, or the refusal, and in both cases who to name in the record. */
 type CheckedCall = { readonly call: ToolCall; readonly ref: CallRef; readonly refusal?: undefined } | { readonly call?: undefined; readonly ref: CallRef; readonly refusal: Refusal<'invalid_request'> };
 
@@ -73,7 +71,8 @@ export async function invokeTool(core: KernelCore, contextInput: unknown, callIn
       call: checked.ref,
       spanId,
       signal,
-      admit: (prepared) => checked.refusal ?? (checked.call.traceId === prepared.context.traceId ? undefined : TRACE_MISMATCH),
+      objection: checked.refusal,
+      traceId: checked.call?.traceId,
     });
     const entered = entering instanceof Promise ? await entering : entering;
     if (entered.refused) {
@@ -123,8 +122,8 @@ async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, s
   const result = await runHandler(core, prepared, call, parsed, entry, lease, signal);
   markStep(spans, 'result.contract', call.id);
 
-  // 10. The outcome, stamped with the catalogue this turn published.
-  await core.trail.outcome(
+  // 10. The outcome, stamped with the catalogue this turn published. A synchronous sink is not awaited (no extra microtask).
+  const written = core.trail.outcome(
     core.trail.event(prepared, 'tool.invoked', result.status, {
       tool: call.tool,
       operationId: call.id,
@@ -137,6 +136,7 @@ async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, s
       ...(lease.catalogHash === undefined ? {} : { catalogHash: lease.catalogHash }),
     }),
   );
+  if (written !== undefined) await written;
   markStep(spans, 'outcome.record', call.id);
   return result;
 }

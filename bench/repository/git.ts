@@ -1,0 +1,68 @@
+/**
+ * git, run the one way the bench runs it: the bench names the commit its
+ * figures came from (`harness/environment.ts`), a profile's directory
+ * (`profile/commit-label.ts`), and the gate checks commits out. Every call goes
+ * through here, with the process run by tinyexec.
+ *
+ * The environment is cleaned of GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE and
+ * GIT_COMMON_DIR: inside a git hook (or a test run from one) they point git at
+ * the outer repository, whatever `cwd` says.
+ */
+import { execFileSync } from 'node:child_process';
+import { x } from 'tinyexec';
+
+const REPOSITORY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR'] as const;
+
+/** process.env without the variables that would point git away from `cwd`. */
+export function gitEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of REPOSITORY_VARIABLES) delete env[name];
+  return env;
+}
+
+/** git ran and failed, or could not be run; `stderrTail` is the end of what it printed. */
+export class GitFailed extends Error {
+  override readonly name = 'GitFailed';
+  constructor(
+    readonly args: readonly string[],
+    readonly how: string,
+    readonly stderrTail: string,
+  ) {
+    super(`'git ${args.join(' ')}' ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`);
+  }
+}
+
+/** The last `lines` non-empty lines of `text`, to quote a command's stderr in an error. */
+export function tailLines(text: string, lines = 20): string {
+  return text
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .slice(-lines)
+    .join('\n');
+}
+
+/** git's stdout, trimmed; GitFailed on a non-zero exit or when git cannot be started. */
+export async function git(cwd: string, args: readonly string[]): Promise<string> {
+  let result;
+  try {
+    // nodePath false: git from the caller's PATH, not node_modules/.bin; inheritEnv false, or
+    // tinyexec would merge process.env — GIT_DIR included — back over the cleaned environment.
+    result = await x('git', [...args], { nodePath: false, inheritEnv: false, nodeOptions: { cwd, env: gitEnvironment() }, throwOnError: false });
+  } catch (error) {
+    throw new GitFailed(args, `an error starting it (${(error as NodeJS.ErrnoException).code ?? String(error)})`, '');
+  }
+  if (result.exitCode !== 0) throw new GitFailed(args, result.exitCode === undefined ? 'a signal' : `exit code ${result.exitCode}`, tailLines(result.stderr));
+  return result.stdout.trim();
+}
+
+/**
+ * The same, synchronously, for the few readers that run before anything is
+ * awaited (a results file's provenance); undefined where `git` would throw.
+ */
+export function gitOrUndefined(cwd: string, args: readonly string[]): string | undefined {
+  try {
+    return execFileSync('git', [...args], { cwd, env: gitEnvironment(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}

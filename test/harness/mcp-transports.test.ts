@@ -1,0 +1,116 @@
+/**
+ * The transport bench's structure — three transports, both sides measured,
+ * the sides alternating per round — and its hygiene: every child process
+ * and loopback listener it opened is gone afterwards, whether the run
+ * finished, failed mid-run or failed while opening. No timing is judged.
+ */
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { runMcpTransports, sidesInRound } from '../../bench/harness/mcp-transports.js';
+import type { OpenedEndpoint } from '../../bench/harness/mcp-transports.js';
+import { McpTransportsSchema } from '../../bench/results/results-schema.js';
+import type { McpTransportName, TransportSide } from '../../bench/results/results-schema.js';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/** Resolves with the connection error's code, or 'connected'. */
+function dial(url: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
+
+async function expectAllClosed(opened: readonly OpenedEndpoint[]): Promise<void> {
+  for (const endpoint of opened) {
+    if (endpoint.pid !== undefined) expect(alive(endpoint.pid), `${endpoint.side} ${endpoint.transport} pid ${endpoint.pid}`).toBe(false);
+    if (endpoint.url !== undefined) expect(await dial(endpoint.url), `${endpoint.side} ${endpoint.transport} ${endpoint.url}`).toBe('ECONNREFUSED');
+  }
+}
+
+describe('MCP per transport, costlab beside a bare SDK server', () => {
+  it('alternates which side goes first: costlab in even rounds, the bare server in odd ones', () => {
+    expect([0, 1, 2, 3].map((round) => sidesInRound(round))).toEqual([
+      ['costlab', 'bare'],
+      ['bare', 'costlab'],
+      ['costlab', 'bare'],
+      ['bare', 'costlab'],
+    ]);
+  });
+
+  it('measures both sides on in-memory, stdio (child processes) and Streamable HTTP (loopback), interleaved per round, and closes everything', async () => {
+    const opened: OpenedEndpoint[] = [];
+    const turns: Array<[number, McpTransportName, TransportSide]> = [];
+    const bench = await runMcpTransports({
+      warmupRounds: 1,
+      rounds: 2,
+      callsPerRound: 2,
+      onOpen: (endpoint) => opened.push(endpoint),
+      onTurn: (round, transport, side) => turns.push([round, transport, side]),
+    });
+    expect(McpTransportsSchema.parse(bench)).toEqual(bench);
+    expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'http']);
+    for (const row of bench.transports) {
+      expect([row.costlab.n, row.bare.n]).toEqual([4, 4]);
+      expect(row.addedP50Us).toBeCloseTo(row.costlab.p50Us - row.bare.p50Us, 2);
+      expect(row.ratioP50).toBeCloseTo(row.costlab.p50Us / row.bare.p50Us, 1);
+    }
+    expect(turns).toEqual(
+      [0, 1, 2].flatMap((round) => (['in-memory', 'stdio', 'http'] as const).flatMap((transport) => sidesInRound(round).map((side) => [round, transport, side]))),
+    );
+    // Six endpoints: the stdio ones are child processes, the HTTP ones loopback listeners.
+    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual(['in-memory/costlab', 'in-memory/bare', 'stdio/costlab', 'stdio/bare', 'http/costlab', 'http/bare']);
+    expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual(['stdio', 'stdio']);
+    expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual(['127.0.0.1', '127.0.0.1']);
+    await expectAllClosed(opened);
+  }, 60_000);
+
+  it('closes every child process and listener when the run fails mid-way, and reports that failure', async () => {
+    const opened: OpenedEndpoint[] = [];
+    const run = runMcpTransports({
+      warmupRounds: 0,
+      rounds: 3,
+      callsPerRound: 1,
+      onOpen: (endpoint) => opened.push(endpoint),
+      onTurn: (round, transport) => {
+        if (round === 1 && transport === 'stdio') throw new Error('stopped by the test');
+      },
+    });
+    await expect(run).rejects.toThrow('stopped by the test');
+    expect(opened).toHaveLength(6);
+    await expectAllClosed(opened);
+  }, 60_000);
+
+  it('closes what it had opened when opening a later endpoint fails', async () => {
+    const opened: OpenedEndpoint[] = [];
+    const run = runMcpTransports({
+      warmupRounds: 0,
+      rounds: 1,
+      callsPerRound: 1,
+      onOpen: (endpoint) => {
+        opened.push(endpoint);
+        if (endpoint.transport === 'http' && endpoint.side === 'costlab') throw new Error('refused by the test');
+      },
+    });
+    await expect(run).rejects.toThrow('refused by the test');
+    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual(['in-memory/costlab', 'in-memory/bare', 'stdio/costlab', 'stdio/bare', 'http/costlab']);
+    await expectAllClosed(opened);
+  }, 60_000);
+
+  it('refuses a plan without rounds or calls, by name', async () => {
+    await expect(runMcpTransports({ warmupRounds: 0, rounds: 0, callsPerRound: 1 })).rejects.toThrow(/rounds > 0/);
+    await expect(runMcpTransports({ warmupRounds: 0, rounds: 1, callsPerRound: 1.5 })).rejects.toThrow(/calls per round/);
+  });
+});
