@@ -23,6 +23,8 @@ export interface MarkdownInput {
   readonly results: MeasuredResults;
   readonly anchors: AnchorsForReport;
   readonly targets: readonly TargetCheck[];
+  /** The scale sweep's section, rendered from the sweep file found beside the results (absent: no section). */
+  readonly sweepSection?: string;
 }
 
 const MCP_LABEL = 'turn over MCP';
@@ -197,13 +199,15 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
   else out.push(`Published figures: \`${anchors.label}\`${figures?.publisherMachine === undefined ? '' : ` (publisher's machine: ${figures.publisherMachine})`}.`, '');
   out.push(
     table(
-      ['strategy', 'whole call p50, ours', 'published', 'catalogue p50, ours', 'published', 'catalogue share, ours', 'published'],
+      ['strategy', 'whole call p50, ours', 'published', 'amortized / call p50, ours (turn ÷ calls)', 'catalogue p50, ours', 'published', 'catalogue share, ours', 'published'],
       STRATEGY_NAMES.map((name) => {
         const published = step(name);
+        const amortized = (results.harness.turnBoundary as Partial<Record<StrategyName, { amortizedP50Us?: number }>>)[name]?.amortizedP50Us;
         return [
           name,
           formatDuration(s[name].call.p50Us),
           published === undefined ? '—' : formatDuration(published.wholeCallMs * 1000),
+          amortized === undefined ? '—' : formatDuration(amortized),
           formatDuration(s[name].segments.catalogue.p50Us),
           published === undefined ? '—' : formatDuration(published.catalogueSegmentMs * 1000),
           formatShare(s[name].segments.catalogue.share),
@@ -221,6 +225,8 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
         ['catalogue segment, shared ÷ turn', formatRatio(results.staircase.catalogueSharedOverTurn), figures === undefined ? '—' : formatRatio(figures.ratios.catalogueSegmentSharedOverTurn)],
       ],
     ),
+    '',
+    `"Amortized" is the whole turn, lease open to close, over its ${results.workload.callsPerTurn} calls: the per-call cost with the turn boundary (authority load, catalogue derivation, listing) folded in. The published figures are per call only, so the whole-call columns are the ones to compare with them; the amortized column says what a call costs once the turn it belongs to is paid for.`,
     '',
     'Whole call p50, each series scaled to its own rederive call (ours █, published ▒):',
     '',
@@ -366,6 +372,7 @@ export function renderMarkdown(input: MarkdownInput): string {
     transportsSection(results),
     structuralSection(results, figures),
     microSection(results),
+    input.sweepSection ?? '',
     environmentSection(results),
     rules(results),
     results.mcp === undefined ? `> The MCP path was not measured: ${results.harness.mcpSkipped ?? 'skipped'}.` : '',

@@ -7,8 +7,12 @@
  * boundary: a tree whose MCP layer is missing or broken still measures and
  * reports the in-process staircase, and says why the MCP row is absent.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeThrownWithName } from '../../src/kernel/index.js';
+import { parseSweepResults } from '../results/sweep-schema.js';
+import { renderSweepSummary } from '../scale/sweep-markdown.js';
 import { loadAnchorSource } from '../report/anchor-source.js';
 import { STATIC_TOOL_SPECS } from '../../src/world/reference-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
@@ -208,8 +212,30 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
   const anchors: AnchorsForReport =
     source.status === 'loaded' ? { status: 'loaded', label, figures: source.figures } : { status: 'absent', label, reason: source.reason };
   const targets = checkTargets(results);
-  const files = await writeResults(options.outDir, results, renderMarkdown({ results, anchors, targets }));
+  const sweepSection = await readSweepSection(repoRoot);
+  const files = await writeResults(options.outDir, results, renderMarkdown({ results, anchors, targets, ...(sweepSection === undefined ? {} : { sweepSection }) }));
   return { results, targets, files, anchors };
+}
+
+/**
+ * The committed sweep (`results/sweep/latest.json`) as a section of the
+ * report, when there is one. A file that does not parse is named in the
+ * section rather than dropped silently.
+ */
+async function readSweepSection(repoRoot: string): Promise<string | undefined> {
+  const file = path.join(repoRoot, 'results', 'sweep', 'latest.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const label = toPosix(path.relative(repoRoot, file));
+  try {
+    return renderSweepSummary(parseSweepResults(JSON.parse(text)), label);
+  } catch (error) {
+    return `## Catalogue resolution at scale\n\n> \`${label}\` could not be read as a sweep results file (${describeThrownWithName(error)}); run \`costlab sweep\` to write it again.`;
+  }
 }
 
 function toPosix(p: string): string {

@@ -76,6 +76,8 @@ export interface KernelTurn {
   readonly openUs: number;
   /** µs for the turn's one listing; NaN without a clock. */
   readonly listUs: number;
+  /** µs for the whole turn, lease open to lease close (boundary and every call); NaN without a clock. */
+  readonly turnUs: number;
 }
 
 /** Runs one turn of the workload against `kernel`. */
@@ -85,6 +87,7 @@ export async function runKernelTurn(kernel: MediationKernel, turn: number, optio
   const t0 = clock === undefined ? 0 : clock();
   const scope = await kernel.openTurnAuthority(context);
   const t1 = clock === undefined ? 0 : clock();
+  let turnDone: Omit<KernelTurn, 'turnUs'>;
   try {
     if (scope.status !== 'available') throw new TurnNotListed(`${options.path}, turn ${turn}: authority ${scope.code ?? 'unavailable'}`);
     const listed = await kernel.listTools(context);
@@ -97,8 +100,9 @@ export async function runKernelTurn(kernel: MediationKernel, turn: number, optio
       const result: ToolResult = await kernel.invokeTool(context, call);
       checkOutcome(options.path, turn, i, attempt, { status: result.status, code: result.status === 'succeeded' ? undefined : result.code });
     }
-    return clock === undefined ? { listed, openUs: NaN, listUs: NaN } : { listed, openUs: (t1 - t0) * 1000, listUs: (t2 - t1) * 1000 };
+    turnDone = clock === undefined ? { listed, openUs: NaN, listUs: NaN } : { listed, openUs: (t1 - t0) * 1000, listUs: (t2 - t1) * 1000 };
   } finally {
     scope.close();
   }
+  return { ...turnDone, turnUs: clock === undefined ? NaN : (clock() - t0) * 1000 };
 }

@@ -54,8 +54,7 @@ export async function buildMicroWorld(): Promise<MicroWorld> {
   const registry = await createCatalogueStrategy('shared', sources).resolve(leaseFor(), prepared, undefined);
   const enabled = new Set(ENABLED_NAMESPACES);
   const served = registry
-    .list()
-    .map((entry) => entry.definition)
+    .definitions()
     .filter((definition) => enabled.has(definition.namespace) && canDiscover(available, prepared, definition.requiredCapability) === 'allowed');
   const readCeiling = ceilingOf(served, 'files.read');
   const allowedRead: Requirement = { resource: { namespace: 'files', path: ['projects', 'roadmap.md'] }, action: 'read' };

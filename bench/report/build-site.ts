@@ -4,7 +4,7 @@
  * through `log` (the CLI sends it to stderr) because rendering takes a few seconds
  * and a silent command looks hung.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadAnchorSource, publishedFigures } from './anchor-source.js';
 import { renderChartSvg } from './chart-svg.js';
@@ -22,10 +22,13 @@ import {
   staircaseTable,
   structuralTable,
 } from './report-tables.js';
-import { renderReportPage, type ChartName } from './report-page.js';
+import { describeThrown } from '../../src/kernel/index.js';
+import { parseSweepResults } from '../results/sweep-schema.js';
+import { renderReportPage, type ChartName, type SweepOnPage } from './report-page.js';
 import { historyByTestbed, loadResultsCollection } from './results-collection.js';
 import { publishedShareRows, segmentShareRows, segmentsChartSpec } from './segments-chart.js';
 import { staircaseChartSpec, staircaseRows } from './staircase-chart.js';
+import { sweepChartRows, sweepChartSpec } from './sweep-chart.js';
 import { formatMicros } from './number-format.js';
 
 export interface BuildReportOptions {
@@ -55,6 +58,31 @@ export interface BuiltReport {
 function shownPath(target: string): string {
   const relative = path.relative(process.cwd(), path.resolve(target));
   return relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? target : relative;
+}
+
+/**
+ * The scale sweep beside the results (`<dir>/sweep/latest.json` in the first
+ * results directory that has one). A file that does not parse is logged and
+ * left out: the rest of the report does not depend on it.
+ */
+async function findSweep(resultsDirs: readonly string[], log: (line: string) => void): Promise<SweepOnPage | undefined> {
+  for (const dir of resultsDirs) {
+    const file = path.join(dir, 'sweep', 'latest.json');
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      continue;
+    }
+    try {
+      const results = parseSweepResults(JSON.parse(text));
+      log(`scale sweep from ${shownPath(file)}`);
+      return { file: shownPath(file), results };
+    } catch (error) {
+      log(`skipped ${shownPath(file)}: not a sweep results file (${describeThrown(error)})`);
+    }
+  }
+  return undefined;
 }
 
 export async function buildReportSite(options: BuildReportOptions): Promise<BuiltReport> {
@@ -88,7 +116,8 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     }
     return chart.svg;
   };
-  const charts: Record<ChartName, string> = {
+  const sweep = await findSweep(resultsDirs, log);
+  const charts: Record<Exclude<ChartName, 'sweep'>, string> & { sweep?: string } = {
     staircase: await render('staircase', staircaseChartSpec(staircaseRows(latest, figures)), {
       title: 'The staircase',
       summary: `Whole call and catalogue segment medians per catalogue strategy, ours${figures === undefined ? '' : ' beside published'}, log scale`,
@@ -102,6 +131,12 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
       summary: `Whole call and catalogue segment medians across ${history.length} commit(s) on testbed ${collection.latest.testbed.id}, per strategy, log scale`,
     }),
   };
+  if (sweep !== undefined) {
+    charts.sweep = await render('sweep', sweepChartSpec(sweepChartRows(sweep.results)), {
+      title: 'Catalogue resolution at scale',
+      summary: 'Listing, turn boundary, call and amortized per-call medians against N provider tools per strategy, log–log, with fitted slopes',
+    });
+  }
 
   log('looking for profiles');
   const pageDir = path.resolve(options.outDir);
@@ -121,6 +156,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
       profiles: shownPath(options.profilesDir),
     },
     charts,
+    ...(sweep === undefined ? {} : { sweep }),
     tables: {
       staircase: staircaseTable(latest, figures),
       ratios: ratiosTable(latest, figures),

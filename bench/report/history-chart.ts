@@ -8,8 +8,8 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { STRATEGY_NAMES, type Results } from '../results/results-schema.js';
-import { logAxis } from './log-axis.js';
-import { CATALOGUE_SEGMENT, COMPACT_DECADE, MEASURE_PANELS, WHOLE_CALL } from './staircase-chart.js';
+import { logAxis, logPosition } from './log-axis.js';
+import { CATALOGUE_SEGMENT, MEASURE_PANELS, WHOLE_CALL } from './staircase-chart.js';
 import { MCP_TURN, SEGMENT_ROWS, type SegmentRowName } from './segments-chart.js';
 import { seriesColours } from './palette.js';
 import type { HistoryStep } from './history-steps.js';
@@ -78,13 +78,7 @@ export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder:
       title: 'commit (oldest → newest)',
       axis: { labelAngle: crowded ? -40 : 0 },
     },
-    y: {
-      field: 'micros',
-      type: 'quantitative',
-      scale: { type: 'log', domain: axis.domain },
-      title: 'µs per call, p50 (log scale)',
-      axis: { values: axis.ticks, labelExpr: COMPACT_DECADE, labelOverlap: false, grid: true },
-    },
+    y: logPosition('micros', 'µs per call, p50 (log scale)', axis),
     color: {
       field: 'series',
       type: 'nominal',

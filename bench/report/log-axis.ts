@@ -29,3 +29,17 @@ export function logAxis(values: readonly number[], headroom?: number): LogAxis {
   }
   return { domain: [clean(low), clean(high)], ticks };
 }
+
+/** Decade labels that stay short: 1, 10, 100, 1k, 10k, … */
+export const COMPACT_DECADE = "datum.value >= 1000 ? format(datum.value / 1000, '~g') + 'k' : format(datum.value, '~g')";
+
+/** A quantitative position channel on a log scale labelled at its decades, with a grid. */
+export function logPosition<Field extends string, Title extends string>(field: Field, title: Title, axis: LogAxis) {
+  return {
+    field,
+    type: 'quantitative',
+    scale: { type: 'log', domain: axis.domain },
+    title,
+    axis: { values: axis.ticks, labelExpr: COMPACT_DECADE, labelOverlap: false, grid: true },
+  } as const;
+}

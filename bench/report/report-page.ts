@@ -13,8 +13,15 @@ import { formatDuration, formatRatio, formatShare } from './number-format.js';
 import { commitLabel } from './history-chart.js';
 import { STEP_RULE } from './history-steps.js';
 import { NOISE_RULE } from '../results/run-context.js';
+import type { SweepResults } from '../results/sweep-schema.js';
 
-export type ChartName = 'staircase' | 'segments' | 'history';
+export type ChartName = 'staircase' | 'segments' | 'history' | 'sweep';
+
+/** The scale sweep's part of the page, when a sweep results file was found beside the results. */
+export interface SweepOnPage {
+  readonly file: string;
+  readonly results: SweepResults;
+}
 
 export interface ReportPageModel {
   readonly generatedAt: string;
@@ -28,7 +35,9 @@ export interface ReportPageModel {
   readonly anchors: AnchorSource;
   /** Paths as shown to the reader (already made relative where that reads better). */
   readonly shownPaths: { readonly results: string; readonly anchors: string; readonly profiles: string };
-  readonly charts: Readonly<Record<ChartName, string>>;
+  /** The sweep chart is present exactly when `sweep` is. */
+  readonly charts: Readonly<Record<Exclude<ChartName, 'sweep'>, string>> & { readonly sweep?: string };
+  readonly sweep?: SweepOnPage;
   readonly tables: {
     readonly staircase: Table;
     readonly ratios: Table;
@@ -53,6 +62,16 @@ function figure(name: ChartName, svg: string, caption: string): string {
 ${svg}
 <figcaption>${escapeHtml(caption)}</figcaption>
 </figure>`;
+}
+
+function sweepSection(sweep: SweepOnPage, svg: string): string {
+  const { results } = sweep;
+  const slopes = results.slopes.filter((slope) => slope.metric === 'listP50Us');
+  const sdk = results.sdk.map((s) => `N = ${s.tools.toLocaleString('en-US')}: ${s.sdkOverCostlab}×`).join(', ');
+  return `<p>The sweep in <code>${escapeHtml(sweep.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${results.loadAverage.start.toFixed(1)} at start on ${results.environment.cores} cores): N provider tools beside the 18 static ones, one provider, 27 calls a turn. Log–log axes: a line of slope 1 is cost linear in N; each curve's fitted slope is printed at its last point.${
+    slopes.length === 0 ? '' : ` Listing slopes: ${escapeHtml(slopes.map((s) => `${s.strategy} ${s.slope} (N ${s.fromTools}–${s.toTools})`).join(', '))}.`
+  }${sdk === '' ? '' : ` tools/list, SDK <code>McpServer</code> ÷ costlab: ${escapeHtml(sdk)}.`}</p>
+${figure('sweep', svg, 'Listing, turn boundary, call and amortized per-call p50 against N provider tools, per strategy, with fitted log–log slopes (µs, log–log).')}`;
 }
 
 function anchorsNotice(model: ReportPageModel): string {
@@ -172,7 +191,8 @@ ${figure('history', model.charts.history, `Whole call and catalogue segment p50 
 ${stepsList(model.steps)}
 ${renderTable(t.history)}`,
     ],
-    ['profiles', '4. Profiles', profilesSection(model)],
+    ...(model.sweep === undefined || model.charts.sweep === undefined ? [] : [['scale', '4. Catalogue resolution at scale', sweepSection(model.sweep, model.charts.sweep)] as const]),
+    ['profiles', model.sweep === undefined ? '4. Profiles' : '5. Profiles', profilesSection(model)],
     ...(t.transports === undefined
       ? []
       : [

@@ -12,7 +12,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { STRATEGY_NAMES, type AnchorFigures, type Results, type StrategyName } from '../results/results-schema.js';
-import { logAxis } from './log-axis.js';
+import { COMPACT_DECADE, logAxis } from './log-axis.js';
 import { clean, formatDuration } from './number-format.js';
 import { PUBLISHED_OPACITY, seriesColours } from './palette.js';
 
@@ -78,7 +78,7 @@ export function staircaseRows(latest: Results, anchors: AnchorFigures | undefine
 }
 
 /** A decade tick's label: 0.01 … 100 as written, then 1k, 10k, 100k (µs). */
-export const COMPACT_DECADE = "datum.value >= 1000 ? format(datum.value / 1000, '~g') + 'k' : format(datum.value, '~g')";
+export { COMPACT_DECADE } from './log-axis.js';
 
 /** A zero has no place on a log axis; such a figure stays in the tables only. */
 export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSpec {

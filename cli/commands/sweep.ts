@@ -4,7 +4,8 @@
  * SDK's McpServer. The work is in `bench/scale/`; `--shard i/n` measures one
  * part of the plan (a CI matrix job) and `--merge` makes the whole from the
  * parts (`bench/scale/sweep-shard.ts`, `sweep-merge.ts`). Exit 0 measured (or
- * merged) and written, 1 the workload did not do what it declares, 2 a usage
+ * merged) and written, 1 the workload did not do what it declares or a ratio
+ * target (a ratio or fitted slope within the run) was missed, 2 a usage
  * error or shards that cannot be merged.
  */
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { FlagProblem } from '../../bench/command-line/flag-values.js';
 import { REPO_ROOT } from '../../bench/harness/run-bench.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
 import { runSweep, writeSweepOutputs } from '../../bench/scale/run-sweep.js';
-import { checkSweepTargets } from '../../bench/scale/sweep-markdown.js';
+import { checkSweepTargets, failingSweepTargets } from '../../bench/scale/sweep-markdown.js';
 import { mergeSweepShards, readShardFiles, SweepMergeRefused } from '../../bench/scale/sweep-merge.js';
 import { parseShard } from '../../bench/scale/sweep-shard.js';
 import type { Shard } from '../../bench/scale/sweep-shard.js';
@@ -29,12 +30,18 @@ interface SweepFlags {
 
 const shardFlag = (given: string): Shard | FlagProblem => parseShard(given) ?? new FlagProblem(given, 'i/n with 1 ≤ i ≤ n (e.g. 2/3)');
 
-function printSummary(results: SweepResults, files: readonly string[]): void {
+/** Prints the whole sweep's summary and targets; the exit code: 1 when a ratio target was missed. */
+function printSummary(results: SweepResults, files: readonly string[]): number {
   process.stdout.write(`costlab sweep: ${results.points.length} points measured, ${results.skipped.length} skipped\n`);
   for (const s of results.slopes.filter((slope) => slope.metric === 'listP50Us')) process.stdout.write(`  ${s.strategy}: listing log–log slope ${s.slope} (N ${s.fromTools}–${s.toTools})\n`);
   for (const s of results.sdk) process.stdout.write(`  tools/list at N=${s.tools}: SDK McpServer ÷ costlab = ${s.sdkOverCostlab}×\n`);
-  for (const t of checkSweepTargets(results)) process.stdout.write(`  target ${t.met === undefined ? '—' : t.met ? 'met' : 'MISSED'}: ${t.target}: ${t.measured}\n`);
+  const targets = checkSweepTargets(results);
+  for (const t of targets) process.stdout.write(`  target ${t.met === undefined ? 'not measured' : t.met ? 'met' : 'MISSED'} (${t.kind}): ${t.target}: ${t.measured}\n`);
   for (const file of files) process.stdout.write(`  wrote ${path.relative(process.cwd(), file)}\n`);
+  const failing = failingSweepTargets(targets);
+  if (failing.length === 0) return 0;
+  process.stderr.write(`costlab sweep: ${failing.length} ratio target(s) missed: ${failing.map((t) => t.target).join('; ')}\n`);
+  return 1;
 }
 
 export const command = defineCommand<SweepFlags>({
@@ -56,11 +63,10 @@ export const command = defineCommand<SweepFlags>({
     try {
       if (merge !== undefined) {
         const results = mergeSweepShards(await readShardFiles(merge), command);
-        printSummary(results, await writeSweepOutputs(results, outDir));
-        return 0;
+        return printSummary(results, await writeSweepOutputs(results, outDir));
       }
       const { results, files } = await runSweep({ quick: quick === true, outDir, repoRoot: REPO_ROOT, command, ...(shard === undefined ? {} : { shard }) });
-      if (shard === undefined) printSummary(results, files);
+      if (shard === undefined) return printSummary(results, files);
       else {
         process.stdout.write(`costlab sweep: shard ${shard.index}/${shard.count}: ${results.points.length} points measured, ${results.skipped.length} skipped, ${results.sdk.length} SDK sizes (merge the shards with --merge)\n`);
         for (const file of files) process.stdout.write(`  wrote ${path.relative(process.cwd(), file)}\n`);

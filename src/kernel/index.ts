@@ -12,7 +12,7 @@ export { turnAuthorityKey } from './authority/prepared-context.js';
 export { authorize, canDiscover } from './authority/authorize.js';
 export { CATALOGUE_STRATEGIES, isCatalogueStrategyName } from './catalogue/catalogue-strategy.js';
 export type { CatalogueStrategyName } from './catalogue/catalogue-strategy.js';
-export { catalogHash, publishTool } from './catalogue/catalog-hash.js';
+export { catalogHash, publishCatalogue, publishTool } from './catalogue/catalog-hash.js';
 export type { PublishedTool } from './catalogue/catalog-hash.js';
 export { CatalogueUnavailable } from './catalogue/derive-registry.js';
 export { ToolRegistry, DuplicateToolName, InvalidToolHandler } from './registry/tool-registry.js';

@@ -1,4 +1,4 @@
-import { publishTool } from '../kernel/index.js';
+import { publishCatalogue } from '../kernel/index.js';
 import type { AccessContext, EnvelopeRefusal, ListedCatalogue, MediationKernel, PublishedTool, ToolResult, TurnScope } from '../kernel/index.js';
 import { DEFAULT_ARGUMENT_LIMITS, checkArguments } from './argument-limits.js';
 import type { ArgumentLimits } from './argument-limits.js';
@@ -84,7 +84,7 @@ export class OpenToolBridge {
     const catalogue: BridgeCatalogue = Object.freeze({
       status: listed.status,
       ...(listed.code === undefined ? {} : { code: listed.code }),
-      tools: Object.freeze(listed.tools.map(publishTool)),
+      tools: publishCatalogue(listed.tools),
       catalogHash: listed.catalogHash,
       withheldCount: listed.withheldCount,
     });

@@ -154,10 +154,17 @@ describe('the markdown report', () => {
       '## MCP per transport, beside a bare SDK server',
       '## Structural footprint',
       '## Microbenchmarks of single segments',
+      // From the committed results/sweep/latest.json, which the repository carries.
+      '## Catalogue resolution at scale',
       '## Environment and workload',
       '## Measurement rules',
     ]);
     expect(markdown.split('\n').filter((line) => line.startsWith('### '))).toEqual(['### rederive', '### shared', '### turn', '### turn over MCP', '### Beside its floor']);
+  });
+
+  it('folds the turn boundary into an amortized per-call column of the staircase', () => {
+    expect(markdown).toMatch(/^\| strategy \| whole call p50, ours \| published \| amortized \/ call p50, ours \(turn ÷ calls\) \|/m);
+    for (const strategy of ['rederive', 'shared', 'turn']) expect(markdown).toMatch(new RegExp(`^\\| ${strategy} \\| [^|]+ \\| [^|]+ \\| [0-9.,]+ (µs|ms) \\|`, 'm'));
   });
 
   it('names the command, the commit and the machine that produced it', () => {

@@ -1,10 +1,10 @@
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { EffectiveRegistry } from '../registry/effective-registry.js';
 import type { PreparedContext } from './prepared-context.js';
 import type { ResolvedAuthority } from './resolve-authority.js';
 
 /** A registry derivation that operations of one turn are waiting on together. */
 export interface PendingDerivation {
-  readonly promise: Promise<ToolRegistry>;
+  readonly promise: Promise<EffectiveRegistry>;
   readonly controller: AbortController;
   waiters: number;
 }
@@ -27,7 +27,7 @@ export class TurnLease {
   refs = 1;
   authority: ResolvedAuthority | undefined;
   readonly ready: Promise<ResolvedAuthority>;
-  registry: ToolRegistry | undefined;
+  registry: EffectiveRegistry | undefined;
   pending: PendingDerivation | undefined;
   /** The catalogHash of the turn's latest listing; stamped on every tool.invoked. */
   catalogHash: string | undefined;

@@ -112,6 +112,11 @@ function remember(definitions: readonly ToolDefinition[], hash: string): void {
  * tools instead of re-reading ~600 kB).
  */
 export function catalogHash(definitions: readonly ToolDefinition[]): string {
+  const frozenList = Object.isFrozen(definitions);
+  if (frozenList) {
+    const known = byFrozenList.get(definitions);
+    if (known !== undefined) return known;
+  }
   let sorted = true;
   for (let i = 1; i < definitions.length; i++) {
     const order = byName(definitions[i - 1]!, definitions[i]!);
@@ -122,11 +127,34 @@ export function catalogHash(definitions: readonly ToolDefinition[]): string {
   if (!sorted) {
     for (let i = 1; i < list.length; i++) if (list[i]!.name === list[i - 1]!.name) throw new DuplicatePublishedTool(list[i]!.name);
   }
-  const known = recall(list);
-  if (known !== undefined) return known;
-  const texts = new Array<string>(list.length);
-  for (let i = 0; i < list.length; i++) texts[i] = textOf(list[i]!);
-  const hash = sha256Hex(`[${texts.join(',')}]`);
-  remember(list, hash);
+  let hash = recall(list);
+  if (hash === undefined) {
+    const texts = new Array<string>(list.length);
+    for (let i = 0; i < list.length; i++) texts[i] = textOf(list[i]!);
+    hash = sha256Hex(`[${texts.join(',')}]`);
+    remember(list, hash);
+  }
+  if (frozenList && allRegistered(definitions)) byFrozenList.set(definitions, hash);
   return hash;
+}
+
+function allRegistered(definitions: readonly ToolDefinition[]): boolean {
+  for (const definition of definitions) if (!isRegisteredDefinition(definition)) return false;
+  return true;
+}
+
+// A frozen list of registered definitions can never change: neither its
+// members nor their content. Under `turn` a listing whose verdicts are
+// remembered hands back the very kept list it handed out before (ADR 0018),
+// so its hash — and its published form — are one lookup, not N reads.
+const byFrozenList = new WeakMap<readonly ToolDefinition[], string>();
+const publishedLists = new WeakMap<readonly ToolDefinition[], readonly PublishedTool[]>();
+
+/** The published form of a listed catalogue, remembered for a frozen list of registered definitions. */
+export function publishCatalogue(definitions: readonly ToolDefinition[]): readonly PublishedTool[] {
+  const known = publishedLists.get(definitions);
+  if (known !== undefined) return known;
+  const published = Object.freeze(definitions.map(publishTool));
+  if (Object.isFrozen(definitions) && allRegistered(definitions)) publishedLists.set(definitions, published);
+  return published;
 }

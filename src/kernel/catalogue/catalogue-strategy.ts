@@ -2,6 +2,7 @@ import type { PreparedContext } from '../authority/prepared-context.js';
 import type { TurnLease } from '../authority/turn-lease.js';
 import type { ContextToolProvider, ToolHandler } from '../contracts/index.js';
 import type { KernelCounters } from '../observability/counters.js';
+import type { EffectiveRegistry } from '../registry/effective-registry.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 
 export const CATALOGUE_STRATEGIES = ['rederive', 'shared', 'turn'] as const;
@@ -23,7 +24,7 @@ export interface CatalogueSources {
  */
 export interface CatalogueStrategy {
   readonly name: CatalogueStrategyName;
-  resolve(lease: TurnLease, prepared: PreparedContext, signal: AbortSignal | undefined): ToolRegistry | Promise<ToolRegistry>;
+  resolve(lease: TurnLease, prepared: PreparedContext, signal: AbortSignal | undefined): EffectiveRegistry | Promise<EffectiveRegistry>;
 }
 
 export function isCatalogueStrategyName(value: unknown): value is CatalogueStrategyName {

@@ -3,7 +3,6 @@ import type { PreparedContext } from '../authority/prepared-context.js';
 import { ContractViolation } from '../contracts/index.js';
 import { CATALOGUE_LIMITS, DefinitionNotJson, DefinitionTooLarge } from '../registry/catalogue-limits.js';
 import type { CatalogueRefusalReason } from '../registry/catalogue-limits.js';
-import type { DefinitionStore } from '../registry/definition-store.js';
 import { DuplicateToolName, InvalidToolHandler } from '../registry/tool-registry.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import { describeThrown } from '../thrown-value.js';
@@ -35,29 +34,23 @@ function reasonOf(error: unknown): CatalogueRefusalReason {
   return 'invalid_definition';
 }
 
+/** Takes in one provider handler (throwing as registration does) and tells the length of its definition's JSON text. */
+export type AdmitOne = (handler: unknown, providerId: string) => number;
+
 /**
- * Adds every provider's tools to `registry`, asking providers in id order
- * with the context of the operation that needed the registry. Any provider
- * error — a throw, a hang cut short by the signal, material that is not a
- * list of handlers, a definition that fails its contract, a name that
- * collides, a catalogue past CATALOGUE_LIMITS — makes the whole derivation
- * unavailable: a catalogue with a provider silently missing would be hashed
- * and published as if complete.
- *
- * With a `store`, definitions are admitted by content (ADR 0009): one whose
- * JSON text was compiled before is not validated, cloned or frozen again.
- * Without one, every definition is registered in full (the `rederive` and
- * `shared` strategies reproduce kernels that did exactly that).
+ * Asks every provider for its tools, in id order, with the context of the
+ * operation that needed the registry, and hands each handler to `admitOne`.
+ * Any provider error — a throw, a hang cut short by the signal, material
+ * that is not a list of handlers, a definition that fails its contract, a
+ * name that collides, a catalogue past CATALOGUE_LIMITS — makes the whole
+ * derivation unavailable: a catalogue with a provider silently missing would
+ * be hashed and published as if complete. `registered` is how many tools
+ * the registry holds before the first provider (its static part).
  */
-export async function addProviderTools(
-  registry: ToolRegistry,
-  sources: CatalogueSources,
-  prepared: PreparedContext,
-  signal: AbortSignal,
-  store?: DefinitionStore,
-): Promise<ToolRegistry> {
+export async function askProviders(sources: CatalogueSources, prepared: PreparedContext, signal: AbortSignal, registered: number, admitOne: AdmitOne): Promise<void> {
   const { counters } = sources;
   let chars = 0;
+  let count = registered;
   for (const provider of sources.providers) {
     counters.providerCalls++;
     let handlers: unknown;
@@ -72,24 +65,18 @@ export async function addProviderTools(
     }
     // Counted before any of them is looked at: a provider answering with
     // 100,000 tools is refused in constant time and memory.
-    if (registry.size + handlers.length > CATALOGUE_LIMITS.maxTools) {
+    if (count + handlers.length > CATALOGUE_LIMITS.maxTools) {
       throw new CatalogueUnavailable(
         'too_many_tools',
-        `provider '${provider.id}' returned ${handlers.length} tools; with the ${registry.size} already registered that passes the limit of ${CATALOGUE_LIMITS.maxTools}`,
+        `provider '${provider.id}' returned ${handlers.length} tools; with the ${count} already registered that passes the limit of ${CATALOGUE_LIMITS.maxTools}`,
         provider.id,
       );
     }
+    count += handlers.length;
     for (const handler of handlers as unknown[]) {
       counters.entriesValidated++;
       try {
-        if (store === undefined) {
-          chars += registry.registerMeasured(handler as never).chars;
-        } else {
-          const before = store.counts.compiled;
-          chars += registry.admit(handler as never, store).chars;
-          if (store.counts.compiled === before) counters.definitionsReused++;
-          else counters.definitionsCompiled++;
-        }
+        chars += admitOne(handler, provider.id);
       } catch (error) {
         throw new CatalogueUnavailable(reasonOf(error), `provider '${provider.id}': ${describeThrown(error)}`, provider.id, { cause: error });
       }
@@ -98,5 +85,14 @@ export async function addProviderTools(
       }
     }
   }
+}
+
+/**
+ * Adds every provider's tools to `registry` (askProviders), each registered
+ * in full: validated, cloned, frozen. The `rederive` and `shared` strategies
+ * reproduce kernels that did exactly that.
+ */
+export async function addProviderTools(registry: ToolRegistry, sources: CatalogueSources, prepared: PreparedContext, signal: AbortSignal): Promise<ToolRegistry> {
+  await askProviders(sources, prepared, signal, registry.size, (handler) => registry.registerMeasured(handler as never).chars);
   return registry;
 }

@@ -1,20 +1,62 @@
 import { abortReason } from '../abort.js';
 import type { PreparedContext } from '../authority/prepared-context.js';
 import type { PendingDerivation, TurnLease } from '../authority/turn-lease.js';
+import type { ToolDefinition, ToolHandler } from '../contracts/index.js';
+import { DuplicateInShape } from '../registry/catalogue-shape.js';
 import { DefinitionStore } from '../registry/definition-store.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import { HeldRegistry } from '../registry/effective-registry.js';
+import type { EffectiveRegistry } from '../registry/effective-registry.js';
+import { admitHandler } from '../registry/tool-registry.js';
+import { describeThrown } from '../thrown-value.js';
 import type { CatalogueSources, CatalogueStrategy } from './catalogue-strategy.js';
-import { addProviderTools } from './derive-registry.js';
+import { CatalogueUnavailable, askProviders } from './derive-registry.js';
+import { ShapeCache } from './shape-cache.js';
 
 /**
- * One derivation of the turn kind: a copy of the static registry plus the
- * providers' tools admitted by content (ADR 0009), so a provider whose
- * answer has not changed since the last turn costs what serialising it costs,
- * not what validating, cloning and freezing it costs.
+ * One derivation of the turn kind, costing what changed (ADR 0018): every
+ * provider is asked and every handler checked, but each definition is
+ * admitted by content (ADR 0009) — by identity, by a member-wise comparison
+ * with the one last admitted under its name, or else by its text — and when
+ * every admitted definition is the one admitted before, in the same order,
+ * the sorted, indexed shape of the last derivation (and the listings
+ * remembered on it) is used again. Entries are bound on first use.
  */
-export function deriveByContent(sources: CatalogueSources, store: DefinitionStore, prepared: PreparedContext, signal: AbortSignal): Promise<ToolRegistry> {
-  sources.counters.derivations++;
-  return addProviderTools(sources.staticRegistry.copy(), sources, prepared, signal, store);
+export async function deriveByContent(
+  sources: CatalogueSources,
+  store: DefinitionStore,
+  shapes: ShapeCache,
+  prepared: PreparedContext,
+  signal: AbortSignal,
+): Promise<EffectiveRegistry> {
+  const { counters } = sources;
+  counters.derivations++;
+  const statics = sources.staticRegistry.list();
+  const input: ToolDefinition[] = statics.map((entry) => entry.definition);
+  const handlers: ToolHandler[] = [];
+  /** Where each provider's tools start in `input`, to name the provider a duplicate came from. */
+  const starts: { readonly id: string; readonly start: number }[] = [];
+  await askProviders(sources, prepared, signal, statics.length, (handler, providerId) => {
+    if (starts.length === 0 || starts[starts.length - 1]!.id !== providerId) starts.push({ id: providerId, start: input.length });
+    const before = store.counts.compiled;
+    const { definition, chars } = admitHandler(handler as ToolHandler, store);
+    if (store.counts.compiled === before) counters.definitionsReused++;
+    else counters.definitionsCompiled++;
+    input.push(definition);
+    handlers.push(handler as ToolHandler);
+    return chars;
+  });
+  let shape;
+  const built = shapes.built;
+  try {
+    shape = shapes.shapeFor(input);
+  } catch (error) {
+    if (!(error instanceof DuplicateInShape)) throw error;
+    // The later of the two: a static tool is never the duplicate (statics come first and are unique).
+    const providerId = starts.findLast((provider) => provider.start <= error.index)?.id;
+    throw new CatalogueUnavailable('duplicate_name', `provider '${providerId ?? '?'}': ${describeThrown(error)}`, providerId, { cause: error });
+  }
+  if (shapes.built !== built) counters.shapesBuilt++;
+  return new HeldRegistry(shape, statics, handlers);
 }
 
 /**
@@ -36,15 +78,17 @@ export class TurnStrategy implements CatalogueStrategy {
   readonly name = 'turn';
   /** Every definition this kernel has compiled, by JSON text: shared by its turns, bounded (ADR 0009). */
   readonly store = new DefinitionStore();
+  /** The shapes of recent derivations, by their definitions (ADR 0018). */
+  readonly shapes = new ShapeCache();
   constructor(private readonly sources: CatalogueSources) {}
 
-  resolve(lease: TurnLease, prepared: PreparedContext, signal: AbortSignal | undefined): ToolRegistry | Promise<ToolRegistry> {
+  resolve(lease: TurnLease, prepared: PreparedContext, signal: AbortSignal | undefined): EffectiveRegistry | Promise<EffectiveRegistry> {
     // The whole per-call cost of catalogue resolution under this strategy: one field read.
     const held = lease.registry;
     if (held !== undefined) return held;
     if (lease.released.signal.aborted) {
       // A straggler operation on a closed turn: answer it as a turn of one operation, hold nothing.
-      return deriveByContent(this.sources, this.store, prepared, signal ?? lease.released.signal);
+      return deriveByContent(this.sources, this.store, this.shapes, prepared, signal ?? lease.released.signal);
     }
     return this.#wait(lease.pending ?? this.#start(lease, prepared), signal);
   }
@@ -56,7 +100,7 @@ export class TurnStrategy implements CatalogueStrategy {
     const pending: PendingDerivation = {
       controller,
       waiters: 0,
-      promise: deriveByContent(this.sources, this.store, prepared, controller.signal).then(
+      promise: deriveByContent(this.sources, this.store, this.shapes, prepared, controller.signal).then(
         (registry) => {
           lease.released.signal.removeEventListener('abort', onRelease);
           if (lease.pending === pending) {
@@ -78,7 +122,7 @@ export class TurnStrategy implements CatalogueStrategy {
     return pending;
   }
 
-  #wait(pending: PendingDerivation, signal: AbortSignal | undefined): Promise<ToolRegistry> {
+  #wait(pending: PendingDerivation, signal: AbortSignal | undefined): Promise<EffectiveRegistry> {
     pending.waiters++;
     if (signal === undefined) {
       return pending.promise.finally(() => {
@@ -89,7 +133,7 @@ export class TurnStrategy implements CatalogueStrategy {
       this.#leave(pending);
       return Promise.reject(abortReason(signal));
     }
-    return new Promise<ToolRegistry>((resolve, reject) => {
+    return new Promise<EffectiveRegistry>((resolve, reject) => {
       let settled = false;
       const onAbort = (): void => {
         if (settled) return;

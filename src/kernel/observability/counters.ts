@@ -21,6 +21,14 @@ export interface KernelCounters {
   definitionsCompiled: number;
   /** Provider definitions answered by content under `turn`: identical to one compiled before, not validated again. */
   definitionsReused: number;
+  /**
+   * Catalogue shapes built under `turn` (sorted, indexed; ADR 0018): one
+   * when a derivation's definitions differ from every recent one's, none
+   * when nothing changed.
+   */
+  shapesBuilt: number;
+  /** Listings under `turn` that walked the catalogue's N tools rather than answering from a remembered listing of the same shape and verdicts. */
+  listingsFiltered: number;
   /** Authorization decisions taken (one per call that reached step 8). */
   decisions: number;
   /** Audit events handed to the sink. */
@@ -32,5 +40,5 @@ export interface KernelCounters {
 }
 
 export function createCounters(): KernelCounters {
-  return { authorityLoads: 0, derivations: 0, providerCalls: 0, entriesValidated: 0, definitionsCompiled: 0, definitionsReused: 0, decisions: 0, auditEvents: 0, invocations: 0, openLeases: 0 };
+  return { authorityLoads: 0, derivations: 0, providerCalls: 0, entriesValidated: 0, definitionsCompiled: 0, definitionsReused: 0, shapesBuilt: 0, listingsFiltered: 0, decisions: 0, auditEvents: 0, invocations: 0, openLeases: 0 };
 }

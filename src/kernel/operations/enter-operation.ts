@@ -6,7 +6,7 @@ import type { AvailableAuthority } from '../authority/resolve-authority.js';
 import type { TurnLease } from '../authority/turn-lease.js';
 import { ContractViolation } from '../contracts/index.js';
 import type { AuditEventType } from '../contracts/index.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { EffectiveRegistry } from '../registry/effective-registry.js';
 import { MAX_REFUSAL_FIELDS, boundRefusalMessage } from '../refusal-message.js';
 import { describeThrown } from '../thrown-value.js';
 import { markStep } from '../observability/spans.js';
@@ -72,7 +72,7 @@ export interface EnteredContext {
 export interface EnteredTurn extends EnteredContext {
   readonly lease: TurnLease;
   readonly authority: AvailableAuthority;
-  readonly registry: ToolRegistry;
+  readonly registry: EffectiveRegistry;
 }
 
 export interface Refused<Code extends string> {
@@ -157,7 +157,7 @@ function withAuthority<Code extends string>(
   const spanId = spans === undefined ? undefined : frame.spanId;
   // The span times the strategy's resolution alone (under `turn` one field read), not the set-up above.
   const start = spanId === undefined ? 0 : spans!.now();
-  let resolved: ToolRegistry | Promise<ToolRegistry>;
+  let resolved: EffectiveRegistry | Promise<EffectiveRegistry>;
   try {
     resolved = core.strategy.resolve(lease, prepared, frame.signal);
   } catch (error) {
@@ -173,7 +173,7 @@ function withAuthority<Code extends string>(
   return enteredTurn(core, frame, prepared, lease, authority, resolved, start);
 }
 
-function enteredTurn(core: KernelCore, frame: OperationFrame<string>, prepared: PreparedContext, lease: TurnLease, authority: AvailableAuthority, registry: ToolRegistry, start: number): EnteredTurn {
+function enteredTurn(core: KernelCore, frame: OperationFrame<string>, prepared: PreparedContext, lease: TurnLease, authority: AvailableAuthority, registry: EffectiveRegistry, start: number): EnteredTurn {
   const { spans } = core;
   const spanId = spans === undefined ? undefined : frame.spanId;
   if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, spans!.now());

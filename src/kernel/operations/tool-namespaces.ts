@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isAbortError } from '../abort.js';
 import { ContractViolation, IdSchema } from '../contracts/index.js';
-import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { EffectiveRegistry } from '../registry/effective-registry.js';
 import { describeThrown } from '../thrown-value.js';
 import { enterOperation } from './enter-operation.js';
 import type { Refusal } from './enter-operation.js';
@@ -40,9 +40,10 @@ function refusalOf(refusal: Refusal<NamespaceRefusalCode>): { status: 'denied' |
   return { status: refusal.status, code: refusal.code, message: refusal.message };
 }
 
-function namespacesOf(registry: ToolRegistry): Map<string, number> {
+function namespacesOf(registry: EffectiveRegistry): ReadonlyMap<string, number> {
+  if (registry.shape !== undefined) return registry.shape.namespaceCounts();
   const counts = new Map<string, number>();
-  for (const entry of registry.list()) counts.set(entry.definition.namespace, (counts.get(entry.definition.namespace) ?? 0) + 1);
+  for (const definition of registry.definitions()) counts.set(definition.namespace, (counts.get(definition.namespace) ?? 0) + 1);
   return counts;
 }
 

@@ -2,7 +2,7 @@ import { ToolDefinitionSchema, parseContract } from '../contracts/index.js';
 import type { AccessContext, JsonObject, ParsedToolCall, Requirement, ToolDefinition, ToolHandler, ToolResult } from '../contracts/index.js';
 import { CATALOGUE_LIMITS, DefinitionTooLarge } from './catalogue-limits.js';
 import { deepFreeze } from './deep-freeze.js';
-import type { DefinitionStore } from './definition-store.js';
+import type { AdmittedDefinition, DefinitionStore } from './definition-store.js';
 import { markRegistered } from './registered-definitions.js';
 
 /**
@@ -50,7 +50,7 @@ export function registerMeasured(handler: ToolHandler): { entry: RegisteredTool;
   const text = JSON.stringify(checked);
   if (text.length > CATALOGUE_LIMITS.maxDefinitionChars) throw new DefinitionTooLarge(checked.name, text.length);
   const definition = markRegistered(deepFreeze(JSON.parse(text) as ToolDefinition));
-  return { entry: wrap(handler, definition), chars: text.length };
+  return { entry: bindEntry(handler, definition), chars: text.length };
 }
 
 function requireFunctions(handler: ToolHandler): void {
@@ -60,7 +60,7 @@ function requireFunctions(handler: ToolHandler): void {
 }
 
 /** The entry: a frozen definition and this handler's functions, called on the handler. */
-function wrap(handler: ToolHandler, definition: ToolDefinition): RegisteredTool {
+export function bindEntry(handler: ToolHandler, definition: ToolDefinition): RegisteredTool {
   const resolve = handler.resolveRequirement;
   return Object.freeze({
     definition,
@@ -77,13 +77,23 @@ function wrap(handler: ToolHandler, definition: ToolDefinition): RegisteredTool 
  * checked on every admission, as register() checks them.
  */
 export function admitEntry(handler: ToolHandler, store: DefinitionStore): { entry: RegisteredTool; chars: number } {
-  if (handler === null || typeof handler !== 'object') throw new InvalidToolHandler('a tool handler must be an object');
-  const { definition, chars } = store.admit(handler.definition);
-  requireFunctions(handler);
+  const { definition, chars } = admitHandler(handler, store);
   // The entry itself is always new: its functions are this handler's (a
   // provider's handlers are typically closures made for this very call), and
   // nothing about a handler is remembered between admissions.
-  return { entry: wrap(handler, definition), chars };
+  return { entry: bindEntry(handler, definition), chars };
+}
+
+/**
+ * The checks of admitEntry without the entry: the definition admitted by
+ * content, the handler's functions checked. The `turn` strategy binds an
+ * entry only for a tool a call asks for (HeldRegistry).
+ */
+export function admitHandler(handler: ToolHandler, store: DefinitionStore): AdmittedDefinition {
+  if (handler === null || typeof handler !== 'object') throw new InvalidToolHandler('a tool handler must be an object');
+  const admitted = store.admit(handler.definition);
+  requireFunctions(handler);
+  return admitted;
 }
 
 /**
@@ -100,10 +110,12 @@ export function entryAsHandler(entry: RegisteredTool): ToolHandler {
   });
 }
 
-/** Name → registered tool. */
+/** Name → registered tool. An EffectiveRegistry without a shape (`rederive`, `shared`). */
 export class ToolRegistry {
   readonly #entries: Map<string, RegisteredTool>;
   #sorted: readonly RegisteredTool[] | undefined;
+  #definitions: readonly ToolDefinition[] | undefined;
+  readonly shape = undefined;
 
   constructor(entries?: Map<string, RegisteredTool>) {
     this.#entries = entries ?? new Map();
@@ -136,6 +148,7 @@ export class ToolRegistry {
     if (this.#entries.has(name)) throw new DuplicateToolName(name);
     this.#entries.set(name, entry);
     this.#sorted = undefined;
+    this.#definitions = undefined;
   }
 
   /**
@@ -163,5 +176,10 @@ export class ToolRegistry {
       );
     }
     return this.#sorted;
+  }
+
+  definitions(): readonly ToolDefinition[] {
+    if (this.#definitions === undefined) this.#definitions = Object.freeze(this.list().map((entry) => entry.definition));
+    return this.#definitions;
   }
 }

@@ -1,0 +1,157 @@
+import type { Requirement, ToolDefinition } from '../contracts/index.js';
+import { DuplicateToolName } from './tool-registry.js';
+import { ceilingKeyOf } from './registered-definitions.js';
+
+/** Two tools of one name among a derivation's definitions; `index` is the later one's position in the input. */
+export class DuplicateInShape extends DuplicateToolName {
+  constructor(
+    toolName: string,
+    readonly index: number,
+  ) {
+    super(toolName);
+  }
+}
+
+/** One listing's filter outcome: the definitions kept, in name order, and how many were withheld. */
+export interface ShapeListing {
+  readonly kept: readonly ToolDefinition[];
+  readonly withheld: number;
+}
+
+/** What a listing's filter answered for each distinct ceiling and namespace of a shape: 1 kept, 0 not. */
+type Verdicts = Uint8Array;
+
+/** Listings remembered per shape: a few users' or turns' verdicts side by side. */
+const LISTINGS_PER_SHAPE = 4;
+
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The data part of an effective registry: a derivation's definitions (static
+ * first, then each provider's, in the order asked), sorted by name, indexed,
+ * with the distinct ceilings and namespaces a listing filters on. Built from
+ * registered definitions — deep-frozen and content-addressed (ADR 0009) — and
+ * nothing else: no handler, no context, no user. So a shape is a function of
+ * its definitions alone, and a derivation whose definitions are the same
+ * objects in the same order may use the one built before instead of sorting
+ * and indexing N tools again (ADR 0018).
+ *
+ * A listing over a shape asks the live permission filter once per distinct
+ * ceiling and namespace (not once per tool), and the kept list is a function
+ * of those verdicts and the shape, so a listing whose verdicts equal a
+ * remembered one's is answered with that kept list.
+ */
+export class CatalogueShape {
+  /** The definitions as derived: the key this shape is found by. */
+  readonly input: readonly ToolDefinition[];
+  /** Name order (code-unit order). */
+  readonly sorted: readonly ToolDefinition[];
+  readonly #inputIndex = new Map<string, number>();
+  /**
+   * Per sorted position, the tool's filter class: its namespace and its
+   * declared ceiling, which is all the listing's filter reads of a tool.
+   */
+  readonly #ceilingOf: Uint32Array;
+  readonly #ceilings: { readonly key: string; readonly ceiling: Requirement; readonly namespace: number }[] = [];
+  readonly #namespaces: string[] = [];
+  readonly #listings: { readonly verdicts: Verdicts; readonly listing: ShapeListing }[] = [];
+  #namespaceCounts: ReadonlyMap<string, number> | undefined;
+  /** Listings that walked the N tools (the rest were answered from a remembered one). */
+  walks = 0;
+
+  /** Throws DuplicateInShape when two definitions share a name. */
+  constructor(input: readonly ToolDefinition[]) {
+    this.input = input;
+    const order = Array.from({ length: input.length }, (_, i) => i);
+    order.sort((a, b) => byName(input[a]!.name, input[b]!.name));
+    for (let i = 1; i < order.length; i++) {
+      if (input[order[i]!]!.name === input[order[i - 1]!]!.name) throw new DuplicateInShape(input[order[i]!]!.name, Math.max(order[i]!, order[i - 1]!));
+    }
+    this.sorted = Object.freeze(order.map((i) => input[i]!));
+    this.#ceilingOf = new Uint32Array(order.length);
+    const ceilingIds = new Map<string, number>();
+    const namespaceIds = new Map<string, number>();
+    for (let position = 0; position < order.length; position++) {
+      const definition = this.sorted[position]!;
+      this.#inputIndex.set(definition.name, order[position]!);
+      let namespace = namespaceIds.get(definition.namespace);
+      if (namespace === undefined) {
+        namespace = this.#namespaces.length;
+        namespaceIds.set(definition.namespace, namespace);
+        this.#namespaces.push(definition.namespace);
+      }
+      const key = ceilingKeyOf(definition);
+      // A tool's namespace and its ceiling's may differ: the class is both.
+      const classKey = `${namespace}:${key}`;
+      let ceiling = ceilingIds.get(classKey);
+      if (ceiling === undefined) {
+        ceiling = this.#ceilings.length;
+        ceilingIds.set(classKey, ceiling);
+        this.#ceilings.push({ key, ceiling: definition.requiredCapability, namespace });
+      }
+      this.#ceilingOf[position] = ceiling;
+    }
+  }
+
+  get size(): number {
+    return this.input.length;
+  }
+
+  /** The input position of the definition named `name`. */
+  indexOf(name: string): number | undefined {
+    return this.#inputIndex.get(name);
+  }
+
+  /** Whether `definitions` are this shape's input: the same objects in the same order. */
+  matches(definitions: readonly ToolDefinition[]): boolean {
+    const { input } = this;
+    if (input.length !== definitions.length) return false;
+    for (let i = 0; i < input.length; i++) if (input[i] !== definitions[i]) return false;
+    return true;
+  }
+
+  /** Tools per namespace, in first-seen name order. */
+  namespaceCounts(): ReadonlyMap<string, number> {
+    if (this.#namespaceCounts === undefined) {
+      const counts = new Map<string, number>();
+      for (const definition of this.sorted) counts.set(definition.namespace, (counts.get(definition.namespace) ?? 0) + 1);
+      this.#namespaceCounts = counts;
+    }
+    return this.#namespaceCounts;
+  }
+
+  /**
+   * The listing's filter over this shape: a tool is kept when its namespace
+   * is enabled and `allows` its declared ceiling. `allows` is asked once per
+   * distinct ceiling in an enabled namespace, on every listing — authority
+   * stays live (ADR 0026) — and only the walk over the N tools is skipped
+   * when every verdict equals a remembered listing's.
+   */
+  listing(enabled: ReadonlySet<string>, allows: (ceiling: Requirement, key: string) => boolean): ShapeListing {
+    const ceilings = this.#ceilings;
+    const namespaces = this.#namespaces;
+    const verdicts: Verdicts = new Uint8Array(ceilings.length + namespaces.length);
+    for (let n = 0; n < namespaces.length; n++) verdicts[ceilings.length + n] = enabled.has(namespaces[n]!) ? 1 : 0;
+    for (let c = 0; c < ceilings.length; c++) {
+      const { key, ceiling, namespace } = ceilings[c]!;
+      verdicts[c] = verdicts[ceilings.length + namespace] === 1 && allows(ceiling, key) ? 1 : 0;
+    }
+    for (const remembered of this.#listings) if (sameVerdicts(remembered.verdicts, verdicts)) return remembered.listing;
+    this.walks++;
+    const kept: ToolDefinition[] = [];
+    const ceilingOf = this.#ceilingOf;
+    for (let position = 0; position < this.sorted.length; position++) if (verdicts[ceilingOf[position]!] === 1) kept.push(this.sorted[position]!);
+    const listing: ShapeListing = Object.freeze({ kept: Object.freeze(kept), withheld: this.sorted.length - kept.length });
+    if (this.#listings.length >= LISTINGS_PER_SHAPE) this.#listings.shift();
+    this.#listings.push({ verdicts, listing });
+    return listing;
+  }
+}
+
+function sameVerdicts(a: Verdicts, b: Verdicts): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

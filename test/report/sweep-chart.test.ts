@@ -1,0 +1,64 @@
+/**
+ * The report's scale section: when a sweep file sits beside the results, the
+ * page plots its N curves on log–log axes with every fitted slope printed,
+ * and every point's figure is in its mark's label; without one, no section.
+ */
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReportSite, type BuiltReport } from '../../bench/report/build-site.js';
+import { SWEEP_MEASURES } from '../../bench/report/sweep-chart.js';
+import { parseSweepResults, type SweepResults } from '../../bench/results/sweep-schema.js';
+import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
+import { chartSvg, markLabels } from './page-reading.js';
+
+const COMMITTED_SWEEP = path.resolve(import.meta.dirname, '../../results/sweep/latest.json');
+
+describe('costlab report with a scale sweep beside the results', () => {
+  let workspace: ReportWorkspace;
+  let built: BuiltReport;
+  let html: string;
+  let sweep: SweepResults;
+
+  beforeAll(async () => {
+    workspace = await createReportWorkspace();
+    await mkdir(path.join(workspace.resultsDir, 'sweep'), { recursive: true });
+    await copyFile(COMMITTED_SWEEP, path.join(workspace.resultsDir, 'sweep', 'latest.json'));
+    sweep = parseSweepResults(JSON.parse(await readFile(COMMITTED_SWEEP, 'utf8')));
+    built = await buildReportSite({ resultsDir: workspace.resultsDir, outDir: workspace.outDir, anchorsPath: workspace.anchorsPath, profilesDir: workspace.profilesDir, repoRoot: workspace.root });
+    html = await readFile(built.indexPath, 'utf8');
+  });
+  afterAll(() => workspace.cleanup());
+
+  it('adds the sweep chart and its section', () => {
+    expect(built.charts).toEqual(['staircase', 'segments', 'history', 'sweep']);
+    expect(html).toContain('<h2 id="scale-title">4. Catalogue resolution at scale</h2>');
+    expect(html).toContain(sweep.commit.slice(0, 12));
+  });
+
+  it('labels every point of every N curve with its figure, and prints each fitted slope on the chart', () => {
+    const svg = chartSvg(html, 'sweep');
+    const labels = markLabels(svg);
+    const curves = sweep.points.filter((p) => p.axis === 'tools');
+    expect(labels).toHaveLength(curves.length * SWEEP_MEASURES.length);
+    for (const point of curves) {
+      for (const [, measure] of SWEEP_MEASURES) expect(labels.some((label) => label.startsWith(`${point.strategy} · ${measure} · N=${point.tools.toLocaleString('en-US')} = `))).toBe(true);
+    }
+    const printed = [...svg.matchAll(/>slope (-?[0-9.]+)</g)].map((m) => Number(m[1]));
+    expect(printed.sort()).toEqual(sweep.slopes.map((s) => s.slope).sort());
+    expect(svg).toContain('N provider tools (log scale)');
+  });
+});
+
+describe('costlab report without a sweep', () => {
+  it('has no scale section', async () => {
+    const workspace = await createReportWorkspace();
+    try {
+      const built = await buildReportSite({ resultsDir: workspace.resultsDir, outDir: workspace.outDir, anchorsPath: workspace.anchorsPath, profilesDir: workspace.profilesDir, repoRoot: workspace.root });
+      expect(built.charts).not.toContain('sweep');
+      expect(await readFile(built.indexPath, 'utf8')).not.toContain('id="scale"');
+    } finally {
+      await workspace.cleanup();
+    }
+  });
+});
