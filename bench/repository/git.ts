@@ -8,8 +8,7 @@
  * GIT_COMMON_DIR: inside a git hook (or a test run from one) they point git at
  * the outer repository, whatever `cwd` says.
  */
-import { execFileSync } from 'node:child_process';
-import { x } from 'tinyexec';
+import { x, xSync } from 'tinyexec';
 
 const REPOSITORY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR'] as const;
 
@@ -61,8 +60,9 @@ export async function git(cwd: string, args: readonly string[]): Promise<string>
  */
 export function gitOrUndefined(cwd: string, args: readonly string[]): string | undefined {
   try {
-    return execFileSync('git', [...args], { cwd, env: gitEnvironment(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const result = xSync('git', [...args], { nodePath: false, inheritEnv: false, nodeOptions: { cwd, env: gitEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] }, throwOnError: false });
+    return result.exitCode === 0 ? result.stdout.trim() : undefined;
   } catch {
-    return undefined;
+    return undefined; // git could not be started
   }
 }
