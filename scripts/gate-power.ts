@@ -1,120 +1,184 @@
 /**
- * Measures the regression gate's power and its false-alarm rate, for real:
- * builds fixture commits from `bench/gate/fixtures/*.patch` on top of HEAD,
- * then runs `costlab compare` repeatedly —
- *   HEAD vs HEAD                       (--self times; any flag is a false alarm)
- *   HEAD vs HEAD + revert-turn-memo    (--runs times; must flag every time)
- *   HEAD vs HEAD + dearer-registration (--runs times; about 5% more instructions in the catalogue segment)
- * and writes the counts, lane by lane, to results/gate-power.md and .json.
+ * The gate's power and false-alarm rate, measured for real, and its ladders:
  *
- *   npx tsx scripts/gate-power.ts [--self 10] [--runs 5] [--rounds 8] [--turns 100] [--iterations 20]
+ *   npx tsx scripts/gate-power.ts [--runs 20] [--self 20] [--only name,name]
+ *
+ * For every fixture in bench/gate/fixtures/ (bench/gate/fixtures.ts lists
+ * them), builds HEAD + the patch in a worktree (a ladder once per rung k),
+ * counts the lanes that hold the work it adds, and judges them exactly as
+ * `costlab gate` does: against results/baseline.json with each lane's own
+ * threshold, plus the structural lane. HEAD itself is checked --self times
+ * (any flag is a false alarm). For a ladder, the lane's count per rung is
+ * fitted against k (least squares): it must rise, with r² ≥ 0.98.
+ *
+ * A fixture that no longer applies stops the campaign (FixtureDoesNotApply):
+ * re-fit it to the code it targets. Writes results/gate-power.md and .json.
+ * Instruction counts are deterministic here (ADR 0014), so a run count below
+ * 20 is a statement of what was run, which the output says.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readBaseline } from '../bench/gate/baseline.js';
+import { median } from '../bench/gate/quantile.js';
+import { FIXTURES, fixtureTree, removeFixtureTree } from '../bench/gate/fixtures.js';
+import type { Fixture } from '../bench/gate/fixtures.js';
+import { baselineFigures, checkTree, laneThresholds, relativeSpread } from '../bench/gate/gate-run.js';
+import { INSTRUCTION_LANES, instructionCounts, instructionRows } from '../bench/gate/lanes.js';
+import type { InstructionFigures, InstructionLaneId } from '../bench/gate/lanes.js';
+import { exitCodeFor, isFlagged } from '../bench/gate/verdict.js';
+import type { VerdictRow } from '../bench/gate/verdict.js';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
-  options: {
-    self: { type: 'string', default: '10' },
-    runs: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '8' },
-    turns: { type: 'string', default: '100' },
-    iterations: { type: 'string', default: '20' },
-  },
+  options: { runs: { type: 'string', default: '20' }, self: { type: 'string', default: '20' }, windows: { type: 'string', default: '10' }, only: { type: 'string' } },
   strict: true,
 });
-
-function git(args: string[], cwd = root): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-}
-
-/** A commit = HEAD + one fixture patch, kept reachable under refs/costlab/fixtures/<name>. */
-function fixtureCommit(base: string, name: string): string {
-  const dir = join(root, '.worktrees', `fixture-${name}`);
-  rmSync(dir, { recursive: true, force: true });
-  git(['worktree', 'prune']);
-  git(['worktree', 'add', '--detach', dir, base]);
-  try {
-    git(['apply', join(root, 'bench', 'gate', 'fixtures', `${name}.patch`)], dir);
-    git(['-c', 'user.name=costlab', '-c', 'user.email=costlab@localhost', 'commit', '-qam', `fixture: ${name}`], dir);
-    const sha = git(['rev-parse', 'HEAD'], dir);
-    git(['update-ref', `refs/costlab/fixtures/${name}`, sha]);
-    return sha;
-  } finally {
-    git(['worktree', 'remove', '--force', dir]);
+const runs = Number(values.runs);
+const selfRuns = Number(values.self);
+const windowsPerProcess = Number(values.windows);
+for (const [name, value] of [['runs', runs], ['self', selfRuns], ['windows', windowsPerProcess]] as const) {
+  if (!Number.isInteger(value) || value < 1) {
+    process.stderr.write(`gate-power: --${name} must be a positive integer\n`);
+    process.exit(2);
   }
 }
-
-interface RunOutcome {
-  readonly exit: number;
-  readonly rows: { lane: string; segment: string; verdict: string; detail: string; ratio: string }[];
+if (runs % windowsPerProcess !== 0 || selfRuns % windowsPerProcess !== 0) {
+  process.stderr.write('gate-power: --runs and --self must be multiples of --windows\n');
+  process.exit(2);
 }
+const only = values.only === undefined ? undefined : new Set(values.only.split(','));
 
-function compare(base: string, head: string, out: string): Promise<RunOutcome> {
-  return new Promise((done, fail) => {
-    const args = ['bin/costlab.mjs', 'compare', base, head, '--rounds', values.rounds, '--turns', values.turns, '--iterations', values.iterations, '--out', out];
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      if (code === 2) return fail(new Error(`compare could not measure:\n${stderr.split('\n').slice(-8).join('\n')}`));
-      const rows = stdout
-        .split('\n')
-        .filter((line) => /^\| (structural|instructions|wall-clock) \|/.test(line))
-        .map((line) => {
-          const cells = line.split('|').map((cell) => cell.trim());
-          // The verdict cell may carry its p-value after the word ("regression (p=0.0005)").
-          const [verdict = '', ...detail] = cells[7]!.replace(/\*/g, '').split(' ');
-          return { lane: cells[1]!, segment: cells[2]!, ratio: cells[5]!, verdict, detail: detail.join(' ') };
-        });
-      done({ exit: code ?? -1, rows });
-    });
-  });
-}
-
+const git = (args: string[]): string => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
 const base = git(['rev-parse', 'HEAD']);
 if (git(['status', '--porcelain', '--untracked-files=no']) !== '') {
   process.stderr.write('gate-power: commit your changes first: fixtures are built on HEAD\n');
   process.exit(2);
 }
-const scenarios = [
-  { name: 'self', head: base, runs: Number(values.self), expect: 'no flag' },
-  { name: 'revert-turn-memo', head: fixtureCommit(base, 'revert-turn-memo'), runs: Number(values.runs), expect: 'flag' },
-  { name: 'dearer-registration', head: fixtureCommit(base, 'dearer-registration'), runs: Number(values.runs), expect: 'flag' },
-];
-const out = mkdtempSync(join(tmpdir(), 'costlab-gate-power-'));
-const summary = [];
-for (const scenario of scenarios) {
-  const outcomes: RunOutcome[] = [];
-  for (let run = 1; run <= scenario.runs; run++) {
-    process.stderr.write(`gate-power: ${scenario.name} run ${run}/${scenario.runs}\n`);
-    outcomes.push(await compare(base, scenario.head, out));
-  }
-  const lanes = ['structural', 'instructions', 'wall-clock'];
-  const flaggedBy = Object.fromEntries(lanes.map((lane) => [lane, outcomes.filter((o) => o.rows.some((r) => r.lane === lane && (r.verdict === 'regression' || r.verdict === 'fail'))).length]));
-  const ratios = outcomes.map((o) => o.rows.filter((r) => r.lane !== 'structural').map((r) => `${r.lane} ${r.segment}: ${r.ratio} ${r.verdict}${r.detail === '' ? '' : ` ${r.detail}`}`));
-  summary.push({ ...scenario, flagged: outcomes.filter((o) => o.exit === 1).length, flaggedBy, ratios });
+const baseline = await readBaseline(join(root, 'results', 'baseline.json'));
+const baseFigures = baselineFigures(baseline);
+const thresholds = laneThresholds(baseline);
+const progress = (line: string): void => void process.stderr.write(`gate-power: ${line}\n`);
+const started = Date.now();
+
+interface Outcome {
+  readonly scenario: string;
+  readonly k?: number;
+  readonly run: number;
+  readonly flagged: boolean;
+  readonly flaggedBy: string[];
+  readonly counts: Partial<Record<InstructionLaneId, number>>;
+  readonly rows: readonly VerdictRow[];
 }
+
+const labelOf = new Map(INSTRUCTION_LANES.map((lane) => [lane.label, lane.id]));
+
+/**
+ * One scenario's runs: the structural lane once (exact counts, no noise to
+ * sample), then `runs` independent callgrind processes per instruction lane
+ * (two at a time), and each run judged alone exactly as `costlab gate` judges
+ * one count: its rows against the baseline, each lane with its threshold.
+ */
+async function judgeRuns(scenario: string, dir: string, lanes: readonly InstructionLaneId[] | undefined, runs: number, k?: number): Promise<Outcome[]> {
+  const structural = (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
+  const figures = await instructionCounts(dir, { repeats: runs / windowsPerProcess, windowsPerProcess, ...(lanes === undefined ? {} : { lanes }), onProgress: progress });
+  return Array.from({ length: runs }, (_, i) => {
+    const head = Object.fromEntries(INSTRUCTION_LANES.map((lane) => [lane.id, figures[lane.id].length > 0 ? [figures[lane.id][i]!] : []])) as unknown as InstructionFigures;
+    const rows = [...structural, ...instructionRows(baseFigures, head, thresholds)];
+    const counts: Partial<Record<InstructionLaneId, number>> = {};
+    for (const row of rows) if (row.lane === 'instructions') counts[labelOf.get(row.segment)!] = row.headMedian;
+    const flaggedBy = rows.filter(isFlagged).map((row) => (row.lane === 'instructions' ? `instructions ${labelOf.get(row.segment)}` : `structural: ${row.segment}`));
+    return { scenario, run: i + 1, flagged: exitCodeFor(rows) === 1, flaggedBy, counts, rows, ...(k === undefined ? {} : { k }) };
+  });
+}
+
+/** Least squares of y on x: slope and r². */
+function fit(x: readonly number[], y: readonly number[]): { slope: number; r2: number } {
+  const n = x.length;
+  const mx = x.reduce((a, b) => a + b, 0) / n;
+  const my = y.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (x[i]! - mx) * (y[i]! - my);
+    sxx += (x[i]! - mx) ** 2;
+    syy += (y[i]! - my) ** 2;
+  }
+  return { slope: sxy / sxx, r2: syy === 0 ? 0 : (sxy * sxy) / (sxx * syy) };
+}
+
+const outcomes: Outcome[] = [];
+if (selfRuns > 0 && (only === undefined || only.has('self'))) {
+  progress(`self (HEAD vs baseline): ${selfRuns} runs`);
+  outcomes.push(...(await judgeRuns('self', root, undefined, selfRuns)));
+}
+const fixtures = FIXTURES.filter((fixture) => only === undefined || only.has(fixture.name));
+for (const fixture of fixtures) {
+  for (const k of fixture.rungs ?? [undefined]) {
+    const dir = await fixtureTree(root, base, fixture, k);
+    try {
+      progress(`${fixture.name}${k === undefined ? '' : ` k=${k}`}: ${runs} runs`);
+      outcomes.push(...(await judgeRuns(fixture.name, dir, fixture.lanes, runs, k)));
+    } finally {
+      await removeFixtureTree(root, dir);
+    }
+  }
+}
+
+const ladders = fixtures.filter((fixture): fixture is Fixture & { rungs: readonly number[] } => fixture.rungs !== undefined).map((fixture) => {
+  const lane = fixture.lanes[0]!;
+  // A rung's count is the median of its runs' counts (they agree to the lane's A/A spread).
+  const points = fixture.rungs.map((k) => {
+    const counts = outcomes.filter((o) => o.scenario === fixture.name && o.k === k).flatMap((o) => (o.counts[lane] === undefined ? [] : [o.counts[lane]!]));
+    return { k, count: counts.length === 0 ? undefined : median(counts) };
+  });
+  const complete = points.every((p) => p.count !== undefined);
+  const { slope, r2 } = complete ? fit(points.map((p) => p.k), points.map((p) => p.count!)) : { slope: Number.NaN, r2: Number.NaN };
+  const rises = complete && points.every((p, i) => i === 0 || p.count! > points[i - 1]!.count!);
+  return { name: fixture.name, lane, points, slope, r2, rises, ok: rises && r2 >= 0.98 };
+});
+
+const minutes = ((Date.now() - started) / 60000).toFixed(1);
+const rowsFor = (scenario: string, k?: number) => outcomes.filter((o) => o.scenario === scenario && o.k === k);
+const scenarioLines = [
+  ...(outcomes.some((o) => o.scenario === 'self') ? [{ name: 'self (HEAD)', expect: 'no flag', list: rowsFor('self') }] : []),
+  ...fixtures.flatMap((fixture) => (fixture.rungs ?? [undefined]).map((k) => ({ name: `${fixture.name}${k === undefined ? '' : ` k=${k}`}`, expect: k === 1 ? 'rung 1' : 'flag', list: rowsFor(fixture.name, k) }))),
+];
 const lines = [
-  '# Regression gate: power and false alarms',
+  '# Regression gate: power, false alarms and work ladders',
   '',
-  `Produced by \`npx tsx scripts/gate-power.ts --self ${values.self} --runs ${values.runs} --rounds ${values.rounds} --turns ${values.turns} --iterations ${values.iterations}\` at base \`${base}\`, node ${process.version}, ${new Date().toISOString()}.`,
-  'Each run is a full `costlab compare` (fresh worktrees are reused, fresh processes every round).',
+  `Produced by \`npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}${values.only === undefined ? '' : ` --only ${values.only}`}\` at \`${base}\`, node ${process.version}, ${new Date().toISOString()}, in ${minutes} min.`,
+  `A run is one counted window of a lane, judged alone with the gate's own verdict against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold: ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows in each of ${runs / windowsPerProcess} (HEAD ${selfRuns / windowsPerProcess}) callgrind processes per lane (a process's start-up costs ~10× a window; \`costlab gate\` counts the first window of one process). The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all six, and any flag there is a false alarm.`,
   '',
-  '| scenario | expected | runs | flagged (exit 1) | by structural | by instructions | by wall clock |',
-  '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
-  ...summary.map((s) => `| ${s.name} | ${s.expect} | ${s.runs} | ${s.flagged} | ${s.flaggedBy.structural} | ${s.flaggedBy.instructions} | ${s.flaggedBy['wall-clock']} |`),
+  '| scenario | expected | runs | flagged (exit 1) | lanes that flagged |',
+  '| --- | --- | ---: | ---: | --- |',
+  ...scenarioLines.map((s) => `| ${s.name} | ${s.expect} | ${s.list.length} | ${s.list.filter((o) => o.flagged).length} | ${[...new Set(s.list.flatMap((o) => o.flaggedBy))].join('; ') || '—'} |`),
   '',
-  ...summary.flatMap((s) => [`## ${s.name}`, '', ...s.ratios.map((r, i) => `- run ${i + 1}: ${r.join('; ')}`), '']),
+  '## Ladders',
+  '',
+  '| ladder | lane | counts per operation, k = 1…4 | slope per k | r² | rises with k, r² ≥ 0.98 |',
+  '| --- | --- | --- | ---: | ---: | --- |',
+  ...ladders.map((l) => `| ${l.name} | ${l.lane} | ${l.points.map((p) => (p.count === undefined ? '—' : Math.round(p.count).toLocaleString('en-US'))).join(' → ')} | ${Math.round(l.slope).toLocaleString('en-US')} | ${l.r2.toFixed(4)} | ${l.ok ? 'yes' : '**no**'} |`),
+  '',
+  `Baseline per operation: ${INSTRUCTION_LANES.map((lane) => `${lane.id} ${Math.round(baseFigures[lane.id][0]!).toLocaleString('en-US')} (threshold ${(thresholds[lane.id] * 100).toFixed(2)}%)`).join('; ')}.`,
+  ...(outcomes.some((o) => o.scenario === 'self')
+    ? [
+        '',
+        `HEAD's spread over its ${selfRuns} runs ((max − min) / median), against each lane's threshold: ${INSTRUCTION_LANES.map((lane) => {
+          const counts = rowsFor('self').flatMap((o) => (o.counts[lane.id] === undefined ? [] : [o.counts[lane.id]!]));
+          return `${lane.id} ${(relativeSpread(counts) * 100).toFixed(4)}% (median ${Math.round(median(counts)).toLocaleString('en-US')})`;
+        }).join('; ')}.`,
+      ]
+    : []),
+  '',
 ];
 writeFileSync(join(root, 'results', 'gate-power.md'), `${lines.join('\n')}\n`);
-writeFileSync(join(root, 'results', 'gate-power.json'), `${JSON.stringify({ base, node: process.version, options: values, summary }, null, 2)}\n`);
+writeFileSync(join(root, 'results', 'gate-power.json'), `${JSON.stringify({ base, node: process.version, runs, selfRuns, minutes: Number(minutes), ladders, outcomes: outcomes.map(({ rows: _rows, ...rest }) => rest) }, null, 2)}\n`);
 process.stdout.write(`${lines.join('\n')}\n`);
-rmSync(out, { recursive: true, force: true });
-
+const failures = [...ladders.filter((l) => !l.ok).map((l) => l.name), ...scenarioLines.filter((s) => s.expect === 'flag' && s.list.some((o) => !o.flagged)).map((s) => s.name), ...(outcomes.some((o) => o.scenario === 'self' && o.flagged) ? ['self'] : [])];
+if (failures.length > 0) {
+  process.stderr.write(`gate-power: not as expected: ${failures.join(', ')}\n`);
+  process.exitCode = 1;
+}

@@ -1,34 +1,85 @@
 /**
- * `results/baseline.json`: the instruction counts and structural figures the
- * CI gate compares the working tree against. Refreshed only on purpose
- * (`costlab gate --update-baseline`), in a commit of its own, so a reviewer
- * sees the kernel's cost move in the diff.
+ * `results/baseline.json`: the instruction counts the CI gate compares the
+ * working tree against, with everything that decides whether a count taken
+ * today is comparable to it: the runtime, the V8 flags, valgrind's version,
+ * the lane shapes, and whether the tree it was counted in was clean.
+ * Refreshed only on purpose (`costlab gate --update-baseline`), in a commit
+ * of its own, so a reviewer sees the kernel's cost move in the diff.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { GateError } from './gate-error.js';
 
-export const BASELINE_SCHEMA_VERSION = 1;
+export const BASELINE_SCHEMA_VERSION = 2;
 
-const InstructionFigureSchema = z.strictObject({
-  /** Instructions per turn: (count(N) − count(0)) / N. */
-  perTurn: z.number().positive(),
+const LaneShapeSchema = z.strictObject({
+  unit: z.string(),
+  world: z.string(),
   iterations: z.number().int().positive(),
+  warmup: z.number().int().nonnegative(),
+  perUnit: z.number().int().positive(),
 });
+
+const LaneBaselineSchema = z.strictObject({
+  shape: LaneShapeSchema,
+  /** Instructions per operation, one value per A/A repeat. */
+  perOperation: z.array(z.number().positive()).min(1),
+  /** (max − min) / median of the repeats: the lane's measured noise. */
+  spread: z.number().nonnegative(),
+  /** The change this lane flags: derived from the spread (see noiseThreshold). */
+  threshold: z.number().positive().max(1),
+});
+
+const ProvenanceSchema = z.strictObject({
+  node: z.string(),
+  v8: z.string(),
+  arch: z.string(),
+  valgrind: z.string(),
+  nodeFlags: z.array(z.string()),
+  /** The probe's argv under callgrind, lane by lane (iteration count and paths left out). */
+  probeCommand: z.string(),
+});
+export type Provenance = z.infer<typeof ProvenanceSchema>;
 
 export const BaselineSchema = z.strictObject({
   schemaVersion: z.literal(BASELINE_SCHEMA_VERSION),
   commit: z.string(),
+  /** Whether tracked files had uncommitted changes: a dirty baseline is not reproducible, and the gate refuses it. */
+  dirty: z.boolean(),
   createdAt: z.string(),
+  /** The exact command that wrote this file. */
   command: z.string(),
-  environment: z.strictObject({ node: z.string(), v8: z.string(), arch: z.string(), valgrind: z.string() }),
+  provenance: ProvenanceSchema,
   strategy: z.literal('turn'),
-  instructions: z.strictObject({ catalogue: InstructionFigureSchema, call: InstructionFigureSchema }),
+  lanes: z.record(z.string(), LaneBaselineSchema),
 });
 export type Baseline = z.infer<typeof BaselineSchema>;
+export type LaneBaseline = z.infer<typeof LaneBaselineSchema>;
+export type LaneShape = z.infer<typeof LaneShapeSchema>;
 
 export class BaselineUnreadable extends GateError {
   readonly code = 'BaselineUnreadable';
+}
+
+/** The baseline was counted in another setup: its counts do not compare with the run in hand. */
+export class BaselineMismatch extends GateError {
+  readonly code = 'BaselineMismatch';
+  constructor(readonly differences: readonly string[]) {
+    super(`the baseline was counted in another setup, so its counts do not compare: ${differences.join('; ')}. Refresh it (costlab gate --update-baseline, in a commit of its own) on this machine kind.`);
+  }
+}
+
+/**
+ * Smallest change a lane flags: five times its A/A spread, and never below
+ * 0.5%. Five times, because a spread of repeats under-estimates the range of
+ * future runs; 0.5%, because a lane that repeated exactly in three runs has not
+ * shown it always will (the event loop's few thousand instructions).
+ */
+export const NOISE_MULTIPLIER = 5;
+export const MIN_INSTRUCTION_THRESHOLD = 0.005;
+
+export function noiseThreshold(spread: number): number {
+  return Math.min(1, Math.max(MIN_INSTRUCTION_THRESHOLD, NOISE_MULTIPLIER * spread));
 }
 
 export async function readBaseline(path: string): Promise<Baseline> {
@@ -54,4 +105,27 @@ export async function readBaseline(path: string): Promise<Baseline> {
 
 export async function writeBaseline(path: string, baseline: Baseline): Promise<void> {
   await writeFile(path, `${JSON.stringify(BaselineSchema.parse(baseline), null, 2)}\n`);
+}
+
+/**
+ * Every way the baseline's setup differs from the run in hand, named; empty
+ * when they compare. A dirty baseline is refused outright: no commit holds the
+ * code it counted.
+ */
+export function provenanceDifferences(baseline: Baseline, current: Provenance, shapes: Readonly<Record<string, LaneShape>>): string[] {
+  const differences: string[] = [];
+  if (baseline.dirty) differences.push(`it was counted in a dirty tree at ${baseline.commit.slice(0, 12)}`);
+  for (const key of ['node', 'v8', 'arch', 'valgrind', 'probeCommand'] as const) {
+    if (baseline.provenance[key] !== current[key]) differences.push(`${key} '${baseline.provenance[key]}' there, '${current[key]}' here`);
+  }
+  if (baseline.provenance.nodeFlags.join(' ') !== current.nodeFlags.join(' ')) {
+    differences.push(`V8 flags '${baseline.provenance.nodeFlags.join(' ')}' there, '${current.nodeFlags.join(' ')}' here`);
+  }
+  for (const [id, shape] of Object.entries(shapes)) {
+    const recorded = baseline.lanes[id];
+    if (recorded === undefined) differences.push(`lane '${id}' is not in the baseline`);
+    else if (JSON.stringify(recorded.shape) !== JSON.stringify(shape)) differences.push(`lane '${id}' shaped ${JSON.stringify(recorded.shape)} there, ${JSON.stringify(shape)} here`);
+  }
+  for (const id of Object.keys(baseline.lanes)) if (!(id in shapes)) differences.push(`the baseline has a lane '${id}' this gate does not measure`);
+  return differences;
 }

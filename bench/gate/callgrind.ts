@@ -12,19 +12,49 @@
  * The probe script is a parameter: anything that accepts `--iterations N` and
  * does N units of the work to be measured after a fixed warm-up.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GateError } from './gate-error.js';
 import { describeExit, runProcess, tailLines } from './run-process.js';
 
-/** V8 flags that make instruction counts repeat from run to run. */
-// --predictable and --predictable-gc-schedule take wall time out of V8's
-// heuristics (GC scheduling by allocation throughput per millisecond above
-// all). Without them, a catalogue lane of 20 turns counted 0.70 M to 1.11 M
-// instructions per turn on a loaded machine; with them and 200 turns after a
-// 100-turn warm-up, three runs agreed within 0.5%.
-export const DETERMINISTIC_NODE_FLAGS: readonly string[] = ['--single-threaded', '--hash-seed=1', '--random-seed=1', '--predictable', '--predictable-gc-schedule'];
+/**
+ * V8 flags under which an instruction count follows the work (ADR 0014).
+ *
+ * --single-threaded, fixed seeds: no background threads racing the main
+ * thread, the same hashes and random numbers every run.
+ * --predictable --predictable-gc-schedule: GC scheduled by allocation, not by
+ * allocation throughput per millisecond (a busy machine moved which
+ * collections ran inside a 20-turn lane: 0.70 M to 1.11 M per turn).
+ * --no-opt --always-sparkplug: one fixed execution tier. Every function is
+ * compiled to baseline code on its first call (in the warm-up) and never
+ * optimised, so no compiler runs inside the counted window. With TurboFan on,
+ * 962 k of the catalogue lane's 1.49 M instructions per turn were the
+ * optimising compiler at work in the window (callgrind_annotate), and doing
+ * the derivation twice moved that work into the warm-up: the count fell by
+ * 17.5%. Under this tier the same change raises it by 78%.
+ */
+export const DETERMINISTIC_NODE_FLAGS: readonly string[] = [
+  '--single-threaded',
+  '--hash-seed=1',
+  '--random-seed=1',
+  '--predictable',
+  '--predictable-gc-schedule',
+  '--no-opt',
+  '--always-sparkplug',
+  // The probe collects garbage before each counted window (bench/harness/probe.ts).
+  '--expose-gc',
+];
+
+/**
+ * Environment under which the counted process runs. One malloc arena: every
+ * thread allocates from the main arena instead of mapping its own when the
+ * scheduler first runs it, so where V8's heap pages land no longer depends on
+ * thread timing. Three catalogue-lane runs spread 0.12% with it, against
+ * 0.43–0.87% without (the difference all in V8's runtime property lookups,
+ * whose hash-table probes depend on addresses; ADR 0014).
+ */
+export const DETERMINISTIC_ENV: Readonly<Record<string, string>> = Object.freeze({ MALLOC_ARENA_MAX: '1' });
 
 /** valgrind was not found, so nothing can be counted (gate exit 2). */
 export class ValgrindMissing extends GateError {
@@ -70,7 +100,7 @@ export interface CallgrindOptions {
   readonly cwd?: string;
   /** Environment for the child. Default process.env (plus TSX_DISABLE_CACHE=1 when tsx is imported). */
   readonly env?: NodeJS.ProcessEnv;
-  /** Kill a run after this many milliseconds. Default 600000. */
+  /** Kill a run after this many milliseconds. Default 1200000 (a loaded 2-core machine runs callgrind slowly). */
   readonly timeoutMs?: number;
 }
 
@@ -110,12 +140,26 @@ export async function valgrindVersion(valgrind = 'valgrind'): Promise<string> {
   return result.stdout.trim();
 }
 
+/**
+ * The counted window's edges. A probe calls `os.loadavg()` (node::os::GetLoadAvg,
+ * which nothing in the kernel, the SDK or Node's start-up calls) right before
+ * its first counted unit and right after its last; callgrind dumps a profile
+ * part on entering it, so part 2 holds exactly the window: no start-up, no
+ * warm-up, no exit, and no second process to subtract.
+ */
+export const WINDOW_MARKER = '*GetLoadAvg*';
+
 /** The argv that runs `script` under callgrind, writing its profile to `outFile`. */
-export function callgrindArgv(script: string, args: readonly string[], outFile: string, options: CallgrindOptions = {}): string[] {
+export function callgrindArgv(script: string, args: readonly string[], outFile: string, options: CallgrindOptions & { window?: boolean } = {}): string[] {
   const imports = importsFor(script, options);
   return [
     '--tool=callgrind',
     `--callgrind-out-file=${outFile}`,
+    ...(options.window === true ? [`--dump-before=${WINDOW_MARKER}`] : []),
+    // One file per thread: only the main thread's count is read. Node's other
+    // threads (platform workers, libuv) run as valgrind schedules them, so
+    // their few thousand instructions vary with the machine's load.
+    '--separate-threads=yes',
     // -q keeps valgrind's banner out of stderr, so a failure quotes the script's own output.
     '-q',
     options.node ?? process.execPath,
@@ -151,26 +195,69 @@ export function parseCallgrindTotal(text: string, event = 'Ir'): number {
   return total;
 }
 
+/** With --separate-threads=yes callgrind suffixes each thread's file: -01 is the main thread. */
+export function mainThreadFile(outFile: string): string {
+  return `${outFile}-01`;
+}
+
 /** Instructions executed by one run of `node <script> <args…>` under callgrind. */
 export async function countInstructions(script: string, args: readonly string[], options: CallgrindOptions = {}): Promise<number> {
+  return runCallgrind(script, args, options, false);
+}
+
+/**
+ * Instructions executed inside the probe's counted window (between its two
+ * `os.loadavg()` markers), main thread only. Refuses a run that did not mark
+ * exactly one window: a count of anything else would pass for one.
+ */
+export async function countWindow(script: string, args: readonly string[], options: CallgrindOptions = {}): Promise<number> {
+  return (await runCallgrind(script, args, options, 1))[0]!;
+}
+
+/**
+ * Instructions in each of `windows` back-to-back counted windows of one run
+ * (the probe's `--windows`: a marker before and after each).
+ * Refuses a run that marked any other number.
+ */
+export async function countWindows(script: string, args: readonly string[], windows: number, options: CallgrindOptions = {}): Promise<number[]> {
+  if (!Number.isInteger(windows) || windows < 1) throw new RangeError(`windows must be a positive integer, got ${windows}`);
+  return runCallgrind(script, args, options, windows);
+}
+
+async function runCallgrind(script: string, args: readonly string[], options: CallgrindOptions, windows: number): Promise<number[]>;
+async function runCallgrind(script: string, args: readonly string[], options: CallgrindOptions, windows: false): Promise<number>;
+async function runCallgrind(script: string, args: readonly string[], options: CallgrindOptions, windows: number | false): Promise<number | number[]> {
+  const window = windows !== false;
   const valgrind = options.valgrind ?? 'valgrind';
   const dir = await mkdtemp(join(tmpdir(), 'callgrind-'));
   try {
     const outFile = join(dir, 'callgrind.out');
-    const argv = callgrindArgv(script, args, outFile, options);
+    const argv = callgrindArgv(script, args, outFile, { ...options, window });
     const usesTsx = importsFor(script, options).includes('tsx');
     const result = await runProcess(valgrind, argv, {
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       // tsx caches transpiled files on disk; with the cache on, whichever run
       // comes first pays for transpiling and the difference no longer cancels.
-      env: { ...(options.env ?? process.env), ...(usesTsx ? { TSX_DISABLE_CACHE: '1' } : {}) },
-      timeoutMs: options.timeoutMs ?? 600_000,
+      env: { ...(options.env ?? process.env), ...DETERMINISTIC_ENV, ...(usesTsx ? { TSX_DISABLE_CACHE: '1' } : {}) },
+      timeoutMs: options.timeoutMs ?? 1_200_000,
     });
     if (result.spawnError?.code === 'ENOENT') throw new ValgrindMissing(valgrind, { cause: result.spawnError });
     if (result.code !== 0) throw new CallgrindRunFailed(script, describeExit(result), tailLines(result.stderr));
+    if (windows !== false) {
+      // A window is a pair of markers. Part 1 is start-up and warm-up, part 2w
+      // is window w, the odd parts between are the gaps (the probe collects
+      // garbage there); what follows the last marker is never read.
+      const parts = (await readdir(dir)).filter((name) => /^callgrind\.out\.\d+-01$/.test(name));
+      if (parts.length !== 2 * windows) {
+        throw new CallgrindOutputUnreadable(
+          `expected the probe to mark ${windows === 1 ? 'one counted window' : `${windows} counted windows`} (${2 * windows} dumps), found ${parts.length}: does it call os.loadavg() before and after each window's units?`,
+        );
+      }
+      return Promise.all(Array.from({ length: windows }, async (_, w) => parseCallgrindTotal(await readFile(join(dir, `callgrind.out.${2 * w + 2}-01`), 'utf8'))));
+    }
     let text: string;
     try {
-      text = await readFile(outFile, 'utf8');
+      text = await readFile(mainThreadFile(outFile), 'utf8');
     } catch (error) {
       throw new CallgrindOutputUnreadable(`no output file (${(error as Error).message})`);
     }

@@ -5,10 +5,13 @@
  */
 import { GateError } from './gate-error.js';
 import { runProcess, describeExit, tailLines } from './run-process.js';
-import { measureDifference } from './callgrind.js';
+import { countWindow, countWindows, DETERMINISTIC_ENV, DETERMINISTIC_NODE_FLAGS, WINDOW_MARKER } from './callgrind.js';
+import type { Provenance } from './baseline.js';
 import { interleave } from './interleave.js';
-import { bundleProbe, PROBE_SOURCE } from './probe-bundle.js';
+import { bundleProbe, PROBE_BUNDLE, PROBE_SOURCE } from './probe-bundle.js';
 import { structuralVerdict, wallClockVerdict, instructionVerdict } from './verdict.js';
+import { UNIT_OPERATIONS } from '../harness/probe-units.js';
+import type { ProbeUnit, ProbeWorld } from '../harness/probe-units.js';
 import type { InstructionRow, StructuralRow, WallClockRow } from './verdict.js';
 
 /** The figures of one timed probe process (see bench/harness/probe.ts). */
@@ -56,49 +59,139 @@ async function runProbe(root: string, extra: readonly string[]): Promise<ProbeFi
  */
 export async function structuralLane(root: string): Promise<StructuralRow[]> {
   const figures = await runProbe(root, ['--strategy', 'turn', '--turns', '5', '--warmup', '2', '--json']);
+  const mcp = await runIterationProbe(root, ['--strategy', 'turn', '--segment', 'mcp', '--iterations', '2', '--warmup', '1']);
   return [
     structuralVerdict({ segment: 'authority loads / turn', expected: 1, actual: figures.authorityLoadsPerTurn }),
     structuralVerdict({ segment: 'registry derivations / turn', expected: 1, actual: figures.derivationsPerTurn }),
     structuralVerdict({ segment: 'provider calls / turn (1 provider)', expected: 1, actual: figures.providerCallsPerTurn }),
     structuralVerdict({ segment: 'static entries re-validated / turn', expected: 0, actual: figures.entriesValidatedPerTurn - 1 }),
+    // Over MCP the bridge lists once when the turn opens and answers every tools/call from that listing.
+    structuralVerdict({ segment: 'MCP: kernel listings / tools/call after the opening', expected: 0, actual: mcp.kernelListings / mcp.operations }),
+    structuralVerdict({ segment: 'MCP: registry derivations / turn', expected: 1, actual: mcp.total.derivations }),
   ];
 }
 
-export interface InstructionFigures {
-  readonly catalogue: number;
-  readonly call: number;
+interface IterationFigures {
+  readonly operations: number;
+  readonly kernelListings: number;
+  readonly total: { readonly derivations: number };
+}
+
+async function runIterationProbe(root: string, extra: readonly string[]): Promise<IterationFigures> {
+  const result = await runProcess(process.execPath, probeArgs(extra), { cwd: root });
+  if (result.code !== 0) throw new ProbeFailed(`probe in ${root} ${describeExit(result)}\n${tailLines(result.stderr)}`);
+  const line = result.stdout.trim().split('\n').pop() ?? '';
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    throw new ProbeFailed(`probe in ${root} printed no JSON line`);
+  }
+  const total = value.total as Record<string, unknown> | undefined;
+  if (typeof value.operations !== 'number' || !(value.operations > 0) || typeof value.kernelListings !== 'number' || typeof total?.derivations !== 'number') {
+    throw new ProbeFailed(`probe in ${root}: iteration output lacks operations, kernelListings or total.derivations`);
+  }
+  return value as unknown as IterationFigures;
 }
 
 /**
- * How many turns each lane counts, after how many warm-up turns. The
- * catalogue lane is small (about 1.5 M instructions a turn), so it takes
- * ten times the turns of the call lane: rare events — a GC, a JIT tier-up —
- * then move its mean by well under the 2% threshold. Both run after a warm-up
- * that lets tiering settle, so N − 0 counts steady-state turns.
+ * The instruction lanes: each counts one unit of work of the probe
+ * (bench/harness/probe-units.ts) N times after W warm-up units, and reports
+ * instructions per operation, so a regression shows in the lane that holds it:
+ * a dearer call in `call`, a dearer listing in `listing`, a dearer turn
+ * boundary in `boundary`, the MCP envelope in `mcp`, a dearer derivation in
+ * `catalogue`, a per-tool cost in the slope from `catalogue` to
+ * `catalogue-1000`. Every function is compiled on its first call (ADR 0014),
+ * so a few warm-up units reach steady state; windows of tens of millions of
+ * instructions stand far above the few thousand a run's event loop varies by.
  */
-export function laneShape(iterations: number): Readonly<Record<'catalogue' | 'call', { iterations: number; warmup: number }>> {
-  return { catalogue: { iterations: iterations * 10, warmup: iterations * 5 }, call: { iterations, warmup: iterations } };
+export const INSTRUCTION_LANE_IDS = ['catalogue', 'catalogue-1000', 'call', 'listing', 'boundary', 'mcp'] as const;
+export type InstructionLaneId = (typeof INSTRUCTION_LANE_IDS)[number];
+
+export interface InstructionLane {
+  readonly id: InstructionLaneId;
+  /** The row's name in the verdict table: what one counted operation is. */
+  readonly label: string;
+  readonly unit: ProbeUnit;
+  readonly world: ProbeWorld;
+  readonly iterations: number;
+  readonly warmup: number;
+  /** Operations in one unit: the lane's figure is (instructions in the window of N units) / (N × perUnit). */
+  readonly perUnit: number;
 }
 
-/** Lane 2: instructions per turn under `turn`, as (count(N) − count(0)) / N, for the catalogue segment and the whole call path. */
-export async function instructionCounts(root: string, iterations: number, onProgress: (line: string) => void = () => undefined): Promise<InstructionFigures> {
+export const INSTRUCTION_LANES: readonly InstructionLane[] = Object.freeze([
+  // Windows of 10–50 M instructions: a window opens on a collected heap, so
+  // its count repeats within ~0.05% (call lane, three runs) and a shorter
+  // window costs the gate and the power campaign less callgrind time.
+  { id: 'catalogue', label: 'catalogue segment / turn (28 resolutions)', unit: 'catalogue', world: 'reference', iterations: 40, warmup: 10, perUnit: 1 },
+  { id: 'catalogue-1000', label: 'catalogue segment / turn, 1,000 provider tools', unit: 'catalogue', world: 'scaled', iterations: 1, warmup: 1, perUnit: 1 },
+  { id: 'call', label: 'mediated call (in process)', unit: 'invoke', world: 'reference', iterations: 3, warmup: 3, perUnit: UNIT_OPERATIONS.invoke.operations },
+  { id: 'listing', label: 'listing (tools/list in process)', unit: 'list', world: 'reference', iterations: 60, warmup: 10, perUnit: UNIT_OPERATIONS.list.operations },
+  { id: 'boundary', label: 'turn boundary (lease open and close)', unit: 'boundary', world: 'reference', iterations: 15, warmup: 10, perUnit: UNIT_OPERATIONS.boundary.operations },
+  { id: 'mcp', label: 'tools/call over MCP (turn, in-memory SDK)', unit: 'mcp', world: 'reference', iterations: 2, warmup: 3, perUnit: UNIT_OPERATIONS.mcp.operations },
+]);
+
+/** Instructions per operation, lane by lane; several values per lane when measured repeatedly. */
+export type InstructionFigures = Readonly<Record<InstructionLaneId, readonly number[]>>;
+
+/** The lane shapes as recorded in a baseline: a count only compares with one taken in the same shape. */
+export function laneShapes(): Record<InstructionLaneId, { unit: string; world: string; iterations: number; warmup: number; perUnit: number }> {
+  return Object.fromEntries(INSTRUCTION_LANES.map(({ id, unit, world, iterations, warmup, perUnit }) => [id, { unit, world, iterations, warmup, perUnit }])) as never;
+}
+
+export interface InstructionCountOptions {
+  readonly lanes?: readonly InstructionLaneId[];
+  /** Measure each lane in this many processes (A/A repeats). Default 1. */
+  readonly repeats?: number;
+  /**
+   * Counted windows per process, back to back (the probe's --windows). Default
+   * 1, what the gate counts; the power campaign takes several, since start-up
+   * is most of a process's cost under callgrind. Each window is one figure.
+   */
+  readonly windowsPerProcess?: number;
+  /** Processes at a time. Default 2. */
+  readonly concurrency?: number;
+  readonly onProgress?: (line: string) => void;
+}
+
+/**
+ * Lane 2: instructions per operation under `turn`, each lane counted inside
+ * the probe's window of N units after W warm-up units, one process per lane
+ * and repeat, two at a time (counts do not depend on what runs beside them).
+ */
+export async function instructionCounts(root: string, options: InstructionCountOptions = {}): Promise<InstructionFigures> {
   const script = await bundleProbe(root);
-  const shape = laneShape(iterations);
-  const perTurn = async (segment: 'catalogue' | 'call'): Promise<number> => {
-    const { iterations: n, warmup } = shape[segment];
-    onProgress(`callgrind: ${segment} segment, 0 and ${n} turns after ${warmup} warm-up turns`);
-    const measured = await measureDifference(script, ['--strategy', 'turn', '--segment', segment, '--warmup', String(warmup)], n, { cwd: root, imports: [] });
-    return measured.perIteration;
+  const wanted = new Set(options.lanes ?? INSTRUCTION_LANE_IDS);
+  const repeats = options.repeats ?? 1;
+  const windows = options.windowsPerProcess ?? 1;
+  const figures = Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [] as number[]])) as Record<InstructionLaneId, number[]>;
+  const jobs = INSTRUCTION_LANES.filter((lane) => wanted.has(lane.id)).flatMap((lane) => Array.from({ length: repeats }, (_, i) => ({ lane, repeat: i + 1 })));
+  const results = new Map<(typeof jobs)[number], number[]>();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const job = jobs[next++]!;
+      const { lane, repeat } = job;
+      options.onProgress?.(
+        `callgrind: ${lane.id} lane${repeats > 1 ? ` (${repeat}/${repeats})` : ''}: ${windows > 1 ? `${windows} windows of ` : ''}${lane.iterations} counted units after ${lane.warmup} warm-up units`,
+      );
+      const args = ['--strategy', 'turn', '--segment', lane.unit, '--world', lane.world, '--warmup', String(lane.warmup), '--iterations', String(lane.iterations)];
+      const counted = windows === 1 ? [await countWindow(script, args, { cwd: root, imports: [] })] : await countWindows(script, [...args, '--windows', String(windows)], windows, { cwd: root, imports: [] });
+      results.set(job, counted.map((count) => count / (lane.iterations * lane.perUnit)));
+    }
   };
-  const catalogue = await perTurn('catalogue');
-  const call = await perTurn('call');
-  return { catalogue, call };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 2, jobs.length) }, worker));
+  for (const job of jobs) figures[job.lane.id].push(...results.get(job)!);
+  return figures;
 }
 
-export function instructionRows(base: InstructionFigures, head: InstructionFigures, threshold?: number): InstructionRow[] {
-  return (['catalogue', 'call'] as const).map((segment) =>
-    instructionVerdict({ segment: segment === 'catalogue' ? 'catalogue segment / turn' : 'mediated turn (27 calls)', base: base[segment], head: head[segment], ...(threshold === undefined ? {} : { threshold }) }),
-  );
+/** One verdict row per lane measured on both sides, each judged against its own threshold. */
+export function instructionRows(base: InstructionFigures, head: InstructionFigures, thresholds: Partial<Record<InstructionLaneId, number>> | number = {}): InstructionRow[] {
+  return INSTRUCTION_LANES.filter((lane) => base[lane.id].length > 0 && head[lane.id].length > 0).map((lane) => {
+    const threshold = typeof thresholds === 'number' ? thresholds : thresholds[lane.id];
+    return instructionVerdict({ segment: lane.label, base: base[lane.id], head: head[lane.id], ...(threshold === undefined ? {} : { threshold }) });
+  });
 }
 
 /** Lane 3: fresh probe processes of both checkouts, interleaved; one median per process and segment. */
@@ -118,4 +211,16 @@ export async function wallClockLane(
     wallClockVerdict({ segment: 'catalogue segment (p50 µs)', base: base.map((f) => f.catalogueMedianUs), head: head.map((f) => f.catalogueMedianUs), ...threshold }),
     wallClockVerdict({ segment: 'mediated call (p50 µs)', base: base.map((f) => f.callMedianUs), head: head.map((f) => f.callMedianUs), ...threshold }),
   ];
+}
+
+/** The setup a count depends on, as the baseline records it and the gate checks it. */
+export function currentProvenance(valgrind: string): Provenance {
+  return {
+    node: process.version,
+    v8: process.versions.v8,
+    arch: process.arch,
+    valgrind,
+    nodeFlags: [...DETERMINISTIC_NODE_FLAGS],
+    probeCommand: `${Object.entries(DETERMINISTIC_ENV).map(([name, value]) => `${name}=${value} `).join('')}valgrind --tool=callgrind --dump-before=${WINDOW_MARKER} --separate-threads=yes -q node ${DETERMINISTIC_NODE_FLAGS.join(' ')} ${PROBE_BUNDLE} --strategy turn --segment <unit> --world <world> --warmup <warmup> --iterations <iterations>`,
+  };
 }

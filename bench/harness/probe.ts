@@ -26,14 +26,15 @@
  * instructions apart of 0.92 G). Measured that way, a `turn` catalogue turn
  * costs about 1.55 M instructions (N = 200).
  */
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isCatalogueStrategyName, StaticGrantSource } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
-import { buildCatalogueSources, createCatalogueStrategy, createCounters, prepareContext, resolveAuthority, TurnLease } from '../../src/kernel/internals.js';
 import { buildReferenceKernel } from '../world/build-world.js';
-import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
+import { CATALOGUE_OPERATIONS, PROBE_UNITS, PROBE_WORLDS, UNIT_OPERATIONS, unitRunner } from './probe-units.js';
+import type { ProbeUnit, ProbeWorld, UnitCounts } from './probe-units.js';
 import { splitCalls } from './segments.js';
 import type { SegmentName } from '../results/results-schema.js';
 import { SpanRecorder } from './span-recorder.js';
@@ -132,78 +133,80 @@ export async function probe(options: ProbeOptions): Promise<ProbeResult> {
 export interface IterationOptions {
   readonly strategy: CatalogueStrategyName;
   readonly iterations: number;
-  /** Fixed warm-up, part of the set-up both runs share. Default 10. */
+  /** Fixed warm-up units, part of the set-up both runs share. Default 10. */
   readonly warmupTurns?: number;
-  readonly segment?: 'call' | 'catalogue';
+  /** The unit one iteration does (see probe-units.ts). Default `call`, a whole workload turn. */
+  readonly segment?: ProbeUnit;
+  /** The reference world, or the same with 1,000 more provider tools. Default `reference`. */
+  readonly world?: ProbeWorld;
+  /**
+   * Counted windows of N units, back to back, each closed by the marker that
+   * opens the next. Default 1 (what the gate counts). The power campaign takes
+   * several per process: a process's start-up is ~29 s of callgrind CPU, a
+   * window of 60 catalogue units ~3 s.
+   */
+  readonly windows?: number;
 }
 
 export interface IterationResult {
   readonly strategy: CatalogueStrategyName;
   readonly iterations: number;
   readonly warmupTurns: number;
-  readonly segment: 'call' | 'catalogue';
-  /** Work done by the N iterations, exact: what a reader of the instruction count divides by. */
+  readonly segment: ProbeUnit;
+  readonly world: ProbeWorld;
+  readonly windows: number;
+  /** Work done by the N iterations of every window, exact: what a reader of the instruction count divides by. */
   readonly derivations: number;
   readonly providerCalls: number;
+  readonly kernelListings: number;
+  readonly invocations: number;
+  /** Operations the windows hold (calls, listings, turns…): windows × N × the unit's operations. */
   readonly operations: number;
+  /** Counts at the end of the run, set-up included (over MCP: the whole turn the set-up opened). */
+  readonly total: UnitCounts;
 }
 
-/** Iteration mode: set-up (and a fixed warm-up), then exactly N turns, no clock read by the kernel. */
+/** V8's collector when the process runs with --expose-gc (the gate's flags); absent otherwise. */
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
+/** Iteration mode: set-up (and a fixed warm-up), then exactly N units, no clock read by the kernel. */
 export async function iterate(options: IterationOptions): Promise<IterationResult> {
   const warmupTurns = options.warmupTurns ?? 10;
   const segment = options.segment ?? 'call';
-  const turnOf = segment === 'call' ? await callTurns(options.strategy) : await catalogueTurns(options.strategy);
-  for (let turn = 0; turn < warmupTurns; turn++) await turnOf.run(turn);
-  const before = turnOf.counts();
-  for (let turn = warmupTurns; turn < warmupTurns + options.iterations; turn++) await turnOf.run(turn);
-  const after = turnOf.counts();
+  const world = options.world ?? 'reference';
+  const runner = await unitRunner(segment, options.strategy, world);
+  for (let i = 0; i < warmupTurns; i++) await runner.run(i);
+  const windows = options.windows ?? 1;
+  const before = runner.counts();
+  let unit = warmupTurns;
+  for (let w = 0; w < windows; w++) {
+    // Each window opens on a collected heap (under the gate's --expose-gc):
+    // where the young generation stood when it opened had decided whether a
+    // scavenge fell inside it, 6.8 M of a 44 M window (a call lane run 15%
+    // below its twin), and a full collection also empties the megamorphic
+    // stub cache, whose refills are runtime lookups. The collection itself
+    // falls between the markers' windows, never inside one.
+    collectGarbage?.();
+    // The counted window's edges for callgrind (bench/gate/callgrind.ts, WINDOW_MARKER).
+    loadavg();
+    for (let i = 0; i < options.iterations; i++) await runner.run(unit++);
+    loadavg();
+  }
+  const after = runner.counts();
+  await runner.close();
   return {
     strategy: options.strategy,
     iterations: options.iterations,
     warmupTurns,
     segment,
+    world,
+    windows,
     derivations: after.derivations - before.derivations,
     providerCalls: after.providerCalls - before.providerCalls,
-    operations: options.iterations * (segment === 'call' ? TURN_ATTEMPTS.length + 1 : CATALOGUE_OPERATIONS),
-  };
-}
-
-interface TurnRunner {
-  run(turn: number): Promise<void>;
-  counts(): { derivations: number; providerCalls: number };
-}
-
-async function callTurns(strategy: CatalogueStrategyName): Promise<TurnRunner> {
-  const { kernel, audit } = buildReferenceKernel(strategy);
-  return {
-    async run(turn) {
-      await runKernelTurn(kernel, turn, { path: `probe ${strategy}` });
-      audit.clear();
-    },
-    counts: () => ({ derivations: kernel.counters.derivations, providerCalls: kernel.counters.providerCalls }),
-  };
-}
-
-/** A turn's catalogue resolutions: the listing's and one per call of the workload. */
-const CATALOGUE_OPERATIONS = TURN_ATTEMPTS.length + 1;
-
-async function catalogueTurns(strategy: CatalogueStrategyName): Promise<TurnRunner> {
-  const counters = createCounters();
-  const resolver = createCatalogueStrategy(strategy, buildCatalogueSources(referenceTools(), [notionProvider()], counters));
-  // Context and authority are turn-boundary work, not catalogue work: prepared once, in the set-up.
-  const prepared = prepareContext(worldContext(0));
-  const authority = await resolveAuthority(new StaticGrantSource(referenceGrants()), prepared, new AbortController().signal);
-  return {
-    async run() {
-      const lease = new TurnLease(prepared, false, async () => authority);
-      await lease.ready;
-      for (let i = 0; i < CATALOGUE_OPERATIONS; i++) {
-        const resolved = resolver.resolve(lease, prepared, undefined);
-        if (resolved instanceof Promise) await resolved;
-      }
-      lease.release();
-    },
-    counts: () => ({ derivations: counters.derivations, providerCalls: counters.providerCalls }),
+    kernelListings: after.kernelListings - before.kernelListings,
+    invocations: after.invocations - before.invocations,
+    operations: windows * options.iterations * (segment === 'catalogue' ? CATALOGUE_OPERATIONS : UNIT_OPERATIONS[segment].operations),
+    total: runner.counts(),
   };
 }
 
@@ -223,6 +226,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       warmup: { type: 'string' },
       segment: { type: 'string' },
       iterations: { type: 'string' },
+      windows: { type: 'string' },
+      world: { type: 'string', default: 'reference' },
       json: { type: 'boolean', default: false },
     },
     strict: true,
@@ -230,14 +235,17 @@ export async function main(argv: readonly string[]): Promise<number> {
   const strategy = values.strategy;
   if (!isCatalogueStrategyName(strategy)) throw new TypeError(`--strategy must be rederive, shared or turn, got '${strategy}'`);
   const segment = values.segment ?? (values.iterations === undefined ? 'catalogue' : 'call');
-  if (!(PROBE_SEGMENTS as readonly string[]).includes(segment)) throw new TypeError(`--segment must be one of ${PROBE_SEGMENTS.join(', ')}, got '${segment}'`);
   const warmupTurns = integer('warmup', values.warmup, 0);
   const iterations = integer('iterations', values.iterations, 0);
+  const windows = integer('windows', values.windows, 1);
   let output: ProbeResult | IterationResult;
   if (iterations !== undefined) {
-    if (segment !== 'call' && segment !== 'catalogue') throw new TypeError(`--iterations counts whole turns: --segment must be call or catalogue, got '${segment}'`);
-    output = await iterate({ strategy, iterations, segment, ...(warmupTurns === undefined ? {} : { warmupTurns }) });
+    if (!(PROBE_UNITS as readonly string[]).includes(segment)) throw new TypeError(`--iterations counts units of work: --segment must be one of ${PROBE_UNITS.join(', ')}, got '${segment}'`);
+    const world = values.world;
+    if (!(PROBE_WORLDS as readonly string[]).includes(world)) throw new TypeError(`--world must be one of ${PROBE_WORLDS.join(', ')}, got '${world}'`);
+    output = await iterate({ strategy, iterations, segment: segment as ProbeUnit, world: world as ProbeWorld, ...(warmupTurns === undefined ? {} : { warmupTurns }), ...(windows === undefined ? {} : { windows }) });
   } else {
+    if (!(PROBE_SEGMENTS as readonly string[]).includes(segment)) throw new TypeError(`--segment must be one of ${PROBE_SEGMENTS.join(', ')}, got '${segment}'`);
     output = await probe({ strategy, turns: integer('turns', values.turns, 1) ?? 200, segment: segment as ProbeSegment, ...(warmupTurns === undefined ? {} : { warmupTurns }) });
   }
   // One line either way: the gate takes the last JSON line of stdout.

@@ -5,7 +5,9 @@ import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { instructionCounts, instructionRows, structuralLane, wallClockLane } from '../../bench/gate/lanes.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
-import { exitCodeFor } from '../../bench/gate/verdict.js';
+import { exitCodeFor, isFlagged } from '../../bench/gate/verdict.js';
+import { readBaseline } from '../../bench/gate/baseline.js';
+import { laneThresholds } from '../../bench/gate/gate-run.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
 import { CommitNotFound, prepareCommit } from '../../bench/gate/worktree.js';
 import type { PreparedCommit } from '../../bench/gate/worktree.js';
@@ -22,10 +24,10 @@ type Lane = (typeof ALL_LANES)[number];
 interface CompareFlags extends TargetFlags {
   readonly rounds: number;
   readonly turns: number;
-  readonly iterations: number;
   readonly lanes: readonly Lane[];
   readonly thresholdWall: number;
-  readonly thresholdInstructions: number;
+  readonly thresholdInstructions?: number;
+  readonly json?: boolean;
   readonly out: string;
   readonly mergeBase?: boolean;
   readonly keepWorktrees?: boolean;
@@ -41,7 +43,8 @@ export const command = defineCommand<CompareFlags>({
           '',
           'Lanes:',
           "  structural    head's per-turn counts under turn, exact",
-          '  instructions  callgrind instructions per turn, base vs head (N − 0 iterations)',
+          '  instructions  callgrind instructions per operation, lane by lane, base vs head; each lane judged',
+          "                against its threshold from results/baseline.json's A/A spread",
           '  wall-clock    fresh probe processes interleaved A B B A …, one median per process,',
           '                bootstrap interval on the ratio + Mann–Whitney; flagged only when the',
           '                change passes the threshold AND is significant',
@@ -53,14 +56,14 @@ export const command = defineCommand<CompareFlags>({
       .argument('[head]', 'the head commit')
       .option('--rounds <n>', 'wall-clock rounds of fresh processes', positiveInteger, 10)
       .option('--turns <n>', 'turns per wall-clock process', positiveInteger, 150)
-      .option('--iterations <n>', 'turns counted per instruction-lane run', positiveInteger, 20)
       .addOption(new Option('--lanes <list>', `a comma-separated subset of ${ALL_LANES.join(',')}`).argParser(subsetOf(ALL_LANES)).default(ALL_LANES, ALL_LANES.join(',')))
       .option('--threshold-wall <ratio>', 'wall-clock change that counts as a regression', positiveNumber, 0.05)
-      .option('--threshold-instructions <ratio>', 'instruction-count change that counts as a regression', positiveNumber, 0.02)
+      .option('--threshold-instructions <ratio>', "instruction-count change that counts as a regression, every lane (default: each lane's threshold from results/baseline.json)", positiveNumber)
+      .option('--json', 'print the verdict (or, with --target, the target comparison) as JSON instead of a markdown table')
       .option('--out <dir>', 'where compare-<base>-<head>.md is written', 'results')
       .option('--merge-base', 'measure the merge-base of <base> and <head> as the base: what a pull request branched from (compare --merge-base origin/main HEAD)')
       .option('--keep-worktrees', 'keep .worktrees/<sha> (with node_modules) for a rerun; by default they are removed afterwards, and their disk usage is printed either way');
-    addTargetOptions(command);
+    addTargetOptions(command, { json: false });
   },
   async run(values, { operands }) {
     if (wantsTarget(values)) return (await import('../target/compare-target.js')).runCompareTarget(values, operands);
@@ -70,7 +73,7 @@ export const command = defineCommand<CompareFlags>({
       return 2;
     }
     const [baseRef, headRef] = operands as [string, string];
-    const { rounds, turns, iterations } = values;
+    const { rounds, turns } = values;
     const lanes = new Set<Lane>(values.lanes);
     const progress = (line: string): void => void process.stderr.write(`compare: ${line}\n`);
     const repo = process.cwd();
@@ -93,19 +96,27 @@ export const command = defineCommand<CompareFlags>({
       if (lanes.has('instructions')) {
         await valgrindVersion();
         progress('instruction lane: base');
-        const baseCounts = await instructionCounts(base.dir, iterations, progress);
+        const baseCounts = await instructionCounts(base.dir, { onProgress: progress });
         progress('instruction lane: head');
-        const headCounts = await instructionCounts(head.dir, iterations, progress);
-        rows.push(...instructionRows(baseCounts, headCounts, values.thresholdInstructions));
+        const headCounts = await instructionCounts(head.dir, { onProgress: progress });
+        // Each lane's own noise threshold from the committed baseline's A/A runs, unless one is given for all.
+        const given = values.thresholdInstructions;
+        const thresholds = given !== undefined ? given : await readBaseline(join(repo, 'results', 'baseline.json')).then((b) => laneThresholds(b), () => 0.01);
+        rows.push(...instructionRows(baseCounts, headCounts, thresholds));
       }
       if (lanes.has('wall-clock')) {
         progress(`wall-clock lane: ${rounds} rounds of fresh processes, A B B A …`);
         rows.push(...(await wallClockLane(base.dir, head.dir, { rounds, turns, threshold: values.thresholdWall, onProgress: progress })));
       }
       const title = `## costlab compare ${short(base.sha)} → ${short(head.sha)}`;
-      const provenance = `base \`${base.sha}\` (${values.mergeBase === true ? `merge-base of ${baseRef} and ${headRef}` : baseRef}), head \`${head.sha}\` (${headRef}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), ${iterations} iterations (instructions)`;
+      const provenance = `base \`${base.sha}\` (${values.mergeBase === true ? `merge-base of ${baseRef} and ${headRef}` : baseRef}), head \`${head.sha}\` (${headRef}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), instruction lanes as shaped in bench/gate/lanes.ts`;
       const markdown = `${title}\n\n${provenance}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
-      process.stdout.write(markdown);
+      const exitCode = exitCodeFor(rows);
+      process.stdout.write(
+        values.json === true
+          ? `${JSON.stringify({ command: 'compare', base: base.sha, head: head.sha, exitCode, verdict: exitCode === 0 ? 'pass' : 'regression', rows: rows.map((row) => ({ ...row, flagged: isFlagged(row) })) }, null, 2)}\n`
+          : markdown,
+      );
       await mkdir(values.out, { recursive: true });
       const file = join(values.out, `compare-${short(base.sha)}-${short(head.sha)}.md`);
       await writeFile(file, markdown);

@@ -2,14 +2,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
-import type { Baseline } from '../../bench/gate/baseline.js';
-import { valgrindVersion } from '../../bench/gate/callgrind.js';
-import { headCommit } from '../../bench/harness/environment.js';
-import { instructionCounts, instructionRows, laneShape, structuralLane } from '../../bench/gate/lanes.js';
+import { checkTree, countBaseline, describeThresholds, verdictJson } from '../../bench/gate/gate-run.js';
+import { laneCounts, mergeIntoActionBenchmark, mergeIntoBencher } from '../../bench/gate/dashboard-instructions.js';
+import { INSTRUCTION_LANE_IDS } from '../../bench/gate/lanes.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
-import { exitCodeFor } from '../../bench/gate/verdict.js';
-import type { VerdictRow } from '../../bench/gate/verdict.js';
 import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
 
@@ -17,12 +14,15 @@ const GATE_LANES = ['structural', 'instructions'] as const;
 
 interface GateFlags {
   readonly baseline: string;
-  readonly iterations?: number;
-  readonly threshold: number;
+  readonly threshold?: number;
   readonly lanes: readonly (typeof GATE_LANES)[number][];
   readonly updateBaseline?: boolean;
+  readonly repeats: number;
+  readonly json?: boolean;
   readonly out?: string;
   readonly world?: string;
+  readonly bencher?: string;
+  readonly actionBenchmark?: string;
 }
 
 export const command = defineCommand<GateFlags>({
@@ -34,78 +34,61 @@ export const command = defineCommand<GateFlags>({
         [
           '',
           'Lanes:',
-          '  structural    per-turn counts under the turn strategy, exact',
-          '  instructions  callgrind instruction counts per turn (catalogue segment, whole turn), count(N) − count(0);',
-          '                N = --iterations for the whole turn (default 20 when creating a baseline, else the',
-          "                baseline's), ten times that for the catalogue segment",
+          '  structural    exact per-turn counts under the turn strategy, in process and over MCP',
+          '  instructions  callgrind instructions per operation, counted inside the probe\'s window, one',
+          `                lane per operation (${INSTRUCTION_LANE_IDS.join(', ')}); each flags a`,
+          "                change beyond its own threshold, derived from the baseline's A/A spread",
           '',
-          'Exit 0 pass, 1 regression, 2 could not measure.',
+          '--update-baseline counts every lane --repeats times and records the provenance (command, V8',
+          'flags, valgrind, lane shapes, dirty tree); the gate refuses a baseline from another setup.',
+          '',
+          'Exit 0 pass, 1 regression, 2 could not measure (no valgrind, a corrupt baseline, a baseline',
+          'counted in another setup: the reason is named).',
         ].join('\n'),
       )
       .option('--baseline <file>', 'the baseline to compare with', 'results/baseline.json')
-      .option('--iterations <n>', 'turns counted for the whole-turn lane', positiveInteger)
-      .option('--threshold <ratio>', 'instruction-count change that counts as a regression', positiveNumber, 0.02)
+      .option('--threshold <ratio>', "instruction-count change that counts as a regression, for every lane (default: each lane's own)", positiveNumber)
       .addOption(new Option('--lanes <list>', `a comma-separated subset of ${GATE_LANES.join(',')}`).argParser(subsetOf(GATE_LANES)).default(GATE_LANES, GATE_LANES.join(',')))
       .option('--update-baseline', 'count the working tree and write it as the new baseline')
+      .option('--repeats <n>', 'A/A repeats per lane when writing a baseline', positiveInteger, 3)
+      .option('--json', 'print the verdict as JSON instead of a markdown table')
       .option('--out <file.md>', 'also write the verdict table to this file')
+      .option('--bencher <file>', "merge the lanes' instruction counts into this Bencher Metric Format file (measure `instructions`), e.g. the bench's bencher.json")
+      .option('--action-benchmark <file>', "merge the lanes' instruction counts into this github-action-benchmark file (unit `instructions`)")
       .option('--world <file>', 'gate a world file instead: serve it (costlab serve --stdio --world) and judge it on the catalogue consistency rows, one exact verdict each (docs/targets.md)');
   },
   async run(values) {
     if (values.world !== undefined) return (await import('../target/gate-world.js')).runGateWorld(values.world, values.out);
-    const requested = values.iterations;
-    let iterations = requested ?? 20;
-    const threshold = values.threshold;
     const lanes = new Set(values.lanes);
     const root = process.cwd();
     const baselinePath = resolve(root, values.baseline);
     const progress = (line: string): void => void process.stderr.write(`gate: ${line}\n`);
     try {
       if (values.updateBaseline === true) {
-        const valgrind = await valgrindVersion();
-        const counts = await instructionCounts(root, iterations, progress);
-        const shape = laneShape(iterations);
-        const baseline: Baseline = {
-          schemaVersion: 1,
-          commit: headCommit(root) ?? 'uncommitted',
-          createdAt: new Date().toISOString(),
-          command: `costlab gate --update-baseline --iterations ${iterations}`,
-          environment: { node: process.version, v8: process.versions.v8, arch: process.arch, valgrind },
-          strategy: 'turn',
-          instructions: { catalogue: { perTurn: counts.catalogue, iterations: shape.catalogue.iterations }, call: { perTurn: counts.call, iterations: shape.call.iterations } },
-        };
+        const baseline = await countBaseline(root, { repeats: values.repeats, command: `costlab ${process.argv.slice(2).join(' ')}`, onProgress: progress });
         await mkdir(dirname(baselinePath), { recursive: true });
         await writeBaseline(baselinePath, baseline);
-        process.stdout.write(`baseline written to ${values.baseline}: catalogue ${Math.round(counts.catalogue)} and turn ${Math.round(counts.call)} instructions per turn\n`);
+        process.stdout.write(`baseline written to ${values.baseline}${baseline.dirty ? ' (from a DIRTY tree: the gate will refuse it; commit first)' : ''}\n`);
+        const thresholds = Object.fromEntries(Object.entries(baseline.lanes).map(([id, lane]) => [id, lane.threshold]));
+        for (const line of describeThresholds(baseline, thresholds as never)) process.stdout.write(`  ${line}\n`);
         return 0;
       }
-      const rows: VerdictRow[] = [];
-      if (lanes.has('structural')) {
-        progress('structural lane');
-        rows.push(...(await structuralLane(root)));
-      }
-      if (lanes.has('instructions')) {
-        const baseline = await readBaseline(baselinePath);
-        if (baseline.environment.node !== process.version || baseline.environment.arch !== process.arch) {
-          process.stderr.write(
-            `costlab gate: could not measure: the baseline was counted on node ${baseline.environment.node} (${baseline.environment.arch}), this is ${process.version} (${process.arch}); instruction counts are only comparable on the same runtime. Refresh it with: costlab gate --update-baseline\n`,
-          );
-          return 2;
-        }
-        // Counts include warm-up effects that depend on N, so only the baseline's N compares.
-        if (requested !== undefined && requested !== baseline.instructions.call.iterations) {
-          process.stderr.write(`costlab gate: could not measure: the baseline counted ${baseline.instructions.call.iterations} turns; compare with the same --iterations (or omit it)\n`);
-          return 2;
-        }
-        iterations = baseline.instructions.call.iterations;
-        const counts = await instructionCounts(root, iterations, progress);
-        rows.push(
-          ...instructionRows({ catalogue: baseline.instructions.catalogue.perTurn, call: baseline.instructions.call.perTurn }, counts, threshold),
-        );
-      }
-      const table = `## costlab gate: working tree vs ${values.baseline}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
-      process.stdout.write(table);
+      const baseline = await readBaseline(baselinePath);
+      const verdict = await checkTree(root, baseline, { lanes, ...(values.threshold === undefined ? {} : { threshold: values.threshold }), onProgress: progress });
+      if (lanes.has('instructions')) for (const line of describeThresholds(baseline, verdict.thresholds)) progress(`threshold ${line}`);
+      const table = `## costlab gate: working tree vs ${values.baseline}\n\n${renderMarkdownTable(verdict.rows, { reasons: 'all' })}\n`;
+      process.stdout.write(values.json === true ? `${JSON.stringify(verdictJson(verdict, { command: 'gate', baseline: values.baseline, baselineCommit: baseline.commit }), null, 2)}\n` : table);
       if (values.out !== undefined) await writeFile(values.out, table);
-      return exitCodeFor(rows);
+      const counts = laneCounts(verdict.rows);
+      if (values.bencher !== undefined) {
+        await mergeIntoBencher(values.bencher, counts);
+        progress(`instruction counts merged into ${values.bencher}`);
+      }
+      if (values.actionBenchmark !== undefined) {
+        await mergeIntoActionBenchmark(values.actionBenchmark, counts);
+        progress(`instruction counts merged into ${values.actionBenchmark}`);
+      }
+      return verdict.exitCode;
     } catch (error) {
       process.stderr.write(`costlab gate: could not measure: ${describeThrownWithName(error)}\n`);
       return 2;

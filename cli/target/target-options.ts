@@ -36,11 +36,13 @@ export function wantsTarget(flags: TargetFlags): boolean {
 const collect = (value: string, previous: readonly string[] | undefined): string[] => [...(previous ?? []), value];
 
 /** Declares the shared target options (not `--out`, which each command already has). */
-export function addTargetOptions(command: Command, what: { world?: boolean } = {}): Command {
+export function addTargetOptions(command: Command, what: { world?: boolean; json?: boolean } = {}): Command {
   command
     .option('--target <target>', 'an MCP server to measure instead of the reference world: stdio:<command…> or an http(s) URL; repeatable; {n} in it is the curve size (docs/targets.md)', collect)
-    .option('--config <file>', `target runs: calls, identities, sizes and limits (default: ${DEFAULT_CONFIG_FILE} when present)`)
-    .option('--json', 'target runs: print the JSON instead of the markdown')
+    .option('--config <file>', `target runs: calls, identities, sizes and limits (default: ${DEFAULT_CONFIG_FILE} when present)`);
+  // A command whose own run also prints JSON declares --json itself, for both.
+  if (what.json !== false) command.option('--json', 'target runs: print the JSON instead of the markdown');
+  command
     .option('--samples <n>', 'target runs: warm samples per request (overrides the config)', positiveInteger)
     .option('--cold-runs <n>', 'target runs: fresh processes or connections (overrides the config)', positiveInteger)
     .option('--timeout <ms>', 'target runs: per-request timeout (overrides the config)', positiveInteger);

@@ -41,8 +41,8 @@ describe('costlab: version and help', () => {
   it('answers help <command> with that command\'s options', async () => {
     expect(await main(['help', 'gate'])).toBe(0);
     expect(output.stdout).toMatch(/^Usage: costlab gate \[options\]/);
-    for (const flag of ['--baseline', '--iterations', '--threshold', '--lanes', '--update-baseline', '--out']) expect(output.stdout).toContain(flag);
-    expect(output.stdout).toContain('Exit 0 pass, 1 regression, 2 could not measure.');
+    for (const flag of ['--baseline', '--repeats', '--threshold', '--lanes', '--update-baseline', '--json', '--bencher', '--out']) expect(output.stdout).toContain(flag);
+    expect(output.stdout).toContain('Exit 0 pass, 1 regression, 2 could not measure (');
   });
 
   it('prints demo --help without running the demo', async () => {
@@ -78,12 +78,12 @@ describe('costlab: refusals name the flag', () => {
   });
 
   it('gives one error per bad flag, each naming the flag and its value', async () => {
-    expect(await main(['gate', '--iterations', '0', '--threshold', 'x', '--lanes', 'structural,wall-clock'])).toBe(2);
+    expect(await main(['gate', '--repeats', '0', '--threshold', 'x', '--lanes', 'structural,wall-clock'])).toBe(2);
     const lines = output.stderr.split('\n').filter((line) => line.startsWith('costlab gate: '));
     expect(lines).toEqual([
-      "costlab gate: --iterations must be a positive integer, got '0'",
       "costlab gate: --threshold must be a positive number, got 'x'",
       "costlab gate: --lanes must be a comma-separated subset of structural,instructions, got 'structural,wall-clock'",
+      "costlab gate: --repeats must be a positive integer, got '0'",
     ]);
   });
 
@@ -139,9 +139,9 @@ describe('costlab as a process', () => {
   });
 
   it('exits 2 on a usage error and 0 on --version', () => {
-    const bad = spawnSync(process.execPath, ['bin/costlab.mjs', 'gate', '--iterations', 'many'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const bad = spawnSync(process.execPath, ['bin/costlab.mjs', 'gate', '--repeats', 'many'], { cwd: REPO_ROOT, encoding: 'utf8' });
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain("costlab gate: --iterations must be a positive integer, got 'many'");
+    expect(bad.stderr).toContain("costlab gate: --repeats must be a positive integer, got 'many'");
     const version = spawnSync(process.execPath, ['bin/costlab.mjs', '--version'], { cwd: REPO_ROOT, encoding: 'utf8' });
     expect(version.status).toBe(0);
     expect(version.stdout.trim()).toBe(VERSION);

@@ -1,0 +1,123 @@
+/**
+ * What `costlab gate` does, as functions a script can call too (the power
+ * campaign runs the same check over fixture trees): count a baseline with A/A
+ * repeats, or check a tree against one. Refusals are GateErrors (exit 2).
+ */
+import { execFileSync } from 'node:child_process';
+import { BaselineMismatch, noiseThreshold, provenanceDifferences } from './baseline.js';
+import type { Baseline, LaneBaseline } from './baseline.js';
+import { valgrindVersion } from './callgrind.js';
+import { currentProvenance, INSTRUCTION_LANE_IDS, INSTRUCTION_LANES, instructionCounts, instructionRows, laneShapes, structuralLane } from './lanes.js';
+import type { InstructionFigures, InstructionLaneId } from './lanes.js';
+import { median } from './quantile.js';
+import { exitCodeFor, isFlagged } from './verdict.js';
+import type { VerdictRow } from './verdict.js';
+
+function git(root: string, args: readonly string[]): string | undefined {
+  try {
+    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** (max − min) / median; 0 for one value. */
+export function relativeSpread(values: readonly number[]): number {
+  return values.length < 2 ? 0 : (Math.max(...values) - Math.min(...values)) / median(values);
+}
+
+export interface BaselineRunOptions {
+  /** A/A repeats per lane: the spread of these sets each lane's threshold. Default 3. */
+  readonly repeats?: number;
+  /** The command line to record. */
+  readonly command: string;
+  readonly onProgress?: (line: string) => void;
+}
+
+/** Counts every lane `repeats` times in `root` and returns the baseline (with each lane's A/A spread and threshold). */
+export async function countBaseline(root: string, options: BaselineRunOptions): Promise<Baseline> {
+  const valgrind = await valgrindVersion();
+  const repeats = options.repeats ?? 3;
+  const figures = await instructionCounts(root, { repeats, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) });
+  const shapes = laneShapes();
+  const lanes: Record<string, LaneBaseline> = {};
+  for (const id of INSTRUCTION_LANE_IDS) {
+    const spread = relativeSpread(figures[id]);
+    lanes[id] = { shape: shapes[id], perOperation: [...figures[id]], spread, threshold: noiseThreshold(spread) };
+  }
+  return {
+    schemaVersion: 2,
+    commit: git(root, ['rev-parse', 'HEAD']) ?? 'uncommitted',
+    dirty: (git(root, ['status', '--porcelain', '--untracked-files=no']) ?? '') !== '',
+    createdAt: new Date().toISOString(),
+    command: options.command,
+    provenance: currentProvenance(valgrind),
+    strategy: 'turn',
+    lanes,
+  };
+}
+
+/** Each lane's threshold as the baseline derived it, or one override for all. */
+export function laneThresholds(baseline: Baseline, override?: number): Record<InstructionLaneId, number> {
+  return Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, override ?? baseline.lanes[id]!.threshold])) as Record<InstructionLaneId, number>;
+}
+
+/** The baseline's figures in the shape instructionRows takes (its repeats' median stands for the lane). */
+export function baselineFigures(baseline: Baseline): InstructionFigures {
+  return Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [median(baseline.lanes[id]!.perOperation)]])) as unknown as InstructionFigures;
+}
+
+/** Throws BaselineMismatch (exit 2) unless the baseline was counted in the setup this run counts in. */
+export async function assertComparable(baseline: Baseline): Promise<void> {
+  const differences = provenanceDifferences(baseline, currentProvenance(await valgrindVersion()), laneShapes());
+  if (differences.length > 0) throw new BaselineMismatch(differences);
+}
+
+export interface CheckOptions {
+  readonly lanes: ReadonlySet<'structural' | 'instructions'>;
+  /** Only these instruction lanes (default all). */
+  readonly instructionLanes?: readonly InstructionLaneId[];
+  readonly threshold?: number;
+  readonly onProgress?: (line: string) => void;
+}
+
+export interface GateVerdict {
+  readonly rows: readonly VerdictRow[];
+  readonly thresholds: Readonly<Record<InstructionLaneId, number>>;
+  readonly exitCode: 0 | 1;
+}
+
+/** The gate proper: the tree at `root` against `baseline`, lane by lane. */
+export async function checkTree(root: string, baseline: Baseline, options: CheckOptions): Promise<GateVerdict> {
+  const rows: VerdictRow[] = [];
+  const thresholds = laneThresholds(baseline, options.threshold);
+  if (options.lanes.has('structural')) {
+    options.onProgress?.('structural lane');
+    rows.push(...(await structuralLane(root)));
+  }
+  if (options.lanes.has('instructions')) {
+    await assertComparable(baseline);
+    const head = await instructionCounts(root, { ...(options.instructionLanes === undefined ? {} : { lanes: options.instructionLanes }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) });
+    rows.push(...instructionRows(baselineFigures(baseline), head, thresholds));
+  }
+  return { rows, thresholds, exitCode: exitCodeFor(rows) };
+}
+
+/** One line per lane: its threshold and where it came from. */
+export function describeThresholds(baseline: Baseline, thresholds: Readonly<Record<InstructionLaneId, number>>): string[] {
+  return INSTRUCTION_LANES.map((lane) => {
+    const recorded = baseline.lanes[lane.id]!;
+    return `${lane.id}: flags a change beyond ${(thresholds[lane.id] * 100).toFixed(2)}% (A/A spread ${(recorded.spread * 100).toFixed(4)}% over ${recorded.perOperation.length} repeats)`;
+  });
+}
+
+/** The machine-readable verdict `gate --json` prints. */
+export function verdictJson(verdict: GateVerdict, meta: Record<string, unknown>): unknown {
+  return {
+    ...meta,
+    exitCode: verdict.exitCode,
+    verdict: verdict.exitCode === 0 ? 'pass' : 'regression',
+    thresholds: verdict.thresholds,
+    rows: verdict.rows.map((row) => ({ ...row, flagged: isFlagged(row) })),
+  };
+}

@@ -1,0 +1,74 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BaselineMismatch, BaselineUnreadable, noiseThreshold, provenanceDifferences, readBaseline } from '../../bench/gate/baseline.js';
+import type { Baseline } from '../../bench/gate/baseline.js';
+import { currentProvenance, laneShapes } from '../../bench/gate/lanes.js';
+
+function baseline(overrides: Partial<Baseline> = {}): Baseline {
+  const shapes = laneShapes();
+  return {
+    schemaVersion: 2,
+    commit: 'a'.repeat(40),
+    dirty: false,
+    createdAt: '2026-12-01T00:00:00.000Z',
+    command: 'costlab gate --update-baseline',
+    provenance: currentProvenance('valgrind-3.19.0'),
+    strategy: 'turn',
+    lanes: Object.fromEntries(Object.entries(shapes).map(([id, shape]) => [id, { shape, perOperation: [1000, 1001], spread: 0.001, threshold: noiseThreshold(0.001) }])),
+    ...overrides,
+  };
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gate-baseline-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the baseline', () => {
+  it('compares when counted in this setup', () => {
+    expect(provenanceDifferences(baseline(), currentProvenance('valgrind-3.19.0'), laneShapes())).toEqual([]);
+  });
+
+  it('names every way another setup differs: valgrind, V8 flags, node, lane shapes, a dirty tree', () => {
+    const other = baseline({ dirty: true, provenance: { ...currentProvenance('valgrind-3.22.0'), nodeFlags: ['--single-threaded'], node: 'v22.0.0' } });
+    other.lanes.catalogue = { ...other.lanes.catalogue!, shape: { ...other.lanes.catalogue!.shape, iterations: 7 } };
+    const differences = provenanceDifferences(other, currentProvenance('valgrind-3.19.0'), laneShapes());
+    expect(differences.join('\n')).toMatch(/dirty tree/);
+    expect(differences.join('\n')).toMatch(/valgrind 'valgrind-3.22.0' there/);
+    expect(differences.join('\n')).toMatch(/V8 flags '--single-threaded' there/);
+    expect(differences.join('\n')).toMatch(/node 'v22.0.0' there/);
+    expect(differences.join('\n')).toMatch(/lane 'catalogue' shaped/);
+    const error = new BaselineMismatch(differences);
+    expect(error).toMatchObject({ code: 'BaselineMismatch', exitCode: 2 });
+  });
+
+  it('refuses a lane it lacks and a lane the gate no longer measures', () => {
+    const b = baseline();
+    const { mcp: _dropped, ...rest } = b.lanes;
+    const differences = provenanceDifferences({ ...b, lanes: { ...rest, retired: b.lanes.call! } }, currentProvenance('valgrind-3.19.0'), laneShapes());
+    expect(differences).toEqual(expect.arrayContaining([expect.stringMatching(/lane 'mcp' is not in the baseline/), expect.stringMatching(/'retired' this gate does not measure/)]));
+  });
+
+  it('refuses a corrupt or old-format file with a named reason (exit 2)', async () => {
+    const corrupt = join(dir, 'corrupt.json');
+    await writeFile(corrupt, '{"schemaVersion": 2, "commit": ');
+    await expect(readBaseline(corrupt)).rejects.toThrow(/is not JSON/);
+    const old = join(dir, 'old.json');
+    await writeFile(old, JSON.stringify({ schemaVersion: 1, commit: 'x' }));
+    const error = await readBaseline(old).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BaselineUnreadable);
+    expect(error).toMatchObject({ exitCode: 2 });
+    await expect(readBaseline(join(dir, 'missing.json'))).rejects.toThrow(/no baseline at/);
+  });
+
+  it('derives each lane threshold from its A/A spread, never below 0.5%', () => {
+    expect(noiseThreshold(0)).toBe(0.005);
+    expect(noiseThreshold(0.0002)).toBe(0.005);
+    expect(noiseThreshold(0.004)).toBeCloseTo(0.02);
+  });
+});
