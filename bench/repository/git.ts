@@ -9,6 +9,7 @@
  * the outer repository, whatever `cwd` says.
  */
 import { x, xSync } from 'tinyexec';
+import { tailLines } from '../process/stderr-tail.js';
 
 const REPOSITORY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR'] as const;
 
@@ -29,15 +30,6 @@ export class GitFailed extends Error {
   ) {
     super(`'git ${args.join(' ')}' ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`);
   }
-}
-
-/** The last `lines` non-empty lines of `text`, to quote a command's stderr in an error. */
-export function tailLines(text: string, lines = 20): string {
-  return text
-    .split(/\r?\n/)
-    .filter((line) => line.trim() !== '')
-    .slice(-lines)
-    .join('\n');
 }
 
 /**
