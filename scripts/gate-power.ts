@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readBaseline } from '../bench/gate/baseline.js';
 import { git } from '../bench/repository/git.js';
-import { median } from '../bench/gate/quantile.js';
+import { median } from '../bench/statistics/sample-statistics.js';
 import { FIXTURES, fixtureTree, removeFixtureTree } from '../bench/gate/fixtures.js';
 import type { Fixture } from '../bench/gate/fixtures.js';
 import { baselineFigures, checkTree, laneThresholds, relativeSpread } from '../bench/gate/gate-run.js';

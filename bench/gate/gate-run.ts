@@ -9,7 +9,7 @@ import type { Baseline, LaneBaseline } from './baseline.js';
 import { valgrindVersion } from './callgrind.js';
 import { currentProvenance, INSTRUCTION_LANE_IDS, INSTRUCTION_LANES, instructionCounts, instructionRows, laneShapes, structuralLane } from './lanes.js';
 import type { InstructionFigures, InstructionLaneId } from './lanes.js';
-import { median } from './quantile.js';
+import { median } from '../statistics/sample-statistics.js';
 import { exitCodeFor, isFlagged } from './verdict.js';
 import type { VerdictRow } from './verdict.js';
 
