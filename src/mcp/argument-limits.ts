@@ -1,37 +1,21 @@
 /**
- * The envelope's bounds on a call's arguments, checked before anything in
- * the kernel walks them. The kernel's contracts validate arguments
- * recursively, so an argument nested thousands deep would overflow the stack
- * inside validation and the call would leave no record; refused here, it is
- * an ordinary recorded refusal and the server keeps serving.
+ * The envelope's bounds on a call's arguments, checked before the kernel is
+ * asked: the kernel's own depth bound (ARGUMENT_LIMITS) and a size bound on
+ * the JSON text, which only a wire frame has. Refused here, a deep or
+ * oversized frame is an ordinary recorded refusal and the server keeps serving.
  */
-export interface ArgumentLimits {
-  /** Deepest nesting of arrays and objects (the arguments object itself is depth 1). */
-  readonly maxDepth: number;
-  /** Longest JSON encoding, in UTF-8 bytes. */
-  readonly maxBytes: number;
-}
+import { ARGUMENTS_TOO_DEEP, ARGUMENT_LIMITS, nestsDeeperThan } from '../kernel/index.js';
+import type { ArgumentLimits } from '../kernel/index.js';
 
-export const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = Object.freeze({ maxDepth: 64, maxBytes: 512 * 1024 });
+export type { ArgumentLimits };
 
-export type ArgumentVerdict = 'within' | 'arguments_too_deep' | 'arguments_too_large';
+export const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = ARGUMENT_LIMITS;
 
-/**
- * Depth first, by an explicit stack rather than recursion (measuring a
- * hostile value must not itself overflow); the size is measured only once
- * the depth is known to be safe to encode.
- */
+export type ArgumentVerdict = 'within' | typeof ARGUMENTS_TOO_DEEP | 'arguments_too_large';
+
+/** Depth first (the walk is iterative); the size is measured only once the depth is known to be safe to encode. */
 export function checkArguments(args: unknown, limits: ArgumentLimits): ArgumentVerdict {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value: args, depth: 1 }];
-  while (stack.length > 0) {
-    const { value, depth } = stack.pop()!;
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > limits.maxDepth) return 'arguments_too_deep';
-    const children = Array.isArray(value) ? value : Object.values(value);
-    for (const child of children) {
-      if (child !== null && typeof child === 'object') stack.push({ value: child, depth: depth + 1 });
-    }
-  }
+  if (nestsDeeperThan(args, limits.maxDepth)) return ARGUMENTS_TOO_DEEP;
   const encoded = JSON.stringify(args) ?? '';
   return Buffer.byteLength(encoded, 'utf8') > limits.maxBytes ? 'arguments_too_large' : 'within';
 }

@@ -1,4 +1,4 @@
-import { publishCatalogue } from '../kernel/index.js';
+import { ARGUMENT_LIMITS, argumentsTooDeepMessage, publishCatalogue } from '../kernel/index.js';
 import type { AccessContext, EnvelopeRefusal, ListedCatalogue, MediationKernel, PublishedTool, ToolResult, TurnScope } from '../kernel/index.js';
 import { DEFAULT_ARGUMENT_LIMITS, checkArguments } from './argument-limits.js';
 import type { ArgumentLimits } from './argument-limits.js';
@@ -17,6 +17,7 @@ export interface OpenToolBridgeOptions {
   readonly signal?: AbortSignal;
   /** Prefix of the call ids this bridge assigns. Default: the context's turnId, else its traceId. */
   readonly callIdPrefix?: string;
+  /** Tighter bounds than the defaults; a depth past the kernel's own (ARGUMENT_LIMITS.maxDepth) is held to the kernel's. */
   readonly argumentLimits?: Partial<ArgumentLimits>;
   /**
    * The instant of each operation after the opening, for a host serving on
@@ -65,7 +66,10 @@ export class OpenToolBridge {
     this.scope = scope;
     this.catalogue = catalogue;
     this.#names = new Set(catalogue.tools.map((tool) => tool.name));
-    this.#limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
+    // The envelope only tightens the kernel's depth bound: a wider one would let a frame deep enough to overflow
+    // JSON.stringify (the size check) through to a RangeError — an internal error and no record — instead of a refusal.
+    const limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
+    this.#limits = { ...limits, maxDepth: Math.min(limits.maxDepth, ARGUMENT_LIMITS.maxDepth) };
     this.#prefix = (options.callIdPrefix ?? context.turnId ?? context.traceId).slice(0, MAX_PREFIX);
     this.#clock = options.clock;
   }
@@ -140,7 +144,7 @@ export class OpenToolBridge {
         status: 'denied',
         code: 'invalid_request',
         cause: verdict,
-        message: verdict === 'arguments_too_deep' ? `arguments nest deeper than ${this.#limits.maxDepth}` : `arguments exceed ${this.#limits.maxBytes} bytes`,
+        message: verdict === 'arguments_too_deep' ? argumentsTooDeepMessage(this.#limits.maxDepth) : `arguments exceed ${this.#limits.maxBytes} bytes`,
       });
     }
     return this.kernel.invokeTool(

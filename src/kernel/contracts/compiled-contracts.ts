@@ -16,6 +16,7 @@
 import type { z } from 'zod';
 import { GrantSchema } from './grant.js';
 import type { Grant } from './grant.js';
+import { ARGUMENT_LIMITS, nestsDeeperThan } from './argument-limits.js';
 import { InstantSchema } from './primitives.js';
 import { RequirementSchema } from './resource.js';
 import type { Requirement } from './resource.js';
@@ -55,8 +56,12 @@ function hasExactly(input: unknown, expected: ReadonlySet<string>): input is Rec
   return true;
 }
 
-/** A copy of a JSON value as z.json() would return it, or UNSURE. */
-function copyJson(value: unknown): unknown {
+/**
+ * A copy of a JSON value as z.json() would return it, or UNSURE. Objects and
+ * arrays deeper than `depthLeft` are UNSURE too: the copy recurses, and a
+ * value past the argument depth bound is for the slow path to refuse.
+ */
+function copyJson(value: unknown, depthLeft: number): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -65,6 +70,7 @@ function copyJson(value: unknown): unknown {
       return Number.isFinite(value) ? value : UNSURE;
     case 'object': {
       if (value === null) return null;
+      if (depthLeft === 0) return UNSURE;
       const proto = Object.getPrototypeOf(value);
       if (proto === Array.prototype) {
         const array = value as unknown[];
@@ -72,24 +78,24 @@ function copyJson(value: unknown): unknown {
         for (let i = 0; i < array.length; i++) {
           const item = array[i];
           if (item === undefined) return UNSURE;
-          const copied = copyJson(item);
+          const copied = copyJson(item, depthLeft - 1);
           if (copied === UNSURE) return UNSURE;
           out[i] = copied;
         }
         return out;
       }
-      return proto === Object.prototype ? copyJsonObject(value as Record<string, unknown>) : UNSURE;
+      return proto === Object.prototype ? copyJsonObject(value as Record<string, unknown>, depthLeft - 1) : UNSURE;
     }
     default:
       return UNSURE;
   }
 }
 
-function copyJsonObject(value: Record<string, unknown>): Record<string, unknown> | Unsure {
+function copyJsonObject(value: Record<string, unknown>, depthLeft: number): Record<string, unknown> | Unsure {
   const out: Record<string, unknown> = {};
   for (const key of Reflect.ownKeys(value)) {
     if (typeof key !== 'string' || key === '__proto__') return UNSURE;
-    const copied = copyJson(value[key]);
+    const copied = copyJson(value[key], depthLeft);
     if (copied === UNSURE) return UNSURE;
     out[key] = copied;
   }
@@ -98,7 +104,8 @@ function copyJsonObject(value: Record<string, unknown>): Record<string, unknown>
 
 function jsonObject(value: unknown): Record<string, unknown> | Unsure {
   if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return UNSURE;
-  return copyJsonObject(value as Record<string, unknown>);
+  // The object itself is depth 1.
+  return copyJsonObject(value as Record<string, unknown>, ARGUMENT_LIMITS.maxDepth - 1);
 }
 
 /** Runs a fast check; a stack overflow in it (arguments nested past the stack) is zod's to meet and report. */
@@ -121,10 +128,24 @@ function fastToolCall(input: unknown): ToolCall | Unsure {
   return { id, tool, arguments: args as ToolCall['arguments'], traceId, requestedAt };
 }
 
-/** ToolCallSchema.safeParse, with its common case checked by hand. */
-export function safeParseToolCall(input: unknown): z.ZodSafeParseResult<ToolCall> {
+/** A call whose arguments nest past ARGUMENT_LIMITS.maxDepth: refused before anything recursive walks them. */
+export interface ArgumentsTooDeep {
+  readonly success: false;
+  readonly tooDeep: true;
+}
+const TOO_DEEP: ArgumentsTooDeep = Object.freeze({ success: false, tooDeep: true });
+
+/**
+ * ToolCallSchema.safeParse, with its common case checked by hand, and the
+ * argument depth bound before zod: the hand check copies at most that deep,
+ * so whatever it passes is within the bound, and anything else is measured
+ * iteratively before zod's recursive z.json() sees it.
+ */
+export function safeParseToolCall(input: unknown): z.ZodSafeParseResult<ToolCall> | ArgumentsTooDeep {
   const fast = attempt(() => fastToolCall(input));
-  return fast === UNSURE ? ToolCallSchema.safeParse(input) : { success: true, data: fast };
+  if (fast !== UNSURE) return { success: true, data: fast };
+  if (typeof input === 'object' && input !== null && nestsDeeperThan((input as { arguments?: unknown }).arguments, ARGUMENT_LIMITS.maxDepth)) return TOO_DEEP;
+  return ToolCallSchema.safeParse(input);
 }
 
 const SUCCEEDED_KEYS = new Set(['status', 'output', 'callId', 'tool', 'completedAt']);
@@ -138,7 +159,7 @@ function fastToolResult(input: unknown): ToolResult | Unsure {
     const { callId, tool, completedAt } = input;
     if (!isId(callId) || typeof tool !== 'string' || !TOOL_NAME.test(tool) || !isInstant(completedAt)) return UNSURE;
     if (input.output === undefined) return UNSURE;
-    const output = copyJson(input.output);
+    const output = copyJson(input.output, ARGUMENT_LIMITS.maxDepth);
     if (output === UNSURE) return UNSURE;
     return { status, output: output as never, callId, tool, completedAt };
   }

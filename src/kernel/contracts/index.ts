@@ -6,3 +6,4 @@ export * from './grant.js';
 export * from './primitives.js';
 export * from './resource.js';
 export * from './tool.js';
+export * from './argument-limits.js';

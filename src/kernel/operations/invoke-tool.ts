@@ -6,7 +6,7 @@ import type { PreparedContext } from '../authority/prepared-context.js';
 import type { AvailableAuthority } from '../authority/resolve-authority.js';
 import type { TurnLease } from '../authority/turn-lease.js';
 import { parseRequirement, safeParseToolCall, safeParseToolResult } from '../contracts/compiled-contracts.js';
-import { ContractViolation, addressKey } from '../contracts/index.js';
+import { ARGUMENTS_TOO_DEEP, ARGUMENT_LIMITS, ContractViolation, addressKey, argumentsTooDeepMessage } from '../contracts/index.js';
 import type { JsonObject, ParsedToolCall, Requirement, ToolCall, ToolResult } from '../contracts/index.js';
 import { deepFreeze } from '../registry/deep-freeze.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
@@ -26,9 +26,11 @@ type CheckedCall = { readonly call: ToolCall; readonly ref: CallRef; readonly re
 /**
  * The call's contract. A call that fails it is still recorded by its id and
  * tool where those are well formed, by placeholder where not: untrusted
- * material never enters the trail unchecked. The JSON contract is checked
- * recursively, so arguments nested past the stack's depth overflow it: that
- * is a malformed call too, refused and recorded, not an error thrown out.
+ * material never enters the trail unchecked. Arguments nested past
+ * ARGUMENT_LIMITS.maxDepth are refused before anything walks them
+ * recursively (cause `arguments_too_deep`); a throw from the contract check
+ * (a hostile getter) is a malformed call too, refused and recorded, not an
+ * error thrown out.
  */
 function checkCall(input: unknown): CheckedCall {
   let parsed: ReturnType<typeof safeParseToolCall> | undefined;
@@ -39,12 +41,20 @@ function checkCall(input: unknown): CheckedCall {
     thrown = error;
   }
   if (parsed?.success === true) return { call: parsed.data, ref: parsed.data };
-  const error = parsed === undefined ? thrown : new ContractViolation('ToolCall', parsed.error.issues);
   const raw = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const id = typeof raw.id === 'string' && raw.id.length > 0 && raw.id.length <= 256 ? raw.id : 'invalid-call';
   const tool = typeof raw.tool === 'string' && /^[A-Za-z0-9_.-]{1,128}$/.test(raw.tool) ? raw.tool : 'invalid-tool';
+  if (parsed !== undefined && 'tooDeep' in parsed) return { ref: { id, tool }, refusal: TOO_DEEP_REFUSAL };
+  const error = parsed === undefined ? thrown : new ContractViolation('ToolCall', parsed.error.issues);
   return { ref: { id, tool }, refusal: malformed('invalid_request', error) };
 }
+
+const TOO_DEEP_REFUSAL: Refusal<'invalid_request'> = Object.freeze({
+  status: 'denied',
+  code: 'invalid_request',
+  message: argumentsTooDeepMessage(ARGUMENT_LIMITS.maxDepth),
+  cause: ARGUMENTS_TOO_DEEP,
+});
 
 /**
  * One mediated call, SPEC §1.6, in order. Every refusal is recorded as a
