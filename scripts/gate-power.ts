@@ -16,12 +16,12 @@
  * Instruction counts are deterministic here (ADR 0014), so a run count below
  * 20 is a statement of what was run, which the output says.
  */
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readBaseline } from '../bench/gate/baseline.js';
-import { median } from '../bench/gate/quantile.js';
+import { git } from '../bench/repository/git.js';
+import { median } from '../bench/statistics/sample-statistics.js';
 import { FIXTURES, fixtureTree, removeFixtureTree } from '../bench/gate/fixtures.js';
 import type { Fixture } from '../bench/gate/fixtures.js';
 import { baselineFigures, checkTree, laneThresholds, relativeSpread } from '../bench/gate/gate-run.js';
@@ -50,9 +50,8 @@ if (runs % windowsPerProcess !== 0 || selfRuns % windowsPerProcess !== 0) {
 }
 const only = values.only === undefined ? undefined : new Set(values.only.split(','));
 
-const git = (args: string[]): string => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
-const base = git(['rev-parse', 'HEAD']);
-if (git(['status', '--porcelain', '--untracked-files=no']) !== '') {
+const base = await git(root, ['rev-parse', 'HEAD']);
+if ((await git(root, ['status', '--porcelain', '--untracked-files=no'])) !== '') {
   process.stderr.write('gate-power: commit your changes first: fixtures are built on HEAD\n');
   process.exit(2);
 }

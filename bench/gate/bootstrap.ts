@@ -9,7 +9,7 @@
  * give the same interval.
  */
 import { mulberry32, randomIndex, type Random } from './prng.js';
-import { median, medianOfSorted, quantileOfSorted } from './quantile.js';
+import { median, medianOfSorted, type7QuantileOfSorted } from '../statistics/sample-statistics.js';
 
 export interface BootstrapOptions {
   /** Number of resamples. Default 2000. */
@@ -55,8 +55,8 @@ export function bootstrapMedianRatio(
   const alpha = 1 - confidence;
   return {
     ratio: median(head) / median(base),
-    lo: quantileOfSorted(ratios, alpha / 2),
-    hi: quantileOfSorted(ratios, 1 - alpha / 2),
+    lo: type7QuantileOfSorted(ratios, alpha / 2),
+    hi: type7QuantileOfSorted(ratios, 1 - alpha / 2),
     confidence,
     resamples,
   };

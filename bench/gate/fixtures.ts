@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GateError } from './gate-error.js';
-import { describeExit, runProcess, tailLines } from './run-process.js';
+import { git as runGit, GitFailed } from '../repository/git.js';
 import type { InstructionLaneId } from './lanes.js';
 
 export const FIXTURES_DIR = join('bench', 'gate', 'fixtures');
@@ -48,10 +48,21 @@ export async function fixturePatch(root: string, fixture: Fixture, k?: number): 
   return text.replaceAll('@K@', String(k));
 }
 
-async function git(cwd: string, args: readonly string[]): Promise<string> {
-  const result = await runProcess('git', args, { cwd });
-  if (result.code !== 0) throw new FixtureDoesNotApply(`'git ${args.join(' ')}' ${describeExit(result)}\n${tailLines(result.stderr)}`);
-  return result.stdout.trim();
+/** git through the bench's one git module; FixtureDoesNotApply on failure, `onFailure` naming why when given. */
+async function git(cwd: string, args: readonly string[], onFailure?: (stderrTail: string) => string): Promise<string> {
+  try {
+    return await runGit(cwd, args);
+  } catch (error) {
+    if (!(error instanceof GitFailed)) throw error;
+    throw new FixtureDoesNotApply(onFailure?.(error.stderrTail) ?? `'git ${args.join(' ')}' ${error.how}\n${error.stderrTail}`);
+  }
+}
+
+/** git whose failure is of no consequence (cleaning up what may already be gone). */
+async function gitQuietly(cwd: string, args: readonly string[]): Promise<void> {
+  await runGit(cwd, args).catch((error: unknown) => {
+    if (!(error instanceof GitFailed)) throw error;
+  });
 }
 
 /** A worktree at `base` with the fixture (rung k) applied; returns its directory. Throws FixtureDoesNotApply. */
@@ -62,10 +73,11 @@ export async function fixtureTree(root: string, base: string, fixture: Fixture, 
   await git(root, ['worktree', 'add', '--detach', dir, base]);
   const patchFile = join(dir, '.fixture.patch');
   await writeFile(patchFile, await fixturePatch(root, fixture, k));
-  const check = await runProcess('git', ['apply', '--check', patchFile], { cwd: dir });
-  if (check.code !== 0) {
+  try {
+    await git(dir, ['apply', '--check', patchFile], (stderrTail) => `fixture ${fixture.name} no longer applies to ${base.slice(0, 12)}: re-fit ${join(FIXTURES_DIR, `${fixture.name}.patch`)} to the code it targets\n${stderrTail}`);
+  } catch (error) {
     await removeFixtureTree(root, dir);
-    throw new FixtureDoesNotApply(`fixture ${fixture.name} no longer applies to ${base.slice(0, 12)}: re-fit ${join(FIXTURES_DIR, `${fixture.name}.patch`)} to the code it targets\n${tailLines(check.stderr)}`);
+    throw error;
   }
   await git(dir, ['apply', patchFile]);
   await rm(patchFile);
@@ -74,7 +86,7 @@ export async function fixtureTree(root: string, base: string, fixture: Fixture, 
 }
 
 export async function removeFixtureTree(root: string, dir: string): Promise<void> {
-  if (existsSync(dir)) await runProcess('git', ['worktree', 'remove', '--force', dir], { cwd: root });
+  if (existsSync(dir)) await gitQuietly(root, ['worktree', 'remove', '--force', dir]);
   await rm(dir, { recursive: true, force: true });
-  await runProcess('git', ['worktree', 'prune'], { cwd: root });
+  await gitQuietly(root, ['worktree', 'prune']);
 }

@@ -3,23 +3,15 @@
  * campaign runs the same check over fixture trees): count a baseline with A/A
  * repeats, or check a tree against one. Refusals are GateErrors (exit 2).
  */
-import { execFileSync } from 'node:child_process';
+import { gitOrUndefined } from '../repository/git.js';
 import { BaselineMismatch, noiseThreshold, provenanceDifferences } from './baseline.js';
 import type { Baseline, LaneBaseline } from './baseline.js';
 import { valgrindVersion } from './callgrind.js';
 import { currentProvenance, INSTRUCTION_LANE_IDS, INSTRUCTION_LANES, instructionCounts, instructionRows, laneShapes, structuralLane } from './lanes.js';
 import type { InstructionFigures, InstructionLaneId } from './lanes.js';
-import { median } from './quantile.js';
+import { median } from '../statistics/sample-statistics.js';
 import { exitCodeFor, isFlagged } from './verdict.js';
 import type { VerdictRow } from './verdict.js';
-
-function git(root: string, args: readonly string[]): string | undefined {
-  try {
-    return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return undefined;
-  }
-}
 
 /** (max − min) / median; 0 for one value. */
 export function relativeSpread(values: readonly number[]): number {
@@ -47,8 +39,8 @@ export async function countBaseline(root: string, options: BaselineRunOptions): 
   }
   return {
     schemaVersion: 2,
-    commit: git(root, ['rev-parse', 'HEAD']) ?? 'uncommitted',
-    dirty: (git(root, ['status', '--porcelain', '--untracked-files=no']) ?? '') !== '',
+    commit: gitOrUndefined(root, ['rev-parse', 'HEAD']) ?? 'uncommitted',
+    dirty: (gitOrUndefined(root, ['status', '--porcelain', '--untracked-files=no']) ?? '') !== '',
     createdAt: new Date().toISOString(),
     command: options.command,
     provenance: currentProvenance(valgrind),

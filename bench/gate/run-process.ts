@@ -5,6 +5,13 @@
  * needs the same three things: the exit status, stdout to parse, and the end of
  * stderr to quote when something went wrong. A missing executable is reported
  * as a result, not thrown, so each caller can raise its own named error.
+ *
+ * Not on tinyexec (which runs git, `bench/repository/git.ts`): tinyexec 1.4
+ * turns its `timeout` into an AbortSignal and rejects a killed child with a
+ * bare AbortError, keeping none of what the child printed — checked with a
+ * child that writes to stderr then hangs past a 500 ms timeout. The gate's
+ * measured children must say where they hung, so a timed-out child's stderr
+ * is kept here.
  */
 import { spawn } from 'node:child_process';
 
@@ -69,14 +76,7 @@ export function runProcess(command: string, args: readonly string[], options: Ru
   });
 }
 
-/** The last `lines` non-empty lines of `text`, for quoting a child's stderr in an error. */
-export function tailLines(text: string, lines = 20): string {
-  return text
-    .split(/\r?\n/)
-    .filter((line) => line.trim() !== '')
-    .slice(-lines)
-    .join('\n');
-}
+export { tailLines } from '../process/stderr-tail.js';
 
 /** "exit code 3", "signal SIGKILL", "timed out", or the spawn error: how a child ended. */
 export function describeExit(result: ProcessResult): string {

@@ -18,7 +18,7 @@ import { bootstrapMedianRatio, type BootstrapOptions } from './bootstrap.js';
 import { formatChange, formatInteger, formatP, formatPercent } from './format.js';
 import { formatRatio } from '../report/number-format.js';
 import { mannWhitneyU } from './mann-whitney.js';
-import { median } from './quantile.js';
+import { median } from '../statistics/sample-statistics.js';
 
 export type Lane = 'wall-clock' | 'instructions' | 'structural';
 export type ComparisonVerdict = 'regression' | 'improvement' | 'no-change' | 'inconclusive';

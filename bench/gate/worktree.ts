@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GateError } from './gate-error.js';
+import { git as runGit, GitFailed } from '../repository/git.js';
 import { describeExit, runProcess, tailLines } from './run-process.js';
 
 /** Directory, relative to the repository root, that holds the worktrees. */
@@ -126,25 +127,24 @@ export interface PreparedCommit {
   readonly lockfileHash: string;
 }
 
-/**
- * The environment for git, minus the variables that override which repository
- * git acts on. Inside a git hook they point at the hook's repository, and every
- * command here addresses its repository by working directory instead.
- */
-function gitEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR']) delete env[name];
-  return env;
+/** git through the bench's one git module (environment cleaned of GIT_DIR & co.); GitCommandFailed on failure. */
+async function git(cwd: string, args: readonly string[], options: { readonly trim?: boolean } = {}): Promise<string> {
+  try {
+    return await runGit(cwd, args, options);
+  } catch (error) {
+    if (error instanceof GitFailed) throw new GitCommandFailed(error.args, error.how, error.stderrTail);
+    throw error;
+  }
 }
 
-function runGit(cwd: string, args: readonly string[]): ReturnType<typeof runProcess> {
-  return runProcess('git', args, { cwd, env: gitEnv() });
-}
-
-async function git(cwd: string, args: readonly string[]): Promise<string> {
-  const result = await runGit(cwd, args);
-  if (result.code !== 0) throw new GitCommandFailed(args, describeExit(result), tailLines(result.stderr));
-  return result.stdout.trim();
+/** git's trimmed stdout, or undefined when git exits non-zero: for the questions a failure answers. */
+async function gitIfSucceeds(cwd: string, args: readonly string[]): Promise<string | undefined> {
+  try {
+    return await runGit(cwd, args);
+  } catch (error) {
+    if (error instanceof GitFailed) return undefined;
+    throw error;
+  }
 }
 
 async function repositoryRoot(repo: string): Promise<string> {
@@ -156,20 +156,17 @@ export async function resolveCommit(repo: string, ref: string): Promise<string> 
   await repositoryRoot(repo); // a clear GitCommandFailed when `repo` is not a repository at all
   // A ref starting with '-' would be read as an option.
   if (ref === '' || ref.startsWith('-')) throw new CommitNotFound(ref);
-  const result = await runGit(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-  const sha = result.stdout.trim();
-  if (result.code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) throw new CommitNotFound(ref);
+  const sha = await gitIfSucceeds(repo, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  if (sha === undefined || !/^[0-9a-f]{40,64}$/.test(sha)) throw new CommitNotFound(ref);
   return sha;
 }
 
 /** Tracked files with uncommitted changes (staged or not) in the tree at `dir`. */
 async function changedTrackedFiles(dir: string): Promise<string[]> {
-  const args = ['status', '--porcelain', '-z', '--untracked-files=no'];
-  const result = await runGit(dir, args);
-  if (result.code !== 0) throw new GitCommandFailed(args, describeExit(result), tailLines(result.stderr));
+  const stdout = await git(dir, ['status', '--porcelain', '-z', '--untracked-files=no'], { trim: false });
   // With -z, each record is "XY path" with the path unquoted, and a rename or
   // copy (X = R or C) is followed by one more record holding the old path.
-  const records = result.stdout.split('\0');
+  const records = stdout.split('\0');
   const files: string[] = [];
   for (let i = 0; i < records.length; i++) {
     const record = records[i]!;
@@ -203,8 +200,8 @@ export async function prepareCommit(options: PrepareCommitOptions): Promise<Prep
   const root = await repositoryRoot(repo);
   const sha = await resolveCommit(root, ref);
 
-  const hasLockfile = await runGit(root, ['cat-file', '-e', `${sha}:${LOCKFILE}`]);
-  if (hasLockfile.code !== 0) throw new LockfileMissing(ref, sha);
+  const hasLockfile = await gitIfSucceeds(root, ['cat-file', '-e', `${sha}:${LOCKFILE}`]);
+  if (hasLockfile === undefined) throw new LockfileMissing(ref, sha);
 
   const dir = join(root, WORKTREES_DIR, sha);
   let worktree: PreparedCommit['worktree'];
@@ -235,8 +232,8 @@ export async function prepareCommit(options: PrepareCommitOptions): Promise<Prep
 
 /** Refuses a directory that is not this repository's worktree at `sha`. */
 async function assertWorktreeAt(dir: string, sha: string): Promise<void> {
-  const top = await runGit(dir, ['rev-parse', '--show-toplevel']);
-  const isOwnWorktree = top.code === 0 && (await realpath(top.stdout.trim())) === (await realpath(dir));
+  const top = await gitIfSucceeds(dir, ['rev-parse', '--show-toplevel']);
+  const isOwnWorktree = top !== undefined && (await realpath(top)) === (await realpath(dir));
   if (!isOwnWorktree) throw new WorktreeMismatch(dir, sha, 'not a git worktree');
   const head = await git(dir, ['rev-parse', 'HEAD']);
   if (head !== sha) throw new WorktreeMismatch(dir, sha, `at ${head.slice(0, 12)}`);

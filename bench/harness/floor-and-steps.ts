@@ -20,7 +20,7 @@ import { TURN_ATTEMPTS } from '../world/workload.js';
 import type { CallStats, FloorResult, StepSplit, StepStats } from '../results/results-schema.js';
 import { roundShare, roundUs, splitCalls, summarizeCalls } from './segments.js';
 import { SpanRecorder } from './span-recorder.js';
-import { mean, nearestRankSorted, sortedSamples, sum } from './statistics.js';
+import { mean, nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
 import { StepRecorder, calibrateInstrumentation } from './step-recorder.js';
 import { checkOutcome, runKernelTurn, toolCall } from './workload-turn.js';
 

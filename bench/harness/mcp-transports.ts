@@ -40,7 +40,7 @@ import { MCP_TRANSPORT_NAMES } from '../results/results-schema.js';
 import type { CallStats, McpTransportName, McpTransports, TransportSide } from '../results/results-schema.js';
 import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server.js';
 import { roundUs } from './segments.js';
-import { mean, nearestRankSorted, sortedSamples } from './statistics.js';
+import { mean, nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const COSTLAB_BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));

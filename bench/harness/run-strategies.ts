@@ -17,7 +17,7 @@ import type { StrategyName, Structural } from '../results/results-schema.js';
 import { splitCalls, summarizeCalls } from './segments.js';
 import type { CallFigures } from './segments.js';
 import { SpanRecorder } from './span-recorder.js';
-import { nearestRank } from './statistics.js';
+import { nearestRank } from '../statistics/sample-statistics.js';
 import { StructuralTally, shownOf, snapshotCounters } from './structural.js';
 import { runKernelTurn } from './workload-turn.js';
 

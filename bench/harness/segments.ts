@@ -23,7 +23,7 @@ import type { SpanName } from '../../src/kernel/index.js';
 import { SEGMENT_NAMES } from '../results/results-schema.js';
 import type { CallStats, SegmentName, SegmentStats, Segments } from '../results/results-schema.js';
 import type { SpanTable } from './span-recorder.js';
-import { mean, nearestRankSorted, sortedSamples, sum } from './statistics.js';
+import { mean, nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
 
 /** The span that delimits a call: in process the kernel's own, over MCP the server's whole handling. */
 export type CallSpan = Extract<SpanName, 'kernel.tool.invoke' | 'mcp.handle'>;

@@ -9,6 +9,7 @@
  * the outer repository, whatever `cwd` says.
  */
 import { x, xSync } from 'tinyexec';
+import { tailLines } from '../process/stderr-tail.js';
 
 const REPOSITORY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR'] as const;
 
@@ -31,17 +32,11 @@ export class GitFailed extends Error {
   }
 }
 
-/** The last `lines` non-empty lines of `text`, to quote a command's stderr in an error. */
-export function tailLines(text: string, lines = 20): string {
-  return text
-    .split(/\r?\n/)
-    .filter((line) => line.trim() !== '')
-    .slice(-lines)
-    .join('\n');
-}
-
-/** git's stdout, trimmed; GitFailed on a non-zero exit or when git cannot be started. */
-export async function git(cwd: string, args: readonly string[]): Promise<string> {
+/**
+ * git's stdout, trimmed (untrimmed with `trim: false`, for `-z` output whose first
+ * record may begin with a space); GitFailed on a non-zero exit or when git cannot be started.
+ */
+export async function git(cwd: string, args: readonly string[], options: { readonly trim?: boolean } = {}): Promise<string> {
   let result;
   try {
     // nodePath false: git from the caller's PATH, not node_modules/.bin; inheritEnv false, or
@@ -51,7 +46,7 @@ export async function git(cwd: string, args: readonly string[]): Promise<string>
     throw new GitFailed(args, `an error starting it (${(error as NodeJS.ErrnoException).code ?? String(error)})`, '');
   }
   if (result.exitCode !== 0) throw new GitFailed(args, result.exitCode === undefined ? 'a signal' : `exit code ${result.exitCode}`, tailLines(result.stderr));
-  return result.stdout.trim();
+  return options.trim === false ? result.stdout : result.stdout.trim();
 }
 
 /**

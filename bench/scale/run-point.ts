@@ -12,7 +12,7 @@
  */
 import type { CatalogueStrategyName, MediationKernel, ToolResult } from '../../src/kernel/index.js';
 import { worldContext } from '../../src/world/reference-world.js';
-import { nearestRankSorted, sortedSamples } from '../harness/statistics.js';
+import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 import { TurnNotListed, checkOutcome, toolCall } from '../harness/workload-turn.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import { buildScaleKernel } from './scale-world.js';

@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { McpToolServer } from '../../src/mcp/tool-server.js';
 import { worldContext } from '../../src/world/reference-world.js';
-import { nearestRankSorted, sortedSamples } from '../harness/statistics.js';
+import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 import { buildScaleKernel } from './scale-world.js';
 
 export interface SdkListingFigures {

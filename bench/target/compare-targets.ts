@@ -9,7 +9,7 @@
  */
 import { roundFirsts } from '../gate/interleave.js';
 import type { Side } from '../gate/interleave.js';
-import { median } from '../gate/quantile.js';
+import { median } from '../statistics/sample-statistics.js';
 import { wallClockVerdict } from '../gate/verdict.js';
 import type { WallClockRow } from '../gate/verdict.js';
 import type { ResolvedIdentity, TargetConfig } from './target-config.js';

@@ -7,7 +7,7 @@
  * rank (a p95 is a time some request took). Bytes are the JSON-RPC frames as
  * JSON text, newline-framed, as stdio carries them.
  */
-import { nearestRankSorted, sortedSamples } from '../harness/statistics.js';
+import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 import type { ResolvedIdentity, TargetConfig } from './target-config.js';
 import type { CurvePoint, Timing, WireCost } from './target-report-schema.js';
 import { TargetFailure } from './target-failure.js';
