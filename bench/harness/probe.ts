@@ -38,7 +38,7 @@ import type { ProbeUnit, ProbeWorld, UnitCounts } from './probe-units.js';
 import { splitCalls } from './segments.js';
 import type { SegmentName } from '../results/results-schema.js';
 import { SpanRecorder } from './span-recorder.js';
-import { nearestRank } from './statistics.js';
+import { nearestRank } from '../statistics/sample-statistics.js';
 import { snapshotCounters } from './structural.js';
 import { runKernelTurn } from './workload-turn.js';
 
