@@ -13,8 +13,8 @@
  *
  * A fixture that no longer applies stops the campaign (FixtureDoesNotApply):
  * re-fit it to the code it targets. Writes results/gate-power.md and .json.
- * Instruction counts are deterministic here (ADR 0014), so a run count below
- * 20 is a statement of what was run, which the output says.
+ * The output says how the runs were counted (processes × windows) and HEAD's
+ * spread over its runs beside each lane's threshold.
  */
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -75,9 +75,10 @@ const labelOf = new Map(INSTRUCTION_LANES.map((lane) => [lane.label, lane.id]));
 
 /**
  * One scenario's runs: the structural lane once (exact counts, no noise to
- * sample), then `runs` independent callgrind processes per instruction lane
- * (two at a time), and each run judged alone exactly as `costlab gate` judges
- * one count: its rows against the baseline, each lane with its threshold.
+ * sample), then `runs` counted windows per instruction lane, `--windows` of
+ * them back to back in each callgrind process (two processes at a time), and
+ * each window judged alone exactly as `costlab gate` judges its one count:
+ * its rows against the baseline, each lane with its threshold.
  */
 async function judgeRuns(scenario: string, dir: string, lanes: readonly InstructionLaneId[] | undefined, runs: number, k?: number): Promise<Outcome[]> {
   const structural = (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
