@@ -20,6 +20,7 @@ import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readBaseline } from '../bench/gate/baseline.js';
+import { laneCounts } from '../bench/gate/dashboard-instructions.js';
 import { git } from '../bench/repository/git.js';
 import { median } from '../bench/statistics/sample-statistics.js';
 import { FIXTURES, fixtureTree, removeFixtureTree } from '../bench/gate/fixtures.js';
@@ -86,8 +87,7 @@ async function judgeRuns(scenario: string, dir: string, lanes: readonly Instruct
   return Array.from({ length: runs }, (_, i) => {
     const head = Object.fromEntries(INSTRUCTION_LANES.map((lane) => [lane.id, figures[lane.id].length > 0 ? [figures[lane.id][i]!] : []])) as unknown as InstructionFigures;
     const rows = [...structural, ...instructionRows(baseFigures, head, thresholds)];
-    const counts: Partial<Record<InstructionLaneId, number>> = {};
-    for (const row of rows) if (row.lane === 'instructions') counts[labelOf.get(row.segment)!] = row.headMedian;
+    const counts = laneCounts(rows);
     const flaggedBy = rows.filter(isFlagged).map((row) => (row.lane === 'instructions' ? `instructions ${labelOf.get(row.segment)}` : `structural: ${row.segment}`));
     return { scenario, run: i + 1, flagged: exitCodeFor(rows) === 1, flaggedBy, counts, rows, ...(k === undefined ? {} : { k }) };
   });

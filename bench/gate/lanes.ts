@@ -5,7 +5,7 @@
  */
 import { GateError } from './gate-error.js';
 import { runProcess, describeExit, tailLines } from './run-process.js';
-import { countWindow, countWindows, DETERMINISTIC_ENV, DETERMINISTIC_NODE_FLAGS, WINDOW_MARKER } from './callgrind.js';
+import { countWindows, DETERMINISTIC_ENV, DETERMINISTIC_NODE_FLAGS, WINDOW_MARKER } from './callgrind.js';
 import type { Provenance } from './baseline.js';
 import { interleave } from './interleave.js';
 import { bundleProbe, PROBE_BUNDLE, PROBE_SOURCE } from './probe-bundle.js';
@@ -177,7 +177,7 @@ export async function instructionCounts(root: string, options: InstructionCountO
         `callgrind: ${lane.id} lane${repeats > 1 ? ` (${repeat}/${repeats})` : ''}: ${windows > 1 ? `${windows} windows of ` : ''}${lane.iterations} counted units after ${lane.warmup} warm-up units`,
       );
       const args = ['--strategy', 'turn', '--segment', lane.unit, '--world', lane.world, '--warmup', String(lane.warmup), '--iterations', String(lane.iterations)];
-      const counted = windows === 1 ? [await countWindow(script, args, { cwd: root, imports: [] })] : await countWindows(script, [...args, '--windows', String(windows)], windows, { cwd: root, imports: [] });
+      const counted = await countWindows(script, windows === 1 ? args : [...args, '--windows', String(windows)], windows, { cwd: root, imports: [] });
       results.set(job, counted.map((count) => count / (lane.iterations * lane.perUnit)));
     }
   };

@@ -5,21 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BaselineMismatch, BaselineUnreadable, noiseThreshold, provenanceDifferences, readBaseline } from '../../bench/gate/baseline.js';
 import type { Baseline } from '../../bench/gate/baseline.js';
 import { currentProvenance, laneShapes } from '../../bench/gate/lanes.js';
+import { baselineFixture } from './baseline-fixture.js';
 
-function baseline(overrides: Partial<Baseline> = {}): Baseline {
-  const shapes = laneShapes();
-  return {
-    schemaVersion: 2,
-    commit: 'a'.repeat(40),
-    dirty: false,
-    createdAt: '2026-12-01T00:00:00.000Z',
-    command: 'costlab gate --update-baseline',
-    provenance: currentProvenance('valgrind-3.19.0'),
-    strategy: 'turn',
-    lanes: Object.fromEntries(Object.entries(shapes).map(([id, shape]) => [id, { shape, perOperation: [1000, 1001], spread: 0.001, threshold: noiseThreshold(0.001) }])),
-    ...overrides,
-  };
-}
+const baseline = (overrides: Partial<Baseline> = {}): Baseline => baselineFixture(overrides);
 
 let dir: string;
 beforeAll(async () => {

@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { noiseThreshold } from '../../bench/gate/baseline.js';
-import { currentProvenance, laneShapes } from '../../bench/gate/lanes.js';
+import { baselineFixture } from './baseline-fixture.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(REPO_ROOT, 'bin', 'costlab.mjs');
@@ -19,18 +18,7 @@ function gate(args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
   return spawnSync(process.execPath, [BIN, 'gate', '--lanes', 'instructions', ...args], { cwd: REPO_ROOT, encoding: 'utf8', env, timeout: 120_000 });
 }
 
-function validBaseline(valgrind: string): unknown {
-  return {
-    schemaVersion: 2,
-    commit: 'a'.repeat(40),
-    dirty: false,
-    createdAt: '2026-12-01T00:00:00.000Z',
-    command: 'costlab gate --update-baseline',
-    provenance: currentProvenance(valgrind),
-    strategy: 'turn',
-    lanes: Object.fromEntries(Object.entries(laneShapes()).map(([id, shape]) => [id, { shape, perOperation: [1000, 1001], spread: 0.001, threshold: noiseThreshold(0.001) }])),
-  };
-}
+const validBaseline = (valgrind: string) => baselineFixture({}, valgrind);
 
 const hasValgrind = spawnSync('valgrind', ['--version']).status === 0;
 
@@ -50,8 +38,8 @@ describe('costlab gate refuses bad input with exit 2 and a named reason', () => 
   });
 
   it('a baseline from another setup, every difference named', async () => {
-    const other = validBaseline('valgrind-0.0.0') as { provenance: { nodeFlags: string[] } };
-    other.provenance.nodeFlags = ['--single-threaded'];
+    const base = validBaseline('valgrind-0.0.0');
+    const other = { ...base, provenance: { ...base.provenance, nodeFlags: ['--single-threaded'] } };
     const file = join(dir, 'other.json');
     await writeFile(file, JSON.stringify(other));
     const run = gate(['--baseline', file]);
@@ -74,7 +62,7 @@ describe('costlab gate refuses bad input with exit 2 and a named reason', () => 
   });
 
   it('a dirty baseline the working tree wrote before committing', async () => {
-    const dirty = { ...(validBaseline('valgrind-3.19.0') as object), dirty: true };
+    const dirty = { ...validBaseline('valgrind-3.19.0'), dirty: true };
     const file = join(dir, 'dirty.json');
     await writeFile(file, JSON.stringify(dirty));
     const run = gate(['--baseline', file]);
