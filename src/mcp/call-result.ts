@@ -51,19 +51,19 @@ export function refusalText(code: string, message: string): string {
  */
 export function toCallToolResult(result: ToolResult): CallToolResult {
   if (result.status === 'succeeded') {
-    const meta: CallResultMeta = { status: 'succeeded', callId: result.callId };
+    // Each result gets its own _meta object (the SDK's type wants it mutable); no spread copies of one made here.
+    const meta: CallResultMeta & Record<string, unknown> = { status: 'succeeded', callId: result.callId };
     const upstream = passThroughContent(result.output);
-    if (upstream !== undefined) return { content: upstream, _meta: { ...meta } };
-    return {
-      content: [{ type: 'text', text: JSON.stringify(result.output) }],
-      ...(isPlainObject(result.output) ? { structuredContent: result.output } : {}),
-      _meta: { ...meta },
-    };
+    if (upstream !== undefined) return { content: upstream, _meta: meta };
+    const answer: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(result.output) }] };
+    if (isPlainObject(result.output)) answer.structuredContent = result.output;
+    answer._meta = meta;
+    return answer;
   }
-  const meta: CallResultMeta = { status: result.status, code: result.code, callId: result.callId };
+  const meta: CallResultMeta & Record<string, unknown> = { status: result.status, code: result.code, callId: result.callId };
   return {
     content: [{ type: 'text', text: refusalText(result.code, result.message) }],
     isError: true,
-    _meta: { ...meta },
+    _meta: meta,
   };
 }

@@ -36,6 +36,8 @@ export interface BridgeCallOptions {
 }
 
 const MAX_PREFIX = 200;
+/** The kernel's options for a call with no signal: one object for every such call. */
+const NO_OPTIONS = Object.freeze({});
 
 /**
  * One turn as an MCP server serves it (SPEC §2). Opening it opens the turn's
@@ -150,7 +152,7 @@ export class OpenToolBridge {
     return this.kernel.invokeTool(
       context,
       { id: callId, tool: name, arguments: args, traceId: context.traceId, requestedAt: context.now },
-      options.signal === undefined ? {} : { signal: options.signal },
+      options.signal === undefined ? NO_OPTIONS : { signal: options.signal },
     );
   }
 

@@ -1,5 +1,6 @@
 import { isAbortError, raceAbort } from '../abort.js';
 import { AuditUnavailable } from '../audit/audit-trail.js';
+import type { AuditFields } from '../audit/audit-trail.js';
 import { authorize, canDiscover } from '../authority/authorize.js';
 import type { Decision } from '../authority/authorize.js';
 import type { PreparedContext } from '../authority/prepared-context.js';
@@ -19,6 +20,8 @@ import { markStep } from '../observability/spans.js';
 import type { KernelCore, OperationOptions } from './kernel-core.js';
 
 const NEVER_ABORTED = new AbortController().signal;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A call checked against its contract: the parsed call, or the refusal, and in both cases who to name in the record. */
 type CheckedCall = { readonly call: ToolCall; readonly ref: CallRef; readonly refusal?: undefined } | { readonly call?: undefined; readonly ref: CallRef; readonly refusal: Refusal<'invalid_request'> };
@@ -133,19 +136,19 @@ async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, s
   markStep(spans, 'result.contract', call.id);
 
   // 10. The outcome, stamped with the catalogue this turn published. A synchronous sink is not awaited (no extra microtask).
-  const written = core.trail.outcome(
-    core.trail.event(prepared, 'tool.invoked', result.status, {
-      tool: call.tool,
-      operationId: call.id,
-      reason: result.status === 'succeeded' ? 'allowed' : result.code,
-      grantId: decision.grantId,
-      consumed: decision.consumed,
-      source: 'kernel',
-      resource: requirement.resource,
-      action: requirement.action,
-      ...(lease.catalogHash === undefined ? {} : { catalogHash: lease.catalogHash }),
-    }),
-  );
+  // Built in the spread form's key order, without the throwaway object a conditional spread makes.
+  const fields: Mutable<AuditFields> = {
+    tool: call.tool,
+    operationId: call.id,
+    reason: result.status === 'succeeded' ? 'allowed' : result.code,
+    grantId: decision.grantId,
+    consumed: decision.consumed,
+    source: 'kernel',
+    resource: requirement.resource,
+    action: requirement.action,
+  };
+  if (lease.catalogHash !== undefined) fields.catalogHash = lease.catalogHash;
+  const written = core.trail.outcome(core.trail.event(prepared, 'tool.invoked', result.status, fields));
   if (written !== undefined) await written;
   markStep(spans, 'outcome.record', call.id);
   return result;
@@ -229,7 +232,7 @@ async function decide(core: KernelCore, entered: EnteredTurn, call: ToolCall, re
 }
 
 function decisionRecord(core: KernelCore, prepared: PreparedContext, authority: AvailableAuthority, call: ToolCall, requirement: Requirement, decision: Decision) {
-  return core.trail.event(prepared, 'authorization.checked', decision.code === 'allowed' ? 'allowed' : 'denied', {
+  const fields: Mutable<AuditFields> = {
     tool: call.tool,
     operationId: call.id,
     resource: requirement.resource,
@@ -240,8 +243,9 @@ function decisionRecord(core: KernelCore, prepared: PreparedContext, authority: 
     failClosed: decision.failClosed,
     consumed: decision.consumed,
     source: 'kernel',
-    ...(decision.rejections.length === 0 ? {} : { metadata: { rejected: decision.rejections.map((r) => ({ grantId: r.grantId, reason: r.reason })) } }),
-  });
+  };
+  if (decision.rejections.length > 0) fields.metadata = { rejected: decision.rejections.map((r) => ({ grantId: r.grantId, reason: r.reason })) };
+  return core.trail.event(prepared, 'authorization.checked', decision.code === 'allowed' ? 'allowed' : 'denied', fields);
 }
 
 async function runHandler(
