@@ -140,6 +140,23 @@ describe('compiled contracts agree with zod', () => {
     expect(parsed.data!.capabilities[0]!.resource.path).not.toBe(grant.capabilities[0]!.resource.path);
   });
 
+  it('ToolCall: symbol keys, non-enumerable keys and an inherited enumerable key are judged as zod judges them', () => {
+    const base = () => ({ id: 'c1', tool: 'files.read', arguments: { path: ['a'] }, traceId: 't1', requestedAt: '2026-11-30T09:00:00.000Z' });
+    const withSymbol = Object.assign(base(), { [Symbol('k')]: 1 });
+    const hiddenExtra = Object.defineProperty(base(), 'extra', { value: 1, enumerable: false });
+    const hiddenId = base() as Record<string, unknown>;
+    Object.defineProperty(hiddenId, 'id', { value: 'c1', enumerable: false });
+    for (const input of [withSymbol, hiddenExtra, hiddenId]) agree(safeParseToolCall, ToolCallSchema, input);
+    const polluted = Object.prototype as Record<string, unknown>;
+    polluted.injected = 1;
+    try {
+      agree(safeParseToolCall, ToolCallSchema, base());
+      expect(safeParseToolCall(base()).success).toBe(ToolCallSchema.safeParse(base()).success);
+    } finally {
+      delete polluted.injected;
+    }
+  });
+
   it('AccessContext', () => {
     const address = fc.oneof(
       fc.record({ kind: fc.constantFrom('human', 'agent', 'robot'), userId: id }),
