@@ -26,7 +26,7 @@ import { median } from '../bench/statistics/sample-statistics.js';
 import { FIXTURES, fixtureTree, removeFixtureTree } from '../bench/gate/fixtures.js';
 import type { Fixture } from '../bench/gate/fixtures.js';
 import { baselineFigures, checkTree, laneThresholds, relativeSpread } from '../bench/gate/gate-run.js';
-import { INSTRUCTION_LANES, instructionCounts, instructionRows } from '../bench/gate/lanes.js';
+import { GATE_WINDOWS, INSTRUCTION_LANES, instructionCounts, instructionRows } from '../bench/gate/lanes.js';
 import type { InstructionFigures, InstructionLaneId } from '../bench/gate/lanes.js';
 import { exitCodeFor, isFlagged } from '../bench/gate/verdict.js';
 import type { VerdictRow } from '../bench/gate/verdict.js';
@@ -150,7 +150,7 @@ const lines = [
   '# Regression gate: power, false alarms and work ladders',
   '',
   `Produced by \`npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}${values.only === undefined ? '' : ` --only ${values.only}`}\` at \`${base}\`, node ${process.version}, ${new Date().toISOString()}, in ${minutes} min.`,
-  `A run is one counted window of a lane, judged alone with the gate's own verdict against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold: ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows in each of ${runs / windowsPerProcess} (HEAD ${selfRuns / windowsPerProcess}) callgrind processes per lane (a process's start-up costs ~10× a window; \`costlab gate\` counts the first window of one process). The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all six, and any flag there is a false alarm.`,
+  `A run is one counted window of a lane, judged alone with the gate's own verdict against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold: ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows in each of ${runs / windowsPerProcess} (HEAD ${selfRuns / windowsPerProcess}) callgrind processes per lane (start-up is most of a process's cost under callgrind). Judging one window alone is stricter than \`costlab gate\`, which judges the median of ${GATE_WINDOWS} windows of one process: a median lies inside its windows' range, so when every window passes (or every window is flagged), so does any gate run made of them. The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all six, and any flag there is a false alarm.`,
   '',
   '| scenario | expected | runs | flagged (exit 1) | lanes that flagged |',
   '| --- | --- | ---: | ---: | --- |',
