@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
-import { checkTree, countBaseline, describeThresholds, verdictJson } from '../../bench/gate/gate-run.js';
+import { checkTree, countBaseline, describeThresholds, laneThresholds, verdictJson } from '../../bench/gate/gate-run.js';
 import { laneCounts, mergeIntoActionBenchmark, mergeIntoBencher } from '../../bench/gate/dashboard-instructions.js';
 import { BASELINE_WINDOWS, GATE_WINDOWS, INSTRUCTION_LANE_IDS } from '../../bench/gate/lanes.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
@@ -71,8 +71,8 @@ export const command = defineCommand<GateFlags>({
         await mkdir(dirname(baselinePath), { recursive: true });
         await writeBaseline(baselinePath, baseline);
         process.stdout.write(`baseline written to ${values.baseline}${baseline.dirty ? ' (from a DIRTY tree: the gate will refuse it; commit first)' : ''}\n`);
-        const thresholds = Object.fromEntries(Object.entries(baseline.lanes).map(([id, lane]) => [id, lane.threshold]));
-        for (const line of describeThresholds(baseline, thresholds as never)) process.stdout.write(`  ${line}\n`);
+        const thresholds = laneThresholds(baseline);
+        for (const line of describeThresholds(baseline, thresholds)) process.stdout.write(`  ${line}\n`);
         return 0;
       }
       const baseline = await readBaseline(baselinePath);

@@ -1,4 +1,3 @@
-import { noiseThreshold } from '../../bench/gate/baseline.js';
 import type { Baseline } from '../../bench/gate/baseline.js';
 import { currentProvenance, laneShapes } from '../../bench/gate/lanes.js';
 
@@ -12,7 +11,7 @@ export function baselineFixture(overrides: Partial<Baseline> = {}, valgrind = 'v
     command: 'costlab gate --update-baseline',
     provenance: currentProvenance(valgrind),
     strategy: 'turn',
-    lanes: Object.fromEntries(Object.entries(laneShapes()).map(([id, shape]) => [id, { shape, perOperation: [1000, 1001], processes: 1, spread: 0.001, threshold: noiseThreshold(0.001) }])),
+    lanes: Object.fromEntries(Object.entries(laneShapes()).map(([id, shape]) => [id, { shape, perOperation: [1000, 1001], processes: 1 }])),
     ...overrides,
   };
 }
