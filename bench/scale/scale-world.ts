@@ -6,12 +6,12 @@
  *
  * The generated providers behave like an in-process host provider: they hold
  * their definitions (plain, mutable objects, as a host keeps them) and make
- * fresh handler closures on every call, so nothing about a handler survives
+ * fresh handler objects on every call, so nothing about a handler survives
  * between turns. `frozenDefinitions` makes them hand out deep-frozen
  * definition objects instead (the identity fast path of ADR 0009).
  */
 import { MediationKernel, MemoryAuditSink, InMemoryToolNamespaceSettings, InMemoryUsageStore, StaticGrantSource } from '../../src/kernel/index.js';
-import type { CatalogueStrategyName, ContextToolProvider, Grant, ToolDefinition, ToolHandler, ToolResult } from '../../src/kernel/index.js';
+import type { AccessContext, CatalogueStrategyName, ContextToolProvider, Grant, JsonObject, ParsedToolCall, ToolDefinition, ToolHandler, ToolResult } from '../../src/kernel/index.js';
 import { deepFreeze } from '../../src/kernel/internals.js';
 import { BENCH_ACTOR, ENABLED_NAMESPACES, NOTION_SEARCH, WORLD_AUTHORITY, WORLD_EPOCH, WORLD_NAMESPACE, handlerOf, referenceGrants, referenceTools } from '../../src/world/reference-world.js';
 
@@ -47,8 +47,31 @@ export function generatedDefinition(provider: number, index: number): ToolDefini
 }
 
 /**
+ * One generated tool's handler, made afresh for every listTools answer. Its
+ * functions live on the prototype: a host's handler objects share their
+ * code, and two arrow functions per tool per turn measured the bench's own
+ * loader instead of the kernel — tsx (esbuild keepNames) passes every
+ * closure through a naming helper (`Object.defineProperty`), about 780 bytes
+ * and a dictionary-mode function per tool per turn (7.8 MB a turn at 10,000
+ * tools, heap sampling), which a host compiled with tsc never pays. The
+ * object is still new each turn, so nothing about a handler survives
+ * between turns.
+ */
+class GeneratedHandler implements ToolHandler {
+  constructor(readonly definition: ToolDefinition) {}
+
+  parseArguments(args: JsonObject): JsonObject {
+    return args;
+  }
+
+  async invoke(_context: AccessContext, call: ParsedToolCall): Promise<ToolResult> {
+    return { status: 'succeeded', output: { ok: true }, callId: call.id, tool: call.tool, completedAt: WORLD_EPOCH };
+  }
+}
+
+/**
  * A provider of `count` generated tools; each listTools answers with fresh
- * handler closures. Provider 0 also serves the reference `notion.search`
+ * handler objects. Provider 0 also serves the reference `notion.search`
  * (one of its `count`), so the workload's notion calls mean what they declare.
  */
 export function generatedProvider(provider: number, count: number, frozen: boolean): ContextToolProvider {
@@ -59,13 +82,7 @@ export function generatedProvider(provider: number, count: number, frozen: boole
     id,
     async listTools(): Promise<readonly ToolHandler[]> {
       const handlers: ToolHandler[] = provider === 0 ? [handlerOf(NOTION_SEARCH, `provider:${id}`)] : [];
-      for (const definition of definitions) {
-        handlers.push({
-          definition,
-          parseArguments: (args) => args,
-          invoke: async (_context, call): Promise<ToolResult> => ({ status: 'succeeded', output: { ok: true }, callId: call.id, tool: call.tool, completedAt: WORLD_EPOCH }),
-        });
-      }
+      for (const definition of definitions) handlers.push(new GeneratedHandler(definition));
       return handlers;
     },
   };

@@ -68,8 +68,25 @@ describe('sameJson: equal as JSON up to member order, or a miss', () => {
     ['a boxed primitive', { a: 1, b: [new String('x'), { c: true, d: null }] }, false],
     ['NaN for null', { a: 1, b: ['x', { c: true, d: Number.NaN }] }, false],
     ['an inherited member', Object.assign(Object.create({ z: 1 }), { a: 1, b: ['x', { c: true, d: null }] }), false],
+    ['a member inherited in place of an own one', Object.assign(Object.create({ a: 1 }), { b: ['x', { c: true, d: null }] }), false],
+    ['a non-enumerable member (JSON skips it)', Object.defineProperty({ b: ['x', { c: true, d: null }] }, 'a', { value: 1, enumerable: false }), false],
+    ['a non-enumerable member beside an extra one', Object.defineProperty({ b: ['x', { c: true, d: null }], e: 0 }, 'a', { value: 1, enumerable: false }), false],
   ])('%s', (_label, raw, expected) => {
     expect(sameJson(raw, held)).toBe(expected);
+  });
+
+  it('answers a miss while Object.prototype has an enumerable member, and a match again once it is gone', () => {
+    const raw = { a: 1, b: ['x', { c: true, d: null }] };
+    expect(sameJson(raw, held)).toBe(true);
+    const prototype = Object.prototype as Record<string, unknown>;
+    prototype.polluted = 1;
+    try {
+      expect(sameJson(raw, held)).toBe(false);
+      expect(sameJson({ ...raw, polluted: 1 }, held)).toBe(false);
+    } finally {
+      delete prototype.polluted;
+    }
+    expect(sameJson(raw, held)).toBe(true);
   });
 
   it('reads a getter once, as JSON.stringify does, and follows it', () => {

@@ -73,10 +73,12 @@ export async function askProviders(sources: CatalogueSources, prepared: Prepared
       );
     }
     count += handlers.length;
-    for (const handler of handlers as unknown[]) {
+    // An index, not for…of: no iterator result per tool in the tiers below TurboFan.
+    const list = handlers as unknown[];
+    for (let i = 0; i < list.length; i++) {
       counters.entriesValidated++;
       try {
-        chars += admitOne(handler, provider.id);
+        chars += admitOne(list[i], provider.id);
       } catch (error) {
         throw new CatalogueUnavailable(reasonOf(error), `provider '${provider.id}': ${describeThrown(error)}`, provider.id, { cause: error });
       }

@@ -70,7 +70,9 @@ export class DefinitionStore {
 
   /** Throws DefinitionNotJson, DefinitionTooLarge or ContractViolation. */
   admit(raw: unknown): AdmittedDefinition {
-    if (raw !== null && typeof raw === 'object') {
+    // Only a frozen object can be in #byImmutableObject: a host's mutable
+    // definition skips the WeakMap probe (one per tool per turn).
+    if (raw !== null && typeof raw === 'object' && Object.isFrozen(raw)) {
       const known = this.#byImmutableObject.get(raw);
       if (known !== undefined) {
         this.counts.reused++;
