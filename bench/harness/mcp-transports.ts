@@ -39,6 +39,7 @@ import { buildReferenceKernel } from '../world/build-world.js';
 import { MCP_TRANSPORT_NAMES } from '../results/results-schema.js';
 import type { CallStats, McpTransportName, McpTransports, TransportSide } from '../results/results-schema.js';
 import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server.js';
+import { requestScopedFetch } from './request-scoped-fetch.js';
 import { roundUs } from './segments.js';
 import { mean, nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 
@@ -168,7 +169,8 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
       const execution = await server.openExecution();
       const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
       closers.add(() => client.close());
-      await client.connect(new StreamableHTTPClientTransport(server.url, { requestInit: { headers: { authorization: `Bearer ${execution.token}` } } }));
+      // Both HTTP clients fetch with a signal per request (request-scoped-fetch.ts): the SDK's shared one piles up listeners.
+      await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: requestScopedFetch(), requestInit: { headers: { authorization: `Bearer ${execution.token}` } } }));
       return { transport, side: 'costlab', client, url: server.url.href, check, afterRound: () => audit.clear() };
     }
   }
@@ -197,7 +199,7 @@ async function openBare(transport: McpTransportName, closers: Closers): Promise<
       closers.add(() => server.close());
       const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
       closers.add(() => client.close());
-      await client.connect(new StreamableHTTPClientTransport(server.url));
+      await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: requestScopedFetch() }));
       return { transport, side: 'bare', client, url: server.url.href, check };
     }
   }

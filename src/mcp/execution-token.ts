@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { AddressSchema, IdSchema, InstantSchema, canonicalJson } from '../kernel/index.js';
+import { AddressSchema, IdSchema, InstantSchema, addressKey, canonicalJson } from '../kernel/index.js';
 import type { Address, ExecutionTokenCode } from '../kernel/index.js';
 
 /**
@@ -35,6 +35,15 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const MAX_TOKEN_LENGTH = 4096;
 /** An HMAC-SHA256 key shorter than its output would be the weak link. */
 const MIN_SECRET_BYTES = 32;
+/** Verified token bodies remembered at most; past it the memo starts over (a server has a few live tokens per execution). */
+const MAX_VERIFIED = 256;
+
+/** A token body this key has verified: its signature, and the claims it carries. */
+interface Verified {
+  readonly signature: Buffer;
+  readonly claims: ExecutionClaims;
+  readonly expiresAtMs: number;
+}
 
 function refuse(code: ExecutionTokenCode, message: string): TokenVerdict {
   return { ok: false, code, message };
@@ -48,6 +57,15 @@ function refuse(code: ExecutionTokenCode, message: string): TokenVerdict {
  */
 export class ExecutionTokenKey {
   readonly #secret: Buffer;
+  /**
+   * Bodies whose signature and claims this key has verified. Every request
+   * over HTTP carries its execution's token, and verifying it afresh (HMAC,
+   * base64 and JSON decoding, the claims' schema with its regexes) was paid
+   * per tools/call; a body seen before is judged by comparing the presented
+   * signature with the one that verified it, still in constant time, and its
+   * expiry against the clock. The body is the claims, not a secret.
+   */
+  readonly #verified = new Map<string, Verified>();
 
   constructor(secret: Uint8Array) {
     if (secret.byteLength < MIN_SECRET_BYTES) throw new RangeError(`an execution token key needs at least ${MIN_SECRET_BYTES} bytes`);
@@ -77,16 +95,25 @@ export class ExecutionTokenKey {
     if (parts.length !== 2 || !BASE64URL.test(parts[0]!) || !BASE64URL.test(parts[1]!)) return refuse('malformed', 'the token is not two base64url parts');
     const [body, signature] = parts as [string, string];
     const presented = Buffer.from(signature, 'base64url');
-    const expected = this.#sign(body);
+    const known = this.#verified.get(body);
+    const expected = known?.signature ?? this.#sign(body);
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return refuse('signature_mismatch', 'the token was not signed by this server');
-    let claims: ExecutionClaims;
-    try {
-      claims = ExecutionClaimsSchema.parse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
-    } catch {
-      return refuse('malformed', 'the token carries no valid claims');
+    let verified = known;
+    if (verified === undefined) {
+      let claims: ExecutionClaims;
+      try {
+        claims = ExecutionClaimsSchema.parse(JSON.parse(Buffer.from(body, 'base64url').toString('utf8')));
+      } catch {
+        return refuse('malformed', 'the token carries no valid claims');
+      }
+      // Shared by every request that presents this token: frozen.
+      Object.freeze(claims.actor);
+      verified = { signature: expected, claims: Object.freeze(claims), expiresAtMs: Date.parse(claims.expiresAt) };
+      if (this.#verified.size >= MAX_VERIFIED) this.#verified.clear();
+      this.#verified.set(body, verified);
     }
-    if (Date.parse(claims.expiresAt) <= nowMs) return refuse('expired', `the token expired at ${claims.expiresAt}`);
-    return { ok: true, claims };
+    if (verified.expiresAtMs <= nowMs) return refuse('expired', `the token expired at ${verified.claims.expiresAt}`);
+    return { ok: true, claims: verified.claims };
   }
 
   #sign(body: string): Buffer {
@@ -99,7 +126,7 @@ export function matchClaims(claims: ExecutionClaims, expected: ExpectedClaims): 
   const same =
     claims.executionId === expected.executionId &&
     claims.namespaceId === expected.namespaceId &&
-    canonicalJson(claims.actor) === canonicalJson(expected.actor) &&
+    addressKey(claims.actor) === addressKey(expected.actor) &&
     claims.catalogHash === expected.catalogHash;
   if (!same) return refuse('claims_mismatch', claims.catalogHash === expected.catalogHash ? 'the token was issued for another execution' : 'the token was issued for another catalogue');
   return { ok: true, claims };

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { parseRequirement, safeParseGrant, safeParseToolCall, safeParseToolResult } from '../../src/kernel/contracts/compiled-contracts.js';
-import { GrantSchema, RequirementSchema, ToolCallSchema, ToolResultSchema } from '../../src/kernel/index.js';
+import { parseRequirement, safeParseAccessContext, safeParseGrant, safeParseToolCall, safeParseToolResult } from '../../src/kernel/contracts/compiled-contracts.js';
+import { AccessContextSchema, GrantSchema, RequirementSchema, ToolCallSchema, ToolResultSchema } from '../../src/kernel/index.js';
 
 const hostile = fc.oneof(
   fc.constantFrom(NaN, Infinity, -0, undefined, null, Symbol('s'), new Date(0), [1, , 2], Object.create(null), { ['__proto__']: 1 }, { [Symbol('k')]: 1 }),
@@ -138,5 +138,58 @@ describe('compiled contracts agree with zod', () => {
     zod.mockRestore();
     expect(parsed).toEqual({ success: true, data: GrantSchema.parse(grant) });
     expect(parsed.data!.capabilities[0]!.resource.path).not.toBe(grant.capabilities[0]!.resource.path);
+  });
+
+  it('AccessContext', () => {
+    const address = fc.oneof(
+      fc.record({ kind: fc.constantFrom('human', 'agent', 'robot'), userId: id }),
+      fc.record({ kind: fc.constantFrom('service', 'group'), serviceId: id }),
+      fc.record({ kind: fc.constant('group'), groupId: id }),
+      fc.record({ kind: fc.constant('human'), userId: id, extra: id }),
+      value,
+    );
+    const namespaces = fc.oneof(
+      fc.array(fc.oneof(fc.constantFrom('files', 'files', '', 'x'.repeat(257)), fc.string({ minLength: 1, maxLength: 4 })), { maxLength: 5 }),
+      fc.constant(Array.from({ length: 257 }, (_, i) => `n${i}`)),
+      fc.constant([, 'files']),
+      value,
+    );
+    const context = fc.record(
+      {
+        namespaceId: id,
+        actor: address,
+        authority: address,
+        owner: address,
+        purpose: fc.oneof(fc.constantFrom('', 'x'.repeat(513), 'x'.repeat(512)), fc.string({ minLength: 1, maxLength: 8 })),
+        traceId: id,
+        turnId: fc.oneof(id, fc.constant(undefined)),
+        enabledToolNamespaces: namespaces,
+        now: instant,
+      },
+      { requiredKeys: ['namespaceId', 'actor', 'authority', 'owner', 'purpose', 'traceId', 'enabledToolNamespaces', 'now'] },
+    );
+    fc.assert(fc.property(bent(context), (input) => agree(safeParseAccessContext, AccessContextSchema, input)), { numRuns: 3000 });
+  });
+
+  it("AccessContext: the reference world's context takes the hand-checked path and comes back as zod would copy it", () => {
+    const context = {
+      namespaceId: 'acme',
+      actor: { kind: 'human', userId: 'ada' },
+      authority: { kind: 'service', serviceId: 'acme-grants' },
+      owner: { kind: 'group', groupId: 'acme' },
+      purpose: 'assist with project files',
+      traceId: 'trace-1',
+      turnId: 'turn-1',
+      enabledToolNamespaces: ['files', 'notion'],
+      now: '2026-11-30T09:00:00.000Z',
+    };
+    const zod = vi.spyOn(AccessContextSchema, 'safeParse');
+    const parsed = safeParseAccessContext(context);
+    expect(zod).not.toHaveBeenCalled();
+    zod.mockRestore();
+    expect(parsed).toEqual({ success: true, data: AccessContextSchema.parse(context) });
+    expect(Object.keys(parsed.data!)).toEqual(Object.keys(AccessContextSchema.parse(context)));
+    expect(parsed.data!.actor).not.toBe(context.actor);
+    expect(parsed.data!.enabledToolNamespaces).not.toBe(context.enabledToolNamespaces);
   });
 });

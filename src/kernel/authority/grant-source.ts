@@ -1,5 +1,6 @@
 import { addressKey } from '../contracts/index.js';
 import type { AccessContext, Grant } from '../contracts/index.js';
+import { deepFreeze } from '../registry/deep-freeze.js';
 
 /**
  * The only way authority enters the kernel. What it returns is untrusted
@@ -34,17 +35,27 @@ export class InMemoryUsageStore implements UsageStore {
  * A GrantSource over a fixed list, answering each context with the grants
  * its actor holds from its authority in its namespace — what a host's grant
  * table would return. The demo, bench and conformance worlds use it.
+ *
+ * It holds a deeply frozen copy of the list, so it answers every turn with
+ * the same unchangeable objects and the kernel validates and compiles each
+ * grant once (loaded-grants.ts), not at every lease open; each grant's
+ * principal keys are computed here once for the same reason.
  */
 export class StaticGrantSource implements GrantSource {
-  readonly #grants: readonly Grant[];
+  readonly #grants: ReadonlyArray<{ readonly grant: Grant; readonly subject: string; readonly issuer: string }>;
   constructor(grants: readonly Grant[]) {
-    this.#grants = grants;
+    this.#grants = grants.map((grant) => {
+      const held = deepFreeze(structuredClone(grant));
+      return { grant: held, subject: addressKey(held.subject), issuer: addressKey(held.issuer) };
+    });
   }
   async load(context: AccessContext): Promise<unknown> {
     const subject = addressKey(context.actor);
     const issuer = addressKey(context.authority);
-    return this.#grants.filter(
-      (g) => g.namespaceId === context.namespaceId && addressKey(g.subject) === subject && addressKey(g.issuer) === issuer,
-    );
+    const held: Grant[] = [];
+    for (const entry of this.#grants) {
+      if (entry.grant.namespaceId === context.namespaceId && entry.subject === subject && entry.issuer === issuer) held.push(entry.grant);
+    }
+    return held;
   }
 }

@@ -1,6 +1,6 @@
-import { AccessContextSchema, addressKey, parseContract } from '../contracts/index.js';
+import { ContractViolation, addressKey } from '../contracts/index.js';
 import type { AccessContext, Address } from '../contracts/index.js';
-import { canonicalJson } from '../canonical-json.js';
+import { safeParseAccessContext } from '../contracts/compiled-contracts.js';
 
 /**
  * A validated context with the derived values every operation needs: the
@@ -23,15 +23,18 @@ export interface PreparedContext {
  * is the unfiltered registry and enablement is re-applied per operation.
  */
 export function turnAuthorityKey(context: AccessContext): string {
-  return canonicalJson({
-    namespaceId: context.namespaceId,
-    actor: context.actor,
-    authority: context.authority,
-    owner: context.owner,
-    purpose: context.purpose,
-    traceId: context.traceId,
-    turnId: context.turnId ?? null,
-  });
+  return keyOf(context, addressKey(context.actor), addressKey(context.authority), addressKey(context.owner));
+}
+
+/**
+ * The key from principal keys already made: a JSON array of the fields in a
+ * fixed order, so field order in the host's object cannot matter, and each
+ * address by its kind-prefixed key, which names it unambiguously. One
+ * JSON.stringify of seven strings, where the canonical JSON of the object
+ * sorted keys at three levels (~2 µs of a lease open).
+ */
+function keyOf(context: AccessContext, actorKey: string, authorityKey: string, ownerKey: string): string {
+  return JSON.stringify([context.namespaceId, actorKey, authorityKey, ownerKey, context.purpose, context.traceId, context.turnId ?? null]);
 }
 
 // Keyed by the host's object: a host that passes one context object to a
@@ -71,30 +74,30 @@ function unchangedSince(input: Record<string, unknown>, keyCount: number, contex
   return Object.keys(input).length === keyCount;
 }
 
-function freezeAddress(address: Address): Address {
-  return Object.freeze({ ...address });
-}
-
 /** Validates and prepares a context; throws ContractViolation naming the bad field. */
 export function prepareContext(input: unknown): PreparedContext {
   if (typeof input === 'object' && input !== null) {
     const hit = prepared.get(input);
     if (hit !== undefined && unchangedSince(input as Record<string, unknown>, hit.keyCount, hit.result.context)) return hit.result;
   }
-  const parsed = parseContract('AccessContext', AccessContextSchema, input);
-  const context: AccessContext = Object.freeze({
-    ...parsed,
-    actor: freezeAddress(parsed.actor),
-    authority: freezeAddress(parsed.authority),
-    owner: freezeAddress(parsed.owner),
-    enabledToolNamespaces: Object.freeze([...parsed.enabledToolNamespaces]) as string[],
-  });
+  const checked = safeParseAccessContext(input);
+  if (!checked.success) throw new ContractViolation('AccessContext', checked.error.issues);
+  // Both the hand check and zod hand back a fresh copy, the kernel's own: frozen in place, no second copy.
+  const context: AccessContext = checked.data;
+  Object.freeze(context.actor);
+  Object.freeze(context.authority);
+  Object.freeze(context.owner);
+  Object.freeze(context.enabledToolNamespaces);
+  Object.freeze(context);
+  const actorKey = addressKey(context.actor);
+  const authorityKey = addressKey(context.authority);
+  const ownerKey = addressKey(context.owner);
   const result: PreparedContext = Object.freeze({
     context,
-    turnKey: turnAuthorityKey(context),
-    actorKey: addressKey(context.actor),
-    authorityKey: addressKey(context.authority),
-    ownerKey: addressKey(context.owner),
+    turnKey: keyOf(context, actorKey, authorityKey, ownerKey),
+    actorKey,
+    authorityKey,
+    ownerKey,
     nowMs: Date.parse(context.now),
     enabledNamespaces: new Set(context.enabledToolNamespaces),
   });

@@ -1,11 +1,10 @@
-import { MAX_GRANTS, addressKey } from '../contracts/index.js';
+import { MAX_GRANTS } from '../contracts/index.js';
 import { safeParseGrant } from '../contracts/compiled-contracts.js';
-import type { Grant } from '../contracts/index.js';
-import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { AuthorityFailureCode } from '../refusal-codes.js';
 import { describeThrown } from '../thrown-value.js';
-import { compileGrant } from './compiled-grant.js';
 import type { CompiledGrant } from './compiled-grant.js';
+import { grantSet, keptGrant, loadGrant } from './loaded-grants.js';
+import type { LoadedGrant } from './loaded-grants.js';
 import type { GrantSource } from './grant-source.js';
 import type { PreparedContext } from './prepared-context.js';
 
@@ -62,40 +61,45 @@ export async function resolveAuthority(
   if (material.length > MAX_GRANTS) {
     return unavailable('grant_limit_exceeded', `grant source returned ${material.length} grants; at most ${MAX_GRANTS} are accepted`, admittedAtMs);
   }
-  const grants: Grant[] = [];
+  const entries: LoadedGrant[] = [];
   for (let i = 0; i < material.length; i++) {
-    let parsed: ReturnType<typeof safeParseGrant>;
-    try {
-      parsed = safeParseGrant(material[i]);
-    } catch (error) {
-      // zod reads the material's properties; a getter or proxy that throws is garbage too, not a reason to reject the turn unrecorded.
-      return unavailable('invalid_grant_material', `grants[${i}]: ${describeThrown(error)}`, admittedAtMs);
+    const item: unknown = material[i];
+    let loaded = keptGrant(item);
+    if (loaded === undefined) {
+      let parsed: ReturnType<typeof safeParseGrant>;
+      try {
+        parsed = safeParseGrant(item);
+      } catch (error) {
+        // zod reads the material's properties; a getter or proxy that throws is garbage too, not a reason to reject the turn unrecorded.
+        return unavailable('invalid_grant_material', `grants[${i}]: ${describeThrown(error)}`, admittedAtMs);
+      }
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = issue === undefined ? '' : issue.path.map(String).join('.');
+        return unavailable('invalid_grant_material', `grants[${i}]${field ? `.${field}` : ''}: ${issue?.message ?? 'invalid'}`, admittedAtMs);
+      }
+      loaded = loadGrant(item, parsed.data);
     }
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const field = issue === undefined ? '' : issue.path.map(String).join('.');
-      return unavailable('invalid_grant_material', `grants[${i}]${field ? `.${field}` : ''}: ${issue?.message ?? 'invalid'}`, admittedAtMs);
-    }
-    const grant = parsed.data;
+    const grant = loaded.compiled;
     if (grant.namespaceId !== context.namespaceId) {
       return unavailable('grant_scope_mismatch', `grant ${grant.id} is for namespace ${grant.namespaceId}`, admittedAtMs);
     }
-    if (addressKey(grant.subject) !== prepared.actorKey) {
+    if (grant.subjectKey !== prepared.actorKey) {
       return unavailable('grant_scope_mismatch', `grant ${grant.id} names another subject`, admittedAtMs);
     }
-    if (addressKey(grant.issuer) !== prepared.authorityKey) {
+    if (grant.issuerKey !== prepared.authorityKey) {
       return unavailable('grant_scope_mismatch', `grant ${grant.id} names another issuer`, admittedAtMs);
     }
-    grants.push(grant);
+    entries.push(loaded);
   }
-  const sorted = [...grants].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const set = grantSet(entries);
   return Object.freeze({
     status: 'available',
-    grants: Object.freeze(grants.map(compileGrant)),
+    grants: set.grants,
     snapshot: Object.freeze({
-      hash: sha256Hex(canonicalJson(sorted)),
-      grantIds: Object.freeze(grants.map((g) => g.id)),
-      grantCount: grants.length,
+      hash: set.hash,
+      grantIds: set.grantIds,
+      grantCount: entries.length,
       loadedAt: context.now,
     }),
     admittedAtMs,
