@@ -19,21 +19,21 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readBaseline } from '../bench/gate/baseline.js';
+import { readBaseline, relativeSpread } from '../bench/gate/baseline.js';
 import { laneCounts } from '../bench/gate/dashboard-instructions.js';
 import { git } from '../bench/repository/git.js';
 import { median } from '../bench/statistics/sample-statistics.js';
 import { FIXTURES, fixtureTree, removeFixtureTree } from '../bench/gate/fixtures.js';
 import type { Fixture } from '../bench/gate/fixtures.js';
-import { baselineFigures, checkTree, laneThresholds, relativeSpread } from '../bench/gate/gate-run.js';
-import { INSTRUCTION_LANES, instructionCounts, instructionRows } from '../bench/gate/lanes.js';
+import { baselineFigures, checkTree, laneThresholds } from '../bench/gate/gate-run.js';
+import { GATE_WINDOWS, INSTRUCTION_LANES, instructionCounts, instructionRows } from '../bench/gate/lanes.js';
 import type { InstructionFigures, InstructionLaneId } from '../bench/gate/lanes.js';
 import { exitCodeFor, isFlagged } from '../bench/gate/verdict.js';
 import type { VerdictRow } from '../bench/gate/verdict.js';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '20' }, self: { type: 'string', default: '20' }, windows: { type: 'string', default: '10' }, only: { type: 'string' } },
+  options: { runs: { type: 'string', default: '20' }, self: { type: 'string', default: '20' }, windows: { type: 'string', default: '50' }, only: { type: 'string' } },
   strict: true,
 });
 const runs = Number(values.runs);
@@ -45,8 +45,10 @@ for (const [name, value] of [['runs', runs], ['self', selfRuns], ['windows', win
     process.exit(2);
   }
 }
-if (runs % windowsPerProcess !== 0 || selfRuns % windowsPerProcess !== 0) {
-  process.stderr.write('gate-power: --runs and --self must be multiples of --windows\n');
+// A run is what `costlab gate` judges: the median of GATE_WINDOWS consecutive windows of one process.
+const runsPerProcess = windowsPerProcess / GATE_WINDOWS;
+if (!Number.isInteger(runsPerProcess) || runs % runsPerProcess !== 0 || selfRuns % runsPerProcess !== 0) {
+  process.stderr.write(`gate-power: --windows must be a multiple of the gate's ${GATE_WINDOWS} windows, and --runs and --self multiples of the runs it holds\n`);
   process.exit(2);
 }
 const only = values.only === undefined ? undefined : new Set(values.only.split(','));
@@ -76,16 +78,17 @@ const labelOf = new Map(INSTRUCTION_LANES.map((lane) => [lane.label, lane.id]));
 
 /**
  * One scenario's runs: the structural lane once (exact counts, no noise to
- * sample), then `runs` counted windows per instruction lane, `--windows` of
- * them back to back in each callgrind process (two processes at a time), and
- * each window judged alone exactly as `costlab gate` judges its one count:
- * its rows against the baseline, each lane with its threshold.
+ * sample), then `runs` gate runs per instruction lane — each the median of
+ * GATE_WINDOWS consecutive windows, `--windows` of them back to back in each
+ * callgrind process (two processes at a time) — each judged exactly as
+ * `costlab gate` judges its windows: against the baseline, each lane with
+ * its threshold.
  */
 async function judgeRuns(scenario: string, dir: string, lanes: readonly InstructionLaneId[] | undefined, runs: number, k?: number): Promise<Outcome[]> {
   const structural = (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
-  const figures = await instructionCounts(dir, { repeats: runs / windowsPerProcess, windowsPerProcess, ...(lanes === undefined ? {} : { lanes }), onProgress: progress });
+  const figures = await instructionCounts(dir, { repeats: runs / runsPerProcess, windowsPerProcess, ...(lanes === undefined ? {} : { lanes }), onProgress: progress });
   return Array.from({ length: runs }, (_, i) => {
-    const head = Object.fromEntries(INSTRUCTION_LANES.map((lane) => [lane.id, figures[lane.id].length > 0 ? [figures[lane.id][i]!] : []])) as unknown as InstructionFigures;
+    const head = Object.fromEntries(INSTRUCTION_LANES.map((lane) => [lane.id, figures[lane.id].slice(i * GATE_WINDOWS, (i + 1) * GATE_WINDOWS)])) as unknown as InstructionFigures;
     const rows = [...structural, ...instructionRows(baseFigures, head, thresholds)];
     const counts = laneCounts(rows);
     const flaggedBy = rows.filter(isFlagged).map((row) => (row.lane === 'instructions' ? `instructions ${labelOf.get(row.segment)}` : `structural: ${row.segment}`));
@@ -150,7 +153,7 @@ const lines = [
   '# Regression gate: power, false alarms and work ladders',
   '',
   `Produced by \`npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}${values.only === undefined ? '' : ` --only ${values.only}`}\` at \`${base}\`, node ${process.version}, ${new Date().toISOString()}, in ${minutes} min.`,
-  `A run is one counted window of a lane, judged alone with the gate's own verdict against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold: ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows in each of ${runs / windowsPerProcess} (HEAD ${selfRuns / windowsPerProcess}) callgrind processes per lane (a process's start-up costs ~10× a window; \`costlab gate\` counts the first window of one process). The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all six, and any flag there is a false alarm.`,
+  `A run is what \`costlab gate\` judges: the median of ${GATE_WINDOWS} consecutive counted windows of one lane in one callgrind process, against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold. ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows (${runsPerProcess} runs) in each of ${runs / runsPerProcess} (HEAD ${selfRuns / runsPerProcess}) processes per lane, since start-up is most of a process's cost under callgrind; the gate's own run is a process's first ${GATE_WINDOWS} windows. The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all six, and any flag there is a false alarm.`,
   '',
   '| scenario | expected | runs | flagged (exit 1) | lanes that flagged |',
   '| --- | --- | ---: | ---: | --- |',

@@ -4,41 +4,33 @@
  * repeats, or check a tree against one. Refusals are GateErrors (exit 2).
  */
 import { gitOrUndefined } from '../repository/git.js';
-import { BaselineMismatch, noiseThreshold, provenanceDifferences } from './baseline.js';
+import { BASELINE_SCHEMA_VERSION, BaselineMismatch, laneThreshold, provenanceDifferences, relativeSpread } from './baseline.js';
 import type { Baseline, LaneBaseline } from './baseline.js';
 import { valgrindVersion } from './callgrind.js';
-import { currentProvenance, INSTRUCTION_LANE_IDS, INSTRUCTION_LANES, instructionCounts, instructionRows, laneShapes, structuralLane } from './lanes.js';
+import { BASELINE_WINDOWS, currentProvenance, INSTRUCTION_LANE_IDS, INSTRUCTION_LANES, instructionCounts, instructionRows, laneShapes, structuralLane } from './lanes.js';
 import type { InstructionFigures, InstructionLaneId } from './lanes.js';
 import { median } from '../statistics/sample-statistics.js';
 import { exitCodeFor, isFlagged } from './verdict.js';
 import type { VerdictRow } from './verdict.js';
 
-/** (max − min) / median; 0 for one value. */
-export function relativeSpread(values: readonly number[]): number {
-  return values.length < 2 ? 0 : (Math.max(...values) - Math.min(...values)) / median(values);
-}
-
 export interface BaselineRunOptions {
-  /** A/A repeats per lane: the spread of these sets each lane's threshold. Default 3. */
+  /** A/A processes per lane, BASELINE_WINDOWS windows each: the range of their pooled windows sets each lane's threshold. Default 3. */
   readonly repeats?: number;
   /** The command line to record. */
   readonly command: string;
   readonly onProgress?: (line: string) => void;
 }
 
-/** Counts every lane `repeats` times in `root` and returns the baseline (with each lane's A/A spread and threshold). */
+/** Counts every lane in `repeats` processes of BASELINE_WINDOWS windows in `root` and returns the baseline (each lane's pooled windows, their spread, its threshold). */
 export async function countBaseline(root: string, options: BaselineRunOptions): Promise<Baseline> {
   const valgrind = await valgrindVersion();
   const repeats = options.repeats ?? 3;
-  const figures = await instructionCounts(root, { repeats, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) });
+  const figures = await instructionCounts(root, { repeats, windowsPerProcess: BASELINE_WINDOWS, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) });
   const shapes = laneShapes();
   const lanes: Record<string, LaneBaseline> = {};
-  for (const id of INSTRUCTION_LANE_IDS) {
-    const spread = relativeSpread(figures[id]);
-    lanes[id] = { shape: shapes[id], perOperation: [...figures[id]], spread, threshold: noiseThreshold(spread) };
-  }
+  for (const id of INSTRUCTION_LANE_IDS) lanes[id] = { shape: shapes[id], perOperation: [...figures[id]], processes: repeats };
   return {
-    schemaVersion: 2,
+    schemaVersion: BASELINE_SCHEMA_VERSION,
     commit: gitOrUndefined(root, ['rev-parse', 'HEAD']) ?? 'uncommitted',
     dirty: (gitOrUndefined(root, ['status', '--porcelain', '--untracked-files=no']) ?? '') !== '',
     createdAt: new Date().toISOString(),
@@ -51,10 +43,10 @@ export async function countBaseline(root: string, options: BaselineRunOptions): 
 
 /** Each lane's threshold as the baseline derived it, or one override for all. */
 export function laneThresholds(baseline: Baseline, override?: number): Record<InstructionLaneId, number> {
-  return Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, override ?? baseline.lanes[id]!.threshold])) as Record<InstructionLaneId, number>;
+  return Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, override ?? laneThreshold(baseline.lanes[id]!)])) as Record<InstructionLaneId, number>;
 }
 
-/** The baseline's figures in the shape instructionRows takes (its repeats' median stands for the lane). */
+/** The baseline's figures in the shape instructionRows takes (the median of its pooled windows stands for the lane). */
 export function baselineFigures(baseline: Baseline): InstructionFigures {
   return Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [median(baseline.lanes[id]!.perOperation)]])) as unknown as InstructionFigures;
 }
@@ -99,7 +91,7 @@ export async function checkTree(root: string, baseline: Baseline, options: Check
 export function describeThresholds(baseline: Baseline, thresholds: Readonly<Record<InstructionLaneId, number>>): string[] {
   return INSTRUCTION_LANES.map((lane) => {
     const recorded = baseline.lanes[lane.id]!;
-    return `${lane.id}: flags a change beyond ${(thresholds[lane.id] * 100).toFixed(2)}% (A/A spread ${(recorded.spread * 100).toFixed(4)}% over ${recorded.perOperation.length} repeats)`;
+    return `${lane.id}: flags a change beyond ${(thresholds[lane.id] * 100).toFixed(2)}% (A/A spread ${(relativeSpread(recorded.perOperation) * 100).toFixed(4)}% over ${recorded.perOperation.length} windows in ${recorded.processes} processes)`;
   });
 }
 

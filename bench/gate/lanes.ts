@@ -132,6 +132,17 @@ export const INSTRUCTION_LANES: readonly InstructionLane[] = Object.freeze([
   { id: 'mcp', label: 'tools/call over MCP (turn, in-memory SDK)', unit: 'mcp', world: 'reference', iterations: 2, warmup: 3, perUnit: UNIT_OPERATIONS.mcp.operations },
 ]);
 
+/**
+ * Windows the gate counts per lane, in one process, and judges by their
+ * median. Start-up is most of a process's cost under callgrind (catalogue
+ * lane: 25.2 s for one window, 29.3 s for ten), so four more windows cost
+ * the gate about 2 s a lane, and their median steps over a window that a
+ * scavenge or the first steady-state turn made dearer.
+ */
+export const GATE_WINDOWS = 5;
+/** Windows per A/A process when counting a baseline: 3 processes × 10 windows pooled set each lane's threshold. */
+export const BASELINE_WINDOWS = 10;
+
 /** Instructions per operation, lane by lane; several values per lane when measured repeatedly. */
 export type InstructionFigures = Readonly<Record<InstructionLaneId, readonly number[]>>;
 
@@ -146,8 +157,7 @@ export interface InstructionCountOptions {
   readonly repeats?: number;
   /**
    * Counted windows per process, back to back (the probe's --windows). Default
-   * 1, what the gate counts; the power campaign takes several, since start-up
-   * is most of a process's cost under callgrind. Each window is one figure.
+   * GATE_WINDOWS, what the gate counts. Each window is one figure.
    */
   readonly windowsPerProcess?: number;
   /** Processes at a time. Default 2. */
@@ -164,7 +174,7 @@ export async function instructionCounts(root: string, options: InstructionCountO
   const script = await bundleProbe(root);
   const wanted = new Set(options.lanes ?? INSTRUCTION_LANE_IDS);
   const repeats = options.repeats ?? 1;
-  const windows = options.windowsPerProcess ?? 1;
+  const windows = options.windowsPerProcess ?? GATE_WINDOWS;
   const figures = Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [] as number[]])) as Record<InstructionLaneId, number[]>;
   const jobs = INSTRUCTION_LANES.filter((lane) => wanted.has(lane.id)).flatMap((lane) => Array.from({ length: repeats }, (_, i) => ({ lane, repeat: i + 1 })));
   const results = new Map<(typeof jobs)[number], number[]>();

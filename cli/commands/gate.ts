@@ -2,9 +2,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
-import { checkTree, countBaseline, describeThresholds, verdictJson } from '../../bench/gate/gate-run.js';
+import { checkTree, countBaseline, describeThresholds, laneThresholds, verdictJson } from '../../bench/gate/gate-run.js';
 import { laneCounts, mergeIntoActionBenchmark, mergeIntoBencher } from '../../bench/gate/dashboard-instructions.js';
-import { INSTRUCTION_LANE_IDS } from '../../bench/gate/lanes.js';
+import { BASELINE_WINDOWS, GATE_WINDOWS, INSTRUCTION_LANE_IDS } from '../../bench/gate/lanes.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
@@ -37,10 +37,12 @@ export const command = defineCommand<GateFlags>({
           '  structural    exact per-turn counts under the turn strategy, in process and over MCP',
           '  instructions  callgrind instructions per operation, counted inside the probe\'s window, one',
           `                lane per operation (${INSTRUCTION_LANE_IDS.join(', ')}); each flags a`,
-          "                change beyond its own threshold, derived from the baseline's A/A spread",
+          `                change beyond its own threshold (twice the range of the baseline's A/A windows),`,
+          `                judged on the median of ${GATE_WINDOWS} windows counted in one process`,
           '',
-          '--update-baseline counts every lane --repeats times and records the provenance (command, V8',
-          'flags, valgrind, lane shapes, dirty tree); the gate refuses a baseline from another setup.',
+          `--update-baseline counts every lane in --repeats processes of ${BASELINE_WINDOWS} windows and records the`,
+          'provenance (command, V8 flags, valgrind, lane shapes, dirty tree); the gate refuses a baseline',
+          'from another setup.',
           '',
           'Exit 0 pass, 1 regression, 2 could not measure (no valgrind, a corrupt baseline, a baseline',
           'counted in another setup: the reason is named).',
@@ -50,7 +52,7 @@ export const command = defineCommand<GateFlags>({
       .option('--threshold <ratio>', "instruction-count change that counts as a regression, for every lane (default: each lane's own)", positiveNumber)
       .addOption(new Option('--lanes <list>', `a comma-separated subset of ${GATE_LANES.join(',')}`).argParser(subsetOf(GATE_LANES)).default(GATE_LANES, GATE_LANES.join(',')))
       .option('--update-baseline', 'count the working tree and write it as the new baseline')
-      .option('--repeats <n>', 'A/A repeats per lane when writing a baseline', positiveInteger, 3)
+      .option('--repeats <n>', `A/A processes per lane (${BASELINE_WINDOWS} windows each) when writing a baseline`, positiveInteger, 3)
       .option('--json', 'print the verdict as JSON instead of a markdown table')
       .option('--out <file.md>', 'also write the verdict table to this file')
       .option('--bencher <file>', "merge the lanes' instruction counts into this Bencher Metric Format file (measure `instructions`), e.g. the bench's bencher.json")
@@ -69,8 +71,8 @@ export const command = defineCommand<GateFlags>({
         await mkdir(dirname(baselinePath), { recursive: true });
         await writeBaseline(baselinePath, baseline);
         process.stdout.write(`baseline written to ${values.baseline}${baseline.dirty ? ' (from a DIRTY tree: the gate will refuse it; commit first)' : ''}\n`);
-        const thresholds = Object.fromEntries(Object.entries(baseline.lanes).map(([id, lane]) => [id, lane.threshold]));
-        for (const line of describeThresholds(baseline, thresholds as never)) process.stdout.write(`  ${line}\n`);
+        const thresholds = laneThresholds(baseline);
+        for (const line of describeThresholds(baseline, thresholds)) process.stdout.write(`  ${line}\n`);
         return 0;
       }
       const baseline = await readBaseline(baselinePath);

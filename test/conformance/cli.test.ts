@@ -30,7 +30,7 @@ describe('costlab conformance', () => {
     expect(doc.strategies.map((s) => s.strategy)).toEqual(['turn', 'shared', 'rederive']);
     expect(doc.sweep.otherRowsIdentical).toBe(true);
     expect(await readFile(path.join(out, 'conformance.md'), 'utf8')).toContain('## The sweep');
-  }, 60_000);
+  }, 300_000);
 
   it('exits 1 when the strategy it judges fails a cell', async () => {
     const code = await main(['conformance', '--strategy', 'shared', '--columns', 'embedded', '--out', out]);

@@ -13,7 +13,7 @@ import { analyseSweep } from '../../src/conformance/sweep.js';
 let outcome: ConformanceOutcome;
 beforeAll(async () => {
   outcome = await runConformance({ strategy: 'all', columns: [embeddedColumn(), bridgeColumn()] });
-}, 60_000);
+}, 300_000);
 
 const env = { node: 'v20.0.0', platform: 'test' };
 

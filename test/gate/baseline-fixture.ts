@@ -1,18 +1,17 @@
-import { noiseThreshold } from '../../bench/gate/baseline.js';
 import type { Baseline } from '../../bench/gate/baseline.js';
 import { currentProvenance, laneShapes } from '../../bench/gate/lanes.js';
 
 /** A baseline counted in this setup (valgrind as named), every lane present: the tests change what they need. */
 export function baselineFixture(overrides: Partial<Baseline> = {}, valgrind = 'valgrind-3.19.0'): Baseline {
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     commit: 'a'.repeat(40),
     dirty: false,
     createdAt: '2026-12-01T00:00:00.000Z',
     command: 'costlab gate --update-baseline',
     provenance: currentProvenance(valgrind),
     strategy: 'turn',
-    lanes: Object.fromEntries(Object.entries(laneShapes()).map(([id, shape]) => [id, { shape, perOperation: [1000, 1001], spread: 0.001, threshold: noiseThreshold(0.001) }])),
+    lanes: Object.fromEntries(Object.entries(laneShapes()).map(([id, shape]) => [id, { shape, perOperation: [1000, 1001], processes: 1 }])),
     ...overrides,
   };
 }

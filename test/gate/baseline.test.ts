@@ -50,13 +50,17 @@ describe('the baseline', () => {
     await writeFile(old, JSON.stringify({ schemaVersion: 1, commit: 'x' }));
     const error = await readBaseline(old).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BaselineUnreadable);
-    expect(error).toMatchObject({ exitCode: 2 });
+    expect(error).toMatchObject({ exitCode: 2, message: expect.stringMatching(/schema version 1; this gate reads version 3/) });
+    const shapeless = join(dir, 'shapeless.json');
+    await writeFile(shapeless, JSON.stringify({ ...baselineFixture(), lanes: { call: { perOperation: [1] } } }));
+    await expect(readBaseline(shapeless)).rejects.toThrow(/lanes\.call\.shape/);
     await expect(readBaseline(join(dir, 'missing.json'))).rejects.toThrow(/no baseline at/);
   });
 
-  it('derives each lane threshold from its A/A spread, never below 0.5%', () => {
+  it('derives each lane threshold as 1.5× its pooled A/A range, never below 0.5% nor above 100%', () => {
     expect(noiseThreshold(0)).toBe(0.005);
     expect(noiseThreshold(0.0002)).toBe(0.005);
-    expect(noiseThreshold(0.004)).toBeCloseTo(0.02);
+    expect(noiseThreshold(0.004)).toBeCloseTo(0.006);
+    expect(noiseThreshold(0.8)).toBe(1);
   });
 });

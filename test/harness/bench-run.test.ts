@@ -39,7 +39,7 @@ beforeAll(async () => {
   written = parseResults(JSON.parse(await readFile(outcome.files.results!, 'utf8')));
   markdown = await readFile(outcome.files.markdown, 'utf8');
   // The run starts two child processes (the stdio sides of the transport bench): on a loaded 2-core machine that alone can pass the 30 s default.
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

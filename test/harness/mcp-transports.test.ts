@@ -75,7 +75,7 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual(['stdio', 'stdio']);
     expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual(['127.0.0.1', '127.0.0.1']);
     await expectAllClosed(opened);
-  }, 60_000);
+  }, 300_000);
 
   it('closes every child process and listener when the run fails mid-way, and reports that failure', async () => {
     const opened: OpenedEndpoint[] = [];
@@ -91,7 +91,7 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     await expect(run).rejects.toThrow('stopped by the test');
     expect(opened).toHaveLength(6);
     await expectAllClosed(opened);
-  }, 60_000);
+  }, 300_000);
 
   it('closes what it had opened when opening a later endpoint fails', async () => {
     const opened: OpenedEndpoint[] = [];
@@ -107,7 +107,7 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     await expect(run).rejects.toThrow('refused by the test');
     expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual(['in-memory/costlab', 'in-memory/bare', 'stdio/costlab', 'stdio/bare', 'http/costlab']);
     await expectAllClosed(opened);
-  }, 60_000);
+  }, 300_000);
 
   it('refuses a plan without rounds or calls, by name', async () => {
     await expect(runMcpTransports({ warmupRounds: 0, rounds: 0, callsPerRound: 1 })).rejects.toThrow(/rounds > 0/);

@@ -36,7 +36,7 @@ describe('costlab profile --no-clinic (end to end)', () => {
     run = await costlab(['profile', '--strategy', 'turn', '--turns', '5', '--no-clinic', '--out', out, '--top', '8']);
     const summaryLine = /wrote (.+summary\.md)/.exec(run.stdout)?.[1];
     commitDir = summaryLine === undefined ? '' : path.dirname(path.resolve(summaryLine));
-  }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await rm(out, { recursive: true, force: true });

@@ -52,12 +52,12 @@ describe('catalogue consistency rows on real servers', () => {
     const text = JSON.stringify(report);
     expect(text).not.toContain(env.ALICE_TOKEN);
     expect(text).not.toContain(env.BOB_TOKEN);
-  }, 120_000);
+  }, 300_000);
 
   it('passes every row of the same fixture when it behaves', async () => {
     const { byRow } = await verdicts(misbehaving());
     expect(Object.values(byRow)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass']);
-  }, 120_000);
+  }, 300_000);
 
   it('judges the bare SDK fixture: listChanged true makes that row n/a, no caching hints make the cache row n/a', async () => {
     const { byRow } = await verdicts(sdkFixture(6));
@@ -70,5 +70,5 @@ describe('catalogue consistency rows on real servers', () => {
       'input-schemas-valid': 'pass',
       'tool-count-within-client-limit': 'pass',
     });
-  }, 120_000);
+  }, 300_000);
 });

@@ -55,5 +55,5 @@ describe('the library face (package exports)', () => {
     const seen = JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     expect(seen).toMatchObject({ kernel: true, canonical: '{"a":2,"b":1}', strategy: true, mcp: true, world: true, harness: 2 });
     expect(seen['rows']).toEqual(['pass', 'pass', 'pass', 'not_applicable', 'not_applicable', 'pass', 'pass']);
-  }, 180_000);
+  }, 300_000);
 });

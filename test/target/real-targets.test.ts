@@ -19,7 +19,7 @@ describe('costlab serve as a target', () => {
   let http: HttpServe;
   beforeAll(async () => {
     http = await startCostlabHttp();
-  }, 90_000);
+  }, 300_000);
   afterAll(async () => {
     await http?.stop();
   });
@@ -37,7 +37,7 @@ describe('costlab serve as a target', () => {
     const judged = await runTargets({ kind: 'target-conformance', specs: [spec], config, command: 'test' });
     const verdicts = Object.fromEntries(judged.targets[0]!.rows!.map((row) => [row.id, row.verdict]));
     expect(verdicts).toMatchObject({ 'listing-stable': 'pass', 'list-changed-false-honoured': 'pass', 'unlisted-name-refused': 'pass', 'input-schemas-valid': 'pass', 'tool-count-within-client-limit': 'pass' });
-  }, 180_000);
+  }, 300_000);
 
   it('measures and judges costlab serve --http with the token from an environment variable, never writing it', async () => {
     const env = { COSTLAB_EXECUTION_TOKEN: http.token };
@@ -50,14 +50,14 @@ describe('costlab serve as a target', () => {
     const judged = await runTargets({ kind: 'target-conformance', specs: [spec], config, command: 'test', env });
     expect(judged.targets[0]!.rows!.filter((row) => row.verdict === 'fail' || row.verdict === 'error')).toEqual([]);
     for (const report of [bench, judged]) expect(JSON.stringify(report)).not.toContain(http.token);
-  }, 180_000);
+  }, 300_000);
 
   it('names a refused credential as an HTTP failure of that target', async () => {
     const config = parseTargetConfig({ ...small, identities: [{ name: 'mallory', headers: { Authorization: { fromEnv: 'FORGED', prefix: 'Bearer ' } } }] });
     const report = await runTargets({ kind: 'target-bench', specs: [parseTargetSpec(http.url)], config, command: 'test', env: { FORGED: 'not-a-token-at-all' } });
     expect(report.targets[0]!.failure?.code).toBe('http_error');
     expect(JSON.stringify(report)).not.toContain('not-a-token-at-all');
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('the SDK fixture with N tools', () => {
@@ -71,5 +71,5 @@ describe('the SDK fixture with N tools', () => {
     const bytes = outcome.curve!.map((p) => p.responseBytes!);
     expect(bytes[0]! < bytes[1]! && bytes[1]! < bytes[2]!).toBe(true);
     expect(outcome.curve!.every((p) => p.list!.samples === 3)).toBe(true);
-  }, 180_000);
+  }, 300_000);
 });

@@ -63,5 +63,5 @@ describe('costlab … --target', () => {
     const missing = await costlab(['bench', '--target', 'http://127.0.0.1:9/mcp', '--config', creds]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('COSTLAB_NOT_SET_TOKEN');
-  }, 120_000);
+  }, 300_000);
 });

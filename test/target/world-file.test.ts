@@ -22,12 +22,12 @@ describe('--world FILE on bench and gate', () => {
     expect(report.targets[0]!.status).toBe('measured');
     expect(report.targets[0]!.cost.list.toolCount).toBe(1);
     expect(report.targets[0]!.cost.declaresListChanged).toBe(false);
-  }, 180_000);
+  }, 300_000);
 
   it('gate --world judges the served world on the consistency rows, one exact verdict each, and passes', async () => {
     const { stdout } = await costlab(['gate', '--world', WORLD]);
     const rows = stdout.split('\n').filter((line) => line.startsWith('| structural |'));
     expect(rows).toHaveLength(7);
     expect(rows.every((line) => line.includes('| pass |'))).toBe(true);
-  }, 180_000);
+  }, 300_000);
 });
