@@ -15,8 +15,8 @@ import { worldContext } from '../../src/world/reference-world.js';
 import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 import { TurnNotListed, checkOutcome, toolCall } from '../harness/workload-turn.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
-import { buildScaleKernel } from './scale-world.js';
-import type { ScaleShape } from './scale-world.js';
+import { buildScaleKernel } from '../world/scale-world.js';
+import type { ScaleShape } from '../world/scale-world.js';
 
 export interface PointSpec extends ScaleShape {
   readonly strategy: CatalogueStrategyName;

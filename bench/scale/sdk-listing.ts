@@ -23,7 +23,7 @@ import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { McpToolServer } from '../../src/mcp/tool-server.js';
 import { worldContext } from '../../src/world/reference-world.js';
 import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
-import { buildScaleKernel } from './scale-world.js';
+import { buildScaleKernel } from '../world/scale-world.js';
 
 export interface SdkListingFigures {
   readonly tools: number;

@@ -1,5 +1,5 @@
 import { InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../src/kernel/index.js';
-import type { CatalogueStrategyName, ContextToolProvider, SpanSink } from '../../src/kernel/index.js';
+import type { CatalogueStrategyName, ContextToolProvider, Grant, SpanSink } from '../../src/kernel/index.js';
 import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools } from '../../src/world/reference-world.js';
 
 export interface ReferenceKernel {
@@ -9,18 +9,19 @@ export interface ReferenceKernel {
 }
 
 /**
- * A kernel over the reference world's grants and static tools with in-memory
- * ports, fed by the given providers. Tests that swap the provider (a mutable
+ * A kernel over the reference world's grants (and `extraGrants` beside
+ * them) and static tools with in-memory ports, fed by the given providers. Tests that swap the provider (a mutable
  * one, an MCP-backed one) build on this rather than restating the world.
  */
 export function buildWorldKernel(
   strategy: CatalogueStrategyName,
   providers: readonly ContextToolProvider[],
   spanSink?: SpanSink,
+  extraGrants: readonly Grant[] = [],
 ): { kernel: MediationKernel; audit: MemoryAuditSink } {
   const audit = new MemoryAuditSink();
   const kernel = new MediationKernel({
-    grantSource: new StaticGrantSource(referenceGrants()),
+    grantSource: new StaticGrantSource([...referenceGrants(), ...extraGrants]),
     auditSink: audit,
     usageStore: new InMemoryUsageStore(),
     tools: referenceTools(),

@@ -67,4 +67,35 @@ describe('DiscoveryFilter', () => {
     );
     expect(ACTOR.kind).toBe('human');
   });
+
+  // Verdicts are remembered per set of eligible grant objects and owner key:
+  // one source hands out the same frozen grants turn after turn, so later
+  // filters look verdicts up. They must still answer as canDiscover does at
+  // every instant (a grant that lapses leaves the set) and for every owner.
+  it('answers as canDiscover across turns over one grant source, as instants move and owners change', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(grantArb, { maxLength: 8, selector: (g) => g.id }),
+        fc.array(ceilingArb, { minLength: 1, maxLength: 12 }),
+        fc.array(fc.record({ later: fc.integer({ min: -1, max: 3 }), owner: fc.constantFrom(OWNER, STRANGER) }), { minLength: 2, maxLength: 5 }),
+        async (grants, ceilings, turns) => {
+          const source = new StaticGrantSource(grants);
+          let previous: AvailableAuthority | undefined;
+          for (const [index, { later, owner: turnOwner }] of turns.entries()) {
+            const prepared = prepareContext(context({ turn: String(index), owner: turnOwner }));
+            const available = (await resolveAuthority(source, prepared, new AbortController().signal)) as AvailableAuthority;
+            // The premise: the same compiled grant objects every turn.
+            if (previous !== undefined) expect(available.grants.every((g, i) => g === previous!.grants[i])).toBe(true);
+            previous = available;
+            const latestNowMs = T0 + later * MINUTE;
+            const filter = new DiscoveryFilter(available, prepared, latestNowMs);
+            for (const ceiling of ceilings) {
+              expect(filter.allows(ceiling)).toBe(canDiscover(available, prepared, ceiling, latestNowMs) === 'allowed');
+            }
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_GRANTS } from '../../src/kernel/index.js';
 import { logLogSlope } from '../../bench/scale/log-log-slope.js';
 import { runPoint } from '../../bench/scale/run-point.js';
-import { buildScaleKernel, toolsPerProvider } from '../../bench/scale/scale-world.js';
+import { buildScaleKernel, toolsPerProvider } from '../../bench/world/scale-world.js';
 import { planSweep, FULL_AXES } from '../../bench/scale/sweep-plan.js';
 import { checkSweepTargets, renderSweepMarkdown } from '../../bench/scale/sweep-markdown.js';
 import { SweepResultsSchema } from '../../bench/results/sweep-schema.js';

@@ -5,7 +5,8 @@ import type { ResolvedAuthority } from './resolve-authority.js';
 /** A registry derivation that operations of one turn are waiting on together. */
 export interface PendingDerivation {
   readonly promise: Promise<EffectiveRegistry>;
-  readonly controller: AbortController;
+  /** Absent when the operation that started it had no signal: the lease's release is then the only way to end it. */
+  readonly controller: AbortController | undefined;
   waiters: number;
 }
 

@@ -10,10 +10,10 @@
  * between turns. `frozenDefinitions` makes them hand out deep-frozen
  * definition objects instead (the identity fast path of ADR 0009).
  */
-import { MediationKernel, MemoryAuditSink, InMemoryToolNamespaceSettings, InMemoryUsageStore, StaticGrantSource } from '../../src/kernel/index.js';
-import type { AccessContext, CatalogueStrategyName, ContextToolProvider, Grant, JsonObject, ParsedToolCall, ToolDefinition, ToolHandler, ToolResult } from '../../src/kernel/index.js';
+import type { AccessContext, CatalogueStrategyName, ContextToolProvider, Grant, JsonObject, MediationKernel, MemoryAuditSink, ParsedToolCall, ToolDefinition, ToolHandler, ToolResult } from '../../src/kernel/index.js';
 import { deepFreeze } from '../../src/kernel/internals.js';
-import { BENCH_ACTOR, ENABLED_NAMESPACES, NOTION_SEARCH, WORLD_AUTHORITY, WORLD_EPOCH, WORLD_NAMESPACE, handlerOf, referenceGrants, referenceTools } from '../../src/world/reference-world.js';
+import { BENCH_ACTOR, NOTION_SEARCH, WORLD_AUTHORITY, WORLD_EPOCH, WORLD_NAMESPACE, handlerOf } from '../../src/world/reference-world.js';
+import { buildWorldKernel } from './build-world.js';
 
 /** Distinct declared ceilings among the generated tools: a provider's tools share a handful of capabilities, not one each. */
 export const GENERATED_CEILINGS = 64;
@@ -113,15 +113,5 @@ export function buildScaleKernel(strategy: CatalogueStrategyName, shape: ScaleSh
   const split = toolsPerProvider(shape);
   if (split === null) throw new RangeError(`${shape.tools} tools cannot be spread over ${shape.providers} providers`);
   const providers = split.map((count, k) => generatedProvider(k, count, shape.frozenDefinitions === true));
-  const audit = new MemoryAuditSink();
-  const kernel = new MediationKernel({
-    grantSource: new StaticGrantSource([...referenceGrants(), ...generatedGrants(Math.max(0, shape.grants - 6))]),
-    auditSink: audit,
-    usageStore: new InMemoryUsageStore(),
-    tools: referenceTools(),
-    providers,
-    namespaceSettings: new InMemoryToolNamespaceSettings(ENABLED_NAMESPACES),
-    catalogueStrategy: strategy,
-  });
-  return { kernel, audit };
+  return buildWorldKernel(strategy, providers, undefined, generatedGrants(Math.max(0, shape.grants - 6)));
 }
