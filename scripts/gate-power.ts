@@ -16,7 +16,7 @@
  * The output says how the runs were counted (processes × windows) and HEAD's
  * spread over its runs beside each lane's threshold.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readBaseline, relativeSpread } from '../bench/gate/baseline.js';
@@ -84,8 +84,7 @@ const labelOf = new Map(INSTRUCTION_LANES.map((lane) => [lane.label, lane.id]));
  * `costlab gate` judges its windows: against the baseline, each lane with
  * its threshold.
  */
-async function judgeRuns(scenario: string, dir: string, lanes: readonly InstructionLaneId[] | undefined, runs: number, k?: number): Promise<Outcome[]> {
-  const structural = (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
+async function judgeRuns(scenario: string, dir: string, structural: readonly VerdictRow[], lanes: readonly InstructionLaneId[] | undefined, runs: number, k?: number): Promise<Outcome[]> {
   const figures = await instructionCounts(dir, { repeats: runs / runsPerProcess, windowsPerProcess, ...(lanes === undefined ? {} : { lanes }), onProgress: progress });
   return Array.from({ length: runs }, (_, i) => {
     const head = Object.fromEntries(INSTRUCTION_LANES.map((lane) => [lane.id, figures[lane.id].slice(i * GATE_WINDOWS, (i + 1) * GATE_WINDOWS)])) as unknown as InstructionFigures;
@@ -112,76 +111,109 @@ function fit(x: readonly number[], y: readonly number[]): { slope: number; r2: n
   return { slope: sxy / sxx, r2: syy === 0 ? 0 : (sxy * sxy) / (sxx * syy) };
 }
 
+const structuralOf = async (dir: string): Promise<readonly VerdictRow[]> => (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
+const fixtures = FIXTURES.filter((fixture) => only === undefined || only.has(fixture.name));
+const scenarios = fixtures.flatMap((fixture) => (fixture.rungs ?? [undefined]).map((k) => ({ fixture, k, label: `${fixture.name}${k === undefined ? '' : ` k=${k}`}` })));
+
+// Preflight: every fixture tree is built and its structural lane run before
+// anything is counted. A patch can apply and still break the kernel (a method
+// the code no longer has): the 05dd917 campaign lost 53 minutes of counts to
+// that, at its seventh scenario. A broken fixture stops the campaign here, by name.
+const structuralRows = new Map<string, readonly VerdictRow[]>();
+const broken: string[] = [];
+for (const scenario of scenarios) {
+  progress(`preflight: ${scenario.label}`);
+  const dir = await fixtureTree(root, base, scenario.fixture, scenario.k);
+  try {
+    structuralRows.set(scenario.label, await structuralOf(dir));
+  } catch (error) {
+    broken.push(`${scenario.label}: ${(error as Error).message.split('\n').slice(0, 3).join(' ')}`);
+  } finally {
+    await removeFixtureTree(root, dir);
+  }
+}
+if (broken.length > 0) {
+  process.stderr.write(`gate-power: fixtures that build but do not run (re-fit them to the code they target):\n${broken.map((line) => `  ${line}\n`).join('')}`);
+  process.exit(2);
+}
+
 const outcomes: Outcome[] = [];
 if (selfRuns > 0 && (only === undefined || only.has('self'))) {
   progress(`self (HEAD vs baseline): ${selfRuns} runs`);
-  outcomes.push(...(await judgeRuns('self', root, undefined, selfRuns)));
+  outcomes.push(...(await judgeRuns('self', root, await structuralOf(root), undefined, selfRuns)));
+  writeReport();
 }
-const fixtures = FIXTURES.filter((fixture) => only === undefined || only.has(fixture.name));
-for (const fixture of fixtures) {
-  for (const k of fixture.rungs ?? [undefined]) {
-    const dir = await fixtureTree(root, base, fixture, k);
-    try {
-      progress(`${fixture.name}${k === undefined ? '' : ` k=${k}`}: ${runs} runs`);
-      outcomes.push(...(await judgeRuns(fixture.name, dir, fixture.lanes, runs, k)));
-    } finally {
-      await removeFixtureTree(root, dir);
-    }
+for (const { fixture, k, label } of scenarios) {
+  const dir = await fixtureTree(root, base, fixture, k);
+  try {
+    progress(`${label}: ${runs} runs`);
+    outcomes.push(...(await judgeRuns(fixture.name, dir, structuralRows.get(label)!, fixture.lanes, runs, k)));
+  } finally {
+    await removeFixtureTree(root, dir);
   }
+  writeReport();
 }
-
-const ladders = fixtures.filter((fixture): fixture is Fixture & { rungs: readonly number[] } => fixture.rungs !== undefined).map((fixture) => {
-  const lane = fixture.lanes[0]!;
-  // A rung's count is the median of its runs' counts (they agree to the lane's A/A spread).
-  const points = fixture.rungs.map((k) => {
-    const counts = outcomes.filter((o) => o.scenario === fixture.name && o.k === k).flatMap((o) => (o.counts[lane] === undefined ? [] : [o.counts[lane]!]));
-    return { k, count: counts.length === 0 ? undefined : median(counts) };
-  });
-  const complete = points.every((p) => p.count !== undefined);
-  const { slope, r2 } = complete ? fit(points.map((p) => p.k), points.map((p) => p.count!)) : { slope: Number.NaN, r2: Number.NaN };
-  const rises = complete && points.every((p, i) => i === 0 || p.count! > points[i - 1]!.count!);
-  return { name: fixture.name, lane, points, slope, r2, rises, ok: rises && r2 >= 0.98 };
-});
-
-const minutes = ((Date.now() - started) / 60000).toFixed(1);
-const rowsFor = (scenario: string, k?: number) => outcomes.filter((o) => o.scenario === scenario && o.k === k);
-const scenarioLines = [
-  ...(outcomes.some((o) => o.scenario === 'self') ? [{ name: 'self (HEAD)', expect: 'no flag', list: rowsFor('self') }] : []),
-  ...fixtures.flatMap((fixture) => (fixture.rungs ?? [undefined]).map((k) => ({ name: `${fixture.name}${k === undefined ? '' : ` k=${k}`}`, expect: k === 1 ? 'rung 1' : 'flag', list: rowsFor(fixture.name, k) }))),
-];
-const lines = [
-  '# Regression gate: power, false alarms and work ladders',
-  '',
-  `Produced by \`npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}${values.only === undefined ? '' : ` --only ${values.only}`}\` at \`${base}\`, node ${process.version}, ${new Date().toISOString()}, in ${minutes} min.`,
-  `A run is what \`costlab gate\` judges: the median of ${GATE_WINDOWS} consecutive counted windows of one lane in one callgrind process, against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold. ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows (${runsPerProcess} runs) in each of ${runs / runsPerProcess} (HEAD ${selfRuns / runsPerProcess}) processes per lane, since start-up is most of a process's cost under callgrind; the gate's own run is a process's first ${GATE_WINDOWS} windows. The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all six, and any flag there is a false alarm.`,
-  '',
-  '| scenario | expected | runs | flagged (exit 1) | lanes that flagged |',
-  '| --- | --- | ---: | ---: | --- |',
-  ...scenarioLines.map((s) => `| ${s.name} | ${s.expect} | ${s.list.length} | ${s.list.filter((o) => o.flagged).length} | ${[...new Set(s.list.flatMap((o) => o.flaggedBy))].join('; ') || '—'} |`),
-  '',
-  '## Ladders',
-  '',
-  '| ladder | lane | counts per operation, k = 1…4 | slope per k | r² | rises with k, r² ≥ 0.98 |',
-  '| --- | --- | --- | ---: | ---: | --- |',
-  ...ladders.map((l) => `| ${l.name} | ${l.lane} | ${l.points.map((p) => (p.count === undefined ? '—' : Math.round(p.count).toLocaleString('en-US'))).join(' → ')} | ${Math.round(l.slope).toLocaleString('en-US')} | ${l.r2.toFixed(4)} | ${l.ok ? 'yes' : '**no**'} |`),
-  '',
-  `Baseline per operation: ${INSTRUCTION_LANES.map((lane) => `${lane.id} ${Math.round(baseFigures[lane.id][0]!).toLocaleString('en-US')} (threshold ${(thresholds[lane.id] * 100).toFixed(2)}%)`).join('; ')}.`,
-  ...(outcomes.some((o) => o.scenario === 'self')
-    ? [
-        '',
-        `HEAD's spread over its ${selfRuns} runs ((max − min) / median), against each lane's threshold: ${INSTRUCTION_LANES.map((lane) => {
-          const counts = rowsFor('self').flatMap((o) => (o.counts[lane.id] === undefined ? [] : [o.counts[lane.id]!]));
-          return `${lane.id} ${(relativeSpread(counts) * 100).toFixed(4)}% (median ${Math.round(median(counts)).toLocaleString('en-US')})`;
-        }).join('; ')}.`,
-      ]
-    : []),
-  '',
-];
-writeFileSync(join(root, 'results', 'gate-power.md'), `${lines.join('\n')}\n`);
-writeFileSync(join(root, 'results', 'gate-power.json'), `${JSON.stringify({ base, node: process.version, runs, selfRuns, minutes: Number(minutes), ladders, outcomes: outcomes.map(({ rows: _rows, ...rest }) => rest) }, null, 2)}\n`);
-process.stdout.write(`${lines.join('\n')}\n`);
-const failures = [...ladders.filter((l) => !l.ok).map((l) => l.name), ...scenarioLines.filter((s) => s.expect === 'flag' && s.list.some((o) => !o.flagged)).map((s) => s.name), ...(outcomes.some((o) => o.scenario === 'self' && o.flagged) ? ['self'] : [])];
+const failures = writeReport();
+process.stdout.write(`${readFileSync(join(root, 'results', 'gate-power.md'), 'utf8')}`);
 if (failures.length > 0) {
   process.stderr.write(`gate-power: not as expected: ${failures.join(', ')}\n`);
   process.exitCode = 1;
+}
+
+/**
+ * Writes results/gate-power.md and .json from the outcomes so far (after
+ * every scenario, so an interrupted campaign keeps what it counted; a partial
+ * report says which scenarios it still lacks) and returns what was not as expected.
+ */
+function writeReport(): string[] {
+  const ladders = fixtures.filter((fixture): fixture is Fixture & { rungs: readonly number[] } => fixture.rungs !== undefined).map((fixture) => {
+    const lane = fixture.lanes[0]!;
+    // A rung's count is the median of its runs' counts (they agree to the lane's A/A spread).
+    const points = fixture.rungs.map((k) => {
+      const counts = outcomes.filter((o) => o.scenario === fixture.name && o.k === k).flatMap((o) => (o.counts[lane] === undefined ? [] : [o.counts[lane]!]));
+      return { k, count: counts.length === 0 ? undefined : median(counts) };
+    });
+    const complete = points.every((p) => p.count !== undefined);
+    const { slope, r2 } = complete ? fit(points.map((p) => p.k), points.map((p) => p.count!)) : { slope: Number.NaN, r2: Number.NaN };
+    const rises = complete && points.every((p, i) => i === 0 || p.count! > points[i - 1]!.count!);
+    return { name: fixture.name, lane, points, slope, r2, rises, ok: rises && r2 >= 0.98 };
+  });
+
+  const minutes = ((Date.now() - started) / 60000).toFixed(1);
+  const rowsFor = (scenario: string, k?: number) => outcomes.filter((o) => o.scenario === scenario && o.k === k);
+  const scenarioLines = [
+    ...(outcomes.some((o) => o.scenario === 'self') ? [{ name: 'self (HEAD)', expect: 'no flag', list: rowsFor('self') }] : []),
+    ...fixtures.flatMap((fixture) => (fixture.rungs ?? [undefined]).map((k) => ({ name: `${fixture.name}${k === undefined ? '' : ` k=${k}`}`, expect: k === 1 ? 'rung 1' : 'flag', list: rowsFor(fixture.name, k) }))),
+  ];
+  const lines = [
+    '# Regression gate: power, false alarms and work ladders',
+    '',
+    `Produced by \`npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}${values.only === undefined ? '' : ` --only ${values.only}`}\` at \`${base}\`, node ${process.version}, ${new Date().toISOString()}, in ${minutes} min.`,
+    `A run is what \`costlab gate\` judges: the median of ${GATE_WINDOWS} consecutive counted windows of one lane in one callgrind process, against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold. ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows (${runsPerProcess} runs) in each of ${runs / runsPerProcess} (HEAD ${selfRuns / runsPerProcess}) processes per lane, since start-up is most of a process's cost under callgrind; the gate's own run is a process's first ${GATE_WINDOWS} windows. The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all six, and any flag there is a false alarm.`,
+    '',
+    '| scenario | expected | runs | flagged (exit 1) | lanes that flagged |',
+    '| --- | --- | ---: | ---: | --- |',
+    ...scenarioLines.map((s) => `| ${s.name} | ${s.expect} | ${s.list.length} | ${s.list.filter((o) => o.flagged).length} | ${[...new Set(s.list.flatMap((o) => o.flaggedBy))].join('; ') || '—'} |`),
+    '',
+    '## Ladders',
+    '',
+    '| ladder | lane | counts per operation, k = 1…4 | slope per k | r² | rises with k, r² ≥ 0.98 |',
+    '| --- | --- | --- | ---: | ---: | --- |',
+    ...ladders.map((l) => `| ${l.name} | ${l.lane} | ${l.points.map((p) => (p.count === undefined ? '—' : Math.round(p.count).toLocaleString('en-US'))).join(' → ')} | ${Math.round(l.slope).toLocaleString('en-US')} | ${l.r2.toFixed(4)} | ${l.ok ? 'yes' : '**no**'} |`),
+    '',
+    `Baseline per operation: ${INSTRUCTION_LANES.map((lane) => `${lane.id} ${Math.round(baseFigures[lane.id][0]!).toLocaleString('en-US')} (threshold ${(thresholds[lane.id] * 100).toFixed(2)}%)`).join('; ')}.`,
+    ...(outcomes.some((o) => o.scenario === 'self')
+      ? [
+          '',
+          `HEAD's spread over its ${selfRuns} runs ((max − min) / median), against each lane's threshold: ${INSTRUCTION_LANES.map((lane) => {
+            const counts = rowsFor('self').flatMap((o) => (o.counts[lane.id] === undefined ? [] : [o.counts[lane.id]!]));
+            return `${lane.id} ${(relativeSpread(counts) * 100).toFixed(4)}% (median ${Math.round(median(counts)).toLocaleString('en-US')})`;
+          }).join('; ')}.`,
+        ]
+      : []),
+    '',
+  ];
+  writeFileSync(join(root, 'results', 'gate-power.md'), `${lines.join('\n')}\n`);
+  writeFileSync(join(root, 'results', 'gate-power.json'), `${JSON.stringify({ base, node: process.version, runs, selfRuns, minutes: Number(minutes), ladders, outcomes: outcomes.map(({ rows: _rows, ...rest }) => rest) }, null, 2)}\n`);
+  return [...ladders.filter((l) => !l.ok).map((l) => l.name), ...scenarioLines.filter((s) => s.expect === 'flag' && s.list.some((o) => !o.flagged)).map((s) => s.name), ...(outcomes.some((o) => o.scenario === 'self' && o.flagged) ? ['self'] : [])];
 }

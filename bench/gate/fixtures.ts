@@ -29,7 +29,7 @@ export interface Fixture {
 
 export const FIXTURES: readonly Fixture[] = Object.freeze([
   { name: 'ladder-derive-repeat', description: 'the per-turn derivation done k times', rungs: [1, 2, 3, 4], lanes: ['catalogue'] },
-  { name: 'ladder-registry-copies', description: 'k extra registry copies on every resolve', rungs: [1, 2, 3, 4], lanes: ['catalogue', 'call'] },
+  { name: 'ladder-registry-copies', description: 'k extra registry copies on every resolve', rungs: [1, 2, 3, 4], lanes: ['catalogue'] },
   { name: 'ladder-provider-tools', description: 'k extra provider tools registered again every turn', rungs: [1, 2, 3, 4], lanes: ['catalogue'] },
   { name: 'revert-turn-memo', description: 'the per-turn memo reverted: every operation derives', lanes: ['catalogue', 'call'] },
   { name: 'mcp-listing-per-call', description: 'the MCP bridge asks the kernel for a listing on every tools/call', lanes: ['mcp'] },
