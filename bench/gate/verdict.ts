@@ -209,6 +209,13 @@ export function instructionVerdict(input: InstructionInput): InstructionRow {
   const counts = `${formatInteger(baseMedian)} → ${formatInteger(headMedian)} instructions`;
 
   if (noise >= threshold) {
+    // Noisy counts still judge a change that every count agrees on: when the
+    // whole range lies past the threshold on one side, the noise cannot
+    // explain it. (The 05dd917 power campaign: 1,358,293 instructions against
+    // a 267,660 baseline, +408%, read 'inconclusive' because its first window
+    // spread the five past a 0.5% threshold.)
+    if (ci[0] - 1 > threshold) return row({ ci, verdict: 'regression', reason: `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, though they spread by ${formatPercent(spread)}` });
+    if (1 - ci[1] > threshold) return row({ ci, verdict: 'improvement', reason: `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, though they spread by ${formatPercent(spread)}` });
     return row({
       ci,
       verdict: 'inconclusive',

@@ -124,10 +124,18 @@ describe('instructionVerdict', () => {
     expect(instructionVerdict({ segment: 's', base: [2_000_000, 2_000_010], head: [1_900_000, 1_900_020] }).verdict).toBe('improvement');
   });
 
-  it('refuses to judge counts whose repeats spread past the threshold', () => {
-    const row = instructionVerdict({ segment: 's', base: [1_000_000, 1_050_000], head: [1_100_000, 1_100_001] });
+  it('refuses to judge counts whose repeats spread past the threshold when their range straddles it', () => {
+    const row = instructionVerdict({ segment: 's', base: [1_000_000, 1_050_000], head: [1_030_000, 1_030_001] });
     expect(row.verdict).toBe('inconclusive');
     expect(row.reason).toMatch(/not deterministic/);
+  });
+
+  it('judges noisy counts that all lie past the threshold on one side (a first window cannot hide a +400% change)', () => {
+    const regression = instructionVerdict({ segment: 's', base: 267_660, head: [1_420_000, 1_358_293, 1_357_000, 1_358_900, 1_358_100], threshold: 0.005 });
+    expect(regression.verdict).toBe('regression');
+    expect(regression.reason).toMatch(/every count is beyond the 0\.5\d*% threshold/);
+    const improvement = instructionVerdict({ segment: 's', base: 1_000_000, head: [500_000, 520_000], threshold: 0.005 });
+    expect(improvement.verdict).toBe('improvement');
   });
 
   it('refuses non-positive counts', () => {
