@@ -19,10 +19,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readBaseline, relativeSpread } from '../bench/gate/baseline.js';
+import { readBaseline } from '../bench/gate/baseline.js';
 import { laneCounts } from '../bench/gate/dashboard-instructions.js';
 import { git } from '../bench/repository/git.js';
-import { median } from '../bench/statistics/sample-statistics.js';
+import { median, relativeSpread } from '../bench/statistics/sample-statistics.js';
 import { FIXTURES, fixtureTree, removeFixtureTree } from '../bench/gate/fixtures.js';
 import type { Fixture } from '../bench/gate/fixtures.js';
 import { baselineFigures, checkTree, laneThresholds } from '../bench/gate/gate-run.js';

@@ -8,7 +8,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { median } from '../statistics/sample-statistics.js';
+import { relativeSpread } from '../statistics/sample-statistics.js';
 import { GateError } from './gate-error.js';
 
 export const BASELINE_SCHEMA_VERSION = 3;
@@ -90,11 +90,6 @@ export const MIN_INSTRUCTION_THRESHOLD = 0.005;
 
 export function noiseThreshold(spread: number): number {
   return Math.min(1, Math.max(MIN_INSTRUCTION_THRESHOLD, NOISE_MULTIPLIER * spread));
-}
-
-/** (max − min) / median; 0 for one value. */
-export function relativeSpread(values: readonly number[]): number {
-  return values.length < 2 ? 0 : (Math.max(...values) - Math.min(...values)) / median(values);
 }
 
 /** A lane's threshold, derived from the windows its baseline pooled. */

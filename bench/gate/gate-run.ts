@@ -4,12 +4,12 @@
  * repeats, or check a tree against one. Refusals are GateErrors (exit 2).
  */
 import { gitOrUndefined } from '../repository/git.js';
-import { BASELINE_SCHEMA_VERSION, BaselineMismatch, laneThreshold, provenanceDifferences, relativeSpread } from './baseline.js';
+import { BASELINE_SCHEMA_VERSION, BaselineMismatch, laneThreshold, provenanceDifferences } from './baseline.js';
 import type { Baseline, LaneBaseline } from './baseline.js';
 import { valgrindVersion } from './callgrind.js';
 import { BASELINE_WINDOWS, currentProvenance, INSTRUCTION_LANE_IDS, INSTRUCTION_LANES, instructionCounts, instructionRows, laneShapes, structuralLane } from './lanes.js';
 import type { InstructionFigures, InstructionLaneId } from './lanes.js';
-import { median } from '../statistics/sample-statistics.js';
+import { median, relativeSpread } from '../statistics/sample-statistics.js';
 import { exitCodeFor, isFlagged } from './verdict.js';
 import type { VerdictRow } from './verdict.js';
 

@@ -18,7 +18,7 @@ import { bootstrapMedianRatio, type BootstrapOptions } from './bootstrap.js';
 import { formatChange, formatInteger, formatP, formatPercent } from './format.js';
 import { formatRatio } from '../report/number-format.js';
 import { mannWhitneyU } from './mann-whitney.js';
-import { median } from '../statistics/sample-statistics.js';
+import { median, relativeSpread } from '../statistics/sample-statistics.js';
 
 export type Lane = 'wall-clock' | 'instructions' | 'structural';
 export type ComparisonVerdict = 'regression' | 'improvement' | 'no-change' | 'inconclusive';
@@ -232,11 +232,6 @@ export function instructionVerdict(input: InstructionInput): InstructionRow {
     return row({ ci, verdict: 'improvement', reason: `${counts} (${change}), beyond the ${formatPercent(threshold)} threshold` });
   }
   return row({ ci, verdict: 'no-change', reason: `${counts} (${change}), inside the ${formatPercent(threshold)} threshold` });
-}
-
-/** (max − min) / median of repeats; 0 for a single value. */
-function relativeSpread(values: readonly number[]): number {
-  return (Math.max(...values) - Math.min(...values)) / median(values);
 }
 
 export interface StructuralInput {

@@ -68,6 +68,11 @@ export function median(values: readonly number[]): number {
   return medianOfSorted(sortedCopy(values));
 }
 
+/** (max − min) / median: how far repeats of one measurement spread; 0 for one value. */
+export function relativeSpread(values: readonly number[]): number {
+  return values.length < 2 ? 0 : (Math.max(...values) - Math.min(...values)) / median(values);
+}
+
 export function mean(samples: ArrayLike<number>): number {
   const n = samples.length;
   if (n === 0) throw new RangeError('the mean of no samples is undefined');
