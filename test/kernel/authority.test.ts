@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_GRANTS } from '../../src/kernel/index.js';
 import type { Grant } from '../../src/kernel/index.js';
-import { ScriptedGrantSource, fixedSource, throwingSource } from './support/grant-sources.js';
+import { ScriptedGrantSource, answeringNow, fixedSource, throwingSource } from './support/grant-sources.js';
 import { ACTOR, ISSUER, STRANGER, call, context, grant, makeWorld } from './support/world.js';
 
 const many = (count: number): Grant[] => Array.from({ length: count }, (_, i) => grant({ id: `g-${i}` }));
@@ -51,6 +51,19 @@ describe('authority resolution fails closed', () => {
     const scope = await kernel.openTurnAuthority(context());
     expect(scope).toMatchObject({ status: 'unavailable', code: 'authority_unavailable', reason: code });
     expect(scope.snapshot).toBeUndefined();
+    scope.close();
+  });
+
+  it.each(FAILURES)('%s from a source answering now (loadNow) fails closed the same way, with no await', async (code, source, detail) => {
+    const now = answeringNow(source());
+    const { kernel, audit } = makeWorld({ grantSource: now });
+    const opening = kernel.openTurnAuthority(context());
+    // Recorded before the opener's first await: the source answered at once.
+    expect(audit.events.map((e) => [e.type, e.outcome, e.cause])).toEqual([['authority.resolved', 'failed', code]]);
+    expect(String(audit.events[0]!.metadata!.detail)).toContain(detail);
+    const scope = await opening;
+    expect(scope).toMatchObject({ status: 'unavailable', code: 'authority_unavailable', reason: code });
+    expect(now.loads).toBe(1);
     scope.close();
   });
 

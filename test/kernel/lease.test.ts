@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { turnAuthorityKey } from '../../src/kernel/index.js';
 import { deferred, settle } from './support/deferred.js';
-import { HangingGrantSource, ScriptedGrantSource } from './support/grant-sources.js';
+import { HangingGrantSource, ScriptedGrantSource, answeringNow } from './support/grant-sources.js';
 import { DeferredProvider } from './support/providers.js';
 import { MINUTE, call, context, grant, makeWorld, tool } from './support/world.js';
 
@@ -218,5 +218,34 @@ describe('an operation without a lease', () => {
     expect(source.signals[0]!.aborted).toBe(true);
     expect(audit.events).toEqual([expect.objectContaining({ type: 'tool.invoked', operationId: c.id, outcome: 'interrupted' })]);
     expect(kernel.openLeases).toBe(0);
+  });
+});
+
+describe('a lease whose authority came from memory', () => {
+  it('holds its authority before the opener awaits, and its release signal is made on demand, already aborted after release', async () => {
+    const source = answeringNow(new ScriptedGrantSource(() => [grant({ id: 'g1' })]));
+    const { kernel, audit } = makeWorld({ grantSource: source });
+    const opening = kernel.openTurnAuthority(context());
+    expect(audit.events.map((e) => [e.type, e.outcome])).toEqual([['authority.resolved', 'succeeded']]);
+    expect(audit.events[0]!.metadata).toMatchObject({ grantCount: 1, grantIds: ['g1'], transient: false });
+    const scope = await opening;
+    expect(scope.status).toBe('available');
+    scope.close();
+    expect(kernel.openLeases).toBe(0);
+  });
+
+  it('TurnLease: a signal asked for before release aborts on release; one asked for after is aborted already', async () => {
+    const { TurnLease, prepareContext } = await import('../../src/kernel/internals.js');
+    const authority = { status: 'unavailable', code: 'grant_source_failed', detail: 'x', admittedAtMs: 0 } as const;
+    const early = new TurnLease(prepareContext(context()), true, () => authority);
+    expect(early.authority).toBe(authority);
+    const signal = early.released.signal;
+    expect(signal.aborted).toBe(false);
+    early.release();
+    expect([signal.aborted, early.isReleased]).toEqual([true, true]);
+    const late = new TurnLease(prepareContext(context()), true, () => authority);
+    late.release();
+    expect(late.released.signal.aborted).toBe(true);
+    expect(String(late.released.signal.reason)).toContain('turn lease released');
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../src/kernel/canonical-json.js';
-import { isSealedJson, keptGrant } from '../../src/kernel/authority/loaded-grants.js';
+import { grantSet, isSealedJson, keptGrant, loadGrant } from '../../src/kernel/authority/loaded-grants.js';
 import { deepFreeze } from '../../src/kernel/registry/deep-freeze.js';
 import { StaticGrantSource } from '../../src/kernel/index.js';
 import type { Grant } from '../../src/kernel/index.js';
@@ -41,6 +41,22 @@ describe('grant loading', () => {
       expect(scope.snapshot).toMatchObject({ hash: expectedHash(grants()), grantIds: ['g-b', 'g-a'], grantCount: 2 });
       scope.close();
     }
+  });
+
+  it('remembers each kept grant list across alternation: two actors taking turns get their own sets back, and an empty list its own', () => {
+    const load = (material: readonly Grant[]) => material.map((g) => loadGrant(g, g));
+    const ada = load([deepFreeze(grant({ id: 'g-b' })), deepFreeze(grant({ id: 'g-a' }))]);
+    const bob = load([deepFreeze(grant({ id: 'g-c' }))]);
+    const first = grantSet(ada);
+    const other = grantSet(bob);
+    expect(grantSet(ada)).toBe(first);
+    expect(grantSet(bob)).toBe(other);
+    expect(first.hash).toBe(expectedHash([grant({ id: 'g-b' }), grant({ id: 'g-a' })]));
+    // The same first grant with a different tail is another set, not the remembered one.
+    const longer = grantSet([...ada, ...bob]);
+    expect(longer).not.toBe(first);
+    expect(longer.grantIds).toEqual(['g-b', 'g-a', 'g-c']);
+    expect(grantSet([]).hash).toBe(sha256Hex('[]'));
   });
 
   it('keeps a frozen grant object across turns, and never an unfrozen one', async () => {

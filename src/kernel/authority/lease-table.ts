@@ -72,13 +72,16 @@ export class LeaseTable {
       closed = true;
       this.#release(held);
     };
-    let authority: ResolvedAuthority;
-    try {
-      authority = await raceAbort(held.ready, signal);
-    } catch (error) {
-      // This opener gave up: drop its hold. The last one out releases the lease, which aborts the load.
-      close();
-      throw error;
+    // Resolved already when the grants came from memory: nothing to wait for, nothing to race.
+    let authority = held.authority;
+    if (authority === undefined) {
+      try {
+        authority = await raceAbort(held.ready, signal);
+      } catch (error) {
+        // This opener gave up: drop its hold. The last one out releases the lease, which aborts the load.
+        close();
+        throw error;
+      }
     }
     return authority.status === 'available'
       ? Object.freeze({ status: 'available', snapshot: authority.snapshot, close })
@@ -93,15 +96,25 @@ export class LeaseTable {
     lease.release();
   }
 
-  async #resolve(lease: TurnLease): Promise<ResolvedAuthority> {
+  /**
+   * The turn's one authority load and its record. Synchronous when the
+   * source answers from memory and the sink writes synchronously, so the
+   * lease holds its authority before the opener's first await.
+   */
+  #resolve(lease: TurnLease): ResolvedAuthority | Promise<ResolvedAuthority> {
     this.counters.authorityLoads++;
-    const authority = await resolveAuthority(this.grantSource, lease.opener, lease.released.signal);
+    const resolved = resolveAuthority(this.grantSource, lease.opener, () => lease.released.signal);
+    return resolved instanceof Promise ? resolved.then((authority) => this.#record(lease, authority)) : this.#record(lease, resolved);
+  }
+
+  #record(lease: TurnLease, authority: ResolvedAuthority): ResolvedAuthority | Promise<ResolvedAuthority> {
     const event =
       authority.status === 'available'
         ? this.trail.event(lease.opener, 'authority.resolved', 'succeeded', {
             authorityHash: authority.snapshot.hash,
             source: 'kernel',
-            metadata: { grantCount: authority.snapshot.grantCount, grantIds: [...authority.snapshot.grantIds], transient: lease.transient },
+            // The snapshot's id list is frozen already: the record shares it rather than copying it.
+            metadata: { grantCount: authority.snapshot.grantCount, grantIds: authority.snapshot.grantIds as string[], transient: lease.transient },
           })
         : this.trail.event(lease.opener, 'authority.resolved', 'failed', {
             reason: 'authority_unavailable',
@@ -110,7 +123,7 @@ export class LeaseTable {
             source: 'kernel',
             metadata: { detail: authority.detail, transient: lease.transient },
           });
-    await this.trail.outcome(event);
-    return authority;
+    const written = this.trail.outcome(event);
+    return written === undefined ? authority : written.then(() => authority);
   }
 }

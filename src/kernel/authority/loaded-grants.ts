@@ -78,14 +78,23 @@ export interface LoadedGrantSet {
 }
 
 /**
- * The last set derived, and the entries it was derived from. The same kept
- * entries in the same order (every turn of a host whose grants did not
- * change) give the same set: no sort, no sha256.
+ * Sets already derived, by their first entry: the same kept entries in the
+ * same order (every turn of an actor whose grants did not change) give the
+ * same set — no sort, no sha256. One set remembered per first grant, not one
+ * for the whole process: a single "last set" was overwritten whenever two
+ * grant lists alternated (two actors, or the bench's three kernels, each with
+ * its own grant objects), and every lease open then paid the sort and hash
+ * again. Keyed weakly, so a set dies with the grant objects it came from.
  */
-let last: { readonly entries: readonly LoadedGrant[]; readonly set: LoadedGrantSet } | undefined;
+const derived = new WeakMap<LoadedGrant, { readonly entries: readonly LoadedGrant[]; readonly set: LoadedGrantSet }>();
+
+const NO_GRANTS: LoadedGrantSet = Object.freeze({ grants: Object.freeze([]), hash: sha256Hex('[]'), grantIds: Object.freeze([]) });
 
 export function grantSet(entries: readonly LoadedGrant[]): LoadedGrantSet {
-  if (last !== undefined && last.entries.length === entries.length && last.entries.every((entry, i) => entry === entries[i])) return last.set;
+  const first = entries[0];
+  if (first === undefined) return NO_GRANTS;
+  const held = derived.get(first);
+  if (held !== undefined && sameEntries(held.entries, entries)) return held.set;
   const sorted = [...entries].sort((a, b) => (a.compiled.id < b.compiled.id ? -1 : a.compiled.id > b.compiled.id ? 1 : 0));
   // canonicalJson of an array is its members' canonical forms joined by commas in brackets.
   let canonical = '[';
@@ -96,6 +105,12 @@ export function grantSet(entries: readonly LoadedGrant[]): LoadedGrantSet {
     hash: sha256Hex(canonical),
     grantIds: Object.freeze(entries.map((entry) => entry.compiled.id)),
   });
-  last = { entries: [...entries], set };
+  derived.set(first, { entries: [...entries], set });
   return set;
+}
+
+function sameEntries(a: readonly LoadedGrant[], b: readonly LoadedGrant[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

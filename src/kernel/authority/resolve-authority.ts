@@ -41,20 +41,41 @@ function unavailable(code: AuthorityFailureCode, detail: string, admittedAtMs: n
  * material that is not grants, too many grants, or one grant for another
  * namespace, subject or issuer makes the whole authority unavailable — a
  * source that answers for the wrong principal cannot be trusted for the rest.
+ * A source that holds its grants in memory (`loadNow`) is answered without an
+ * await, and `signal` is then never read: passed as a function, it is made
+ * only for a source that has to be waited on.
  */
-export async function resolveAuthority(
+export function resolveAuthority(
   source: GrantSource,
   prepared: PreparedContext,
-  signal: AbortSignal,
-): Promise<ResolvedAuthority> {
-  const { context } = prepared;
-  const admittedAtMs = prepared.nowMs;
+  signal: AbortSignal | (() => AbortSignal),
+): ResolvedAuthority | Promise<ResolvedAuthority> {
+  if (source.loadNow !== undefined) {
+    let material: unknown;
+    try {
+      material = source.loadNow(prepared.context);
+    } catch (error) {
+      return unavailable('grant_source_failed', describeThrown(error), prepared.nowMs);
+    }
+    return authorityFrom(material, prepared);
+  }
+  return loadAndResolve(source, prepared, typeof signal === 'function' ? signal() : signal);
+}
+
+async function loadAndResolve(source: GrantSource, prepared: PreparedContext, signal: AbortSignal): Promise<ResolvedAuthority> {
   let material: unknown;
   try {
-    material = await source.load(context, signal);
+    material = await source.load(prepared.context, signal);
   } catch (error) {
-    return unavailable('grant_source_failed', describeThrown(error), admittedAtMs);
+    return unavailable('grant_source_failed', describeThrown(error), prepared.nowMs);
   }
+  return authorityFrom(material, prepared);
+}
+
+/** Validates what a grant source answered, for the context that asked. */
+function authorityFrom(material: unknown, prepared: PreparedContext): ResolvedAuthority {
+  const { context } = prepared;
+  const admittedAtMs = prepared.nowMs;
   if (!Array.isArray(material)) {
     return unavailable('invalid_grant_material', `grant source returned ${material === null ? 'null' : typeof material}, not an array`, admittedAtMs);
   }

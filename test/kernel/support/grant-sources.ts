@@ -37,3 +37,23 @@ export class HangingGrantSource implements GrantSource {
     return new Promise(() => undefined);
   }
 }
+
+/**
+ * The same answers through `loadNow`, as a source holding its grants in
+ * memory gives them: the kernel must take them without an await and judge
+ * them exactly as it judges `load`'s. `load` refusing to be called proves
+ * which path the kernel took.
+ */
+export function answeringNow(source: ScriptedGrantSource): GrantSource & { readonly loads: number } {
+  let loads = 0;
+  return {
+    get loads() {
+      return loads;
+    },
+    load: () => Promise.reject(new Error('load called on a source that answers now')),
+    loadNow(context: AccessContext): unknown {
+      loads++;
+      return source.answer(loads, context);
+    },
+  };
+}
