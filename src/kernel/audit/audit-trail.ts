@@ -14,6 +14,9 @@ export class AuditUnavailable extends Error {
 /** Told when an outcome record could not be written: the caller got its result, the host must know the trail has a gap. */
 export type AuditFailureListener = (error: unknown, event: AuditEvent) => void;
 
+/** An event still being written by the operation that opened it. */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
 export type AuditFields = Omit<
   AuditEvent,
   'id' | 'type' | 'outcome' | 'at' | 'traceId' | 'namespaceId' | 'actor' | 'authority' | 'owner' | 'purpose' | 'turnId'
@@ -59,9 +62,21 @@ export class AuditTrail {
    * place costs no copy.
    */
   event(prepared: PreparedContext, type: AuditEventType, outcome: AuditOutcome, fields: AuditFields): AuditEvent {
+    const event = this.open(prepared, type, outcome);
+    Object.assign(event, fields);
+    return freezeEvent(event);
+  }
+
+  /**
+   * The head of an event (id, type, outcome, the context's fields), for an
+   * operation that writes the rest straight into it and then `seal`s it: the
+   * per-call records are built this way, without a fields object that
+   * `event` would copy over (one object and one Object.assign per record).
+   */
+  open(prepared: PreparedContext, type: AuditEventType, outcome: AuditOutcome): Mutable<AuditEvent> {
     const { context } = prepared;
     // Built in place, in the spread form's key order, without the throwaway object a conditional spread makes.
-    const event: Record<string, unknown> = {
+    const event: Mutable<AuditEvent> = {
       id: randomUUID(),
       type,
       outcome,
@@ -74,8 +89,19 @@ export class AuditTrail {
       purpose: context.purpose,
     };
     if (context.turnId !== undefined) event.turnId = context.turnId;
-    Object.assign(event, fields);
-    return freezeEvent(event);
+    return event;
+  }
+
+  /**
+   * Freezes an event `open` began, all the way down (see `event`). The head's
+   * values are strings and the context's frozen principals, and a caller of
+   * `open` writes scalars besides `resource` and `metadata`, so only those
+   * two are walked: no pass over every key.
+   */
+  seal(event: Mutable<AuditEvent>): AuditEvent {
+    if (event.resource !== undefined) deepFreeze(event.resource);
+    if (event.metadata !== undefined) deepFreeze(event.metadata);
+    return Object.freeze(event);
   }
 
   /** The record of a context that failed validation: written with nothing from the untrusted context. */

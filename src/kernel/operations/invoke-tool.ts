@@ -1,6 +1,5 @@
 import { isAbortError, raceAbort } from '../abort.js';
 import { AuditUnavailable } from '../audit/audit-trail.js';
-import type { AuditFields } from '../audit/audit-trail.js';
 import { authorize, canDiscover } from '../authority/authorize.js';
 import type { Decision } from '../authority/authorize.js';
 import type { PreparedContext } from '../authority/prepared-context.js';
@@ -20,8 +19,6 @@ import { markStep } from '../observability/spans.js';
 import type { KernelCore, OperationOptions } from './kernel-core.js';
 
 const NEVER_ABORTED = new AbortController().signal;
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A call checked against its contract: the parsed call, or the refusal, and in both cases who to name in the record. */
 type CheckedCall = { readonly call: ToolCall; readonly ref: CallRef; readonly refusal?: undefined } | { readonly call?: undefined; readonly ref: CallRef; readonly refusal: Refusal<'invalid_request'> };
@@ -128,7 +125,8 @@ async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, s
   markStep(spans, 'requirement', call.id);
 
   // 8. Authorize and consume; the decision record is written before anything runs.
-  const decision = await decide(core, entered, call, requirement, signal);
+  const deciding = decide(core, entered, call, requirement, signal);
+  const decision = deciding instanceof Promise ? await deciding : deciding;
   if (isRefusal(decision)) return refuse(core, entered, call, decision);
 
   // 9. The handler, raced against the caller's signal; its result checked against the contract.
@@ -136,19 +134,18 @@ async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, s
   markStep(spans, 'result.contract', call.id);
 
   // 10. The outcome, stamped with the catalogue this turn published. A synchronous sink is not awaited (no extra microtask).
-  // Built in the spread form's key order, without the throwaway object a conditional spread makes.
-  const fields: Mutable<AuditFields> = {
-    tool: call.tool,
-    operationId: call.id,
-    reason: result.status === 'succeeded' ? 'allowed' : result.code,
-    grantId: decision.grantId,
-    consumed: decision.consumed,
-    source: 'kernel',
-    resource: requirement.resource,
-    action: requirement.action,
-  };
-  if (lease.catalogHash !== undefined) fields.catalogHash = lease.catalogHash;
-  const written = core.trail.outcome(core.trail.event(prepared, 'tool.invoked', result.status, fields));
+  // Written straight into the event, in the order the fields form had.
+  const outcome = core.trail.open(prepared, 'tool.invoked', result.status);
+  outcome.tool = call.tool;
+  outcome.operationId = call.id;
+  outcome.reason = result.status === 'succeeded' ? 'allowed' : result.code;
+  outcome.grantId = decision.grantId;
+  outcome.consumed = decision.consumed;
+  outcome.source = 'kernel';
+  outcome.resource = requirement.resource;
+  outcome.action = requirement.action;
+  if (lease.catalogHash !== undefined) outcome.catalogHash = lease.catalogHash;
+  const written = core.trail.outcome(core.trail.seal(outcome));
   if (written !== undefined) await written;
   markStep(spans, 'outcome.record', call.id);
   return result;
@@ -199,29 +196,47 @@ function resolveRequirement(entry: RegisteredTool, prepared: PreparedContext, pa
  * Step 8: the grant walk (and a use consumed) and its decision record. The
  * answer is the decision when it allows, else the refusal to record. A sink
  * that cannot take the decision record stops the call: nothing runs.
+ * Synchronous when the walk and the sink are (no bounded grant to consume, a
+ * synchronous sink): the common call pays no promise and no await here.
  */
-async function decide(core: KernelCore, entered: EnteredTurn, call: ToolCall, requirement: Requirement, signal: AbortSignal | undefined): Promise<Decision | Refusal> {
+function decide(core: KernelCore, entered: EnteredTurn, call: ToolCall, requirement: Requirement, signal: AbortSignal | undefined): Decision | Refusal | Promise<Decision | Refusal> {
   const { spans } = core;
   const start = spans === undefined ? 0 : spans.now();
-  let decision: Decision;
+  let decided: Decision | Promise<Decision>;
   try {
     core.counters.decisions++;
     const pending = authorize(entered.authority, entered.prepared, requirement, core.usage, entered.lease.latestNowMs, signal);
-    decision = pending instanceof Promise ? await pending : pending;
-    markStep(spans, 'authorize', call.id);
-    const written = core.trail.decision(decisionRecord(core, entered.prepared, entered.authority, call, requirement, decision));
-    if (written !== undefined) await written;
-    markStep(spans, 'decision.record', call.id);
+    decided = pending instanceof Promise ? pending.then((decision) => recordDecision(core, entered, call, requirement, decision)) : recordDecision(core, entered, call, requirement, pending);
   } catch (error) {
-    if (isAbortError(error, signal)) {
-      await recordInterrupted(core, entered.prepared, call, entered.lease);
-      throw error;
-    }
-    if (!(error instanceof AuditUnavailable)) throw error;
-    return { status: 'failed', code: 'audit_unavailable', message: 'the decision could not be recorded; nothing ran', fields: { failClosed: true } };
-  } finally {
-    if (spans !== undefined) spans.record('kernel.authorize', call.id, start, spans.now());
+    return notDecided(core, entered, call, start, signal, error);
   }
+  if (decided instanceof Promise) {
+    return decided.then(
+      (decision) => decisionAnswer(core, call, requirement, start, decision),
+      (error: unknown) => notDecided(core, entered, call, start, signal, error),
+    );
+  }
+  return decisionAnswer(core, call, requirement, start, decided);
+}
+
+/** The decision record, written before anything runs; a failed write throws (or rejects with) AuditUnavailable. */
+function recordDecision(core: KernelCore, entered: EnteredTurn, call: ToolCall, requirement: Requirement, decision: Decision): Decision | Promise<Decision> {
+  const { spans } = core;
+  markStep(spans, 'authorize', call.id);
+  const written = core.trail.decision(decisionRecord(core, entered.prepared, entered.authority, call, requirement, decision));
+  if (written !== undefined) {
+    return written.then(() => {
+      markStep(spans, 'decision.record', call.id);
+      return decision;
+    });
+  }
+  markStep(spans, 'decision.record', call.id);
+  return decision;
+}
+
+function decisionAnswer(core: KernelCore, call: ToolCall, requirement: Requirement, start: number, decision: Decision): Decision | Refusal {
+  const { spans } = core;
+  if (spans !== undefined) spans.record('kernel.authorize', call.id, start, spans.now());
   if (decision.code === 'allowed') return decision;
   return {
     status: 'denied',
@@ -231,21 +246,43 @@ async function decide(core: KernelCore, entered: EnteredTurn, call: ToolCall, re
   };
 }
 
+/** The walk or its record did not finish: an abort is recorded and rethrown, a sink that refused the record fails the call closed. */
+function notDecided(core: KernelCore, entered: EnteredTurn, call: ToolCall, start: number, signal: AbortSignal | undefined, error: unknown): Refusal | Promise<never> {
+  const { spans } = core;
+  if (isAbortError(error, signal)) {
+    return (async () => {
+      try {
+        await recordInterrupted(core, entered.prepared, call, entered.lease);
+      } finally {
+        if (spans !== undefined) spans.record('kernel.authorize', call.id, start, spans.now());
+      }
+      throw error;
+    })();
+  }
+  if (spans !== undefined) spans.record('kernel.authorize', call.id, start, spans.now());
+  if (!(error instanceof AuditUnavailable)) throw error;
+  return { status: 'failed', code: 'audit_unavailable', message: 'the decision could not be recorded; nothing ran', fields: { failClosed: true } };
+}
+
+/**
+ * authorization.checked, written straight into the event (no fields object
+ * copied over it), its rejections shared rather than mapped to copies: they
+ * are the walk's own objects, {grantId, reason} already, frozen with the event.
+ */
 function decisionRecord(core: KernelCore, prepared: PreparedContext, authority: AvailableAuthority, call: ToolCall, requirement: Requirement, decision: Decision) {
-  const fields: Mutable<AuditFields> = {
-    tool: call.tool,
-    operationId: call.id,
-    resource: requirement.resource,
-    action: requirement.action,
-    grantId: decision.grantId,
-    authorityHash: authority.snapshot.hash,
-    reason: decision.code,
-    failClosed: decision.failClosed,
-    consumed: decision.consumed,
-    source: 'kernel',
-  };
-  if (decision.rejections.length > 0) fields.metadata = { rejected: decision.rejections.map((r) => ({ grantId: r.grantId, reason: r.reason })) };
-  return core.trail.event(prepared, 'authorization.checked', decision.code === 'allowed' ? 'allowed' : 'denied', fields);
+  const event = core.trail.open(prepared, 'authorization.checked', decision.code === 'allowed' ? 'allowed' : 'denied');
+  event.tool = call.tool;
+  event.operationId = call.id;
+  event.resource = requirement.resource;
+  event.action = requirement.action;
+  event.grantId = decision.grantId;
+  event.authorityHash = authority.snapshot.hash;
+  event.reason = decision.code;
+  event.failClosed = decision.failClosed;
+  event.consumed = decision.consumed;
+  event.source = 'kernel';
+  if (decision.rejections.length > 0) event.metadata = { rejected: decision.rejections as unknown as JsonObject[] };
+  return core.trail.seal(event);
 }
 
 async function runHandler(
@@ -261,14 +298,19 @@ async function runHandler(
   const start = spans === undefined ? 0 : spans.now();
   let raw: unknown;
   try {
-    // The handler starts a microtask later. A caller that has aborted by then
-    // is told the call was interrupted, so the handler must not start at all:
-    // an effect the caller was told did not happen is worse than none.
-    const started = Promise.resolve().then(() => {
-      signal?.throwIfAborted();
-      return entry.invoke(prepared.context, parsed, signal ?? NEVER_ABORTED);
-    });
-    raw = await raceAbort(started, signal);
+    if (signal === undefined) {
+      // Nobody can abort this call: the handler starts at once, with no hop and no race.
+      raw = await entry.invoke(prepared.context, parsed, NEVER_ABORTED);
+    } else {
+      // The handler starts a microtask later. A caller that has aborted by then
+      // is told the call was interrupted, so the handler must not start at all:
+      // an effect the caller was told did not happen is worse than none.
+      const started = Promise.resolve().then(() => {
+        signal.throwIfAborted();
+        return entry.invoke(prepared.context, parsed, signal);
+      });
+      raw = await raceAbort(started, signal);
+    }
   } catch (error) {
     if (isAbortError(error, signal)) {
       await recordInterrupted(core, prepared, call, lease);
