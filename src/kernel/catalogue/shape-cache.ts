@@ -30,21 +30,22 @@ export class ShapeCache {
   /** Throws DuplicateInShape when two definitions share a name; its index is into the parts laid end to end. */
   shapeFor(parts: readonly (readonly ToolDefinition[])[]): CatalogueShape {
     const recent = this.#recent;
-    const frozen = parts.every((part) => Object.isFrozen(part));
+    let frozen = true;
+    for (let k = 0; k < parts.length && frozen; k++) frozen = Object.isFrozen(parts[k]);
     if (frozen) {
       for (let i = recent.length - 1; i >= 0; i--) {
-        const shape = recent[i]!;
-        if (this.#partsOf.get(shape)?.some((known) => sameParts(known, parts)) === true) return this.#touch(i);
+        const known = this.#partsOf.get(recent[i]!);
+        if (known === undefined) continue;
+        for (let j = 0; j < known.length; j++) if (sameParts(known[j]!, parts)) return this.#touch(i);
       }
     }
-    const input = parts.length === 1 ? parts[0]! : parts.flat();
     for (let i = recent.length - 1; i >= 0; i--) {
-      if (!recent[i]!.matches(input)) continue;
+      if (!recent[i]!.matchesParts(parts)) continue;
       const shape = this.#touch(i);
       if (frozen) this.#rememberParts(shape, parts);
       return shape;
     }
-    const shape = new CatalogueShape(Object.freeze(input === parts[0] ? [...input] : input));
+    const shape = new CatalogueShape(Object.freeze(parts.flat()));
     this.built++;
     if (recent.length >= RECENT_SHAPES) recent.shift();
     recent.push(shape);
