@@ -11,13 +11,15 @@ import { z } from 'zod';
 import { relativeSpread } from '../statistics/sample-statistics.js';
 import { GateError } from './gate-error.js';
 
-export const BASELINE_SCHEMA_VERSION = 3;
+export const BASELINE_SCHEMA_VERSION = 4;
 
 const LaneShapeSchema = z.strictObject({
   unit: z.string(),
   world: z.string(),
   iterations: z.number().int().positive(),
   warmup: z.number().int().nonnegative(),
+  /** Windows counted and dropped before the ones kept (lanes.ts, SETTLING_WINDOWS). */
+  settle: z.number().int().nonnegative(),
   perUnit: z.number().int().positive(),
 });
 
@@ -112,7 +114,7 @@ export async function readBaseline(path: string): Promise<Baseline> {
   }
   const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (version !== BASELINE_SCHEMA_VERSION) {
-    throw new BaselineUnreadable(`${path} is a baseline of schema version ${JSON.stringify(version)}; this gate reads version ${BASELINE_SCHEMA_VERSION} (thresholds from pooled A/A windows): refresh it with costlab gate --update-baseline`);
+    throw new BaselineUnreadable(`${path} is a baseline of schema version ${JSON.stringify(version)}; this gate reads version ${BASELINE_SCHEMA_VERSION} (windows on a swept heap after a settling window; thresholds from pooled A/A windows): refresh it with costlab gate --update-baseline`);
   }
   const parsed = BaselineSchema.safeParse(json);
   if (!parsed.success) {
