@@ -193,7 +193,7 @@ export async function instructionCounts(root: string, options: InstructionCountO
       const job = jobs[next++]!;
       const { lane, repeat } = job;
       options.onProgress?.(
-        `callgrind: ${lane.id} lane${repeats > 1 ? ` (${repeat}/${repeats})` : ''}: ${windows > 1 ? `${windows} windows of ` : ''}${lane.iterations} counted units after ${lane.warmup} warm-up units`,
+        `callgrind: ${lane.id} lane${repeats > 1 ? ` (${repeat}/${repeats})` : ''}: ${windows > 1 ? `${windows} windows of ` : ''}${lane.iterations} counted units after ${lane.warmup} warm-up units and ${SETTLING_WINDOWS} settling window`,
       );
       const args = ['--strategy', 'turn', '--segment', lane.unit, '--world', lane.world, '--warmup', String(lane.warmup), '--iterations', String(lane.iterations)];
       const counted = await countWindows(script, [...args, '--windows', String(SETTLING_WINDOWS + windows)], SETTLING_WINDOWS + windows, { cwd: root, imports: [] });
