@@ -21,6 +21,13 @@ const PlannedPointFields = {
   providers: z.number().int().positive(),
   calls: z.number().int().positive(),
   grants: z.number().int().positive(),
+  /**
+   * Whether the generated providers declare a catalogue revision (ADR 0021).
+   * `false` marks the `turn` comparison curve of providers without one (every
+   * definition compared each turn, ADR 0018); absent in files from before
+   * the signal existed, whose providers had none.
+   */
+  changeSignal: z.boolean().optional(),
 };
 
 export const SweepPointSchema = z.object({

@@ -16,7 +16,7 @@ import { logLogSlope } from './log-log-slope.js';
 import { pointLabel, runPoint } from './run-point.js';
 import { measureSdkListing } from './sdk-listing.js';
 import { planSweep } from './sweep-plan.js';
-import { planId, shardPlan } from './sweep-shard.js';
+import { curveOf, planId, shardPlan } from './sweep-shard.js';
 import type { Shard } from './sweep-shard.js';
 import { renderSweepMarkdown } from './sweep-markdown.js';
 
@@ -49,7 +49,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   for (let i = 0; i < plan.points.length; i++) {
     const point = plan.points[i]!;
     const spec = { ...point, frozenDefinitions: false };
-    const curve = `${point.axis}/${point.strategy}`;
+    const curve = curveOf(point);
     const ceilingAt = tooSlow.get(curve);
     if (ceilingAt !== undefined && point.tools >= ceilingAt) {
       skipped.push({ ...point, reason: `a turn at N=${ceilingAt} already took longer than ${plan.turnCeilingMs} ms` });
@@ -99,7 +99,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
 export function fitSlopes(points: readonly SweepPoint[]): SweepResults['slopes'] {
   const slopes: SweepResults['slopes'] = [];
   for (const strategy of ['rederive', 'shared', 'turn'] as const) {
-    const curve = points.filter((p) => p.axis === 'tools' && p.strategy === strategy && p.tools >= 20);
+    const curve = points.filter((p) => p.axis === 'tools' && p.strategy === strategy && p.changeSignal !== false && p.tools >= 20);
     if (new Set(curve.map((p) => p.tools)).size < 2) continue;
     const fromTools = Math.min(...curve.map((p) => p.tools));
     const toTools = Math.max(...curve.map((p) => p.tools));

@@ -35,8 +35,25 @@ export function failingSweepTargets(targets: readonly SweepTarget[]): SweepTarge
   return targets.filter((target) => target.kind === 'ratio' && target.met === false);
 }
 
+/** The N curve's point under `turn`: with the providers' change signal, or (`unsignalled`) the comparison curve without it. */
+function turnAt(results: SweepResults, tools: number, unsignalled = false): SweepPoint | undefined {
+  return results.points.find((p) => p.axis === 'tools' && p.strategy === 'turn' && p.tools === tools && (p.changeSignal === false) === unsignalled);
+}
+
+/** The turn-call and boundary figures of the curve without a change signal, when the run has it: reported beside the targets, not judged. */
+function unsignalledNote(results: SweepResults): string | undefined {
+  const small = turnAt(results, 1, true) ?? turnAt(results, 20, true);
+  if (small === undefined) return undefined;
+  const parts: string[] = [];
+  const big = turnAt(results, 2000, true);
+  if (big !== undefined) parts.push(`boundary at 2,000 tools ${us(big.boundaryP50Us)}`);
+  const largest = turnAt(results, 10000, true);
+  if (largest !== undefined) parts.push(`call p50 at 10,000 tools ${(largest.callP50Us / small.callP50Us).toFixed(2)}× the ${small.tools === 1 ? '19' : `${18 + small.tools}`}-tool figure (${us(small.callP50Us)} → ${us(largest.callP50Us)})`);
+  return parts.length === 0 ? undefined : `Providers without a change signal (ADR 0018's comparison path, same run): ${parts.join('; ')}.`;
+}
+
 export function checkSweepTargets(results: SweepResults): SweepTarget[] {
-  const turnN = (tools: number) => results.points.find((p) => p.axis === 'tools' && p.strategy === 'turn' && p.tools === tools);
+  const turnN = (tools: number) => turnAt(results, tools);
   const small = turnN(1) ?? turnN(20);
   const big = turnN(2000);
   const largest = turnN(10000);
@@ -88,8 +105,10 @@ export function renderSweepMarkdown(results: SweepResults): string {
   );
   out.push('');
   out.push('N counts provider tools (the 18 static reference tools come on top); P providers share them; C calls per turn are the first C attempts of the reference workload; G grants per principal. Per point: p50 over the measured turns; "amortized" is the whole turn (open to close) over C.');
+  out.push('');
+  out.push('The generated providers declare a catalogue revision (ADR 0021) unless marked otherwise; `rederive` and `shared` ignore it. The `turn` curve without it (every definition compared each turn, ADR 0018) is measured beside.');
   for (const strategy of ['rederive', 'shared', 'turn'] as const) {
-    const curve = results.points.filter((p) => p.axis === 'tools' && p.strategy === strategy).sort((a, b) => a.tools - b.tools);
+    const curve = results.points.filter((p) => p.axis === 'tools' && p.strategy === strategy && p.changeSignal !== false).sort((a, b) => a.tools - b.tools);
     if (curve.length === 0) continue;
     out.push('');
     out.push(`### N provider tools, \`${strategy}\` (P = 1, C = 27, G = 6)`);
@@ -101,10 +120,17 @@ export function renderSweepMarkdown(results: SweepResults): string {
       out.push(`Fitted log–log slopes (N ${slopes[0]!.fromTools}–${slopes[0]!.toTools}): ${slopes.map((s) => `${s.metric.replace('P50Us', '')} ${s.slope}`).join(', ')}.`);
     }
   }
+  const unsignalled = results.points.filter((p) => p.axis === 'tools' && p.strategy === 'turn' && p.changeSignal === false).sort((a, b) => a.tools - b.tools);
+  if (unsignalled.length > 0) {
+    out.push('');
+    out.push('### N provider tools, `turn`, providers without a change signal (P = 1, C = 27, G = 6)');
+    out.push('');
+    out.push(table(['N', ...POINT_HEADER], unsignalled.map((p) => pointRow(p, p.tools.toLocaleString('en-US')))));
+  }
   for (const axis of ['providers', 'calls', 'grants'] as const) {
     const rows = results.points.filter((p) => p.axis === axis).sort((a, b) => a.tools - b.tools || a[axis] - b[axis]);
     if (rows.length === 0) continue;
-    const base = results.points.filter((p) => p.axis === 'tools' && p.strategy === 'turn' && rows.some((r) => r.tools === p.tools));
+    const base = results.points.filter((p) => p.axis === 'tools' && p.strategy === 'turn' && p.changeSignal !== false && rows.some((r) => r.tools === p.tools));
     const all = [...base.map((p) => ({ ...p, axis })), ...rows].sort((a, b) => a.tools - b.tools || a[axis] - b[axis]);
     out.push('');
     out.push(`### ${axis === 'providers' ? 'P providers' : axis === 'calls' ? 'C calls per turn' : 'G grants per principal'}, \`turn\``);
@@ -123,12 +149,14 @@ export function renderSweepMarkdown(results: SweepResults): string {
     out.push('');
     out.push('### Skipped');
     out.push('');
-    for (const s of results.skipped) out.push(`- ${s.strategy} N=${s.tools} P=${s.providers} C=${s.calls} G=${s.grants} (${s.axis} curve): ${s.reason}`);
+    for (const s of results.skipped) out.push(`- ${s.strategy} N=${s.tools} P=${s.providers} C=${s.calls} G=${s.grants}${s.changeSignal === false ? ' without a change signal' : ''} (${s.axis} curve): ${s.reason}`);
   }
   out.push('');
   out.push('### Targets (this run)');
   out.push('');
   out.push(table(['target', 'kind', 'measured', 'met'], checkSweepTargets(results).map((t) => [t.target, t.kind, t.measured, t.met === undefined ? 'not measured' : t.met ? 'yes' : 'no'])));
+  const note = unsignalledNote(results);
+  if (note !== undefined) out.push('', note);
   out.push('');
   out.push('A missed `ratio` target (a ratio or a fitted slope, judged within this run) fails `costlab sweep`; an `absolute` ceiling in µs belongs to a machine and is reported only.');
   out.push('');
@@ -149,7 +177,7 @@ export function renderSweepSummary(results: SweepResults, source: string): strin
       'N provider tools on top of the 18 static ones, one provider, 27 calls a turn, 6 grants; p50s. Every curve, the P, C and G axes and what was skipped are in `scale-sweep.md`.',
   );
   const sizes = [...new Set(results.points.filter((p) => p.axis === 'tools').map((p) => p.tools))].sort((a, b) => a - b);
-  const at = (strategy: string, tools: number) => results.points.find((p) => p.axis === 'tools' && p.strategy === strategy && p.tools === tools);
+  const at = (strategy: string, tools: number) => results.points.find((p) => p.axis === 'tools' && p.strategy === strategy && p.tools === tools && p.changeSignal !== false);
   const strategies = (['rederive', 'shared', 'turn'] as const).filter((strategy) => sizes.some((n) => at(strategy, n) !== undefined));
   for (const [label, metric] of [
     ['turn boundary (lease open + listing)', 'boundaryP50Us'],
@@ -176,5 +204,7 @@ export function renderSweepSummary(results: SweepResults, source: string): strin
     out.push('', `tools/list over the in-memory transport, SDK \`McpServer\` ÷ costlab (above 1: costlab cheaper): ${results.sdk.map((s) => `N=${s.tools.toLocaleString('en-US')} ${s.sdkOverCostlab}×`).join(', ')}.`);
   }
   out.push('', table(['sweep target', 'kind', 'measured', 'met'], checkSweepTargets(results).map((t) => [t.target, t.kind, t.measured, t.met === undefined ? 'not measured' : t.met ? 'yes' : 'no'])));
+  const note = unsignalledNote(results);
+  if (note !== undefined) out.push('', note);
   return out.join('\n');
 }

@@ -18,6 +18,8 @@ export interface PlannedPoint {
   readonly providers: number;
   readonly calls: number;
   readonly grants: number;
+  /** Whether the providers declare a catalogue revision (ADR 0021); `false` only on the `turn` comparison curve. */
+  readonly changeSignal: boolean;
 }
 
 export interface SweepPlan {
@@ -38,7 +40,7 @@ export const FULL_AXES = {
 
 export const QUICK_AXES = { tools: [20, 2000], providers: [1, 4], calls: [1, 27], grants: [6, 100] } as const;
 
-const BASE = { providers: 1, calls: 27, grants: 6 } as const;
+const BASE = { providers: 1, calls: 27, grants: 6, changeSignal: true } as const;
 
 export function planSweep(quick: boolean): SweepPlan {
   const axes = quick ? QUICK_AXES : FULL_AXES;
@@ -46,6 +48,8 @@ export function planSweep(quick: boolean): SweepPlan {
   const points: PlannedPoint[] = [];
   const refused: (PlannedPoint & { reason: string })[] = [];
   for (const strategy of strategies) for (const tools of axes.tools) points.push({ axis: 'tools', strategy, tools, ...BASE });
+  // The same N curve under `turn` with providers that give no revision: the comparison path of ADR 0018, kept beside the signal's.
+  for (const tools of axes.tools) points.push({ axis: 'tools', strategy: 'turn', tools, ...BASE, changeSignal: false });
   const at = quick ? axes.tools : [20, 2000];
   for (const tools of at) {
     for (const providers of axes.providers) if (providers !== BASE.providers && providers <= tools) points.push({ axis: 'providers', strategy: 'turn', tools, ...BASE, providers });

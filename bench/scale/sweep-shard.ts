@@ -31,13 +31,13 @@ export function parseShard(given: string): Shard | undefined {
 }
 
 /** The curve a planned point belongs to; the sweep's ceiling skips along it. */
-export function curveOf(point: Pick<PlannedPoint, 'axis' | 'strategy'>): string {
-  return `${point.axis}/${point.strategy}`;
+export function curveOf(point: Pick<PlannedPoint, 'axis' | 'strategy'> & { readonly changeSignal?: boolean }): string {
+  return `${point.axis}/${point.strategy}${point.changeSignal === false ? '/unsignalled' : ''}`;
 }
 
 /** A point's identity within a plan: what it measures, not what it measured. */
-export function pointKey(point: Pick<PlannedPoint, 'axis' | 'strategy' | 'tools' | 'providers' | 'calls' | 'grants'>): string {
-  return `${point.axis}/${point.strategy} N=${point.tools} P=${point.providers} C=${point.calls} G=${point.grants}`;
+export function pointKey(point: Pick<PlannedPoint, 'axis' | 'strategy' | 'tools' | 'providers' | 'calls' | 'grants'> & { readonly changeSignal?: boolean }): string {
+  return `${point.axis}/${point.strategy} N=${point.tools} P=${point.providers} C=${point.calls} G=${point.grants}${point.changeSignal === false ? ' unsignalled' : ''}`;
 }
 
 /**

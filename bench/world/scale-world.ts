@@ -8,7 +8,8 @@
  * their definitions (plain, mutable objects, as a host keeps them) and make
  * fresh handler objects on every call, so nothing about a handler survives
  * between turns. `frozenDefinitions` makes them hand out deep-frozen
- * definition objects instead (the identity fast path of ADR 0009).
+ * definition objects instead (the identity fast path of ADR 0009);
+ * `changeSignal` makes them declare a catalogue revision (ADR 0021).
  */
 import type { AccessContext, CatalogueStrategyName, ContextToolProvider, Grant, JsonObject, MediationKernel, MemoryAuditSink, ParsedToolCall, ToolDefinition, ToolHandler, ToolResult } from '../../src/kernel/index.js';
 import { deepFreeze } from '../../src/kernel/internals.js';
@@ -25,6 +26,8 @@ export interface ScaleShape {
   /** Grants held by the bench actor (the 6 reference grants plus generated ones). */
   readonly grants: number;
   readonly frozenDefinitions?: boolean;
+  /** Providers declare a catalogue revision that never moves (ADR 0021): the turn boundary need not read their definitions. */
+  readonly changeSignal?: boolean;
 }
 
 export function generatedDefinition(provider: number, index: number): ToolDefinition {
@@ -74,12 +77,14 @@ class GeneratedHandler implements ToolHandler {
  * handler objects. Provider 0 also serves the reference `notion.search`
  * (one of its `count`), so the workload's notion calls mean what they declare.
  */
-export function generatedProvider(provider: number, count: number, frozen: boolean): ContextToolProvider {
+export function generatedProvider(provider: number, count: number, frozen: boolean, changeSignal = false): ContextToolProvider {
   const generated = provider === 0 ? count - 1 : count;
   const definitions = Array.from({ length: generated }, (_, i) => (frozen ? deepFreeze(generatedDefinition(provider, i)) : generatedDefinition(provider, i)));
   const id = `gen${provider}`;
   return {
     id,
+    // A host provider whose catalogue is fixed for the run: one revision, for every principal.
+    ...(changeSignal ? { catalogueRevision: () => 'fixed' } : {}),
     async listTools(): Promise<readonly ToolHandler[]> {
       const handlers: ToolHandler[] = provider === 0 ? [handlerOf(NOTION_SEARCH, `provider:${id}`)] : [];
       for (const definition of definitions) handlers.push(new GeneratedHandler(definition));
@@ -112,6 +117,6 @@ export function toolsPerProvider(shape: ScaleShape): number[] | null {
 export function buildScaleKernel(strategy: CatalogueStrategyName, shape: ScaleShape): { kernel: MediationKernel; audit: MemoryAuditSink } {
   const split = toolsPerProvider(shape);
   if (split === null) throw new RangeError(`${shape.tools} tools cannot be spread over ${shape.providers} providers`);
-  const providers = split.map((count, k) => generatedProvider(k, count, shape.frozenDefinitions === true));
+  const providers = split.map((count, k) => generatedProvider(k, count, shape.frozenDefinitions === true, shape.changeSignal === true));
   return buildWorldKernel(strategy, providers, undefined, generatedGrants(Math.max(0, shape.grants - 6)));
 }

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolNameSchema, canonicalJson } from '../kernel/index.js';
 import type { AccessContext, ContextToolProvider, JsonObject, JsonValue, ParsedToolCall, Requirement, ToolDefinition, ToolHandler, ToolResult } from '../kernel/index.js';
@@ -28,6 +29,15 @@ export interface McpToolProviderOptions {
   readonly prefix?: string;
   /** The host's requirement mapping; `undefined` withholds the tool. */
   readonly map: (tool: Tool) => UpstreamToolMapping | undefined;
+  /**
+   * Follow the upstream's `notifications/tools/list_changed`: the provider
+   * becomes the client's handler for that notification (replacing any other)
+   * and gives the kernel a catalogue revision that moves with each one, so an
+   * unchanged upstream is not asked again every turn (ADR 0021). Only while
+   * the upstream advertises `tools.listChanged` and the client is connected;
+   * otherwise it is asked every turn, as without this option.
+   */
+  readonly followListChanged?: boolean;
 }
 
 const MAX_PAGES = 64;
@@ -59,11 +69,33 @@ export class McpToolProvider implements ContextToolProvider {
   readonly #parsers = new Map<string, (args: JsonObject) => JsonObject>();
   /** Upstream tools/list requests made: the provider's own footprint, for tests and the harness. */
   listings = 0;
+  /** `notifications/tools/list_changed` received (when following them): the catalogue revision. */
+  #changes = 0;
 
   constructor(options: McpToolProviderOptions) {
     this.id = options.id;
     this.#options = options;
     this.#prefix = options.prefix ?? `${options.namespace}.`;
+    if (options.followListChanged === true) {
+      options.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        this.#changes++;
+      });
+    }
+  }
+
+  /**
+   * The revision moves with every list_changed the upstream sends. Read by
+   * the kernel before it lists, so a notice that arrives during a listing
+   * makes the next turn list again. Undefined — ask every turn — when not
+   * following, when the upstream does not promise the notice, or when the
+   * client has lost its transport (a dead upstream then fails the listing,
+   * as it always has, rather than being served from memory).
+   */
+  catalogueRevision(): string | undefined {
+    const { client, followListChanged } = this.#options;
+    if (followListChanged !== true || client.transport === undefined) return undefined;
+    if (client.getServerCapabilities()?.tools?.listChanged !== true) return undefined;
+    return `list_changed:${this.#changes}`;
   }
 
   async listTools(_context: AccessContext, signal: AbortSignal): Promise<readonly ToolHandler[]> {

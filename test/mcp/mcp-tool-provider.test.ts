@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { buildWorldKernel } from '../../bench/world/build-world.js';
 import { worldContext } from '../../src/world/reference-world.js';
@@ -27,7 +27,7 @@ function upstreamServer() {
       return { content: [{ type: 'text', text: 'ok' }], structuredContent: { hits: [`${path.join('/')}?q=${query}`] } };
     },
   );
-  server.registerTool('broken', { description: 'Always fails.', inputSchema: { path: z.array(z.string()) }, annotations: { readOnlyHint: true } }, async () => {
+  const broken = server.registerTool('broken', { description: 'Always fails.', inputSchema: { path: z.array(z.string()) }, annotations: { readOnlyHint: true } }, async () => {
     calls.push('broken');
     return { content: [{ type: 'text', text: 'upstream exploded' }], isError: true };
   });
@@ -35,7 +35,7 @@ function upstreamServer() {
     calls.push('delete_workspace');
     return { content: [] };
   });
-  return { server, calls };
+  return { server, calls, broken };
 }
 
 const ceiling: Requirement = { resource: { namespace: 'notion', path: [] }, action: 'search' };
@@ -45,7 +45,7 @@ afterEach(async () => {
   for (const close of open.splice(0).reverse()) await close();
 });
 
-async function setup(strategy: CatalogueStrategyName = 'turn') {
+async function setup(strategy: CatalogueStrategyName = 'turn', followListChanged = false) {
   const upstream = upstreamServer();
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await upstream.server.connect(serverSide);
@@ -59,6 +59,7 @@ async function setup(strategy: CatalogueStrategyName = 'turn') {
     id: 'notion',
     client,
     namespace: 'notion',
+    followListChanged,
     map: (tool) =>
       tool.name === 'search' || tool.name === 'broken'
         ? {
@@ -129,5 +130,41 @@ describe('McpToolProvider against a real upstream SDK server', () => {
     expect(result._meta).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
     expect(upstream.calls).toEqual([]);
     expect(invoked(audit.events).map((e) => [e.tool, e.source, e.cause])).toEqual([['notion.export', 'envelope', 'not_in_listed_catalogue']]);
+  });
+
+  it('following list_changed: an unchanged upstream is asked once, a notice makes the next turn list again (turn)', async () => {
+    const { kernel, provider, upstream } = await setup('turn', true);
+    const names = async (turn: number) => {
+      const context = worldContext(turn);
+      const scope = await kernel.openTurnAuthority(context);
+      try {
+        const listed = await kernel.listTools(context);
+        return listed.tools.filter((t) => t.namespace === 'notion').map((t) => t.name);
+      } finally {
+        scope.close();
+      }
+    };
+    for (let turn = 1; turn <= 3; turn++) expect(await names(turn)).toEqual(['notion.broken', 'notion.search']);
+    expect(provider.listings).toBe(1);
+    expect(kernel.counters.listingsByRevision).toBe(2);
+    // The SDK server sends notifications/tools/list_changed when a tool is disabled.
+    upstream.broken.disable();
+    await vi.waitFor(() => expect(provider.catalogueRevision()).toBe('list_changed:1'));
+    expect(await names(4)).toEqual(['notion.search']);
+    expect(provider.listings).toBe(2);
+  });
+
+  it('not following, or once the client is closed, it gives no revision and is asked every turn', async () => {
+    const quiet = await setup('turn', false);
+    for (let turn = 1; turn <= 2; turn++) await quiet.kernel.listTools(worldContext(turn));
+    expect(quiet.provider.catalogueRevision()).toBeUndefined();
+    expect(quiet.provider.listings).toBe(2);
+    const following = await setup('turn', true);
+    await following.kernel.listTools(worldContext(1));
+    expect(following.provider.catalogueRevision()).toBe('list_changed:0');
+    await open.pop()!();
+    expect(following.provider.catalogueRevision()).toBeUndefined();
+    // A dead upstream fails the listing, as it always has, rather than being served from memory.
+    expect(await following.kernel.listTools(worldContext(2))).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
   });
 });

@@ -18,7 +18,10 @@ describe('sweep plan', () => {
   it('walks N under every strategy and P, C, G under turn; G above MAX_GRANTS is refused with the reason', () => {
     const plan = planSweep(false);
     const nCurve = plan.points.filter((p) => p.axis === 'tools');
-    expect(nCurve).toHaveLength(FULL_AXES.tools.length * 3);
+    // Every strategy with the providers' change signal, and `turn` once more without it.
+    expect(nCurve.filter((p) => p.changeSignal)).toHaveLength(FULL_AXES.tools.length * 3);
+    expect(nCurve.filter((p) => !p.changeSignal).map((p) => [p.strategy, p.tools])).toEqual(FULL_AXES.tools.map((tools) => ['turn', tools]));
+    expect(plan.points.filter((p) => p.axis !== 'tools').every((p) => p.changeSignal)).toBe(true);
     expect(new Set(plan.points.filter((p) => p.axis !== 'tools').map((p) => p.strategy))).toEqual(new Set(['turn']));
     expect(plan.refused.every((p) => p.grants > MAX_GRANTS && /grant_limit_exceeded/.test(p.reason))).toBe(true);
     expect(plan.refused.map((p) => p.grants)).toEqual([1000, 1000]);
@@ -45,6 +48,21 @@ describe('scale world', () => {
     expect(listed.status).toBe('listed');
     // The reference world serves 17 of its 19; the 199 generated tools are all shown.
     expect(listed.tools.length).toBe(17 + 199);
+  });
+
+  it('with the change signal, turns after the first ask no provider and read no definition', async () => {
+    const { kernel } = buildScaleKernel('turn', { tools: 200, providers: 4, grants: 6, changeSignal: true });
+    const hashes = new Set<string>();
+    for (let turn = 1; turn <= 3; turn++) {
+      const context = worldContext(turn);
+      const scope = await kernel.openTurnAuthority(context);
+      hashes.add((await kernel.listTools(context)).catalogHash);
+      scope.close();
+    }
+    expect(hashes.size).toBe(1);
+    // The four providers (the first also serves notion.search) asked on the first turn only.
+    expect(kernel.counters.listingsByRevision).toBe(2 * 4);
+    expect(kernel.counters.providerCalls).toBe(4);
   });
 });
 
@@ -87,6 +105,15 @@ describe('sweep results and report', () => {
     expect(markdown).toContain('`costlab sweep`');
     expect(markdown).toContain('aaaaaaaaaaaa');
     expect(markdown).toContain('3×');
+  });
+
+  it('shows the curve without a change signal apart, and reports its call ratio beside the targets without judging it', () => {
+    const unsignalled = (tools: number, callP50Us: number) => ({ ...point(tools, 2 * tools), changeSignal: false, callP50Us });
+    const both = SweepResultsSchema.parse({ ...results, points: [...results.points, unsignalled(1, 20), unsignalled(10000, 36)] });
+    expect(checkSweepTargets(both).map((t) => t.met)).toEqual([true, true, true, true, true]);
+    const markdown = renderSweepMarkdown(both);
+    expect(markdown).toContain('providers without a change signal');
+    expect(markdown).toMatch(/call p50 at 10,000 tools 1\.80× the 19-tool figure/);
   });
 
   it('refuses a results file whose point lacks a figure', () => {

@@ -1,6 +1,7 @@
 import { raceAbort } from '../abort.js';
 import type { PreparedContext } from '../authority/prepared-context.js';
 import { ContractViolation } from '../contracts/index.js';
+import type { ContextToolProvider } from '../contracts/index.js';
 import { CATALOGUE_LIMITS, DefinitionNotJson, DefinitionTooLarge } from '../registry/catalogue-limits.js';
 import type { CatalogueRefusalReason } from '../registry/catalogue-limits.js';
 import { DuplicateToolName, InvalidToolHandler } from '../registry/tool-registry.js';
@@ -34,6 +35,13 @@ function reasonOf(error: unknown): CatalogueRefusalReason {
   return 'invalid_definition';
 }
 
+/**
+ * Asked before each provider: an answer already taken in for it (its tools
+ * and their characters, added by the caller), or `undefined` to ask the
+ * provider. The `turn` strategy's change signal (ADR 0021).
+ */
+export type RecallAnswer = (provider: ContextToolProvider) => { readonly tools: number; readonly chars: number } | undefined;
+
 /** Takes in one provider handler (throwing as registration does) and tells the length of its definition's JSON text. */
 export type AdmitOne = (handler: unknown, providerId: string) => number;
 
@@ -47,11 +55,20 @@ export type AdmitOne = (handler: unknown, providerId: string) => number;
  * be hashed and published as if complete. `registered` is how many tools
  * the registry holds before the first provider (its static part).
  */
-export async function askProviders(sources: CatalogueSources, prepared: PreparedContext, signal: AbortSignal, registered: number, admitOne: AdmitOne): Promise<void> {
+export async function askProviders(sources: CatalogueSources, prepared: PreparedContext, signal: AbortSignal, registered: number, admitOne: AdmitOne, recall?: RecallAnswer): Promise<void> {
   const { counters } = sources;
   let chars = 0;
   let count = registered;
   for (const provider of sources.providers) {
+    const recalled = recall?.(provider);
+    if (recalled !== undefined) {
+      // Limits still hold across providers: this answer passed them alone when first admitted.
+      count += recalled.tools;
+      chars += recalled.chars;
+      if (count > CATALOGUE_LIMITS.maxTools) throw new CatalogueUnavailable('too_many_tools', `provider '${provider.id}' brings the catalogue to ${count} tools, past the limit of ${CATALOGUE_LIMITS.maxTools}`, provider.id);
+      if (chars > CATALOGUE_LIMITS.maxCatalogueChars) throw new CatalogueUnavailable('catalogue_too_large', `provided definitions pass ${CATALOGUE_LIMITS.maxCatalogueChars} characters of JSON (at provider '${provider.id}')`, provider.id);
+      continue;
+    }
     counters.providerCalls++;
     let handlers: unknown;
     try {

@@ -1,15 +1,17 @@
 import { abortReason } from '../abort.js';
 import type { PreparedContext } from '../authority/prepared-context.js';
 import type { PendingDerivation, TurnLease } from '../authority/turn-lease.js';
-import type { ToolDefinition, ToolHandler } from '../contracts/index.js';
+import type { ContextToolProvider, ToolDefinition, ToolHandler } from '../contracts/index.js';
 import { DuplicateInShape } from '../registry/catalogue-shape.js';
 import { DefinitionStore } from '../registry/definition-store.js';
+import { MAX_REVISION_CHARS, ProviderRevisions } from '../registry/provider-revisions.js';
 import { HeldRegistry } from '../registry/effective-registry.js';
 import type { EffectiveRegistry } from '../registry/effective-registry.js';
 import { admitHandler } from '../registry/tool-registry.js';
 import { describeThrown } from '../thrown-value.js';
 import type { CatalogueSources, CatalogueStrategy } from './catalogue-strategy.js';
 import { CatalogueUnavailable, askProviders } from './derive-registry.js';
+import { principalKey } from './principal-key.js';
 import { ShapeCache } from './shape-cache.js';
 
 /**
@@ -20,6 +22,12 @@ import { ShapeCache } from './shape-cache.js';
  * every admitted definition is the one admitted before, in the same order,
  * the sorted, indexed shape of the last derivation (and the listings
  * remembered on it) is used again. Entries are bound on first use.
+ *
+ * A provider with a change signal (ADR 0021) that gives the revision it gave
+ * this principal last time is not asked: its previous answer to this
+ * principal (frozen definitions, checked handlers) is used as it is, and
+ * when every part of the input is such an answer the shape is found by the
+ * parts' identity, without reading the N definitions at all.
  */
 export async function deriveByContent(
   sources: CatalogueSources,
@@ -27,36 +35,119 @@ export async function deriveByContent(
   shapes: ShapeCache,
   prepared: PreparedContext,
   signal: AbortSignal,
+  revisions: ProviderRevisions | undefined = store.answers,
 ): Promise<EffectiveRegistry> {
   const { counters } = sources;
   counters.derivations++;
   const statics = sources.staticRegistry.list();
-  const input: ToolDefinition[] = statics.map((entry) => entry.definition);
-  const handlers: ToolHandler[] = [];
-  /** Where each provider's tools start in `input`, to name the provider a duplicate came from. */
-  const starts: { readonly id: string; readonly start: number }[] = [];
-  await askProviders(sources, prepared, signal, statics.length, (handler, providerId) => {
-    if (starts.length === 0 || starts[starts.length - 1]!.id !== providerId) starts.push({ id: providerId, start: input.length });
-    const before = store.counts.compiled;
-    const { definition, chars } = admitHandler(handler as ToolHandler, store);
-    if (store.counts.compiled === before) counters.definitionsReused++;
-    else counters.definitionsCompiled++;
-    input.push(definition);
-    handlers.push(handler as ToolHandler);
-    return chars;
-  });
+  /** The input in parts: the static definitions, then each provider's answer, in id order. */
+  const parts: (readonly ToolDefinition[])[] = [sources.staticRegistry.definitions()];
+  const handlerParts: (readonly ToolHandler[])[] = [];
+  /** Who gave each part after the statics, to name the provider a duplicate came from. */
+  const owners: string[] = [];
+  /** The answer being taken in, and the revision it is asked under (when the provider has one). */
+  let current: { readonly id: string; readonly definitions: ToolDefinition[]; readonly handlers: ToolHandler[]; readonly key: string | undefined; readonly revision: string | undefined; chars: number } | undefined;
+  let principal: string | undefined;
+  const settle = (): void => {
+    if (current === undefined) return;
+    const { id, definitions, handlers, key, revision, chars } = current;
+    current = undefined;
+    const remembered = key !== undefined && revision !== undefined && revisions !== undefined;
+    // An answer to be remembered is frozen in place: the part this derivation uses is the answer
+    // recalled next time, so that turn finds the shape by the part's identity. Any other part
+    // stays a plain array, and its shape is found by its N definitions (ADR 0018).
+    if (remembered) {
+      Object.freeze(definitions);
+      Object.freeze(handlers);
+    }
+    if (definitions.length > 0) {
+      owners.push(id);
+      parts.push(definitions);
+      handlerParts.push(handlers);
+    }
+    if (remembered) revisions.remember(key, { revision, definitions, handlers, chars });
+  };
+  const begin = (provider: ContextToolProvider): { tools: number; chars: number } | undefined => {
+    settle();
+    const revision = revisions === undefined ? undefined : revisionOf(provider, prepared);
+    const key = revision === undefined ? undefined : ProviderRevisions.key(provider.id, (principal ??= principalKey(prepared)));
+    const answer = key === undefined ? undefined : revisions!.find(key, revision!);
+    if (answer === undefined) {
+      current = { id: provider.id, definitions: [], handlers: [], key, revision, chars: 0 };
+      return undefined;
+    }
+    // The principal's previous answer, unread: registered (frozen) definitions, handlers checked when admitted.
+    counters.listingsByRevision++;
+    if (answer.definitions.length > 0) {
+      owners.push(provider.id);
+      parts.push(answer.definitions);
+      handlerParts.push(answer.handlers);
+    }
+    return { tools: answer.definitions.length, chars: answer.chars };
+  };
+  await askProviders(
+    sources,
+    prepared,
+    signal,
+    statics.length,
+    (handler) => {
+      const before = store.counts.compiled;
+      const { definition, chars } = admitHandler(handler as ToolHandler, store);
+      if (store.counts.compiled === before) counters.definitionsReused++;
+      else counters.definitionsCompiled++;
+      current!.definitions.push(definition);
+      current!.handlers.push(handler as ToolHandler);
+      current!.chars += chars;
+      return chars;
+    },
+    begin,
+  );
+  settle();
   let shape;
   const built = shapes.built;
   try {
-    shape = shapes.shapeFor(input);
+    shape = shapes.shapeFor(parts);
   } catch (error) {
     if (!(error instanceof DuplicateInShape)) throw error;
     // The later of the two: a static tool is never the duplicate (statics come first and are unique).
-    const providerId = starts.findLast((provider) => provider.start <= error.index)?.id;
+    const providerId = ownerAt(parts, owners, error.index);
     throw new CatalogueUnavailable('duplicate_name', `provider '${providerId ?? '?'}': ${describeThrown(error)}`, providerId, { cause: error });
   }
   if (shapes.built !== built) counters.shapesBuilt++;
-  return new HeldRegistry(shape, statics, handlers);
+  return new HeldRegistry(shape, statics, handlerParts);
+}
+
+/** The provider whose part holds `index` of the parts laid end to end; parts[0] is the statics', owners[k] gave parts[k + 1]. */
+function ownerAt(parts: readonly (readonly ToolDefinition[])[], owners: readonly string[], index: number): string | undefined {
+  let end = parts[0]!.length;
+  for (let k = 1; k < parts.length; k++) {
+    end += parts[k]!.length;
+    if (index < end) return owners[k - 1];
+  }
+  return undefined;
+}
+
+/**
+ * The revision a provider gives for this context, or `undefined` when it has
+ * no change signal or cannot tell (then it is asked). A throw is the
+ * provider failing; anything but a short non-empty string is refused by name.
+ */
+function revisionOf(provider: ContextToolProvider, prepared: PreparedContext): string | undefined {
+  const revise = provider.catalogueRevision;
+  if (revise === undefined) return undefined;
+  let revision: unknown;
+  try {
+    if (typeof revise !== 'function') throw new TypeError('catalogueRevision is not a function');
+    revision = revise.call(provider, prepared.context);
+  } catch (error) {
+    throw new CatalogueUnavailable('provider_failed', `provider '${provider.id}' failed to give its catalogue revision: ${describeThrown(error)}`, provider.id, { cause: error });
+  }
+  if (revision === undefined) return undefined;
+  if (typeof revision !== 'string' || revision.length === 0 || revision.length > MAX_REVISION_CHARS) {
+    const what = typeof revision === 'string' ? `a string of ${revision.length} characters` : typeof revision;
+    throw new CatalogueUnavailable('invalid_revision', `provider '${provider.id}' gave ${what} as its catalogue revision; a revision is 1–${MAX_REVISION_CHARS} characters`, provider.id);
+  }
+  return revision;
 }
 
 /**

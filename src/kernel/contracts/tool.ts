@@ -66,4 +66,15 @@ export interface ToolHandler {
 export interface ContextToolProvider {
   readonly id: string;
   listTools(context: AccessContext, signal: AbortSignal): Promise<readonly ToolHandler[]>;
+  /**
+   * Optional change signal, the shape MCP servers already give
+   * (`notifications/tools/list_changed`, an etag): the revision of the
+   * catalogue `listTools` would answer for this context now, or `undefined`
+   * when the provider cannot tell. Under `turn`, a revision equal to the one
+   * this provider gave for the same principal last time lets the kernel use
+   * that principal's previous answer without asking or reading a definition
+   * (ADR 0021). The contract is the provider's: a revision that stays while
+   * its answer for that principal changes serves the previous answer.
+   */
+  catalogueRevision?(context: AccessContext): string | undefined;
 }

@@ -29,6 +29,12 @@ export interface KernelCounters {
   shapesBuilt: number;
   /** Listings under `turn` that walked the catalogue's N tools rather than answering from a remembered listing of the same shape and verdicts. */
   listingsFiltered: number;
+  /**
+   * Provider answers under `turn` taken from the previous answer to the same
+   * principal because the provider's catalogue revision had not changed
+   * (ADR 0021): no listTools call, no definition read.
+   */
+  listingsByRevision: number;
   /** Authorization decisions taken (one per call that reached step 8). */
   decisions: number;
   /** Audit events handed to the sink. */
@@ -40,5 +46,5 @@ export interface KernelCounters {
 }
 
 export function createCounters(): KernelCounters {
-  return { authorityLoads: 0, derivations: 0, providerCalls: 0, entriesValidated: 0, definitionsCompiled: 0, definitionsReused: 0, shapesBuilt: 0, listingsFiltered: 0, decisions: 0, auditEvents: 0, invocations: 0, openLeases: 0 };
+  return { authorityLoads: 0, derivations: 0, providerCalls: 0, entriesValidated: 0, definitionsCompiled: 0, definitionsReused: 0, shapesBuilt: 0, listingsFiltered: 0, listingsByRevision: 0, decisions: 0, auditEvents: 0, invocations: 0, openLeases: 0 };
 }

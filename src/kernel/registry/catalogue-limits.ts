@@ -27,7 +27,8 @@ export type CatalogueRefusalReason =
   | 'catalogue_too_large'
   | 'duplicate_name'
   | 'invalid_definition'
-  | 'invalid_handler';
+  | 'invalid_handler'
+  | 'invalid_revision';
 
 /** A definition whose JSON text passes `maxDefinitionChars`. */
 export class DefinitionTooLarge extends Error {

@@ -104,12 +104,16 @@ export class CatalogueShape {
     return this.#inputIndex.get(name);
   }
 
-  /** Whether `definitions` are this shape's input: the same objects in the same order. */
-  matches(definitions: readonly ToolDefinition[]): boolean {
+  /** Whether `parts`, laid end to end, are this shape's input: the same objects in the same order, read in place. */
+  matchesParts(parts: readonly (readonly ToolDefinition[])[]): boolean {
     const { input } = this;
-    if (input.length !== definitions.length) return false;
-    for (let i = 0; i < input.length; i++) if (input[i] !== definitions[i]) return false;
-    return true;
+    let i = 0;
+    for (let k = 0; k < parts.length; k++) {
+      const part = parts[k]!;
+      if (i + part.length > input.length) return false;
+      for (let j = 0; j < part.length; j++) if (input[i++] !== part[j]) return false;
+    }
+    return i === input.length;
   }
 
   /** Tools per namespace, in first-seen name order. */

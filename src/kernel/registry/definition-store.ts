@@ -4,6 +4,7 @@ import type { ToolDefinition } from '../contracts/index.js';
 import { describeThrown } from '../thrown-value.js';
 import { CATALOGUE_LIMITS, DefinitionNotJson, DefinitionTooLarge } from './catalogue-limits.js';
 import { deepFreeze } from './deep-freeze.js';
+import { ProviderRevisions } from './provider-revisions.js';
 import { markRegistered } from './registered-definitions.js';
 import { sameJson } from './same-json.js';
 
@@ -58,6 +59,12 @@ export class DefinitionStore {
   #chars = 0;
   #nameChars = 0;
   readonly counts: DefinitionStoreCounts = { compiled: 0, reused: 0 };
+  /**
+   * What providers answered, per provider and principal, under the catalogue
+   * revision each gave (ADR 0021): admitted definitions kept whole, so an
+   * unchanged revision is answered without reading one.
+   */
+  readonly answers = new ProviderRevisions();
 
   constructor(
     readonly maxStoreChars = 2 * CATALOGUE_LIMITS.maxCatalogueChars,

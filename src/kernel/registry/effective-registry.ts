@@ -32,14 +32,14 @@ export class HeldRegistry implements EffectiveRegistry {
   readonly shape: CatalogueShape;
   /** The static entries, in the shape's input order (they come first). */
   readonly #statics: readonly RegisteredTool[];
-  /** This derivation's provided handlers, in the shape's input order after the statics; checked on admission. */
-  readonly #handlers: readonly ToolHandler[];
+  /** This derivation's provided handlers, one part per provider answer, in the shape's input order after the statics; checked on admission. */
+  readonly #handlerParts: readonly (readonly ToolHandler[])[];
   readonly #bound: (RegisteredTool | undefined)[] = [];
 
-  constructor(shape: CatalogueShape, statics: readonly RegisteredTool[], handlers: readonly ToolHandler[]) {
+  constructor(shape: CatalogueShape, statics: readonly RegisteredTool[], handlerParts: readonly (readonly ToolHandler[])[]) {
     this.shape = shape;
     this.#statics = statics;
-    this.#handlers = handlers;
+    this.#handlerParts = handlerParts;
   }
 
   get size(): number {
@@ -52,7 +52,17 @@ export class HeldRegistry implements EffectiveRegistry {
     const statics = this.#statics;
     if (index < statics.length) return statics[index];
     const provided = index - statics.length;
-    return (this.#bound[provided] ??= bindEntry(this.#handlers[provided]!, this.shape.input[index]!));
+    return (this.#bound[provided] ??= bindEntry(this.#handlerAt(provided), this.shape.input[index]!));
+  }
+
+  /** The handler at a provided position: parts are few (one per provider), so a walk over them. */
+  #handlerAt(provided: number): ToolHandler {
+    let offset = provided;
+    for (const part of this.#handlerParts) {
+      if (offset < part.length) return part[offset]!;
+      offset -= part.length;
+    }
+    throw new RangeError(`no handler at provided position ${provided}`);
   }
 
   definitions(): readonly ToolDefinition[] {
