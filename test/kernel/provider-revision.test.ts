@@ -235,16 +235,35 @@ describe('a bad revision is refused by name, and nothing is listed', () => {
 describe('ProviderRevisions is bounded', () => {
   const answer = (revision: string, tools: number) => ({ revision, definitions: Array.from({ length: tools }, () => ({}) as ToolDefinition), handlers: [], chars: 0 });
 
-  it('by answers, least recently used first out', () => {
+  it('by answers, the oldest remembered first out; a new revision replaces the answer and counts as new', () => {
     const memo = new ProviderRevisions(2, 100);
     memo.remember('a', answer('1', 1));
     memo.remember('b', answer('1', 1));
     expect(memo.find('a', '1')).toBeDefined();
+    expect(memo.find('a', '2')).toBeUndefined();
+    memo.remember('a', answer('2', 1));
     memo.remember('c', answer('1', 1));
     expect(memo.find('b', '1')).toBeUndefined();
-    expect(memo.find('a', '1')).toBeDefined();
-    expect(memo.find('a', '2')).toBeUndefined();
+    expect(memo.find('a', '1')).toBeUndefined();
+    expect(memo.find('a', '2')).toBeDefined();
+    expect(memo.find('c', '1')).toBeDefined();
     expect(memo.size).toBe(2);
+  });
+
+  it('a principal key cannot be spelled by two different field lists', async () => {
+    const { principalKey } = await import('../../src/kernel/catalogue/principal-key.js');
+    const { prepareContext } = await import('../../src/kernel/authority/prepared-context.js');
+    const base = context({ turn: 'k' });
+    const keys = [
+      base,
+      { ...base, purpose: `${base.purpose}2:x` },
+      { ...base, enabledToolNamespaces: ['docs'] },
+      { ...base, enabledToolNamespaces: ['do', 'cs'] },
+      { ...base, enabledToolNamespaces: ['docs', 'notion', 'x'] },
+      { ...base, actor: BOB },
+    ].map((ctx) => principalKey(prepareContext(ctx)));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(principalKey(prepareContext({ ...base, turnId: 'other', traceId: 'other-trace', now: '2026-06-01T12:30:00.000Z' }))).toBe(keys[0]);
   });
 
   it('by the tools it holds; an answer larger than the bound is not held', () => {

