@@ -11,13 +11,15 @@ import { z } from 'zod';
 import { relativeSpread } from '../statistics/sample-statistics.js';
 import { GateError } from './gate-error.js';
 
-export const BASELINE_SCHEMA_VERSION = 3;
+export const BASELINE_SCHEMA_VERSION = 4;
 
 const LaneShapeSchema = z.strictObject({
   unit: z.string(),
   world: z.string(),
   iterations: z.number().int().positive(),
   warmup: z.number().int().nonnegative(),
+  /** Windows counted and dropped before the ones kept (lanes.ts, SETTLING_WINDOWS). */
+  settle: z.number().int().nonnegative(),
   perUnit: z.number().int().positive(),
 });
 
@@ -75,15 +77,17 @@ export class BaselineMismatch extends GateError {
  * at 8cc3877 found HEAD's own windows spreading 1.48% (catalogue) and 0.59%
  * (boundary) where the baseline's three first windows had spread 0.26% and
  * at most 0.1%, and five times the smaller figure flagged HEAD in 6 of 20
- * runs. Windows vary by process and by where a scavenge lands (b8a7a69, 3
- * processes × 10 windows: the call lane's processes sit at 227.7 k and
- * 229.2 k; the first window of the 1,000-tool lane reads +1.1% in every
- * process), so their pooled range is the noise a run meets. The gate judges
- * the median of 5 windows, which steps over a single window's extreme and
- * lies inside the range; half a range again leaves room for a process that
- * lands further out, and keeps the call lane under 2% (1.55% at b8a7a69) so
- * a 2% dearer call is flagged. 0.5%, because a lane that repeated exactly
- * has not shown it always will (the event loop's few thousand instructions).
+ * runs. Windows still vary by process (the catalogue lane's processes sit
+ * up to 0.5% apart: V8's property lookups cost more or less where objects
+ * land, ADR 0014 point 7), so their pooled range is the noise a run meets.
+ * The gate judges the median of 5 windows, which steps over a single
+ * window's extreme and lies inside the range; half a range again leaves room
+ * for a process that lands further out. With windows on a swept heap (ADR
+ * 0014 point 9) the call lane's 30 windows spread 0.16% (a304880), so a 2%
+ * dearer call stands four thresholds clear; before it, one process's
+ * unswept pages had put it at 3.12%. 0.5%, because a lane that repeated
+ * exactly has not shown it always will (the event loop's few thousand
+ * instructions).
  */
 export const NOISE_MULTIPLIER = 1.5;
 export const MIN_INSTRUCTION_THRESHOLD = 0.005;
@@ -112,7 +116,7 @@ export async function readBaseline(path: string): Promise<Baseline> {
   }
   const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (version !== BASELINE_SCHEMA_VERSION) {
-    throw new BaselineUnreadable(`${path} is a baseline of schema version ${JSON.stringify(version)}; this gate reads version ${BASELINE_SCHEMA_VERSION} (thresholds from pooled A/A windows): refresh it with costlab gate --update-baseline`);
+    throw new BaselineUnreadable(`${path} is a baseline of schema version ${JSON.stringify(version)}; this gate reads version ${BASELINE_SCHEMA_VERSION} (windows on a swept heap after a settling window; thresholds from pooled A/A windows): refresh it with costlab gate --update-baseline`);
   }
   const parsed = BaselineSchema.safeParse(json);
   if (!parsed.success) {

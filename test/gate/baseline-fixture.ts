@@ -1,10 +1,11 @@
+import { BASELINE_SCHEMA_VERSION } from '../../bench/gate/baseline.js';
 import type { Baseline } from '../../bench/gate/baseline.js';
 import { currentProvenance, laneShapes } from '../../bench/gate/lanes.js';
 
 /** A baseline counted in this setup (valgrind as named), every lane present: the tests change what they need. */
 export function baselineFixture(overrides: Partial<Baseline> = {}, valgrind = 'valgrind-3.19.0'): Baseline {
   return {
-    schemaVersion: 3,
+    schemaVersion: BASELINE_SCHEMA_VERSION,
     commit: 'a'.repeat(40),
     dirty: false,
     createdAt: '2026-12-01T00:00:00.000Z',

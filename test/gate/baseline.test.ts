@@ -50,7 +50,7 @@ describe('the baseline', () => {
     await writeFile(old, JSON.stringify({ schemaVersion: 1, commit: 'x' }));
     const error = await readBaseline(old).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BaselineUnreadable);
-    expect(error).toMatchObject({ exitCode: 2, message: expect.stringMatching(/schema version 1; this gate reads version 3/) });
+    expect(error).toMatchObject({ exitCode: 2, message: expect.stringMatching(/schema version 1; this gate reads version 4/) });
     const shapeless = join(dir, 'shapeless.json');
     await writeFile(shapeless, JSON.stringify({ ...baselineFixture(), lanes: { call: { perOperation: [1] } } }));
     await expect(readBaseline(shapeless)).rejects.toThrow(/lanes\.call\.shape/);
