@@ -18,6 +18,7 @@
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
 import type { Grant } from '../contracts/index.js';
 import { deepFreeze } from '../registry/deep-freeze.js';
+import { sameItems } from '../same-items.js';
 import { compileGrant } from './compiled-grant.js';
 import type { CompiledGrant } from './compiled-grant.js';
 
@@ -94,7 +95,7 @@ export function grantSet(entries: readonly LoadedGrant[]): LoadedGrantSet {
   const first = entries[0];
   if (first === undefined) return NO_GRANTS;
   const held = derived.get(first);
-  if (held !== undefined && sameEntries(held.entries, entries)) return held.set;
+  if (held !== undefined && sameItems(held.entries, entries)) return held.set;
   const sorted = [...entries].sort((a, b) => (a.compiled.id < b.compiled.id ? -1 : a.compiled.id > b.compiled.id ? 1 : 0));
   // canonicalJson of an array is its members' canonical forms joined by commas in brackets.
   let canonical = '[';
@@ -107,10 +108,4 @@ export function grantSet(entries: readonly LoadedGrant[]): LoadedGrantSet {
   });
   derived.set(first, { entries: [...entries], set });
   return set;
-}
-
-function sameEntries(a: readonly LoadedGrant[], b: readonly LoadedGrant[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../contracts/index.js';
 import { CatalogueShape } from '../registry/catalogue-shape.js';
+import { sameItems } from '../same-items.js';
 
 /** Shapes remembered per kernel: enough for a few distinct catalogues (users whose providers answer differently) to alternate. */
 const RECENT_SHAPES = 8;
@@ -36,7 +37,7 @@ export class ShapeCache {
       for (let i = recent.length - 1; i >= 0; i--) {
         const known = this.#partsOf.get(recent[i]!);
         if (known === undefined) continue;
-        for (let j = 0; j < known.length; j++) if (sameParts(known[j]!, parts)) return this.#touch(i);
+        for (let j = 0; j < known.length; j++) if (sameItems(known[j]!, parts)) return this.#touch(i);
       }
     }
     for (let i = recent.length - 1; i >= 0; i--) {
@@ -70,10 +71,4 @@ export class ShapeCache {
     if (known.length >= PARTS_PER_SHAPE) known.shift();
     known.push(Object.freeze([...parts]));
   }
-}
-
-function sameParts(a: readonly (readonly ToolDefinition[])[], b: readonly (readonly ToolDefinition[])[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

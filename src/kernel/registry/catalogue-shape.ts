@@ -1,6 +1,7 @@
 import type { Requirement, ToolDefinition } from '../contracts/index.js';
 import { DuplicateToolName } from './tool-registry.js';
 import { ceilingKeyOf } from './registered-definitions.js';
+import { sameItems } from '../same-items.js';
 
 /** Two tools of one name among a derivation's definitions; `index` is the later one's position in the input. */
 export class DuplicateInShape extends DuplicateToolName {
@@ -142,7 +143,7 @@ export class CatalogueShape {
       const { key, ceiling, namespace } = ceilings[c]!;
       verdicts[c] = verdicts[ceilings.length + namespace] === 1 && allows(ceiling, key) ? 1 : 0;
     }
-    for (const remembered of this.#listings) if (sameVerdicts(remembered.verdicts, verdicts)) return remembered.listing;
+    for (const remembered of this.#listings) if (sameItems(remembered.verdicts, verdicts)) return remembered.listing;
     this.walks++;
     const kept: ToolDefinition[] = [];
     const ceilingOf = this.#ceilingOf;
@@ -152,10 +153,4 @@ export class CatalogueShape {
     this.#listings.push({ verdicts, listing });
     return listing;
   }
-}
-
-function sameVerdicts(a: Verdicts, b: Verdicts): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
