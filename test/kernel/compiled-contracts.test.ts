@@ -157,6 +157,24 @@ describe('compiled contracts agree with zod', () => {
     }
   });
 
+  it('AccessContext: an address with a symbol key, a hidden extra key or a hidden id is judged as zod judges it', () => {
+    const context = (actor: unknown) => ({
+      namespaceId: 'acme',
+      actor,
+      authority: { kind: 'service', serviceId: 'acme-grants' },
+      owner: { kind: 'group', groupId: 'acme' },
+      purpose: 'assist',
+      traceId: 'trace-1',
+      enabledToolNamespaces: ['files'],
+      now: '2026-11-30T09:00:00.000Z',
+    });
+    const withSymbol = Object.assign({ kind: 'human', userId: 'ada' }, { [Symbol('k')]: 1 });
+    const hiddenExtra = Object.defineProperty({ kind: 'human', userId: 'ada' }, 'extra', { value: 1, enumerable: false });
+    const hiddenId = Object.defineProperty({ kind: 'human' }, 'userId', { value: 'ada', enumerable: false });
+    const inherited = Object.assign(Object.create({ userId: 'ada' }) as object, { kind: 'human' });
+    for (const actor of [withSymbol, hiddenExtra, hiddenId, inherited]) agree(safeParseAccessContext, AccessContextSchema, context(actor));
+  });
+
   it('AccessContext', () => {
     const address = fc.oneof(
       fc.record({ kind: fc.constantFrom('human', 'agent', 'robot'), userId: id }),

@@ -13,6 +13,7 @@
  * the fields exactly as before. So the contract is zod's, and a refusal's
  * wording never changes; the property test holds the two to agreement.
  */
+import type { Address } from './address.js';
 import type { z } from 'zod';
 import { AccessContextSchema } from './access-context.js';
 import type { AccessContext } from './access-context.js';
@@ -224,16 +225,37 @@ export function parseRequirement(input: unknown): Requirement {
 
 const ADDRESS_ID_KEY = { human: 'userId', agent: 'agentId', group: 'groupId', service: 'serviceId' } as const;
 
-/** An address with exactly its kind's two keys, copied; anything else (an unknown kind, an extra key) is zod's. */
-function fastAddress(input: unknown): { kind: string } | Unsure {
+/**
+ * An address with exactly its kind's two keys, copied; anything else (an
+ * unknown kind, an extra key) is zod's. The keys are counted with `for…in`,
+ * as `hasExactly` counts them and zod's strict objects read them (symbols and
+ * non-enumerable keys are invisible to all three), and the copy is a literal
+ * per kind: `Reflect.ownKeys` made an array per address and a computed key a
+ * literal V8 cannot preshape, three of each per new context.
+ */
+function fastAddress(input: unknown): Address | Unsure {
   if (typeof input !== 'object' || input === null || Object.getPrototypeOf(input) !== Object.prototype) return UNSURE;
   const kind = (input as { kind?: unknown }).kind;
   if (kind !== 'human' && kind !== 'agent' && kind !== 'group' && kind !== 'service') return UNSURE;
   const idKey = ADDRESS_ID_KEY[kind];
-  const keys = Reflect.ownKeys(input);
-  if (keys.length !== 2 || !keys.includes('kind') || !keys.includes(idKey)) return UNSURE;
+  let count = 0;
+  for (const key in input) {
+    if (key !== 'kind' && key !== idKey) return UNSURE;
+    count++;
+  }
+  if (count !== 2) return UNSURE;
   const id = (input as Record<string, unknown>)[idKey];
-  return isId(id) ? ({ kind, [idKey]: id } as { kind: string }) : UNSURE;
+  if (!isId(id)) return UNSURE;
+  switch (kind) {
+    case 'human':
+      return { kind, userId: id };
+    case 'agent':
+      return { kind, agentId: id };
+    case 'group':
+      return { kind, groupId: id };
+    case 'service':
+      return { kind, serviceId: id };
+  }
 }
 
 /** A plain array of at most `max` strings, each passing `ok`, copied; holes and anything else are zod's. */
