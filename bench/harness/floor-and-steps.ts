@@ -3,26 +3,30 @@
  *
  * Three lanes, their turns interleaved in one process (kernel, floor,
  * kernel with step marks, kernel, …) so drift lands on all three alike:
- * - the kernel as the staircase measures it (five spans): the call the ratio is of;
- * - the floor (bench/micro/floor-mediation.ts) over the same attempts, each
- *   outcome checked against the attempt's declared one, timed per call with
- *   its handler subtracted as the kernel's provider is;
+ * - the kernel as a host runs it (no span sink) and the floor
+ *   (bench/micro/floor-mediation.ts), over the same attempts, each outcome
+ *   checked against the attempt's declared one, both timed the same way: at
+ *   the caller, around the awaited call, with the handler's own time (a
+ *   clock pair around it, `handler-clock.ts` for the kernel, the floor's own
+ *   for the floor) taken out. The ratio is of these two. The kernel was
+ *   timed by its five spans before, which put ten clock reads and five span
+ *   records (~0.6 µs) on its side of the ratio and none on the floor's;
  * - the kernel with a StepRecorder: the finer split (13 steps and the tail),
  *   with the instrumentation it adds counted and calibrated here.
  */
 import { performance } from 'node:perf_hooks';
 import { STEP_NAMES } from '../../src/kernel/index.js';
-import type { StepName, ToolResult } from '../../src/kernel/index.js';
+import type { AccessContext, MediationKernel, StepName, ToolResult } from '../../src/kernel/index.js';
 import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
-import { buildReferenceKernel } from '../world/build-world.js';
+import { buildReferenceKernel, buildWorldKernel } from '../world/build-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import type { CallStats, FloorResult, StepSplit, StepStats } from '../results/results-schema.js';
-import { roundShare, roundUs, splitCalls, summarizeCalls } from './segments.js';
-import { SpanRecorder } from './span-recorder.js';
+import { HandlerClock } from './handler-clock.js';
+import { roundShare, roundUs } from './segments.js';
 import { mean, nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
 import { StepRecorder, calibrateInstrumentation } from './step-recorder.js';
-import { checkOutcome, runKernelTurn, toolCall } from './workload-turn.js';
+import { TurnNotListed, checkOutcome, runKernelTurn, toolCall } from './workload-turn.js';
 
 export interface FloorAndStepsOptions {
   readonly warmupTurns: number;
@@ -43,21 +47,22 @@ function callStats(samples: ArrayLike<number>): CallStats {
 export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<FloorAndSteps> {
   const { warmupTurns, measuredTurns } = options;
   const calls = measuredTurns * TURN_ATTEMPTS.length;
-  const spans = new SpanRecorder(calls);
-  const kernel = buildReferenceKernel('turn', spans);
+  const clock = (): number => performance.now();
+  const handlers = new HandlerClock(clock);
+  const kernel = buildWorldKernel('turn', [handlers.provider(notionProvider())], undefined, [], referenceTools().map((tool) => handlers.handler(tool)));
+  const kernelUs: number[] = [];
   const steps = new StepRecorder(calls);
   const marked = buildReferenceKernel('turn', steps);
-  const clock = (): number => performance.now();
   const floor = new FloorMediation([...referenceTools(), ...(await notionProvider().listTools(worldContext(0), new AbortController().signal))], referenceGrants(), clock);
   const floorUs: number[] = [];
   const total = warmupTurns + measuredTurns;
 
   for (let turn = 0; turn < total; turn++) {
     const measured = turn >= warmupTurns;
-    await runKernelTurn(kernel.kernel, turn, { path: 'in-process turn (floor lane)', beforeCall: (id) => spans.expect(id) });
+    const context = worldContext(turn);
+    await kernelTurn(kernel.kernel, context, turn, handlers, measured ? kernelUs : undefined);
     kernel.audit.clear();
 
-    const context = worldContext(turn);
     const floorTurn = floor.openTurn(context);
     for (let i = 0; i < TURN_ATTEMPTS.length; i++) {
       const attempt = TURN_ATTEMPTS[i]!;
@@ -74,14 +79,11 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
     await runKernelTurn(marked.kernel, turn, { path: 'in-process turn (step marks)', beforeCall: (id) => steps.expect(id) });
     marked.audit.clear();
 
-    if (!measured) {
-      spans.reset();
-      steps.reset();
-    }
+    if (!measured) steps.reset();
     options.onProgress?.(turn + 1, total, measured ? 'measured' : 'warm-up');
   }
 
-  const kernelCall = summarizeCalls(splitCalls(spans.table())).call;
+  const kernelCall = callStats(kernelUs);
   const floorCall = callStats(floorUs);
   const instrumentation = calibrateInstrumentation();
   return {
@@ -92,6 +94,33 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
     },
     steps: summarizeSteps(steps, instrumentation),
   };
+}
+
+/**
+ * One turn of the workload on the kernel lane, each call timed as the floor
+ * times its own: at the caller, the handler's time taken out. The lease and
+ * the listing are the turn's, outside every call, as the floor opens its turn
+ * outside them.
+ */
+async function kernelTurn(kernel: MediationKernel, context: AccessContext, turn: number, handlers: HandlerClock, into: number[] | undefined): Promise<void> {
+  const scope = await kernel.openTurnAuthority(context);
+  try {
+    if (scope.status !== 'available') throw new TurnNotListed(`in-process turn (floor lane), turn ${turn}: authority ${scope.code ?? 'unavailable'}`);
+    const listed = await kernel.listTools(context);
+    if (listed.status !== 'listed') throw new TurnNotListed(`in-process turn (floor lane), turn ${turn}: listing ${listed.status} ${listed.code ?? ''}`);
+    for (let i = 0; i < TURN_ATTEMPTS.length; i++) {
+      const attempt = TURN_ATTEMPTS[i]!;
+      const call = toolCall(attempt, turn, i, context.traceId, context.now);
+      handlers.lastUs = 0;
+      const t0 = performance.now();
+      const result = await kernel.invokeTool(context, call);
+      const t1 = performance.now();
+      checkOutcome('in-process turn (floor lane)', turn, i, attempt, { status: result.status, code: result.status === 'succeeded' ? undefined : result.code });
+      into?.push(Math.max(0, (t1 - t0) * 1000 - handlers.lastUs));
+    }
+  } finally {
+    scope.close();
+  }
 }
 
 function summarizeSteps(recorder: StepRecorder, instrumentation: ReturnType<typeof calibrateInstrumentation>): StepSplit {

@@ -11,6 +11,7 @@ import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
 import type { AnchorFigures, StrategyName, StrategyResult } from '../results/results-schema.js';
 import type { MeasuredResults } from './results.js';
 import { staircaseParagraph } from './staircase-reading.js';
+import { BLOCK_TURNS } from './strategy-blocks.js';
 import type { TargetCheck } from './targets.js';
 import { bar, stackedBar } from './text-bars.js';
 
@@ -115,14 +116,24 @@ function callsSection(results: MeasuredResults): string {
     '## Mediated call',
     '',
     table(
-      ['path', 'calls', 'p50 (µs)', 'p95 (µs)', 'mean (µs)', 'throughput (calls/ms)', 'lease open p50 (µs)', 'listing p50 (µs)'],
+      ['path', 'calls', 'p50 (µs)', 'p95 (µs)', 'mean (µs)', 'throughput (calls/ms)', 'lease open p50 (µs)', 'lease open, cold, p50 (µs)', 'listing p50 (µs)'],
       paths(results).map(([name, r]) => {
-        const b = (boundary as Record<string, { openP50Us: number; listP50Us: number } | undefined>)[name];
-        return [name, r.call.n, us(r.call.p50Us), us(r.call.p95Us), us(r.call.meanUs), formatCount(r.throughputPerMs), b === undefined ? '—' : us(b.openP50Us), b === undefined ? '—' : us(b.listP50Us)];
+        const b = (boundary as Record<string, { openP50Us: number; openColdP50Us?: number; listP50Us: number } | undefined>)[name];
+        return [
+          name,
+          r.call.n,
+          us(r.call.p50Us),
+          us(r.call.p95Us),
+          us(r.call.meanUs),
+          formatCount(r.throughputPerMs),
+          b === undefined ? '—' : us(b.openP50Us),
+          b?.openColdP50Us === undefined ? '—' : us(b.openColdP50Us),
+          b === undefined ? '—' : us(b.listP50Us),
+        ];
       }),
     ),
     '',
-    'Throughput is 1000 ÷ mean call time: one caller, calls back to back. Opening the lease is the turn-boundary authority load (grant source, validation, snapshot hash); the in-turn authorization checks are the `authorize` segment below.',
+    `Throughput is 1000 ÷ mean call time: one caller, calls back to back. Opening the lease is the turn-boundary authority load (grant source, validation, snapshot hash); the in-turn authorization checks are the \`authorize\` segment below. The strategies run in interleaved blocks of ${BLOCK_TURNS} turns (ADR 0027): a lease open is after the same kernel's previous turn, as in a host that runs one strategy; the cold one is a block's first turn, after another kernel's ${BLOCK_TURNS} turns have evicted this kernel's working set.`,
   ].join('\n');
 }
 
@@ -295,12 +306,12 @@ function stepsSection(results: MeasuredResults): string {
       '',
       '### Beside its floor',
       '',
-      "The floor (`bench/micro/floor-mediation.ts`) is the least that enforces the same thing: the same grant rules, the same two audit records per authorized call, the tools' own argument parsers and requirements, and no contracts, freezing, spans or ports. It runs the same 27 attempts, each outcome checked against the declared one, interleaved turn by turn with the kernel (five spans, as the staircase measures it); the handler is subtracted from both.",
+      "The floor (`bench/micro/floor-mediation.ts`) is the least that enforces the same thing: the same grant rules, the same two audit records per authorized call, the tools' own argument parsers and requirements, and no contracts, freezing, spans or ports. It runs the same 27 attempts, each outcome checked against the declared one, interleaved turn by turn with the kernel. Both are timed the same way: at the caller, around the awaited call, the handler's own time (a clock pair around it) taken out. The kernel here runs as a host runs it, with no span sink: the staircase's five spans (ten clock reads and five records a call) would be on its side of the ratio only.",
       '',
       table(
         ['path', 'p50 (µs)', 'p95 (µs)', 'n'],
         [
-          ['kernel call (turn)', us(floor.kernel.p50Us), us(floor.kernel.p95Us), formatCount(floor.kernel.n)],
+          ['kernel call (turn, no span sink)', us(floor.kernel.p50Us), us(floor.kernel.p95Us), formatCount(floor.kernel.n)],
           ['floor', us(floor.floor.p50Us), us(floor.floor.p95Us), formatCount(floor.floor.n)],
         ],
       ),

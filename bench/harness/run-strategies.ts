@@ -1,9 +1,18 @@
 /**
- * The staircase, measured: the three catalogue strategies in ONE process, turns
- * interleaved rederive, shared, turn, rederive, … so that whatever drifts over
- * the run (CPU frequency, a neighbour's load, heap growth) lands on all three
- * alike and the ratios between them survive it. W warm-up turns per strategy
- * are run (and interleaved) the same way, then discarded.
+ * The staircase, measured: the three catalogue strategies in ONE process, in
+ * interleaved blocks of a few turns each (rederive ×B, shared ×B, turn ×B,
+ * rederive ×B, …) so that whatever drifts over the run (CPU frequency, a
+ * neighbour's load, heap growth) lands on all three alike and the ratios
+ * between them survive it. W warm-up turns per strategy are run (and
+ * interleaved) the same way, then discarded.
+ *
+ * Blocks, not single turns (ADR 0027): a host runs one strategy, turn after
+ * turn, and a turn interleaved one by one always followed another kernel's
+ * turn — under `turn`, a `shared` turn's 27 registry copies — whose footprint
+ * had evicted this kernel's working set, so every turn-boundary figure was a
+ * cold one (lease open p50 45 µs, against 9 µs after the same kernel's turn,
+ * in one run at load ~2). The first turn of each block still follows another
+ * kernel's block: its lease open is reported apart, as the cold figure.
  *
  * Each strategy has its own kernel and its own span recorder; the kernels
  * share nothing but the process.
@@ -18,12 +27,15 @@ import { splitCalls, summarizeCalls } from './segments.js';
 import type { CallFigures } from './segments.js';
 import { SpanRecorder } from './span-recorder.js';
 import { nearestRank } from '../statistics/sample-statistics.js';
+import { BLOCK_TURNS } from './strategy-blocks.js';
 import { StructuralTally, shownOf, snapshotCounters } from './structural.js';
 import { runKernelTurn } from './workload-turn.js';
 
 export interface TurnBoundary {
-  /** p50 µs to open a turn's lease: the one authority load of the turn. */
+  /** p50 µs to open a turn's lease (the one authority load of the turn), after the same kernel's previous turn. */
   readonly openP50Us: number;
+  /** p50 µs to open the lease of a block's first turn: after another kernel's turns, its working set evicted. */
+  readonly openColdP50Us?: number;
   /** p50 µs of the turn's one listing (catalogue resolution, filter, catalogHash, audit). */
   readonly listP50Us: number;
   /**
@@ -50,6 +62,8 @@ export interface RunStrategiesOptions {
   readonly warmupTurns: number;
   readonly measuredTurns: number;
   readonly strategies?: readonly StrategyName[];
+  /** Consecutive turns of one strategy before the next strategy's (default BLOCK_TURNS); 1 interleaves turn by turn. */
+  readonly blockTurns?: number;
   /** Told after every interleaved round: turns done (per strategy) of the total, and the phase. */
   readonly onProgress?: (done: number, total: number, phase: 'warm-up' | 'measured') => void;
 }
@@ -60,6 +74,7 @@ interface Lane {
   readonly recorder: SpanRecorder;
   readonly tally: StructuralTally;
   readonly openUs: number[];
+  readonly openColdUs: number[];
   readonly listUs: number[];
   readonly amortizedUs: number[];
 }
@@ -73,32 +88,38 @@ export async function runStrategies(options: RunStrategiesOptions): Promise<Reco
   const strategies = options.strategies ?? STRATEGY_NAMES;
   const lanes: Lane[] = strategies.map((strategy) => {
     const recorder = new SpanRecorder(measuredTurns * TURN_ATTEMPTS.length);
-    return { strategy, world: buildReferenceKernel(strategy, recorder), recorder, tally: new StructuralTally(), openUs: [], listUs: [], amortizedUs: [] };
+    return { strategy, world: buildReferenceKernel(strategy, recorder), recorder, tally: new StructuralTally(), openUs: [], openColdUs: [], listUs: [], amortizedUs: [] };
   });
   const total = warmupTurns + measuredTurns;
-  for (let turn = 0; turn < total; turn++) {
-    const measured = turn >= warmupTurns;
+  const block = options.blockTurns ?? BLOCK_TURNS;
+  if (!Number.isInteger(block) || block < 1) throw new RangeError(`turns per block must be a positive integer, got ${block}`);
+  for (let first = 0; first < total; first += block) {
+    const end = Math.min(total, first + block);
     for (const lane of lanes) {
       const { kernel, audit } = lane.world;
-      const before = snapshotCounters(kernel.counters);
-      const done = await runKernelTurn(kernel, turn, {
-        path: `in-process ${lane.strategy}`,
-        beforeCall: (id) => lane.recorder.expect(id),
-        clock,
-      });
-      const after = snapshotCounters(kernel.counters);
-      // Outside every span: the trail of a finished turn is not the bench's to keep.
-      audit.clear();
-      if (measured) {
-        lane.tally.add(before, after, done.listed.catalogHash, () => shownOf(done.listed));
-        lane.openUs.push(done.openUs);
-        lane.listUs.push(done.listUs);
-        lane.amortizedUs.push(done.turnUs / TURN_ATTEMPTS.length);
-      } else {
-        lane.recorder.reset();
+      for (let turn = first; turn < end; turn++) {
+        const measured = turn >= warmupTurns;
+        const before = snapshotCounters(kernel.counters);
+        const done = await runKernelTurn(kernel, turn, {
+          path: `in-process ${lane.strategy}`,
+          beforeCall: (id) => lane.recorder.expect(id),
+          clock,
+        });
+        const after = snapshotCounters(kernel.counters);
+        // Outside every span: the trail of a finished turn is not the bench's to keep.
+        audit.clear();
+        if (measured) {
+          lane.tally.add(before, after, done.listed.catalogHash, () => shownOf(done.listed));
+          // With one lane, or blocks of one turn, there is no other kernel's block to come after: every open is the same kind.
+          (turn === first && lanes.length > 1 && block > 1 ? lane.openColdUs : lane.openUs).push(done.openUs);
+          lane.listUs.push(done.listUs);
+          lane.amortizedUs.push(done.turnUs / TURN_ATTEMPTS.length);
+        } else {
+          lane.recorder.reset();
+        }
       }
     }
-    options.onProgress?.(turn + 1, total, measured ? 'measured' : 'warm-up');
+    options.onProgress?.(end, total, end > warmupTurns ? 'measured' : 'warm-up');
   }
   const out = {} as Record<StrategyName, StrategyMeasurement>;
   for (const lane of lanes) {
@@ -113,7 +134,10 @@ export async function runStrategies(options: RunStrategiesOptions): Promise<Reco
       strategy: lane.strategy,
       figures,
       structural,
-      turnBoundary: { openP50Us: round(nearestRank(lane.openUs, 50)), listP50Us: round(nearestRank(lane.listUs, 50)), amortizedP50Us: round(nearestRank(lane.amortizedUs, 50)) },
+      turnBoundary: {
+        openP50Us: round(nearestRank(lane.openUs, 50)),
+        ...(lane.openColdUs.length === 0 ? {} : { openColdP50Us: round(nearestRank(lane.openColdUs, 50)) }),
+        listP50Us: round(nearestRank(lane.listUs, 50)), amortizedP50Us: round(nearestRank(lane.amortizedUs, 50)) },
       derivationsByTurn: lane.tally.derivationsByTurn,
       resolvingOperationsPerTurn: 1 + catalogueSpans / measuredTurns,
       catalogHash: lane.tally.catalogHash!,

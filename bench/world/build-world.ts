@@ -1,5 +1,5 @@
 import { InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../src/kernel/index.js';
-import type { CatalogueStrategyName, ContextToolProvider, Grant, SpanSink } from '../../src/kernel/index.js';
+import type { CatalogueStrategyName, ContextToolProvider, Grant, SpanSink, ToolHandler } from '../../src/kernel/index.js';
 import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools } from '../../src/world/reference-world.js';
 
 export interface ReferenceKernel {
@@ -18,13 +18,14 @@ export function buildWorldKernel(
   providers: readonly ContextToolProvider[],
   spanSink?: SpanSink,
   extraGrants: readonly Grant[] = [],
+  tools: readonly ToolHandler[] = referenceTools(),
 ): { kernel: MediationKernel; audit: MemoryAuditSink } {
   const audit = new MemoryAuditSink();
   const kernel = new MediationKernel({
     grantSource: new StaticGrantSource([...referenceGrants(), ...extraGrants]),
     auditSink: audit,
     usageStore: new InMemoryUsageStore(),
-    tools: referenceTools(),
+    tools,
     providers,
     namespaceSettings: new InMemoryToolNamespaceSettings(ENABLED_NAMESPACES),
     catalogueStrategy: strategy,

