@@ -33,6 +33,8 @@ const PlannedPointFields = {
 export const SweepPointSchema = z.object({
   ...PlannedPointFields,
   frozenDefinitions: z.boolean(),
+  /** Unmeasured turns the point ran first (warm-up and settling, bench/scale/run-point.ts); absent in files from before settling. */
+  warmupTurns: z.number().int().nonnegative().optional(),
   turns: z.number().int().positive(),
   openP50Us: measured,
   listP50Us: measured,

@@ -9,6 +9,19 @@
  * Turns are measured until both `minTurns` and `budgetMs` are reached (or
  * `maxTurns`): a point with 10,000 tools takes fewer, longer turns than one
  * with 20, and each gets a similar slice of the machine.
+ *
+ * Before them, every point settles: after the `warmupTurns` it always runs,
+ * unmeasured turns go on until `settleTurns` have run or `settleMs` has
+ * passed. V8 optimises the kernel's once-per-turn code (lease open, the
+ * derivation, the listing) only after it has run some thousands of times, so
+ * a point measured after a few warm-up turns read the code's earlier tiers:
+ * the first `turn` point of f984c79's sweep (19 tools) read its boundary at
+ * 34.7 µs against 25.5 µs at 218 tools measured after it, and one kernel's
+ * 19-tool boundary, in windows of 250 turns, fell 109 → 41 → 26 → 21 µs by
+ * 3,000 turns as the last of those functions were optimised (--trace-opt).
+ * Larger points optimised them sooner only because every turn there loops
+ * over more tools. Settling puts each point in the same state, whatever ran
+ * before it in the process.
  */
 import type { CatalogueStrategyName, MediationKernel, ToolResult } from '../../src/kernel/index.js';
 import { worldContext } from '../../src/world/reference-world.js';
@@ -24,13 +37,19 @@ export interface PointSpec extends ScaleShape {
 }
 
 export interface PointBudget {
+  /** Unmeasured turns every point runs first. */
   readonly warmupTurns: number;
+  /** Then unmeasured turns until this many have run in all, or `settleMs` has passed (absent: none). */
+  readonly settleTurns?: number;
+  readonly settleMs?: number;
   readonly minTurns: number;
   readonly maxTurns: number;
   readonly budgetMs: number;
 }
 
 export interface PointFigures {
+  /** Unmeasured turns run before the measured ones (warm-up and settling). */
+  readonly warmupTurns: number;
   readonly turns: number;
   readonly openP50Us: number;
   readonly listP50Us: number;
@@ -97,10 +116,13 @@ export async function runPoint(spec: PointSpec, budget: PointBudget, onTurn?: (d
   const { kernel, audit } = buildScaleKernel(spec.strategy, spec);
   const path = `sweep ${pointLabel(spec)}`;
   let turn = 0;
-  for (; turn < budget.warmupTurns; turn++) {
-    await oneTurn(kernel, turn, spec.calls, path);
+  const settleTurns = budget.settleTurns ?? 0;
+  const settleUntil = performance.now() + (budget.settleMs ?? 0);
+  while (turn < budget.warmupTurns || (turn < settleTurns && performance.now() < settleUntil)) {
+    await oneTurn(kernel, turn++, spec.calls, path);
     audit.clear();
   }
+  const warmupTurns = turn;
   const open: number[] = [];
   const list: number[] = [];
   const boundary: number[] = [];
@@ -125,6 +147,7 @@ export async function runPoint(spec: PointSpec, budget: PointBudget, onTurn?: (d
     onTurn?.(measured);
   }
   return {
+    warmupTurns,
     turns: measured,
     openP50Us: p(open, 50),
     listP50Us: p(list, 50),

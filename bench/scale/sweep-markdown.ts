@@ -94,6 +94,22 @@ export function checkSweepTargets(results: SweepResults): SweepTarget[] {
   return targets;
 }
 
+/**
+ * How the points were warmed, when the file says: each point settles before it
+ * is measured (run-point.ts), so its figures are of the kernel's optimised
+ * code whatever ran before it in the process.
+ */
+function settlingNote(points: readonly SweepPoint[]): string | undefined {
+  const warm = points.map((p) => p.warmupTurns).filter((turns): turns is number => turns !== undefined);
+  if (warm.length === 0) return undefined;
+  const range = (lo: number, hi: number): string => (lo === hi ? lo.toLocaleString('en-US') : `${lo.toLocaleString('en-US')}–${hi.toLocaleString('en-US')}`);
+  return (
+    `Every point ran unmeasured turns before its measured ones (${range(Math.min(...warm), Math.max(...warm))} here): a fixed warm-up, then on until a set number of turns or a time cap, whichever came first. ` +
+    'V8 optimises code that runs once per turn (lease open, the derivation, the listing) only after some thousands of turns, so without settling the first point of a curve was measured on less optimised code than the points after it ' +
+    '(at f984c79 the 19-tool `turn` boundary read 34.7 µs against 25.5 µs at 218 tools): each point is now measured in the same state, whatever ran before it.'
+  );
+}
+
 export function renderSweepMarkdown(results: SweepResults): string {
   const out: string[] = [];
   out.push('## Catalogue resolution at scale');
@@ -106,6 +122,11 @@ export function renderSweepMarkdown(results: SweepResults): string {
   out.push('');
   out.push('N counts provider tools (the 18 static reference tools come on top); P providers share them; C calls per turn are the first C attempts of the reference workload; G grants per principal. Per point: p50 over the measured turns; "amortized" is the whole turn (open to close) over C.');
   out.push('');
+  const settled = settlingNote(results.points);
+  if (settled !== undefined) {
+    out.push(settled);
+    out.push('');
+  }
   out.push('The generated providers declare a catalogue revision (ADR 0021) unless marked otherwise; `rederive` and `shared` ignore it. The `turn` curve without it (every definition compared each turn, ADR 0018) is measured beside.');
   for (const strategy of ['rederive', 'shared', 'turn'] as const) {
     const curve = results.points.filter((p) => p.axis === 'tools' && p.strategy === strategy && p.changeSignal !== false).sort((a, b) => a.tools - b.tools);

@@ -277,3 +277,62 @@ describe('ProviderRevisions is bounded', () => {
     expect(memo.size).toBe(1);
   });
 });
+
+describe('recall by revision (no provider asked) falls back to asking whenever it cannot answer the turn', () => {
+  it('recalled answers that collide across providers are refused by name on every turn, naming the later provider', async () => {
+    const provider = (id: string): ContextToolProvider => ({ id, catalogueRevision: () => 'fixed', listTools: async () => [tool({ name: 'docs.same', source: `provider:${id}` })] });
+    const { kernel, audit } = makeWorld({ providers: [provider('aa-first'), provider('zz-second')] });
+    for (const id of ['1', '2', '3']) {
+      const ctx = context({ turn: id });
+      const scope = await kernel.openTurnAuthority(ctx);
+      const listed = await kernel.listTools(ctx);
+      scope.close();
+      expect(listed).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
+    }
+    const events = audit.ofType('tool.catalog.listed');
+    expect(events.map((e) => e.outcome)).toEqual(['failed', 'failed', 'failed']);
+    for (const event of events) expect(event.cause).toMatch(/^duplicate_name: provider 'zz-second'/);
+    // Both answers were remembered on the first turn and recalled on the others: neither provider asked again.
+    expect(kernel.counters.providerCalls).toBe(2);
+    expect(kernel.counters.derivations).toBe(3);
+  });
+
+  it('counts one derivation per turn and one recall per provider, and serves the recalled handler', async () => {
+    const { provider, state } = revisedProvider();
+    const other = revisedProvider('notes');
+    (other.provider as { id: string }).id = 'revised-notes';
+    const { kernel } = makeWorld({ providers: [provider, other.provider] });
+    for (const id of ['1', '2', '3']) await turn(kernel, context({ turn: id }));
+    expect(kernel.counters).toMatchObject({ derivations: 3, providerCalls: 2, listingsByRevision: 4 });
+    expect(state.listings).toBe(1);
+    // One revision read per provider per turn.
+    expect(state.revisionsAsked).toBe(3);
+    expect(other.state.revisionsAsked).toBe(3);
+  });
+
+  it('a provider without a signal beside one with it: every turn asks the one without and recalls the other', async () => {
+    const { provider, state } = revisedProvider();
+    const plain = revisedProvider('notes');
+    (plain.provider as { id: string }).id = 'plain';
+    delete (plain.provider as { catalogueRevision?: unknown }).catalogueRevision;
+    const { kernel } = makeWorld({ providers: [provider, plain.provider] });
+    for (const id of ['1', '2', '3']) await turn(kernel, context({ turn: id }));
+    expect(state.listings).toBe(1);
+    expect(plain.state.listings).toBe(3);
+    expect(kernel.counters.listingsByRevision).toBe(2);
+  });
+
+  it('a listing whose caller already aborted is interrupted, not answered from recall', async () => {
+    const { provider } = revisedProvider();
+    const { kernel } = makeWorld({ providers: [provider] });
+    await turn(kernel, context({ turn: '1' }));
+    const ctx = context({ turn: '2' });
+    const scope = await kernel.openTurnAuthority(ctx);
+    const controller = new AbortController();
+    controller.abort(new Error('caller gave up'));
+    await expect(kernel.listTools(ctx, { signal: controller.signal })).rejects.toThrow();
+    // The turn goes on: a listing without the aborted signal is answered from recall.
+    expect((await kernel.listTools(ctx)).status).toBe('listed');
+    scope.close();
+  });
+});

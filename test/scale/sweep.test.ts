@@ -72,6 +72,20 @@ describe('a sweep point', () => {
     expect(figures).toMatchObject({ turns: 3, derivationsPerTurn: 1, definitionsCompiledPerTurn: 0, servedTools: 17 + 19 });
     expect(figures.callP95Us).toBeGreaterThanOrEqual(figures.callP50Us);
   });
+
+  it('settles before it measures: unmeasured turns up to settleTurns, never fewer than warmupTurns, and says how many it ran', async () => {
+    const spec = { strategy: 'turn' as const, tools: 20, providers: 1, grants: 6, calls: 1, changeSignal: true };
+    const settled = await runPoint(spec, { warmupTurns: 1, settleTurns: 6, settleMs: 600_000, minTurns: 2, maxTurns: 2, budgetMs: 0 });
+    expect(settled).toMatchObject({ warmupTurns: 6, turns: 2 });
+    // A settling time already spent stops it at the fixed warm-up.
+    const capped = await runPoint(spec, { warmupTurns: 2, settleTurns: 6, settleMs: 0, minTurns: 2, maxTurns: 2, budgetMs: 0 });
+    expect(capped).toMatchObject({ warmupTurns: 2, turns: 2 });
+  });
+
+  it('the full plan settles every point past the turns after which the per-turn code was seen optimised; the quick plan briefly', () => {
+    expect(planSweep(false).budget).toMatchObject({ settleTurns: 4000 });
+    expect(planSweep(true).budget.settleTurns).toBeGreaterThan(planSweep(true).budget.warmupTurns);
+  });
 });
 
 describe('log–log slope', () => {
@@ -114,6 +128,12 @@ describe('sweep results and report', () => {
     const markdown = renderSweepMarkdown(both);
     expect(markdown).toContain('providers without a change signal');
     expect(markdown).toMatch(/call p50 at 10,000 tools 1\.80× the 19-tool figure/);
+  });
+
+  it('says how the points were settled when the file records it, and not otherwise', () => {
+    expect(renderSweepMarkdown(results)).not.toContain('unmeasured turns');
+    const settled = SweepResultsSchema.parse({ ...results, points: results.points.map((p, i) => ({ ...p, warmupTurns: [4000, 3120, 974][i] })) });
+    expect(renderSweepMarkdown(settled)).toContain('Every point ran unmeasured turns before its measured ones (974–4,000 here)');
   });
 
   it('refuses a results file whose point lacks a figure', () => {

@@ -147,19 +147,20 @@ export function authorize(
   }
   const ownerKey = requiredOwnerKey(requirement, prepared);
   if (ownerKey === undefined) return decision('invalid_request', NO_REJECTIONS);
-  const rejections: Rejection[] = [];
+  // Made at the first rejection: a call its first grant allows (most of them) allocates no list.
+  let rejections: Rejection[] | undefined;
   const { grants } = authority;
   for (let i = 0; i < grants.length; i++) {
     const grant = grants[i]!;
     const reason = ineligibility(grant, prepared, authority.admittedAtMs, latestNowMs) ?? (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
     if (reason !== undefined) {
-      rejections.push({ grantId: grant.id, reason });
+      (rejections ??= []).push({ grantId: grant.id, reason });
       continue;
     }
-    if (grant.maxUses === undefined) return decision('allowed', rejections, grant.id);
-    return consumeFrom(i, authority, prepared, requirement, ownerKey, usage, rejections, latestNowMs, signal);
+    if (grant.maxUses === undefined) return decision('allowed', rejections ?? NO_REJECTIONS, grant.id);
+    return consumeFrom(i, authority, prepared, requirement, ownerKey, usage, rejections ?? [], latestNowMs, signal);
   }
-  return decision('no_matching_grant', rejections);
+  return decision('no_matching_grant', rejections ?? NO_REJECTIONS);
 }
 
 async function consumeFrom(

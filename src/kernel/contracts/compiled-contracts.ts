@@ -175,10 +175,14 @@ function jsonObject(value: unknown): Record<string, unknown> | Unsure {
   return copyJsonObject(value as Record<string, unknown>, ARGUMENT_LIMITS.maxDepth - 1);
 }
 
-/** Runs a fast check; a stack overflow in it (arguments nested past the stack) is zod's to meet and report. */
-function attempt<T>(check: () => T | Unsure): T | Unsure {
+/**
+ * Runs a fast check on `input`; a stack overflow in it (arguments nested past
+ * the stack) is zod's to meet and report. The check and its input are passed
+ * apart, so a call's four contract checks allocate no closure each.
+ */
+function attempt<T>(check: (input: unknown) => T | Unsure, input: unknown): T | Unsure {
   try {
-    return check();
+    return check(input);
   } catch {
     return UNSURE;
   }
@@ -209,7 +213,7 @@ const TOO_DEEP: ArgumentsTooDeep = Object.freeze({ success: false, tooDeep: true
  * iteratively before zod's recursive z.json() sees it.
  */
 export function safeParseToolCall(input: unknown): z.ZodSafeParseResult<ToolCall> | ArgumentsTooDeep {
-  const fast = attempt(() => fastToolCall(input));
+  const fast = attempt(fastToolCall, input);
   if (fast !== UNSURE) return { success: true, data: fast };
   if (typeof input === 'object' && input !== null && nestsDeeperThan((input as { arguments?: unknown }).arguments, ARGUMENT_LIMITS.maxDepth)) return TOO_DEEP;
   return ToolCallSchema.safeParse(input);
@@ -242,14 +246,20 @@ function fastToolResult(input: unknown): ToolResult | Unsure {
 
 /** ToolResultSchema.safeParse, with its common case checked by hand. */
 export function safeParseToolResult(input: unknown): z.ZodSafeParseResult<ToolResult> {
-  const fast = attempt(() => fastToolResult(input));
+  const fast = attempt(fastToolResult, input);
   return fast === UNSURE ? ToolResultSchema.safeParse(input) : { success: true, data: fast };
 }
 
 const REQUIREMENT_KEYS = new Set(['resource', 'action']);
 const RESOURCE_KEYS = new Set(['namespace', 'path']);
-// eslint-disable-next-line no-control-regex
-const FORBIDDEN_IN_SEGMENT = /[/\\\u0000-\u001f\u007f]/;
+/** Whether a path segment holds `/`, `\\`, a control character or DEL (RequirementSchema's forbidden set), read by character code: a regex run per segment of every call. */
+function hasForbiddenCharacter(segment: string): boolean {
+  for (let i = 0; i < segment.length; i++) {
+    const code = segment.charCodeAt(i);
+    if (code <= 0x1f || code === 0x7f || code === 0x2f || code === 0x5c) return true;
+  }
+  return false;
+}
 
 function fastRequirement(input: unknown): Requirement | Unsure {
   if (!hasExactly(input, REQUIREMENT_KEYS)) return UNSURE;
@@ -264,15 +274,16 @@ function fastRequirement(input: unknown): Requirement | Unsure {
   const copy = new Array<string>(segments.length);
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i];
-    if (typeof s !== 'string' || s.length < 1 || s.length > 256 || s === '.' || s === '..' || FORBIDDEN_IN_SEGMENT.test(s)) return UNSURE;
+    if (typeof s !== 'string' || s.length < 1 || s.length > 256 || s === '.' || s === '..' || hasForbiddenCharacter(s)) return UNSURE;
     copy[i] = s;
   }
-  return { resource: { namespace, path: copy }, action };
+  // Frozen as it is made: the decision and outcome records share this resource and would otherwise walk it to freeze it.
+  return Object.freeze({ resource: Object.freeze({ namespace, path: Object.freeze(copy) as string[] }), action }) as Requirement;
 }
 
 /** RequirementSchema.parse, with its common case (no owner named) checked by hand; throws zod's error otherwise. */
 export function parseRequirement(input: unknown): Requirement {
-  const fast = attempt(() => fastRequirement(input));
+  const fast = attempt(fastRequirement, input);
   return fast === UNSURE ? RequirementSchema.parse(input) : fast;
 }
 
@@ -325,7 +336,7 @@ function stringArray(input: unknown, min: number, max: number, ok: (s: string) =
   return copy;
 }
 
-const isSegment = (s: string): boolean => s.length >= 1 && s.length <= 256 && s !== '.' && s !== '..' && !FORBIDDEN_IN_SEGMENT.test(s);
+const isSegment = (s: string): boolean => s.length >= 1 && s.length <= 256 && s !== '.' && s !== '..' && !hasForbiddenCharacter(s);
 const isAction = (s: string): boolean => s.length >= 1 && s.length <= 128;
 const isPurpose = (s: string): boolean => s.length >= 1 && s.length <= 512;
 
@@ -414,7 +425,7 @@ function fastGrant(input: unknown): Grant | Unsure {
  * reference world's six was about 30 µs of a ~50 µs open (quiet process).
  */
 export function safeParseGrant(input: unknown): z.ZodSafeParseResult<Grant> {
-  const fast = attempt(() => fastGrant(input));
+  const fast = attempt(fastGrant, input);
   return fast === UNSURE ? GrantSchema.safeParse(input) : { success: true, data: fast };
 }
 
@@ -455,6 +466,6 @@ function fastAccessContext(input: unknown): AccessContext | Unsure {
  * ~45 µs lease open (quiet process, the reference world).
  */
 export function safeParseAccessContext(input: unknown): z.ZodSafeParseResult<AccessContext> {
-  const fast = attempt(() => fastAccessContext(input));
+  const fast = attempt(fastAccessContext, input);
   return fast === UNSURE ? AccessContextSchema.safeParse(input) : { success: true, data: fast };
 }

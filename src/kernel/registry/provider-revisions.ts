@@ -44,6 +44,11 @@ export class ProviderRevisions {
     return `${providerId}\u0000${principal}`;
   }
 
+  /** The answer remembered for this key, whatever its revision: whether a revision is worth reading before asking. */
+  latest(key: string): RevisedAnswer | undefined {
+    return this.#answers.get(key);
+  }
+
   /** The answer remembered for this key under exactly this revision. */
   find(key: string, revision: string): RevisedAnswer | undefined {
     const held = this.#answers.get(key);
