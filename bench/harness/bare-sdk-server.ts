@@ -9,7 +9,8 @@
  *
  * Served in process (in-memory), as a child process on stdio
  * (`bare-sdk-stdio.ts`), and over Streamable HTTP on a loopback listener of
- * its own, one stateful session per client, as the SDK documents it.
+ * its own, one stateful session per client, as the SDK documents it, and
+ * answering with JSON bodies (`enableJsonResponse`) as costlab's server does.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -92,6 +93,8 @@ export async function listenBareHttp(): Promise<BareHttpServer> {
       const server = bareSdkServer();
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        // As costlab's server answers (ADR 0027): one JSON body per request, so both sides pay the same transport.
+        enableJsonResponse: true,
         onsessioninitialized: (id) => {
           sessions.set(id, { transport, server });
         },

@@ -1,21 +1,33 @@
 /**
  * One tools/call over each MCP transport, costlab beside a bare SDK server.
  *
- * Six endpoints are open at once — costlab and the bare SDK server
- * (`bare-sdk-server.ts`) over the in-memory transport, over stdio (each a
- * real child process: `costlab serve --stdio` and the bare server's stdio
- * entry) and over Streamable HTTP (each its own listener on 127.0.0.1, any
- * free port) — and every round visits each transport, the two sides in
- * alternating order (costlab first in even rounds, bare first in odd ones),
- * so load drift falls on both sides alike. Each call is timed at the SDK
- * client, request out to result in: both sides pay the same client and
- * transport, so the p50 difference is what costlab adds (mediation, the
- * bridge's envelope, the audit records).
+ * Eight endpoints are open at once — costlab and the bare SDK server
+ * (`bare-sdk-server.ts`) over the in-memory transport, over stdio twice
+ * (each side a real child process: `costlab serve --stdio` with its default
+ * trail on stderr, then `costlab serve --stdio --audit FILE`, each beside
+ * its own bare server's stdio child) and over Streamable HTTP (each its own
+ * listener on 127.0.0.1, any free port) — and every round visits each
+ * transport, the two sides in alternating order (costlab first in even
+ * rounds, bare first in odd ones), so load drift falls on both sides alike.
+ * Each call is timed at the SDK client, request out to result in: both
+ * sides pay the same client and transport, so the p50 difference is what
+ * costlab adds (mediation, the bridge's envelope, the audit records).
+ *
+ * Before the rounds every endpoint answers PRIMING_CALLS untimed calls, so
+ * each side is measured as a long-lived server runs, its hot path compiled
+ * by V8's optimizing tier. The kernel's call is not there until a few
+ * thousand calls: one bridge call in process took 150–200 µs over calls
+ * 100–2,000, 59 µs over 2,000–4,000 and 21–22 µs from 4,000 on (with the
+ * MCP request's signal, load ~6). With only the warm-up rounds (200 calls a
+ * side) every costlab row was measured mostly in that cold stretch, and the
+ * bare server, with far less code of its own, warms within its first few
+ * hundred.
  *
  * The call is the workload's first `files.read` (a succeeding control
  * call). costlab's in-process sides record their audit in memory, cleared
- * every round; its stdio child appends its trail to a file, and the run
- * checks that file holds one `tool.invoked` per call made.
+ * every round; its stdio children write the trail where `costlab serve`
+ * writes it — JSON lines on stderr by default, a file with `--audit` — and
+ * the run checks each trail holds one `tool.invoked` per call made.
  *
  * Every child process and listener is closed on every path, a failed run
  * included; `onOpen` names each as it opens (pid, URL) so a test can see
@@ -24,6 +36,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -41,6 +54,7 @@ import type { CallStats, McpTransportName, McpTransports, TransportSide } from '
 import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server.js';
 import { requestScopedFetch } from './request-scoped-fetch.js';
 import { roundUs } from './segments.js';
+import { StderrTrail } from './mcp-stderr-trail.js';
 import { mean, nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -61,11 +75,16 @@ export interface OpenedEndpoint {
   readonly url?: string;
 }
 
+/** Untimed calls each endpoint answers before the first round: past the kernel's cold stretch (see above). */
+export const PRIMING_CALLS = 5000;
+
 export interface McpTransportsOptions {
   readonly warmupRounds: number;
   readonly rounds: number;
   /** tools/call requests per side per transport per round. */
   readonly callsPerRound: number;
+  /** Untimed calls per endpoint before the first round. Default PRIMING_CALLS. */
+  readonly primingCalls?: number;
   readonly transports?: readonly McpTransportName[];
   readonly onProgress?: (done: number, total: number, phase: 'warm-up' | 'measured') => void;
   /** Told of each endpoint once it is open. */
@@ -85,6 +104,8 @@ interface Endpoint extends OpenedEndpoint {
   check(result: CallToolResult): void;
   /** Between rounds: drop what the side accumulated (an in-memory audit trail). */
   readonly afterRound?: () => void;
+  /** For a child's trail: how many `tool.invoked` records it holds, read once the child has closed. */
+  readonly invokedRecords?: () => Promise<number>;
 }
 
 /** Everything opened so far, closed in reverse order of opening whatever happens. */
@@ -143,7 +164,16 @@ async function connectStdio(closers: Closers, transport: StdioClientTransport, l
   return { client, pid };
 }
 
-async function openCostlab(transport: McpTransportName, closers: Closers, scratch: () => Promise<string>): Promise<Endpoint & { auditFile?: string }> {
+/** `costlab serve --stdio` as a child, with `args` after it; its stderr's trail is counted from the first byte. */
+async function spawnCostlabStdio(closers: Closers, args: readonly string[]): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
+  const stdio = new StdioClientTransport({ command: process.execPath, args: [COSTLAB_BIN, 'serve', '--stdio', ...args], cwd: REPO_ROOT, stderr: 'pipe' });
+  if (stdio.stderr === null) throw new TransportBenchError('costlab serve --stdio: no stderr pipe');
+  const trail = new StderrTrail(stdio.stderr as Readable);
+  const { client, pid } = await connectStdio(closers, stdio, `costlab serve --stdio ${args.join(' ')}`.trim());
+  return { client, pid, trail };
+}
+
+async function openCostlab(transport: McpTransportName, closers: Closers, scratch: () => Promise<string>): Promise<Endpoint> {
   const check = costlabCheck(transport);
   switch (transport) {
     case 'in-memory': {
@@ -155,10 +185,14 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
       return { transport, side: 'costlab', client: connection.client, check, afterRound: () => audit.clear() };
     }
     case 'stdio': {
+      // As served by default: the trail is JSON lines on stderr (ADR 0013), read here as it comes.
+      const { client, pid, trail } = await spawnCostlabStdio(closers, []);
+      return { transport, side: 'costlab', client, pid, check, invokedRecords: () => trail.invoked() };
+    }
+    case 'stdio-audit-file': {
       const auditFile = path.join(await scratch(), 'costlab-stdio-audit.jsonl');
-      const stdio = new StdioClientTransport({ command: process.execPath, args: [COSTLAB_BIN, 'serve', '--stdio', '--audit', auditFile], cwd: REPO_ROOT, stderr: 'pipe' });
-      const { client, pid } = await connectStdio(closers, stdio, 'costlab serve --stdio');
-      return { transport, side: 'costlab', client, pid, check, auditFile };
+      const { client, pid } = await spawnCostlabStdio(closers, ['--audit', auditFile]);
+      return { transport, side: 'costlab', client, pid, check, invokedRecords: () => countInvokedInFile(auditFile) };
     }
     case 'http': {
       const { kernel, audit } = buildReferenceKernel('turn');
@@ -189,7 +223,8 @@ async function openBare(transport: McpTransportName, closers: Closers): Promise<
       await client.connect(clientSide);
       return { transport, side: 'bare', client, check };
     }
-    case 'stdio': {
+    case 'stdio':
+    case 'stdio-audit-file': {
       const stdio = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', BARE_STDIO_ENTRY], cwd: REPO_ROOT, stderr: 'pipe' });
       const { client, pid } = await connectStdio(closers, stdio, 'bare SDK server on stdio');
       return { transport, side: 'bare', client, pid, check };
@@ -210,7 +245,7 @@ function callStats(samples: readonly number[]): CallStats {
   return { p50Us: roundUs(nearestRankSorted(sorted, 50)), p95Us: roundUs(nearestRankSorted(sorted, 95)), meanUs: roundUs(mean(samples)), n: sorted.length };
 }
 
-async function countInvoked(auditFile: string): Promise<number> {
+async function countInvokedInFile(auditFile: string): Promise<number> {
   let invoked = 0;
   for (const line of (await readFile(auditFile, 'utf8')).split('\n')) {
     if (line.length > 0 && (JSON.parse(line) as { type?: unknown }).type === 'tool.invoked') invoked++;
@@ -221,21 +256,20 @@ async function countInvoked(auditFile: string): Promise<number> {
 export async function runMcpTransports(options: McpTransportsOptions): Promise<McpTransports> {
   const transports = options.transports ?? MCP_TRANSPORT_NAMES;
   const { warmupRounds, rounds, callsPerRound } = options;
-  if (!(Number.isSafeInteger(rounds) && rounds > 0 && Number.isSafeInteger(callsPerRound) && callsPerRound > 0 && Number.isSafeInteger(warmupRounds) && warmupRounds >= 0)) {
-    throw new RangeError(`the transport bench needs whole rounds > 0 and calls per round > 0 (got rounds ${rounds}, calls ${callsPerRound}, warm-up ${warmupRounds})`);
+  const primingCalls = options.primingCalls ?? PRIMING_CALLS;
+  if (!(Number.isSafeInteger(rounds) && rounds > 0 && Number.isSafeInteger(callsPerRound) && callsPerRound > 0 && Number.isSafeInteger(warmupRounds) && warmupRounds >= 0 && Number.isSafeInteger(primingCalls) && primingCalls >= 0)) {
+    throw new RangeError(`the transport bench needs whole rounds > 0 and calls per round > 0 (got rounds ${rounds}, calls ${callsPerRound}, warm-up ${warmupRounds}, priming ${primingCalls})`);
   }
   const closers = new Closers();
   let scratchDir: string | undefined;
   const scratch = async (): Promise<string> => (scratchDir ??= await mkdtemp(path.join(tmpdir(), 'costlab-transports-')));
   try {
     const endpoints = new Map<McpTransportName, Record<TransportSide, Endpoint>>();
-    let auditFile: string | undefined;
     for (const transport of transports) {
       const costlab = await openCostlab(transport, closers, scratch);
       options.onOpen?.(describe(costlab));
       const bare = await openBare(transport, closers);
       options.onOpen?.(describe(bare));
-      if (costlab.auditFile !== undefined) auditFile = costlab.auditFile;
       // One listing each, so both clients hold the tool's output schema before the first timed call.
       for (const endpoint of [costlab, bare]) {
         const listed = await endpoint.client.listTools();
@@ -243,12 +277,23 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       }
       endpoints.set(transport, { costlab, bare });
     }
+    // costlab's calls per transport, priming included: each child's trail must hold one tool.invoked for each.
+    const callsMade = new Map<McpTransportName, number>(transports.map((transport) => [transport, primingCalls]));
+    for (const transport of transports) {
+      const pair = endpoints.get(transport)!;
+      for (const side of ['costlab', 'bare'] as const) {
+        for (let i = 0; i < primingCalls; i++) {
+          pair[side].check((await pair[side].client.callTool(TRANSPORT_CALL)) as CallToolResult);
+          if ((i + 1) % 100 === 0) pair[side].afterRound?.();
+        }
+      }
+      pair.costlab.afterRound?.();
+    }
 
     const samples = new Map<string, number[]>();
     const key = (transport: McpTransportName, side: TransportSide): string => `${transport}/${side}`;
     for (const transport of transports) for (const side of ['costlab', 'bare'] as const) samples.set(key(transport, side), []);
     const total = warmupRounds + rounds;
-    let callsMade = 0;
     for (let round = 0; round < total; round++) {
       const measured = round >= warmupRounds;
       for (const transport of transports) {
@@ -264,7 +309,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
             endpoint.check(result);
             if (measured) into.push((t1 - t0) * 1000);
           }
-          if (side === 'costlab' && transport === 'stdio') callsMade += callsPerRound;
+          if (side === 'costlab') callsMade.set(transport, callsMade.get(transport)! + callsPerRound);
         }
         pair.costlab.afterRound?.();
       }
@@ -276,13 +321,16 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       const bare = callStats(samples.get(key(transport, 'bare'))!);
       return { transport, costlab, bare, addedP50Us: roundUs(costlab.p50Us - bare.p50Us), ratioP50: Math.round((costlab.p50Us / bare.p50Us) * 100) / 100 };
     });
-    // Close first, so the stdio child has flushed its trail; then check it mediated (and recorded) every call.
+    // Close first, so each stdio child has written its whole trail and exited; then check it mediated (and recorded) every call.
     await closers.closeAll();
-    if (auditFile !== undefined) {
-      const invoked = await countInvoked(auditFile);
-      if (invoked !== callsMade) throw new TransportBenchError(`costlab serve --stdio recorded ${invoked} tool.invoked events for ${callsMade} calls`);
+    for (const transport of transports) {
+      const { invokedRecords } = endpoints.get(transport)!.costlab;
+      if (invokedRecords === undefined) continue;
+      const invoked = await invokedRecords();
+      const made = callsMade.get(transport)!;
+      if (invoked !== made) throw new TransportBenchError(`costlab over ${transport} recorded ${invoked} tool.invoked events for ${made} calls`);
     }
-    return { tool: TRANSPORT_CALL.name, warmupRounds, rounds, callsPerRound, order: 'alternating', transports: rows };
+    return { tool: TRANSPORT_CALL.name, primingCalls, warmupRounds, rounds, callsPerRound, order: 'alternating', transports: rows };
   } catch (error) {
     // The run's own failure is the one to report; closing still happens, and its errors are secondary.
     await closers.closeAll().catch(() => undefined);

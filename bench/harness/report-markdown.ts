@@ -322,10 +322,13 @@ function stepsSection(results: MeasuredResults): string {
   return out.join('\n');
 }
 
+/** What each row's two sides run, costlab's audit sink included. */
 const TRANSPORT_MEANING: Readonly<Record<string, string>> = {
-  'in-memory': "the SDK's linked in-memory pair, in this process",
-  stdio: 'a child process on stdin/stdout (`costlab serve --stdio`, auditing to a file)',
-  http: 'Streamable HTTP on a 127.0.0.1 listener (costlab: bearer execution token)',
+  'in-memory': "the SDK's linked in-memory pair, in this process; costlab's trail in memory (`MemoryAuditSink`, cleared every round)",
+  stdio:
+    'a child process each on stdin/stdout: `costlab serve --stdio` as served by default, its trail JSON lines on stderr (`StreamAuditSink`, each record in the pipe before its effect or answer; the bench reads and counts them), beside the SDK\'s `StdioServerTransport`',
+  'stdio-audit-file': 'the same children, costlab with `--audit FILE`: each record appended to the file with synchronous `write(2)` before its effect or answer (`JsonLinesFileSink`)',
+  http: 'Streamable HTTP on a 127.0.0.1 listener each, both answering with JSON bodies (`enableJsonResponse`, ADR 0027); costlab checks a bearer execution token, body limits and connection admission; its trail in memory',
 };
 
 function transportsSection(results: MeasuredResults): string {
@@ -335,7 +338,7 @@ function transportsSection(results: MeasuredResults): string {
   return [
     '## MCP per transport, beside a bare SDK server',
     '',
-    `The same \`tools/call\` (\`${bench.tool}\`, a call the actor's grants allow) timed at the SDK client, request out to result in, against costlab's server and against a bare SDK \`McpServer\` answering the same tool with no mediation (\`bench/harness/bare-sdk-server.ts\`). All six endpoints are open at once; each of ${formatCount(bench.rounds)} measured rounds (after ${bench.warmupRounds} warm-up) makes ${bench.callsPerRound} calls per side per transport, the two sides alternating which goes first, so load drift falls on both. Both sides pay the same client and transport: the p50 difference is what costlab adds (the bridge's envelope, mediation, two audit records).`,
+    `The same \`tools/call\` (\`${bench.tool}\`, a call the actor's grants allow) timed at the SDK client, request out to result in, against costlab's server and against a bare SDK \`McpServer\` answering the same tool with no mediation (\`bench/harness/bare-sdk-server.ts\`). All ${2 * bench.transports.length} endpoints are open at once;${bench.primingCalls === undefined ? '' : ` each first answers ${formatCount(bench.primingCalls)} untimed calls (so a child's JIT is as warm as a long-lived server's), then`} each of ${formatCount(bench.rounds)} measured rounds (after ${bench.warmupRounds} warm-up) makes ${bench.callsPerRound} calls per side per transport, the two sides alternating which goes first, so load drift falls on both. Both sides pay the same client and transport: the p50 difference is what costlab adds (the bridge's envelope, mediation, two audit records written where each row says).`,
     '',
     table(
       ['transport', 'how', 'costlab p50 (µs)', 'costlab p95 (µs)', 'bare SDK p50 (µs)', 'bare SDK p95 (µs)', 'added p50 (µs)', 'costlab ÷ bare', 'n per side'],

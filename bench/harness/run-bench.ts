@@ -51,7 +51,8 @@ export interface BenchPlan {
   readonly measuredTurns: number;
   readonly mcpWarmupTurns: number;
   readonly mcpMeasuredTurns: number;
-  /** The transport bench (costlab beside a bare SDK server on each MCP transport): rounds, and calls per side per round. */
+  /** The transport bench (costlab beside a bare SDK server on each MCP transport): untimed calls per endpoint first, rounds, and calls per side per round. */
+  readonly transportPrimingCalls: number;
   readonly transportWarmupRounds: number;
   readonly transportRounds: number;
   readonly transportCallsPerRound: number;
@@ -74,13 +75,15 @@ export const QUICK_PLAN = { warmupTurns: 20, measuredTurns: 200 } as const;
  * The transport bench: a round is one turn of calls on each side of each
  * transport. On the 2-core VM a loopback HTTP call is about 1 ms (3–6 ms
  * with the cores shared), stdio about 0.3 ms and in-memory about 50 µs, plus
- * two child processes started (~2 s): the full plan (2,000 calls a side) takes
- * about 15 s, the quick one (150 a side) about 5–10 s.
+ * four child processes started (~4 s): the full plan (2,000 calls a side) takes
+ * about 15 s after its priming, the quick one (150 a side) about 5–10 s.
  */
-export const TRANSPORT_PLAN = { warmupRounds: 20, rounds: 200, callsPerRound: 10 } as const;
-export const QUICK_TRANSPORT_PLAN = { warmupRounds: 5, rounds: 30, callsPerRound: 5 } as const;
+// primingCalls: untimed calls per endpoint first, past the kernel's cold JIT stretch (mcp-transports.ts, ADR 0028);
+// about 30 s in the full plan. The quick plan primes less and so measures partly cold code: it checks the bench runs.
+export const TRANSPORT_PLAN = { primingCalls: 5000, warmupRounds: 20, rounds: 200, callsPerRound: 10 } as const;
+export const QUICK_TRANSPORT_PLAN = { primingCalls: 1000, warmupRounds: 5, rounds: 30, callsPerRound: 5 } as const;
 
-export function planBench(options: { turns?: number; warmup?: number; quick?: boolean; micro?: boolean; mcp?: boolean; mcpTurns?: number; transportRounds?: number }): BenchPlan {
+export function planBench(options: { turns?: number; warmup?: number; quick?: boolean; micro?: boolean; mcp?: boolean; mcpTurns?: number; transportRounds?: number; transportPrimingCalls?: number }): BenchPlan {
   const base = options.quick === true ? QUICK_PLAN : DEFAULT_PLAN;
   const measuredTurns = options.turns ?? base.measuredTurns;
   const warmupTurns = options.warmup ?? base.warmupTurns;
@@ -92,7 +95,12 @@ export function planBench(options: { turns?: number; warmup?: number; quick?: bo
     mcpWarmupTurns: Math.ceil(warmupTurns / 10),
     ...(() => {
       const transport = options.quick === true ? QUICK_TRANSPORT_PLAN : TRANSPORT_PLAN;
-      return { transportWarmupRounds: transport.warmupRounds, transportRounds: options.transportRounds ?? transport.rounds, transportCallsPerRound: transport.callsPerRound };
+      return {
+        transportPrimingCalls: options.transportPrimingCalls ?? transport.primingCalls,
+        transportWarmupRounds: transport.warmupRounds,
+        transportRounds: options.transportRounds ?? transport.rounds,
+        transportCallsPerRound: transport.callsPerRound,
+      };
     })(),
     micro: options.micro ?? true,
     mcp: options.mcp ?? true,
@@ -160,6 +168,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
       progress.phase('mcp transports');
       const { runMcpTransports } = await import('./mcp-transports.js');
       mcpTransports = await runMcpTransports({
+        primingCalls: plan.transportPrimingCalls,
         warmupRounds: plan.transportWarmupRounds,
         rounds: plan.transportRounds,
         callsPerRound: plan.transportCallsPerRound,

@@ -197,8 +197,12 @@ export const FloorResultSchema = z.object({
 });
 export type FloorResult = z.infer<typeof FloorResultSchema>;
 
-/** The MCP transports a tools/call is measured over, beside a bare SDK server (bench/harness/mcp-transports.ts). */
-export const MCP_TRANSPORT_NAMES = ['in-memory', 'stdio', 'http'] as const;
+/**
+ * The MCP transports a tools/call is measured over, beside a bare SDK server (bench/harness/mcp-transports.ts).
+ * `stdio` is `costlab serve --stdio` as served by default (its trail on stderr); `stdio-audit-file` the same with
+ * `--audit FILE`. Files written before the second stdio row have the first three only.
+ */
+export const MCP_TRANSPORT_NAMES = ['in-memory', 'stdio', 'stdio-audit-file', 'http'] as const;
 export type McpTransportName = (typeof MCP_TRANSPORT_NAMES)[number];
 /** costlab's server, or the SDK's McpServer answering the same tool with no mediation. */
 export type TransportSide = 'costlab' | 'bare';
@@ -218,6 +222,8 @@ export type McpTransportRow = z.infer<typeof McpTransportRowSchema>;
 export const McpTransportsSchema = z.object({
   /** The tool called on every side. */
   tool: z.string().min(1),
+  /** Untimed calls per endpoint before the first round (absent in files written before it was done). */
+  primingCalls: count.optional(),
   warmupRounds: count,
   rounds: z.number().int().positive(),
   /** tools/call requests per side per transport per round. */

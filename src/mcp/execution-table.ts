@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionTokenCode } from '../kernel/index.js';
 import { matchClaims } from './execution-token.js';
-import type { ExecutionTokenKey } from './execution-token.js';
+import type { ExecutionClaims, ExecutionTokenKey } from './execution-token.js';
 import type { OpenToolBridge } from './open-tool-bridge.js';
 
 /** One execution: a sandboxed harness run, served one turn, reachable with its token until it closes. */
@@ -33,9 +33,32 @@ export type Authentication =
   | { readonly ok: true; readonly execution: LiveExecution }
   | { readonly ok: false; readonly code: ExecutionTokenCode; readonly message: string };
 
+const MALFORMED_HEADER = Object.freeze({ ok: false, code: 'malformed', message: 'expected Authorization: Bearer <execution token>' } as const);
+const NO_LIVE_EXECUTION: Authentication = Object.freeze({ ok: false, code: 'claims_mismatch', message: 'the token names no live execution' });
+const BEARER = 'bearer ';
+/** A token holding whitespace is not one token. */
+const WHITESPACE = /\s/;
+
+/** What follows `Bearer ` (the scheme in any case), or undefined when the header does not start so. */
+function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined || header.length <= BEARER.length) return undefined;
+  // The scheme's letters in any case (an ASCII letter ORed with 0x20 is its lower case), then one space.
+  for (let i = 0; i < BEARER.length - 1; i++) if ((header.charCodeAt(i) | 0x20) !== BEARER.charCodeAt(i)) return undefined;
+  if (header.charCodeAt(BEARER.length - 1) !== 0x20) return undefined;
+  return header.slice(BEARER.length);
+}
+
+function accepted(execution: LiveExecution): Authentication {
+  return Object.freeze({ ok: true, execution });
+}
+
 interface Entry {
   /** The execution with its newest token. */
   execution: LiveExecution;
+  /** What an accepted request is answered: made once per token minted, not per request. */
+  accepted: Authentication;
+  /** Verified claims (the key's memoized, frozen object) already found to match this live turn. */
+  matched: ExecutionClaims | undefined;
   timer: NodeJS.Timeout;
   renewal: NodeJS.Timeout;
   readonly closers: Set<() => Promise<void>>;
@@ -77,7 +100,7 @@ export class ExecutionTable {
     const executionId = `exec-${randomUUID()}`;
     const bridge = await this.#options.openTurn(executionId);
     const execution = this.#mint(executionId, bridge);
-    this.#entries.set(executionId, { execution, timer: this.#idleTimer(executionId), renewal: this.#renewalTimer(executionId), closers: new Set() });
+    this.#entries.set(executionId, { execution, accepted: accepted(execution), matched: undefined, timer: this.#idleTimer(executionId), renewal: this.#renewalTimer(executionId), closers: new Set() });
     return execution;
   }
 
@@ -94,6 +117,7 @@ export class ExecutionTable {
     if (entry === undefined) return undefined;
     clearTimeout(entry.renewal);
     entry.execution = this.#mint(executionId, entry.execution.bridge);
+    entry.accepted = accepted(entry.execution);
     entry.renewal = this.#renewalTimer(executionId);
     this.#options.onRenewed?.(entry.execution);
     return entry.execution;
@@ -113,22 +137,30 @@ export class ExecutionTable {
    * accepted request keeps the execution alive.
    */
   authenticate(authorization: string | undefined): Authentication {
-    const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? '');
-    if (match === null) return { ok: false, code: 'malformed', message: 'expected Authorization: Bearer <execution token>' };
-    const verdict = this.#options.key.verify(match[1]!, this.#options.now());
+    const token = bearerToken(authorization);
+    if (token === undefined) return MALFORMED_HEADER;
+    const { key, now } = this.#options;
+    // A token recognized as one the key minted holds no whitespace; any other is checked for it first, as the header's grammar says.
+    const verdict = key.recognize(token, now()) ?? (WHITESPACE.test(token) ? MALFORMED_HEADER : key.verify(token, now()));
     if (!verdict.ok) return verdict;
-    const entry = this.#entries.get(verdict.claims.executionId);
-    if (entry === undefined) return { ok: false, code: 'claims_mismatch', message: 'the token names no live execution' };
-    const { bridge } = entry.execution;
-    const matched = matchClaims(verdict.claims, {
-      executionId: entry.execution.executionId,
-      namespaceId: bridge.context.namespaceId,
-      actor: bridge.context.actor,
-      catalogHash: bridge.catalogHash,
-    });
-    if (!matched.ok) return matched;
+    const { claims } = verdict;
+    const entry = this.#entries.get(claims.executionId);
+    if (entry === undefined) return NO_LIVE_EXECUTION;
+    // The key hands back one frozen claims object per token, and the turn's namespace, actor and catalogHash never
+    // change: claims that matched once match again, so they are compared once per token, not once per request.
+    if (entry.matched !== claims) {
+      const { bridge } = entry.execution;
+      const matched = matchClaims(claims, {
+        executionId: entry.execution.executionId,
+        namespaceId: bridge.context.namespaceId,
+        actor: bridge.context.actor,
+        catalogHash: bridge.catalogHash,
+      });
+      if (!matched.ok) return matched;
+      entry.matched = claims;
+    }
     entry.timer.refresh();
-    return { ok: true, execution: entry.execution };
+    return entry.accepted;
   }
 
   /** Registers something to close with the execution (its connections); returns the unregistration. */

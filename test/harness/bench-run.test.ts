@@ -30,7 +30,7 @@ beforeAll(async () => {
   const anchorsPath = path.join(dir, 'anchor-figures.json');
   await writeFile(anchorsPath, JSON.stringify(makeAnchorFigures()));
   outcome = await runBench({
-    plan: planBench({ turns: TURNS, warmup: 1, quick: true, transportRounds: 2 }),
+    plan: planBench({ turns: TURNS, warmup: 1, quick: true, transportRounds: 2, transportPrimingCalls: 2 }),
     outDir: path.join(dir, 'results'),
     anchorsPath,
     command: 'costlab bench --turns 3 --warmup 1 --quick',
@@ -57,12 +57,13 @@ describe('costlab bench, a tiny run', () => {
 
   it('measures one tools/call over each MCP transport beside a bare SDK server, and reports it as a table and a target per transport', () => {
     const bench = written.mcpTransports!;
-    expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'http']);
+    expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'stdio-audit-file', 'http']);
+    expect(bench.primingCalls).toBe(2);
     expect(bench.rounds).toBe(2);
     for (const row of bench.transports) expect([row.costlab.n, row.bare.n]).toEqual([2 * bench.callsPerRound, 2 * bench.callsPerRound]);
     expect(markdown).toContain('## MCP per transport, beside a bare SDK server');
     const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
-    expect(transportTargets.map((check) => check.kind)).toEqual(['absolute', 'absolute', 'absolute']);
+    expect(transportTargets.map((check) => check.kind)).toEqual(['absolute', 'absolute', 'absolute', 'absolute']);
   });
 
   it('records its kind, the load average at start and end, and the testbed it ran on', () => {

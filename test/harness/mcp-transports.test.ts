@@ -50,29 +50,40 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     ]);
   });
 
-  it('measures both sides on in-memory, stdio (child processes) and Streamable HTTP (loopback), interleaved per round, and closes everything', async () => {
+  it('measures both sides on in-memory, stdio twice (child processes: the stderr trail, then --audit FILE) and Streamable HTTP (loopback), interleaved per round, and closes everything', async () => {
     const opened: OpenedEndpoint[] = [];
     const turns: Array<[number, McpTransportName, TransportSide]> = [];
     const bench = await runMcpTransports({
       warmupRounds: 1,
       rounds: 2,
       callsPerRound: 2,
+      primingCalls: 3,
       onOpen: (endpoint) => opened.push(endpoint),
       onTurn: (round, transport, side) => turns.push([round, transport, side]),
     });
     expect(McpTransportsSchema.parse(bench)).toEqual(bench);
-    expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'http']);
+    expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'stdio-audit-file', 'http']);
+    expect(bench.primingCalls).toBe(3);
     for (const row of bench.transports) {
       expect([row.costlab.n, row.bare.n]).toEqual([4, 4]);
       expect(row.addedP50Us).toBeCloseTo(row.costlab.p50Us - row.bare.p50Us, 2);
       expect(row.ratioP50).toBeCloseTo(row.costlab.p50Us / row.bare.p50Us, 1);
     }
     expect(turns).toEqual(
-      [0, 1, 2].flatMap((round) => (['in-memory', 'stdio', 'http'] as const).flatMap((transport) => sidesInRound(round).map((side) => [round, transport, side]))),
+      [0, 1, 2].flatMap((round) => (['in-memory', 'stdio', 'stdio-audit-file', 'http'] as const).flatMap((transport) => sidesInRound(round).map((side) => [round, transport, side]))),
     );
-    // Six endpoints: the stdio ones are child processes, the HTTP ones loopback listeners.
-    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual(['in-memory/costlab', 'in-memory/bare', 'stdio/costlab', 'stdio/bare', 'http/costlab', 'http/bare']);
-    expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual(['stdio', 'stdio']);
+    // Eight endpoints: the stdio ones are child processes, the HTTP ones loopback listeners.
+    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual([
+      'in-memory/costlab',
+      'in-memory/bare',
+      'stdio/costlab',
+      'stdio/bare',
+      'stdio-audit-file/costlab',
+      'stdio-audit-file/bare',
+      'http/costlab',
+      'http/bare',
+    ]);
+    expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual(['stdio', 'stdio', 'stdio-audit-file', 'stdio-audit-file']);
     expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual(['127.0.0.1', '127.0.0.1']);
     await expectAllClosed(opened);
   }, 300_000);
@@ -83,13 +94,14 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       warmupRounds: 0,
       rounds: 3,
       callsPerRound: 1,
+      primingCalls: 1,
       onOpen: (endpoint) => opened.push(endpoint),
       onTurn: (round, transport) => {
         if (round === 1 && transport === 'stdio') throw new Error('stopped by the test');
       },
     });
     await expect(run).rejects.toThrow('stopped by the test');
-    expect(opened).toHaveLength(6);
+    expect(opened).toHaveLength(8);
     await expectAllClosed(opened);
   }, 300_000);
 
@@ -99,18 +111,20 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       warmupRounds: 0,
       rounds: 1,
       callsPerRound: 1,
+      primingCalls: 0,
       onOpen: (endpoint) => {
         opened.push(endpoint);
         if (endpoint.transport === 'http' && endpoint.side === 'costlab') throw new Error('refused by the test');
       },
     });
     await expect(run).rejects.toThrow('refused by the test');
-    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual(['in-memory/costlab', 'in-memory/bare', 'stdio/costlab', 'stdio/bare', 'http/costlab']);
+    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual(['in-memory/costlab', 'in-memory/bare', 'stdio/costlab', 'stdio/bare', 'stdio-audit-file/costlab', 'stdio-audit-file/bare', 'http/costlab']);
     await expectAllClosed(opened);
   }, 300_000);
 
   it('refuses a plan without rounds or calls, by name', async () => {
     await expect(runMcpTransports({ warmupRounds: 0, rounds: 0, callsPerRound: 1 })).rejects.toThrow(/rounds > 0/);
     await expect(runMcpTransports({ warmupRounds: 0, rounds: 1, callsPerRound: 1.5 })).rejects.toThrow(/calls per round/);
+    await expect(runMcpTransports({ warmupRounds: 0, rounds: 1, callsPerRound: 1, primingCalls: -1 })).rejects.toThrow(/priming -1/);
   });
 });

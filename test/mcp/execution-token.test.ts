@@ -42,6 +42,31 @@ describe('execution token', () => {
     expect(new ExecutionTokenKey(Buffer.alloc(32, 8)).verify(token, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
   });
 
+  it('recognizes a remembered token only when spelt exactly as minted; any other spelling is judged whole', () => {
+    const remembering = new ExecutionTokenKey(Buffer.alloc(32, 11));
+    const token = remembering.mint(claims);
+    const [body, signature] = token.split('.') as [string, string];
+    expect(remembering.recognize(token, before)).toBeUndefined();
+    expect(remembering.verify(token, before)).toEqual({ ok: true, claims });
+    expect(remembering.recognize(token, before)).toEqual({ ok: true, claims });
+    expect(remembering.recognize(token, Date.parse(claims.expiresAt))).toMatchObject({ ok: false, code: 'expired' });
+    // A forged signature, one character beyond Latin-1 that narrows to a signature character, a trailing space: not recognized.
+    const wide = String.fromCharCode(0x100 + signature.charCodeAt(0));
+    for (const other of [`${body}.${flip(signature, 3)}`, `${body}.${wide}${signature.slice(1)}`, `${token} `, `${body}..${signature}`]) {
+      expect(remembering.recognize(other, before), other).toBeUndefined();
+      expect(remembering.verify(other, before), other).toMatchObject({ ok: false });
+    }
+    // The signature's last character carries 2 spare bits: another spelling of the same bytes is recognized by neither path as
+    // the minted text, but verify still decodes and accepts it, as it always did.
+    const last = signature.at(-1)!;
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const sibling = alphabet[alphabet.indexOf(last) ^ 1]!;
+    const respelt = `${body}.${signature.slice(0, -1)}${sibling}`;
+    expect(Buffer.from(respelt.split('.')[1]!, 'base64url').equals(Buffer.from(signature, 'base64url'))).toBe(true);
+    expect(remembering.recognize(respelt, before)).toBeUndefined();
+    expect(remembering.verify(respelt, before)).toEqual({ ok: true, claims });
+  });
+
   it('encodes canonical claims: key order does not change the token', () => {
     const reordered = { expiresAt: claims.expiresAt, catalogHash: claims.catalogHash, actor: { userId: 'ada', kind: 'human' as const }, namespaceId: 'acme', executionId: 'exec-1' };
     expect(key.mint(reordered)).toBe(key.mint(claims));
