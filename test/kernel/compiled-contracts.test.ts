@@ -180,7 +180,12 @@ describe('compiled contracts agree with zod', () => {
     const hiddenExtra = Object.defineProperty(base(), 'extra', { value: 1, enumerable: false });
     const hiddenId = base() as Record<string, unknown>;
     Object.defineProperty(hiddenId, 'id', { value: 'c1', enumerable: false });
-    for (const input of [withSymbol, hiddenExtra, hiddenId]) agree(safeParseToolCall, ToolCallSchema, input);
+    // Inside the arguments too: a hidden key is left out of the copy, a symbol key (enumerable or not) is zod's.
+    const hiddenArgument = { ...base(), arguments: Object.defineProperty({ path: ['a'] }, 'secret', { value: 1, enumerable: false }) };
+    const symbolArgument = { ...base(), arguments: { path: ['a'], nested: { [Symbol('k')]: 1 } } };
+    const hiddenSymbolArgument = { ...base(), arguments: Object.defineProperty({ path: ['a'] }, Symbol('k'), { value: 1, enumerable: false }) };
+    for (const input of [withSymbol, hiddenExtra, hiddenId, hiddenArgument, symbolArgument, hiddenSymbolArgument]) agree(safeParseToolCall, ToolCallSchema, input);
+    expect(Object.keys((safeParseToolCall(hiddenArgument) as { data: { arguments: object } }).data.arguments)).toEqual(['path']);
     const polluted = Object.prototype as Record<string, unknown>;
     polluted.injected = 1;
     try {

@@ -158,10 +158,21 @@ function copyJson(value: unknown, depthLeft: number): unknown {
   }
 }
 
+/**
+ * The keys are zod's record keys: own, enumerable, strings (Object.keys); an
+ * object with any symbol key goes to zod, which refuses an enumerable one.
+ * `Reflect.ownKeys` (101 ns for a one-key object, against 8 ns for
+ * Object.keys and 42 ns for the symbol check; mitata, median) ran for the
+ * arguments of every call and the output of every result; it also copied
+ * non-enumerable keys, which zod leaves out.
+ */
 function copyJsonObject(value: Record<string, unknown>, depthLeft: number): Record<string, unknown> | Unsure {
+  if (Object.getOwnPropertySymbols(value).length !== 0) return UNSURE;
+  const keys = Object.keys(value);
   const out: Record<string, unknown> = {};
-  for (const key of Reflect.ownKeys(value)) {
-    if (typeof key !== 'string' || key === '__proto__') return UNSURE;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key === '__proto__') return UNSURE;
     const copied = copyJson(value[key], depthLeft);
     if (copied === UNSURE) return UNSURE;
     out[key] = copied;

@@ -161,7 +161,9 @@ function unavailable(call: ToolCall, cause: UnavailableCause): Refusal {
 
 function parseArguments(entry: RegisteredTool, call: ToolCall): ParsedToolCall | Refusal {
   try {
-    return Object.freeze({ ...call, arguments: deepFreeze(entry.parseArguments(call.arguments) as JsonObject) });
+    const parsed = deepFreeze(entry.parseArguments(call.arguments) as JsonObject);
+    // The call's five fields named (its contract is strict), not spread: a literal V8 builds with one shape.
+    return Object.freeze({ id: call.id, tool: call.tool, arguments: parsed, traceId: call.traceId, requestedAt: call.requestedAt });
   } catch (error) {
     return { status: 'failed', code: 'invalid_tool_arguments', message: `invalid arguments for ${call.tool}: ${describeThrown(error)}` };
   }
