@@ -2,17 +2,16 @@ import { raceAbort } from '../abort.js';
 import type { Requirement } from '../contracts/index.js';
 import { addressKey } from '../contracts/index.js';
 import type { DecisionCode } from '../refusal-codes.js';
-import type { CompiledCapability, CompiledGrant } from './compiled-grant.js';
+import type { CompiledCapability, CompiledGrant, Rejection, RejectionReason } from './compiled-grant.js';
 import type { UsageStore } from './grant-source.js';
 import type { PreparedContext } from './prepared-context.js';
 import type { AvailableAuthority } from './resolve-authority.js';
 
-/** Why one grant did not answer a requirement. Goes to the audit event, never to the caller. */
-export type RejectionReason = 'issuer' | 'subject' | 'namespace' | 'window' | 'purpose' | 'capability' | 'exhausted';
+export type { Rejection, RejectionReason } from './compiled-grant.js';
 
-export interface Rejection {
-  readonly grantId: string;
-  readonly reason: RejectionReason;
+/** The grant's frozen rejection for `reason`, shared by every decision that passes it over for that reason. */
+function rejection(grant: CompiledGrant, reason: RejectionReason): Rejection {
+  return (grant.rejections[reason] ??= Object.freeze({ grantId: grant.id, reason }));
 }
 
 export interface Decision {
@@ -154,7 +153,7 @@ export function authorize(
     const grant = grants[i]!;
     const reason = ineligibility(grant, prepared, authority.admittedAtMs, latestNowMs) ?? (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
     if (reason !== undefined) {
-      (rejections ??= []).push({ grantId: grant.id, reason });
+      (rejections ??= []).push(rejection(grant, reason));
       continue;
     }
     if (grant.maxUses === undefined) return decision('allowed', rejections ?? NO_REJECTIONS, grant.id);
@@ -181,7 +180,7 @@ async function consumeFrom(
     if (i > start) {
       const reason = ineligibility(grant, prepared, authority.admittedAtMs, latestNowMs) ?? (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
       if (reason !== undefined) {
-        rejections.push({ grantId: grant.id, reason });
+        rejections.push(rejection(grant, reason));
         continue;
       }
     }
@@ -206,7 +205,7 @@ async function consumeFrom(
     if (typeof consumed !== 'boolean') return decision('usage_store_unavailable', rejections, grant.id);
     if (consumed) return decision('allowed', rejections, grant.id, true);
     exhausted = true;
-    rejections.push({ grantId: grant.id, reason: 'exhausted' });
+    rejections.push(rejection(grant, 'exhausted'));
   }
   return decision(exhausted ? 'grant_exhausted' : 'no_matching_grant', rejections);
 }

@@ -16,6 +16,14 @@ export interface CompiledCapability {
   readonly scope: 'exact' | 'descendants';
 }
 
+/** Why one grant did not answer a requirement. Goes to the audit event, never to the caller. */
+export type RejectionReason = 'issuer' | 'subject' | 'namespace' | 'window' | 'purpose' | 'capability' | 'exhausted';
+
+export interface Rejection {
+  readonly grantId: string;
+  readonly reason: RejectionReason;
+}
+
 export interface CompiledGrant {
   readonly grant: Grant;
   readonly id: string;
@@ -29,6 +37,14 @@ export interface CompiledGrant {
   readonly purposes: readonly string[] | undefined;
   readonly maxUses: number | undefined;
   readonly capabilities: readonly CompiledCapability[];
+  /**
+   * This grant's rejections, one frozen object per reason, made when first
+   * needed and shared by every decision that names them (a decision record
+   * lists every grant passed over: 0–6 per call in the reference workload,
+   * each an object to make and then to walk and freeze). The holder itself is
+   * the one mutable part of a compiled grant, and holds only those.
+   */
+  readonly rejections: { [R in RejectionReason]?: Rejection };
 }
 
 export function compileGrant(grant: Grant): CompiledGrant {
@@ -57,5 +73,6 @@ export function compileGrant(grant: Grant): CompiledGrant {
         }),
       ),
     ),
+    rejections: {},
   });
 }

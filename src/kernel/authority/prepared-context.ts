@@ -53,13 +53,27 @@ function keyOf(context: AccessContext, actorKey: string, authorityKey: string, o
 // an edited object is validated afresh, never answered from a stale snapshot.
 const prepared = new WeakMap<object, { readonly result: PreparedContext; readonly keyCount: number }>();
 
+/**
+ * Keys read with `for…in` and counted, as the contract's hand check reads
+ * them: no array per address, three addresses per operation. An inherited
+ * enumerable key makes the count wrong, and the context is validated afresh.
+ */
 function sameAddress(input: unknown, validated: Address): boolean {
   if (typeof input !== 'object' || input === null) return false;
-  const keys = Object.keys(input);
-  if (keys.length !== 2) return false;
   const held = validated as unknown as Record<string, unknown>;
-  for (const key of keys) if ((input as Record<string, unknown>)[key] !== held[key]) return false;
-  return true;
+  let count = 0;
+  for (const key in input) {
+    if ((input as Record<string, unknown>)[key] !== held[key]) return false;
+    count++;
+  }
+  return count === 2;
+}
+
+/** The host object's enumerable keys, own and inherited, counted without an array. */
+function keyCountOf(input: object): number {
+  let count = 0;
+  for (const _key in input) count++;
+  return count;
 }
 
 function unchangedSince(input: Record<string, unknown>, keyCount: number, context: AccessContext): boolean {
@@ -79,7 +93,7 @@ function unchangedSince(input: Record<string, unknown>, keyCount: number, contex
   const held = context.enabledToolNamespaces;
   if (!Array.isArray(enabled) || enabled.length !== held.length) return false;
   for (let i = 0; i < held.length; i++) if (enabled[i] !== held[i]) return false;
-  return Object.keys(input).length === keyCount;
+  return keyCountOf(input) === keyCount;
 }
 
 /** Validates and prepares a context; throws ContractViolation naming the bad field. */
@@ -109,6 +123,6 @@ export function prepareContext(input: unknown): PreparedContext {
     nowMs: Date.parse(context.now),
     enabledNamespaces: new Set(context.enabledToolNamespaces),
   });
-  prepared.set(input as object, { result, keyCount: Object.keys(input as object).length });
+  prepared.set(input as object, { result, keyCount: keyCountOf(input as object) });
   return result;
 }

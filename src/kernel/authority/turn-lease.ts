@@ -2,6 +2,18 @@ import type { EffectiveRegistry } from '../registry/effective-registry.js';
 import type { PreparedContext } from './prepared-context.js';
 import type { ResolvedAuthority } from './resolve-authority.js';
 
+/**
+ * The reason a released lease's signal carries: an Error (`instanceof`,
+ * name, message, `String()` as any), one per release, with no stack. `new
+ * Error` captured one at every turn's close whose signal had been handed out
+ * (every turn that asked a provider), for a release that always comes from
+ * the same place: 11–13 µs at a call depth of 20 on this machine (mitata,
+ * plain node), against ~0.1 µs for this.
+ */
+function leaseReleased(): Error {
+  return Object.create(Error.prototype, { message: { value: 'turn lease released', writable: true, configurable: true } }) as Error;
+}
+
 /** A registry derivation that operations of one turn are waiting on together. */
 export interface PendingDerivation {
   readonly promise: Promise<EffectiveRegistry>;
@@ -77,7 +89,7 @@ export class TurnLease {
   get released(): AbortController {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
-      if (this.#released) this.#controller.abort(new Error('turn lease released'));
+      if (this.#released) this.#controller.abort(leaseReleased());
     }
     return this.#controller;
   }
@@ -88,7 +100,6 @@ export class TurnLease {
     this.#released = true;
     this.registry = undefined;
     this.pending = undefined;
-    // The reason (an Error, with its stack capture) is built only when a signal was handed out, so someone may be listening.
-    this.#controller?.abort(new Error('turn lease released'));
+    this.#controller?.abort(leaseReleased());
   }
 }
