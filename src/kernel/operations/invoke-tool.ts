@@ -269,7 +269,7 @@ function notDecided(core: KernelCore, entered: EnteredTurn, call: ToolCall, star
 /**
  * authorization.checked, written straight into the event (no fields object
  * copied over it), its rejections shared rather than mapped to copies: they
- * are the walk's own objects, {grantId, reason} already, frozen with the event.
+ * are the walk's own objects, {grantId, reason} already, frozen already.
  */
 function decisionRecord(core: KernelCore, prepared: PreparedContext, authority: AvailableAuthority, call: ToolCall, requirement: Requirement, decision: Decision) {
   const event = core.trail.open(prepared, 'authorization.checked', decision.code === 'allowed' ? 'allowed' : 'denied');
@@ -283,7 +283,8 @@ function decisionRecord(core: KernelCore, prepared: PreparedContext, authority: 
   event.failClosed = decision.failClosed;
   event.consumed = decision.consumed;
   event.source = 'kernel';
-  if (decision.rejections.length > 0) event.metadata = { rejected: decision.rejections as unknown as JsonObject[] };
+  // The list is the walk's own and its items are each grant's frozen rejection (authorize.ts): frozen here as made, so sealing walks none of it.
+  if (decision.rejections.length > 0) event.metadata = Object.freeze({ rejected: Object.freeze(decision.rejections) as unknown as JsonObject[] });
   return core.trail.seal(event);
 }
 
