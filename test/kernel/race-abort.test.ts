@@ -1,0 +1,70 @@
+/**
+ * raceAbort: a raced promise settles as it would with an abort listener
+ * added at once, but a listener is added only to a promise still pending a
+ * few microtasks on (adding the first listener of an AbortSignal is the
+ * dearest part of a fresh MCP request signal's race).
+ */
+import { getEventListeners } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { raceAbort } from '../../src/kernel/abort.js';
+
+function countedSignal(): { controller: AbortController; listeners: () => number } {
+  const controller = new AbortController();
+  let added = 0;
+  const add = controller.signal.addEventListener.bind(controller.signal);
+  controller.signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => {
+    added++;
+    add(...args);
+  }) as AbortSignal['addEventListener'];
+  return { controller, listeners: () => added };
+}
+
+const never = <T>(): Promise<T> => new Promise<T>(() => undefined);
+
+describe('raceAbort', () => {
+  it('passes on a promise that settles at once, and adds no listener', async () => {
+    const { controller, listeners } = countedSignal();
+    await expect(raceAbort(Promise.resolve(7), controller.signal)).resolves.toBe(7);
+    await expect(raceAbort((async () => 8)(), controller.signal)).resolves.toBe(8);
+    await expect(raceAbort(Promise.reject(new Error('no')), controller.signal)).rejects.toThrow('no');
+    expect(listeners()).toBe(0);
+  });
+
+  it('cuts a pending promise loose when the signal aborts, with the abort reason', async () => {
+    const { controller, listeners } = countedSignal();
+    const raced = raceAbort(never<number>(), controller.signal);
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(listeners()).toBe(1);
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await expect(raced).rejects.toBe(reason);
+  });
+
+  it('rejects with the abort reason when the signal aborted before the promise was seen to settle', async () => {
+    const { controller } = countedSignal();
+    const raced = raceAbort(Promise.resolve(1), controller.signal);
+    controller.abort(new Error('first'));
+    await expect(raced).rejects.toThrow('first');
+    const pending = raceAbort(never<number>(), controller.signal);
+    await expect(pending).rejects.toThrow('first');
+  });
+
+  it('an abort that comes while no listener is yet added still ends a promise that never settles', async () => {
+    const { controller } = countedSignal();
+    const raced = raceAbort(never<number>(), controller.signal);
+    await Promise.resolve();
+    controller.abort(new Error('early'));
+    await expect(raced).rejects.toThrow('early');
+  });
+
+  it('removes the listener it added once the promise settles', async () => {
+    const controller = new AbortController();
+    let resolve!: (value: number) => void;
+    const raced = raceAbort(new Promise<number>((r) => (resolve = r)), controller.signal);
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    resolve(3);
+    await expect(raced).resolves.toBe(3);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+});
