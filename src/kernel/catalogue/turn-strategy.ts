@@ -307,7 +307,7 @@ export class TurnStrategy implements CatalogueStrategy {
     // The whole per-call cost of catalogue resolution under this strategy: one field read.
     const held = lease.registry;
     if (held !== undefined) return held;
-    if (lease.released.signal.aborted) {
+    if (lease.isReleased) {
       // A straggler operation on a closed turn: answer it as a turn of one operation, hold nothing.
       return deriveByContent(this.sources, this.store, this.shapes, prepared, signal ?? lease.released.signal);
     }
