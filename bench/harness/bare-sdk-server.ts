@@ -93,7 +93,7 @@ export async function listenBareHttp(): Promise<BareHttpServer> {
       const server = bareSdkServer();
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        // As costlab's server answers (ADR 0027): one JSON body per request, so both sides pay the same transport.
+        // As costlab's server answers (ADR 0028): one JSON body per request, so both sides pay the same transport.
         enableJsonResponse: true,
         onsessioninitialized: (id) => {
           sessions.set(id, { transport, server });

@@ -328,7 +328,7 @@ const TRANSPORT_MEANING: Readonly<Record<string, string>> = {
   stdio:
     'a child process each on stdin/stdout: `costlab serve --stdio` as served by default, its trail JSON lines on stderr (`StreamAuditSink`, each record in the pipe before its effect or answer; the bench reads and counts them), beside the SDK\'s `StdioServerTransport`',
   'stdio-audit-file': 'the same children, costlab with `--audit FILE`: each record appended to the file with synchronous `write(2)` before its effect or answer (`JsonLinesFileSink`)',
-  http: 'Streamable HTTP on a 127.0.0.1 listener each, both answering with JSON bodies (`enableJsonResponse`, ADR 0027); costlab checks a bearer execution token, body limits and connection admission; its trail in memory',
+  http: 'Streamable HTTP on a 127.0.0.1 listener each, both answering with JSON bodies (`enableJsonResponse`, ADR 0028); costlab checks a bearer execution token, body limits and connection admission; its trail in memory',
 };
 
 function transportsSection(results: MeasuredResults): string {
