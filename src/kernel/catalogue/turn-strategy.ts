@@ -67,6 +67,15 @@ function shapeOf(shapes: ShapeCache, parts: readonly (readonly ToolDefinition[])
   return shape;
 }
 
+/** A provider's handler admitted by content (ADR 0009), counted as a definition compiled or one reused from the store. */
+function admitCounted(handler: ToolHandler, store: DefinitionStore, counters: CatalogueSources['counters']): { definition: ToolDefinition; chars: number } {
+  const before = store.counts.compiled;
+  const admitted = admitHandler(handler, store);
+  if (store.counts.compiled === before) counters.definitionsReused++;
+  else counters.definitionsCompiled++;
+  return admitted;
+}
+
 /**
  * Every provider asked, none with a change signal (the reference world's, and
  * any host's that cannot tell): the provided definitions in one part after
@@ -89,10 +98,7 @@ async function deriveAsked(sources: CatalogueSources, store: DefinitionStore, sh
     signal,
     statics.length,
     (handler) => {
-      const before = store.counts.compiled;
-      const { definition, chars } = admitHandler(handler as ToolHandler, store);
-      if (store.counts.compiled === before) counters.definitionsReused++;
-      else counters.definitionsCompiled++;
+      const { definition, chars } = admitCounted(handler as ToolHandler, store, counters);
       definitions.push(definition);
       handlers.push(handler as ToolHandler);
       return chars;
@@ -174,10 +180,7 @@ async function deriveByParts(
     signal,
     statics.length,
     (handler) => {
-      const before = store.counts.compiled;
-      const { definition, chars } = admitHandler(handler as ToolHandler, store);
-      if (store.counts.compiled === before) counters.definitionsReused++;
-      else counters.definitionsCompiled++;
+      const { definition, chars } = admitCounted(handler as ToolHandler, store, counters);
       current!.definitions.push(definition);
       current!.handlers.push(handler as ToolHandler);
       current!.chars += chars;
