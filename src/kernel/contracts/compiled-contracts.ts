@@ -272,6 +272,11 @@ function hasForbiddenCharacter(segment: string): boolean {
   return false;
 }
 
+/** A path segment as PathSegmentSchema has it: 1–256 characters, not a dot segment, none forbidden. */
+function isSegment(s: string): boolean {
+  return s.length >= 1 && s.length <= 256 && s !== '.' && s !== '..' && !hasForbiddenCharacter(s);
+}
+
 function fastRequirement(input: unknown): Requirement | Unsure {
   if (!hasExactly(input, REQUIREMENT_KEYS)) return UNSURE;
   const { resource, action } = input;
@@ -285,7 +290,7 @@ function fastRequirement(input: unknown): Requirement | Unsure {
   const copy = new Array<string>(segments.length);
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i];
-    if (typeof s !== 'string' || s.length < 1 || s.length > 256 || s === '.' || s === '..' || hasForbiddenCharacter(s)) return UNSURE;
+    if (typeof s !== 'string' || !isSegment(s)) return UNSURE;
     copy[i] = s;
   }
   // Frozen as it is made: the decision and outcome records share this resource and would otherwise walk it to freeze it.
@@ -299,26 +304,28 @@ export function parseRequirement(input: unknown): Requirement {
 }
 
 const ADDRESS_ID_KEY = { human: 'userId', agent: 'agentId', group: 'groupId', service: 'serviceId' } as const;
+/** Each kind's two keys, as `hasExactly` reads them. */
+const ADDRESS_KEYS = {
+  human: new Set(['kind', 'userId']),
+  agent: new Set(['kind', 'agentId']),
+  group: new Set(['kind', 'groupId']),
+  service: new Set(['kind', 'serviceId']),
+} as const;
 
 /**
  * An address with exactly its kind's two keys, copied; anything else (an
- * unknown kind, an extra key) is zod's. The keys are counted with `for…in`,
- * as `hasExactly` counts them and zod's strict objects read them (symbols and
- * non-enumerable keys are invisible to all three), and the copy is a literal
- * per kind: `Reflect.ownKeys` made an array per address and a computed key a
- * literal V8 cannot preshape, three of each per new context.
+ * unknown kind, an extra key) is zod's. The keys are checked by `hasExactly`
+ * (symbols and non-enumerable keys are invisible to it, as to zod's strict
+ * objects), and the copy is a literal per kind: `Reflect.ownKeys` made an
+ * array per address and a computed key a literal V8 cannot preshape, three
+ * of each per new context.
  */
 function fastAddress(input: unknown): Address | Unsure {
   if (typeof input !== 'object' || input === null || Object.getPrototypeOf(input) !== Object.prototype) return UNSURE;
   const kind = (input as { kind?: unknown }).kind;
   if (kind !== 'human' && kind !== 'agent' && kind !== 'group' && kind !== 'service') return UNSURE;
+  if (!hasExactly(input, ADDRESS_KEYS[kind])) return UNSURE;
   const idKey = ADDRESS_ID_KEY[kind];
-  let count = 0;
-  for (const key in input) {
-    if (key !== 'kind' && key !== idKey) return UNSURE;
-    count++;
-  }
-  if (count !== 2) return UNSURE;
   const id = (input as Record<string, unknown>)[idKey];
   if (!isId(id)) return UNSURE;
   switch (kind) {
@@ -347,7 +354,6 @@ function stringArray(input: unknown, min: number, max: number, ok: (s: string) =
   return copy;
 }
 
-const isSegment = (s: string): boolean => s.length >= 1 && s.length <= 256 && s !== '.' && s !== '..' && !hasForbiddenCharacter(s);
 const isAction = (s: string): boolean => s.length >= 1 && s.length <= 128;
 const isPurpose = (s: string): boolean => s.length >= 1 && s.length <= 512;
 
