@@ -16,7 +16,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { STEP_NAMES } from '../../src/kernel/index.js';
-import type { AccessContext, MediationKernel, StepName, ToolResult } from '../../src/kernel/index.js';
+import type { StepName, ToolResult } from '../../src/kernel/index.js';
 import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
 import { buildReferenceKernel, buildWorldKernel } from '../world/build-world.js';
@@ -26,7 +26,7 @@ import { HandlerClock } from './handler-clock.js';
 import { roundShare, roundUs } from './segments.js';
 import { mean, nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
 import { StepRecorder, calibrateInstrumentation } from './step-recorder.js';
-import { TurnNotListed, checkOutcome, runKernelTurn, toolCall } from './workload-turn.js';
+import { checkOutcome, runKernelTurn, toolCall } from './workload-turn.js';
 
 export interface FloorAndStepsOptions {
   readonly warmupTurns: number;
@@ -59,10 +59,17 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
 
   for (let turn = 0; turn < total; turn++) {
     const measured = turn >= warmupTurns;
-    const context = worldContext(turn);
-    await kernelTurn(kernel.kernel, context, turn, handlers, measured ? kernelUs : undefined);
+    // Each call timed as the floor times its own: at the caller, the handler's time taken out.
+    await runKernelTurn(kernel.kernel, turn, {
+      path: 'in-process turn (floor lane)',
+      beforeCall: () => (handlers.lastUs = 0),
+      afterCall: (callUs) => {
+        if (measured) kernelUs.push(Math.max(0, callUs - handlers.lastUs));
+      },
+    });
     kernel.audit.clear();
 
+    const context = worldContext(turn);
     const floorTurn = floor.openTurn(context);
     for (let i = 0; i < TURN_ATTEMPTS.length; i++) {
       const attempt = TURN_ATTEMPTS[i]!;
@@ -94,33 +101,6 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
     },
     steps: summarizeSteps(steps, instrumentation),
   };
-}
-
-/**
- * One turn of the workload on the kernel lane, each call timed as the floor
- * times its own: at the caller, the handler's time taken out. The lease and
- * the listing are the turn's, outside every call, as the floor opens its turn
- * outside them.
- */
-async function kernelTurn(kernel: MediationKernel, context: AccessContext, turn: number, handlers: HandlerClock, into: number[] | undefined): Promise<void> {
-  const scope = await kernel.openTurnAuthority(context);
-  try {
-    if (scope.status !== 'available') throw new TurnNotListed(`in-process turn (floor lane), turn ${turn}: authority ${scope.code ?? 'unavailable'}`);
-    const listed = await kernel.listTools(context);
-    if (listed.status !== 'listed') throw new TurnNotListed(`in-process turn (floor lane), turn ${turn}: listing ${listed.status} ${listed.code ?? ''}`);
-    for (let i = 0; i < TURN_ATTEMPTS.length; i++) {
-      const attempt = TURN_ATTEMPTS[i]!;
-      const call = toolCall(attempt, turn, i, context.traceId, context.now);
-      handlers.lastUs = 0;
-      const t0 = performance.now();
-      const result = await kernel.invokeTool(context, call);
-      const t1 = performance.now();
-      checkOutcome('in-process turn (floor lane)', turn, i, attempt, { status: result.status, code: result.status === 'succeeded' ? undefined : result.code });
-      into?.push(Math.max(0, (t1 - t0) * 1000 - handlers.lastUs));
-    }
-  } finally {
-    scope.close();
-  }
 }
 
 function summarizeSteps(recorder: StepRecorder, instrumentation: ReturnType<typeof calibrateInstrumentation>): StepSplit {

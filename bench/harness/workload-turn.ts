@@ -62,6 +62,8 @@ export interface KernelTurnOptions {
   readonly path: string;
   /** Told each call id before the call, so the span sink can reserve its slot outside the measured span. */
   readonly beforeCall?: (callId: string) => void;
+  /** Told each call's µs, timed at the caller around the awaited call (no clock is read for calls without it). */
+  readonly afterCall?: (callUs: number) => void;
   /**
    * Times the turn boundary (opening the lease = the authority load, and the
    * listing) in ms. Absent, no clock is read: the instruction-count probe
@@ -97,7 +99,9 @@ export async function runKernelTurn(kernel: MediationKernel, turn: number, optio
       const attempt = TURN_ATTEMPTS[i]!;
       const call = toolCall(attempt, turn, i, context.traceId, context.now);
       options.beforeCall?.(call.id);
+      const started = options.afterCall === undefined ? 0 : performance.now();
       const result: ToolResult = await kernel.invokeTool(context, call);
+      if (options.afterCall !== undefined) options.afterCall((performance.now() - started) * 1000);
       checkOutcome(options.path, turn, i, attempt, { status: result.status, code: result.status === 'succeeded' ? undefined : result.code });
     }
     turnDone = clock === undefined ? { listed, openUs: NaN, listUs: NaN } : { listed, openUs: (t1 - t0) * 1000, listUs: (t2 - t1) * 1000 };
