@@ -17,6 +17,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { STATIC_TOOL_SPECS } from '../../src/world/reference-world.js';
@@ -62,12 +63,19 @@ export interface BareHttpServer {
   close(): Promise<void>;
 }
 
+/** What serves one HTTP session: the bare McpServer, or the floor's Server (`floor-sdk-server.ts`). */
+export interface SessionServer {
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
  * The bare server over Streamable HTTP on 127.0.0.1 (any free port): a
- * session per initialize request, each with its own McpServer and transport.
+ * session per initialize request, each with its own server (`serve`, the
+ * bare McpServer by default) and transport.
  */
-export async function listenBareHttp(): Promise<BareHttpServer> {
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
+export async function listenBareHttp(serve: () => SessionServer = bareSdkServer): Promise<BareHttpServer> {
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: SessionServer }>();
   const http = createServer((req, res) => {
     void (async () => {
       const chunks: Buffer[] = [];
@@ -90,7 +98,7 @@ export async function listenBareHttp(): Promise<BareHttpServer> {
         res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'no such session' } }));
         return;
       }
-      const server = bareSdkServer();
+      const server = serve();
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         // As costlab's server answers (ADR 0028): one JSON body per request, so both sides pay the same transport.

@@ -2,13 +2,39 @@
  * The child side of the bare SDK server on stdio (`bare-sdk-server.ts`):
  * the SDK's own StdioServerTransport, spawned by the transport bench with
  * `node --import tsx`. It exits when its stdin ends (the client closed).
+ *
+ * With `--floor` it serves the floor instead (`floor-sdk-server.ts`), its
+ * records written where `costlab serve --stdio` writes its trail: JSON lines
+ * on stderr, or with `--audit FILE` appended to FILE by synchronous
+ * `write(2)`, each record in the file before the call goes on (ADR 0013's
+ * guarantee, which the floor keeps as costlab does).
  */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { FloorRecordSink } from '../micro/floor-mediation.js';
 import { bareSdkServer } from './bare-sdk-server.js';
+import { floorSdkServer } from './floor-sdk-server.js';
 
-const server = bareSdkServer();
+const { values } = parseArgs({ options: { floor: { type: 'boolean', default: false }, audit: { type: 'string' } }, strict: true });
+if (values.audit !== undefined && !values.floor) throw new Error('--audit FILE is the floor\'s trail: it needs --floor');
+
+function floorSink(auditFile: string | undefined): { sink: FloorRecordSink; close: () => void } {
+  if (auditFile === undefined) return { sink: (record) => void process.stderr.write(`${JSON.stringify(record)}\n`), close: () => undefined };
+  const fd = openSync(auditFile, 'a');
+  return {
+    sink: (record) => {
+      const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
+      for (let written = 0; written < line.length; ) written += writeSync(fd, line, written, line.length - written);
+    },
+    close: () => closeSync(fd),
+  };
+}
+
+const trail = values.floor ? floorSink(values.audit) : undefined;
+const server = trail === undefined ? bareSdkServer() : floorSdkServer(trail.sink).server;
 const transport = new StdioServerTransport();
 process.stdin.once('end', () => {
-  void server.close();
+  void server.close().finally(() => trail?.close());
 });
 await server.connect(transport);

@@ -1,17 +1,22 @@
 /**
- * One tools/call over each MCP transport, costlab beside a bare SDK server.
+ * One tools/call over each MCP transport: costlab beside a bare SDK server,
+ * and beside the floor served over MCP.
  *
- * Eight endpoints are open at once — costlab and the bare SDK server
- * (`bare-sdk-server.ts`) over the in-memory transport, over stdio twice
- * (each side a real child process: `costlab serve --stdio` with its default
- * trail on stderr, then `costlab serve --stdio --audit FILE`, each beside
- * its own bare server's stdio child) and over Streamable HTTP (each its own
+ * Twelve endpoints are open at once — costlab, the bare SDK server
+ * (`bare-sdk-server.ts`) and the floor (`floor-sdk-server.ts`: the SDK's
+ * Server answering through the minimal enforced mediation) over the
+ * in-memory transport, over stdio twice (each side a real child process:
+ * `costlab serve --stdio` with its default trail on stderr, then with
+ * `--audit FILE`, each beside its own bare and floor children, the floor
+ * writing its records the same way) and over Streamable HTTP (each its own
  * listener on 127.0.0.1, any free port) — and every round visits each
- * transport, the two sides in alternating order (costlab first in even
- * rounds, bare first in odd ones), so load drift falls on both sides alike.
- * Each call is timed at the SDK client, request out to result in: both
- * sides pay the same client and transport, so the p50 difference is what
- * costlab adds (mediation, the bridge's envelope, the audit records).
+ * transport, the three sides in rotating order (each goes first in one
+ * round of three), so load drift falls on all sides alike. Each call is
+ * timed at the SDK client, request out to result in: every side pays the
+ * same client and transport, so costlab's p50 less the bare server's is
+ * what costlab adds (mediation, the bridge's envelope, the audit records),
+ * and the floor's less the bare server's is the least an enforced mediation
+ * adds on that transport (ADR 0031).
  *
  * Before the rounds every endpoint answers PRIMING_CALLS untimed calls, so
  * each side is measured as a long-lived server runs, its hot path compiled
@@ -50,8 +55,10 @@ import { McpHttpServer } from '../../src/mcp/transports/http.js';
 import { worldContext } from '../../src/world/reference-world.js';
 import { buildReferenceKernel } from '../world/build-world.js';
 import { MCP_TRANSPORT_NAMES } from '../results/results-schema.js';
-import type { CallStats, McpTransportName, McpTransports, TransportSide } from '../results/results-schema.js';
+import type { CallStats, McpTransportName, McpTransportRow, McpTransports, TransportSide } from '../results/results-schema.js';
 import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server.js';
+import { floorSdkServer } from './floor-sdk-server.js';
+import type { FloorSdkServer } from './floor-sdk-server.js';
 import { requestScopedFetch } from './request-scoped-fetch.js';
 import { roundUs } from './segments.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
@@ -61,9 +68,12 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const COSTLAB_BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
 const BARE_STDIO_ENTRY = fileURLToPath(new URL('./bare-sdk-stdio.ts', import.meta.url));
 
-/** The order of the two sides in a round: costlab first in even rounds, the bare server first in odd ones. */
-export function sidesInRound(round: number): readonly [TransportSide, TransportSide] {
-  return round % 2 === 0 ? ['costlab', 'bare'] : ['bare', 'costlab'];
+const SIDES: readonly TransportSide[] = ['costlab', 'bare', 'floor'];
+
+/** The order of the three sides in a round, rotated by one each round: costlab, bare, floor first in turn. */
+export function sidesInRound(round: number): readonly TransportSide[] {
+  const first = round % SIDES.length;
+  return [...SIDES.slice(first), ...SIDES.slice(0, first)];
 }
 
 export interface OpenedEndpoint {
@@ -134,10 +144,11 @@ function costlabCheck(transport: McpTransportName): (result: CallToolResult) => 
   };
 }
 
-function bareCheck(transport: McpTransportName): (result: CallToolResult) => void {
+/** The bare server and the floor answer the read as the world's handler does: `{ok: true, path}` as structured content. */
+function readCheck(label: string): (result: CallToolResult) => void {
   return (result) => {
     const ok = (result.structuredContent as { ok?: unknown } | undefined)?.ok;
-    if (result.isError === true || ok !== true) throw new TransportBenchError(`bare SDK server over ${transport}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result.content)}`);
+    if (result.isError === true || ok !== true) throw new TransportBenchError(`${label}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result.content)}`);
   };
 }
 
@@ -164,13 +175,18 @@ async function connectStdio(closers: Closers, transport: StdioClientTransport, l
   return { client, pid };
 }
 
-/** `costlab serve --stdio` as a child, with `args` after it; its stderr's trail is counted from the first byte. */
-async function spawnCostlabStdio(closers: Closers, args: readonly string[]): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
-  const stdio = new StdioClientTransport({ command: process.execPath, args: [COSTLAB_BIN, 'serve', '--stdio', ...args], cwd: REPO_ROOT, stderr: 'pipe' });
-  if (stdio.stderr === null) throw new TransportBenchError('costlab serve --stdio: no stderr pipe');
+/** A child serving on stdio (`node <args>`) whose stderr's trail is counted from the first byte. */
+async function spawnStdioWithTrail(closers: Closers, args: readonly string[], label: string): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
+  const stdio = new StdioClientTransport({ command: process.execPath, args: [...args], cwd: REPO_ROOT, stderr: 'pipe' });
+  if (stdio.stderr === null) throw new TransportBenchError(`${label}: no stderr pipe`);
   const trail = new StderrTrail(stdio.stderr as Readable);
-  const { client, pid } = await connectStdio(closers, stdio, `costlab serve --stdio ${args.join(' ')}`.trim());
+  const { client, pid } = await connectStdio(closers, stdio, label);
   return { client, pid, trail };
+}
+
+/** `costlab serve --stdio` as a child, with `args` after it. */
+function spawnCostlabStdio(closers: Closers, args: readonly string[]): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
+  return spawnStdioWithTrail(closers, [COSTLAB_BIN, 'serve', '--stdio', ...args], `costlab serve --stdio ${args.join(' ')}`.trim());
 }
 
 async function openCostlab(transport: McpTransportName, closers: Closers, scratch: () => Promise<string>): Promise<Endpoint> {
@@ -211,7 +227,7 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
 }
 
 async function openBare(transport: McpTransportName, closers: Closers): Promise<Endpoint> {
-  const check = bareCheck(transport);
+  const check = readCheck(`bare SDK server over ${transport}`);
   switch (transport) {
     case 'in-memory': {
       const server = bareSdkServer();
@@ -236,6 +252,45 @@ async function openBare(transport: McpTransportName, closers: Closers): Promise<
       closers.add(() => client.close());
       await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: requestScopedFetch() }));
       return { transport, side: 'bare', client, url: server.url.href, check };
+    }
+  }
+}
+
+/** The floor served over MCP on each transport, its records kept as costlab's side keeps its trail there. */
+async function openFloor(transport: McpTransportName, closers: Closers, scratch: () => Promise<string>): Promise<Endpoint> {
+  const check = readCheck(`the floor over ${transport}`);
+  switch (transport) {
+    case 'in-memory': {
+      const floor = floorSdkServer();
+      closers.add(() => floor.server.close());
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await floor.server.connect(serverSide);
+      const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
+      closers.add(() => client.close());
+      await client.connect(clientSide);
+      return { transport, side: 'floor', client, check, afterRound: floor.clear };
+    }
+    case 'stdio': {
+      const { client, pid, trail } = await spawnStdioWithTrail(closers, ['--import', 'tsx', BARE_STDIO_ENTRY, '--floor'], 'the floor on stdio');
+      return { transport, side: 'floor', client, pid, check, invokedRecords: () => trail.invoked() };
+    }
+    case 'stdio-audit-file': {
+      const auditFile = path.join(await scratch(), 'floor-stdio-audit.jsonl');
+      const { client, pid } = await spawnStdioWithTrail(closers, ['--import', 'tsx', BARE_STDIO_ENTRY, '--floor', '--audit', auditFile], 'the floor on stdio --audit FILE');
+      return { transport, side: 'floor', client, pid, check, invokedRecords: () => countInvokedInFile(auditFile) };
+    }
+    case 'http': {
+      const floors: FloorSdkServer[] = [];
+      const server = await listenBareHttp(() => {
+        const floor = floorSdkServer();
+        floors.push(floor);
+        return floor.server;
+      });
+      closers.add(() => server.close());
+      const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
+      closers.add(() => client.close());
+      await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: requestScopedFetch() }));
+      return { transport, side: 'floor', client, url: server.url.href, check, afterRound: () => floors.forEach((floor) => floor.clear()) };
     }
   }
 }
@@ -270,37 +325,40 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       options.onOpen?.(describe(costlab));
       const bare = await openBare(transport, closers);
       options.onOpen?.(describe(bare));
-      // One listing each, so both clients hold the tool's output schema before the first timed call.
-      for (const endpoint of [costlab, bare]) {
+      const floor = await openFloor(transport, closers, scratch);
+      options.onOpen?.(describe(floor));
+      // One listing each, so every client holds the tool's output schema before the first timed call.
+      for (const endpoint of [costlab, bare, floor]) {
         const listed = await endpoint.client.listTools();
         if (!listed.tools.some((tool) => tool.name === TRANSPORT_CALL.name)) throw new TransportBenchError(`${endpoint.side} over ${transport} does not list ${TRANSPORT_CALL.name}`);
       }
-      endpoints.set(transport, { costlab, bare });
+      endpoints.set(transport, { costlab, bare, floor });
     }
-    // costlab's calls per transport, priming included: each child's trail must hold one tool.invoked for each.
-    const callsMade = new Map<McpTransportName, number>(transports.map((transport) => [transport, primingCalls]));
+    const key = (transport: McpTransportName, side: TransportSide): string => `${transport}/${side}`;
+    // Calls per endpoint, priming included: each child's trail must hold one tool.invoked for each.
+    const callsMade = new Map<string, number>();
     for (const transport of transports) {
-      const pair = endpoints.get(transport)!;
-      for (const side of ['costlab', 'bare'] as const) {
+      const sides = endpoints.get(transport)!;
+      for (const side of SIDES) {
         for (let i = 0; i < primingCalls; i++) {
-          pair[side].check((await pair[side].client.callTool(TRANSPORT_CALL)) as CallToolResult);
-          if ((i + 1) % 100 === 0) pair[side].afterRound?.();
+          sides[side].check((await sides[side].client.callTool(TRANSPORT_CALL)) as CallToolResult);
+          if ((i + 1) % 100 === 0) sides[side].afterRound?.();
         }
+        sides[side].afterRound?.();
+        callsMade.set(key(transport, side), primingCalls);
       }
-      pair.costlab.afterRound?.();
     }
 
     const samples = new Map<string, number[]>();
-    const key = (transport: McpTransportName, side: TransportSide): string => `${transport}/${side}`;
-    for (const transport of transports) for (const side of ['costlab', 'bare'] as const) samples.set(key(transport, side), []);
+    for (const transport of transports) for (const side of SIDES) samples.set(key(transport, side), []);
     const total = warmupRounds + rounds;
     for (let round = 0; round < total; round++) {
       const measured = round >= warmupRounds;
       for (const transport of transports) {
-        const pair = endpoints.get(transport)!;
+        const sides = endpoints.get(transport)!;
         for (const side of sidesInRound(round)) {
           options.onTurn?.(round, transport, side);
-          const endpoint = pair[side];
+          const endpoint = sides[side];
           const into = samples.get(key(transport, side))!;
           for (let i = 0; i < callsPerRound; i++) {
             const t0 = performance.now();
@@ -309,28 +367,40 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
             endpoint.check(result);
             if (measured) into.push((t1 - t0) * 1000);
           }
-          if (side === 'costlab') callsMade.set(transport, callsMade.get(transport)! + callsPerRound);
+          callsMade.set(key(transport, side), callsMade.get(key(transport, side))! + callsPerRound);
         }
-        pair.costlab.afterRound?.();
+        for (const side of SIDES) sides[side].afterRound?.();
       }
       options.onProgress?.(round + 1, total, measured ? 'measured' : 'warm-up');
     }
 
-    const rows = transports.map((transport) => {
+    const rows = transports.map((transport): McpTransportRow => {
       const costlab = callStats(samples.get(key(transport, 'costlab'))!);
       const bare = callStats(samples.get(key(transport, 'bare'))!);
-      return { transport, costlab, bare, addedP50Us: roundUs(costlab.p50Us - bare.p50Us), ratioP50: Math.round((costlab.p50Us / bare.p50Us) * 100) / 100 };
+      const floor = callStats(samples.get(key(transport, 'floor'))!);
+      return {
+        transport,
+        costlab,
+        bare,
+        addedP50Us: roundUs(costlab.p50Us - bare.p50Us),
+        ratioP50: Math.round((costlab.p50Us / bare.p50Us) * 100) / 100,
+        floor,
+        floorAddedP50Us: roundUs(floor.p50Us - bare.p50Us),
+        overFloorP50Us: roundUs(costlab.p50Us - floor.p50Us),
+      };
     });
     // Close first, so each stdio child has written its whole trail and exited; then check it mediated (and recorded) every call.
     await closers.closeAll();
     for (const transport of transports) {
-      const { invokedRecords } = endpoints.get(transport)!.costlab;
-      if (invokedRecords === undefined) continue;
-      const invoked = await invokedRecords();
-      const made = callsMade.get(transport)!;
-      if (invoked !== made) throw new TransportBenchError(`costlab over ${transport} recorded ${invoked} tool.invoked events for ${made} calls`);
+      for (const side of SIDES) {
+        const { invokedRecords } = endpoints.get(transport)![side];
+        if (invokedRecords === undefined) continue;
+        const invoked = await invokedRecords();
+        const made = callsMade.get(key(transport, side))!;
+        if (invoked !== made) throw new TransportBenchError(`${side} over ${transport} recorded ${invoked} tool.invoked events for ${made} calls`);
+      }
     }
-    return { tool: TRANSPORT_CALL.name, primingCalls, warmupRounds, rounds, callsPerRound, order: 'alternating', transports: rows };
+    return { tool: TRANSPORT_CALL.name, primingCalls, warmupRounds, rounds, callsPerRound, order: 'rotating', transports: rows };
   } catch (error) {
     // The run's own failure is the one to report; closing still happens, and its errors are secondary.
     await closers.closeAll().catch(() => undefined);

@@ -335,13 +335,19 @@ function transportsSection(results: MeasuredResults): string {
   const bench = results.mcpTransports;
   if (bench === undefined) return '';
   const signed = (value: number): string => (value < 0 ? `−${us(-value)}` : `+${us(value)}`);
+  const withFloor = bench.transports.every((row) => row.floor !== undefined);
+  const sides = withFloor ? 3 : 2;
+  const floorText = withFloor
+    ? ` Beside them, the floor served over MCP (\`bench/harness/floor-sdk-server.ts\`, ADR 0031): the SDK's low-level \`Server\`, as costlab's is, answering through the minimal enforced mediation of the in-process floor, its two records per call written as costlab's side writes its trail on that row. "floor − bare" is what the least enforced mediation adds on the transport; "costlab − floor" is what costlab costs above it, served the same way.`
+    : '';
+  const floorColumns = withFloor ? ['floor p50 (µs)', 'floor − bare (µs)', 'costlab − floor (µs)'] : [];
   return [
-    '## MCP per transport, beside a bare SDK server',
+    withFloor ? '## MCP per transport, beside a bare SDK server and the floor' : '## MCP per transport, beside a bare SDK server',
     '',
-    `The same \`tools/call\` (\`${bench.tool}\`, a call the actor's grants allow) timed at the SDK client, request out to result in, against costlab's server and against a bare SDK \`McpServer\` answering the same tool with no mediation (\`bench/harness/bare-sdk-server.ts\`). All ${2 * bench.transports.length} endpoints are open at once;${bench.primingCalls === undefined ? '' : ` each first answers ${formatCount(bench.primingCalls)} untimed calls (so a child's JIT is as warm as a long-lived server's), then`} each of ${formatCount(bench.rounds)} measured rounds (after ${bench.warmupRounds} warm-up) makes ${bench.callsPerRound} calls per side per transport, the two sides alternating which goes first, so load drift falls on both. Both sides pay the same client and transport: the p50 difference is what costlab adds (the bridge's envelope, mediation, two audit records written where each row says).`,
+    `The same \`tools/call\` (\`${bench.tool}\`, a call the actor's grants allow) timed at the SDK client, request out to result in, against costlab's server and against a bare SDK \`McpServer\` answering the same tool with no mediation (\`bench/harness/bare-sdk-server.ts\`).${floorText} All ${sides * bench.transports.length} endpoints are open at once;${bench.primingCalls === undefined ? '' : ` each first answers ${formatCount(bench.primingCalls)} untimed calls (so a child's JIT is as warm as a long-lived server's), then`} each of ${formatCount(bench.rounds)} measured rounds (after ${bench.warmupRounds} warm-up) makes ${bench.callsPerRound} calls per side per transport, ${bench.order === 'rotating' ? 'the sides taking turns to go first' : 'the two sides alternating which goes first'}, so load drift falls on all alike. Every side pays the same client and transport: costlab's p50 less the bare server's is what costlab adds (the bridge's envelope, mediation, two audit records written where each row says).`,
     '',
     table(
-      ['transport', 'how', 'costlab p50 (µs)', 'costlab p95 (µs)', 'bare SDK p50 (µs)', 'bare SDK p95 (µs)', 'added p50 (µs)', 'costlab ÷ bare', 'n per side'],
+      ['transport', 'how', 'costlab p50 (µs)', 'costlab p95 (µs)', 'bare SDK p50 (µs)', 'bare SDK p95 (µs)', 'added p50 (µs)', 'costlab ÷ bare', ...floorColumns, 'n per side'],
       bench.transports.map((row) => [
         row.transport,
         TRANSPORT_MEANING[row.transport] ?? '',
@@ -351,9 +357,10 @@ function transportsSection(results: MeasuredResults): string {
         us(row.bare.p95Us),
         signed(row.addedP50Us),
         `${row.ratioP50}×`,
-        formatCount(Math.min(row.costlab.n, row.bare.n)),
+        ...(withFloor ? [us(row.floor!.p50Us), signed(row.floorAddedP50Us ?? row.floor!.p50Us - row.bare.p50Us), signed(row.overFloorP50Us ?? row.costlab.p50Us - row.floor!.p50Us)] : []),
+        formatCount(Math.min(row.costlab.n, row.bare.n, row.floor?.n ?? Infinity)),
       ]),
-      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', ...floorColumns.map(() => 'r' as const), 'r'],
     ),
   ].join('\n');
 }

@@ -120,7 +120,7 @@ export class FloorTurn {
 
   #record(type: string, outcome: string, call: ToolCall, fields: Record<string, unknown>): void {
     const { context } = this;
-    this.floor.trail.push({
+    this.floor.record({
       id: randomUUID(),
       type,
       outcome,
@@ -202,21 +202,36 @@ export class FloorTurn {
 
 const NEVER_ABORTED = new AbortController().signal;
 
-/** The floor's world: tools by name, compiled grants, use counters, and a trail in an array. */
+/**
+ * Where the floor's records go. By default an array in memory, as the
+ * kernel's in-memory trail; served over stdio, the floor writes them where
+ * `costlab serve` writes its trail (JSON lines on stderr, or a file written
+ * with synchronous `write(2)`), so its records cost what the kernel's do.
+ */
+export type FloorRecordSink = (record: Record<string, unknown>) => void;
+
+/** The floor's world: tools by name, compiled grants, use counters, and a trail (an array unless a sink is given). */
 export class FloorMediation {
   readonly tools: ReadonlyMap<string, ToolHandler>;
   readonly grants: readonly FloorGrant[];
   readonly uses = new Map<string, number>();
+  /** The records, when no sink was given. */
   readonly trail: unknown[] = [];
+  readonly record: FloorRecordSink;
 
-  /** @param clock ms, as `performance.now()`: times the handler so it can be subtracted; absent, no clock is read. */
+  /**
+   * @param clock ms, as `performance.now()`: times the handler so it can be subtracted; absent, no clock is read.
+   * @param sink where records go instead of `trail`.
+   */
   constructor(
     handlers: readonly ToolHandler[],
     grants: readonly Grant[],
     readonly clock?: () => number,
+    sink?: FloorRecordSink,
   ) {
     this.tools = new Map(handlers.map((h) => [h.definition.name, h]));
     this.grants = grants.map(compile);
+    this.record = sink ?? ((record) => void this.trail.push(record));
   }
 
   openTurn(context: AccessContext): FloorTurn {

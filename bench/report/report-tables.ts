@@ -219,8 +219,8 @@ export function transportsTable(latest: Results): Table | undefined {
   if (bench === undefined) return undefined;
   return {
     id: 'table-transports',
-    caption: `tools/call per MCP transport, costlab beside a bare SDK server answering the same tool (${bench.tool}; sides alternating per round; latest run)`,
-    columns: ['transport', 'costlab p50 (µs)', 'costlab p95 (µs)', 'bare SDK p50 (µs)', 'bare SDK p95 (µs)', 'added p50 (µs)', 'costlab ÷ bare', 'calls per side'],
+    caption: `tools/call per MCP transport, costlab beside a bare SDK server answering the same tool and beside the floor served over MCP (${bench.tool}; sides taking turns to go first; latest run)`,
+    columns: ['transport', 'costlab p50 (µs)', 'costlab p95 (µs)', 'bare SDK p50 (µs)', 'bare SDK p95 (µs)', 'added p50 (µs)', 'costlab ÷ bare', 'floor p50 (µs)', 'costlab − floor (µs)', 'calls per side'],
     rows: bench.transports.map((row) => [
       row.transport,
       micros(row.costlab.p50Us),
@@ -229,6 +229,8 @@ export function transportsTable(latest: Results): Table | undefined {
       micros(row.bare.p95Us),
       micros(row.addedP50Us),
       ratio(row.ratioP50),
+      row.floor === undefined ? NONE : micros(row.floor.p50Us),
+      row.overFloorP50Us === undefined ? NONE : micros(row.overFloorP50Us),
       count(Math.min(row.costlab.n, row.bare.n)),
     ]),
   };

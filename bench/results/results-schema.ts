@@ -198,16 +198,19 @@ export const FloorResultSchema = z.object({
 export type FloorResult = z.infer<typeof FloorResultSchema>;
 
 /**
- * The MCP transports a tools/call is measured over, beside a bare SDK server (bench/harness/mcp-transports.ts).
+ * The MCP transports a tools/call is measured over, beside a bare SDK server and the floor (bench/harness/mcp-transports.ts).
  * `stdio` is `costlab serve --stdio` as served by default (its trail on stderr); `stdio-audit-file` the same with
  * `--audit FILE`. Files written before the second stdio row have the first three only.
  */
 export const MCP_TRANSPORT_NAMES = ['in-memory', 'stdio', 'stdio-audit-file', 'http'] as const;
 export type McpTransportName = (typeof MCP_TRANSPORT_NAMES)[number];
-/** costlab's server, or the SDK's McpServer answering the same tool with no mediation. */
-export type TransportSide = 'costlab' | 'bare';
+/**
+ * costlab's server; the SDK's McpServer answering the same tool with no mediation; or the floor served over MCP
+ * (the SDK's Server answering through the minimal enforced mediation, bench/harness/floor-sdk-server.ts).
+ */
+export type TransportSide = 'costlab' | 'bare' | 'floor';
 
-/** One transport: tools/call timed at the SDK client on each side, the two sides alternating per round. */
+/** One transport: tools/call timed at the SDK client on each side, the sides' order rotating per round. */
 export const McpTransportRowSchema = z.object({
   transport: z.enum(MCP_TRANSPORT_NAMES),
   costlab: CallStatsSchema,
@@ -216,6 +219,12 @@ export const McpTransportRowSchema = z.object({
   addedP50Us: z.number().finite(),
   /** costlab p50 ÷ bare p50. */
   ratioP50: positive,
+  /** The floor served over MCP (absent in files written before it was measured). */
+  floor: CallStatsSchema.optional(),
+  /** floor p50 − bare p50: the least an enforced mediation adds on this transport. */
+  floorAddedP50Us: z.number().finite().optional(),
+  /** costlab p50 − floor p50: what costlab costs over the least enforced mediation served by the same SDK Server class. */
+  overFloorP50Us: z.number().finite().optional(),
 });
 export type McpTransportRow = z.infer<typeof McpTransportRowSchema>;
 
@@ -228,8 +237,11 @@ export const McpTransportsSchema = z.object({
   rounds: z.number().int().positive(),
   /** tools/call requests per side per transport per round. */
   callsPerRound: z.number().int().positive(),
-  /** `alternating`: costlab first in even rounds, the bare server first in odd ones. */
-  order: z.literal('alternating'),
+  /**
+   * `rotating`: costlab, the bare server and the floor each first in one round of three. `alternating` (files
+   * written before the floor side): costlab first in even rounds, the bare server first in odd ones.
+   */
+  order: z.enum(['alternating', 'rotating']),
   transports: z
     .array(McpTransportRowSchema)
     .min(1)

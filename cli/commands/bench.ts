@@ -82,7 +82,8 @@ export const command = defineCommand<BenchFlags>({
       for (const name of ['rederive', 'shared', 'turn'] as const) process.stdout.write(line(name, s[name]));
       if (results.mcp !== undefined) process.stdout.write(line('turn over MCP', results.mcp.turn));
       for (const row of results.mcpTransports?.transports ?? []) {
-        process.stdout.write(`  tools/call over ${row.transport}: costlab p50 ${row.costlab.p50Us.toFixed(1)} µs, bare SDK server ${row.bare.p50Us.toFixed(1)} µs: costlab adds ${row.addedP50Us.toFixed(1)} µs (${row.ratioP50}×)\n`);
+        const floor = row.floor === undefined || row.overFloorP50Us === undefined ? '' : `; the floor served over MCP ${row.floor.p50Us.toFixed(1)} µs, costlab ${row.overFloorP50Us.toFixed(1)} µs over it`;
+        process.stdout.write(`  tools/call over ${row.transport}: costlab p50 ${row.costlab.p50Us.toFixed(1)} µs, bare SDK server ${row.bare.p50Us.toFixed(1)} µs: costlab adds ${row.addedP50Us.toFixed(1)} µs (${row.ratioP50}×)${floor}\n`);
       }
       for (const comparison of publishedComparisonLines(results, outcome.anchors)) process.stdout.write(`  ${comparison}\n`);
       const missed = targets.filter((check) => !check.met);

@@ -55,13 +55,14 @@ describe('costlab bench, a tiny run', () => {
     expect(latest).toEqual(written);
   });
 
-  it('measures one tools/call over each MCP transport beside a bare SDK server, and reports it as a table and a target per transport', () => {
+  it('measures one tools/call over each MCP transport beside a bare SDK server and the floor, and reports it as a table and a target per transport', () => {
     const bench = written.mcpTransports!;
     expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'stdio-audit-file', 'http']);
     expect(bench.primingCalls).toBe(2);
     expect(bench.rounds).toBe(2);
-    for (const row of bench.transports) expect([row.costlab.n, row.bare.n]).toEqual([2 * bench.callsPerRound, 2 * bench.callsPerRound]);
-    expect(markdown).toContain('## MCP per transport, beside a bare SDK server');
+    for (const row of bench.transports) expect([row.costlab.n, row.bare.n, row.floor?.n]).toEqual([2 * bench.callsPerRound, 2 * bench.callsPerRound, 2 * bench.callsPerRound]);
+    expect(markdown).toContain('## MCP per transport, beside a bare SDK server and the floor');
+    expect(markdown).toMatch(/\| floor p50 \(µs\) \| floor − bare \(µs\) \| costlab − floor \(µs\) \|/);
     const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
     expect(transportTargets.map((check) => check.kind)).toEqual(['absolute', 'absolute', 'absolute', 'absolute']);
   });
@@ -152,7 +153,7 @@ describe('the markdown report', () => {
       '## Mediated call',
       '## Segments',
       '## The call under `turn`, step by step',
-      '## MCP per transport, beside a bare SDK server',
+      '## MCP per transport, beside a bare SDK server and the floor',
       '## Structural footprint',
       '## Microbenchmarks of single segments',
       // From the committed results/sweep/latest.json, which the repository carries.

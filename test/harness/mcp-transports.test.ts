@@ -1,6 +1,7 @@
 /**
- * The transport bench's structure — three transports, both sides measured,
- * the sides alternating per round — and its hygiene: every child process
+ * The transport bench's structure — four transport rows, all three sides
+ * measured (costlab, the bare SDK server, the floor served over MCP), the
+ * sides' order rotating per round — and its hygiene: every child process
  * and loopback listener it opened is gone afterwards, whether the run
  * finished, failed mid-run or failed while opening. No timing is judged.
  */
@@ -41,16 +42,16 @@ async function expectAllClosed(opened: readonly OpenedEndpoint[]): Promise<void>
 }
 
 describe('MCP per transport, costlab beside a bare SDK server', () => {
-  it('alternates which side goes first: costlab in even rounds, the bare server in odd ones', () => {
+  it('rotates which side goes first: costlab, the bare server, the floor, each once in three rounds', () => {
     expect([0, 1, 2, 3].map((round) => sidesInRound(round))).toEqual([
-      ['costlab', 'bare'],
-      ['bare', 'costlab'],
-      ['costlab', 'bare'],
-      ['bare', 'costlab'],
+      ['costlab', 'bare', 'floor'],
+      ['bare', 'floor', 'costlab'],
+      ['floor', 'costlab', 'bare'],
+      ['costlab', 'bare', 'floor'],
     ]);
   });
 
-  it('measures both sides on in-memory, stdio twice (child processes: the stderr trail, then --audit FILE) and Streamable HTTP (loopback), interleaved per round, and closes everything', async () => {
+  it('measures all three sides on in-memory, stdio twice (child processes: the stderr trail, then --audit FILE) and Streamable HTTP (loopback), interleaved per round, and closes everything', async () => {
     const opened: OpenedEndpoint[] = [];
     const turns: Array<[number, McpTransportName, TransportSide]> = [];
     const bench = await runMcpTransports({
@@ -64,27 +65,23 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     expect(McpTransportsSchema.parse(bench)).toEqual(bench);
     expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'stdio-audit-file', 'http']);
     expect(bench.primingCalls).toBe(3);
+    expect(bench.order).toBe('rotating');
     for (const row of bench.transports) {
-      expect([row.costlab.n, row.bare.n]).toEqual([4, 4]);
+      expect([row.costlab.n, row.bare.n, row.floor?.n]).toEqual([4, 4, 4]);
       expect(row.addedP50Us).toBeCloseTo(row.costlab.p50Us - row.bare.p50Us, 2);
       expect(row.ratioP50).toBeCloseTo(row.costlab.p50Us / row.bare.p50Us, 1);
+      expect(row.floorAddedP50Us).toBeCloseTo(row.floor!.p50Us - row.bare.p50Us, 2);
+      expect(row.overFloorP50Us).toBeCloseTo(row.costlab.p50Us - row.floor!.p50Us, 2);
     }
     expect(turns).toEqual(
       [0, 1, 2].flatMap((round) => (['in-memory', 'stdio', 'stdio-audit-file', 'http'] as const).flatMap((transport) => sidesInRound(round).map((side) => [round, transport, side]))),
     );
-    // Eight endpoints: the stdio ones are child processes, the HTTP ones loopback listeners.
-    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual([
-      'in-memory/costlab',
-      'in-memory/bare',
-      'stdio/costlab',
-      'stdio/bare',
-      'stdio-audit-file/costlab',
-      'stdio-audit-file/bare',
-      'http/costlab',
-      'http/bare',
-    ]);
-    expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual(['stdio', 'stdio', 'stdio-audit-file', 'stdio-audit-file']);
-    expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual(['127.0.0.1', '127.0.0.1']);
+    // Twelve endpoints: the stdio ones are child processes, the HTTP ones loopback listeners.
+    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual(
+      ['in-memory', 'stdio', 'stdio-audit-file', 'http'].flatMap((transport) => ['costlab', 'bare', 'floor'].map((side) => `${transport}/${side}`)),
+    );
+    expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual(['stdio', 'stdio', 'stdio', 'stdio-audit-file', 'stdio-audit-file', 'stdio-audit-file']);
+    expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
     await expectAllClosed(opened);
   }, 300_000);
 
@@ -101,7 +98,7 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       },
     });
     await expect(run).rejects.toThrow('stopped by the test');
-    expect(opened).toHaveLength(8);
+    expect(opened).toHaveLength(12);
     await expectAllClosed(opened);
   }, 300_000);
 
@@ -118,7 +115,10 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       },
     });
     await expect(run).rejects.toThrow('refused by the test');
-    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual(['in-memory/costlab', 'in-memory/bare', 'stdio/costlab', 'stdio/bare', 'stdio-audit-file/costlab', 'stdio-audit-file/bare', 'http/costlab']);
+    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual([
+      ...['in-memory', 'stdio', 'stdio-audit-file'].flatMap((transport) => ['costlab', 'bare', 'floor'].map((side) => `${transport}/${side}`)),
+      'http/costlab',
+    ]);
     await expectAllClosed(opened);
   }, 300_000);
 

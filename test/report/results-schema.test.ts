@@ -110,6 +110,16 @@ describe('results schema', () => {
     expect(errorOf(() => parseResults(unknown)).issues.map((issue) => issue.field)).toEqual(['mcpTransports.transports[0].transport']);
   });
 
+  it('reads rows with the floor served over MCP in rotating order, and names an order it does not know', () => {
+    const stats = { p50Us: 40, p95Us: 90, meanUs: 50, n: 10 };
+    const row = { transport: 'http', costlab: stats, bare: { ...stats, p50Us: 30 }, addedP50Us: 10, ratioP50: 1.33, floor: { ...stats, p50Us: 31 }, floorAddedP50Us: 1, overFloorP50Us: 9 };
+    const base = copy(makeResults({ seed: 'x', commitDate: '2026-09-01T10:00:00Z' }));
+    const withFloor = { ...base, mcpTransports: { tool: 'files.read', warmupRounds: 1, rounds: 3, callsPerRound: 5, order: 'rotating', transports: [row] } };
+    expect(parseResults(withFloor).mcpTransports?.transports[0]).toMatchObject({ floor: { p50Us: 31 }, floorAddedP50Us: 1, overFloorP50Us: 9 });
+    const shuffled = { ...withFloor, mcpTransports: { ...withFloor.mcpTransports, order: 'shuffled' } };
+    expect(errorOf(() => parseResults(shuffled)).issues.map((issue) => issue.field)).toEqual(['mcpTransports.order']);
+  });
+
   it('names the microbenchmark entry that is wrong', () => {
     const bad = copy(makeResults({ seed: 'x', commitDate: '2026-09-01T10:00:00Z', micro: true }));
     bad.micro[1].tool = 'benchmark.js';

@@ -1,0 +1,67 @@
+/**
+ * The floor served over MCP: the SDK's low-level `Server` (as costlab's own
+ * server is) answering `files.read` through the floor mediation
+ * (`bench/micro/floor-mediation.ts`) — the same grant rules, the same two
+ * records per authorized call, the tool's own argument parser and handler,
+ * and nothing else. It lists the tool as costlab publishes it, so the client
+ * checks the same output schema on every side.
+ *
+ * The transport bench measures it beside costlab and the bare SDK server on
+ * every transport. In process the kernel's call is 2.2–2.5× the floor's; in
+ * a server the HTTP stack between two calls evicts both from the caches, and
+ * a scratch run that read 16 MiB before each call put the kernel at 95 µs
+ * and the floor at 43 µs. So what the floor adds over the bare server is the
+ * least any enforced mediation adds on that transport, and costlab's added
+ * cost is judged against it as well as against a fixed number of µs.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { publishCatalogue } from '../../src/kernel/index.js';
+import type { JsonObject } from '../../src/kernel/index.js';
+import { referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
+import { FloorMediation } from '../micro/floor-mediation.js';
+import type { FloorRecordSink } from '../micro/floor-mediation.js';
+import { TRANSPORT_CALL } from './bare-sdk-server.js';
+
+export interface FloorSdkServer {
+  readonly server: Server;
+  /** The floor's records, when no sink was given. */
+  readonly trail: readonly unknown[];
+  /** Empties the in-memory trail (when no sink was given), as the bench clears costlab's between rounds. */
+  clear(): void;
+}
+
+/** A fresh floor server over one turn of the reference world (a Server serves one transport). */
+export function floorSdkServer(sink?: FloorRecordSink): FloorSdkServer {
+  const handlers = referenceTools().filter((handler) => handler.definition.name === TRANSPORT_CALL.name);
+  if (handlers.length !== 1) throw new Error(`the reference world has no ${TRANSPORT_CALL.name}`);
+  const floor = new FloorMediation(handlers, referenceGrants(), undefined, sink);
+  const context = worldContext(0);
+  const turn = floor.openTurn(context);
+  const tools = publishCatalogue(handlers.map((handler) => handler.definition)) as unknown as Tool[];
+  let calls = 0;
+
+  const server = new Server({ name: 'floor-sdk', version: '0.0.0' }, { capabilities: { tools: { listChanged: false } } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
+    calls++;
+    const result = await turn.call({
+      id: `floor/call-${calls}`,
+      tool: params.name,
+      arguments: (params.arguments ?? {}) as JsonObject,
+      traceId: context.traceId,
+      requestedAt: context.now,
+    });
+    if (result.status !== 'succeeded') return { content: [{ type: 'text', text: result.code }], isError: true };
+    const output = result.output as Record<string, unknown>;
+    return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+  });
+  return {
+    server,
+    trail: floor.trail,
+    clear: () => {
+      floor.trail.length = 0;
+    },
+  };
+}
