@@ -324,11 +324,11 @@ function stepsSection(results: MeasuredResults): string {
 
 /** What each row's two sides run, costlab's audit sink included. */
 const TRANSPORT_MEANING: Readonly<Record<string, string>> = {
-  'in-memory': "the SDK's linked in-memory pair, in this process; costlab's trail in memory (`MemoryAuditSink`, cleared every round)",
+  'in-memory': "the SDK's linked in-memory pair, in this process; costlab's trail in memory (`MemoryAuditSink`, cleared every round), as the floor's is",
   stdio:
-    'a child process each on stdin/stdout: `costlab serve --stdio` as served by default, its trail JSON lines on stderr (`StreamAuditSink`, each record in the pipe before its effect or answer; the bench reads and counts them), beside the SDK\'s `StdioServerTransport`',
-  'stdio-audit-file': 'the same children, costlab with `--audit FILE`: each record appended to the file with synchronous `write(2)` before its effect or answer (`JsonLinesFileSink`)',
-  http: 'Streamable HTTP on a 127.0.0.1 listener each, both answering with JSON bodies (`enableJsonResponse`, ADR 0028); costlab checks a bearer execution token, body limits and connection admission; its trail in memory',
+    'a child process each on stdin/stdout: `costlab serve --stdio` as served by default, its trail JSON lines on stderr (`StreamAuditSink`, each record in the pipe before its effect or answer; the bench reads and counts them, the floor\'s too), beside the SDK\'s `StdioServerTransport`',
+  'stdio-audit-file': 'the same children, costlab with `--audit FILE`: each record appended to the file with synchronous `write(2)` before its effect or answer (`JsonLinesFileSink`); the floor writes its records the same way',
+  http: 'Streamable HTTP on a 127.0.0.1 listener each, every side answering with JSON bodies (`enableJsonResponse`, ADR 0028); costlab checks a bearer execution token, body limits and connection admission; its trail in memory, as the floor\'s is',
 };
 
 function transportsSection(results: MeasuredResults): string {

