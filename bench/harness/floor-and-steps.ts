@@ -12,7 +12,12 @@
  *   timed by its five spans before, which put ten clock reads and five span
  *   records (~0.6 µs) on its side of the ratio and none on the floor's;
  * - the kernel with a StepRecorder: the finer split (13 steps and the tail),
- *   with the instrumentation it adds counted and calibrated here.
+ *   with the instrumentation it adds counted and calibrated here;
+ * - cold (ADR 0030): on every `coldStride`-th measured turn, the same kernel
+ *   and the same floor run one more turn each with the caches evicted
+ *   (`cache-eviction.ts`) before every call, timed exactly as above. A server
+ *   runs its HTTP stack between two calls, so its kernel call starts cold;
+ *   the hot lanes cannot show what that costs, nor that the floor pays it too.
  */
 import { performance } from 'node:perf_hooks';
 import { STEP_NAMES } from '../../src/kernel/index.js';
@@ -21,7 +26,8 @@ import { notionProvider, referenceGrants, referenceTools, worldContext } from '.
 import { FloorMediation } from '../micro/floor-mediation.js';
 import { buildReferenceKernel, buildWorldKernel } from '../world/build-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
-import type { CallStats, FloorResult, StepSplit, StepStats } from '../results/results-schema.js';
+import type { CallStats, ColdFloorResult, FloorResult, StepSplit, StepStats } from '../results/results-schema.js';
+import { CacheEviction } from './cache-eviction.js';
 import { HandlerClock } from './handler-clock.js';
 import { roundShare, roundUs } from './segments.js';
 import { mean, nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
@@ -31,6 +37,14 @@ import { checkOutcome, runKernelTurn, toolCall } from './workload-turn.js';
 export interface FloorAndStepsOptions {
   readonly warmupTurns: number;
   readonly measuredTurns: number;
+  /**
+   * Measured turns that also run the cold lane, spread evenly over the
+   * measured ones (0: no cold lane). Each call evicts first (~1.7–3 ms for
+   * 48 MiB), so a cold turn costs 54 evictions, ~90–160 ms; run-bench sizes it.
+   */
+  readonly coldTurns?: number;
+  /** MiB read per eviction (`DEFAULT_EVICTION_MIB` unless told). */
+  readonly evictionMiB?: number;
   readonly onProgress?: (done: number, total: number, phase: 'warm-up' | 'measured') => void;
 }
 
@@ -56,6 +70,12 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
   const floor = new FloorMediation([...referenceTools(), ...(await notionProvider().listTools(worldContext(0), new AbortController().signal))], referenceGrants(), clock);
   const floorUs: number[] = [];
   const total = warmupTurns + measuredTurns;
+  const coldTurns = Math.min(measuredTurns, options.coldTurns ?? 0);
+  // Every coldStride-th measured turn, so the cold calls sample the whole run, not its start.
+  const coldStride = coldTurns === 0 ? 0 : Math.floor(measuredTurns / coldTurns);
+  const eviction = coldTurns === 0 ? undefined : new CacheEviction(options.evictionMiB);
+  const kernelColdUs: number[] = [];
+  const floorColdUs: number[] = [];
 
   for (let turn = 0; turn < total; turn++) {
     const measured = turn >= warmupTurns;
@@ -69,22 +89,24 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
     });
     kernel.audit.clear();
 
-    const context = worldContext(turn);
-    const floorTurn = floor.openTurn(context);
-    for (let i = 0; i < TURN_ATTEMPTS.length; i++) {
-      const attempt = TURN_ATTEMPTS[i]!;
-      const call = toolCall(attempt, turn, i, context.traceId, context.now);
-      const t0 = clock();
-      const result: ToolResult = await floorTurn.call(call);
-      const t1 = clock();
-      checkOutcome('floor', turn, i, attempt, { status: result.status, code: result.status === 'succeeded' ? undefined : result.code });
-      if (measured) floorUs.push(Math.max(0, (t1 - t0) * 1000 - floorTurn.lastHandlerUs));
-    }
-    floor.trail.length = 0;
-    floor.uses.clear();
+    await runFloorTurn(floor, turn, clock, measured ? floorUs : undefined);
 
     await runKernelTurn(marked.kernel, turn, { path: 'in-process turn (step marks)', beforeCall: (id) => steps.expect(id) });
     marked.audit.clear();
+
+    if (eviction !== undefined && measured && (turn - warmupTurns) % coldStride === 0 && kernelColdUs.length < coldTurns * TURN_ATTEMPTS.length) {
+      // The eviction runs before the caller's first clock read: only the call is timed, now with nothing of it cached.
+      await runKernelTurn(kernel.kernel, turn, {
+        path: 'in-process turn (cold lane)',
+        beforeCall: () => {
+          eviction.evict();
+          handlers.lastUs = 0;
+        },
+        afterCall: (callUs) => kernelColdUs.push(Math.max(0, callUs - handlers.lastUs)),
+      });
+      kernel.audit.clear();
+      await runFloorTurn(floor, turn, clock, floorColdUs, eviction);
+    }
 
     if (!measured) steps.reset();
     options.onProgress?.(turn + 1, total, measured ? 'measured' : 'warm-up');
@@ -93,14 +115,46 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
   const kernelCall = callStats(kernelUs);
   const floorCall = callStats(floorUs);
   const instrumentation = calibrateInstrumentation();
+  const cold = eviction === undefined ? undefined : coldResult(eviction.mib, callStats(kernelColdUs), callStats(floorColdUs));
   return {
     floor: {
       kernel: kernelCall,
       floor: floorCall,
-      ratioP50: Math.round((kernelCall.p50Us / floorCall.p50Us) * 100) / 100,
+      ratioP50: ratioOfP50s(kernelCall, floorCall),
+      ...(cold === undefined ? {} : { cold }),
     },
     steps: summarizeSteps(steps, instrumentation),
   };
+}
+
+function ratioOfP50s(kernel: CallStats, floor: CallStats): number {
+  return Math.round((kernel.p50Us / floor.p50Us) * 100) / 100;
+}
+
+function coldResult(evictedMiB: number, kernel: CallStats, floor: CallStats): ColdFloorResult {
+  return { evictedMiB, kernel, floor, ratioP50: ratioOfP50s(kernel, floor) };
+}
+
+/**
+ * One floor turn over the 27 attempts, each outcome checked, each call timed
+ * at the caller with the handler's own time taken out, into `samples` when
+ * given; with `eviction`, the caches evicted before each call (untimed).
+ */
+async function runFloorTurn(floor: FloorMediation, turn: number, clock: () => number, samples: number[] | undefined, eviction?: CacheEviction): Promise<void> {
+  const context = worldContext(turn);
+  const floorTurn = floor.openTurn(context);
+  for (let i = 0; i < TURN_ATTEMPTS.length; i++) {
+    const attempt = TURN_ATTEMPTS[i]!;
+    const call = toolCall(attempt, turn, i, context.traceId, context.now);
+    eviction?.evict();
+    const t0 = clock();
+    const result: ToolResult = await floorTurn.call(call);
+    const t1 = clock();
+    checkOutcome(eviction === undefined ? 'floor' : 'floor (cold lane)', turn, i, attempt, { status: result.status, code: result.status === 'succeeded' ? undefined : result.code });
+    samples?.push(Math.max(0, (t1 - t0) * 1000 - floorTurn.lastHandlerUs));
+  }
+  floor.trail.length = 0;
+  floor.uses.clear();
 }
 
 function summarizeSteps(recorder: StepRecorder, instrumentation: ReturnType<typeof calibrateInstrumentation>): StepSplit {

@@ -313,11 +313,23 @@ function stepsSection(results: MeasuredResults): string {
         [
           ['kernel call (turn, no span sink)', us(floor.kernel.p50Us), us(floor.kernel.p95Us), formatCount(floor.kernel.n)],
           ['floor', us(floor.floor.p50Us), us(floor.floor.p95Us), formatCount(floor.floor.n)],
+          ...(floor.cold === undefined
+            ? []
+            : [
+                [`kernel call, caches evicted (${floor.cold.evictedMiB} MiB read first)`, us(floor.cold.kernel.p50Us), us(floor.cold.kernel.p95Us), formatCount(floor.cold.kernel.n)],
+                [`floor, caches evicted (${floor.cold.evictedMiB} MiB read first)`, us(floor.cold.floor.p50Us), us(floor.cold.floor.p95Us), formatCount(floor.cold.floor.n)],
+              ]),
         ],
       ),
       '',
       `**costlab call ÷ floor = ${floor.ratioP50}×** (p50s of one run).`,
     );
+    if (floor.cold !== undefined) {
+      out.push(
+        '',
+        `**With the caches evicted: costlab call ÷ floor = ${floor.cold.ratioP50}×** (${us(floor.cold.kernel.p50Us)} ÷ ${us(floor.cold.floor.p50Us)} µs). Each of these calls was timed right after a read of one value per cache line over ${floor.cold.evictedMiB} MiB, on a subset of the same turns (ADR 0030): a server runs its HTTP stack between two tools/calls and so pays the cold figure, not the hot one — and so does the floor: ${us(floor.cold.floor.p50Us)} µs here, not ${us(floor.floor.p50Us)} µs. A server without mediation pays cold for its own validation too, which is why the floor served over MCP can come out level with the bare SDK server (below, ADR 0031) though its mediation is not free.`,
+      );
+    }
   }
   return out.join('\n');
 }

@@ -51,6 +51,8 @@ export interface BenchPlan {
   readonly measuredTurns: number;
   readonly mcpWarmupTurns: number;
   readonly mcpMeasuredTurns: number;
+  /** Turns of the floor's cold lane, at most the floor's measured turns (`mcpMeasuredTurns`). */
+  readonly floorColdTurns: number;
   /** The transport bench (costlab beside a bare SDK server on each MCP transport): untimed calls per endpoint first, rounds, and calls per side per round. */
   readonly transportPrimingCalls: number;
   readonly transportWarmupRounds: number;
@@ -89,6 +91,17 @@ export const QUICK_PLAN = { warmupTurns: 20, measuredTurns: 200 } as const;
 export const TRANSPORT_PLAN = { primingCalls: 5000, warmupRounds: 20, rounds: 200, callsPerRound: 10 } as const;
 export const QUICK_TRANSPORT_PLAN = { primingCalls: 1000, warmupRounds: 5, rounds: 30, callsPerRound: 5 } as const;
 
+/**
+ * The floor's cold lane (ADR 0030): measured turns on which the kernel and
+ * the floor also run a turn with the caches evicted before every call. A
+ * cold turn is 54 evictions of 48 MiB, ~90–160 ms on the 2-core VM, so 60
+ * turns (1,620 calls a side, every fifth of the floor's 300) add about 6–10 s
+ * to the full run and 15 (405 a side, of quick's 20) about 1.5–2.5 s to the
+ * quick one; never more than the floor's measured turns.
+ */
+export const COLD_PLAN = { turns: 60 } as const;
+export const QUICK_COLD_PLAN = { turns: 15 } as const;
+
 export function planBench(options: { turns?: number; warmup?: number; quick?: boolean; micro?: boolean; mcp?: boolean; mcpTurns?: number; transportRounds?: number; transportPrimingCalls?: number }): BenchPlan {
   const base = options.quick === true ? QUICK_PLAN : DEFAULT_PLAN;
   const measuredTurns = options.turns ?? base.measuredTurns;
@@ -99,6 +112,7 @@ export function planBench(options: { turns?: number; warmup?: number; quick?: bo
     // An MCP turn costs about as much as ten in-process rounds (mostly the connection), so it gets a tenth of the turns.
     mcpMeasuredTurns: options.mcpTurns ?? Math.max(Math.min(measuredTurns, 10), Math.ceil(measuredTurns / 10)),
     mcpWarmupTurns: Math.ceil(warmupTurns / 10),
+    floorColdTurns: (options.quick === true ? QUICK_COLD_PLAN : COLD_PLAN).turns,
     ...(() => {
       const transport = options.quick === true ? QUICK_TRANSPORT_PLAN : TRANSPORT_PLAN;
       return {
@@ -188,6 +202,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
   const floorAndSteps = await runFloorAndSteps({
     warmupTurns: plan.mcpWarmupTurns,
     measuredTurns: plan.mcpMeasuredTurns,
+    coldTurns: Math.min(plan.floorColdTurns, plan.mcpMeasuredTurns),
     onProgress: (done, total, phase) => progress.update(done, total, phase),
   });
 

@@ -70,6 +70,16 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
       met: results.floor.ratioP50 <= 3,
       kind: 'goal',
     });
+    // ADR 0030: the same ratio with the caches evicted before each call, as a server's call runs.
+    const cold = results.floor.cold;
+    if (cold !== undefined) {
+      checks.push({
+        target: 'turn: call with cold caches p50 ≤ 3× the floor with cold caches',
+        measured: `${cold.ratioP50}× (${us(cold.kernel.p50Us)} ÷ ${us(cold.floor.p50Us)}, ${cold.evictedMiB} MiB evicted before each call)`,
+        met: cold.ratioP50 <= 3,
+        kind: 'ratio',
+      });
+    }
   }
   if (results.steps !== undefined) {
     const named = results.steps.steps.filter((row) => row.step === 'return');

@@ -188,12 +188,28 @@ export const StepSplitSchema = z.object({
 });
 export type StepSplit = z.infer<typeof StepSplitSchema>;
 
+/**
+ * The same two calls, each timed right after the caches were evicted (a read
+ * sweep over `evictedMiB`, bench/harness/cache-eviction.ts): the call as a
+ * server runs it, after its HTTP stack displaced the kernel's code and data (ADR 0030).
+ */
+export const ColdFloorResultSchema = z.object({
+  evictedMiB: z.number().int().positive(),
+  kernel: CallStatsSchema,
+  floor: CallStatsSchema,
+  /** kernel cold p50 ÷ floor cold p50. */
+  ratioP50: positive,
+});
+export type ColdFloorResult = z.infer<typeof ColdFloorResultSchema>;
+
 /** The kernel's call and the floor's (bench/micro/floor-mediation.ts), interleaved in one run, provider subtracted from both. */
 export const FloorResultSchema = z.object({
   kernel: CallStatsSchema,
   floor: CallStatsSchema,
   /** kernel p50 ÷ floor p50. */
   ratioP50: positive,
+  /** With the caches evicted before each call: optional, since files written before the cold lane lack it. */
+  cold: ColdFloorResultSchema.optional(),
 });
 export type FloorResult = z.infer<typeof FloorResultSchema>;
 

@@ -164,6 +164,15 @@ describe('the markdown report', () => {
     expect(markdown.split('\n').filter((line) => line.startsWith('### '))).toEqual(['### rederive', '### shared', '### turn', '### turn over MCP', '### Beside its floor']);
   });
 
+  it('sets the call beside its floor hot and with the caches evicted, on the cold lane the plan sized', () => {
+    const cold = written.floor!.cold!;
+    // The quick plan's cold lane covers every one of the floor's measured turns when they are fewer than its 15.
+    expect([cold.kernel.n, cold.floor.n]).toEqual([TURNS * 27, TURNS * 27]);
+    expect(markdown).toContain(`| kernel call, caches evicted (${cold.evictedMiB} MiB read first) |`);
+    expect(markdown).toContain(`**With the caches evicted: costlab call ÷ floor = ${cold.ratioP50}×**`);
+    expect(outcome.targets.find((check) => check.target.startsWith('turn: call with cold caches'))?.kind).toBe('ratio');
+  });
+
   it('folds the turn boundary into an amortized per-call column of the staircase', () => {
     expect(markdown).toMatch(/^\| strategy \| whole call p50, ours \| published \| amortized \/ call p50, ours \(turn ÷ calls\) \|/m);
     for (const strategy of ['rederive', 'shared', 'turn']) expect(markdown).toMatch(new RegExp(`^\\| ${strategy} \\| [^|]+ \\| [^|]+ \\| [0-9.,]+ (µs|ms) \\|`, 'm'));

@@ -28,6 +28,23 @@ describe('floor and steps', () => {
     expect(floor.floor.n).toBe(4 * TURN_ATTEMPTS.length);
     expect(floor.kernel.n).toBe(4 * TURN_ATTEMPTS.length);
     expect(steps.instrumentation.marksPerCall).toBeGreaterThan(1);
+    // No cold lane unless asked for.
+    expect(floor.cold).toBeUndefined();
+  });
+
+  it('runs the cold lane on the turns asked for, spread over the measured ones, with the caches evicted before every call', async () => {
+    const { floor } = await runFloorAndSteps({ warmupTurns: 1, measuredTurns: 5, coldTurns: 2, evictionMiB: 1 });
+    expect(FloorResultSchema.safeParse(floor).success).toBe(true);
+    expect(floor.kernel.n).toBe(5 * TURN_ATTEMPTS.length);
+    expect(floor.floor.n).toBe(5 * TURN_ATTEMPTS.length);
+    const cold = floor.cold!;
+    expect(cold.evictedMiB).toBe(1);
+    expect(cold.kernel.n).toBe(2 * TURN_ATTEMPTS.length);
+    expect(cold.floor.n).toBe(2 * TURN_ATTEMPTS.length);
+    expect(cold.ratioP50).toBeCloseTo(cold.kernel.p50Us / cold.floor.p50Us, 1);
+    // Never more cold turns than measured ones.
+    const capped = await runFloorAndSteps({ warmupTurns: 0, measuredTurns: 2, coldTurns: 9, evictionMiB: 1 });
+    expect(capped.floor.cold!.kernel.n).toBe(2 * TURN_ATTEMPTS.length);
   });
 
   it('the floor writes the decision record before the handler and the outcome after, and none for a refusal before the walk', async () => {

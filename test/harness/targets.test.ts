@@ -81,3 +81,33 @@ describe('bench targets: MCP per transport', () => {
     expect(checkTargets(measured()).some((check) => check.target.startsWith('MCP over '))).toBe(false);
   });
 });
+
+describe('bench targets: the call beside its floor, hot and cold', () => {
+  const stats = (p50Us: number) => ({ p50Us, p95Us: p50Us * 2, meanUs: p50Us, n: 27 });
+  const COLD = 'turn: call with cold caches p50 ≤ 3× the floor with cold caches';
+  const withFloor = (coldRatio?: number): MeasuredResults => ({
+    ...measured(),
+    floor: {
+      kernel: stats(5),
+      floor: stats(2),
+      ratioP50: 2.5,
+      ...(coldRatio === undefined ? {} : { cold: { evictedMiB: 48, kernel: stats(35 * coldRatio), floor: stats(35), ratioP50: coldRatio } }),
+    },
+  });
+
+  it('checks the cold ratio as a ratio target, naming the eviction: a miss fails the run', () => {
+    const met = checkTargets(withFloor(2.2)).find((check) => check.target === COLD)!;
+    expect(met).toMatchObject({ met: true, kind: 'ratio' });
+    expect(met.measured).toContain('48 MiB');
+    const missed = checkTargets(withFloor(3.4));
+    expect(missed.find((check) => check.target === COLD)).toMatchObject({ met: false, kind: 'ratio' });
+    expect(failingTargets(missed).map((check) => check.target)).toContain(COLD);
+    expect(failingTargets(checkTargets(withFloor(2.2))).map((check) => check.target)).not.toContain(COLD);
+  });
+
+  it('adds no cold target to a results file written before the cold lane', () => {
+    const checks = checkTargets(withFloor());
+    expect(checks.some((check) => check.target.startsWith('turn: in-process call p50 ≤ 3× the floor'))).toBe(true);
+    expect(checks.some((check) => check.target === COLD)).toBe(false);
+  });
+});

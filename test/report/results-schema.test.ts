@@ -120,6 +120,19 @@ describe('results schema', () => {
     expect(errorOf(() => parseResults(shuffled)).issues.map((issue) => issue.field)).toEqual(['mcpTransports.order']);
   });
 
+  it('reads a floor with its cold lane and one written before it; names a bad cold field', () => {
+    const older = makeResults({ seed: 'x', commitDate: '2026-09-01T10:00:00Z' });
+    const stats = { p50Us: 5, p95Us: 9, meanUs: 6, n: 27 };
+    const floor = { kernel: stats, floor: { ...stats, p50Us: 2 }, ratioP50: 2.5 };
+    expect(parseResults({ ...copy(older), floor }).floor?.cold).toBeUndefined();
+    const cold = { evictedMiB: 48, kernel: { ...stats, p50Us: 80, p95Us: 290 }, floor: { ...stats, p50Us: 35, p95Us: 140 }, ratioP50: 2.29 };
+    expect(parseResults({ ...copy(older), floor: { ...floor, cold } }).floor?.cold).toEqual(cold);
+    const fractional = { ...copy(older), floor: { ...floor, cold: { ...cold, evictedMiB: 0.5 } } };
+    expect(errorOf(() => parseResults(fractional)).issues.map((issue) => issue.field)).toEqual(['floor.cold.evictedMiB']);
+    const noFloorSide = { ...copy(older), floor: { ...floor, cold: { evictedMiB: 48, kernel: cold.kernel, ratioP50: 2.29 } } };
+    expect(errorOf(() => parseResults(noFloorSide)).issues.map((issue) => issue.field)).toEqual(['floor.cold.floor']);
+  });
+
   it('names the microbenchmark entry that is wrong', () => {
     const bad = copy(makeResults({ seed: 'x', commitDate: '2026-09-01T10:00:00Z', micro: true }));
     bad.micro[1].tool = 'benchmark.js';
