@@ -105,6 +105,14 @@ describe('bench targets: the call beside its floor, hot and cold', () => {
     expect(failingTargets(checkTargets(withFloor(2.2))).map((check) => check.target)).not.toContain(COLD);
   });
 
+  it('checks the hot ratio as a ratio target too: a call over 3× its floor fails the run', () => {
+    const HOT = 'turn: in-process call p50 ≤ 3× the floor measured beside it';
+    const over: MeasuredResults = { ...withFloor(), floor: { kernel: stats(7), floor: stats(2), ratioP50: 3.5 } };
+    expect(checkTargets(over).find((check) => check.target === HOT)).toMatchObject({ met: false, kind: 'ratio' });
+    expect(failingTargets(checkTargets(over)).map((check) => check.target)).toContain(HOT);
+    expect(failingTargets(checkTargets(withFloor())).map((check) => check.target)).not.toContain(HOT);
+  });
+
   it('adds no cold target to a results file written before the cold lane', () => {
     const checks = checkTargets(withFloor());
     expect(checks.some((check) => check.target.startsWith('turn: in-process call p50 ≤ 3× the floor'))).toBe(true);
