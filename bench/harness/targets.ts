@@ -19,9 +19,10 @@ export interface TargetCheck {
    * cannot miss them and a miss fails `costlab bench`. `absolute` ceilings in
    * µs belong to a machine: a loaded 2-core CI runner misses them on noise, so
    * they are reported and never fail the run. A `goal` is a ratio an open
-   * tuning issue aims at and the kernel does not meet yet (the call at 3× its
-   * floor was one, at 5.2× when it was set); it is printed as missed and does
-   * not fail the run, and becomes a `ratio` target in the change that meets it.
+   * tuning issue aims at and the kernel does not meet with margin yet (the
+   * call at 3× its floor: 5.2× when it was set, 2.2–2.8× now); it is printed
+   * as met or missed and does not fail the run, and becomes a `ratio` target
+   * once it holds with room.
    */
   readonly kind: 'ratio' | 'structural' | 'absolute' | 'goal';
 }
@@ -68,8 +69,9 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
       target: 'turn: in-process call p50 ≤ 3× the floor measured beside it',
       measured: `${results.floor.ratioP50}× (${us(results.floor.kernel.p50Us)} ÷ ${us(results.floor.floor.p50Us)})`,
       met: results.floor.ratioP50 <= 3,
-      // Met in every run since 875a2ef: 2.27× and 2.61× (full), 2.24× and 2.37× (--quick), 2.47× on a fresh clone.
-      kind: 'ratio',
+      // Met in every run since 875a2ef (2.24–2.82× in full, quick and scratch runs), but by as little as 6%: a goal
+      // until the margin is wider, so a loaded CI runner's run is not failed on it.
+      kind: 'goal',
     });
     // ADR 0030: the same ratio with the caches evicted before each call, as a server's call runs.
     const cold = results.floor.cold;
