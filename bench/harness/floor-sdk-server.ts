@@ -21,11 +21,13 @@ import { publishCatalogue } from '../../src/kernel/index.js';
 import type { JsonObject } from '../../src/kernel/index.js';
 import { referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
-import type { FloorRecordSink } from '../micro/floor-mediation.js';
+import type { FloorRecordSink, FloorTurn } from '../micro/floor-mediation.js';
 import { TRANSPORT_CALL } from './bare-sdk-server.js';
 
 export interface FloorSdkServer {
   readonly server: Server;
+  /** The one turn every call is mediated in (the transport bench times its `call` from inside the server). */
+  readonly turn: FloorTurn;
   /** The floor's records, when no sink was given. */
   readonly trail: readonly unknown[];
   /** Empties the in-memory trail (when no sink was given), as the bench clears costlab's between rounds. */
@@ -59,6 +61,7 @@ export function floorSdkServer(sink?: FloorRecordSink): FloorSdkServer {
   });
   return {
     server,
+    turn,
     trail: floor.trail,
     clear: () => {
       floor.trail.length = 0;

@@ -18,6 +18,12 @@
  * and the floor's less the bare server's is the least an enforced mediation
  * adds on that transport (ADR 0031).
  *
+ * After the rounds, the sides served in this process (in-memory, HTTP) run a
+ * pass of their own with the mediated call timed from inside the server
+ * (`inside-call-timer.ts`): costlab's bridge call beside the floor turn's,
+ * so a row can say how much of costlab's excess over the floor is the call
+ * itself and how much lands around it.
+ *
  * Before the rounds every endpoint answers PRIMING_CALLS untimed calls, so
  * each side is measured as a long-lived server runs, its hot path compiled
  * by V8's optimizing tier. The kernel's call is not there until a few
@@ -58,6 +64,7 @@ import { MCP_TRANSPORT_NAMES } from '../results/results-schema.js';
 import type { CallStats, McpTransportName, McpTransportRow, McpTransports, TransportSide } from '../results/results-schema.js';
 import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server.js';
 import { floorSdkServer } from './floor-sdk-server.js';
+import { InsideCallTimer } from './inside-call-timer.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
 import { requestScopedFetch } from './request-scoped-fetch.js';
 import { roundUs } from './segments.js';
@@ -116,6 +123,8 @@ interface Endpoint extends OpenedEndpoint {
   readonly afterRound?: () => void;
   /** For a child's trail: how many `tool.invoked` records it holds, read once the child has closed. */
   readonly invokedRecords?: () => Promise<number>;
+  /** For a side served in this process: its mediated call, timed from inside the server in a pass after the rounds. */
+  readonly inside?: InsideCallTimer;
 }
 
 /** Everything opened so far, closed in reverse order of opening whatever happens. */
@@ -198,7 +207,9 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
       closers.add(async () => bridge.close());
       const connection = await connectClientToBridge(bridge, { clientInfo: { name: 'costlab-transport-bench', version: '0.1.0' } });
       closers.add(() => connection.close());
-      return { transport, side: 'costlab', client: connection.client, check, afterRound: () => audit.clear() };
+      const inside = new InsideCallTimer();
+      inside.add(bridge);
+      return { transport, side: 'costlab', client: connection.client, check, afterRound: () => audit.clear(), inside };
     }
     case 'stdio': {
       // As served by default: the trail is JSON lines on stderr (ADR 0013), read here as it comes.
@@ -212,8 +223,13 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
     }
     case 'http': {
       const { kernel, audit } = buildReferenceKernel('turn');
+      const inside = new InsideCallTimer();
       const server = await McpHttpServer.listen({
-        openTurn: (executionId) => OpenToolBridge.open(kernel, { ...worldContext(0), traceId: executionId, turnId: executionId }),
+        openTurn: async (executionId) => {
+          const bridge = await OpenToolBridge.open(kernel, { ...worldContext(0), traceId: executionId, turnId: executionId });
+          inside.add(bridge);
+          return bridge;
+        },
       });
       closers.add(() => server.close());
       const execution = await server.openExecution();
@@ -221,7 +237,7 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
       closers.add(() => client.close());
       // Both HTTP clients fetch with a signal per request (request-scoped-fetch.ts): the SDK's shared one piles up listeners.
       await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: requestScopedFetch(), requestInit: { headers: { authorization: `Bearer ${execution.token}` } } }));
-      return { transport, side: 'costlab', client, url: server.url.href, check, afterRound: () => audit.clear() };
+      return { transport, side: 'costlab', client, url: server.url.href, check, afterRound: () => audit.clear(), inside };
     }
   }
 }
@@ -268,7 +284,9 @@ async function openFloor(transport: McpTransportName, closers: Closers, scratch:
       const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
       closers.add(() => client.close());
       await client.connect(clientSide);
-      return { transport, side: 'floor', client, check, afterRound: floor.clear };
+      const inside = new InsideCallTimer();
+      inside.add(floor.turn);
+      return { transport, side: 'floor', client, check, afterRound: floor.clear, inside };
     }
     case 'stdio': {
       const { client, pid, trail } = await spawnStdioWithTrail(closers, ['--import', 'tsx', BARE_STDIO_ENTRY, '--floor'], 'the floor on stdio');
@@ -281,16 +299,18 @@ async function openFloor(transport: McpTransportName, closers: Closers, scratch:
     }
     case 'http': {
       const floors: FloorSdkServer[] = [];
+      const inside = new InsideCallTimer();
       const server = await listenBareHttp(() => {
         const floor = floorSdkServer();
         floors.push(floor);
+        inside.add(floor.turn);
         return floor.server;
       });
       closers.add(() => server.close());
       const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
       closers.add(() => client.close());
       await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: requestScopedFetch() }));
-      return { transport, side: 'floor', client, url: server.url.href, check, afterRound: () => floors.forEach((floor) => floor.clear()) };
+      return { transport, side: 'floor', client, url: server.url.href, check, afterRound: () => floors.forEach((floor) => floor.clear()), inside };
     }
   }
 }
@@ -374,6 +394,29 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       options.onProgress?.(round + 1, total, measured ? 'measured' : 'warm-up');
     }
 
+    // Inside the servers, after the rounds: the mediated call on each side served in this process, timed where the
+    // tool handler awaits it, as many calls a side as the rounds measured, the two sides alternating by round's worth.
+    const insideSamples = new Map<McpTransportName, { costlab: number[]; floor: number[] }>();
+    for (const transport of transports) {
+      const sides = endpoints.get(transport)!;
+      const timers = { costlab: sides.costlab.inside, floor: sides.floor.inside };
+      if (timers.costlab === undefined || timers.floor === undefined) continue;
+      timers.costlab.start();
+      timers.floor.start();
+      try {
+        for (let round = 0; round < rounds; round++) {
+          for (const side of ['costlab', 'floor'] as const) {
+            for (let i = 0; i < callsPerRound; i++) sides[side].check((await sides[side].client.callTool(TRANSPORT_CALL)) as CallToolResult);
+            sides[side].afterRound?.();
+          }
+        }
+      } finally {
+        timers.costlab.stop();
+        timers.floor.stop();
+      }
+      insideSamples.set(transport, { costlab: timers.costlab.samples, floor: timers.floor.samples });
+    }
+
     const rows = transports.map((transport): McpTransportRow => {
       const costlab = callStats(samples.get(key(transport, 'costlab'))!);
       const bare = callStats(samples.get(key(transport, 'bare'))!);
@@ -387,6 +430,12 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
         floor,
         floorAddedP50Us: roundUs(floor.p50Us - bare.p50Us),
         overFloorP50Us: roundUs(costlab.p50Us - floor.p50Us),
+        ...(() => {
+          const timed = insideSamples.get(transport);
+          if (timed === undefined) return {};
+          const inside = { costlab: callStats(timed.costlab), floor: callStats(timed.floor) };
+          return { inside: { ...inside, overFloorP50Us: roundUs(inside.costlab.p50Us - inside.floor.p50Us) } };
+        })(),
       };
     });
     // Close first, so each stdio child has written its whole trail and exited; then check it mediated (and recorded) every call.

@@ -374,6 +374,32 @@ function transportsSection(results: MeasuredResults): string {
       ]),
       ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', ...floorColumns.map(() => 'r' as const), 'r'],
     ),
+    insideTable(bench.transports),
+  ].join('\n');
+}
+
+/** Where costlab's excess over the floor sits: in the mediated call as timed inside the server, or around it. */
+function insideTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transports']): string {
+  const timed = rows.filter((row) => row.inside !== undefined && row.overFloorP50Us !== undefined);
+  if (timed.length === 0) return '';
+  const signed = (value: number): string => (value < 0 ? `−${us(-value)}` : `+${us(value)}`);
+  return [
+    '',
+    `Inside the servers served in this process, in a pass of their own after the rounds (so the figures above carry none of its cost): the mediated call timed where the tool handler awaits it — costlab's bridge call, the floor turn's call — as many calls a side as the rounds measured. What costlab costs over the floor end to end, less what its call costs over the floor's inside the server, is what lands around the call: the protocol layers, and the caches the call's code and data displace for the SDK and the transport that run next (ADR 0030, ADR 0031).`,
+    '',
+    table(
+      ['transport', 'costlab call p50, inside (µs)', 'floor call p50, inside (µs)', 'costlab − floor, inside (µs)', 'costlab − floor, end to end (µs)', 'around the call (µs)', 'n per side'],
+      timed.map((row) => [
+        row.transport,
+        us(row.inside!.costlab.p50Us),
+        us(row.inside!.floor.p50Us),
+        signed(row.inside!.overFloorP50Us),
+        signed(row.overFloorP50Us!),
+        signed(Math.round((row.overFloorP50Us! - row.inside!.overFloorP50Us) * 1000) / 1000),
+        formatCount(Math.min(row.inside!.costlab.n, row.inside!.floor.n)),
+      ]),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
   ].join('\n');
 }
 

@@ -241,6 +241,18 @@ export const McpTransportRowSchema = z.object({
   floorAddedP50Us: z.number().finite().optional(),
   /** costlab p50 − floor p50: what costlab costs over the least enforced mediation served by the same SDK Server class. */
   overFloorP50Us: z.number().finite().optional(),
+  /**
+   * The mediated call timed inside the server (costlab's bridge call, the floor turn's call), in a pass after the
+   * rounds; for the sides served in the bench's own process (in-memory, HTTP). Absent in older files and for stdio.
+   */
+  inside: z
+    .object({
+      costlab: CallStatsSchema,
+      floor: CallStatsSchema,
+      /** costlab's call p50 − the floor's, inside the server. */
+      overFloorP50Us: z.number().finite(),
+    })
+    .optional(),
 });
 export type McpTransportRow = z.infer<typeof McpTransportRowSchema>;
 

@@ -63,6 +63,8 @@ describe('costlab bench, a tiny run', () => {
     for (const row of bench.transports) expect([row.costlab.n, row.bare.n, row.floor?.n]).toEqual([2 * bench.callsPerRound, 2 * bench.callsPerRound, 2 * bench.callsPerRound]);
     expect(markdown).toContain('## MCP per transport, beside a bare SDK server and the floor');
     expect(markdown).toMatch(/\| floor p50 \(µs\) \| floor − bare \(µs\) \| costlab − floor \(µs\) \|/);
+    expect(markdown).toMatch(/^\| transport \| costlab call p50, inside \(µs\) \| floor call p50, inside \(µs\) \|/m);
+    expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual(['in-memory', 'http']);
     const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
     expect(transportTargets.map((check) => check.kind)).toEqual(['absolute', 'absolute', 'absolute', 'absolute']);
   });

@@ -73,6 +73,12 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       expect(row.floorAddedP50Us).toBeCloseTo(row.floor!.p50Us - row.bare.p50Us, 2);
       expect(row.overFloorP50Us).toBeCloseTo(row.costlab.p50Us - row.floor!.p50Us, 2);
     }
+    // The call timed inside the server: for the sides served in this process only, as many calls a side as the rounds measured.
+    expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual(['in-memory', 'http']);
+    for (const row of bench.transports.filter((r) => r.inside !== undefined)) {
+      expect([row.inside!.costlab.n, row.inside!.floor.n]).toEqual([4, 4]);
+      expect(row.inside!.overFloorP50Us).toBeCloseTo(row.inside!.costlab.p50Us - row.inside!.floor.p50Us, 2);
+    }
     expect(turns).toEqual(
       [0, 1, 2].flatMap((round) => (['in-memory', 'stdio', 'stdio-audit-file', 'http'] as const).flatMap((transport) => sidesInRound(round).map((side) => [round, transport, side]))),
     );

@@ -116,6 +116,11 @@ describe('results schema', () => {
     const base = copy(makeResults({ seed: 'x', commitDate: '2026-09-01T10:00:00Z' }));
     const withFloor = { ...base, mcpTransports: { tool: 'files.read', warmupRounds: 1, rounds: 3, callsPerRound: 5, order: 'rotating', transports: [row] } };
     expect(parseResults(withFloor).mcpTransports?.transports[0]).toMatchObject({ floor: { p50Us: 31 }, floorAddedP50Us: 1, overFloorP50Us: 9 });
+    const inside = { costlab: { ...stats, p50Us: 6 }, floor: { ...stats, p50Us: 3 }, overFloorP50Us: 3 };
+    const withInside = { ...withFloor, mcpTransports: { ...withFloor.mcpTransports, transports: [{ ...row, inside }] } };
+    expect(parseResults(withInside).mcpTransports?.transports[0]?.inside).toEqual(inside);
+    const noFloor = { ...withFloor, mcpTransports: { ...withFloor.mcpTransports, transports: [{ ...row, inside: { costlab: inside.costlab, overFloorP50Us: 3 } }] } };
+    expect(errorOf(() => parseResults(noFloor)).issues.map((issue) => issue.field)).toEqual(['mcpTransports.transports[0].inside.floor']);
     const shuffled = { ...withFloor, mcpTransports: { ...withFloor.mcpTransports, order: 'shuffled' } };
     expect(errorOf(() => parseResults(shuffled)).issues.map((issue) => issue.field)).toEqual(['mcpTransports.order']);
   });
