@@ -385,7 +385,7 @@ function insideTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transp
   const signed = (value: number): string => (value < 0 ? `−${us(-value)}` : `+${us(value)}`);
   return [
     '',
-    `Inside the servers served in this process, in a pass of their own after the rounds (so the figures above carry none of its cost): the mediated call timed where the tool handler awaits it — costlab's bridge call, the floor turn's call — as many calls a side as the rounds measured. What costlab costs over the floor end to end, less what its call costs over the floor's inside the server, is what lands around the call: the protocol layers, and the caches the call's code and data displace for the SDK and the transport that run next (ADR 0030, ADR 0031).`,
+    `Inside the servers served in this process, in a pass of their own after the rounds (so the figures above carry none of its cost): the mediated call timed where the tool handler awaits it — costlab's bridge call, the floor turn's call — as many calls a side as the rounds measured. What costlab costs over the floor end to end, less what its call costs over the floor's inside the server, is what lands around the call: the protocol layers, and the caches the call's code and data displace for the SDK and the transport that run next (ADR 0030, ADR 0031). A difference of a few µs is within the spread of these p50s from run to run.`,
     '',
     table(
       ['transport', 'costlab call p50, inside (µs)', 'floor call p50, inside (µs)', 'costlab − floor, inside (µs)', 'costlab − floor, end to end (µs)', 'around the call (µs)', 'n per side'],
