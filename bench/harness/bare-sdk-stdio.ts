@@ -5,13 +5,14 @@
  *
  * With `--floor` it serves the floor instead (`floor-sdk-server.ts`), its
  * records written where `costlab serve --stdio` writes its trail: JSON lines
- * on stderr, or with `--audit FILE` appended to FILE by synchronous
- * `write(2)`, each record in the file before the call goes on (ADR 0013's
- * guarantee, which the floor keeps as costlab does).
+ * on stderr, or with `--audit FILE` appended to FILE by costlab's own
+ * `JsonLinesFileSink`, each record in the file before the call goes on
+ * (ADR 0013's guarantee, which the floor keeps as costlab does).
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { JsonLinesFileSink } from '../../src/kernel/index.js';
+import type { AuditEvent } from '../../src/kernel/index.js';
 import type { FloorRecordSink } from '../micro/floor-mediation.js';
 import { bareSdkServer } from './bare-sdk-server.js';
 import { floorSdkServer } from './floor-sdk-server.js';
@@ -21,14 +22,10 @@ if (values.audit !== undefined && !values.floor) throw new Error('--audit FILE i
 
 function floorSink(auditFile: string | undefined): { sink: FloorRecordSink; close: () => void } {
   if (auditFile === undefined) return { sink: (record) => void process.stderr.write(`${JSON.stringify(record)}\n`), close: () => undefined };
-  const fd = openSync(auditFile, 'a');
-  return {
-    sink: (record) => {
-      const line = Buffer.from(`${JSON.stringify(record)}\n`, 'utf8');
-      for (let written = 0; written < line.length; ) written += writeSync(fd, line, written, line.length - written);
-    },
-    close: () => closeSync(fd),
-  };
+  // costlab's own file sink: each line whole in the file before `write` returns, the same write(2) calls a record.
+  // It writes any JSON value; the floor's records are not the kernel's AuditEvent type, only shaped like one.
+  const file = new JsonLinesFileSink(auditFile);
+  return { sink: (record) => file.write(record as unknown as AuditEvent), close: () => file.close() };
 }
 
 const trail = values.floor ? floorSink(values.audit) : undefined;

@@ -40,6 +40,8 @@ function table(header: Row, rows: readonly Row[], align?: readonly ('l' | 'r')[]
 }
 
 const us = (value: number): string => formatMicros(value);
+/** A difference in µs with its sign: `+12.3`, `−4.5`. */
+const signed = (value: number): string => (value < 0 ? `−${us(-value)}` : `+${us(value)}`);
 
 function paths(results: MeasuredResults): [string, StrategyResult][] {
   return [
@@ -346,7 +348,6 @@ const TRANSPORT_MEANING: Readonly<Record<string, string>> = {
 function transportsSection(results: MeasuredResults): string {
   const bench = results.mcpTransports;
   if (bench === undefined) return '';
-  const signed = (value: number): string => (value < 0 ? `−${us(-value)}` : `+${us(value)}`);
   const withFloor = bench.transports.every((row) => row.floor !== undefined);
   const sides = withFloor ? 3 : 2;
   const floorText = withFloor
@@ -382,7 +383,6 @@ function transportsSection(results: MeasuredResults): string {
 function insideTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transports']): string {
   const timed = rows.filter((row) => row.inside !== undefined && row.overFloorP50Us !== undefined);
   if (timed.length === 0) return '';
-  const signed = (value: number): string => (value < 0 ? `−${us(-value)}` : `+${us(value)}`);
   return [
     '',
     `Inside the servers served in this process, in a pass of their own after the rounds (so the figures above carry none of its cost): the mediated call timed where the tool handler awaits it — costlab's bridge call, the floor turn's call — as many calls a side as the rounds measured. What costlab costs over the floor end to end, less what its call costs over the floor's inside the server, is what lands around the call: the protocol layers, and the caches the call's code and data displace for the SDK and the transport that run next (ADR 0030, ADR 0031). A difference of a few µs is within the spread of these p50s from run to run.`,

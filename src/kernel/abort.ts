@@ -92,8 +92,10 @@ const RESOLVED = Promise.resolve();
 
 /**
  * Microtask hops a raced promise has to settle before an abort listener is
- * added. A handler called a microtask late (invoke-tool.ts) and answering at
- * once is seen settled by the fourth; eight leaves room for a wrapper or two.
+ * added. A handler's own promise that it answered at once is seen settled at
+ * the first (invoke-tool.ts races it so); a promise chained after a hop
+ * (`Promise.resolve().then(call)`, as the provider listing in
+ * derive-registry.ts is) by the fourth; eight leaves room for a wrapper or two.
  * A macrotask (setImmediate) would be the simpler wait, but calls that never
  * leave the microtask queue (an in-memory transport, a host calling in a
  * loop) would pile their immediates up until the loop turned.

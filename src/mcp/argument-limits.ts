@@ -74,11 +74,13 @@ function walk(value: unknown, depth: number, maxDepth: number): number | typeof 
 }
 
 export function checkArguments(args: unknown, limits: ArgumentLimits): ArgumentVerdict {
-  // Never past the kernel's own bound (64), which refuses anything deeper anyway: the walk recurses no deeper than this.
-  const walked = walk(args, 1, Math.min(limits.maxDepth, ARGUMENT_LIMITS.maxDepth));
+  // Never past the kernel's own bound (64), which refuses anything deeper anyway: the walk recurses no deeper than this,
+  // and the exact path judges depth by the same bound.
+  const maxDepth = Math.min(limits.maxDepth, ARGUMENT_LIMITS.maxDepth);
+  const walked = walk(args, 1, maxDepth);
   if (walked === ARGUMENTS_TOO_DEEP) return ARGUMENTS_TOO_DEEP;
   if (walked !== NOT_PLAIN && walked <= limits.maxBytes) return 'within';
-  if (walked === NOT_PLAIN && nestsDeeperThan(args, limits.maxDepth)) return ARGUMENTS_TOO_DEEP;
+  if (walked === NOT_PLAIN && nestsDeeperThan(args, maxDepth)) return ARGUMENTS_TOO_DEEP;
   const encoded = JSON.stringify(args) ?? '';
   return Buffer.byteLength(encoded, 'utf8') > limits.maxBytes ? 'arguments_too_large' : 'within';
 }
