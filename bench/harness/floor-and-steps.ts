@@ -62,6 +62,9 @@ function callStats(samples: ArrayLike<number>): CallStats {
 
 export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<FloorAndSteps> {
   const { warmupTurns, measuredTurns } = options;
+  if (options.coldTurns !== undefined && !(Number.isSafeInteger(options.coldTurns) && options.coldTurns >= 0)) {
+    throw new RangeError(`the floor's cold lane needs a whole number of turns ≥ 0, got ${options.coldTurns}`);
+  }
   const calls = measuredTurns * TURN_ATTEMPTS.length;
   const clock = (): number => performance.now();
   const handlers = new HandlerClock(clock);

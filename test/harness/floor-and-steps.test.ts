@@ -47,6 +47,11 @@ describe('floor and steps', () => {
     expect(capped.floor.cold!.kernel.n).toBe(2 * TURN_ATTEMPTS.length);
   });
 
+  it('refuses a cold lane of a negative or fractional number of turns, naming it', async () => {
+    await expect(runFloorAndSteps({ warmupTurns: 0, measuredTurns: 2, coldTurns: -1 })).rejects.toThrow(/cold lane needs a whole number of turns ≥ 0, got -1/);
+    await expect(runFloorAndSteps({ warmupTurns: 0, measuredTurns: 2, coldTurns: 1.5 })).rejects.toThrow(/got 1.5/);
+  });
+
   it('the floor writes the decision record before the handler and the outcome after, and none for a refusal before the walk', async () => {
     const floor = new FloorMediation([...referenceTools(), ...(await notionProvider().listTools(worldContext(0), new AbortController().signal))], referenceGrants());
     const context = worldContext(0);
