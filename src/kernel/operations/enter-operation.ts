@@ -166,17 +166,20 @@ function withAuthority<Code extends string>(
   // Closures only when the registry is still coming: a call inside an open turn under `turn` makes none.
   if (resolved instanceof Promise) {
     return resolved.then(
-      (registry) => enteredTurn(core, frame, prepared, lease, authority, registry, start),
+      (registry) => enteredTurn(core, frame, prepared, lease, authority, registry, start, spanId === undefined ? 0 : spans!.now()),
       (error: unknown) => catalogueUnavailable(core, frame, prepared, lease, start, error),
     );
   }
-  return enteredTurn(core, frame, prepared, lease, authority, resolved, start);
+  // Read before the registry is handed on, so the span ends where the resolution did: under `turn` the segment is one
+  // field read timed by a clock pair, and the call into enteredTurn inside it was a share of the segment the
+  // strategy does not spend.
+  return enteredTurn(core, frame, prepared, lease, authority, resolved, start, spanId === undefined ? 0 : spans!.now());
 }
 
-function enteredTurn(core: KernelCore, frame: OperationFrame<string>, prepared: PreparedContext, lease: TurnLease, authority: AvailableAuthority, registry: EffectiveRegistry, start: number): EnteredTurn {
+function enteredTurn(core: KernelCore, frame: OperationFrame<string>, prepared: PreparedContext, lease: TurnLease, authority: AvailableAuthority, registry: EffectiveRegistry, start: number, end: number): EnteredTurn {
   const { spans } = core;
   const spanId = spans === undefined ? undefined : frame.spanId;
-  if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, spans!.now());
+  if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, end);
   markStep(spans, 'catalogue', spanId);
   return { refused: false, prepared, lease, authority, registry };
 }
