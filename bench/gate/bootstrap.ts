@@ -67,3 +67,28 @@ function resampledMedian(values: readonly number[], scratch: number[], random: R
   scratch.sort((a, b) => a - b);
   return medianOfSorted(scratch);
 }
+
+export interface MedianInterval {
+  /** median(values) on the observed sample. */
+  readonly median: number;
+  readonly lo: number;
+  readonly hi: number;
+  readonly confidence: number;
+  readonly resamples: number;
+}
+
+/** Percentile bootstrap interval for the median of one sample (paired differences, say); the sample must be non-empty. */
+export function bootstrapMedian(values: readonly number[], options: BootstrapOptions = {}): MedianInterval {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
+  if (values.length === 0) throw new RangeError('bootstrap needs at least one value');
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be within (0, 1), got ${confidence}`);
+  const random = mulberry32(options.seed ?? 1);
+  const medians = new Array<number>(resamples);
+  const scratch = new Array<number>(values.length);
+  for (let r = 0; r < resamples; r++) medians[r] = resampledMedian(values, scratch, random);
+  medians.sort((a, b) => a - b);
+  const alpha = 1 - confidence;
+  return { median: median(values), lo: type7QuantileOfSorted(medians, alpha / 2), hi: type7QuantileOfSorted(medians, 1 - alpha / 2), confidence, resamples };
+}

@@ -18,6 +18,11 @@
  * and the floor's less the bare server's is the least an enforced mediation
  * adds on that transport (ADR 0031).
  *
+ * Each measured round also pairs the sides: their block medians in that
+ * round, differenced, and over the rounds the median of each difference with
+ * a bootstrap interval and split by the machine's state (`round-pairs.ts`,
+ * ADR 0032), so a row says how sure its difference is.
+ *
  * After the rounds, the sides served in this process (in-memory, HTTP) run a
  * pass of their own with the mediated call timed from inside the server
  * (`inside-call-timer.ts`): costlab's bridge call beside the floor turn's,
@@ -67,6 +72,7 @@ import { floorSdkServer } from './floor-sdk-server.js';
 import { InsideCallTimer } from './inside-call-timer.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
 import { requestScopedFetch } from './request-scoped-fetch.js';
+import { blockMedian, pairRounds } from './round-pairs.js';
 import { roundUs } from './segments.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
 import { mean, nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
@@ -370,7 +376,14 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     }
 
     const samples = new Map<string, number[]>();
-    for (const transport of transports) for (const side of SIDES) samples.set(key(transport, side), []);
+    // Each side's median over its block of calls, one per measured round, for the round-by-round pairing (round-pairs.ts).
+    const blocks = new Map<string, number[]>();
+    for (const transport of transports) {
+      for (const side of SIDES) {
+        samples.set(key(transport, side), []);
+        blocks.set(key(transport, side), []);
+      }
+    }
     const total = warmupRounds + rounds;
     for (let round = 0; round < total; round++) {
       const measured = round >= warmupRounds;
@@ -379,13 +392,17 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
         for (const side of sidesInRound(round)) {
           options.onTurn?.(round, transport, side);
           const endpoint = sides[side];
-          const into = samples.get(key(transport, side))!;
+          const block: number[] = [];
           for (let i = 0; i < callsPerRound; i++) {
             const t0 = performance.now();
             const result = (await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult;
             const t1 = performance.now();
             endpoint.check(result);
-            if (measured) into.push((t1 - t0) * 1000);
+            block.push((t1 - t0) * 1000);
+          }
+          if (measured) {
+            samples.get(key(transport, side))!.push(...block);
+            blocks.get(key(transport, side))!.push(blockMedian(block));
           }
           callsMade.set(key(transport, side), callsMade.get(key(transport, side))! + callsPerRound);
         }
@@ -433,6 +450,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
         floor,
         floorAddedP50Us: roundUs(floor.p50Us - bare.p50Us),
         overFloorP50Us: roundUs(costlab.p50Us - floor.p50Us),
+        ...(rounds >= 3 ? { paired: pairRounds({ costlab: blocks.get(key(transport, 'costlab'))!, bare: blocks.get(key(transport, 'bare'))!, floor: blocks.get(key(transport, 'floor'))! }) } : {}),
         ...(() => {
           const timed = insideSamples.get(transport);
           if (timed === undefined) return {};

@@ -375,7 +375,29 @@ function transportsSection(results: MeasuredResults): string {
       ]),
       ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', ...floorColumns.map(() => 'r' as const), 'r'],
     ),
+    pairedTable(bench.transports),
     insideTable(bench.transports),
+  ].join('\n');
+}
+
+/** The sides paired round by round: how sure each difference is, and whether costlab's excess follows the machine's state. */
+function pairedTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transports']): string {
+  const paired = rows.filter((row) => row.paired !== undefined);
+  if (paired.length === 0) return '';
+  const interval = (d: { medianUs: number; loUs: number; hiUs: number }): string => `${signed(d.medianUs)} (${signed(d.loUs)} to ${signed(d.hiUs)})`;
+  const confidence = `${Math.round(paired[0]!.paired!.confidence * 100)}%`;
+  return [
+    '',
+    `Round by round (\`bench/harness/round-pairs.ts\`): in every measured round each side's median over its block of calls, the round's difference between two sides, then the median of those differences over the rounds with a ${confidence} bootstrap interval. Drift between rounds cancels inside each pair, so the interval says how sure a difference is; the whole-run p50s above do not. The last two columns split the same pairs by the machine's state, read from the bare server's own block: costlab's added cost in the third of rounds where the bare server was quickest and in the third where it was slowest. A fixed amount of extra work would read the same in both; an excess that grows in the slow rounds grows with contention for the caches (ADR 0030, ADR 0031).`,
+    '',
+    table(
+      ['transport', `costlab − bare, median (${confidence} interval) (µs)`, 'floor − bare (µs)', 'costlab − floor (µs)', 'costlab − bare, quickest third (µs)', 'costlab − bare, slowest third (µs)', 'rounds'],
+      paired.map((row) => {
+        const p = row.paired!;
+        return [row.transport, interval(p.added), interval(p.floorAdded), interval(p.overFloor), signed(p.addedQuickThirdUs), signed(p.addedSlowThirdUs), formatCount(p.rounds)];
+      }),
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
   ].join('\n');
 }
 

@@ -32,7 +32,7 @@ export function failingTargets(checks: readonly TargetCheck[]): TargetCheck[] {
   return checks.filter((check) => !check.met && (check.kind === 'ratio' || check.kind === 'structural'));
 }
 
-const us = (value: number): string => `${Number(value.toPrecision(3))} µs`;
+const us = (value: number): string => `${value < 0 ? '−' : ''}${Number(Math.abs(value).toPrecision(3))} µs`;
 const pct = (share: number): string => (share > 0 && share < 0.01 ? '<1%' : `${Number((share * 100).toFixed(1))}%`);
 
 function stepP50(results: MeasuredResults, step: string): number {
@@ -103,7 +103,9 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
   for (const row of results.mcpTransports?.transports ?? []) {
     checks.push({
       target: `MCP over ${row.transport}: added cost over a bare SDK server ≤ 5 µs p50 per tools/call`,
-      measured: `${us(row.addedP50Us)} (${us(row.costlab.p50Us)} − ${us(row.bare.p50Us)}, ${row.ratioP50}×)`,
+      measured: `${us(row.addedP50Us)} (${us(row.costlab.p50Us)} − ${us(row.bare.p50Us)}, ${row.ratioP50}×)${
+        row.paired === undefined ? '' : `; round by round ${us(row.paired.added.medianUs)}, ${Math.round(row.paired.confidence * 100)}% interval ${us(row.paired.added.loUs)} to ${us(row.paired.added.hiUs)}`
+      }`,
       met: row.addedP50Us <= 5,
       kind: 'absolute',
     });

@@ -217,10 +217,11 @@ export function microTable(latest: Results): Table | undefined {
 export function transportsTable(latest: Results): Table | undefined {
   const bench = latest.mcpTransports;
   if (bench === undefined) return undefined;
+  const confidence = bench.transports.find((row) => row.paired !== undefined)?.paired?.confidence ?? 0.95;
   return {
     id: 'table-transports',
     caption: `tools/call per MCP transport, costlab beside a bare SDK server answering the same tool and beside the floor served over MCP (${bench.tool}; sides taking turns to go first; latest run)`,
-    columns: ['transport', 'costlab p50 (µs)', 'costlab p95 (µs)', 'bare SDK p50 (µs)', 'bare SDK p95 (µs)', 'added p50 (µs)', 'costlab ÷ bare', 'floor p50 (µs)', 'costlab − floor (µs)', 'calls per side'],
+    columns: ['transport', 'costlab p50 (µs)', 'costlab p95 (µs)', 'bare SDK p50 (µs)', 'bare SDK p95 (µs)', 'added p50 (µs)', `added, round by round, median (${Math.round(confidence * 100)}% interval) (µs)`, 'costlab ÷ bare', 'floor p50 (µs)', 'costlab − floor (µs)', 'calls per side'],
     rows: bench.transports.map((row) => [
       row.transport,
       micros(row.costlab.p50Us),
@@ -228,6 +229,7 @@ export function transportsTable(latest: Results): Table | undefined {
       micros(row.bare.p50Us),
       micros(row.bare.p95Us),
       micros(row.addedP50Us),
+      row.paired === undefined ? NONE : `${micros(row.paired.added.medianUs)} (${micros(row.paired.added.loUs)} to ${micros(row.paired.added.hiUs)})`,
       ratio(row.ratioP50),
       row.floor === undefined ? NONE : micros(row.floor.p50Us),
       row.overFloorP50Us === undefined ? NONE : micros(row.overFloorP50Us),

@@ -226,6 +226,11 @@ export type McpTransportName = (typeof MCP_TRANSPORT_NAMES)[number];
  */
 export type TransportSide = 'costlab' | 'bare' | 'floor';
 
+/** A difference between two sides, round by round: its median over the rounds and a bootstrap interval (µs). */
+const PairedDifferenceSchema = z
+  .object({ medianUs: z.number().finite(), loUs: z.number().finite(), hiUs: z.number().finite() })
+  .refine((d) => d.loUs <= d.medianUs && d.medianUs <= d.hiUs, { message: 'the median lies inside its interval' });
+
 /** One transport: tools/call timed at the SDK client on each side, the sides' order rotating per round. */
 export const McpTransportRowSchema = z.object({
   transport: z.enum(MCP_TRANSPORT_NAMES),
@@ -241,6 +246,22 @@ export const McpTransportRowSchema = z.object({
   floorAddedP50Us: z.number().finite().optional(),
   /** costlab p50 − floor p50: what costlab costs over the least enforced mediation served by the same SDK Server class. */
   overFloorP50Us: z.number().finite().optional(),
+  /**
+   * The sides paired round by round (bench/harness/round-pairs.ts): each side's block median in a round, the
+   * round's differences, their median over the rounds with a bootstrap interval, and costlab's added cost in the
+   * third of rounds where the bare server was quickest and in the slowest third. Absent in older files.
+   */
+  paired: z
+    .object({
+      rounds: z.number().int().min(3),
+      confidence: z.number().gt(0).lt(1),
+      added: PairedDifferenceSchema,
+      floorAdded: PairedDifferenceSchema,
+      overFloor: PairedDifferenceSchema,
+      addedQuickThirdUs: z.number().finite(),
+      addedSlowThirdUs: z.number().finite(),
+    })
+    .optional(),
   /**
    * The mediated call timed inside the server (costlab's bridge call, the floor turn's call), in a pass after the
    * rounds; for the sides served in the bench's own process (in-memory, HTTP). Absent in older files and for stdio.

@@ -72,6 +72,8 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       expect(row.ratioP50).toBeCloseTo(row.costlab.p50Us / row.bare.p50Us, 1);
       expect(row.floorAddedP50Us).toBeCloseTo(row.floor!.p50Us - row.bare.p50Us, 2);
       expect(row.overFloorP50Us).toBeCloseTo(row.costlab.p50Us - row.floor!.p50Us, 2);
+      // Two measured rounds cannot be split in thirds: no round-by-round pairing.
+      expect(row.paired).toBeUndefined();
     }
     // The call timed inside the server: for the sides served in this process only, as many calls a side as the rounds measured.
     expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual(['in-memory', 'http']);
@@ -90,6 +92,17 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
     await expectAllClosed(opened);
   }, 300_000);
+
+  it('pairs the sides round by round once there are three measured rounds', async () => {
+    const bench = await runMcpTransports({ transports: ['in-memory'], warmupRounds: 0, rounds: 3, callsPerRound: 2, primingCalls: 0 });
+    expect(McpTransportsSchema.parse(bench)).toEqual(bench);
+    const { paired } = bench.transports[0]!;
+    expect(paired).toMatchObject({ rounds: 3, confidence: 0.95 });
+    for (const difference of [paired!.added, paired!.floorAdded, paired!.overFloor]) {
+      expect(difference.loUs).toBeLessThanOrEqual(difference.medianUs);
+      expect(difference.medianUs).toBeLessThanOrEqual(difference.hiUs);
+    }
+  }, 120_000);
 
   it('closes every child process and listener when the run fails mid-way, and reports that failure', async () => {
     const opened: OpenedEndpoint[] = [];

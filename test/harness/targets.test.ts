@@ -77,6 +77,16 @@ describe('bench targets: MCP per transport', () => {
     expect(failingTargets(checks)).toEqual([]);
   });
 
+  it('says the round-by-round median and its interval beside the whole-run difference, with a true minus sign', () => {
+    const results = withTransports([-3, 40, 5]);
+    const rows = results.mcpTransports!.transports.map((row, i) =>
+      i === 1 ? { ...row, paired: { rounds: 30, confidence: 0.95, added: { medianUs: 38, loUs: 35.5, hiUs: 41 }, floorAdded: { medianUs: 1, loUs: 0, hiUs: 2 }, overFloor: { medianUs: 37, loUs: 34, hiUs: 40 }, addedQuickThirdUs: 30, addedSlowThirdUs: 50 } } : row,
+    );
+    const checks = checkTargets({ ...results, mcpTransports: { ...results.mcpTransports!, transports: rows } }).filter((check) => check.target.startsWith('MCP over '));
+    expect(checks[0]!.measured).toBe('−3 µs (47 µs − 50 µs, 0.94×)');
+    expect(checks[1]!.measured).toBe('40 µs (90 µs − 50 µs, 1.8×); round by round 38 µs, 95% interval 35.5 µs to 41 µs');
+  });
+
   it('adds no transport target to a results file written before the transport bench', () => {
     expect(checkTargets(measured()).some((check) => check.target.startsWith('MCP over '))).toBe(false);
   });

@@ -1,0 +1,94 @@
+/**
+ * What costlab adds per tools/call, judged round by round.
+ *
+ * The transport bench's rows subtract one side's p50 over the whole run from
+ * another's. On this machine the whole run's p50s move with the machine's
+ * state: in-memory, the bare SDK server's p50 read 16 µs in one run and
+ * 24–43 µs in runs a quarter of an hour later, and costlab's added cost went
+ * with it, +4 µs in the quick state and +16 to +23 µs in the slow one (three
+ * sides and five, scratch runs of 150–300 rounds). A difference of whole-run
+ * p50s cannot say how sure it is. Here every measured round pairs its sides:
+ * each side's median over its block of calls in that round (the blocks run
+ * back to back, the order rotating), the round's difference between two
+ * sides, and over the rounds the median of those differences with a
+ * percentile bootstrap interval (seeded, so the same samples give the same
+ * interval). Drift between rounds cancels inside each pair.
+ *
+ * The same pairs are also split by the machine's state, read from the bare
+ * server's own block: costlab's added cost in the third of rounds where the
+ * bare server was quickest, and in the third where it was slowest. If
+ * costlab's excess were a fixed amount of work, the two would agree; a
+ * larger excess in the slow rounds is an excess that grows with contention
+ * for the caches, which is the reading ADR 0030 and ADR 0031 give it.
+ */
+import { DEFAULT_CONFIDENCE, bootstrapMedian } from '../gate/bootstrap.js';
+import type { MedianInterval } from '../gate/bootstrap.js';
+import { median } from '../statistics/sample-statistics.js';
+
+/** Each side's block median, round by round (index = measured round). */
+export interface RoundBlocks {
+  readonly costlab: readonly number[];
+  readonly bare: readonly number[];
+  readonly floor: readonly number[];
+}
+
+export interface PairedDifference {
+  /** Median over rounds of the round's difference (µs). */
+  readonly medianUs: number;
+  /** The bootstrap interval's ends (µs). */
+  readonly loUs: number;
+  readonly hiUs: number;
+}
+
+export interface RoundPairs {
+  readonly rounds: number;
+  readonly confidence: number;
+  /** costlab − bare. */
+  readonly added: PairedDifference;
+  /** floor − bare. */
+  readonly floorAdded: PairedDifference;
+  /** costlab − floor. */
+  readonly overFloor: PairedDifference;
+  /** Median of costlab − bare over the third of rounds whose bare block was quickest, and over the slowest third. */
+  readonly addedQuickThirdUs: number;
+  readonly addedSlowThirdUs: number;
+}
+
+const round3 = (us: number): number => Math.round(us * 1000) / 1000;
+
+function interval(differences: readonly number[]): PairedDifference {
+  const found: MedianInterval = bootstrapMedian(differences, { confidence: DEFAULT_CONFIDENCE });
+  return { medianUs: round3(found.median), loUs: round3(found.lo), hiUs: round3(found.hi) };
+}
+
+/** A block's median: what one side took in one round. */
+export function blockMedian(samples: readonly number[]): number {
+  if (samples.length === 0) throw new RangeError('a block has at least one call');
+  return median(samples);
+}
+
+/** Pairs the sides round by round; needs at least three rounds (one per third), the same number on every side. */
+export function pairRounds(blocks: RoundBlocks): RoundPairs {
+  const rounds = blocks.bare.length;
+  if (blocks.costlab.length !== rounds || blocks.floor.length !== rounds) {
+    throw new RangeError(`every side needs a block in every round (costlab ${blocks.costlab.length}, bare ${rounds}, floor ${blocks.floor.length})`);
+  }
+  if (rounds < 3) throw new RangeError(`pairing rounds needs at least 3 rounds, got ${rounds}`);
+  const added = blocks.costlab.map((us, r) => us - blocks.bare[r]!);
+  const floorAdded = blocks.floor.map((us, r) => us - blocks.bare[r]!);
+  const overFloor = blocks.costlab.map((us, r) => us - blocks.floor[r]!);
+  // Rounds ordered by how quick the bare server was in them; ties keep round order.
+  const byState = [...added.keys()].sort((a, b) => blocks.bare[a]! - blocks.bare[b]! || a - b);
+  const third = Math.floor(rounds / 3);
+  const quick = byState.slice(0, third).map((r) => added[r]!);
+  const slow = byState.slice(rounds - third).map((r) => added[r]!);
+  return {
+    rounds,
+    confidence: DEFAULT_CONFIDENCE,
+    added: interval(added),
+    floorAdded: interval(floorAdded),
+    overFloor: interval(overFloor),
+    addedQuickThirdUs: round3(median(quick)),
+    addedSlowThirdUs: round3(median(slow)),
+  };
+}
