@@ -59,7 +59,10 @@ interface Entry {
   accepted: Authentication;
   /** Verified claims (the key's memoized, frozen object) already found to match this live turn. */
   matched: ExecutionClaims | undefined;
+  /** The idle timer. It is not moved per request: when it fires it looks at `lastUsedMs` and re-arms for what is left. */
   timer: NodeJS.Timeout;
+  /** When an accepted request last used the execution (`performance.now()`, the monotonic clock timers run on). */
+  lastUsedMs: number;
   renewal: NodeJS.Timeout;
   readonly closers: Set<() => Promise<void>>;
 }
@@ -100,7 +103,7 @@ export class ExecutionTable {
     const executionId = `exec-${randomUUID()}`;
     const bridge = await this.#options.openTurn(executionId);
     const execution = this.#mint(executionId, bridge);
-    this.#entries.set(executionId, { execution, accepted: accepted(execution), matched: undefined, timer: this.#idleTimer(executionId), renewal: this.#renewalTimer(executionId), closers: new Set() });
+    this.#entries.set(executionId, { execution, accepted: accepted(execution), matched: undefined, timer: this.#idleTimer(executionId, this.#options.idleTimeoutMs), lastUsedMs: performance.now(), renewal: this.#renewalTimer(executionId), closers: new Set() });
     return execution;
   }
 
@@ -159,7 +162,10 @@ export class ExecutionTable {
       if (!matched.ok) return matched;
       entry.matched = claims;
     }
-    entry.timer.refresh();
+    // A number stored, not the idle timer refreshed: refresh() re-files the timer in Node's timer lists on every
+    // request. Per tools/call over HTTP, leaving it out took 4.6 and 11 µs off costlab's paired excess over the floor
+    // (two scratch runs of 200 rounds, the server's other work unchanged).
+    entry.lastUsedMs = performance.now();
     return entry.accepted;
   }
 
@@ -187,8 +193,15 @@ export class ExecutionTable {
     await Promise.all([...this.#entries.keys()].map((id) => this.close(id)));
   }
 
-  #idleTimer(executionId: string): NodeJS.Timeout {
-    const timer = setTimeout(() => void this.close(executionId, 'idle'), this.#options.idleTimeoutMs);
+  /** Fires `delayMs` from now; closes the execution if it has gone `idleTimeoutMs` unused by then, else waits out the rest. */
+  #idleTimer(executionId: string, delayMs: number): NodeJS.Timeout {
+    const timer = setTimeout(() => {
+      const entry = this.#entries.get(executionId);
+      if (entry === undefined) return;
+      const left = entry.lastUsedMs + this.#options.idleTimeoutMs - performance.now();
+      if (left > 0) entry.timer = this.#idleTimer(executionId, Math.ceil(left));
+      else void this.close(executionId, 'idle');
+    }, delayMs);
     // An idle execution must not keep the process alive on its own.
     timer.unref();
     return timer;
