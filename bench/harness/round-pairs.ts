@@ -18,8 +18,9 @@
  * server's own block: costlab's added cost in the third of rounds where the
  * bare server was quickest, and in the third where it was slowest. If
  * costlab's excess were a fixed amount of work, the two would agree; a
- * larger excess in the slow rounds is an excess that grows with contention
- * for the caches, which is the reading ADR 0030 and ADR 0031 give it.
+ * larger excess in the slow rounds grows when the machine is slow, as an
+ * excess of cache footprint would (the reading ADR 0030 and ADR 0031 give
+ * it, which this machine has no counters to confirm).
  */
 import { DEFAULT_CONFIDENCE, bootstrapMedian } from '../gate/bootstrap.js';
 import type { MedianInterval } from '../gate/bootstrap.js';
