@@ -39,6 +39,30 @@ function stepP50(results: MeasuredResults, step: string): number {
   return results.steps?.steps.find((row) => row.step === step)?.p50Us ?? 0;
 }
 
+/**
+ * Catalogue resolution's share of a call under turn, judged with the clock in view (ADR 0033). Under turn the segment
+ * is one field read (~1 ns, mitata) between two clock reads, so what it measures is the clock: 0.051 µs p50 in a
+ * committed run whose clock read cost 0.089 µs. With the call at ~5–7 µs p50 the clock's own cost is ~1% of it, and
+ * the share failed runs on the instrument alone: 1.06% and 1.03% in two runs, 1.01% in a third (segment p50 0.071 µs).
+ * So the share is met below 1%, or, when the segment's p50 is within two clock reads (what an empty span reads), at
+ * the clock's floor, said as such. A catalogue resolved again per call reads microseconds (shared: ~20 µs), far
+ * above that floor, and is judged on its share as before.
+ */
+function turnShareCheck(results: MeasuredResults): TargetCheck {
+  const { share, p50Us } = results.strategies.turn.segments.catalogue;
+  const clockFloorUs = 2 * results.timerOverheadUs;
+  const atFloor = p50Us <= clockFloorUs;
+  return {
+    target: 'catalogue share under turn < 1% (or the segment at the clock’s floor: p50 within two clock reads)',
+    measured:
+      share < 0.01 || !atFloor
+        ? pct(share)
+        : `${pct(share)}, with the segment at the clock’s floor: p50 ${us(p50Us)} ≤ two clock reads (${us(clockFloorUs)}), an empty span's reading`,
+    met: share < 0.01 || atFloor,
+    kind: 'ratio',
+  };
+}
+
 export function checkTargets(results: MeasuredResults): TargetCheck[] {
   const s = results.strategies;
   const call = (name: StrategyName): number => s[name].call.p50Us;
@@ -52,7 +76,7 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
     },
     { target: 'catalogue share under rederive ≥ 60%', measured: pct(share('rederive')), met: share('rederive') >= 0.6, kind: 'ratio' },
     { target: 'catalogue share under shared within 20–80%', measured: pct(share('shared')), met: share('shared') >= 0.2 && share('shared') <= 0.8, kind: 'ratio' },
-    { target: 'catalogue share under turn < 1%', measured: pct(share('turn')), met: share('turn') < 0.01, kind: 'ratio' },
+    turnShareCheck(results),
     {
       target: 'catalogue segment p50 under turn ≥ 50× cheaper than under shared',
       measured: `${results.staircase.catalogueSharedOverTurn}× (${us(s.shared.segments.catalogue.p50Us)} → ${us(s.turn.segments.catalogue.p50Us)})`,

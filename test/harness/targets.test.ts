@@ -47,6 +47,36 @@ describe('bench targets', () => {
   });
 });
 
+describe('bench targets: the catalogue share under turn, with the clock in view', () => {
+  const TARGET = /^catalogue share under turn < 1%/;
+  const withTurnCatalogue = (p50Us: number, share: number, timerOverheadUs: number): MeasuredResults => {
+    const results = measured();
+    const turn = results.strategies.turn;
+    return {
+      ...results,
+      timerOverheadUs,
+      strategies: { ...results.strategies, turn: { ...turn, segments: { ...turn.segments, catalogue: { ...turn.segments.catalogue, p50Us, share } } } },
+    };
+  };
+  const check = (results: MeasuredResults) => checkTargets(results).find((c) => TARGET.test(c.target))!;
+
+  it('is met below 1%, and says only the share', () => {
+    expect(check(withTurnCatalogue(0.05, 0.0076, 0.089))).toMatchObject({ met: true, kind: 'ratio', measured: '<1%' });
+  });
+
+  it('is met at 1% or more only while the segment reads no more than two clock reads, and says so', () => {
+    const atFloor = check(withTurnCatalogue(0.071, 0.0101, 0.08));
+    expect(atFloor.met).toBe(true);
+    expect(atFloor.measured).toContain('at the clock’s floor: p50 0.071 µs ≤ two clock reads (0.16 µs)');
+  });
+
+  it('fails the run when the segment is above the clock’s floor and its share is 1% or more: a catalogue resolved again per call', () => {
+    const resolved = check(withTurnCatalogue(0.5, 0.08, 0.08));
+    expect(resolved).toMatchObject({ met: false, kind: 'ratio', measured: '8%' });
+    expect(failingTargets(checkTargets(withTurnCatalogue(0.5, 0.08, 0.08)))).toContainEqual(resolved);
+  });
+});
+
 describe('bench targets: MCP per transport', () => {
   const stats = (p50Us: number) => ({ p50Us, p95Us: p50Us * 2, meanUs: p50Us, n: 10 });
   const withTransports = (added: readonly number[]): MeasuredResults => ({
