@@ -14,9 +14,13 @@
  * percentile bootstrap interval (seeded, so the same samples give the same
  * interval). Drift between rounds cancels inside each pair.
  *
- * The same pairs are also split by the machine's state, read from the bare
- * server's own block: costlab's added cost in the third of rounds where the
- * bare server was quickest, and in the third where it was slowest. If
+ * The same pairs are also split by the machine's state, read from the third
+ * side's block, the floor's: costlab's added cost in the third of rounds where
+ * the floor was quickest, and in the third where it was slowest. Not the bare
+ * server's block: it is one term of costlab − bare, so sorting by it selects
+ * rounds by that term's own noise, and a quick bare block alone makes the
+ * difference read larger (regression to the mean). The floor's noise is its
+ * own, and on a shared machine its speed follows the same state. If
  * costlab's excess were a fixed amount of work, the two would agree; a
  * larger excess in the slow rounds grows when the machine is slow, as an
  * excess of cache footprint would (the reading ADR 0030 and ADR 0031 give
@@ -50,7 +54,7 @@ export interface RoundPairs {
   readonly floorAdded: PairedDifference;
   /** costlab − floor. */
   readonly overFloor: PairedDifference;
-  /** Median of costlab − bare over the third of rounds whose bare block was quickest, and over the slowest third. */
+  /** Median of costlab − bare over the third of rounds whose floor block was quickest, and over the slowest third. */
   readonly addedQuickThirdUs: number;
   readonly addedSlowThirdUs: number;
 }
@@ -78,8 +82,8 @@ export function pairRounds(blocks: RoundBlocks): RoundPairs {
   const added = blocks.costlab.map((us, r) => us - blocks.bare[r]!);
   const floorAdded = blocks.floor.map((us, r) => us - blocks.bare[r]!);
   const overFloor = blocks.costlab.map((us, r) => us - blocks.floor[r]!);
-  // Rounds ordered by how quick the bare server was in them; ties keep round order.
-  const byState = [...added.keys()].sort((a, b) => blocks.bare[a]! - blocks.bare[b]! || a - b);
+  // Rounds ordered by how quick the floor was in them (not bare: see above); ties keep round order.
+  const byState = [...added.keys()].sort((a, b) => blocks.floor[a]! - blocks.floor[b]! || a - b);
   const third = Math.floor(rounds / 3);
   const quick = byState.slice(0, third).map((r) => added[r]!);
   const slow = byState.slice(rounds - third).map((r) => added[r]!);

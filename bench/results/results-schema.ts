@@ -249,7 +249,7 @@ export const McpTransportRowSchema = z.object({
   /**
    * The sides paired round by round (bench/harness/round-pairs.ts): each side's block median in a round, the
    * round's differences, their median over the rounds with a bootstrap interval, and costlab's added cost in the
-   * third of rounds where the bare server was quickest and in the slowest third. Absent in older files.
+   * third of rounds where the floor was quickest and in the slowest third. Absent in older files.
    */
   paired: z
     .object({
