@@ -38,28 +38,28 @@ export function bootstrapMedianRatio(
   head: readonly number[],
   options: BootstrapOptions = {},
 ): RatioInterval {
-  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   if (base.length === 0 || head.length === 0) throw new RangeError('bootstrap needs at least one value on each side');
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be within (0, 1), got ${confidence}`);
-
-  const random = mulberry32(options.seed ?? 1);
-  const ratios = new Array<number>(resamples);
   const baseScratch = new Array<number>(base.length);
   const headScratch = new Array<number>(head.length);
-  for (let r = 0; r < resamples; r++) {
-    ratios[r] = resampledMedian(head, headScratch, random) / resampledMedian(base, baseScratch, random);
-  }
-  ratios.sort((a, b) => a - b);
+  const interval = percentileInterval(options, (random) => resampledMedian(head, headScratch, random) / resampledMedian(base, baseScratch, random));
+  return { ratio: median(head) / median(base), ...interval };
+}
+
+/**
+ * The percentile interval of `statistic` over the resamples `options` asks for, drawn with a generator seeded by
+ * `options.seed`; what both bootstraps here share. Refuses a resample count or confidence level out of range, by name.
+ */
+function percentileInterval(options: BootstrapOptions, statistic: (random: Random) => number): { lo: number; hi: number; confidence: number; resamples: number } {
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
+  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be within (0, 1), got ${confidence}`);
+  const random = mulberry32(options.seed ?? 1);
+  const values = new Array<number>(resamples);
+  for (let r = 0; r < resamples; r++) values[r] = statistic(random);
+  values.sort((a, b) => a - b);
   const alpha = 1 - confidence;
-  return {
-    ratio: median(head) / median(base),
-    lo: type7QuantileOfSorted(ratios, alpha / 2),
-    hi: type7QuantileOfSorted(ratios, 1 - alpha / 2),
-    confidence,
-    resamples,
-  };
+  return { lo: type7QuantileOfSorted(values, alpha / 2), hi: type7QuantileOfSorted(values, 1 - alpha / 2), confidence, resamples };
 }
 
 function resampledMedian(values: readonly number[], scratch: number[], random: Random): number {
@@ -79,16 +79,7 @@ export interface MedianInterval {
 
 /** Percentile bootstrap interval for the median of one sample (paired differences, say); the sample must be non-empty. */
 export function bootstrapMedian(values: readonly number[], options: BootstrapOptions = {}): MedianInterval {
-  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   if (values.length === 0) throw new RangeError('bootstrap needs at least one value');
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be within (0, 1), got ${confidence}`);
-  const random = mulberry32(options.seed ?? 1);
-  const medians = new Array<number>(resamples);
   const scratch = new Array<number>(values.length);
-  for (let r = 0; r < resamples; r++) medians[r] = resampledMedian(values, scratch, random);
-  medians.sort((a, b) => a - b);
-  const alpha = 1 - confidence;
-  return { median: median(values), lo: type7QuantileOfSorted(medians, alpha / 2), hi: type7QuantileOfSorted(medians, 1 - alpha / 2), confidence, resamples };
+  return { median: median(values), ...percentileInterval(options, (random) => resampledMedian(values, scratch, random)) };
 }
