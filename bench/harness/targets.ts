@@ -63,6 +63,29 @@ function turnShareCheck(results: MeasuredResults): TargetCheck {
   };
 }
 
+/**
+ * The unnamed part of the call, judged on the median call (ADR 0034). The steps tile the span, so the only part no step
+ * names is `return`: the last mark to the span's end, the caller resuming (0.2 µs p50 in committed runs). Its run total
+ * also holds whatever pause the machine takes there: a fresh-clone README run read its share of the run at 13.2% with
+ * p50 0.2 µs and mean 1.74 µs, where committed runs read ~2%. So the judgement is the tail's p50 over the span's p50, as
+ * the instrumentation's share already is; the run-total share is printed beside it. A cost the kernel adds after its
+ * last mark on every call moves the p50 with it; work added to a few calls is the gate's instruction lanes' to catch.
+ */
+function unnamedTailCheck(steps: NonNullable<MeasuredResults['steps']>): TargetCheck {
+  const tail = steps.steps.find((row) => row.step === 'return');
+  const callP50Us = steps.call.p50Us;
+  const medianShare = tail === undefined || callP50Us <= 0 ? 0 : tail.p50Us / callP50Us;
+  return {
+    target: 'turn: no unnamed part of the call over 10% (the steps tile the span; the tail after the last mark, of the median call)',
+    measured:
+      tail === undefined
+        ? '—'
+        : `${pct(medianShare)} (${us(tail.p50Us)} of ${us(callP50Us)} at the median; of the run's total time ${pct(tail.share)})`,
+    met: tail !== undefined && medianShare <= 0.1,
+    kind: 'ratio',
+  };
+}
+
 export function checkTargets(results: MeasuredResults): TargetCheck[] {
   const s = results.strategies;
   const call = (name: StrategyName): number => s[name].call.p50Us;
@@ -109,13 +132,7 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
     }
   }
   if (results.steps !== undefined) {
-    const named = results.steps.steps.filter((row) => row.step === 'return');
-    checks.push({
-      target: 'turn: no unnamed part of the call over 10% (the steps tile the span; the tail after the last mark)',
-      measured: named.map((row) => pct(row.share)).join(', ') || '—',
-      met: named.every((row) => row.share <= 0.1),
-      kind: 'ratio',
-    });
+    checks.push(unnamedTailCheck(results.steps));
     checks.push({
       target: 'turn: authorization (grant walk + decision record) p50 ≤ 1 µs',
       measured: us(stepP50(results, 'authorize') + stepP50(results, 'decision.record')),
