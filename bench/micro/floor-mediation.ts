@@ -121,7 +121,7 @@ export class FloorTurn {
   #record(type: string, outcome: string, call: ToolCall, fields: Record<string, unknown>): void {
     const { context } = this;
     this.floor.record({
-      id: randomUUID(),
+      id: this.floor.nextId(),
       type,
       outcome,
       at: context.now,
@@ -218,6 +218,9 @@ export class FloorMediation {
   /** The records, when no sink was given. */
   readonly trail: unknown[] = [];
   readonly record: FloorRecordSink;
+  /** Record ids as the kernel's trail makes them (its random prefix, then a count): a randomUUID each was 0.24–0.44 µs. */
+  readonly #idPrefix = randomUUID();
+  #made = 0;
 
   /**
    * @param clock ms, as `performance.now()`: times the handler so it can be subtracted; absent, no clock is read.
@@ -232,6 +235,10 @@ export class FloorMediation {
     this.tools = new Map(handlers.map((h) => [h.definition.name, h]));
     this.grants = grants.map(compile);
     this.record = sink ?? ((record) => void this.trail.push(record));
+  }
+
+  nextId(): string {
+    return `${this.#idPrefix}:${++this.#made}`;
   }
 
   openTurn(context: AccessContext): FloorTurn {

@@ -38,10 +38,23 @@ describe('audit events', () => {
     for (const event of audit.events) {
       for (const field of BASE_FIELDS) expect(event, field).toHaveProperty(field);
       expect(event).toMatchObject({ traceId: 'trace-1', turnId: 'turn-1', namespaceId: 'acme', actor: ACTOR, authority: ISSUER, owner: OWNER, purpose: PURPOSE, at: context().now });
-      expect(event.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(event.id).toMatch(/^[0-9a-f-]{36}:\d+$/);
     }
     expect(new Set(audit.events.map((e) => e.id)).size).toBe(audit.events.length);
     expect(kernel.counters.auditEvents).toBe(audit.events.length);
+  });
+
+  it('are numbered in the order the trail made them, after a prefix of its own', async () => {
+    const first = makeWorld();
+    const second = makeWorld();
+    await aTurn(first.kernel);
+    await aTurn(second.kernel);
+    const parts = (events: readonly { id: string }[]) => events.map((e) => e.id.split(':'));
+    const [a, b] = [parts(first.audit.events), parts(second.audit.events)];
+    // One prefix per trail, and the records counted 1, 2, 3, … in the order written (no failed write here, so no gap).
+    expect(new Set(a.map(([prefix]) => prefix)).size).toBe(1);
+    expect(a.map(([, n]) => Number(n))).toEqual(a.map((_, i) => i + 1));
+    expect(a[0]![0]).not.toBe(b[0]![0]);
   });
 
   it('are frozen copies, all the way down', async () => {

@@ -48,6 +48,15 @@ function isThenable(value: unknown): value is PromiseLike<void> {
  * host and lets the caller have its result.
  */
 export class AuditTrail {
+  /**
+   * Record ids are this trail's random prefix and the record's number in the order the trail made them: unique across
+   * trails and processes (122 random bits), and a record made and never written (its write failed, and the host was
+   * told) leaves a visible gap. A randomUUID per record cost 0.24–0.44 µs (mitata, medians on this machine) and a call
+   * makes two: as much as the grant walk and its record together were meant to cost (issue 13: ≤ 1 µs).
+   */
+  readonly #idPrefix = randomUUID();
+  #made = 0;
+
   constructor(
     private readonly sink: AuditSink,
     private readonly counters: KernelCounters,
@@ -77,7 +86,7 @@ export class AuditTrail {
     const { context } = prepared;
     // Built in place, in the spread form's key order, without the throwaway object a conditional spread makes.
     const event: Mutable<AuditEvent> = {
-      id: randomUUID(),
+      id: this.#nextId(),
       type,
       outcome,
       at: context.now,
@@ -90,6 +99,11 @@ export class AuditTrail {
     };
     if (context.turnId !== undefined) event.turnId = context.turnId;
     return event;
+  }
+
+  /** The id of the next record this trail makes (see `#idPrefix`). */
+  #nextId(): string {
+    return `${this.#idPrefix}:${++this.#made}`;
   }
 
   /**
@@ -107,7 +121,7 @@ export class AuditTrail {
   /** The record of a context that failed validation: written with nothing from the untrusted context. */
   invalidContextEvent(type: AuditEventType, fields: AuditFields): AuditEvent {
     return deepFreeze({
-      id: randomUUID(),
+      id: this.#nextId(),
       type,
       outcome: 'denied',
       at: new Date().toISOString(),
