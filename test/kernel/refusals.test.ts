@@ -3,6 +3,7 @@
  * event it leaves. A refusal that is not recorded is a hole in the trail, so
  * each case checks the result and the event together.
  */
+import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import type { AccessContext, AuditEventType, ToolHandler } from '../../src/kernel/index.js';
@@ -277,6 +278,34 @@ describe('9. the handler', () => {
     await expect(invoking).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
     expect(eventFor(world.audit, 'tool.invoked', c.id)).toMatchObject({ outcome: 'interrupted', reason: 'interrupted', tool: 'docs.read' });
     expect(eventFor(world.audit, 'authorization.checked', c.id)).toMatchObject({ outcome: 'allowed' });
+  });
+
+  it('a handler that answers at once is taken as it answered, and the call adds no abort listener to its signal', async () => {
+    const world = makeWorld({ tools: [tool({ name: 'docs.read' })] });
+    const ctx = context();
+    await world.kernel.listTools(ctx);
+    const controller = new AbortController();
+    const c = call(ctx, 'docs.read', { path: ['a'] });
+    await expect(world.kernel.invokeTool(ctx, c, { signal: controller.signal })).resolves.toMatchObject({ status: 'succeeded', callId: c.id });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(eventFor(world.audit, 'tool.invoked', c.id)).toMatchObject({ outcome: 'succeeded' });
+  });
+
+  it('a handler that answers at once after its caller aborted is interrupted, not delivered', async () => {
+    const controller = new AbortController();
+    const aborting = tool({
+      name: 'docs.read',
+      invoke: (_c, parsed) => {
+        controller.abort();
+        return Promise.resolve(succeeded(parsed));
+      },
+    });
+    const world = makeWorld({ tools: [aborting] });
+    const ctx = context();
+    await world.kernel.listTools(ctx);
+    const c = call(ctx, 'docs.read', { path: ['a'] });
+    await expect(world.kernel.invokeTool(ctx, c, { signal: controller.signal })).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
+    expect(eventFor(world.audit, 'tool.invoked', c.id)).toMatchObject({ outcome: 'interrupted', reason: 'interrupted' });
   });
 
   it.each(['rederive', 'shared', 'turn'] as const)('under %s, a call whose signal is already aborted never starts the handler', async (strategy) => {
