@@ -141,13 +141,16 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
     });
   }
   // Issue 13: what costlab adds to a tools/call over each MCP transport, beside a bare SDK server in the same run (µs: a machine's figure).
+  // Met only when both readings are within 5 µs (ADR 0036): the issue's difference of whole-run p50s and, where the run
+  // paired its rounds, the round-by-round median. Whole-run p50s alone read stdio at −13.1 µs in a run whose paired
+  // median was +10.8 µs (interval −20.5 to +36.9): met on the machine's swing, not on the work.
   for (const row of results.mcpTransports?.transports ?? []) {
     checks.push({
-      target: `MCP over ${row.transport}: added cost over a bare SDK server ≤ 5 µs p50 per tools/call`,
+      target: `MCP over ${row.transport}: added cost over a bare SDK server ≤ 5 µs p50 per tools/call (whole run and round by round)`,
       measured: `${us(row.addedP50Us)} (${us(row.costlab.p50Us)} − ${us(row.bare.p50Us)}, ${row.ratioP50}×)${
         row.paired === undefined ? '' : `; round by round ${us(row.paired.added.medianUs)}, ${Math.round(row.paired.confidence * 100)}% interval ${us(row.paired.added.loUs)} to ${us(row.paired.added.hiUs)}`
       }`,
-      met: row.addedP50Us <= 5,
+      met: row.addedP50Us <= 5 && (row.paired === undefined || row.paired.added.medianUs <= 5),
       kind: 'absolute',
     });
   }

@@ -117,6 +117,16 @@ describe('bench targets: MCP per transport', () => {
     expect(checks[1]!.measured).toBe('40 µs (90 µs − 50 µs, 1.8×); round by round 38 µs, 95% interval 35.5 µs to 41 µs');
   });
 
+  it('is met only when the whole-run difference and the round-by-round median are both within 5 µs (ADR 0036)', () => {
+    const paired = (medianUs: number) => ({ rounds: 200, confidence: 0.95, added: { medianUs, loUs: medianUs - 30, hiUs: medianUs + 26 }, floorAdded: { medianUs: 15, loUs: -6, hiUs: 31 }, overFloor: { medianUs: -19, loUs: -44, hiUs: -5 }, addedQuickThirdUs: 65, addedSlowThirdUs: -5 });
+    const results = withTransports([-13.1, 3, 4]);
+    // stdio read −13.1 µs on whole-run p50s and +10.8 µs round by round: missed. HTTP within 5 µs both ways: met.
+    const rows = results.mcpTransports!.transports.map((row, i) => (i === 0 ? { ...row, paired: paired(10.8) } : i === 2 ? { ...row, paired: paired(4.5) } : row));
+    const checks = checkTargets({ ...results, mcpTransports: { ...results.mcpTransports!, transports: rows } }).filter((check) => check.target.startsWith('MCP over '));
+    expect(checks.map((check) => check.met)).toEqual([false, true, true]);
+    expect(checks[0]!.measured).toContain('round by round 10.8 µs');
+  });
+
   it('adds no transport target to a results file written before the transport bench', () => {
     expect(checkTargets(measured()).some((check) => check.target.startsWith('MCP over '))).toBe(false);
   });
