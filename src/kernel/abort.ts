@@ -87,51 +87,6 @@ class AbortRace<T> {
   }
 }
 
-/**
- * What a promise has settled to, seen from `then` callbacks attached when the
- * probe is made. A caller that lets one microtask pass after making it (`await
- * undefined`) finds a promise that was settled when the probe was made already
- * settled here: its callbacks were queued first. A handler that answers at once
- * is taken from the probe with no race at all, and only a promise still pending
- * after that hop is raced (`raceAbort`). Every MCP tools/call carries its
- * request's signal; what a bridge call with a signal executes beyond one
- * without fell from 7,984 to 4,936 instructions (callgrind at the gate's fixed
- * tier, 500 calls after 300, 157,810 → 154,804 a call): the race's promise,
- * state and closures are made only for a handler still pending.
- */
-export class SettledProbe<T> {
-  #state: 'pending' | 'fulfilled' | 'rejected' = 'pending';
-  #outcome: unknown;
-
-  constructor(readonly promise: Promise<T>) {
-    promise.then(
-      (value) => {
-        this.#state = 'fulfilled';
-        this.#outcome = value;
-      },
-      (error: unknown) => {
-        this.#state = 'rejected';
-        this.#outcome = error;
-      },
-    );
-  }
-
-  get settled(): boolean {
-    return this.#state !== 'pending';
-  }
-
-  /**
-   * The settled value, or its rejection thrown; the abort's reason thrown when
-   * `signal` has aborted by now, as `raceAbort` answers a promise seen to settle
-   * after the signal aborted.
-   */
-  take(signal: AbortSignal): T {
-    if (signal.aborted) throw abortReason(signal);
-    if (this.#state === 'rejected') throw this.#outcome;
-    return this.#outcome as T;
-  }
-}
-
 /** A settled promise to hop a microtask on (V8's own job queue: `queueMicrotask` adds Node's async-context bookkeeping per hop). */
 const RESOLVED = Promise.resolve();
 

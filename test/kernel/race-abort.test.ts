@@ -6,7 +6,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { SettledProbe, raceAbort } from '../../src/kernel/abort.js';
+import { raceAbort } from '../../src/kernel/abort.js';
 
 function countedSignal(): { controller: AbortController; listeners: () => number } {
   const controller = new AbortController();
@@ -66,47 +66,5 @@ describe('raceAbort', () => {
     resolve(3);
     await expect(raced).resolves.toBe(3);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
-  });
-});
-
-describe('SettledProbe', () => {
-  it('sees, one hop later, what a promise had settled to when the probe was made', async () => {
-    const { controller } = countedSignal();
-    const fulfilled = new SettledProbe((async () => 7)());
-    const rejected = new SettledProbe(Promise.reject(new Error('no')));
-    await undefined;
-    expect([fulfilled.settled, rejected.settled]).toEqual([true, true]);
-    expect(fulfilled.take(controller.signal)).toBe(7);
-    expect(() => rejected.take(controller.signal)).toThrow('no');
-  });
-
-  it('leaves a promise pending after the hop for the race', async () => {
-    const later = new SettledProbe(Promise.resolve().then(() => Promise.resolve(3)));
-    await undefined;
-    expect(later.settled).toBe(false);
-    await expect(later.promise).resolves.toBe(3);
-  });
-
-  it('answers with the abort reason when the signal aborted before the value was taken', async () => {
-    const { controller } = countedSignal();
-    const probe = new SettledProbe(Promise.resolve(7));
-    const reason = new Error('stop');
-    controller.abort(reason);
-    await undefined;
-    expect(() => probe.take(controller.signal)).toThrow(reason);
-  });
-
-  it('handles the rejection it watches: a rejected handler promise is never unhandled', async () => {
-    const unhandled: unknown[] = [];
-    const listener = (reason: unknown): void => void unhandled.push(reason);
-    process.on('unhandledRejection', listener);
-    try {
-      const probe = new SettledProbe(Promise.reject(new Error('quiet')));
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(probe.settled).toBe(true);
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off('unhandledRejection', listener);
-    }
   });
 });
