@@ -65,7 +65,7 @@ import { connectClientToBridge } from '../../src/mcp/transports/in-memory.js';
 import { McpHttpServer } from '../../src/mcp/transports/http.js';
 import { worldContext } from '../../src/world/reference-world.js';
 import { buildReferenceKernel } from '../world/build-world.js';
-import { MCP_TRANSPORT_NAMES } from '../results/results-schema.js';
+import { MCP_TRANSPORT_NAMES, MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
 import type { CallStats, McpTransportName, McpTransportRow, McpTransports, TransportSide } from '../results/results-schema.js';
 import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server.js';
 import { floorSdkServer } from './floor-sdk-server.js';
@@ -450,7 +450,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
         floor,
         floorAddedP50Us: roundUs(floor.p50Us - bare.p50Us),
         overFloorP50Us: roundUs(costlab.p50Us - floor.p50Us),
-        ...(rounds >= 3 ? { paired: pairRounds({ costlab: blocks.get(key(transport, 'costlab'))!, bare: blocks.get(key(transport, 'bare'))!, floor: blocks.get(key(transport, 'floor'))! }) } : {}),
+        ...(rounds >= MIN_PAIRED_ROUNDS ? { paired: pairRounds({ costlab: blocks.get(key(transport, 'costlab'))!, bare: blocks.get(key(transport, 'bare'))!, floor: blocks.get(key(transport, 'floor'))! }) } : {}),
         ...(() => {
           const timed = insideSamples.get(transport);
           if (timed === undefined) return {};

@@ -28,6 +28,7 @@
  */
 import { DEFAULT_CONFIDENCE, bootstrapMedian } from '../gate/bootstrap.js';
 import type { MedianInterval } from '../gate/bootstrap.js';
+import { MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
 import { median } from '../statistics/sample-statistics.js';
 
 /** Each side's block median, round by round (index = measured round). */
@@ -72,13 +73,13 @@ export function blockMedian(samples: readonly number[]): number {
   return median(samples);
 }
 
-/** Pairs the sides round by round; needs at least three rounds (one per third), the same number on every side. */
+/** Pairs the sides round by round; needs MIN_PAIRED_ROUNDS rounds (one per third), the same number on every side. */
 export function pairRounds(blocks: RoundBlocks): RoundPairs {
   const rounds = blocks.bare.length;
   if (blocks.costlab.length !== rounds || blocks.floor.length !== rounds) {
     throw new RangeError(`every side needs a block in every round (costlab ${blocks.costlab.length}, bare ${rounds}, floor ${blocks.floor.length})`);
   }
-  if (rounds < 3) throw new RangeError(`pairing rounds needs at least 3 rounds, got ${rounds}`);
+  if (rounds < MIN_PAIRED_ROUNDS) throw new RangeError(`pairing rounds needs at least ${MIN_PAIRED_ROUNDS} rounds, got ${rounds}`);
   const added = blocks.costlab.map((us, r) => us - blocks.bare[r]!);
   const floorAdded = blocks.floor.map((us, r) => us - blocks.bare[r]!);
   const overFloor = blocks.costlab.map((us, r) => us - blocks.floor[r]!);

@@ -11,6 +11,7 @@ import {
   type Results,
   type StrategyName,
 } from '../results/results-schema.js';
+import { DEFAULT_CONFIDENCE } from '../gate/bootstrap.js';
 import { EMPTY_CELL, type Cell, type Table } from './html-markup.js';
 import { commitLabel } from './history-chart.js';
 import { clean, formatCount, formatMicros, formatRatio, formatShare, grouped } from './number-format.js';
@@ -217,7 +218,7 @@ export function microTable(latest: Results): Table | undefined {
 export function transportsTable(latest: Results): Table | undefined {
   const bench = latest.mcpTransports;
   if (bench === undefined) return undefined;
-  const confidence = bench.transports.find((row) => row.paired !== undefined)?.paired?.confidence ?? 0.95;
+  const confidence = bench.transports.find((row) => row.paired !== undefined)?.paired?.confidence ?? DEFAULT_CONFIDENCE;
   return {
     id: 'table-transports',
     caption: `tools/call per MCP transport, costlab beside a bare SDK server answering the same tool and beside the floor served over MCP (${bench.tool}; sides taking turns to go first; latest run)`,

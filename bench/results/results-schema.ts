@@ -226,6 +226,9 @@ export type McpTransportName = (typeof MCP_TRANSPORT_NAMES)[number];
  */
 export type TransportSide = 'costlab' | 'bare' | 'floor';
 
+/** Rounds a transport run needs before its sides are paired: one per third of the split by machine state. */
+export const MIN_PAIRED_ROUNDS = 3;
+
 /** A difference between two sides, round by round: its median over the rounds and a bootstrap interval (µs). */
 const PairedDifferenceSchema = z
   .object({ medianUs: z.number().finite(), loUs: z.number().finite(), hiUs: z.number().finite() })
@@ -253,7 +256,7 @@ export const McpTransportRowSchema = z.object({
    */
   paired: z
     .object({
-      rounds: z.number().int().min(3),
+      rounds: z.number().int().min(MIN_PAIRED_ROUNDS),
       confidence: z.number().gt(0).lt(1),
       added: PairedDifferenceSchema,
       floorAdded: PairedDifferenceSchema,
