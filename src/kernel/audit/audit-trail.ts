@@ -51,7 +51,7 @@ export class AuditTrail {
   /**
    * Record ids are this trail's random prefix and the record's number in the order the trail made them: unique across
    * trails and processes (122 random bits), and a record made and never written (its write failed, and the host was
-   * told) leaves a visible gap. A randomUUID per record cost 0.24–0.44 µs (mitata, medians on this machine) and a call
+   * told) leaves a visible gap. A randomUUID per record cost 0.24–0.44 µs (scratch mitata runs, medians) and a call
    * makes two: as much as the grant walk and its record together were meant to cost (issue 13: ≤ 1 µs).
    */
   readonly #idPrefix = randomUUID();
