@@ -1,6 +1,7 @@
 /**
- * The floor served over MCP: the SDK's low-level `Server` (as costlab's own
- * server is) answering `files.read` through the floor mediation
+ * The floor served over MCP: the SDK's low-level `Server`, its tools/call
+ * handler filed as costlab's own server files it (`setToolsCallHandler`),
+ * answering `files.read` through the floor mediation
  * (`bench/micro/floor-mediation.ts`) — the same grant rules, the same two
  * records per authorized call, the tool's own argument parser and handler,
  * and nothing else. It lists the tool as costlab publishes it, so the client
@@ -15,9 +16,10 @@
  * cost is judged against it as well as against a fixed number of µs.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { publishCatalogue } from '../../src/kernel/index.js';
+import { setToolsCallHandler } from '../../src/mcp/tools-call-handler.js';
 import type { JsonObject } from '../../src/kernel/index.js';
 import { referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
@@ -46,7 +48,8 @@ export function floorSdkServer(sink?: FloorRecordSink): FloorSdkServer {
 
   const server = new Server({ name: 'floor-sdk', version: '0.0.0' }, { capabilities: { tools: { listChanged: false } } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
+  // Filed as costlab files its own (ADR 0037): the request checked, the result built valid and not parsed again.
+  setToolsCallHandler(server, async ({ params }): Promise<CallToolResult> => {
     calls++;
     const result = await turn.call({
       id: `floor/call-${calls}`,

@@ -351,7 +351,7 @@ function transportsSection(results: MeasuredResults): string {
   const withFloor = bench.transports.every((row) => row.floor !== undefined);
   const sides = withFloor ? 3 : 2;
   const floorText = withFloor
-    ? ` Beside them, the floor served over MCP (\`bench/harness/floor-sdk-server.ts\`, ADR 0031): the SDK's low-level \`Server\`, as costlab's is, answering through the minimal enforced mediation of the in-process floor, its two records per call written as costlab's side writes its trail on that row. "floor − bare" is what the least enforced mediation adds on the transport; "costlab − floor" is what costlab costs above it, served the same way.`
+    ? ` Beside them, the floor served over MCP (\`bench/harness/floor-sdk-server.ts\`, ADR 0031): the SDK's low-level \`Server\` with its tools/call handler filed as costlab's is (ADR 0037: the request checked, the result not parsed again), answering through the minimal enforced mediation of the in-process floor, its two records per call written as costlab's side writes its trail on that row. "floor − bare" is what the least enforced mediation adds on the transport; "costlab − floor" is what costlab costs above it, served the same way.`
     : '';
   const floorColumns = withFloor ? ['floor p50 (µs)', 'floor − bare (µs)', 'costlab − floor (µs)'] : [];
   return [

@@ -1,12 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolRequest, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { SpanSink } from '../kernel/index.js';
 import { toCallToolResult } from './call-result.js';
 import type { OpenToolBridge } from './open-tool-bridge.js';
 import { TimedTransport } from './request-timing.js';
+import { setToolsCallHandler } from './tools-call-handler.js';
 import { ProtocolGuard } from './transports/protocol-guard.js';
 
 export interface McpToolServerOptions {
@@ -20,10 +21,9 @@ export interface McpToolServerOptions {
  * The SDK parses a request against its handler's schema before the handler
  * runs and answers a mismatch as `Internal error`; wrong-shaped params are
  * the caller's fault (`Invalid params`). So handlers are registered by
- * method only and validate their own params: for tools/call the SDK's
- * Server does that itself (answering InvalidParams); tools/list does it here.
+ * method only and validate their own params: tools/call in
+ * `setToolsCallHandler`, tools/list here.
  */
-const ToolsCallMethod = z.looseObject({ method: z.literal('tools/call') });
 const ToolsListMethod = z.looseObject({ method: z.literal('tools/list') });
 
 export const DEFAULT_SERVER_INFO = Object.freeze({ name: 'costlab-kernel', version: '0.1.0' });
@@ -65,9 +65,7 @@ export class McpToolServer {
       if (!ListToolsRequestSchema.safeParse(request).success) throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/list request');
       return this.#list();
     });
-    this.server.setRequestHandler(ToolsCallMethod, async (request, extra) => {
-      // Validated against CallToolRequestSchema by the SDK's Server before this runs.
-      const { params } = request as unknown as CallToolRequest;
+    setToolsCallHandler(this.server, async ({ params }, extra) => {
       const callId = bridge.nextCallId();
       this.#timing?.label(extra.requestId, callId);
       const result = await bridge.call(params.name, params.arguments ?? {}, { callId, signal: extra.signal });
