@@ -13,7 +13,8 @@
  * transport, the three sides in rotating order (each goes first in one
  * round of three), so load drift falls on all sides alike. Each call is
  * timed at the SDK client, request out to result in: every side pays the
- * same client and transport, so costlab's p50 less the bare server's is
+ * same client and transport (over HTTP, the same bearer header too: ADR
+ * 0038), so costlab's p50 less the bare server's is
  * what costlab adds (mediation, the bridge's envelope, the audit records),
  * and the floor's less the bare server's is the least an enforced mediation
  * adds on that transport (ADR 0031).
@@ -96,6 +97,8 @@ export interface OpenedEndpoint {
   readonly pid?: number;
   /** The loopback listener serving an HTTP endpoint. */
   readonly url?: string;
+  /** The names (never the values) of the headers its client adds to every request: over HTTP, every side's `authorization`. */
+  readonly headers?: readonly string[];
 }
 
 /** Untimed calls each endpoint answers before the first round: past the kernel's cold stretch (see above). */
@@ -121,8 +124,13 @@ export class TransportBenchError extends Error {
   override readonly name = 'TransportBenchError';
 }
 
+/** Headers an HTTP client adds to every request. */
+type RequestHeaders = Readonly<Record<string, string>>;
+
 interface Endpoint extends OpenedEndpoint {
   readonly client: Client;
+  /** What the client adds to every request (costlab's HTTP side: its bearer token), handed to the other sides' clients. */
+  readonly requestHeaders?: RequestHeaders;
   /** Throws unless the result is the answer this side gives to the measured call. */
   check(result: CallToolResult): void;
   /** Between rounds: drop what the side accumulated (an in-memory audit trail). */
@@ -241,14 +249,24 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
       const execution = await server.openExecution();
       const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
       closers.add(() => client.close());
-      // Both HTTP clients fetch with a signal per request (request-scoped-fetch.ts): the SDK's shared one piles up listeners.
-      await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: requestScopedFetch(), requestInit: { headers: { authorization: `Bearer ${execution.token}` } } }));
-      return { transport, side: 'costlab', client, url: server.url.href, check, afterRound: () => audit.clear(), inside };
+      const requestHeaders = { authorization: `Bearer ${execution.token}` };
+      await connectHttp(client, server.url, requestHeaders);
+      return { transport, side: 'costlab', client, url: server.url.href, headers: Object.keys(requestHeaders), requestHeaders, check, afterRound: () => audit.clear(), inside };
     }
   }
 }
 
-async function openBare(transport: McpTransportName, closers: Closers): Promise<Endpoint> {
+/**
+ * Every HTTP client fetches with a signal per request (request-scoped-fetch.ts: the SDK's shared one piles up
+ * listeners) and adds the same headers: costlab's bearer token, which the bare server and the floor ignore. Carrying
+ * a ~400-character header costs the SDK client and Node's HTTP stack ~10–25 µs a call (scratch runs, the bare server
+ * with and without it, ADR 0038), a cost of the credential and not of any server: paid on every side, it cancels out.
+ */
+async function connectHttp(client: Client, url: URL, headers: RequestHeaders | undefined): Promise<void> {
+  await client.connect(new StreamableHTTPClientTransport(url, { fetch: requestScopedFetch(), ...(headers === undefined ? {} : { requestInit: { headers: { ...headers } } }) }));
+}
+
+async function openBare(transport: McpTransportName, closers: Closers, headers: RequestHeaders | undefined): Promise<Endpoint> {
   const check = readCheck(`bare SDK server over ${transport}`);
   switch (transport) {
     case 'in-memory': {
@@ -272,14 +290,14 @@ async function openBare(transport: McpTransportName, closers: Closers): Promise<
       closers.add(() => server.close());
       const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
       closers.add(() => client.close());
-      await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: requestScopedFetch() }));
-      return { transport, side: 'bare', client, url: server.url.href, check };
+      await connectHttp(client, server.url, headers);
+      return { transport, side: 'bare', client, url: server.url.href, ...namesOf(headers), check };
     }
   }
 }
 
 /** The floor served over MCP on each transport, its records kept as costlab's side keeps its trail there. */
-async function openFloor(transport: McpTransportName, closers: Closers, scratch: () => Promise<string>): Promise<Endpoint> {
+async function openFloor(transport: McpTransportName, closers: Closers, scratch: () => Promise<string>, headers: RequestHeaders | undefined): Promise<Endpoint> {
   const check = readCheck(`the floor over ${transport}`);
   switch (transport) {
     case 'in-memory': {
@@ -315,10 +333,14 @@ async function openFloor(transport: McpTransportName, closers: Closers, scratch:
       closers.add(() => server.close());
       const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
       closers.add(() => client.close());
-      await client.connect(new StreamableHTTPClientTransport(server.url, { fetch: requestScopedFetch() }));
-      return { transport, side: 'floor', client, url: server.url.href, check, afterRound: () => floors.forEach((floor) => floor.clear()), inside };
+      await connectHttp(client, server.url, headers);
+      return { transport, side: 'floor', client, url: server.url.href, ...namesOf(headers), check, afterRound: () => floors.forEach((floor) => floor.clear()), inside };
     }
   }
+}
+
+function namesOf(headers: RequestHeaders | undefined): { headers?: readonly string[] } {
+  return headers === undefined ? {} : { headers: Object.keys(headers) };
 }
 
 function callStats(samples: readonly number[]): CallStats {
@@ -349,9 +371,9 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     for (const transport of transports) {
       const costlab = await openCostlab(transport, closers, scratch);
       options.onOpen?.(describe(costlab));
-      const bare = await openBare(transport, closers);
+      const bare = await openBare(transport, closers, costlab.requestHeaders);
       options.onOpen?.(describe(bare));
-      const floor = await openFloor(transport, closers, scratch);
+      const floor = await openFloor(transport, closers, scratch, costlab.requestHeaders);
       options.onOpen?.(describe(floor));
       // One listing each, so every client holds the tool's output schema before the first timed call.
       for (const endpoint of [costlab, bare, floor]) {
@@ -481,5 +503,11 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
 }
 
 function describe(endpoint: Endpoint): OpenedEndpoint {
-  return { transport: endpoint.transport, side: endpoint.side, ...(endpoint.pid === undefined ? {} : { pid: endpoint.pid }), ...(endpoint.url === undefined ? {} : { url: endpoint.url }) };
+  return {
+    transport: endpoint.transport,
+    side: endpoint.side,
+    ...(endpoint.pid === undefined ? {} : { pid: endpoint.pid }),
+    ...(endpoint.url === undefined ? {} : { url: endpoint.url }),
+    ...(endpoint.headers === undefined ? {} : { headers: endpoint.headers }),
+  };
 }

@@ -90,6 +90,10 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     );
     expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual(['stdio', 'stdio', 'stdio', 'stdio-audit-file', 'stdio-audit-file', 'stdio-audit-file']);
     expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
+    // Over HTTP every side's client carries the same bearer header (costlab's token); no other transport sends headers.
+    expect(opened.filter((e) => e.headers !== undefined).map((e) => [e.transport, e.side, e.headers])).toEqual(
+      (['costlab', 'bare', 'floor'] as const).map((side) => ['http', side, ['authorization']]),
+    );
     await expectAllClosed(opened);
   }, 300_000);
 
