@@ -7,7 +7,6 @@
  * property below holds it to.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
@@ -16,9 +15,14 @@ import { ToolResultSchema } from '../../src/kernel/index.js';
 import type { ToolResult } from '../../src/kernel/index.js';
 import { toCallToolResult } from '../../src/mcp/call-result.js';
 import { setToolsCallHandler } from '../../src/mcp/tools-call-handler.js';
+import { FrameExchange } from '../../src/mcp/transports/frame-exchange.js';
+import type { ResponseFrame } from '../../src/mcp/transports/frame-exchange.js';
 
-/** A server with the handler filed, driven by raw frames over the SDK's in-memory pair (objects cross by reference). */
-async function rawServer(answer: () => CallToolResult): Promise<{ send: (message: JSONRPCMessage) => Promise<JSONRPCMessage>; calls: () => number; built: CallToolResult[] }> {
+/**
+ * A server with the handler filed, driven by raw frames through the project's frame exchange: the server's response
+ * object is handed back as it was sent, by reference.
+ */
+async function rawServer(answer: () => CallToolResult): Promise<{ send: (message: JSONRPCMessage) => Promise<ResponseFrame | undefined>; calls: () => number; built: CallToolResult[] }> {
   const server = new Server({ name: 't', version: '0' }, { capabilities: { tools: { listChanged: false } } });
   let calls = 0;
   const built: CallToolResult[] = [];
@@ -28,18 +32,11 @@ async function rawServer(answer: () => CallToolResult): Promise<{ send: (message
     built.push(result);
     return result;
   });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const waiting = new Map<unknown, (message: JSONRPCMessage) => void>();
-  clientSide.onmessage = (message) => waiting.get((message as { id?: unknown }).id)?.(message);
-  await server.connect(serverSide);
-  await clientSide.start();
-  const send = (message: JSONRPCMessage): Promise<JSONRPCMessage> =>
-    new Promise((resolve) => {
-      waiting.set((message as { id: unknown }).id, resolve);
-      void clientSide.send(message);
-    });
+  const exchange = new FrameExchange();
+  await server.connect(exchange);
+  const send = (message: JSONRPCMessage) => exchange.exchange(message);
   await send({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'c', version: '0' } } });
-  await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   return { send, calls: () => calls, built };
 }
 
