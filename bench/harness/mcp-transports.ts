@@ -127,9 +127,10 @@ export class TransportBenchError extends Error {
 /** Headers an HTTP client adds to every request. */
 type RequestHeaders = Readonly<Record<string, string>>;
 
-interface Endpoint extends OpenedEndpoint {
+/** An endpoint as the bench holds it; what `onOpen` is told (`describe`) derives the header names from `requestHeaders`. */
+interface Endpoint extends Omit<OpenedEndpoint, 'headers'> {
   readonly client: Client;
-  /** What the client adds to every request (costlab's HTTP side: its bearer token), handed to the other sides' clients. */
+  /** What the client adds to every request: over HTTP, costlab's bearer token, the same on every side. */
   readonly requestHeaders?: RequestHeaders;
   /** Throws unless the result is the answer this side gives to the measured call. */
   check(result: CallToolResult): void;
@@ -251,7 +252,7 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
       closers.add(() => client.close());
       const requestHeaders = { authorization: `Bearer ${execution.token}` };
       await connectHttp(client, server.url, requestHeaders);
-      return { transport, side: 'costlab', client, url: server.url.href, headers: Object.keys(requestHeaders), requestHeaders, check, afterRound: () => audit.clear(), inside };
+      return { transport, side: 'costlab', client, url: server.url.href, requestHeaders, check, afterRound: () => audit.clear(), inside };
     }
   }
 }
@@ -291,7 +292,7 @@ async function openBare(transport: McpTransportName, closers: Closers, headers: 
       const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
       closers.add(() => client.close());
       await connectHttp(client, server.url, headers);
-      return { transport, side: 'bare', client, url: server.url.href, ...namesOf(headers), check };
+      return { transport, side: 'bare', client, url: server.url.href, ...(headers === undefined ? {} : { requestHeaders: headers }), check };
     }
   }
 }
@@ -334,13 +335,9 @@ async function openFloor(transport: McpTransportName, closers: Closers, scratch:
       const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
       closers.add(() => client.close());
       await connectHttp(client, server.url, headers);
-      return { transport, side: 'floor', client, url: server.url.href, ...namesOf(headers), check, afterRound: () => floors.forEach((floor) => floor.clear()), inside };
+      return { transport, side: 'floor', client, url: server.url.href, ...(headers === undefined ? {} : { requestHeaders: headers }), check, afterRound: () => floors.forEach((floor) => floor.clear()), inside };
     }
   }
-}
-
-function namesOf(headers: RequestHeaders | undefined): { headers?: readonly string[] } {
-  return headers === undefined ? {} : { headers: Object.keys(headers) };
 }
 
 function callStats(samples: readonly number[]): CallStats {
@@ -508,6 +505,6 @@ function describe(endpoint: Endpoint): OpenedEndpoint {
     side: endpoint.side,
     ...(endpoint.pid === undefined ? {} : { pid: endpoint.pid }),
     ...(endpoint.url === undefined ? {} : { url: endpoint.url }),
-    ...(endpoint.headers === undefined ? {} : { headers: endpoint.headers }),
+    ...(endpoint.requestHeaders === undefined ? {} : { headers: Object.keys(endpoint.requestHeaders) }),
   };
 }
