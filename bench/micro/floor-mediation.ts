@@ -13,7 +13,7 @@
  * outcome against the one the attempt declares (so the floor is known to
  * refuse what the kernel refuses), and prints the kernel's call ÷ this one.
  */
-import { randomUUID } from 'node:crypto';
+import { RecordIds } from '../../src/kernel/index.js';
 import type { AccessContext, Address, Grant, JsonObject, ParsedToolCall, Requirement, ToolCall, ToolHandler, ToolResult } from '../../src/kernel/index.js';
 
 interface FloorCapability {
@@ -121,7 +121,7 @@ export class FloorTurn {
   #record(type: string, outcome: string, call: ToolCall, fields: Record<string, unknown>): void {
     const { context } = this;
     this.floor.record({
-      id: this.floor.nextId(),
+      id: this.floor.ids.next(),
       type,
       outcome,
       at: context.now,
@@ -218,9 +218,8 @@ export class FloorMediation {
   /** The records, when no sink was given. */
   readonly trail: unknown[] = [];
   readonly record: FloorRecordSink;
-  /** Record ids as the kernel's trail makes them (its random prefix, then a count): a randomUUID each was 0.24–0.44 µs (scratch mitata runs). */
-  readonly #idPrefix = randomUUID();
-  #made = 0;
+  /** Record ids made as the kernel's trail makes them (ADR 0035), so the floor pays what the kernel pays for them. */
+  readonly ids = new RecordIds();
 
   /**
    * @param clock ms, as `performance.now()`: times the handler so it can be subtracted; absent, no clock is read.
@@ -235,10 +234,6 @@ export class FloorMediation {
     this.tools = new Map(handlers.map((h) => [h.definition.name, h]));
     this.grants = grants.map(compile);
     this.record = sink ?? ((record) => void this.trail.push(record));
-  }
-
-  nextId(): string {
-    return `${this.#idPrefix}:${++this.#made}`;
   }
 
   openTurn(context: AccessContext): FloorTurn {

@@ -20,6 +20,7 @@ export type { RegisteredTool } from './registry/tool-registry.js';
 export type { AuditSink } from './audit/audit-sink.js';
 export { MemoryAuditSink } from './audit/memory-sink.js';
 export { JsonLinesFileSink } from './audit/jsonl-file-sink.js';
+export { RecordIds } from './audit/record-ids.js';
 export { AuditUnavailable } from './audit/audit-trail.js';
 export type { AuditFailureListener } from './audit/audit-trail.js';
 export type { KernelCounters } from './observability/counters.js';

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { PreparedContext } from '../authority/prepared-context.js';
 import type { AuditEvent, AuditEventType, AuditOutcome } from '../contracts/index.js';
 import type { KernelCounters } from '../observability/counters.js';
 import { deepFreeze } from '../registry/deep-freeze.js';
 import type { AuditSink } from './audit-sink.js';
+import { RecordIds } from './record-ids.js';
 
 /** A decision record could not be written, so the effect it guards did not happen. */
 export class AuditUnavailable extends Error {
@@ -48,14 +48,8 @@ function isThenable(value: unknown): value is PromiseLike<void> {
  * host and lets the caller have its result.
  */
 export class AuditTrail {
-  /**
-   * Record ids are this trail's random prefix and the record's number in the order the trail made them: unique across
-   * trails and processes (122 random bits), and a record made and never written (its write failed, and the host was
-   * told) leaves a visible gap. A randomUUID per record cost 0.24–0.44 µs (scratch mitata runs, medians) and a call
-   * makes two: as much as the grant walk and its record together were meant to cost (issue 13: ≤ 1 µs).
-   */
-  readonly #idPrefix = randomUUID();
-  #made = 0;
+  /** This trail's record ids: its own random prefix and a count (ADR 0035). */
+  readonly #ids = new RecordIds();
 
   constructor(
     private readonly sink: AuditSink,
@@ -86,7 +80,7 @@ export class AuditTrail {
     const { context } = prepared;
     // Built in place, in the spread form's key order, without the throwaway object a conditional spread makes.
     const event: Mutable<AuditEvent> = {
-      id: this.#nextId(),
+      id: this.#ids.next(),
       type,
       outcome,
       at: context.now,
@@ -99,11 +93,6 @@ export class AuditTrail {
     };
     if (context.turnId !== undefined) event.turnId = context.turnId;
     return event;
-  }
-
-  /** The id of the next record this trail makes (see `#idPrefix`). */
-  #nextId(): string {
-    return `${this.#idPrefix}:${++this.#made}`;
   }
 
   /**
@@ -121,7 +110,7 @@ export class AuditTrail {
   /** The record of a context that failed validation: written with nothing from the untrusted context. */
   invalidContextEvent(type: AuditEventType, fields: AuditFields): AuditEvent {
     return deepFreeze({
-      id: this.#nextId(),
+      id: this.#ids.next(),
       type,
       outcome: 'denied',
       at: new Date().toISOString(),
