@@ -9,5 +9,5 @@ export { connectInMemory, connectClientToBridge } from './transports/in-memory.j
 export type { InMemoryConnection, InMemoryOptions } from './transports/in-memory.js';
 export { serveStdio } from './transports/stdio.js';
 export { McpHttpServer, MCP_PATH } from './transports/http.js';
-export type { McpHttpServerOptions } from './transports/http.js';
+export type { HttpSessionServer, McpHttpServerOptions } from './transports/http.js';
 export { stdioClientConfig, httpClientConfig } from './client-config.js';

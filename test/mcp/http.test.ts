@@ -1,4 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { worldContext } from '../../src/world/reference-world.js';
@@ -57,6 +59,37 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     const calls = invoked(world.audit.events);
     expect(calls).toHaveLength(attempts.length);
     expect(calls.every((e) => e.catalogHash === listed._meta?.catalogHash)).toBe(true);
+  });
+
+  it('serves a session server of the host\'s choosing behind the same checks, one per session, closed with its execution', async () => {
+    const world = buildWorld();
+    const made: Array<{ readonly sdk: Server; readonly closed: Promise<void> }> = [];
+    const server = await McpHttpServer.listen({
+      openTurn: (executionId) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+      session: () => {
+        const sdk = new Server({ name: 'other', version: '0.0.0' }, { capabilities: { tools: {} } });
+        sdk.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
+        const closed = new Promise<void>((resolve) => {
+          sdk.onclose = resolve;
+        });
+        made.push({ sdk, closed });
+        return { connect: (transport) => sdk.connect(transport), close: () => sdk.close(), closed };
+      },
+    });
+    servers.push(server);
+    const execution = await server.openExecution();
+    // The token is still checked first: nothing is served without it.
+    const refused = await post(server.url, toolsCall(1, 'files.read', { path: ['projects'] }), bearer('not-a-token'));
+    expect([refused.status, refused.frames[0]?.code, made.length]).toEqual([401, 'malformed', 0]);
+    const client = await connectClient(server.url, execution.token);
+    expect(client.getServerVersion()?.name).toBe('other');
+    expect((await client.listTools()).tools).toEqual([]);
+    expect(made).toHaveLength(1);
+    // The kernel's turn was opened (its listing made the token's catalogHash) and served no call.
+    expect(invoked(world.audit.events)).toHaveLength(0);
+    // Closing the execution closes its session server (a session left open would hold this test until it times out).
+    await server.closeExecution(execution.executionId);
+    await made[0]!.closed;
   });
 
   it('keeps the turn across a reconnect: list, disconnect, reconnect with the token, call', async () => {

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ExecutionTable } from '../execution-table.js';
 import type { ExecutionClosedReason, LiveExecution } from '../execution-table.js';
 import { ExecutionTokenKey } from '../execution-token.js';
@@ -18,6 +19,14 @@ import { BodyBudget, readBody } from './request-body.js';
 
 export const MCP_PATH = '/mcp';
 
+/** What serves one MCP session behind the server's checks; an McpToolServer over the execution's bridge by default. */
+export interface HttpSessionServer {
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+  /** Settles when the session's connection closes, from either side. */
+  readonly closed: Promise<void>;
+}
+
 export interface McpHttpServerOptions {
   /** Opens the turn one execution runs. */
   readonly openTurn: (executionId: string) => Promise<OpenToolBridge>;
@@ -32,6 +41,11 @@ export interface McpHttpServerOptions {
   /** The clock tokens are minted and judged by. Default: Date.now. */
   readonly now?: () => number;
   readonly server?: McpToolServerOptions;
+  /**
+   * Serves each new session instead of an McpToolServer over the execution's bridge, behind the same checks (token,
+   * limits, admission, sessions). The transport bench puts the floor here to time those checks alone (ADR 0039).
+   */
+  readonly session?: (execution: LiveExecution) => HttpSessionServer;
   readonly onExecutionClosed?: (execution: LiveExecution, reason: ExecutionClosedReason) => void;
   /** Told when a live execution's token is renewed (at half its life), with the execution carrying the new token. */
   readonly onTokenRenewed?: (execution: LiveExecution) => void;
@@ -51,7 +65,7 @@ export interface TokenRefusalBody {
 interface Session {
   readonly executionId: string;
   readonly transport: StreamableHTTPServerTransport;
-  readonly server: McpToolServer;
+  readonly server: HttpSessionServer;
 }
 
 const LOOPBACK = '127.0.0.1';
@@ -92,6 +106,7 @@ export class McpHttpServer {
   /** In order of last use: a request on a session moves it to the end, so eviction takes from the front. */
   readonly #sessions = new Map<string, Session>();
   readonly #serverOptions: McpToolServerOptions | undefined;
+  readonly #session: ((execution: LiveExecution) => HttpSessionServer) | undefined;
   readonly limits: HttpLimits;
   readonly #admission: ConnectionAdmission;
   readonly #budget: BodyBudget;
@@ -101,6 +116,7 @@ export class McpHttpServer {
   private constructor(options: McpHttpServerOptions) {
     this.key = options.key ?? ExecutionTokenKey.generate();
     this.#serverOptions = options.server;
+    this.#session = options.session;
     this.executions = new ExecutionTable({
       openTurn: options.openTurn,
       key: this.key,
@@ -240,7 +256,7 @@ export class McpHttpServer {
   /** A request with no session: the SDK transport accepts it only as an `initialize`, which starts a session over the execution's turn. */
   async #newSession(execution: LiveExecution, req: IncomingMessage, res: ServerResponse, message: unknown): Promise<void> {
     const { port } = this.url;
-    const server = new McpToolServer(execution.bridge, this.#serverOptions);
+    const server = this.#session?.(execution) ?? new McpToolServer(execution.bridge, this.#serverOptions);
     let unregister: () => void = () => undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
