@@ -28,7 +28,11 @@
  * pass of their own with the mediated call timed from inside the server
  * (`inside-call-timer.ts`): costlab's bridge call beside the floor turn's,
  * so a row can say how much of costlab's excess over the floor is the call
- * itself and how much lands around it.
+ * itself and how much lands around it. Then two figures for what the spec's
+ * own rules cost with no mediation behind them (ADR 0039): over HTTP, the request checks
+ * alone — the floor served behind costlab's `McpHttpServer` beside the floor
+ * served bare, paired round by round — and, when a stdio row ran, the two
+ * records alone as those rows write them (`record-writes.ts`).
  *
  * Before the rounds every endpoint answers PRIMING_CALLS untimed calls, so
  * each side is measured as a long-lived server runs, its hot path compiled
@@ -57,6 +61,7 @@ import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -64,6 +69,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { connectClientToBridge } from '../../src/mcp/transports/in-memory.js';
 import { McpHttpServer } from '../../src/mcp/transports/http.js';
+import type { HttpSessionServer } from '../../src/mcp/transports/http.js';
 import { worldContext } from '../../src/world/reference-world.js';
 import { buildReferenceKernel } from '../world/build-world.js';
 import { MCP_TRANSPORT_NAMES, MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
@@ -73,9 +79,10 @@ import { floorSdkServer } from './floor-sdk-server.js';
 import { InsideCallTimer } from './inside-call-timer.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
 import { requestScopedFetch } from './request-scoped-fetch.js';
-import { blockMedian, pairRounds } from './round-pairs.js';
+import { blockMedian, pairedDifference, pairRounds } from './round-pairs.js';
 import { roundUs } from './segments.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
+import { measureRecordWrites } from './record-writes.js';
 import { mean, nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -340,6 +347,40 @@ async function openFloor(transport: McpTransportName, closers: Closers, scratch:
   }
 }
 
+/** An SDK Server as the session McpHttpServer serves. */
+function sessionOf(server: Server): HttpSessionServer {
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  return { connect: (transport) => server.connect(transport), close: () => server.close(), closed };
+}
+
+/**
+ * costlab's HTTP checks with nothing of costlab behind them (ADR 0039): McpHttpServer (its token, body limits,
+ * connection admission and session table) serving the floor instead of the kernel. The execution's turn is a real
+ * bridge, which its token's claims are minted from and checked against; the floor answers every call. Its token is
+ * as long as costlab's, so its client carries a header of the same length as every other HTTP side's.
+ */
+async function openFloorBehindHttp(closers: Closers): Promise<Endpoint> {
+  const { kernel } = buildReferenceKernel('turn');
+  const floors: FloorSdkServer[] = [];
+  const server = await McpHttpServer.listen({
+    openTurn: (executionId) => OpenToolBridge.open(kernel, { ...worldContext(0), traceId: executionId, turnId: executionId }),
+    session: () => {
+      const floor = floorSdkServer();
+      floors.push(floor);
+      return sessionOf(floor.server);
+    },
+  });
+  closers.add(() => server.close());
+  const execution = await server.openExecution();
+  const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
+  closers.add(() => client.close());
+  const requestHeaders = { authorization: `Bearer ${execution.token}` };
+  await connectHttp(client, server.url, requestHeaders);
+  return { transport: 'http', side: 'floor', client, url: server.url.href, requestHeaders, check: readCheck('the floor behind costlab\'s HTTP checks'), afterRound: () => floors.forEach((floor) => floor.clear()) };
+}
+
 function callStats(samples: readonly number[]): CallStats {
   const sorted = sortedSamples(samples);
   return { p50Us: roundUs(nearestRankSorted(sorted, 50)), p95Us: roundUs(nearestRankSorted(sorted, 95)), meanUs: roundUs(mean(samples)), n: sorted.length };
@@ -456,6 +497,42 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       insideSamples.set(transport, { costlab: timers.costlab.samples, floor: timers.floor.samples });
     }
 
+    // costlab's HTTP checks alone, after the rounds: the floor behind McpHttpServer beside the floor served bare, the
+    // two taking turns to go first, as many rounds and calls as the rounds measured (ADR 0039).
+    let httpLayer: McpTransports['httpLayer'];
+    if (transports.includes('http')) {
+      const floor = endpoints.get('http')!.floor;
+      const behind = await openFloorBehindHttp(closers);
+      options.onOpen?.(describe(behind));
+      for (let i = 0; i < primingCalls; i++) {
+        behind.check((await behind.client.callTool(TRANSPORT_CALL)) as CallToolResult);
+        if ((i + 1) % 100 === 0) behind.afterRound?.();
+      }
+      const timed = { behind: [] as number[], floor: [] as number[] };
+      const medians = { behind: [] as number[], floor: [] as number[] };
+      for (let round = 0; round < rounds; round++) {
+        for (const side of round % 2 === 0 ? (['behind', 'floor'] as const) : (['floor', 'behind'] as const)) {
+          const endpoint = side === 'behind' ? behind : floor;
+          const block: number[] = [];
+          for (let i = 0; i < callsPerRound; i++) {
+            const t0 = performance.now();
+            const result = (await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult;
+            block.push((performance.now() - t0) * 1000);
+            endpoint.check(result);
+          }
+          endpoint.afterRound?.();
+          timed[side].push(...block);
+          medians[side].push(blockMedian(block));
+        }
+      }
+      httpLayer = {
+        behind: callStats(timed.behind),
+        floor: callStats(timed.floor),
+        rounds,
+        ...(rounds >= MIN_PAIRED_ROUNDS ? { added: pairedDifference(medians.behind, medians.floor) } : {}),
+      };
+    }
+
     const rows = transports.map((transport): McpTransportRow => {
       const costlab = callStats(samples.get(key(transport, 'costlab'))!);
       const bare = callStats(samples.get(key(transport, 'bare'))!);
@@ -480,6 +557,8 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     });
     // Close first, so each stdio child has written its whole trail and exited; then check it mediated (and recorded) every call.
     await closers.closeAll();
+    // With the endpoints closed: what the two records cost alone, written as the stdio rows write them (ADR 0039).
+    const recordWrites = transports.some((transport) => transport === 'stdio' || transport === 'stdio-audit-file') ? await measureRecordWrites({ blocks: rounds, calls: callsPerRound }) : undefined;
     for (const transport of transports) {
       for (const side of SIDES) {
         const { invokedRecords } = endpoints.get(transport)![side];
@@ -489,7 +568,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
         if (invoked !== made) throw new TransportBenchError(`${side} over ${transport} recorded ${invoked} tool.invoked events for ${made} calls`);
       }
     }
-    return { tool: TRANSPORT_CALL.name, primingCalls, warmupRounds, rounds, callsPerRound, order: 'rotating', transports: rows };
+    return { tool: TRANSPORT_CALL.name, primingCalls, warmupRounds, rounds, callsPerRound, order: 'rotating', transports: rows, ...(httpLayer === undefined ? {} : { httpLayer }), ...(recordWrites === undefined ? {} : { recordWrites }) };
   } catch (error) {
     // The run's own failure is the one to report; closing still happens, and its errors are secondary.
     await closers.closeAll().catch(() => undefined);

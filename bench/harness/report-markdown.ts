@@ -377,6 +377,42 @@ function transportsSection(results: MeasuredResults): string {
     ),
     pairedTable(bench.transports),
     insideTable(bench.transports),
+    httpLayerText(bench.httpLayer),
+    recordWritesText(bench.recordWrites),
+  ].join('\n');
+}
+
+/** costlab's HTTP checks alone: the floor behind McpHttpServer beside the floor served bare (ADR 0039). */
+function httpLayerText(layer: NonNullable<MeasuredResults['mcpTransports']>['httpLayer']): string {
+  if (layer === undefined) return '';
+  const added = layer.added === undefined ? signed(Math.round((layer.behind.p50Us - layer.floor.p50Us) * 1000) / 1000) : `${signed(layer.added.medianUs)} (${signed(layer.added.loUs)} to ${signed(layer.added.hiUs)})`;
+  return [
+    '',
+    `costlab's HTTP checks alone (ADR 0039), in a pass of their own after the rounds: the floor served behind costlab's \`McpHttpServer\` — its bearer token checked against the live turn, the body read under its limits, the connection admitted, the session looked up — beside the floor served bare, ${formatCount(layer.rounds)} rounds, the two taking turns to go first. What the checks SPEC §2 asks of every request cost with nothing of the kernel behind them; of costlab's excess over the floor on the http row, this much is theirs.`,
+    '',
+    table(
+      ['http', 'floor behind costlab\'s checks p50 (µs)', 'floor served bare p50 (µs)', `checks alone${layer.added === undefined ? ', p50 difference' : ', round by round (95% interval)'} (µs)`, 'n per side'],
+      [['floor', us(layer.behind.p50Us), us(layer.floor.p50Us), added, formatCount(Math.min(layer.behind.n, layer.floor.n))]],
+      ['l', 'r', 'r', 'r', 'r'],
+    ),
+  ].join('\n');
+}
+
+/** The two records alone, as the stdio rows write them: the least any audited server adds on those rows (ADR 0039). */
+function recordWritesText(writes: NonNullable<MeasuredResults['mcpTransports']>['recordWrites']): string {
+  if (writes === undefined) return '';
+  return [
+    '',
+    `The two records alone (\`bench/harness/record-writes.ts\`, ADR 0039): a child process writes the floor's two records for this call as the floor's stdio children write them, and does nothing else — no mediation, no transport — in ${formatCount(writes.blocks)} blocks of ${writes.callsPerBlock} calls a sink, the sinks alternating. Each record is in its sink before the call goes on (SPEC §1.8: the decision before the effect, the outcome before the answer), so on the stdio rows every audited server, costlab or the floor, adds at least this over a bare one; where it is over 5 µs, the issue's "≤ 5 µs added" cannot be met there while the trail keeps that rule.`,
+    '',
+    table(
+      ['two records a call, written to', 'p50 (µs)', 'p95 (µs)', 'mean (µs)', 'blocks'],
+      [
+        ['stderr, a pipe the bench reads (the stdio row)', us(writes.pipe.p50Us), us(writes.pipe.p95Us), us(writes.pipe.meanUs), formatCount(writes.pipe.n)],
+        ['a file, `JsonLinesFileSink` (the stdio-audit-file row)', us(writes.file.p50Us), us(writes.file.p95Us), us(writes.file.meanUs), formatCount(writes.file.n)],
+      ],
+      ['l', 'r', 'r', 'r', 'r'],
+    ),
   ].join('\n');
 }
 

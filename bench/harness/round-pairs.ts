@@ -67,6 +67,12 @@ function interval(differences: readonly number[]): PairedDifference {
   return { medianUs: round3(found.median), loUs: round3(found.lo), hiUs: round3(found.hi) };
 }
 
+/** Two sides' block medians paired round by round: the median of `a − b` over the rounds, with its bootstrap interval (DEFAULT_CONFIDENCE). */
+export function pairedDifference(a: readonly number[], b: readonly number[]): PairedDifference {
+  if (a.length !== b.length || a.length === 0) throw new RangeError(`pairing needs a block of each side in every round (${a.length} and ${b.length})`);
+  return interval(a.map((us, r) => us - b[r]!));
+}
+
 /** A block's median: what one side took in one round. */
 export function blockMedian(samples: readonly number[]): number {
   if (samples.length === 0) throw new RangeError('a block has at least one call');

@@ -144,12 +144,17 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
   // Met only when both readings are within 5 µs (ADR 0036): the issue's difference of whole-run p50s and, where the run
   // paired its rounds, the round-by-round median. Whole-run p50s alone read stdio at −13.1 µs in a run whose paired
   // median was +10.8 µs (interval −20.5 to +36.9): met on the machine's swing, not on the work.
+  const writes = results.mcpTransports?.recordWrites;
   for (const row of results.mcpTransports?.transports ?? []) {
+    // On the stdio rows the two records alone, written as those rows write them, are printed beside it (ADR 0039).
+    const records = writes === undefined ? undefined : row.transport === 'stdio' ? writes.pipe : row.transport === 'stdio-audit-file' ? writes.file : undefined;
+    // On the http row, costlab's HTTP checks alone (the floor behind them less the floor served bare).
+    const checksAlone = row.transport === 'http' ? results.mcpTransports?.httpLayer?.added : undefined;
     checks.push({
       target: `MCP over ${row.transport}: added cost over a bare SDK server ≤ 5 µs p50 per tools/call (whole run and round by round)`,
       measured: `${us(row.addedP50Us)} (${us(row.costlab.p50Us)} − ${us(row.bare.p50Us)}, ${row.ratioP50}×)${
         row.paired === undefined ? '' : `; round by round ${us(row.paired.added.medianUs)}, ${Math.round(row.paired.confidence * 100)}% interval ${us(row.paired.added.loUs)} to ${us(row.paired.added.hiUs)}`
-      }`,
+      }${records === undefined ? '' : `; its two records alone ${us(records.p50Us)}`}${checksAlone === undefined ? '' : `; its HTTP checks alone ${us(checksAlone.medianUs)}`}`,
       met: row.addedP50Us <= 5 && (row.paired === undefined || row.paired.added.medianUs <= 5),
       kind: 'absolute',
     });

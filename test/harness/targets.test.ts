@@ -127,6 +127,23 @@ describe('bench targets: MCP per transport', () => {
     expect(checks[0]!.measured).toContain('round by round 10.8 µs');
   });
 
+  it('prints the two records alone beside the stdio rows: the pipe on stdio, the file on stdio-audit-file, nothing elsewhere (ADR 0039)', () => {
+    const results = withTransports([3, 40, 5]);
+    const rows = [...results.mcpTransports!.transports, { ...results.mcpTransports!.transports[1]!, transport: 'stdio-audit-file' as const }];
+    const recordWrites = { pipe: stats(15.8), file: stats(14.4), blocks: 200, callsPerBlock: 10 };
+    const checks = checkTargets({ ...results, mcpTransports: { ...results.mcpTransports!, transports: rows, recordWrites } }).filter((check) => check.target.startsWith('MCP over '));
+    expect(checks.map((check) => check.measured.match(/its two records alone (.*)$/)?.[1])).toEqual([undefined, '15.8 µs', undefined, '14.4 µs']);
+  });
+
+  it('prints costlab\'s HTTP checks alone beside the http row only, once they were paired round by round (ADR 0039)', () => {
+    const results = withTransports([3, 40, 5]);
+    const httpLayer = { behind: stats(719), floor: stats(704), rounds: 200, added: { medianUs: 9.4, loUs: -0.5, hiUs: 25.4 } };
+    const checks = checkTargets({ ...results, mcpTransports: { ...results.mcpTransports!, httpLayer } }).filter((check) => check.target.startsWith('MCP over '));
+    expect(checks.map((check) => check.measured.match(/its HTTP checks alone (.*)$/)?.[1])).toEqual([undefined, undefined, '9.4 µs']);
+    const unpaired = checkTargets({ ...results, mcpTransports: { ...results.mcpTransports!, httpLayer: { ...httpLayer, added: undefined } } });
+    expect(unpaired.some((check) => check.measured.includes('HTTP checks alone'))).toBe(false);
+  });
+
   it('adds no transport target to a results file written before the transport bench', () => {
     expect(checkTargets(measured()).some((check) => check.target.startsWith('MCP over '))).toBe(false);
   });

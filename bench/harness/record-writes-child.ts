@@ -1,0 +1,68 @@
+/**
+ * The child side of `record-writes.ts`: one floor call's two records (the
+ * floor over the reference world, `files.read` as the transport bench calls
+ * it), written per simulated call exactly as the floor's stdio children
+ * write them — serialized and written to stderr (a pipe its parent reads), or
+ * appended with costlab's `JsonLinesFileSink` — block by block, the two
+ * sinks alternating, each block timed. Nothing else runs per call: no
+ * mediation, no transport. Prints one JSON line on stdout:
+ * `{pipeUs: number[], fileUs: number[], records: number}` (µs per call, a
+ * figure per block; records written to each sink).
+ */
+import { parseArgs } from 'node:util';
+import { performance } from 'node:perf_hooks';
+import { JsonLinesFileSink } from '../../src/kernel/index.js';
+import type { AuditEvent, JsonObject } from '../../src/kernel/index.js';
+import { referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
+import { FloorMediation } from '../micro/floor-mediation.js';
+import { TRANSPORT_CALL } from './bare-sdk-server.js';
+
+const { values } = parseArgs({ options: { blocks: { type: 'string' }, calls: { type: 'string' }, audit: { type: 'string' } }, strict: true });
+const blocks = Number(values.blocks);
+const calls = Number(values.calls);
+if (!(Number.isSafeInteger(blocks) && blocks > 0 && Number.isSafeInteger(calls) && calls > 0) || values.audit === undefined) {
+  throw new Error('usage: record-writes-child --blocks N --calls N --audit FILE');
+}
+
+// The two records the floor writes for the transport bench's call, made by the floor itself.
+const captured: Record<string, unknown>[] = [];
+const handlers = referenceTools().filter((handler) => handler.definition.name === TRANSPORT_CALL.name);
+const context = worldContext(0);
+const turn = new FloorMediation(handlers, referenceGrants(), undefined, (record) => void captured.push(record)).openTurn(context);
+const result = await turn.call({ id: 'records/call-1', tool: TRANSPORT_CALL.name, arguments: TRANSPORT_CALL.arguments as JsonObject, traceId: context.traceId, requestedAt: context.now });
+if (result.status !== 'succeeded' || captured.length !== 2) throw new Error(`the floor's call made ${captured.length} records (${result.status}), expected 2`);
+const [decision, outcome] = captured as [Record<string, unknown>, Record<string, unknown>];
+
+// As the floor's stdio children write them (bare-sdk-stdio.ts): a JSON line on stderr, or costlab's file sink.
+const toPipe = (record: Record<string, unknown>): void => void process.stderr.write(`${JSON.stringify(record)}\n`);
+const file = new JsonLinesFileSink(values.audit);
+const toFile = (record: Record<string, unknown>): void => file.write(record as unknown as AuditEvent);
+
+function block(write: (record: Record<string, unknown>) => void): number {
+  const t0 = performance.now();
+  for (let i = 0; i < calls; i++) {
+    write(decision);
+    write(outcome);
+  }
+  return ((performance.now() - t0) * 1000) / calls;
+}
+
+const pipeUs: number[] = [];
+const fileUs: number[] = [];
+// A warm-up block each, untimed: the write paths compiled before the first figure.
+block(toPipe);
+block(toFile);
+for (let i = 0; i < blocks; i++) {
+  // Alternating which sink goes first, so drift falls on both.
+  if (i % 2 === 0) {
+    pipeUs.push(block(toPipe));
+    fileUs.push(block(toFile));
+  } else {
+    fileUs.push(block(toFile));
+    pipeUs.push(block(toPipe));
+  }
+  // A pause between blocks, as calls have between them: the reader drains the pipe.
+  await new Promise((resolve) => setTimeout(resolve, 1));
+}
+file.close();
+process.stdout.write(`${JSON.stringify({ pipeUs, fileUs, records: 2 * calls * (blocks + 1) })}\n`);

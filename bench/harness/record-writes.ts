@@ -1,0 +1,86 @@
+/**
+ * What the spec's two records cost a stdio server on their own, measured in
+ * the transport bench's run: the floor's two records for the bench's call,
+ * written as the floor's stdio children write them (`record-writes-child.ts`),
+ * with no mediation and no transport around them — to stderr, a pipe this
+ * process reads as it reads the stdio rows' trails (`StderrTrail`), and to a
+ * file with costlab's `JsonLinesFileSink`.
+ *
+ * Why it is measured: SPEC §1.8 puts the decision record in its sink before
+ * the effect (a failing sink stops the call) and the outcome record there
+ * before the answer, so each is a write the call waits for. Whatever those two
+ * writes cost is a floor under what any audited server adds over a bare one
+ * on those rows, costlab or the floor alike, and the issue's "≤ 5 µs added"
+ * is judged against it (ADR 0039).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { CallStats } from '../results/results-schema.js';
+import { mean, nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
+import { StderrTrail } from './mcp-stderr-trail.js';
+import { roundUs } from './segments.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CHILD = fileURLToPath(new URL('./record-writes-child.ts', import.meta.url));
+
+export interface RecordWritesOptions {
+  /** Timed blocks per sink. */
+  readonly blocks: number;
+  /** Simulated calls (two records each) per block. */
+  readonly calls: number;
+}
+
+/** µs per call for the two records, one figure per block, as p50/p95/mean over the blocks. */
+export interface RecordWrites {
+  readonly pipe: CallStats;
+  readonly file: CallStats;
+  readonly blocks: number;
+  readonly callsPerBlock: number;
+}
+
+export class RecordWritesError extends Error {
+  override readonly name = 'RecordWritesError';
+}
+
+function stats(samples: readonly number[]): CallStats {
+  const sorted = sortedSamples(samples);
+  return { p50Us: roundUs(nearestRankSorted(sorted, 50)), p95Us: roundUs(nearestRankSorted(sorted, 95)), meanUs: roundUs(mean(samples)), n: sorted.length };
+}
+
+export async function measureRecordWrites(options: RecordWritesOptions): Promise<RecordWrites> {
+  const { blocks, calls } = options;
+  if (!(Number.isSafeInteger(blocks) && blocks > 0 && Number.isSafeInteger(calls) && calls > 0)) {
+    throw new RangeError(`record writes need whole blocks > 0 and calls > 0 (got ${blocks}, ${calls})`);
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), 'costlab-record-writes-'));
+  try {
+    const auditFile = path.join(dir, 'records.jsonl');
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, '--blocks', String(blocks), '--calls', String(calls), '--audit', auditFile], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const trail = new StderrTrail(child.stderr as Readable);
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => (stdout += chunk));
+    const exit = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
+      child.once('error', (error) => resolve({ code: null, error }));
+      child.once('close', (code) => resolve({ code }));
+    });
+    if (exit.code !== 0) throw new RecordWritesError(`the record-writing child ${exit.error === undefined ? `exited ${String(exit.code)}` : `did not start (${exit.error.message})`}`);
+    const reported = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { pipeUs?: unknown; fileUs?: unknown; records?: unknown };
+    if (!Array.isArray(reported.pipeUs) || !Array.isArray(reported.fileUs) || reported.pipeUs.length !== blocks || reported.fileUs.length !== blocks || typeof reported.records !== 'number') {
+      throw new RecordWritesError(`the record-writing child printed no figures for ${blocks} blocks`);
+    }
+    // Every record whole in each sink: the pipe's outcome records are `tool.invoked`, one a call; the file holds every line.
+    const invoked = await trail.invoked();
+    const lines = (await readFile(auditFile, 'utf8')).split('\n').filter((line) => line.length > 0).length;
+    if (invoked !== reported.records / 2 || lines !== reported.records) {
+      throw new RecordWritesError(`records written ${reported.records} a sink, found ${invoked * 2} on the pipe and ${lines} in the file`);
+    }
+    return { pipe: stats(reported.pipeUs as number[]), file: stats(reported.fileUs as number[]), blocks, callsPerBlock: calls };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
