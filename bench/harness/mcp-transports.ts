@@ -253,12 +253,7 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
           return bridge;
         },
       });
-      closers.add(() => server.close());
-      const execution = await server.openExecution();
-      const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
-      closers.add(() => client.close());
-      const requestHeaders = { authorization: `Bearer ${execution.token}` };
-      await connectHttp(client, server.url, requestHeaders);
+      const { client, requestHeaders } = await connectToExecution(closers, server);
       return { transport, side: 'costlab', client, url: server.url.href, requestHeaders, check, afterRound: () => audit.clear(), inside };
     }
   }
@@ -272,6 +267,17 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
  */
 async function connectHttp(client: Client, url: URL, headers: RequestHeaders | undefined): Promise<void> {
   await client.connect(new StreamableHTTPClientTransport(url, { fetch: requestScopedFetch(), ...(headers === undefined ? {} : { requestInit: { headers: { ...headers } } }) }));
+}
+
+/** Opens an execution on a costlab HTTP server and connects a client carrying its bearer token; both close with the bench. */
+async function connectToExecution(closers: Closers, server: McpHttpServer): Promise<{ client: Client; requestHeaders: RequestHeaders }> {
+  closers.add(() => server.close());
+  const execution = await server.openExecution();
+  const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
+  closers.add(() => client.close());
+  const requestHeaders = { authorization: `Bearer ${execution.token}` };
+  await connectHttp(client, server.url, requestHeaders);
+  return { client, requestHeaders };
 }
 
 async function openBare(transport: McpTransportName, closers: Closers, headers: RequestHeaders | undefined): Promise<Endpoint> {
@@ -372,12 +378,7 @@ async function openFloorBehindHttp(closers: Closers): Promise<Endpoint> {
       return sessionOf(floor.server);
     },
   });
-  closers.add(() => server.close());
-  const execution = await server.openExecution();
-  const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
-  closers.add(() => client.close());
-  const requestHeaders = { authorization: `Bearer ${execution.token}` };
-  await connectHttp(client, server.url, requestHeaders);
+  const { client, requestHeaders } = await connectToExecution(closers, server);
   return { transport: 'http', side: 'floor', client, url: server.url.href, requestHeaders, check: readCheck('the floor behind costlab\'s HTTP checks'), afterRound: () => floors.forEach((floor) => floor.clear()) };
 }
 
