@@ -382,6 +382,47 @@ async function openFloorBehindHttp(closers: Closers): Promise<Endpoint> {
   return { transport: 'http', side: 'floor', client, url: server.url.href, requestHeaders, check: readCheck('the floor behind costlab\'s HTTP checks'), afterRound: () => floors.forEach((floor) => floor.clear()) };
 }
 
+/**
+ * costlab's HTTP checks alone: the floor behind McpHttpServer (`openFloorBehindHttp`), primed as every endpoint is,
+ * beside the floor served bare (`floor`, still open from the rounds), the two taking turns to go first, as many rounds
+ * and calls as the rounds measured; paired round by round once there are MIN_PAIRED_ROUNDS rounds.
+ */
+async function timeHttpChecks(
+  floor: Endpoint,
+  closers: Closers,
+  plan: { readonly rounds: number; readonly callsPerRound: number; readonly primingCalls: number; readonly onOpen?: (endpoint: OpenedEndpoint) => void },
+): Promise<NonNullable<McpTransports['httpLayer']>> {
+  const behind = await openFloorBehindHttp(closers);
+  plan.onOpen?.(describe(behind));
+  for (let i = 0; i < plan.primingCalls; i++) {
+    behind.check((await behind.client.callTool(TRANSPORT_CALL)) as CallToolResult);
+    if ((i + 1) % 100 === 0) behind.afterRound?.();
+  }
+  const timed = { behind: [] as number[], floor: [] as number[] };
+  const medians = { behind: [] as number[], floor: [] as number[] };
+  for (let round = 0; round < plan.rounds; round++) {
+    for (const side of round % 2 === 0 ? (['behind', 'floor'] as const) : (['floor', 'behind'] as const)) {
+      const endpoint = side === 'behind' ? behind : floor;
+      const block: number[] = [];
+      for (let i = 0; i < plan.callsPerRound; i++) {
+        const t0 = performance.now();
+        const result = (await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult;
+        block.push((performance.now() - t0) * 1000);
+        endpoint.check(result);
+      }
+      endpoint.afterRound?.();
+      timed[side].push(...block);
+      medians[side].push(blockMedian(block));
+    }
+  }
+  return {
+    behind: callStats(timed.behind),
+    floor: callStats(timed.floor),
+    rounds: plan.rounds,
+    ...(plan.rounds >= MIN_PAIRED_ROUNDS ? { added: pairedDifference(medians.behind, medians.floor) } : {}),
+  };
+}
+
 function callStats(samples: readonly number[]): CallStats {
   const sorted = sortedSamples(samples);
   return { p50Us: roundUs(nearestRankSorted(sorted, 50)), p95Us: roundUs(nearestRankSorted(sorted, 95)), meanUs: roundUs(mean(samples)), n: sorted.length };
@@ -498,41 +539,8 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       insideSamples.set(transport, { costlab: timers.costlab.samples, floor: timers.floor.samples });
     }
 
-    // costlab's HTTP checks alone, after the rounds: the floor behind McpHttpServer beside the floor served bare, the
-    // two taking turns to go first, as many rounds and calls as the rounds measured (ADR 0039).
-    let httpLayer: McpTransports['httpLayer'];
-    if (transports.includes('http')) {
-      const floor = endpoints.get('http')!.floor;
-      const behind = await openFloorBehindHttp(closers);
-      options.onOpen?.(describe(behind));
-      for (let i = 0; i < primingCalls; i++) {
-        behind.check((await behind.client.callTool(TRANSPORT_CALL)) as CallToolResult);
-        if ((i + 1) % 100 === 0) behind.afterRound?.();
-      }
-      const timed = { behind: [] as number[], floor: [] as number[] };
-      const medians = { behind: [] as number[], floor: [] as number[] };
-      for (let round = 0; round < rounds; round++) {
-        for (const side of round % 2 === 0 ? (['behind', 'floor'] as const) : (['floor', 'behind'] as const)) {
-          const endpoint = side === 'behind' ? behind : floor;
-          const block: number[] = [];
-          for (let i = 0; i < callsPerRound; i++) {
-            const t0 = performance.now();
-            const result = (await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult;
-            block.push((performance.now() - t0) * 1000);
-            endpoint.check(result);
-          }
-          endpoint.afterRound?.();
-          timed[side].push(...block);
-          medians[side].push(blockMedian(block));
-        }
-      }
-      httpLayer = {
-        behind: callStats(timed.behind),
-        floor: callStats(timed.floor),
-        rounds,
-        ...(rounds >= MIN_PAIRED_ROUNDS ? { added: pairedDifference(medians.behind, medians.floor) } : {}),
-      };
-    }
+    // costlab's HTTP checks alone, after the rounds (ADR 0039).
+    const httpLayer = transports.includes('http') ? await timeHttpChecks(endpoints.get('http')!.floor, closers, { rounds, callsPerRound, primingCalls, ...(options.onOpen === undefined ? {} : { onOpen: options.onOpen }) }) : undefined;
 
     const rows = transports.map((transport): McpTransportRow => {
       const costlab = callStats(samples.get(key(transport, 'costlab'))!);

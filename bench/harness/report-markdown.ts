@@ -379,6 +379,41 @@ function transportsSection(results: MeasuredResults): string {
     insideTable(bench.transports),
     httpLayerText(bench.httpLayer),
     recordWritesText(bench.recordWrites),
+    transportBars(bench),
+  ].join('\n');
+}
+
+/**
+ * The issue's target beside each row's added cost, drawn: how far each transport is from 5 µs, and how much of its
+ * excess the spec's own rules take there, measured alone (ADR 0039). Drawn only when a rule was measured.
+ */
+export function transportBars(bench: NonNullable<MeasuredResults['mcpTransports']>): string {
+  if (bench.recordWrites === undefined && bench.httpLayer?.added === undefined) return '';
+  const rulesAlone = (transport: string): number | undefined => {
+    if (transport === 'stdio') return bench.recordWrites?.pipe.p50Us;
+    if (transport === 'stdio-audit-file') return bench.recordWrites?.file.p50Us;
+    if (transport === 'http') return bench.httpLayer?.added?.medianUs;
+    return undefined;
+  };
+  const rows = bench.transports.map((row) => ({ transport: row.transport, added: row.paired?.added.medianUs ?? row.addedP50Us, rules: rulesAlone(row.transport) }));
+  const max = Math.max(5, ...rows.map((row) => row.added));
+  const CELLS = 50;
+  const cellsFor = (us: number): number => (us > 0 ? Math.max(1, Math.round((us / max) * CELLS)) : 0);
+  const width = Math.max('the 5 µs target'.length, ...rows.map((row) => row.transport.length));
+  const lines = [`${'the 5 µs target'.padEnd(width)}  ${'░'.repeat(cellsFor(5)).padEnd(CELLS)}  5 µs`];
+  for (const row of rows) {
+    const rules = Math.min(Math.max(0, row.rules ?? 0), Math.max(0, row.added));
+    const drawn = stackedBar([{ weight: rules, glyph: '▒' }, { weight: Math.max(0, row.added) - rules, glyph: '█' }], cellsFor(row.added));
+    const said = row.rules === undefined ? 'no transport rule to measure alone here' : `the spec's rule alone ${signed(row.rules)}`;
+    lines.push(`${row.transport.padEnd(width)}  ${drawn.padEnd(CELLS)}  ${signed(row.added)}, ${said}`);
+  }
+  return [
+    '',
+    `Drawn: each transport's added cost over the bare server (round by round where the run paired its rounds, µs), ${CELLS} cells for the largest; ▒ is the part the spec's own rule costs measured alone (the two records on stdio, the request checks over HTTP), █ the rest, ░ the issue's 5 µs.`,
+    '',
+    '```',
+    ...lines,
+    '```',
   ].join('\n');
 }
 
