@@ -61,6 +61,11 @@ export async function measureRecordWrites(options: RecordWritesOptions): Promise
     const auditFile = path.join(dir, 'records.jsonl');
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, '--blocks', String(blocks), '--calls', String(calls), '--audit', auditFile], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const trail = new StderrTrail(child.stderr as Readable);
+    // The end of what the child said, for the message if it fails (the trail reader keeps only its count).
+    let tail = '';
+    child.stderr.on('data', (chunk: string) => {
+      tail = (tail + chunk).slice(-2000);
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => (stdout += chunk));
@@ -68,7 +73,10 @@ export async function measureRecordWrites(options: RecordWritesOptions): Promise
       child.once('error', (error) => resolve({ code: null, error }));
       child.once('close', (code) => resolve({ code }));
     });
-    if (exit.code !== 0) throw new RecordWritesError(`the record-writing child ${exit.error === undefined ? `exited ${String(exit.code)}` : `did not start (${exit.error.message})`}`);
+    if (exit.code !== 0) {
+      const how = exit.error === undefined ? `exited ${String(exit.code)}` : `did not start (${exit.error.message})`;
+      throw new RecordWritesError(`the record-writing child ${how}; stderr: ${tail.trim().split('\n').slice(-5).join(' | ') || '(empty)'}`);
+    }
     const reported = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { pipeUs?: unknown; fileUs?: unknown; records?: unknown };
     if (!Array.isArray(reported.pipeUs) || !Array.isArray(reported.fileUs) || reported.pipeUs.length !== blocks || reported.fileUs.length !== blocks || typeof reported.records !== 'number') {
       throw new RecordWritesError(`the record-writing child printed no figures for ${blocks} blocks`);
