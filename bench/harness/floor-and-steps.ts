@@ -30,8 +30,8 @@ import { TURN_ATTEMPTS } from '../world/workload.js';
 import type { CallStats, ColdFloorResult, FloorResult, StepSplit, StepStats } from '../results/results-schema.js';
 import { CacheEviction } from './cache-eviction.js';
 import { HandlerClock } from './handler-clock.js';
-import { roundShare, roundUs } from './segments.js';
-import { mean, nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
+import { callStats, roundShare, roundUs } from './segments.js';
+import { nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
 import { StepRecorder, calibrateInstrumentation } from './step-recorder.js';
 import { checkOutcome, runKernelTurn, toolCall } from './workload-turn.js';
 
@@ -53,11 +53,6 @@ export interface FloorAndStepsOptions {
 export interface FloorAndSteps {
   readonly steps: StepSplit;
   readonly floor: FloorResult;
-}
-
-function callStats(samples: ArrayLike<number>): CallStats {
-  const sorted = sortedSamples(samples);
-  return { p50Us: roundUs(nearestRankSorted(sorted, 50)), p95Us: roundUs(nearestRankSorted(sorted, 95)), meanUs: roundUs(mean(samples)), n: sorted.length };
 }
 
 export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<FloorAndSteps> {

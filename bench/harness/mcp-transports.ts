@@ -73,17 +73,16 @@ import type { HttpSessionServer } from '../../src/mcp/transports/http.js';
 import { worldContext } from '../../src/world/reference-world.js';
 import { buildReferenceKernel } from '../world/build-world.js';
 import { MCP_TRANSPORT_NAMES, MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
-import type { CallStats, McpTransportName, McpTransportRow, McpTransports, TransportSide } from '../results/results-schema.js';
+import type { McpTransportName, McpTransportRow, McpTransports, TransportSide } from '../results/results-schema.js';
 import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server.js';
 import { floorSdkServer } from './floor-sdk-server.js';
 import { InsideCallTimer } from './inside-call-timer.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
 import { requestScopedFetch } from './request-scoped-fetch.js';
 import { blockMedian, pairedDifference, pairRounds } from './round-pairs.js';
-import { roundUs } from './segments.js';
+import { callStats, roundUs } from './segments.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
 import { measureRecordWrites } from './record-writes.js';
-import { mean, nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const COSTLAB_BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
@@ -421,11 +420,6 @@ async function timeHttpChecks(
     rounds: plan.rounds,
     ...(plan.rounds >= MIN_PAIRED_ROUNDS ? { added: pairedDifference(medians.behind, medians.floor) } : {}),
   };
-}
-
-function callStats(samples: readonly number[]): CallStats {
-  const sorted = sortedSamples(samples);
-  return { p50Us: roundUs(nearestRankSorted(sorted, 50)), p95Us: roundUs(nearestRankSorted(sorted, 95)), meanUs: roundUs(mean(samples)), n: sorted.length };
 }
 
 async function countInvokedInFile(auditFile: string): Promise<number> {

@@ -20,9 +20,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { CallStats } from '../results/results-schema.js';
-import { mean, nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
-import { roundUs } from './segments.js';
+import { callStats } from './segments.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./record-writes-child.ts', import.meta.url));
@@ -44,11 +43,6 @@ export interface RecordWrites {
 
 export class RecordWritesError extends Error {
   override readonly name = 'RecordWritesError';
-}
-
-function stats(samples: readonly number[]): CallStats {
-  const sorted = sortedSamples(samples);
-  return { p50Us: roundUs(nearestRankSorted(sorted, 50)), p95Us: roundUs(nearestRankSorted(sorted, 95)), meanUs: roundUs(mean(samples)), n: sorted.length };
 }
 
 export async function measureRecordWrites(options: RecordWritesOptions): Promise<RecordWrites> {
@@ -87,7 +81,7 @@ export async function measureRecordWrites(options: RecordWritesOptions): Promise
     if (invoked !== reported.records / 2 || lines !== reported.records) {
       throw new RecordWritesError(`records written ${reported.records} a sink, found ${invoked * 2} on the pipe and ${lines} in the file`);
     }
-    return { pipe: stats(reported.pipeUs as number[]), file: stats(reported.fileUs as number[]), blocks, callsPerBlock: calls };
+    return { pipe: callStats(reported.pipeUs as number[]), file: callStats(reported.fileUs as number[]), blocks, callsPerBlock: calls };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
