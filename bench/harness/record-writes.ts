@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { CallStats } from '../results/results-schema.js';
+import type { McpTransports } from '../results/results-schema.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
 import { callStats } from './segments.js';
 
@@ -33,13 +33,8 @@ export interface RecordWritesOptions {
   readonly calls: number;
 }
 
-/** µs per call for the two records, one figure per block, as p50/p95/mean over the blocks. */
-export interface RecordWrites {
-  readonly pipe: CallStats;
-  readonly file: CallStats;
-  readonly blocks: number;
-  readonly callsPerBlock: number;
-}
+/** µs per call for the two records, one figure per block, as p50/p95/mean over the blocks: the results file's `recordWrites`. */
+export type RecordWrites = NonNullable<McpTransports['recordWrites']>;
 
 export class RecordWritesError extends Error {
   override readonly name = 'RecordWritesError';

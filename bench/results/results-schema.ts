@@ -299,11 +299,6 @@ export const McpTransportsSchema = z.object({
     .min(1)
     .refine((rows) => new Set(rows.map((row) => row.transport)).size === rows.length, { message: 'each transport at most once' }),
   /**
-   * The floor's two records a call written alone, as its stdio children write them (`record-writes.ts`): µs a call
-   * over blocks of calls, to stderr (a pipe this process reads) and to a file. Measured when a stdio row ran; absent
-   * in older files.
-   */
-  /**
    * costlab's HTTP checks alone (ADR 0039): the floor served behind costlab's McpHttpServer (token, limits,
    * admission, sessions) beside the floor served bare, in a pass after the rounds, blocks alternating. `added` is
    * the round-by-round median of behind − bare floor, once there are MIN_PAIRED_ROUNDS rounds. Absent in older files.
@@ -316,6 +311,11 @@ export const McpTransportsSchema = z.object({
       added: PairedDifferenceSchema.optional(),
     })
     .optional(),
+  /**
+   * The floor's two records a call written alone, as its stdio children write them (`record-writes.ts`): µs a call
+   * over blocks of calls, to stderr (a pipe this process reads) and to a file. Measured when a stdio row ran; absent
+   * in older files.
+   */
   recordWrites: z
     .object({
       pipe: CallStatsSchema,
