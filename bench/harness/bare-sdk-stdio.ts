@@ -11,24 +11,13 @@
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { JsonLinesFileSink } from '../../src/kernel/index.js';
-import type { AuditEvent } from '../../src/kernel/index.js';
-import type { FloorRecordSink } from '../micro/floor-mediation.js';
 import { bareSdkServer } from './bare-sdk-server.js';
-import { floorSdkServer } from './floor-sdk-server.js';
+import { floorSdkServer, floorStdioSink } from './floor-sdk-server.js';
 
 const { values } = parseArgs({ options: { floor: { type: 'boolean', default: false }, audit: { type: 'string' } }, strict: true });
 if (values.audit !== undefined && !values.floor) throw new Error('--audit FILE is the floor\'s trail: it needs --floor');
 
-function floorSink(auditFile: string | undefined): { sink: FloorRecordSink; close: () => void } {
-  if (auditFile === undefined) return { sink: (record) => void process.stderr.write(`${JSON.stringify(record)}\n`), close: () => undefined };
-  // costlab's own file sink: each line whole in the file before `write` returns, the same write(2) calls a record.
-  // It writes any JSON value; the floor's records are not the kernel's AuditEvent type, only shaped like one.
-  const file = new JsonLinesFileSink(auditFile);
-  return { sink: (record) => file.write(record as unknown as AuditEvent), close: () => file.close() };
-}
-
-const trail = values.floor ? floorSink(values.audit) : undefined;
+const trail = values.floor ? floorStdioSink(values.audit) : undefined;
 const server = trail === undefined ? bareSdkServer() : floorSdkServer(trail.sink).server;
 const transport = new StdioServerTransport();
 process.stdin.once('end', () => {

@@ -18,13 +18,26 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { publishCatalogue } from '../../src/kernel/index.js';
-import type { JsonObject } from '../../src/kernel/index.js';
+import { JsonLinesFileSink, publishCatalogue } from '../../src/kernel/index.js';
+import type { AuditEvent, JsonObject } from '../../src/kernel/index.js';
 import { setToolsCallHandler } from '../../src/mcp/tools-call-handler.js';
 import { referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
 import type { FloorRecordSink, FloorTurn } from '../micro/floor-mediation.js';
 import { TRANSPORT_CALL } from './bare-sdk-server.js';
+
+/**
+ * Where the floor's stdio children write its records, as `costlab serve --stdio` writes its trail: a JSON line on
+ * stderr, or with an audit file costlab's own `JsonLinesFileSink`, each line whole in the file before `write` returns
+ * (the same write(2) calls a record). The transport bench's children and the records-alone child
+ * (`record-writes-child.ts`) both write through it, so the records alone are written as the rows write them.
+ */
+export function floorStdioSink(auditFile: string | undefined): { readonly sink: FloorRecordSink; close(): void } {
+  if (auditFile === undefined) return { sink: (record) => void process.stderr.write(`${JSON.stringify(record)}\n`), close: () => undefined };
+  // It writes any JSON value; the floor's records are not the kernel's AuditEvent type, only shaped like one.
+  const file = new JsonLinesFileSink(auditFile);
+  return { sink: (record) => file.write(record as unknown as AuditEvent), close: () => file.close() };
+}
 
 export interface FloorSdkServer {
   readonly server: Server;

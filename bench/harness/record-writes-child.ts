@@ -1,9 +1,9 @@
 /**
  * The child side of `record-writes.ts`: one floor call's two records (the
  * floor over the reference world, `files.read` as the transport bench calls
- * it), written per simulated call exactly as the floor's stdio children
- * write them — serialized and written to stderr (a pipe its parent reads), or
- * appended with costlab's `JsonLinesFileSink` — block by block, the two
+ * it), written per simulated call through the sinks the floor's stdio
+ * children write with (`floorStdioSink`) — a JSON line on stderr (a pipe its
+ * parent reads), or appended with costlab's `JsonLinesFileSink` — block by block, the two
  * sinks alternating, each block timed. Nothing else runs per call: no
  * mediation, no transport. Prints one JSON line on stdout:
  * `{pipeUs: number[], fileUs: number[], records: number}` (µs per call, a
@@ -11,11 +11,11 @@
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { JsonLinesFileSink } from '../../src/kernel/index.js';
-import type { AuditEvent, JsonObject } from '../../src/kernel/index.js';
+import type { JsonObject } from '../../src/kernel/index.js';
 import { referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
 import { TRANSPORT_CALL } from './bare-sdk-server.js';
+import { floorStdioSink } from './floor-sdk-server.js';
 
 const { values } = parseArgs({ options: { blocks: { type: 'string' }, calls: { type: 'string' }, audit: { type: 'string' } }, strict: true });
 const blocks = Number(values.blocks);
@@ -33,10 +33,11 @@ const result = await turn.call({ id: 'records/call-1', tool: TRANSPORT_CALL.name
 if (result.status !== 'succeeded' || captured.length !== 2) throw new Error(`the floor's call made ${captured.length} records (${result.status}), expected 2`);
 const [decision, outcome] = captured as [Record<string, unknown>, Record<string, unknown>];
 
-// As the floor's stdio children write them (bare-sdk-stdio.ts): a JSON line on stderr, or costlab's file sink.
-const toPipe = (record: Record<string, unknown>): void => void process.stderr.write(`${JSON.stringify(record)}\n`);
-const file = new JsonLinesFileSink(values.audit);
-const toFile = (record: Record<string, unknown>): void => file.write(record as unknown as AuditEvent);
+// Through the floor's own stdio sinks (floorStdioSink), as its children write them: a JSON line on stderr, or the file.
+const pipe = floorStdioSink(undefined);
+const file = floorStdioSink(values.audit);
+const toPipe = pipe.sink;
+const toFile = file.sink;
 
 function block(write: (record: Record<string, unknown>) => void): number {
   const t0 = performance.now();
@@ -64,5 +65,6 @@ for (let i = 0; i < blocks; i++) {
   // A pause between blocks, as calls have between them: the reader drains the pipe.
   await new Promise((resolve) => setTimeout(resolve, 1));
 }
+pipe.close();
 file.close();
 process.stdout.write(`${JSON.stringify({ pipeUs, fileUs, records: 2 * calls * (blocks + 1) })}\n`);
