@@ -381,6 +381,28 @@ async function openFloorBehindHttp(closers: Closers): Promise<Endpoint> {
   return { transport: 'http', side: 'floor', client, url: server.url.href, requestHeaders, check: readCheck('the floor behind costlab\'s HTTP checks'), afterRound: () => floors.forEach((floor) => floor.clear()) };
 }
 
+/** Untimed calls before the first measured one, each answer checked, the side's accumulation dropped every 100 and at the end. */
+async function prime(endpoint: Endpoint, calls: number): Promise<void> {
+  for (let i = 0; i < calls; i++) {
+    endpoint.check((await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult);
+    if ((i + 1) % 100 === 0) endpoint.afterRound?.();
+  }
+  endpoint.afterRound?.();
+}
+
+/** One side's block of `calls` tools/calls, each timed at the client, request out to result in (µs); each answer checked outside its time. */
+async function timedBlock(endpoint: Endpoint, calls: number): Promise<number[]> {
+  const block: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    const result = (await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult;
+    const t1 = performance.now();
+    endpoint.check(result);
+    block.push((t1 - t0) * 1000);
+  }
+  return block;
+}
+
 /**
  * costlab's HTTP checks alone: the floor behind McpHttpServer (`openFloorBehindHttp`), primed as every endpoint is,
  * beside the floor served bare (`floor`, still open from the rounds), the two taking turns to go first, as many rounds
@@ -393,22 +415,13 @@ async function timeHttpChecks(
 ): Promise<NonNullable<McpTransports['httpLayer']>> {
   const behind = await openFloorBehindHttp(closers);
   plan.onOpen?.(describe(behind));
-  for (let i = 0; i < plan.primingCalls; i++) {
-    behind.check((await behind.client.callTool(TRANSPORT_CALL)) as CallToolResult);
-    if ((i + 1) % 100 === 0) behind.afterRound?.();
-  }
+  await prime(behind, plan.primingCalls);
   const timed = { behind: [] as number[], floor: [] as number[] };
   const medians = { behind: [] as number[], floor: [] as number[] };
   for (let round = 0; round < plan.rounds; round++) {
     for (const side of round % 2 === 0 ? (['behind', 'floor'] as const) : (['floor', 'behind'] as const)) {
       const endpoint = side === 'behind' ? behind : floor;
-      const block: number[] = [];
-      for (let i = 0; i < plan.callsPerRound; i++) {
-        const t0 = performance.now();
-        const result = (await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult;
-        block.push((performance.now() - t0) * 1000);
-        endpoint.check(result);
-      }
+      const block = await timedBlock(endpoint, plan.callsPerRound);
       endpoint.afterRound?.();
       timed[side].push(...block);
       medians[side].push(blockMedian(block));
@@ -462,11 +475,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     for (const transport of transports) {
       const sides = endpoints.get(transport)!;
       for (const side of SIDES) {
-        for (let i = 0; i < primingCalls; i++) {
-          sides[side].check((await sides[side].client.callTool(TRANSPORT_CALL)) as CallToolResult);
-          if ((i + 1) % 100 === 0) sides[side].afterRound?.();
-        }
-        sides[side].afterRound?.();
+        await prime(sides[side], primingCalls);
         callsMade.set(key(transport, side), primingCalls);
       }
     }
@@ -488,14 +497,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
         for (const side of sidesInRound(round)) {
           options.onTurn?.(round, transport, side);
           const endpoint = sides[side];
-          const block: number[] = [];
-          for (let i = 0; i < callsPerRound; i++) {
-            const t0 = performance.now();
-            const result = (await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult;
-            const t1 = performance.now();
-            endpoint.check(result);
-            block.push((t1 - t0) * 1000);
-          }
+          const block = await timedBlock(endpoint, callsPerRound);
           if (measured) {
             samples.get(key(transport, side))!.push(...block);
             blocks.get(key(transport, side))!.push(blockMedian(block));
