@@ -92,6 +92,29 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     await made[0]!.closed;
   });
 
+  it('answers internal_error, with nothing of the fault, when the session server of the host\'s choosing cannot be made; the host is told', async () => {
+    const world = buildWorld();
+    const faults: unknown[] = [];
+    const server = await McpHttpServer.listen({
+      openTurn: (executionId) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+      session: () => {
+        throw new Error('secret detail of the host');
+      },
+      onInternalError: (error) => faults.push(error),
+    });
+    servers.push(server);
+    const execution = await server.openExecution();
+    const init = await post(
+      server.url,
+      JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+      bearer(execution.token),
+    );
+    expect([init.status, init.frames[0]?.error, JSON.stringify(init.frames).includes('secret')]).toEqual([500, 'internal_error', false]);
+    expect(faults.map((fault) => (fault as Error).message)).toEqual(['secret detail of the host']);
+    // The execution and its turn are still live (the server's close, after the test, ends them).
+    expect(world.kernel.openLeases).toBe(1);
+  });
+
   it('keeps the turn across a reconnect: list, disconnect, reconnect with the token, call', async () => {
     const world = buildWorld();
     const server = await serve(world);
