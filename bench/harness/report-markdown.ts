@@ -10,6 +10,7 @@ import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, fo
 import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
 import type { AnchorFigures, StrategyName, StrategyResult } from '../results/results-schema.js';
 import type { MeasuredResults } from './results.js';
+import { roundUs } from './segments.js';
 import { staircaseParagraph } from './staircase-reading.js';
 import { BLOCK_TURNS } from './strategy-blocks.js';
 import type { TargetCheck } from './targets.js';
@@ -420,7 +421,7 @@ export function transportBars(bench: NonNullable<MeasuredResults['mcpTransports'
 /** costlab's HTTP checks alone: the floor behind McpHttpServer beside the floor served bare (ADR 0039). */
 function httpLayerText(layer: NonNullable<MeasuredResults['mcpTransports']>['httpLayer']): string {
   if (layer === undefined) return '';
-  const added = layer.added === undefined ? signed(Math.round((layer.behind.p50Us - layer.floor.p50Us) * 1000) / 1000) : `${signed(layer.added.medianUs)} (${signed(layer.added.loUs)} to ${signed(layer.added.hiUs)})`;
+  const added = layer.added === undefined ? signed(roundUs(layer.behind.p50Us - layer.floor.p50Us)) : `${signed(layer.added.medianUs)} (${signed(layer.added.loUs)} to ${signed(layer.added.hiUs)})`;
   return [
     '',
     `costlab's HTTP checks alone (ADR 0039), in a pass of their own after the rounds: the floor served behind costlab's \`McpHttpServer\` — its bearer token checked against the live turn, the body read under its limits, the connection admitted, the session looked up — beside the floor served bare, ${formatCount(layer.rounds)} rounds, the two taking turns to go first. What the checks SPEC §2 asks of every request cost with nothing of the kernel behind them; of costlab's excess over the floor on the http row, this much is theirs.`,
@@ -488,7 +489,7 @@ function insideTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transp
         us(row.inside!.floor.p50Us),
         signed(row.inside!.overFloorP50Us),
         signed(row.overFloorP50Us!),
-        signed(Math.round((row.overFloorP50Us! - row.inside!.overFloorP50Us) * 1000) / 1000),
+        signed(roundUs(row.overFloorP50Us! - row.inside!.overFloorP50Us)),
         formatCount(Math.min(row.inside!.costlab.n, row.inside!.floor.n)),
       ]),
       ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
