@@ -80,7 +80,8 @@ import { InsideCallTimer } from './inside-call-timer.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
 import { requestScopedFetch } from './request-scoped-fetch.js';
 import { blockMedian, pairedDifference, pairRounds } from './round-pairs.js';
-import { callStats, roundUs } from './segments.js';
+import { callStats } from './call-stats.js';
+import { roundUs } from './segments.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
 import { measureRecordWrites } from './record-writes.js';
 

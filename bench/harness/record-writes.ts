@@ -21,7 +21,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { McpTransports } from '../results/results-schema.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
-import { callStats } from './segments.js';
+import { callStats } from './call-stats.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./record-writes-child.ts', import.meta.url));

@@ -97,12 +97,6 @@ export interface CallFigures {
 
 /** Times to the nanosecond and shares to 1e-6: finer digits are noise, and they make the JSON unreadable. */
 export const roundUs = (value: number): number => Math.round(value * 1000) / 1000;
-
-/** A run of per-call times (µs) as the report prints one: nearest-rank p50 and p95, mean, count. */
-export function callStats(samples: ArrayLike<number>): CallStats {
-  const sorted = sortedSamples(samples);
-  return { p50Us: roundUs(nearestRankSorted(sorted, 50)), p95Us: roundUs(nearestRankSorted(sorted, 95)), meanUs: roundUs(mean(samples)), n: sorted.length };
-}
 export const roundShare = (value: number): number => Math.round(value * 1e6) / 1e6;
 
 export class NoCallsMeasured extends Error {
