@@ -7,6 +7,9 @@
  * what it saw so far, with the failure named.
  */
 import { randomBytes } from 'node:crypto';
+import { CallLedger } from './call-ledger.js';
+import { DEFAULT_CALL_PLAN, planCalls } from './call-plan.js';
+import type { CallPlanOptions } from './call-plan.js';
 import type { IdentityObservation, ListingSeen } from './consistency-rows.js';
 import type { ResolvedIdentity, TargetConfig } from './target-config.js';
 import { TargetFailure } from './target-failure.js';
@@ -14,12 +17,18 @@ import { TargetSession } from './target-session.js';
 import type { TargetSpec } from './target-spec.js';
 import type { Redactor } from './secrets.js';
 
+/** The calls made between listings, planned from the first listing any identity saw. */
+export interface CallsBetweenListings {
+  ledger: CallLedger | undefined;
+  readonly plan: (tools: readonly Record<string, unknown>[]) => Promise<CallLedger>;
+}
+
 export async function probeIdentity(
   spec: TargetSpec,
   identity: ResolvedIdentity,
   config: TargetConfig,
   redactor: Redactor,
-  isFirst: boolean,
+  between: CallsBetweenListings,
 ): Promise<IdentityObservation> {
   const listings: ListingSeen[] = [];
   let declaresListChanged = false;
@@ -28,9 +37,11 @@ export async function probeIdentity(
   try {
     session = await TargetSession.open(spec, identity, { timeoutMs: config.timeoutMs, maxListingBytes: config.maxListingBytes, redactor });
     declaresListChanged = session.declaresListChanged;
-    const calls = config.calls.filter((call) => (call.identity === undefined ? isFirst : call.identity === identity.name));
     for (let i = 0; i < config.listRepeats; i++) {
-      if (i > 0) for (const call of calls) await session.call(call.tool, call.arguments);
+      if (i > 0) {
+        const ledger = between.ledger ?? (await between.plan(listings[0]!.tools));
+        for (const call of ledger.calls) if (call.identity === identity) ledger.record(call, await session.call(call.tool, call.arguments), 'warm');
+      }
       const noticesBefore = session.listChangedNotices;
       const listed = await session.list();
       listings.push({ tools: listed.tools, result: listed.result, noticesBefore, frame: session.frames.findLast((f) => f.direction === 'received' && f.method === 'tools/list') });
@@ -56,8 +67,24 @@ export async function probeIdentity(
   }
 }
 
-export async function probeConsistency(spec: TargetSpec, identities: readonly ResolvedIdentity[], config: TargetConfig, redactor: Redactor): Promise<IdentityObservation[]> {
-  const out: IdentityObservation[] = [];
-  for (const [i, identity] of identities.entries()) out.push(await probeIdentity(spec, identity, config, redactor, i === 0));
-  return out;
+export interface ConsistencyProbe {
+  readonly observations: IdentityObservation[];
+  /** Every planned call with its answer; undefined when no listing was seen to plan from. */
+  readonly calls: CallLedger | undefined;
+}
+
+export async function probeConsistency(
+  spec: TargetSpec,
+  identities: readonly ResolvedIdentity[],
+  config: TargetConfig,
+  redactor: Redactor,
+  plan: CallPlanOptions = DEFAULT_CALL_PLAN,
+): Promise<ConsistencyProbe> {
+  const between: CallsBetweenListings = {
+    ledger: undefined,
+    plan: async (tools) => (between.ledger ??= new CallLedger(await planCalls(tools, config, identities, plan), tools, redactor)),
+  };
+  const observations: IdentityObservation[] = [];
+  for (const identity of identities) observations.push(await probeIdentity(spec, identity, config, redactor, between));
+  return { observations, calls: between.ledger };
 }

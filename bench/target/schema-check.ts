@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Ajv as AjvCore } from 'ajv';
+import type { StructuredCheck } from './target-report-schema.js';
 
 const require = createRequire(import.meta.url);
 type AjvClass = new (options: Record<string, unknown>) => AjvCore;
@@ -40,10 +41,7 @@ export function inputSchemaProblem(schema: unknown): string | undefined {
   const record = schema as Record<string, unknown>;
   if (record['type'] !== 'object') return `inputSchema.type is ${JSON.stringify(record['type']) ?? 'absent'}, not "object"`;
   const ajv = validatorFor(record);
-  if (!ajv.validateSchema(record)) {
-    const first = ajv.errors?.[0];
-    return `not a valid JSON Schema: ${first === undefined ? 'rejected by the meta-schema' : `${first.instancePath || '(root)'} ${first.message ?? ''}`.trim()}`;
-  }
+  if (!ajv.validateSchema(record)) return `not a valid JSON Schema: ${ajv.errors?.[0] === undefined ? 'rejected by the meta-schema' : firstError(ajv, ajv.errors)}`;
   try {
     ajv.compile(record);
     // Compiled schemas are cached by content; drop them so a long run does not grow the cache.
@@ -61,4 +59,40 @@ export function schemaProblems(tools: readonly Record<string, unknown>[]): Schem
     if (problem !== undefined) problems.push({ tool: typeof tool['name'] === 'string' ? tool['name'] : '(unnamed)', problem });
   }
   return problems;
+}
+
+function firstError(ajv: AjvCore, errors: typeof ajv.errors): string {
+  const first = errors?.[0];
+  return first === undefined ? 'rejected' : `${first.instancePath || '(root)'} ${first.message ?? ''}`.trim();
+}
+
+/** Why `value` does not satisfy `schema` (a valid schema), or undefined when it does; a schema that does not compile is the problem. */
+export function valueProblem(schema: Record<string, unknown>, value: unknown): string | undefined {
+  const ajv = validatorFor(schema);
+  let validate;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    return `the schema does not compile: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+  }
+  const ok = validate(value);
+  const problem = ok ? undefined : firstError(ajv, validate.errors);
+  ajv.removeSchema(schema);
+  return problem;
+}
+
+/**
+ * A tool result judged against the tool's `outputSchema`: its
+ * `structuredContent` valid or not, missing although the tool declares a
+ * schema, or no schema to judge by. A refusal (`isError`) carries no
+ * structured result by design and is not checked.
+ */
+export function structuredContentCheck(tool: Record<string, unknown> | undefined, result: Record<string, unknown> | undefined): StructuredCheck {
+  if (result === undefined || result['isError'] === true) return { verdict: 'not_checked' };
+  const schema = tool?.['outputSchema'];
+  if (schema === undefined) return { verdict: 'no_schema' };
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return { verdict: 'invalid', problem: 'the outputSchema is not a JSON object' };
+  if (!('structuredContent' in result)) return { verdict: 'missing', problem: 'the tool declares an outputSchema, and its result carries no structuredContent' };
+  const problem = valueProblem(schema as Record<string, unknown>, result['structuredContent']);
+  return problem === undefined ? { verdict: 'valid' } : { verdict: 'invalid', problem: `structuredContent ${problem}` };
 }

@@ -65,6 +65,8 @@ export const TargetConfigSchema = z
     maxListingBytes: z.number().int().min(1024).max(512 * 1024 * 1024).default(4 * 1024 * 1024),
     /** Repeated `tools/list` calls for the consistency rows. */
     listRepeats: z.number().int().min(2).max(1000).default(5),
+    /** Tokens of tool definitions a client may spend (listing-footprint.ts: default 10% of a 128k-token context). */
+    tokenBudget: z.number().int().min(1).max(10_000_000).default(12_800),
   })
   .superRefine((config, ctx) => {
     const names = new Set<string>();
@@ -96,12 +98,12 @@ export async function loadTargetConfig(file: string): Promise<TargetConfig> {
   } catch (error) {
     throw new TargetConfigUnreadable(`${file} is not readable JSON: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
-  return parseTargetConfig(raw, path.dirname(path.resolve(file)));
+  return parseTargetConfig(raw, path.dirname(path.resolve(file)), file);
 }
 
-/** Validates a config value; relative `headersFile` paths resolve against `baseDir`. */
-export function parseTargetConfig(raw: unknown, baseDir = process.cwd()): TargetConfig {
-  const config = parseContract('costlab.config.json', TargetConfigSchema, raw);
+/** Validates a config value; relative `headersFile` paths resolve against `baseDir`; a refusal names `source` (the file it came from). */
+export function parseTargetConfig(raw: unknown, baseDir = process.cwd(), source = 'costlab.config.json'): TargetConfig {
+  const config = parseContract(source, TargetConfigSchema, raw);
   return {
     ...config,
     identities: config.identities.map((identity) =>

@@ -40,8 +40,26 @@ export interface CallOutcome {
   readonly kind: 'result' | 'error';
   readonly isError: boolean;
   readonly errorCode?: number;
+  /** The server's own words for a refusal (the JSON-RPC error's message, or the isError result's text), cut and redacted. */
+  readonly errorText?: string;
+  /** The tool result as received (kind `result`): where `structuredContent` is. */
+  readonly result?: Record<string, unknown>;
   readonly ms: number;
   readonly bytes: number;
+}
+
+const ERROR_TEXT_CHARS = 300;
+
+/** The text a refusal carried: a JSON-RPC error's message (and data), or the text items of an isError result. */
+function refusalText(answer: Record<string, unknown>): string {
+  const error = answer['error'] as { message?: unknown; data?: unknown } | undefined;
+  if (error !== undefined) return [typeof error.message === 'string' ? error.message : '', error.data === undefined ? '' : JSON.stringify(error.data)].filter((part) => part !== '').join(' ');
+  const content = (answer['result'] as { content?: unknown } | undefined)?.content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((item: unknown) => (item !== null && typeof item === 'object' && (item as { type?: unknown }).type === 'text' ? String((item as { text?: unknown }).text ?? '') : ''))
+    .filter((text) => text !== '')
+    .join(' ');
 }
 
 /**
@@ -68,6 +86,15 @@ class MeteredStdioTransport extends StdioClientTransport {
 }
 
 const LooseResult = z.looseObject({});
+
+/** `operation`, or a rejection once `ms` have passed; the timer never outlives it. */
+function withTimeout<T>(operation: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([operation, expired]).finally(() => clearTimeout(timer));
+}
 const ListResult = z.looseObject({ tools: z.array(z.looseObject({})) });
 const STDERR_TAIL_BYTES = 4096;
 const CLOSE_GRACE_MS = 250;
@@ -82,6 +109,7 @@ export class TargetSession {
   readonly #failed: Promise<never>;
   #closing = false;
   #stdio: StdioClientTransport | undefined;
+  #http: StreamableHTTPClientTransport | undefined;
   initializeMs = 0;
   listChangedNotices = 0;
 
@@ -150,6 +178,7 @@ export class TargetSession {
     const client = new Client({ name: 'costlab-target', version: '0.1.0' }, { capabilities: {} });
     const session = new TargetSession(client, tap, options, stderr);
     if (inner instanceof StdioClientTransport) session.#stdio = inner;
+    if (inner instanceof StreamableHTTPClientTransport) session.#http = inner;
     meter.over = (bytes) =>
       session.#fail(new TargetFailure('listing_too_large', `the target sent a frame of more than ${bytes} bytes (still unfinished), past the limit of ${options.maxListingBytes} (maxListingBytes)`));
     client.onerror = (error) => session.#onTransportError(error);
@@ -265,13 +294,26 @@ export class TargetSession {
       const answered = this.#tap.lastResponseTo('tools/call');
       const jsonRpcError = answered !== undefined && 'error' in answered.message ? (answered.message as { error: { code: number } }).error.code : undefined;
       if (error instanceof McpError && jsonRpcError === error.code && this.#failure === undefined) {
-        return { kind: 'error', isError: true, errorCode: error.code, ms, bytes: frameBytes(answered!.message) };
+        return { kind: 'error', isError: true, errorCode: error.code, errorText: this.#errorText(answered!.message as unknown as Record<string, unknown>), ms, bytes: frameBytes(answered!.message) };
       }
       throw this.#name(error, what);
     }
     const ms = performance.now() - started;
     const frame = this.#tap.lastResponseTo('tools/call');
-    return { kind: 'result', isError: result['isError'] === true, ms, bytes: frame === undefined ? 0 : frameBytes(frame.message) };
+    const isError = result['isError'] === true;
+    return {
+      kind: 'result',
+      isError,
+      ...(isError && frame !== undefined ? { errorText: this.#errorText(frame.message as unknown as Record<string, unknown>) } : {}),
+      result,
+      ms,
+      bytes: frame === undefined ? 0 : frameBytes(frame.message),
+    };
+  }
+
+  #errorText(answer: Record<string, unknown>): string {
+    const text = this.#options.redactor.scrub(refusalText(answer));
+    return text.length > ERROR_TEXT_CHARS ? `${text.slice(0, ERROR_TEXT_CHARS)}…` : text;
   }
 
   /**
@@ -291,6 +333,11 @@ export class TargetSession {
         // already gone
       }
     }, CLOSE_GRACE_MS);
+    // An HTTP session is ended the way the protocol asks: DELETE with its Mcp-Session-Id, so the server can free it now
+    // rather than at its idle timeout. A server that refuses (405: it keeps no sessions) or is gone is not a failure here.
+    if (this.#http?.sessionId !== undefined && this.#failure === undefined) {
+      await withTimeout(this.#http.terminateSession(), this.#options.timeoutMs).catch(() => undefined);
+    }
     await this.#client.close().catch(() => undefined);
     if (nudge !== undefined) clearTimeout(nudge);
   }

@@ -7,22 +7,18 @@
  * rank (a p95 is a time some request took). Bytes are the JSON-RPC frames as
  * JSON text, newline-framed, as stdio carries them.
  */
-import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
+import { CallLedger } from './call-ledger.js';
+import { DEFAULT_CALL_PLAN, planCalls } from './call-plan.js';
+import type { CallPlanOptions } from './call-plan.js';
+import { listingFootprint } from './listing-footprint.js';
 import type { ResolvedIdentity, TargetConfig } from './target-config.js';
-import type { CurvePoint, Timing, WireCost } from './target-report-schema.js';
+import type { CurvePoint, WireCost } from './target-report-schema.js';
 import { TargetFailure } from './target-failure.js';
 import { TargetSession } from './target-session.js';
-import type { CallOutcome } from './target-session.js';
+import { timing } from './timing.js';
 import { atSize } from './target-spec.js';
 import type { TargetSpec } from './target-spec.js';
 import type { Redactor } from './secrets.js';
-
-export function timing(samples: readonly number[]): Timing {
-  if (samples.length === 0) return { samples: 0, p50Ms: 0, p95Ms: 0, minMs: 0, maxMs: 0 };
-  const sorted = sortedSamples(samples);
-  const round = (ms: number): number => Math.round(ms * 1000) / 1000;
-  return { samples: samples.length, p50Ms: round(nearestRankSorted(sorted, 50)), p95Ms: round(nearestRankSorted(sorted, 95)), minMs: round(sorted[0]!), maxMs: round(sorted[sorted.length - 1]!) };
-}
 
 export function schemaBytesOf(tools: readonly Record<string, unknown>[]): number {
   let bytes = 0;
@@ -30,46 +26,41 @@ export function schemaBytesOf(tools: readonly Record<string, unknown>[]): number
   return bytes;
 }
 
-function answered(outcome: CallOutcome): 'success' | 'isError' | 'jsonrpc-error' {
-  return outcome.kind === 'error' ? 'jsonrpc-error' : outcome.isError ? 'isError' : 'success';
-}
-
 export interface CostOptions {
   readonly onProgress?: (line: string) => void;
 }
 
-/** Which identity makes each configured call (the first, unless the call names one). */
-function callsWithIdentity(config: TargetConfig, identities: readonly ResolvedIdentity[]) {
-  return config.calls.map((call) => ({ ...call, identity: identities.find((i) => i.name === (call.identity ?? identities[0]!.name))! }));
-}
-
-export async function measureWireCost(spec: TargetSpec, identities: readonly ResolvedIdentity[], config: TargetConfig, redactor: Redactor, options: CostOptions = {}): Promise<WireCost> {
+export async function measureWireCost(
+  spec: TargetSpec,
+  identities: readonly ResolvedIdentity[],
+  config: TargetConfig,
+  redactor: Redactor,
+  plan: CallPlanOptions = DEFAULT_CALL_PLAN,
+  options: CostOptions = {},
+): Promise<WireCost> {
   const progress = options.onProgress ?? (() => undefined);
   const sessionOptions = { timeoutMs: config.timeoutMs, maxListingBytes: config.maxListingBytes, redactor };
-  const calls = callsWithIdentity(config, identities);
   const first = identities[0]!;
-  const callKey = (i: number): string => `${i}`;
-  const warmCalls = new Map<string, number[]>();
-  const coldCalls = new Map<string, number[]>();
-  const lastAnswer = new Map<string, CallOutcome>();
+  // The calls are planned from the first listing seen: generated arguments need the tools' input schemas.
+  let ledger: CallLedger | undefined;
+  const ledgerFor = async (tools: readonly Record<string, unknown>[]): Promise<CallLedger> =>
+    (ledger ??= new CallLedger(await planCalls(tools, config, identities, plan), tools, redactor));
+  const callersOf = (l: CallLedger): ResolvedIdentity[] => [first, ...identities.filter((i) => i !== first && l.calls.some((c) => c.identity === i))];
 
   // Cold: a fresh process/connection per run, per identity that makes calls (the first always).
   const coldInit: number[] = [];
   const coldList: number[] = [];
-  const callers = [first, ...identities.filter((i) => i !== first && calls.some((c) => c.identity === i))];
   for (let run = 0; run < config.coldRuns; run++) {
     progress(`cold ${run + 1}/${config.coldRuns}`);
-    for (const identity of callers) {
+    for (let c = 0; c < (ledger === undefined ? 1 : callersOf(ledger).length); c++) {
+      const identity = ledger === undefined ? first : callersOf(ledger)[c]!;
       const session = await TargetSession.open(spec, identity, sessionOptions);
       try {
         coldInit.push(session.initializeMs);
         const listed = await session.list();
         if (identity === first) coldList.push(listed.ms);
-        for (const [i, call] of calls.entries()) {
-          if (call.identity !== identity) continue;
-          const outcome = await session.call(call.tool, call.arguments);
-          (coldCalls.get(callKey(i)) ?? coldCalls.set(callKey(i), []).get(callKey(i))!).push(outcome.ms);
-        }
+        const l = await ledgerFor(listed.tools);
+        for (const call of l.calls) if (call.identity === identity) l.record(call, await session.call(call.tool, call.arguments), 'cold');
       } finally {
         await session.close();
       }
@@ -78,8 +69,9 @@ export async function measureWireCost(spec: TargetSpec, identities: readonly Res
 
   // Warm: one session per calling identity, warm-up rounds discarded.
   const warmList: number[] = [];
-  let facts: { server: WireCost['server']; declaresListChanged: boolean; toolCount: number; responseBytes: number; schemaBytes: number } | undefined;
-  for (const identity of callers) {
+  let facts: { server: WireCost['server']; declaresListChanged: boolean; toolCount: number; responseBytes: number; schemaBytes: number; tools: readonly Record<string, unknown>[] } | undefined;
+  for (let c = 0; c < (ledger === undefined ? 1 : callersOf(ledger).length); c++) {
+    const identity = ledger === undefined ? first : callersOf(ledger)[c]!;
     const session = await TargetSession.open(spec, identity, sessionOptions);
     try {
       const rounds = config.warmup + config.samples;
@@ -90,42 +82,30 @@ export async function measureWireCost(spec: TargetSpec, identities: readonly Res
         if (identity === first) {
           if (measured) warmList.push(listed.ms);
           facts ??= {
-            server: session.serverInfo ?? null,
+            server: session.serverInfo === undefined ? null : { name: redactor.scrub(session.serverInfo.name), version: redactor.scrub(session.serverInfo.version) },
             declaresListChanged: session.declaresListChanged,
             toolCount: listed.tools.length,
             responseBytes: listed.bytes,
             schemaBytes: schemaBytesOf(listed.tools),
+            tools: listed.tools,
           };
         }
-        for (const [i, call] of calls.entries()) {
-          if (call.identity !== identity) continue;
-          const outcome = await session.call(call.tool, call.arguments);
-          lastAnswer.set(callKey(i), outcome);
-          if (measured) (warmCalls.get(callKey(i)) ?? warmCalls.set(callKey(i), []).get(callKey(i))!).push(outcome.ms);
-        }
+        const l = await ledgerFor(listed.tools);
+        for (const call of l.calls) if (call.identity === identity) l.record(call, await session.call(call.tool, call.arguments), measured ? 'warm' : 'unmeasured');
         session.forgetFrames();
       }
     } finally {
       await session.close();
     }
   }
-  if (facts === undefined) throw new TargetFailure('protocol_error', 'no listing was measured');
+  if (facts === undefined || ledger === undefined) throw new TargetFailure('protocol_error', 'no listing was measured');
   return {
     server: facts.server,
     declaresListChanged: facts.declaresListChanged,
     initialize: { cold: timing(coldInit) },
     list: { warm: timing(warmList), cold: timing(coldList), toolCount: facts.toolCount, responseBytes: facts.responseBytes, schemaBytes: facts.schemaBytes },
-    calls: calls.map((call, i) => {
-      const last = lastAnswer.get(callKey(i));
-      return {
-        tool: call.tool,
-        identity: call.identity.name,
-        answered: last === undefined ? 'success' : answered(last),
-        responseBytes: last?.bytes ?? 0,
-        warm: timing(warmCalls.get(callKey(i)) ?? []),
-        cold: timing(coldCalls.get(callKey(i)) ?? []),
-      };
-    }),
+    calls: ledger.rows(),
+    listing: listingFootprint(facts.tools, redactor),
   };
 }
 

@@ -3,7 +3,7 @@
  * the way the structural lane gates the reference world — exactly. The world
  * is served by `costlab serve --stdio --world <file>` and judged on the
  * catalogue consistency rows; each row is one structural verdict (expected
- * 1, a pass; `warn` and `not_applicable` count as passes). Exit 0 pass,
+ * 1, a pass; `warn` and `not_applicable` count as passes, `not_exercised` as a failure). Exit 0 pass,
  * 1 a row failed, 2 could not measure.
  */
 import { writeFile } from 'node:fs/promises';
@@ -26,7 +26,7 @@ export async function runGateWorld(worldFile: string, out: string | undefined): 
     process.stderr.write(`costlab gate: could not measure: the served world failed: ${outcome.failure?.code} ${outcome.failure?.message}\n`);
     return 2;
   }
-  const rows = (outcome.rows ?? []).map((row) => structuralVerdict({ segment: `${row.id} (${row.verdict})`, expected: 1, actual: row.verdict === 'fail' || row.verdict === 'error' ? 0 : 1 }));
+  const rows = (outcome.rows ?? []).map((row) => structuralVerdict({ segment: `${row.id} (${row.verdict})`, expected: 1, actual: row.verdict === 'fail' || row.verdict === 'error' || row.verdict === 'not_exercised' ? 0 : 1 }));
   const table = `## costlab gate: world ${worldFile}, served and judged on the catalogue consistency rows\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
   process.stdout.write(table);
   if (out !== undefined) await writeFile(out, table);

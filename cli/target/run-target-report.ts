@@ -29,6 +29,7 @@ export async function runTargetReport(command: 'bench' | 'conformance', flags: T
       specs: options.specs,
       config: options.config,
       command: [`costlab ${command}`, ...argv].join(' '),
+      plan: options.plan,
       onProgress: (line) => process.stderr.write(`${command}: ${line}\n`),
     });
   } catch (error) {

@@ -8,7 +8,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { positiveInteger } from '../../bench/command-line/flag-values.js';
+import { oneOf, positiveInteger } from '../../bench/command-line/flag-values.js';
+import { DEFAULT_CALL_PLAN } from '../../bench/target/call-plan.js';
+import type { CallPlanOptions, CallsMode } from '../../bench/target/call-plan.js';
 import { DEFAULT_TARGET_CONFIG, loadTargetConfig } from '../../bench/target/target-config.js';
 import type { TargetConfig } from '../../bench/target/target-config.js';
 import { parseTargetSpec } from '../../bench/target/target-spec.js';
@@ -26,6 +28,9 @@ export interface TargetFlags {
   readonly coldRuns?: number;
   readonly timeout?: number;
   readonly out?: string;
+  readonly calls?: CallsMode;
+  readonly allowDestructive?: boolean;
+  readonly seed?: number;
 }
 
 /** Whether the flags ask for the target path of a command. */
@@ -45,7 +50,10 @@ export function addTargetOptions(command: Command, what: { world?: boolean; json
   command
     .option('--samples <n>', 'target runs: warm samples per request (overrides the config)', positiveInteger)
     .option('--cold-runs <n>', 'target runs: fresh processes or connections (overrides the config)', positiveInteger)
-    .option('--timeout <ms>', 'target runs: per-request timeout (overrides the config)', positiveInteger);
+    .option('--timeout <ms>', 'target runs: per-request timeout (overrides the config)', positiveInteger)
+    .option('--calls <which>', `target runs: config (the config file's calls) or all (also every listed tool, arguments generated from its inputSchema); default all without a config file, config with one`, oneOf<CallsMode>(['config', 'all']))
+    .option('--allow-destructive', 'target runs, --calls all: also call tools that may be destructive (destructiveHint true, or absent on a tool not readOnlyHint: true)')
+    .option('--seed <n>', `target runs, --calls all: seed of the argument generator (default ${DEFAULT_CALL_PLAN.seed})`, positiveInteger);
   if (what.world !== false) command.option('--world <file>', 'target runs: the world file `serve --world` reads, served by `costlab serve --stdio --world <file>`');
   return command;
 }
@@ -59,6 +67,8 @@ export interface TargetCommandOptions {
   readonly config: TargetConfig;
   readonly out: string;
   readonly json: boolean;
+  /** Which tools are called, from `--calls`, `--allow-destructive` and `--seed`. */
+  readonly plan: CallPlanOptions;
 }
 
 /** The target `costlab serve --stdio --world <file>` makes of a world file, run by node from this checkout (or the `bin` given). */
@@ -80,7 +90,9 @@ export async function targetOptions(flags: TargetFlags): Promise<TargetCommandOp
   if (flags.world !== undefined) specs.push(worldTarget(flags.world));
   if (specs.length === 0 && config.target !== undefined) specs.push(parseTargetSpec(config.target));
   if (specs.length === 0) throw new TargetUsageError(`name a target with --target, --world, or "target" in ${DEFAULT_CONFIG_FILE}`);
-  return { specs, config, out: flags.out ?? 'results', json: flags.json === true };
+  // A server author with no config file wants every tool exercised; a config file's calls are the author's own choice.
+  const plan: CallPlanOptions = { calls: flags.calls ?? (configFile === undefined ? 'all' : 'config'), allowDestructive: flags.allowDestructive === true, seed: flags.seed ?? DEFAULT_CALL_PLAN.seed };
+  return { specs, config, out: flags.out ?? 'results', json: flags.json === true, plan };
 }
 
 /** Writes a usage failure and returns exit code 2. */

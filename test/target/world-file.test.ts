@@ -27,7 +27,7 @@ describe('--world FILE on bench and gate', () => {
   it('gate --world judges the served world on the consistency rows, one exact verdict each, and passes', async () => {
     const { stdout } = await costlab(['gate', '--world', WORLD]);
     const rows = stdout.split('\n').filter((line) => line.startsWith('| structural |'));
-    expect(rows).toHaveLength(7);
+    expect(rows).toHaveLength(8);
     expect(rows.every((line) => line.includes('| pass |'))).toBe(true);
   }, 300_000);
 });
