@@ -13,7 +13,8 @@ import { timing } from './timing.js';
 
 export type CallPhase = 'warm' | 'cold';
 
-function answeredAs(outcome: CallOutcome): 'success' | 'isError' | 'jsonrpc-error' {
+function answeredAs(outcome: CallOutcome): NonNullable<CallCost['answered']> {
+  if (outcome.kind === 'timeout') return 'timeout';
   return outcome.kind === 'error' ? 'jsonrpc-error' : outcome.isError ? 'isError' : 'success';
 }
 
@@ -38,7 +39,8 @@ export class CallLedger {
 
   record(call: PlannedCall, outcome: CallOutcome, phase: CallPhase | 'unmeasured'): void {
     const times = this.#times.get(call.key) ?? this.#times.set(call.key, { warm: [], cold: [] }).get(call.key)!;
-    if (phase !== 'unmeasured') times[phase].push(outcome.ms);
+    // A timeout's time is the timeout, not a measurement of the server.
+    if (phase !== 'unmeasured' && outcome.kind !== 'timeout') times[phase].push(outcome.ms);
     this.#last.set(call.key, outcome);
     // Judged on the first successful answer and whenever one disagrees with it: a schema is compiled per check, not per sample.
     const before = this.#checks.get(call.key);

@@ -55,7 +55,14 @@ export async function probeIdentity(
     unlisted = {
       name,
       refused: outcome.isError,
-      how: outcome.kind === 'error' ? `refused with JSON-RPC error ${outcome.errorCode}` : outcome.isError ? 'refused with a tool result isError: true' : 'answered as a success',
+      how:
+        outcome.kind === 'error'
+          ? `refused with JSON-RPC error ${outcome.errorCode}`
+          : outcome.kind === 'timeout'
+            ? `not answered within ${config.timeoutMs} ms`
+            : outcome.isError
+              ? 'refused with a tool result isError: true'
+              : 'answered as a success',
       frames,
     };
     return { identity, declaresListChanged, listings, unlisted };

@@ -1,4 +1,5 @@
 /** The markdown face of a target run: one section per target, for a pull request or a CI summary. */
+import { escapeMarkdown, markdownCode } from '../../src/conformance/report/markdown-text.js';
 import type { CallCost, ListingFootprint, TargetOutcome, TargetReport, Timing } from './target-report-schema.js';
 
 const ms = (t: Timing): string => (t.samples === 0 ? '—' : `${t.p50Ms.toFixed(3)} / ${t.p95Ms.toFixed(3)}`);
@@ -25,7 +26,7 @@ function callsSection(calls: readonly CallCost[], timed: 'warm and cold' | 'betw
   for (const call of calls) {
     const structured = call.structured.problem === undefined ? call.structured.verdict : `${call.structured.verdict}: ${call.structured.problem}`;
     const times = timed === 'warm and cold' ? `${ms(call.warm)} | ${ms(call.cold)}` : ms(call.warm);
-    lines.push(`| \`${cell(call.key)}\` | ${cell(call.identity)} | ${call.source} | ${call.status} | ${times} | ${call.status === 'called' ? call.responseBytes : '—'} | ${call.answered ?? '—'} | ${cell(structured)} | ${cell(call.reason ?? call.errorText ?? '')} |`);
+    lines.push(`| ${markdownCode(call.key)} | ${escapeMarkdown(call.identity)} | ${call.source} | ${call.status} | ${times} | ${call.status === 'called' ? call.responseBytes : '—'} | ${call.answered ?? '—'} | ${escapeMarkdown(structured)} | ${escapeMarkdown(call.reason ?? call.errorText ?? '')} |`);
   }
   return lines;
 }
@@ -41,7 +42,7 @@ function listingSection(listing: ListingFootprint): string[] {
   ];
   if (listing.tools.length > 0) {
     lines.push('', `| largest definitions${listing.tools.length > LARGEST_SHOWN ? ` (${LARGEST_SHOWN} of ${listing.tools.length}; all in the JSON)` : ''} | bytes | schema bytes | tokens |`, '| --- | --- | --- | --- |');
-    for (const tool of listing.tools.slice(0, LARGEST_SHOWN)) lines.push(`| \`${cell(tool.tool)}\` | ${tool.bytes} | ${tool.schemaBytes} | ${tool.tokens} |`);
+    for (const tool of listing.tools.slice(0, LARGEST_SHOWN)) lines.push(`| ${markdownCode(tool.tool)} | ${tool.bytes} | ${tool.schemaBytes} | ${tool.tokens} |`);
   }
   return lines;
 }
@@ -88,7 +89,7 @@ export function renderTargetMarkdown(report: TargetReport): string {
   const out = [
     `## ${title}`,
     '',
-    ...report.summary.map((line) => `- ${cell(line)}`),
+    ...report.summary.map((line) => `- ${escapeMarkdown(line)}`),
     '',
     `\`${report.command}\`, costlab at ${report.commit?.slice(0, 10) ?? 'an uncommitted tree'}, on ${report.machine.cpu} × ${report.machine.cores}, node ${report.machine.node}, ${report.createdAt}.`,
     report.kind === 'target-bench'

@@ -42,7 +42,7 @@ export const CallCostSchema = z.strictObject({
   status: z.enum(['called', 'skipped']),
   reason: z.string().optional(),
   /** How the call was answered the last time it was made. */
-  answered: z.enum(['success', 'isError', 'jsonrpc-error']).optional(),
+  answered: z.enum(['success', 'isError', 'jsonrpc-error', 'timeout']).optional(),
   /** The server's own text for a refusal (JSON-RPC error message or the isError result's text), cut and redacted. */
   errorText: z.string().optional(),
   responseBytes: z.number().int().nonnegative(),

@@ -36,8 +36,12 @@ export interface ListOutcome {
 }
 
 export interface CallOutcome {
-  /** `result`: a tool result (`isError` says whether it is a refusal); `error`: a JSON-RPC error. */
-  readonly kind: 'result' | 'error';
+  /**
+   * `result`: a tool result (`isError` says whether it is a refusal); `error`: a JSON-RPC error;
+   * `timeout`: no answer within the timeout (the request is cancelled; the session goes on, since one slow tool
+   * must not keep the others from being called).
+   */
+  readonly kind: 'result' | 'error' | 'timeout';
   readonly isError: boolean;
   readonly errorCode?: number;
   /** The server's own words for a refusal (the JSON-RPC error's message, or the isError result's text), cut and redacted. */
@@ -295,6 +299,9 @@ export class TargetSession {
       const jsonRpcError = answered !== undefined && 'error' in answered.message ? (answered.message as { error: { code: number } }).error.code : undefined;
       if (error instanceof McpError && jsonRpcError === error.code && this.#failure === undefined) {
         return { kind: 'error', isError: true, errorCode: error.code, errorText: this.#errorText(answered!.message as unknown as Record<string, unknown>), ms, bytes: frameBytes(answered!.message) };
+      }
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && this.#failure === undefined) {
+        return { kind: 'timeout', isError: false, errorText: `no answer within ${this.#options.timeoutMs} ms; the request was cancelled`, ms, bytes: 0 };
       }
       throw this.#name(error, what);
     }

@@ -24,7 +24,8 @@ export function summaryLines(kind: 'target-bench' | 'target-conformance', target
       const calls = t.cost?.calls ?? [];
       const skipped = calls.filter((c) => c.status === 'skipped').length;
       const refused = calls.filter((c) => c.answered === 'isError' || c.answered === 'jsonrpc-error').length;
-      lines.push(`${t.target}: measured; ${calls.length - skipped} call(s) made, ${refused} refused, ${skipped} skipped`);
+      const timedOut = calls.filter((c) => c.answered === 'timeout').length;
+      lines.push(`${t.target}: measured; ${calls.length - skipped} call(s) made, ${refused} refused, ${timedOut} unanswered, ${skipped} skipped`);
     }
   }
   return lines;

@@ -75,29 +75,33 @@ export const command = defineCommand<BenchFlags>({
         command: ['costlab bench', ...argv].join(' '),
       });
       const { results, files, targets } = outcome;
-      const s = results.strategies;
-      const line = (name: string, r: { call: { p50Us: number }; segments: { catalogue: { p50Us: number; share: number } } }): string =>
-        `  ${name.padEnd(14)} call p50 ${r.call.p50Us.toFixed(2).padStart(9)} µs   catalogue p50 ${r.segments.catalogue.p50Us.toFixed(3).padStart(9)} µs   share ${(r.segments.catalogue.share * 100).toFixed(2).padStart(6)}%\n`;
-      process.stdout.write(`costlab bench: ${results.workload.measuredTurns} measured turns × ${results.workload.callsPerTurn} calls per strategy\n`);
-      for (const name of ['rederive', 'shared', 'turn'] as const) process.stdout.write(line(name, s[name]));
-      if (results.mcp !== undefined) process.stdout.write(line('turn over MCP', results.mcp.turn));
-      for (const row of results.mcpTransports?.transports ?? []) {
-        const floor = row.floor === undefined || row.overFloorP50Us === undefined ? '' : `; the floor served over MCP ${row.floor.p50Us.toFixed(1)} µs, costlab ${row.overFloorP50Us.toFixed(1)} µs over it`;
-        process.stdout.write(`  tools/call over ${row.transport}: costlab p50 ${row.costlab.p50Us.toFixed(1)} µs, bare SDK server ${row.bare.p50Us.toFixed(1)} µs: costlab adds ${row.addedP50Us.toFixed(1)} µs (${row.ratioP50}×)${floor}\n`);
+      // --json: the results document on stdout in place of the summary lines (the files are written either way).
+      if (values.json === true) process.stdout.write(`${JSON.stringify({ results, targets, files }, null, 2)}\n`);
+      else {
+        const s = results.strategies;
+        const line = (name: string, r: { call: { p50Us: number }; segments: { catalogue: { p50Us: number; share: number } } }): string =>
+          `  ${name.padEnd(14)} call p50 ${r.call.p50Us.toFixed(2).padStart(9)} µs   catalogue p50 ${r.segments.catalogue.p50Us.toFixed(3).padStart(9)} µs   share ${(r.segments.catalogue.share * 100).toFixed(2).padStart(6)}%\n`;
+        process.stdout.write(`costlab bench: ${results.workload.measuredTurns} measured turns × ${results.workload.callsPerTurn} calls per strategy\n`);
+        for (const name of ['rederive', 'shared', 'turn'] as const) process.stdout.write(line(name, s[name]));
+        if (results.mcp !== undefined) process.stdout.write(line('turn over MCP', results.mcp.turn));
+        for (const row of results.mcpTransports?.transports ?? []) {
+          const floor = row.floor === undefined || row.overFloorP50Us === undefined ? '' : `; the floor served over MCP ${row.floor.p50Us.toFixed(1)} µs, costlab ${row.overFloorP50Us.toFixed(1)} µs over it`;
+          process.stdout.write(`  tools/call over ${row.transport}: costlab p50 ${row.costlab.p50Us.toFixed(1)} µs, bare SDK server ${row.bare.p50Us.toFixed(1)} µs: costlab adds ${row.addedP50Us.toFixed(1)} µs (${row.ratioP50}×)${floor}\n`);
+        }
+        for (const comparison of publishedComparisonLines(results, outcome.anchors)) process.stdout.write(`  ${comparison}\n`);
+        const missed = targets.filter((check) => !check.met);
+        process.stdout.write(`  targets: ${targets.length - missed.length}/${targets.length} met${missed.length === 0 ? '' : `; missed: ${missed.map((check) => check.target).join('; ')}`}\n`);
+        if (results.loadAverage !== undefined && isNoisy(results.loadAverage, results.environment.cores)) {
+          process.stdout.write(`  noisy run: load average ${results.loadAverage.start} at start, ${results.loadAverage.end} at end on ${results.environment.cores} cores; read the medians and ratios, not means or p95s\n`);
+        }
+        if (files.latestKept !== undefined) process.stdout.write(`  kept: ${files.latestKept}\n`);
+        for (const file of [files.results, files.latest, files.actionBenchmark, files.bencher, files.markdown]) {
+          if (file === undefined) continue;
+          const relative = path.relative(process.cwd(), file);
+          process.stdout.write(`  wrote ${relative.startsWith('..') ? file : relative}\n`);
+        }
+        if (files.resultsSkipped !== undefined) process.stdout.write(`  results JSON not written: ${files.resultsSkipped}\n`);
       }
-      for (const comparison of publishedComparisonLines(results, outcome.anchors)) process.stdout.write(`  ${comparison}\n`);
-      const missed = targets.filter((check) => !check.met);
-      process.stdout.write(`  targets: ${targets.length - missed.length}/${targets.length} met${missed.length === 0 ? '' : `; missed: ${missed.map((check) => check.target).join('; ')}`}\n`);
-      if (results.loadAverage !== undefined && isNoisy(results.loadAverage, results.environment.cores)) {
-        process.stdout.write(`  noisy run: load average ${results.loadAverage.start} at start, ${results.loadAverage.end} at end on ${results.environment.cores} cores; read the medians and ratios, not means or p95s\n`);
-      }
-      if (files.latestKept !== undefined) process.stdout.write(`  kept: ${files.latestKept}\n`);
-      for (const file of [files.results, files.latest, files.actionBenchmark, files.bencher, files.markdown]) {
-        if (file === undefined) continue;
-        const relative = path.relative(process.cwd(), file);
-        process.stdout.write(`  wrote ${relative.startsWith('..') ? file : relative}\n`);
-      }
-      if (files.resultsSkipped !== undefined) process.stdout.write(`  results JSON not written: ${files.resultsSkipped}\n`);
       // The README's reproduction paragraph quotes the committed run: it moves with it.
       if (values.commitResults === true && files.latest !== undefined && (await updateReadmeClaims({ repoRoot: REPO_ROOT }))) {
         process.stdout.write('  updated README.md (which ratios reproduce, from results/latest.json)\n');

@@ -70,6 +70,10 @@ export const command = defineCommand<ConformanceFlags>({
     await writeFile(jsonPath, `${JSON.stringify(doc, null, 2)}\n`);
     await writeFile(mdPath, renderMarkdown(doc));
 
+    if (values.json === true) {
+      process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      return doc.gate.passed ? 0 : 1;
+    }
     const sections = [
       `conformance: case set ${outcome.digest.caseSet.slice(0, 16)}…, world ${outcome.digest.world.slice(0, 16)}…`,
       ...outcome.runs.map(renderTextTable),

@@ -37,7 +37,8 @@ export const command = defineCommand<ProfileFlags>({
       .option('--no-clinic', 'skip clinic doctor and clinic flame (the slow part)')
       .option('--out <dir>', 'directory that receives <commit>/', PROFILE_DEFAULTS.outDir)
       .option('--top <n>', 'frames listed per strategy', positiveInteger, DEFAULT_TOP_FRAMES);
-    // --target: --turns is the rounds of the call mix; the flame graph goes to <out>/target/flamegraph.html.
+    // --target: --turns is the rounds of the call mix; the flame graph goes to <out>/target/flamegraph.html. --json prints
+    // the summary (or, with --target, what was written) as JSON instead of the lines.
     addTargetOptions(command, { world: false });
   },
   async run(values) {
@@ -53,6 +54,10 @@ export const command = defineCommand<ProfileFlags>({
     const started = performance.now();
     try {
       const run = await runProfile(options, { repoRoot });
+      if (values.json === true) {
+        process.stdout.write(`${JSON.stringify(run.summary, null, 2)}\n`);
+        return 0;
+      }
       process.stdout.write(`wrote ${path.relative(process.cwd(), run.summaryFile) || run.summaryFile} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
       for (const profile of run.summary.strategies) process.stdout.write(`  ${profile.strategy.padEnd(8)} ${profile.analysis.verdict.kind.padEnd(8)} ${profile.analysis.verdict.statement}\n`);
       return 0;

@@ -1,6 +1,6 @@
 /** `costlab profile --target stdio:node …`: a 0x flame graph of a Node MCP server under the configured call mix. */
 import path from 'node:path';
-import { profileTarget } from '../../bench/target/profile-target.js';
+import { TargetNotProfilable, profileTarget } from '../../bench/target/profile-target.js';
 import { CredentialMissing, resolveIdentities } from '../../bench/target/target-config.js';
 import { Redactor } from '../../bench/target/secrets.js';
 import { targetOptions, usageFailure } from './target-options.js';
@@ -28,10 +28,16 @@ export async function runProfileTarget(flags: ProfileTargetFlags): Promise<numbe
       rounds: flags.turns,
       onProgress: (line) => process.stderr.write(`profile: ${line}\n`),
     });
-    process.stdout.write(`wrote ${path.relative(process.cwd(), profile.html) || profile.html}: ${profile.requests} requests in ${(profile.elapsedMs / 1000).toFixed(1)} s, from ${profile.isolateLog}\n`);
+    const written = path.relative(process.cwd(), profile.html) || profile.html;
+    process.stdout.write(
+      options.json
+        ? `${JSON.stringify({ schemaVersion: 1, kind: 'target-profile', target: options.specs[0]!.text, flamegraph: written, isolateLog: profile.isolateLog, requests: profile.requests, elapsedMs: Math.round(profile.elapsedMs) }, null, 2)}\n`
+        : `wrote ${written}: ${profile.requests} requests in ${(profile.elapsedMs / 1000).toFixed(1)} s, from ${profile.isolateLog}\n`,
+    );
     return 0;
   } catch (error) {
-    if (error instanceof CredentialMissing) return usageFailure('profile', error);
+    // A target 0x cannot run (a URL, a server that is not node) is the caller's to change, like a missing credential.
+    if (error instanceof CredentialMissing || error instanceof TargetNotProfilable) return usageFailure('profile', error);
     process.stderr.write(`costlab profile: ${redactor.scrub(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}\n`);
     return 1;
   }

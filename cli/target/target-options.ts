@@ -46,7 +46,7 @@ export function addTargetOptions(command: Command, what: { world?: boolean; json
     .option('--target <target>', 'an MCP server to measure instead of the reference world: stdio:<command…> or an http(s) URL; repeatable; {n} in it is the curve size (docs/targets.md)', collect)
     .option('--config <file>', `target runs: calls, identities, sizes and limits (default: ${DEFAULT_CONFIG_FILE} when present)`);
   // A command whose own run also prints JSON declares --json itself, for both.
-  if (what.json !== false) command.option('--json', 'target runs: print the JSON instead of the markdown');
+  if (what.json !== false) command.option('--json', 'print the JSON document instead of the markdown or summary lines');
   command
     .option('--samples <n>', 'target runs: warm samples per request (overrides the config)', positiveInteger)
     .option('--cold-runs <n>', 'target runs: fresh processes or connections (overrides the config)', positiveInteger)

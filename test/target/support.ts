@@ -8,8 +8,10 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/targets/', import.meta.url))
 const q = (p: string): string => JSON.stringify(p);
 
 export const sdkFixture = (n: number | '{n}'): string => `stdio:${q(process.execPath)} ${q(`${FIXTURES}sdk-tools-server.mjs`)} ${n}`;
+/** The SDK fixture with annotations: read-only tools, a destructive `erase_records`, `count_records` with an outputSchema. */
+export const annotatedFixture = (n: number): string => `${sdkFixture(n)} --annotated`;
 export const misbehaving = (...flags: string[]): string => `stdio:${q(process.execPath)} ${q(`${FIXTURES}misbehaving-server.mjs`)} ${flags.join(' ')}`.trim();
-export const broken = (mode: 'hang' | 'exit' | 'garbage' | 'huge'): string => `stdio:${q(process.execPath)} ${q(`${FIXTURES}broken-server.mjs`)} ${mode}`;
+export const broken = (mode: 'hang' | 'hang-after-init' | 'nonsense' | 'exit' | 'garbage' | 'huge'): string => `stdio:${q(process.execPath)} ${q(`${FIXTURES}broken-server.mjs`)} ${mode}`;
 export const costlabStdio = (): string => `stdio:${q(process.execPath)} ${q(`${REPO_ROOT}bin/costlab.mjs`)} serve --stdio --audit /dev/null`;
 
 export interface HttpServe {
