@@ -29,6 +29,7 @@ interface ConformanceFlags extends TargetFlags {
   readonly strategy: StrategyChoice;
   readonly columns: readonly ColumnId[];
   readonly out: string;
+  readonly official?: string | true;
 }
 
 export const command = defineCommand<ConformanceFlags>({
@@ -43,10 +44,12 @@ export const command = defineCommand<ConformanceFlags>({
       )
       .addOption(new Option('--columns <list>', `comma-separated subset of: ${COLUMN_IDS.join(', ')}`).argParser(subsetOf(COLUMN_IDS)).default(COLUMN_IDS, 'all'))
       .option('--out <dir>', 'where conformance.json and conformance.md go', 'results')
+      .option('--official [url]', `run the official MCP suite (@modelcontextprotocol/conformance, Node 22 from npm when needed) against a Streamable HTTP URL; without one, against costlab serve --http`)
       .addHelpText('after', '\nExits 1 when a gating cell is fail or not_exercised, 2 on a usage error.');
     addTargetOptions(command);
   },
   async run(values, { argv }) {
+    if (values.official !== undefined) return (await import('../target/official-conformance.js')).runOfficial(values.official, values, argv);
     if (wantsTarget(values)) return (await import('../target/run-target-report.js')).runTargetReport('conformance', values, argv);
     const outcome = await runConformance({
       strategy: values.strategy,

@@ -1,0 +1,46 @@
+/**
+ * `costlab conformance --official [url]`: the official MCP conformance suite
+ * against a user's Streamable HTTP URL, or, without one, against costlab's
+ * own `serve --http` over the world made for the suite, reached through the
+ * loopback bearer proxy (ADR 0052). Writes <out>/official-conformance.{json,md};
+ * exit 0 every applicable scenario passes, 1 one fails, 2 the suite could not run.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describeThrownWithName } from '../../src/kernel/index.js';
+import { renderOfficialMarkdown } from '../../bench/official-conformance/official-markdown.js';
+import { runOfficialSuite } from '../../bench/official-conformance/run-official.js';
+import { startSelfServer } from '../../bench/official-conformance/self-server.js';
+import type { SelfServer } from '../../bench/official-conformance/self-server.js';
+import { parseTargetSpec } from '../../bench/target/target-spec.js';
+
+export async function runOfficial(official: string | true, flags: { out: string; json?: boolean }, argv: readonly string[]): Promise<number> {
+  const progress = (line: string): void => void process.stderr.write(`conformance --official: ${line}\n`);
+  if (official !== true) {
+    try {
+      if (parseTargetSpec(official).kind !== 'http') throw new Error('takes an http(s) URL: the suite speaks Streamable HTTP');
+    } catch (error) {
+      process.stderr.write(`costlab conformance: --official ${error instanceof Error ? error.message : String(error)}\n`);
+      return 2;
+    }
+  }
+  let self: SelfServer | undefined;
+  try {
+    if (official === true) {
+      progress('starting costlab serve --http over the conformance world, behind the loopback bearer proxy');
+      self = await startSelfServer();
+    }
+    const report = await runOfficialSuite({ url: self?.url ?? (official as string), ...(self === undefined ? {} : { facts: self.upstream }), onProgress: progress });
+    const markdown = renderOfficialMarkdown(report, ['costlab conformance', ...argv].join(' '));
+    await mkdir(flags.out, { recursive: true });
+    await writeFile(path.join(flags.out, 'official-conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(path.join(flags.out, 'official-conformance.md'), markdown);
+    process.stdout.write(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : markdown);
+    return report.summary.failed === 0 && report.summary.applicable > 0 ? 0 : 1;
+  } catch (error) {
+    process.stderr.write(`costlab conformance --official: could not run the suite: ${describeThrownWithName(error)}\n`);
+    return 2;
+  } finally {
+    await self?.close();
+  }
+}
