@@ -5,12 +5,13 @@
  * the {n} curve (exit 0 all measured, 1 a target failed); conformance judges
  * the catalogue consistency rows, each with its verdict and frames (exit 0
  * every row pass, warn or n/a, 1 a row failed or a target could not be
- * judged). Both write <out>/target-<command>.{json,md}; 2 is a usage error.
+ * judged). Both write <out>/target-<command>.{json,md,html}; 2 is a usage error.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CredentialMissing } from '../../bench/target/target-config.js';
 import { runTargets, targetRunExitCode } from '../../bench/target/run-targets.js';
+import { renderTargetHtml } from '../../bench/target/target-html.js';
 import { renderTargetMarkdown } from '../../bench/target/target-markdown.js';
 import { targetOptions, usageFailure } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
@@ -42,7 +43,8 @@ export async function runTargetReport(command: 'bench' | 'conformance', flags: T
   await mkdir(options.out, { recursive: true });
   await writeFile(path.join(options.out, `${stem}.json`), `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(path.join(options.out, `${stem}.md`), markdown);
+  await writeFile(path.join(options.out, `${stem}.html`), renderTargetHtml(report));
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : markdown);
-  process.stderr.write(`wrote ${path.join(options.out, `${stem}.json`)} and ${stem}.md\n`);
+  process.stderr.write(`wrote ${path.join(options.out, `${stem}.json`)}, ${stem}.md and ${stem}.html\n`);
   return targetRunExitCode(report);
 }

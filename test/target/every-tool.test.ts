@@ -18,6 +18,8 @@ import { describe, expect, it } from 'vitest';
 import { headCommit } from '../../bench/harness/environment.js';
 import { generateArguments, mayBeDestructive, planCalls } from '../../bench/target/call-plan.js';
 import { runTargets } from '../../bench/target/run-targets.js';
+import { renderTargetHtml } from '../../bench/target/target-html.js';
+import { renderTargetMarkdown } from '../../bench/target/target-markdown.js';
 import { ANONYMOUS, loadTargetConfig, parseTargetConfig } from '../../bench/target/target-config.js';
 import { parseTargetSpec } from '../../bench/target/target-spec.js';
 import { targetCommit } from '../../bench/target/target-provenance.js';
@@ -90,7 +92,8 @@ describe('every tool called on real servers', () => {
   it('bench on the annotated SDK fixture: every read-only tool called, the destructive one skipped, then called with allowDestructive', async () => {
     const spec = parseTargetSpec(annotatedFixture(3));
     const run = (allowDestructive: boolean) => runTargets({ kind: 'target-bench', specs: [spec], config, command: 'test', plan: { calls: 'all', allowDestructive, seed: 1 } });
-    const careful = (await run(false)).targets[0]!.cost!;
+    const carefulReport = await run(false);
+    const careful = carefulReport.targets[0]!.cost!;
     const byTool = Object.fromEntries(careful.calls.map((call) => [call.tool, call]));
     expect(Object.keys(byTool).sort()).toEqual(['count_records', 'echo', 'erase_records', 'tool_001', 'tool_002']);
     for (const name of ['echo', 'tool_001', 'tool_002', 'count_records']) {
@@ -109,6 +112,10 @@ describe('every tool called on real servers', () => {
     expect(listing.totalTokens).toBe(listing.tools.reduce((sum, t) => sum + t.tokens, 0));
     expect(listing.tools.map((t) => t.bytes)).toEqual([...listing.tools.map((t) => t.bytes)].sort((a, b) => b - a));
     expect(listing.limits.map((l) => [l.unit, l.within])).toEqual([['tools', true], ['tokens', true]]);
+    // The same breakdown in the Markdown (largest first) and the HTML page (every tool, with its exact figures).
+    expect(renderTargetMarkdown(carefulReport)).toContain(`Listing by tool: 5 tools, ${listing.totalBytes} bytes of definitions, about ${listing.totalTokens} tokens`);
+    const html = renderTargetHtml(carefulReport);
+    for (const tool of listing.tools) expect(html).toContain(`<th scope="row">${tool.tool}</th><td class="num" data-value="${tool.bytes}" data-unit="B">`);
 
     const bold = (await run(true)).targets[0]!.cost!;
     expect(bold.calls.find((call) => call.tool === 'erase_records')).toMatchObject({ status: 'called', answered: 'success' });
