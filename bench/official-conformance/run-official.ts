@@ -97,14 +97,18 @@ async function runSuite(url: string, outDir: string, onProgress: (line: string) 
   });
 }
 
-/** The server's declared capabilities and listed tool names, read as a client would; null when it cannot be read. */
-async function serverFacts(url: string, headers: Record<string, string>): Promise<{ capabilities: Record<string, unknown>; tools: string[] } | null> {
+/** The server's declared capabilities and what it lists by name, read as a client would; null when it cannot be read. */
+async function serverFacts(url: string, headers: Record<string, string>): Promise<{ capabilities: Record<string, unknown>; tools: string[]; fixtures: string[] } | null> {
   let session: TargetSession | undefined;
   try {
     session = await TargetSession.open(parseTargetSpec(url), { name: 'suite', headers, env: {}, exclusive: [] }, { timeoutMs: 30_000, maxListingBytes: 4 * 1024 * 1024, redactor: new Redactor() });
     const capabilities = session.capabilities;
     const tools = capabilities['tools'] === undefined ? [] : (await session.list()).tools.map((tool) => String(tool['name']));
-    return { capabilities, tools };
+    const fixtures = [
+      ...(capabilities['prompts'] === undefined ? [] : await session.names('prompts/list')),
+      ...(capabilities['resources'] === undefined ? [] : [...(await session.names('resources/list')), ...(await session.names('resources/templates/list'))]),
+    ];
+    return { capabilities, tools, fixtures };
   } catch {
     return null;
   } finally {
@@ -129,13 +133,14 @@ export async function runOfficialSuite(options: OfficialRunOptions): Promise<Off
   const checks = await readChecks(outDir);
   if (checks.size === 0) throw new OfficialSuiteFailed(`the suite wrote no results: ${tailLines(output, 8)}`);
   const tools = new Set(facts?.tools ?? []);
+  const offer = { tools, fixtures: new Set(facts?.fixtures ?? []) };
   const scenarios: OfficialScenario[] = [...checks.entries()]
     .sort(([a], [b]) => Object.keys(SCENARIO_NEEDS).indexOf(a) - Object.keys(SCENARIO_NEEDS).indexOf(b))
     .map(([scenario, list]) => {
       const passed = list.filter((check) => check.status === 'SUCCESS').length;
       const failed = list.filter((check) => check.status === 'FAILURE');
       // Without the server's own answer, nothing is excused: every scenario applies.
-      const excuse = facts === null ? undefined : notApplicableBecause(scenario, facts.capabilities, tools);
+      const excuse = facts === null ? undefined : notApplicableBecause(scenario, facts.capabilities, offer);
       if (excuse !== undefined && failed.length > 0) return { scenario, verdict: 'not_applicable', checksPassed: passed, checksFailed: failed.length, detail: excuse };
       const verdict = failed.length === 0 && passed > 0 ? 'pass' : 'fail';
       const detail = failed.length === 0 ? (passed > 0 ? '' : 'no check passed') : failed.map((check) => `${check.name ?? ''}: ${check.errorMessage ?? 'failed'}`.slice(0, 300)).join('; ');

@@ -11,6 +11,14 @@ export interface ScenarioNeed {
   readonly capability?: 'tools' | 'logging' | 'completions' | 'resources' | 'resources.subscribe' | 'prompts';
   /** The suite's fixture tool the scenario calls, and what that tool does that a plain tool does not. */
   readonly tool?: { readonly name: string; readonly behaviour?: string };
+  /** The suite's fixture prompt, resource (by URI) or resource template the scenario reads. */
+  readonly fixture?: { readonly kind: 'prompt' | 'resource' | 'resource template'; readonly name: string };
+}
+
+/** What the server offers by name: tools, prompts, resource URIs and templates. */
+export interface ServerOffer {
+  readonly tools: ReadonlySet<string>;
+  readonly fixtures: ReadonlySet<string>;
 }
 
 export const SCENARIO_NEEDS: Readonly<Record<string, ScenarioNeed>> = {
@@ -34,18 +42,18 @@ export const SCENARIO_NEEDS: Readonly<Record<string, ScenarioNeed>> = {
   'elicitation-sep1034-defaults': { capability: 'tools', tool: { name: 'test_client_elicitation_defaults', behaviour: 'asks the client for elicitation/create with defaults' } },
   'elicitation-sep1330-enums': { capability: 'tools', tool: { name: 'test_elicitation_sep1330_enums', behaviour: 'asks the client for elicitation/create with enums' } },
   'logging-set-level': { capability: 'logging' },
-  'completion-complete': { capability: 'completions' },
+  'completion-complete': { capability: 'completions', fixture: { kind: 'prompt', name: 'test_prompt_with_arguments' } },
   'resources-list': { capability: 'resources' },
-  'resources-read-text': { capability: 'resources' },
-  'resources-read-binary': { capability: 'resources' },
-  'resources-templates-read': { capability: 'resources' },
+  'resources-read-text': { capability: 'resources', fixture: { kind: 'resource', name: 'test://static-text' } },
+  'resources-read-binary': { capability: 'resources', fixture: { kind: 'resource', name: 'test://static-binary' } },
+  'resources-templates-read': { capability: 'resources', fixture: { kind: 'resource template', name: 'test://template/{id}/data' } },
   'resources-subscribe': { capability: 'resources.subscribe' },
   'resources-unsubscribe': { capability: 'resources.subscribe' },
   'prompts-list': { capability: 'prompts' },
-  'prompts-get-simple': { capability: 'prompts' },
-  'prompts-get-with-args': { capability: 'prompts' },
-  'prompts-get-embedded-resource': { capability: 'prompts' },
-  'prompts-get-with-image': { capability: 'prompts' },
+  'prompts-get-simple': { capability: 'prompts', fixture: { kind: 'prompt', name: 'test_simple_prompt' } },
+  'prompts-get-with-args': { capability: 'prompts', fixture: { kind: 'prompt', name: 'test_prompt_with_arguments' } },
+  'prompts-get-embedded-resource': { capability: 'prompts', fixture: { kind: 'prompt', name: 'test_prompt_with_embedded_resource' } },
+  'prompts-get-with-image': { capability: 'prompts', fixture: { kind: 'prompt', name: 'test_prompt_with_image' } },
 };
 
 /** Whether the server declared a capability (`resources.subscribe` is `resources: { subscribe: true }`). */
@@ -55,13 +63,14 @@ export function declares(capabilities: Record<string, unknown>, capability: NonN
 }
 
 /** Why a scenario does not apply to a server with these capabilities and tools, or undefined when it does. */
-export function notApplicableBecause(scenario: string, capabilities: Record<string, unknown>, tools: ReadonlySet<string>): string | undefined {
+export function notApplicableBecause(scenario: string, capabilities: Record<string, unknown>, offer: ServerOffer): string | undefined {
   const need = SCENARIO_NEEDS[scenario];
   // A scenario this table does not know (a newer suite) applies: an unknown is never excused.
   if (need === undefined) return undefined;
   if (need.capability !== undefined && !declares(capabilities, need.capability)) return `needs the ${need.capability} capability, which the server does not declare`;
-  if (need.tool !== undefined && !tools.has(need.tool.name)) {
+  if (need.tool !== undefined && !offer.tools.has(need.tool.name)) {
     return `needs the suite's fixture tool ${need.tool.name}${need.tool.behaviour === undefined ? '' : `, a tool that ${need.tool.behaviour}`}, which the server does not list`;
   }
+  if (need.fixture !== undefined && !offer.fixtures.has(need.fixture.name)) return `needs the suite's fixture ${need.fixture.kind} ${need.fixture.name}, which the server does not list`;
   return undefined;
 }

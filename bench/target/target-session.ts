@@ -285,6 +285,17 @@ export class TargetSession {
     return { tools, result, ms: performance.now() - started, bytes };
   }
 
+  /**
+   * What one list request names, one page: prompts (`name`), resources (`uri`) or resource
+   * templates (`uriTemplate`). For the official suite's applicability table.
+   */
+  async names(method: 'prompts/list' | 'resources/list' | 'resources/templates/list'): Promise<string[]> {
+    const [key, field] = method === 'prompts/list' ? ['prompts', 'name'] : method === 'resources/list' ? ['resources', 'uri'] : ['resourceTemplates', 'uriTemplate'];
+    const page = await this.#guard(this.#client.request({ method }, LooseResult, { timeout: this.#options.timeoutMs }), method);
+    const items = Array.isArray(page[key]) ? (page[key] as Record<string, unknown>[]) : [];
+    return items.map((item) => String(item[field]));
+  }
+
   /** One `tools/call`; a JSON-RPC error answer is an outcome (a refusal), not a failure of the target. */
   async call(name: string, args: Record<string, unknown>): Promise<CallOutcome> {
     if (this.#failure !== undefined) throw this.#failure;

@@ -47,14 +47,17 @@ describe('the official suite against costlab', () => {
   });
 
   it('excuses a scenario only for a capability not declared or a fixture tool not listed; an unknown scenario always applies', () => {
-    const tools = new Set(['test_simple_text']);
+    const tools = { tools: new Set(['test_simple_text']), fixtures: new Set(['test_simple_prompt']) };
     expect(notApplicableBecause('resources-list', { tools: {} }, tools)).toContain('resources capability');
     expect(notApplicableBecause('resources-list', { tools: {}, resources: {} }, tools)).toBeUndefined();
     expect(notApplicableBecause('resources-subscribe', { resources: {} }, tools)).toContain('resources.subscribe');
     expect(notApplicableBecause('tools-call-simple-text', { tools: {} }, tools)).toBeUndefined();
     expect(notApplicableBecause('tools-call-sampling', { tools: {} }, tools)).toContain('sampling/createMessage');
-    expect(notApplicableBecause('server-initialize', {}, new Set())).toBeUndefined();
-    expect(notApplicableBecause('a-scenario-from-a-newer-suite', {}, new Set())).toBeUndefined();
+    expect(notApplicableBecause('prompts-get-simple', { prompts: {} }, tools)).toBeUndefined();
+    expect(notApplicableBecause('prompts-get-with-image', { prompts: {} }, tools)).toContain('fixture prompt test_prompt_with_image');
+    const nothing = { tools: new Set<string>(), fixtures: new Set<string>() };
+    expect(notApplicableBecause('server-initialize', {}, nothing)).toBeUndefined();
+    expect(notApplicableBecause('a-scenario-from-a-newer-suite', {}, nothing)).toBeUndefined();
     expect(Object.keys(SCENARIO_NEEDS)).toHaveLength(32);
   });
 
