@@ -64,7 +64,7 @@ export const command = defineCommand<CompareFlags>({
       .option('--out <dir>', 'where compare-<base>-<head>.md is written', 'results')
       .option('--merge-base', 'measure the merge-base of <base> and <head> as the base: what a pull request branched from (compare --merge-base origin/main HEAD)')
       .option('--keep-worktrees', 'keep .worktrees/<sha> (with node_modules) for a rerun; by default they are removed afterwards, and their disk usage is printed either way');
-    addTargetOptions(command, { json: false });
+    addTargetOptions(command, { json: false, calls: false });
   },
   async run(values, { operands }) {
     if (wantsTarget(values)) return (await import('../target/compare-target.js')).runCompareTarget(values, operands);

@@ -39,7 +39,7 @@ export const command = defineCommand<ProfileFlags>({
       .option('--top <n>', 'frames listed per strategy', positiveInteger, DEFAULT_TOP_FRAMES);
     // --target: --turns is the rounds of the call mix; the flame graph goes to <out>/target/flamegraph.html. --json prints
     // the summary (or, with --target, what was written) as JSON instead of the lines.
-    addTargetOptions(command, { world: false });
+    addTargetOptions(command, { world: false, calls: false });
   },
   async run(values) {
     if (wantsTarget(values)) return (await import('../target/profile-target.js')).runProfileTarget(values);

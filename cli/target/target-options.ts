@@ -41,7 +41,7 @@ export function wantsTarget(flags: TargetFlags): boolean {
 const collect = (value: string, previous: readonly string[] | undefined): string[] => [...(previous ?? []), value];
 
 /** Declares the shared target options (not `--out`, which each command already has). */
-export function addTargetOptions(command: Command, what: { world?: boolean; json?: boolean } = {}): Command {
+export function addTargetOptions(command: Command, what: { world?: boolean; json?: boolean; calls?: boolean } = {}): Command {
   command
     .option('--target <target>', 'an MCP server to measure instead of the reference world: stdio:<command…> or an http(s) URL; repeatable; {n} in it is the curve size (docs/targets.md)', collect)
     .option('--config <file>', `target runs: calls, identities, sizes and limits (default: ${DEFAULT_CONFIG_FILE} when present)`);
@@ -50,10 +50,14 @@ export function addTargetOptions(command: Command, what: { world?: boolean; json
   command
     .option('--samples <n>', 'target runs: warm samples per request (overrides the config)', positiveInteger)
     .option('--cold-runs <n>', 'target runs: fresh processes or connections (overrides the config)', positiveInteger)
-    .option('--timeout <ms>', 'target runs: per-request timeout (overrides the config)', positiveInteger)
-    .option('--calls <which>', `target runs: config (the config file's calls) or all (also every listed tool, arguments generated from its inputSchema); default all without a config file, config with one`, oneOf<CallsMode>(['config', 'all']))
-    .option('--allow-destructive', 'target runs, --calls all: also call tools that may be destructive (destructiveHint true, or absent on a tool not readOnlyHint: true)')
-    .option('--seed <n>', `target runs, --calls all: seed of the argument generator (default ${DEFAULT_CALL_PLAN.seed})`, positiveInteger);
+    .option('--timeout <ms>', 'target runs: per-request timeout (overrides the config)', positiveInteger);
+  // compare and profile time the config's calls only: a command that would ignore --calls does not take it.
+  if (what.calls !== false) {
+    command
+      .option('--calls <which>', `target runs: config (the config file's calls) or all (also every listed tool, arguments generated from its inputSchema); default all without a config file, config with one`, oneOf<CallsMode>(['config', 'all']))
+      .option('--allow-destructive', 'target runs, --calls all: also call tools that may be destructive (destructiveHint true, or absent on a tool not readOnlyHint: true)')
+      .option('--seed <n>', `target runs, --calls all: seed of the argument generator (default ${DEFAULT_CALL_PLAN.seed})`, positiveInteger);
+  }
   if (what.world !== false) command.option('--world <file>', 'target runs: the world file `serve --world` reads, served by `costlab serve --stdio --world <file>`');
   return command;
 }
