@@ -62,7 +62,8 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
     project = path.join(work, 'user-project');
     await run('mkdir', [project]);
     writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2)}\n`);
-    // The user's own server (a bare SDK one) and the tools to type-check against the shipped declarations.
+    // The user's own server (a bare SDK one) and TypeScript to check against the shipped declarations.
+    // No @types/node: the kernel's declarations name no Node type, so a user needs none to import it.
     copyFileSync(FIXTURE, path.join(project, 'server.mjs'));
     const install = await sh(project, 'npm', [
       'install',
@@ -71,7 +72,6 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
       '--prefer-offline',
       path.join(work, manifest!.filename),
       `typescript@${repoPackage.devDependencies.typescript}`,
-      `@types/node@${repoPackage.devDependencies['@types/node']}`,
     ]);
     expect(install.code, install.stderr).toBe(0);
   }, 600_000);
@@ -110,7 +110,7 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
   });
 
   it('type-checks a file importing costlab/kernel against the shipped declarations, and fails on a planted type error', async () => {
-    const tsconfig = { compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, noEmit: true, types: ['node'] } };
+    const tsconfig = { compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023'], strict: true, noEmit: true, types: [] } };
     writeFileSync(path.join(project, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
     writeFileSync(
       path.join(project, 'use-kernel.ts'),
@@ -155,10 +155,13 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
     expect(JSON.parse(conformance.stdout)).toMatchObject({ schemaVersion: 1, kind: 'target-conformance', targets: [{ target, status: 'measured' }] });
   }, 300_000);
 
-  it('refuses, by name, the commands that measure a costlab checkout', async () => {
+  it('refuses, by name, the commands that measure a costlab checkout (gate without a target, profile)', async () => {
     const gate = await npx(['gate']);
     expect(gate.code).toBe(2);
-    expect(gate.stderr).toContain('costlab gate: this command measures a costlab checkout');
+    expect(gate.stderr).toContain('costlab gate: without --target or --world, this command measures a costlab checkout');
     expect(gate.stderr).toContain('not a git checkout');
+    const profile = await npx(['profile', '--target', 'stdio:node server.mjs']);
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toContain('costlab profile: this command measures a costlab checkout');
   });
 });
