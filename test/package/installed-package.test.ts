@@ -62,8 +62,8 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
     project = path.join(work, 'user-project');
     await run('mkdir', [project]);
     writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2)}\n`);
-    // The user's own server (a bare SDK one) and TypeScript to check against the shipped declarations.
-    // No @types/node: the kernel's declarations name no Node type, so a user needs none to import it.
+    // The user's own server (a bare SDK one), and TypeScript with Node's types to check against the shipped
+    // declarations: the kernel's name Node's globals (AbortSignal), as a Node project's types provide them.
     copyFileSync(FIXTURE, path.join(project, 'server.mjs'));
     const install = await sh(project, 'npm', [
       'install',
@@ -72,6 +72,7 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
       '--prefer-offline',
       path.join(work, manifest!.filename),
       `typescript@${repoPackage.devDependencies.typescript}`,
+      `@types/node@${repoPackage.devDependencies['@types/node']}`,
     ]);
     expect(install.code, install.stderr).toBe(0);
   }, 600_000);
@@ -110,7 +111,7 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
   });
 
   it('type-checks a file importing costlab/kernel against the shipped declarations, and fails on a planted type error', async () => {
-    const tsconfig = { compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023'], strict: true, noEmit: true, types: [] } };
+    const tsconfig = { compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023'], strict: true, noEmit: true, types: ['node'] } };
     writeFileSync(path.join(project, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
     writeFileSync(
       path.join(project, 'use-kernel.ts'),
@@ -153,6 +154,12 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
     const conformance = await npx(['conformance', '--target', target, '--out', 'target-conformance', '--json']);
     expect(conformance.code, conformance.stderr).toBe(0);
     expect(JSON.parse(conformance.stdout)).toMatchObject({ schemaVersion: 1, kind: 'target-conformance', targets: [{ target, status: 'measured' }] });
+  }, 300_000);
+
+  it('npx costlab compare --target keeps its --target form: compare loads without the checkout\'s tools', async () => {
+    const compare = await npx(['compare', '--target', 'stdio:node server.mjs 3', '--target', 'stdio:node server.mjs 5', '--rounds', '2', '--samples', '3', '--out', 'target-compare', '--json']);
+    expect(compare.code, compare.stderr).toBe(0);
+    expect(JSON.parse(compare.stdout)).toMatchObject({ schemaVersion: 1, kind: 'target-compare', exact: { base: { toolCount: 3 }, head: { toolCount: 5 } } });
   }, 300_000);
 
   it('refuses, by name, the commands that measure a costlab checkout (gate without a target, profile)', async () => {
