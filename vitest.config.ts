@@ -3,6 +3,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // bin/costlab.mjs runs the built dist/: rebuilt first when a source is newer.
+    globalSetup: ['test/built-cli-setup.ts'],
     // Browser tests need a Chromium; they run with `npm run test:browser`.
     exclude: [...configDefaults.exclude, 'test/browser/**'],
     // A timeout here only catches a hang; no test judges time. At 30 s the

@@ -4,13 +4,22 @@
  * being run, and turns commander's outcomes into exit codes: 0 ok, 2 for any
  * usage error (unknown command or option, missing operand, bad flag value).
  */
-import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import type { CostlabCommand } from './command.js';
 import { FlagProblem } from '../bench/command-line/flag-values.js';
+import { PACKAGE_IS_CHECKOUT, packageVersion } from '../src/conformance/package-files.js';
 
 interface CommandEntry {
   readonly summary: string;
+  /**
+   * The command measures costlab's own sources (git worktrees, the probe under
+   * callgrind, the profile workload) with the checkout's development
+   * dependencies, so an installed package refuses it: always, or only on its
+   * reference path when its `--target`/`--world` path needs none of them
+   * (docs/adr/0049-package-contents.md).
+   */
+  readonly checkoutOnly?: 'always' | 'without a target';
   load(): Promise<{ command: CostlabCommand }>;
 }
 
@@ -19,17 +28,24 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   bench: { summary: 'measure the systems cost of mediation: the staircase, segments, MCP path, microbenchmarks', load: () => import('./commands/bench.js') },
   serve: { summary: 'serve the kernel over MCP (stdio or Streamable HTTP on loopback)', load: () => import('./commands/serve.js') },
   conformance: { summary: 'judge the kernel on the conformance rows through all six columns', load: () => import('./commands/conformance.js') },
-  gate: { summary: 'check the working tree against results/baseline.json (structural and instruction-count lanes)', load: () => import('./commands/gate.js') },
-  compare: { summary: 'compare two commits lane by lane and flag a dearer catalogue resolution', load: () => import('./commands/compare.js') },
+  gate: { checkoutOnly: 'without a target', summary: 'check the working tree against results/baseline.json (structural and instruction-count lanes)', load: () => import('./commands/gate.js') },
+  compare: { checkoutOnly: 'without a target', summary: 'compare two commits lane by lane and flag a dearer catalogue resolution', load: () => import('./commands/compare.js') },
   history: { summary: 'table of the catalogue segment and whole call across the commits in results/', load: () => import('./commands/history.js') },
-  profile: { summary: 'profile the reference workload per strategy (0x, --cpu-prof, clinic) into profiles/<commit>/', load: () => import('./commands/profile.js') },
+  profile: { checkoutOnly: 'always', summary: 'profile the reference workload per strategy (0x, --cpu-prof, clinic) into profiles/<commit>/', load: () => import('./commands/profile.js') },
   sweep: { summary: 'measure catalogue resolution at real catalogue sizes (N, P, C, G) beside the SDK McpServer', load: () => import('./commands/sweep.js') },
   report: { summary: 'build the static HTML systems-cost report from results/*.json', load: () => import('./commands/report.js') },
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+/** The commands an installed package refuses, always or without a target: they measure a checkout's own sources. */
+export const CHECKOUT_ONLY_COMMANDS: Readonly<Record<string, 'always' | 'without a target'>> = Object.fromEntries(
+  Object.entries(COMMANDS).flatMap(([name, entry]) => (entry.checkoutOnly === undefined ? [] : [[name, entry.checkoutOnly]])),
+);
 
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** Whether a command line takes a command's target path (`--target`, `--world`; cli/target/target-options.ts). */
+function takesTarget(argv: readonly string[]): boolean {
+  return argv.some((arg) => /^--(?:target|world)(?:=|$)/.test(arg));
+}
 
 /** commander begins its messages with `error: `; ours begin with the command they come from. */
 function prefixed(prefix: string): (text: string, write: (text: string) => void) => void {
@@ -49,7 +65,7 @@ function flagProblems(command: Command): string[] {
 export async function main(argv: readonly string[]): Promise<number> {
   const program = new Command('costlab')
     .description('a benchmark-driven performance lab for a tool-mediation kernel')
-    .version(VERSION)
+    .version(packageVersion())
     .exitOverride()
     .configureOutput({ outputError: prefixed('costlab') })
     .showSuggestionAfterError();
@@ -59,6 +75,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   for (const [name, entry] of Object.entries(COMMANDS)) {
     const sub = program.command(name).summary(entry.summary).description(entry.summary);
     if (name !== target) continue;
+    if (!PACKAGE_IS_CHECKOUT && (entry.checkoutOnly === 'always' || (entry.checkoutOnly === 'without a target' && !takesTarget(argv)))) {
+      process.stderr.write(`costlab ${name}: ${entry.checkoutOnly === 'always' ? 'this command' : 'without --target or --world, this command'} measures a costlab checkout's own code and needs its development tools; this costlab is an installed package (not a git checkout): clone the repository to run it\n`);
+      return 2;
+    }
     const { command } = await entry.load();
     sub
       .configureOutput({ outputError: prefixed(`costlab ${name}`) })
@@ -95,7 +115,8 @@ export function toleratePipeClose(stream: NodeJS.WriteStream = process.stdout): 
   });
 }
 
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/'));
+// Run as a script (`node dist/cli/main.js`, or the sources under tsx): how costlab starts its own children (package-files.ts).
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (invokedDirectly) {
   toleratePipeClose();
   process.exitCode = await main(process.argv.slice(2));

@@ -95,9 +95,13 @@ export function describeThresholds(baseline: Baseline, thresholds: Readonly<Reco
   });
 }
 
+/** The schema version of the verdict `gate --json` and `compare --json` print (docs/json-outputs.md). */
+export const VERDICT_SCHEMA_VERSION = 1;
+
 /** The machine-readable verdict `gate --json` prints. */
 export function verdictJson(verdict: GateVerdict, meta: Record<string, unknown>): unknown {
   return {
+    schemaVersion: VERDICT_SCHEMA_VERSION,
     ...meta,
     exitCode: verdict.exitCode,
     verdict: verdict.exitCode === 0 ? 'pass' : 'regression',

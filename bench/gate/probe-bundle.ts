@@ -7,7 +7,6 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { GateError } from './gate-error.js';
 import { describeThrown } from '../../src/kernel/index.js';
 
@@ -24,6 +23,8 @@ export async function bundleProbe(root: string): Promise<string> {
   const outfile = join(root, PROBE_BUNDLE);
   await mkdir(join(root, '.cache', 'gate'), { recursive: true });
   try {
+    // Loaded here, not at the top: esbuild is a checkout's development tool, and the gate's --target path (an installed copy's) never bundles.
+    const { build } = await import('esbuild');
     await build({
       entryPoints: [join(root, PROBE_SOURCE)],
       outfile,

@@ -4,11 +4,12 @@
  * could be — and a reader can see why not.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitOrUndefined as git } from '../repository/git.js';
 import type { Environment } from '../results/results-schema.js';
+import { PACKAGE_IS_CHECKOUT, PACKAGE_ROOT } from '../../src/conformance/package-files.js';
 
 /** Which commit produced the figures, and whether the tree had uncommitted changes. */
 export interface Provenance {
@@ -16,6 +17,8 @@ export interface Provenance {
   readonly commit: string;
   readonly commitDate?: string;
   readonly dirty: boolean;
+  /** False when the code ran from an installed package, not a git checkout: there is no commit to name. */
+  readonly gitCheckout?: false;
 }
 
 /** Directories the bench and profiler write into, which do not make a tree dirty. */
@@ -27,7 +30,14 @@ export function headCommit(repoRoot: string): string | undefined {
   return commit !== undefined && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit) ? commit : undefined;
 }
 
+/** The commit of the costlab code that is running, or undefined when it runs from an installed package (not a git checkout). */
+export function costlabCommit(): string | undefined {
+  return PACKAGE_IS_CHECKOUT ? headCommit(PACKAGE_ROOT) : undefined;
+}
+
 export function readProvenance(repoRoot: string): Provenance {
+  // An installed copy may sit inside a user's repository: git asked there would name the user's commit.
+  if (!existsSync(path.join(repoRoot, '.git'))) return { commit: 'uncommitted', dirty: false, gitCheckout: false };
   const commit = headCommit(repoRoot);
   if (commit === undefined) return { commit: 'uncommitted', dirty: true };
   const commitDate = git(repoRoot, ['show', '-s', '--format=%cI', commit]);

@@ -59,7 +59,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -84,10 +83,10 @@ import { callStats } from './call-stats.js';
 import { roundUs } from './segments.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
 import { measureRecordWrites } from './record-writes.js';
+import { costlabCliArgs, moduleScriptArgs, PACKAGE_ROOT } from '../../src/conformance/package-files.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const COSTLAB_BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
-const BARE_STDIO_ENTRY = fileURLToPath(new URL('./bare-sdk-stdio.ts', import.meta.url));
+/** The bare SDK server's stdio child, started in the form costlab's own child is (package-files.ts). */
+const BARE_STDIO_ARGS = moduleScriptArgs(new URL('./bare-sdk-stdio.js', import.meta.url));
 
 const SIDES: readonly TransportSide[] = ['costlab', 'bare', 'floor'];
 
@@ -208,7 +207,7 @@ async function connectStdio(closers: Closers, transport: StdioClientTransport, l
 
 /** A child serving on stdio (`node <args>`) whose stderr's trail is counted from the first byte. */
 async function spawnStdioWithTrail(closers: Closers, args: readonly string[], label: string): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
-  const stdio = new StdioClientTransport({ command: process.execPath, args: [...args], cwd: REPO_ROOT, stderr: 'pipe' });
+  const stdio = new StdioClientTransport({ command: process.execPath, args: [...args], cwd: PACKAGE_ROOT, stderr: 'pipe' });
   if (stdio.stderr === null) throw new TransportBenchError(`${label}: no stderr pipe`);
   const trail = new StderrTrail(stdio.stderr as Readable);
   const { client, pid } = await connectStdio(closers, stdio, label);
@@ -217,7 +216,7 @@ async function spawnStdioWithTrail(closers: Closers, args: readonly string[], la
 
 /** `costlab serve --stdio` as a child, with `args` after it. */
 function spawnCostlabStdio(closers: Closers, args: readonly string[]): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
-  return spawnStdioWithTrail(closers, [COSTLAB_BIN, 'serve', '--stdio', ...args], `costlab serve --stdio ${args.join(' ')}`.trim());
+  return spawnStdioWithTrail(closers, [...costlabCliArgs(), 'serve', '--stdio', ...args], `costlab serve --stdio ${args.join(' ')}`.trim());
 }
 
 async function openCostlab(transport: McpTransportName, closers: Closers, scratch: () => Promise<string>): Promise<Endpoint> {
@@ -295,7 +294,7 @@ async function openBare(transport: McpTransportName, closers: Closers, headers: 
     }
     case 'stdio':
     case 'stdio-audit-file': {
-      const stdio = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', BARE_STDIO_ENTRY], cwd: REPO_ROOT, stderr: 'pipe' });
+      const stdio = new StdioClientTransport({ command: process.execPath, args: BARE_STDIO_ARGS, cwd: PACKAGE_ROOT, stderr: 'pipe' });
       const { client, pid } = await connectStdio(closers, stdio, 'bare SDK server on stdio');
       return { transport, side: 'bare', client, pid, check };
     }
@@ -327,12 +326,12 @@ async function openFloor(transport: McpTransportName, closers: Closers, scratch:
       return { transport, side: 'floor', client, check, afterRound: floor.clear, inside };
     }
     case 'stdio': {
-      const { client, pid, trail } = await spawnStdioWithTrail(closers, ['--import', 'tsx', BARE_STDIO_ENTRY, '--floor'], 'the floor on stdio');
+      const { client, pid, trail } = await spawnStdioWithTrail(closers, [...BARE_STDIO_ARGS, '--floor'], 'the floor on stdio');
       return { transport, side: 'floor', client, pid, check, invokedRecords: () => trail.invoked() };
     }
     case 'stdio-audit-file': {
       const auditFile = path.join(await scratch(), 'floor-stdio-audit.jsonl');
-      const { client, pid } = await spawnStdioWithTrail(closers, ['--import', 'tsx', BARE_STDIO_ENTRY, '--floor', '--audit', auditFile], 'the floor on stdio --audit FILE');
+      const { client, pid } = await spawnStdioWithTrail(closers, [...BARE_STDIO_ARGS, '--floor', '--audit', auditFile], 'the floor on stdio --audit FILE');
       return { transport, side: 'floor', client, pid, check, invokedRecords: () => countInvokedInFile(auditFile) };
     }
     case 'http': {

@@ -18,13 +18,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { moduleScriptArgs, PACKAGE_ROOT } from '../../src/conformance/package-files.js';
 import type { McpTransports } from '../results/results-schema.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
 import { callStats } from './call-stats.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CHILD = fileURLToPath(new URL('./record-writes-child.ts', import.meta.url));
+const CHILD_ARGS = moduleScriptArgs(new URL('./record-writes-child.js', import.meta.url));
 
 export interface RecordWritesOptions {
   /** Timed blocks per sink. */
@@ -48,7 +47,7 @@ export async function measureRecordWrites(options: RecordWritesOptions): Promise
   const dir = await mkdtemp(path.join(tmpdir(), 'costlab-record-writes-'));
   try {
     const auditFile = path.join(dir, 'records.jsonl');
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, '--blocks', String(blocks), '--calls', String(calls), '--audit', auditFile], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...CHILD_ARGS, '--blocks', String(blocks), '--calls', String(calls), '--audit', auditFile], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const trail = new StderrTrail(child.stderr as Readable);
     // The end of what the child said, for the message if it fails (the trail reader keeps only its count).
     let tail = '';

@@ -53,7 +53,12 @@ function paths(results: MeasuredResults): [string, StrategyResult][] {
 
 function header(results: MeasuredResults): string {
   const { environment: env } = results;
-  const commit = results.commit === 'uncommitted' ? 'an uncommitted tree' : `commit \`${results.commit.slice(0, 12)}\`${results.commitDate === undefined ? '' : ` (${results.commitDate})`}`;
+  const commit =
+    results.gitCheckout === false
+      ? `an installed costlab${results.costlabVersion === undefined ? '' : ` ${results.costlabVersion}`} (not a git checkout)`
+      : results.commit === 'uncommitted'
+        ? 'an uncommitted tree'
+        : `commit \`${results.commit.slice(0, 12)}\`${results.commitDate === undefined ? '' : ` (${results.commitDate})`}`;
   return [
     '# Systems cost of the mediation kernel',
     '',
@@ -81,7 +86,7 @@ function environmentSection(results: MeasuredResults): string {
     table(
       ['', ''],
       [
-        ['commit', results.commit === 'uncommitted' ? 'uncommitted' : `\`${results.commit}\`${results.dirty ? ' (dirty)' : ''}`],
+        ['commit', results.gitCheckout === false ? 'not a git checkout' : results.commit === 'uncommitted' ? 'uncommitted' : `\`${results.commit}\`${results.dirty ? ' (dirty)' : ''}`],
         ['commit date', results.commitDate ?? '—'],
         ['node / V8', `${env.node} / ${env.v8}`],
         ['platform', `${env.platform} ${env.arch}`],

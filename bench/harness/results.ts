@@ -14,6 +14,7 @@
  * report and the dashboard exports and says why the JSON was not written,
  * rather than inventing a figure or weakening the schema for everyone.
  */
+import { packageVersion } from '../../src/conformance/package-files.js';
 import type { FloorAndSteps } from './floor-and-steps.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -131,6 +132,8 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
     commit: run.provenance.commit,
     ...(run.provenance.commitDate === undefined ? {} : { commitDate: run.provenance.commitDate }),
     dirty: run.provenance.dirty,
+    costlabVersion: packageVersion(),
+    ...(run.provenance.gitCheckout === false ? { gitCheckout: false as const } : {}),
     createdAt: run.createdAt.toISOString(),
     command: run.command,
     environment: run.environment,

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { localResultsDir, PACKAGE_ROOT, packageFile } from '../../src/conformance/package-files.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { parseSweepResults } from '../results/sweep-schema.js';
 import { renderSweepSummary } from '../scale/sweep-markdown.js';
@@ -32,18 +32,19 @@ import { measureTimerOverheadUs } from './timer-overhead.js';
 import { writeResults } from './results.js';
 import type { RunKind } from '../results/run-context.js';
 
-/** The repository root, found from this file so the bench runs from any directory. */
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The package root (the repository root in a checkout), found from this module so the bench runs from any directory. */
+export const REPO_ROOT = PACKAGE_ROOT;
 
-/** The published figures, committed with the code so a fresh clone reproduces the comparison. */
-export const DEFAULT_ANCHORS = path.join(REPO_ROOT, 'reference', 'anchor-figures.json');
+/** The published figures, shipped with the code so a fresh clone or an installed copy reproduces the comparison. */
+export const DEFAULT_ANCHORS = packageFile(path.join('reference', 'anchor-figures.json'));
 
 /**
- * Where runs go unless told otherwise: git-ignored, so a run leaves a clone clean.
+ * Where runs go unless told otherwise: git-ignored, so a run leaves a clone clean
+ * (the working directory's `results/runs/` in an installed copy).
  * The committed results are in `results/` and change only on purpose
- * (`costlab bench --commit-results`).
+ * (`costlab bench --commit-results`, a checkout's flag).
  */
-export const LOCAL_RESULTS_DIR = path.join(REPO_ROOT, 'results', 'runs');
+export const LOCAL_RESULTS_DIR = localResultsDir();
 export const COMMITTED_RESULTS_DIR = path.join(REPO_ROOT, 'results');
 
 export interface BenchPlan {

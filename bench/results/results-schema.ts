@@ -343,6 +343,10 @@ export const ResultsSchema = z.object({
   commit: CommitIdSchema,
   commitDate: isoTimestamp.optional(),
   dirty: z.boolean(),
+  /** The costlab package version that measured (optional: files written before 0.2.0 lack it). */
+  costlabVersion: z.string().min(1).optional(),
+  /** false when costlab ran as an installed package, not a git checkout: `commit` is then 'uncommitted' and names nothing. */
+  gitCheckout: z.literal(false).optional(),
   createdAt: isoTimestamp,
   command: z.string().min(1),
   environment: EnvironmentSchema,

@@ -12,6 +12,7 @@ import { failingTargets } from '../../bench/harness/targets.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
 import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { PACKAGE_IS_CHECKOUT } from '../../src/conformance/package-files.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
 
@@ -41,9 +42,9 @@ export const command = defineCommand<BenchFlags>({
       .option('--turns <n>', 'measured turns per strategy (default 3000; --quick 200)', positiveInteger)
       .option('--warmup <w>', 'warm-up turns per strategy, discarded (default 2000; --quick 20)', nonNegativeInteger)
       .option('--quick', 'CI-sized run, under 30 s')
-      .option('--out <dir>', 'output directory (default: results/runs, git-ignored, so a run leaves the clone clean)')
+      .option('--out <dir>', 'output directory (default: results/runs, git-ignored, so a run leaves the clone clean; in an installed copy, results/runs of the working directory)')
       .option('--commit-results', 'write into results/, the committed results (a full run only)')
-      .option('--anchors <file>', 'published figures (default: reference/anchor-figures.json in the repository); when absent the report says so')
+      .option('--anchors <file>', 'published figures (default: reference/anchor-figures.json shipped with costlab); when absent the report says so')
       .option('--mcp-turns <n>', 'measured MCP turns (default: a tenth of --turns)', positiveInteger)
       .option('--no-fail', 'exit 0 even when a ratio or structural target is missed (the miss is still printed)')
       .option('--no-micro', 'skip the tinybench/mitata microbenchmarks')
@@ -56,6 +57,10 @@ export const command = defineCommand<BenchFlags>({
     if (values.commitResults === true && (values.out !== undefined || values.quick === true)) {
       // The committed results are what the README and the report quote: one place, and a full run.
       process.stderr.write(`costlab bench: --commit-results writes a full run into results/; it takes neither --out nor --quick\n`);
+      return 2;
+    }
+    if (values.commitResults === true && !PACKAGE_IS_CHECKOUT) {
+      process.stderr.write(`costlab bench: --commit-results writes into a costlab checkout's results/; this costlab is an installed package (not a git checkout): use --out\n`);
       return 2;
     }
     const plan = planBench({

@@ -7,7 +7,7 @@ import { describeThrownWithName } from '../../src/kernel/index.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor, isFlagged } from '../../bench/gate/verdict.js';
 import { readBaseline } from '../../bench/gate/baseline.js';
-import { laneThresholds } from '../../bench/gate/gate-run.js';
+import { laneThresholds, VERDICT_SCHEMA_VERSION } from '../../bench/gate/gate-run.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
 import { CommitNotFound, prepareCommit } from '../../bench/gate/worktree.js';
 import type { PreparedCommit } from '../../bench/gate/worktree.js';
@@ -115,7 +115,7 @@ export const command = defineCommand<CompareFlags>({
       const exitCode = exitCodeFor(rows);
       process.stdout.write(
         values.json === true
-          ? `${JSON.stringify({ command: 'compare', base: base.sha, head: head.sha, exitCode, verdict: exitCode === 0 ? 'pass' : 'regression', rows: rows.map((row) => ({ ...row, flagged: isFlagged(row) })) }, null, 2)}\n`
+          ? `${JSON.stringify({ schemaVersion: VERDICT_SCHEMA_VERSION, command: 'compare', base: base.sha, head: head.sha, exitCode, verdict: exitCode === 0 ? 'pass' : 'regression', rows: rows.map((row) => ({ ...row, flagged: isFlagged(row) })) }, null, 2)}\n`
           : markdown,
       );
       await mkdir(values.out, { recursive: true });

@@ -19,7 +19,7 @@ import { renderTextSweep, renderTextTable } from '../../src/conformance/report/t
 import { runConformance } from '../../src/conformance/suite.js';
 import type { StrategyChoice } from '../../src/conformance/suite.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
-import { headCommit } from '../../bench/harness/environment.js';
+import { costlabCommit } from '../../bench/harness/environment.js';
 import { oneOf, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
@@ -59,7 +59,7 @@ export const command = defineCommand<ConformanceFlags>({
       },
     });
 
-    const commit = headCommit(process.cwd());
+    const commit = costlabCommit();
     const doc = conformanceDocument(outcome, {
       node: process.version,
       platform: `${process.platform}-${process.arch}`,

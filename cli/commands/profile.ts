@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../src/conformance/package-files.js';
 import { oneOf, positiveInteger } from '../../bench/command-line/flag-values.js';
 import { DEFAULT_TOP_FRAMES } from '../../bench/profile/profile-analysis.js';
 import { PROFILE_DEFAULTS } from '../../bench/profile/profile-options.js';
@@ -11,7 +11,7 @@ import { describeThrownWithName } from '../../src/kernel/index.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const repoRoot = PACKAGE_ROOT;
 
 interface ProfileFlags extends TargetFlags {
   readonly strategy: CatalogueStrategyName | 'all';

@@ -5,14 +5,11 @@
  */
 import path from 'node:path';
 import { Option } from 'commander';
-import { fileURLToPath } from 'node:url';
-import { COMMITTED_RESULTS_DIR, DEFAULT_ANCHORS, LOCAL_RESULTS_DIR } from '../../bench/harness/run-bench.js';
+import { COMMITTED_RESULTS_DIR, DEFAULT_ANCHORS, LOCAL_RESULTS_DIR, REPO_ROOT } from '../../bench/harness/run-bench.js';
 import { buildReportSite } from '../../bench/report/build-site.js';
 import { NoResultsError } from '../../bench/report/results-collection.js';
 import { defineCommand } from '../command.js';
 
-/** The repository root, found from this file so the command works from any directory. */
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 interface ReportFlags {
   readonly results: string;

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../../src/conformance/package-files.js';
 import { Option } from 'commander';
 import { CATALOGUE_STRATEGIES, JsonLinesFileSink } from '../../src/kernel/index.js';
 import type { AuditEvent, AuditSink, CatalogueStrategyName } from '../../src/kernel/index.js';
@@ -24,7 +24,8 @@ import { oneOf, portNumber, positiveInteger, positiveNumber } from '../../bench/
 import { defineCommand } from '../command.js';
 import { describeThrown } from '../../src/kernel/index.js';
 
-const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
+/** The package's command, as a user's client would name it. */
+const BIN = packageFile('bin/costlab.mjs');
 
 interface ServeFlags {
   readonly stdio?: boolean;

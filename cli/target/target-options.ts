@@ -6,7 +6,7 @@
  * untouched otherwise.
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../../src/conformance/package-files.js';
 import type { Command } from 'commander';
 import { oneOf, positiveInteger } from '../../bench/command-line/flag-values.js';
 import { DEFAULT_CALL_PLAN } from '../../bench/target/call-plan.js';
@@ -17,7 +17,8 @@ import { parseTargetSpec } from '../../bench/target/target-spec.js';
 import type { TargetSpec } from '../../bench/target/target-spec.js';
 
 export const DEFAULT_CONFIG_FILE = 'costlab.config.json';
-const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
+/** The package's command, as a user's client would name it. */
+const BIN = packageFile('bin/costlab.mjs');
 
 export interface TargetFlags {
   readonly target?: readonly string[];

@@ -39,7 +39,7 @@ function sourceFiles(root: string, dir: string): string[] {
 }
 
 /** `./x.js` names `./x.ts` on disk (NodeNext resolution); a bare specifier is a package and not part of the graph. */
-function resolveImport(root: string, from: string, specifier: string): string | undefined {
+export function resolveImport(root: string, from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
   const candidates = [target, target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts'), `${target}.ts`, path.posix.join(target, 'index.ts')];

@@ -6,10 +6,8 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './support.js';
@@ -50,8 +48,8 @@ describe('the library face (package exports)', () => {
     symlinkSync(REPO_ROOT, path.join(host, 'node_modules', 'costlab'), 'dir');
     writeFileSync(path.join(host, 'package.json'), JSON.stringify({ name: 'host', type: 'module', private: true }));
     writeFileSync(path.join(host, 'host.mjs'), hostScript);
-    const tsx = pathToFileURL(createRequire(path.join(REPO_ROOT, 'package.json')).resolve('tsx')).href;
-    const { stdout } = await run(process.execPath, ['--import', tsx, 'host.mjs', path.join(REPO_ROOT, 'bin/costlab.mjs')], { cwd: host, maxBuffer: 4 * 1024 * 1024 });
+    // The faces resolve to the built dist/ (docs/adr/0048-built-package.md): plain node, no TypeScript loader.
+    const { stdout } = await run(process.execPath, ['host.mjs', path.join(REPO_ROOT, 'bin/costlab.mjs')], { cwd: host, maxBuffer: 4 * 1024 * 1024 });
     const seen = JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
     expect(seen).toMatchObject({ kernel: true, canonical: '{"a":2,"b":1}', strategy: true, mcp: true, world: true, harness: 2 });
     // The served tools declare an outputSchema, and the config plans no call: that row saw nothing, so it says so.

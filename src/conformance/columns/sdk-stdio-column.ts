@@ -10,7 +10,6 @@
  * as in a turn of their own); every other row gets a child per turn, with the
  * setup of its earlier turns replayed before the turn is admitted.
  */
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CatalogueStrategyName } from '../../kernel/index.js';
@@ -21,18 +20,17 @@ import type { Column, ColumnLane, ColumnTurn, RowSession } from './column.js';
 import { sdkTurn } from './sdk-turn.js';
 import type { RecordedRefusal } from './wire-result.js';
 import { describeThrown } from '../../kernel/thrown-value.js';
+import { costlabCliArgs, PACKAGE_ROOT } from '../package-files.js';
 
-const COSTLAB_BIN = fileURLToPath(new URL('../../../bin/costlab.mjs', import.meta.url));
-const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const START_TIMEOUT_MS = 45_000;
 
-/** How to start the server: by default `node bin/costlab.mjs serve --stdio`. */
+/** How to start the server: by default `costlab serve --stdio`, in the form this module runs in (package-files.ts). */
 export interface StdioCommand {
   readonly command: string;
   readonly args: readonly string[];
 }
 
-export const COSTLAB_SERVE_STDIO: StdioCommand = { command: process.execPath, args: [COSTLAB_BIN, 'serve', '--stdio'] };
+export const COSTLAB_SERVE_STDIO: StdioCommand = { command: process.execPath, args: [...costlabCliArgs(), 'serve', '--stdio'] };
 
 interface ChildTurn {
   readonly turn: ColumnTurn;
@@ -64,7 +62,7 @@ async function spawnTurn(serve: StdioCommand, request: TurnRequest): Promise<Chi
       '--conformance-trace',
       request.traceTag,
     ],
-    cwd: REPO_ROOT,
+    cwd: PACKAGE_ROOT,
     stderr: 'pipe',
   });
   let stderr = '';

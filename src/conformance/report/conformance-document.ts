@@ -11,6 +11,8 @@ import { CONFORMANCE_WORLD } from '../world/conformance-world.js';
 import { countCells } from './cell-counts.js';
 
 export const CONFORMANCE_SCHEMA = 'costlab.conformance/1';
+/** The number every costlab JSON output carries (docs/json-outputs.md); `schema` above names the same version. */
+export const CONFORMANCE_SCHEMA_VERSION = 1;
 
 export interface ConformanceEnvironment {
   readonly node: string;
@@ -23,6 +25,7 @@ export interface ConformanceEnvironment {
 }
 
 export interface ConformanceDocument {
+  readonly schemaVersion: typeof CONFORMANCE_SCHEMA_VERSION;
   readonly schema: typeof CONFORMANCE_SCHEMA;
   readonly generatedAt: string;
   readonly environment: ConformanceEnvironment;
@@ -51,6 +54,7 @@ export interface ConformanceDocument {
 
 export function conformanceDocument(outcome: ConformanceOutcome, environment: ConformanceEnvironment, generatedAt = new Date().toISOString()): ConformanceDocument {
   return {
+    schemaVersion: CONFORMANCE_SCHEMA_VERSION,
     schema: CONFORMANCE_SCHEMA,
     generatedAt,
     environment,
