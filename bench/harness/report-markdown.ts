@@ -5,6 +5,7 @@
  * published figures with a paragraph composed from the numbers.
  */
 import { markdownTable } from 'markdown-table';
+import { escapeMarkdown, markdownCode } from '../../src/conformance/report/markdown-text.js';
 import { MEASUREMENT_RULES } from '../report/measurement-rules.js';
 import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, formatShare } from '../report/number-format.js';
 import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
@@ -35,7 +36,8 @@ type Row = readonly (string | number)[];
 
 function table(header: Row, rows: readonly Row[], align?: readonly ('l' | 'r')[]): string {
   return markdownTable(
-    [header, ...rows].map((row) => row.map((cell) => String(cell).replace(/\|/g, '\\|'))),
+    // Cells are costlab's own labels and figures; the few outside strings (CPU model, command) are escaped where they are placed.
+    [header, ...rows].map((row) => row.map(String)),
     { alignDelimiters: false, align: header.map((_, i) => align?.[i] ?? (i === 0 ? 'l' : 'r')) },
   );
 }
@@ -85,11 +87,11 @@ function environmentSection(results: MeasuredResults): string {
         ['commit date', results.commitDate ?? '—'],
         ['node / V8', `${env.node} / ${env.v8}`],
         ['platform', `${env.platform} ${env.arch}`],
-        ['CPU', `${env.cpuModel}, ${env.cores} cores`],
+        ['CPU', `${escapeMarkdown(env.cpuModel)}, ${env.cores} cores`],
         ['memory', `${env.memoryGiB} GiB`],
         ['lockfile sha-256', `\`${env.lockfileHash}\``],
         ['load average (1 min)', `${results.harness.loadAverage.start} at start, ${results.harness.loadAverage.end} at end`],
-        ['command', `\`${results.command}\``],
+        ['command', markdownCode(results.command, 1_000)],
       ],
       ['l', 'l'],
     ),

@@ -4,6 +4,7 @@ import { Option } from 'commander';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { instructionCounts, instructionRows, structuralLane, wallClockLane } from '../../bench/gate/lanes.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
+import { escapeMarkdown } from '../../src/conformance/report/markdown-text.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor, isFlagged } from '../../bench/gate/verdict.js';
 import { readBaseline } from '../../bench/gate/baseline.js';
@@ -110,7 +111,7 @@ export const command = defineCommand<CompareFlags>({
         rows.push(...(await wallClockLane(base.dir, head.dir, { rounds, turns, threshold: values.thresholdWall, onProgress: progress })));
       }
       const title = `## costlab compare ${short(base.sha)} → ${short(head.sha)}`;
-      const provenance = `base \`${base.sha}\` (${values.mergeBase === true ? `merge-base of ${baseRef} and ${headRef}` : baseRef}), head \`${head.sha}\` (${headRef}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), instruction lanes as shaped in bench/gate/lanes.ts`;
+      const provenance = `base \`${base.sha}\` (${values.mergeBase === true ? `merge-base of ${escapeMarkdown(baseRef)} and ${escapeMarkdown(headRef)}` : escapeMarkdown(baseRef)}), head \`${head.sha}\` (${escapeMarkdown(headRef)}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), instruction lanes as shaped in bench/gate/lanes.ts`;
       const markdown = `${title}\n\n${provenance}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
       const exitCode = exitCodeFor(rows);
       process.stdout.write(

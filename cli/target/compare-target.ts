@@ -7,6 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeThrownWithName } from '../../src/kernel/index.js';
+import { markdownCode } from '../../src/conformance/report/markdown-text.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
 import { prepareCommit } from '../../bench/gate/worktree.js';
@@ -67,7 +68,7 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
     const comparison = await compareTargets(base, head, identities[0]!, options.config, redactor, { rounds, threshold, onProgress: progress });
     const { exact } = comparison;
     const markdown = [
-      `## costlab compare: \`${labels[0]}\` → \`${labels[1]}\``,
+      `## costlab compare: ${markdownCode(labels[0])} → ${markdownCode(labels[1])}`,
       '',
       `${rounds} rounds, one fresh process (or connection) per side per round, order ${comparison.firsts.map((s) => (s === 'base' ? 'AB' : 'BA')).join(' ')}; ${options.config.samples} measured requests after ${options.config.warmup} warm-up per process; node ${process.version}. Times in µs.`,
       '',
