@@ -26,7 +26,7 @@ export async function probeIdentity(
   let unlisted: IdentityObservation['unlisted'];
   let session: TargetSession | undefined;
   try {
-    session = await TargetSession.open(spec, identity, { timeoutMs: config.timeoutMs, maxListingBytes: config.maxListingBytes, redactor });
+    session = await TargetSession.open(spec, identity, { timeoutMs: config.timeoutMs, limits: config, redactor });
     declaresListChanged = session.declaresListChanged;
     const calls = config.calls.filter((call) => (call.identity === undefined ? isFirst : call.identity === identity.name));
     for (let i = 0; i < config.listRepeats; i++) {

@@ -45,7 +45,7 @@ function callsWithIdentity(config: TargetConfig, identities: readonly ResolvedId
 
 export async function measureWireCost(spec: TargetSpec, identities: readonly ResolvedIdentity[], config: TargetConfig, redactor: Redactor, options: CostOptions = {}): Promise<WireCost> {
   const progress = options.onProgress ?? (() => undefined);
-  const sessionOptions = { timeoutMs: config.timeoutMs, maxListingBytes: config.maxListingBytes, redactor };
+  const sessionOptions = { timeoutMs: config.timeoutMs, limits: config, redactor };
   const calls = callsWithIdentity(config, identities);
   const first = identities[0]!;
   const callKey = (i: number): string => `${i}`;
@@ -141,7 +141,7 @@ export async function measureCurve(spec: TargetSpec, identity: ResolvedIdentity,
     progress(`curve n=${n}`);
     let session: TargetSession | undefined;
     try {
-      session = await TargetSession.open(atSize(spec, n), identity, { timeoutMs: config.timeoutMs, maxListingBytes: config.maxListingBytes, redactor });
+      session = await TargetSession.open(atSize(spec, n), identity, { timeoutMs: config.timeoutMs, limits: config, redactor });
       const samples: number[] = [];
       let last;
       for (let round = 0; round < config.warmup + config.samples; round++) {

@@ -6,10 +6,13 @@
  * untouched otherwise.
  */
 import { existsSync } from 'node:fs';
+import { parseContract } from '../../src/kernel/index.js';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { positiveInteger } from '../../bench/command-line/flag-values.js';
-import { DEFAULT_TARGET_CONFIG, loadTargetConfig } from '../../bench/target/target-config.js';
+import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/flag-values.js';
+import { LIMIT_FLAGS } from '../../bench/target/target-limits.js';
+import type { TargetLimitName } from '../../bench/target/target-limits.js';
+import { DEFAULT_TARGET_CONFIG, TargetConfigSchema, loadTargetConfig } from '../../bench/target/target-config.js';
 import type { TargetConfig } from '../../bench/target/target-config.js';
 import { parseTargetSpec } from '../../bench/target/target-spec.js';
 import type { TargetSpec } from '../../bench/target/target-spec.js';
@@ -25,6 +28,11 @@ export interface TargetFlags {
   readonly samples?: number;
   readonly coldRuns?: number;
   readonly timeout?: number;
+  readonly maxListingBytes?: number;
+  readonly maxResultBytes?: number;
+  readonly maxNotificationsPerSecond?: number;
+  readonly maxRetainedNotifications?: number;
+  readonly maxFramesPerRequest?: number;
   readonly out?: string;
 }
 
@@ -46,6 +54,15 @@ export function addTargetOptions(command: Command, what: { world?: boolean; json
     .option('--samples <n>', 'target runs: warm samples per request (overrides the config)', positiveInteger)
     .option('--cold-runs <n>', 'target runs: fresh processes or connections (overrides the config)', positiveInteger)
     .option('--timeout <ms>', 'target runs: per-request timeout (overrides the config)', positiveInteger);
+  const defaults = DEFAULT_TARGET_CONFIG;
+  const limit = (name: TargetLimitName, what: string, parse = positiveInteger): void => {
+    command.option(`${LIMIT_FLAGS[name]} <n>`, `target runs: ${what}, past which the target is refused by name (default ${defaults[name]}; overrides the config)`, parse);
+  };
+  limit('maxListingBytes', 'bytes in one tools/list answer');
+  limit('maxResultBytes', 'bytes in any other frame (a tools/call result, a notification)');
+  limit('maxNotificationsPerSecond', 'notifications within one second');
+  limit('maxRetainedNotifications', 'notifications kept as evidence (later ones are counted, not kept)', nonNegativeInteger);
+  limit('maxFramesPerRequest', 'frames received while one request is open');
   if (what.world !== false) command.option('--world <file>', 'target runs: the world file `serve --world` reads, served by `costlab serve --stdio --world <file>`');
   return command;
 }
@@ -76,6 +93,11 @@ export async function targetOptions(flags: TargetFlags): Promise<TargetCommandOp
     ...(flags.coldRuns === undefined ? {} : { coldRuns: flags.coldRuns }),
     ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
   };
+  for (const name of Object.keys(LIMIT_FLAGS) as TargetLimitName[]) {
+    if (flags[name] !== undefined) config = { ...config, [name]: flags[name] };
+  }
+  // The flags pass the config's own bounds, so a limit given on the command line is held to the same range as one in the file.
+  config = parseContract('--max-* flags', TargetConfigSchema, config);
   const specs = (flags.target ?? []).map(parseTargetSpec);
   if (flags.world !== undefined) specs.push(worldTarget(flags.world));
   if (specs.length === 0 && config.target !== undefined) specs.push(parseTargetSpec(config.target));
