@@ -14,6 +14,7 @@ import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/fl
 import { defineCommand } from '../command.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
+import { withOutputDirectory } from '../../bench/results/output-directory.js';
 
 interface BenchFlags extends TargetFlags {
   readonly turns?: number;
@@ -68,12 +69,16 @@ export const command = defineCommand<BenchFlags>({
     });
     const outDir = values.commitResults === true ? COMMITTED_RESULTS_DIR : values.out === undefined ? LOCAL_RESULTS_DIR : path.resolve(values.out);
     try {
-      const outcome = await runBench({
-        plan,
-        outDir,
-        ...(values.anchors === undefined ? {} : { anchorsPath: path.resolve(values.anchors) }),
-        command: ['costlab bench', ...argv].join(' '),
-      });
+      const command = ['costlab bench', ...argv].join(' ');
+      // The directory is held for the whole run: a second run into it is refused before it measures anything.
+      const outcome = await withOutputDirectory(outDir, command, () =>
+        runBench({
+          plan,
+          outDir,
+          ...(values.anchors === undefined ? {} : { anchorsPath: path.resolve(values.anchors) }),
+          command,
+        }),
+      );
       const { results, files, targets } = outcome;
       const s = results.strategies;
       const line = (name: string, r: { call: { p50Us: number }; segments: { catalogue: { p50Us: number; share: number } } }): string =>

@@ -1,4 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option } from 'commander';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
@@ -18,6 +17,7 @@ import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-l
 import { defineCommand } from '../command.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
+import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
 
 const ALL_LANES = ['structural', 'instructions', 'wall-clock'] as const;
 type Lane = (typeof ALL_LANES)[number];
@@ -67,7 +67,7 @@ export const command = defineCommand<CompareFlags>({
       .option('--keep-worktrees', 'keep .worktrees/<sha> (with node_modules) for a rerun; by default they are removed afterwards, and their disk usage is printed either way');
     addTargetOptions(command, { json: false });
   },
-  async run(values, { operands }) {
+  async run(values, { operands, argv }) {
     if (wantsTarget(values)) return (await import('../target/compare-target.js')).runCompareTarget(values, operands);
     if (operands.length !== 2) {
       // Optional in the grammar because --target and --world runs take none; required here as before.
@@ -119,9 +119,8 @@ export const command = defineCommand<CompareFlags>({
           ? `${JSON.stringify({ command: 'compare', base: base.sha, head: head.sha, exitCode, verdict: exitCode === 0 ? 'pass' : 'regression', rows: rows.map((row) => ({ ...row, flagged: isFlagged(row) })) }, null, 2)}\n`
           : markdown,
       );
-      await mkdir(values.out, { recursive: true });
       const file = join(values.out, `compare-${short(base.sha)}-${short(head.sha)}.md`);
-      await writeFile(file, markdown);
+      await withOutputDirectory(values.out, ['costlab compare', ...argv].join(' '), () => writeOutputFile(file, markdown));
       progress(`written ${file}`);
       return exitCodeFor(rows);
     } catch (error) {

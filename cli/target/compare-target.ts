@@ -4,7 +4,6 @@
  * `costlab compare --world <file> <base> <head>`: the same world file served
  * by two commits of costlab, each from its own worktree.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { markdownCode } from '../../src/conformance/report/markdown-text.js';
@@ -17,6 +16,7 @@ import { Redactor } from '../../bench/target/secrets.js';
 import type { TargetSpec } from '../../bench/target/target-spec.js';
 import { targetOptions, usageFailure, worldTarget } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
+import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
 
 export interface CompareTargetFlags extends TargetFlags {
   readonly rounds: number;
@@ -82,9 +82,10 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
       '',
     ].join('\n');
     const document = { schemaVersion: 1, kind: 'target-compare', base: labels[0], head: labels[1], rounds, firsts: comparison.firsts, rows: comparison.rows, exact };
-    await mkdir(options.out, { recursive: true });
-    await writeFile(path.join(options.out, 'compare-targets.md'), markdown);
-    await writeFile(path.join(options.out, 'compare-targets.json'), `${JSON.stringify(redactor.scrubValue(document), null, 2)}\n`);
+    await withOutputDirectory(options.out, 'costlab compare --target', async () => {
+      await writeOutputFile(path.join(options.out, 'compare-targets.md'), markdown);
+      await writeOutputFile(path.join(options.out, 'compare-targets.json'), `${JSON.stringify(redactor.scrubValue(document), null, 2)}\n`);
+    });
     process.stdout.write(redactor.scrub(options.json ? `${JSON.stringify(document, null, 2)}\n` : markdown));
     return exitCodeFor(comparison.rows);
   } catch (error) {
