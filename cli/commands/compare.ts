@@ -9,7 +9,7 @@ import { exitCodeFor, isFlagged } from '../../bench/gate/verdict.js';
 import { readBaseline } from '../../bench/gate/baseline.js';
 import { laneThresholds } from '../../bench/gate/gate-run.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
-import { CommitNotFound, prepareCommit } from '../../bench/gate/worktree.js';
+import { CommitNotFound, prepareCommit, resolveCommit } from '../../bench/gate/worktree.js';
 import type { PreparedCommit } from '../../bench/gate/worktree.js';
 import { mergeBase, shallowCloneHint } from '../../bench/gate/commit-range.js';
 import { disposeWorktrees } from '../../bench/gate/worktree-cleanup.js';
@@ -81,7 +81,10 @@ export const command = defineCommand<CompareFlags>({
     const repo = process.cwd();
     const prepared: PreparedCommit[] = [];
     try {
-      const baseTarget = values.mergeBase === true ? await mergeBase(repo, baseRef, headRef) : baseRef;
+      // Both refs are checked before either is built, so a bad head ref is named at once, not after the base's worktree
+      // and install: by git merge-base (which needs both) under --merge-base, else by git rev-parse --verify.
+      const baseTarget = values.mergeBase === true ? await mergeBase(repo, baseRef, headRef) : await resolveCommit(repo, baseRef);
+      await resolveCommit(repo, headRef);
       if (values.mergeBase === true) progress(`merge-base of ${baseRef} and ${headRef}: ${baseTarget.slice(0, 10)}`);
       progress(`preparing ${baseRef}${values.mergeBase === true ? ' (merge-base)' : ''}`);
       const base = await prepareCommit({ repo, ref: baseTarget });

@@ -9,7 +9,7 @@ import { describeThrownWithName } from '../../src/kernel/index.js';
 import { markdownCode } from '../../src/conformance/report/markdown-text.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
-import { prepareCommit } from '../../bench/gate/worktree.js';
+import { prepareCommit, resolveCommit } from '../../bench/gate/worktree.js';
 import { CompareSideFailed, compareTargets } from '../../bench/target/compare-targets.js';
 import { resolveIdentities } from '../../bench/target/target-config.js';
 import { Redactor } from '../../bench/target/secrets.js';
@@ -47,6 +47,9 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
     if (world !== undefined) {
       if (operands.length !== 2) throw new Error('with --world, name exactly two commits (base and head)');
       const file = path.resolve(world);
+      // Both refs resolved before either is built.
+      await resolveCommit(process.cwd(), operands[0]!);
+      await resolveCommit(process.cwd(), operands[1]!);
       progress(`preparing ${operands[0]}`);
       const b = await prepareCommit({ repo: process.cwd(), ref: operands[0]! });
       progress(`preparing ${operands[1]}`);
