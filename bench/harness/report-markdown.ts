@@ -211,8 +211,9 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
   const step = (name: StrategyName) => figures?.staircase.find((candidate) => candidate.strategy === name);
   const s = results.strategies;
   const out: string[] = ['## The staircase beside the published figures', ''];
-  if (anchors.status === 'absent') out.push(`> Published figures unavailable (${anchors.label}: ${anchors.reason}); the staircase is printed on its own.`, '');
-  else out.push(`Published figures: \`${anchors.label}\`${figures?.publisherMachine === undefined ? '' : ` (publisher's machine: ${figures.publisherMachine})`}.`, '');
+  // The anchors file is the user's (--anchors): its path, the reason it could not be read and its own text are outside text.
+  if (anchors.status === 'absent') out.push(`> Published figures unavailable (${escapeMarkdown(anchors.label)}: ${escapeMarkdown(anchors.reason, 1_000)}); the staircase is printed on its own.`, '');
+  else out.push(`Published figures: ${markdownCode(anchors.label)}${figures?.publisherMachine === undefined ? '' : ` (publisher's machine: ${escapeMarkdown(figures.publisherMachine)})`}.`, '');
   out.push(
     table(
       ['strategy', 'whole call p50, ours', 'published', 'amortized / call p50, ours (turn ÷ calls)', 'catalogue p50, ours', 'published', 'catalogue share, ours', 'published'],
