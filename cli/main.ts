@@ -2,11 +2,13 @@
  * costlab's command line, on commander. Each command lives in its own module
  * under `commands/`; this file names them with their summaries, loads the one
  * being run, and turns commander's outcomes into exit codes: 0 ok, 2 for any
- * usage error (unknown command or option, missing operand, bad flag value).
+ * usage error (unknown command or option, missing operand, bad flag value),
+ * and 2 with one line for any failure a command let escape (command-failure.ts).
  */
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import type { CostlabCommand } from './command.js';
+import { reportCommandFailure } from './command-failure.js';
 import { FlagProblem } from '../bench/command-line/flag-values.js';
 import { PACKAGE_IS_CHECKOUT, packageVersion } from '../src/conformance/package-files.js';
 
@@ -88,7 +90,11 @@ export async function main(argv: readonly string[]): Promise<number> {
         if (problems.length > 0) action.error(problems.map((line) => `error: ${line}`).join('\n'), { exitCode: 2, code: 'costlab.invalidFlag' });
       })
       .action(async () => {
-        exitCode = await command.run(sub.opts(), { operands: sub.args, argv: argv.slice(1) });
+        try {
+          exitCode = await command.run(sub.opts(), { operands: sub.args, argv: argv.slice(1) });
+        } catch (error) {
+          exitCode = reportCommandFailure(name, error);
+        }
       });
     command.define(sub);
   }
@@ -97,7 +103,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } catch (error) {
     // Help and --version end with exit code 0; every other refusal of the command line is a usage error.
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    throw error;
+    return reportCommandFailure(target, error);
   }
   return exitCode;
 }

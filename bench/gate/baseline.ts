@@ -6,10 +6,12 @@
  * Refreshed only on purpose (`costlab gate --update-baseline`), in a commit
  * of its own, so a reviewer sees the kernel's cost move in the diff.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 import { relativeSpread } from '../statistics/sample-statistics.js';
 import { GateError } from './gate-error.js';
+import { withOutputDirectory, writeOutputFile } from '../results/output-directory.js';
 
 export const BASELINE_SCHEMA_VERSION = 4;
 
@@ -126,8 +128,10 @@ export async function readBaseline(path: string): Promise<Baseline> {
   return parsed.data;
 }
 
+/** Written whole or not at all, under its directory's lock (bench/results/output-directory.ts). */
 export async function writeBaseline(path: string, baseline: Baseline): Promise<void> {
-  await writeFile(path, `${JSON.stringify(BaselineSchema.parse(baseline), null, 2)}\n`);
+  const text = `${JSON.stringify(BaselineSchema.parse(baseline), null, 2)}\n`;
+  await withOutputDirectory(dirname(path), 'costlab gate --update-baseline', () => writeOutputFile(path, text));
 }
 
 /**

@@ -6,11 +6,12 @@
  * dashboard charting them sees the deterministic series, the times beside
  * them the noisy one.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { ActionBenchmarkEntry, BencherMetricFormat } from '../harness/dashboard-formats.js';
 import { INSTRUCTION_LANES } from './lanes.js';
 import type { InstructionLaneId } from './lanes.js';
 import type { VerdictRow } from './verdict.js';
+import { writeOutputFile } from '../results/output-directory.js';
 
 /** Head counts per lane, read from the gate's verdict rows. */
 export function laneCounts(rows: readonly VerdictRow[]): Partial<Record<InstructionLaneId, number>> {
@@ -57,7 +58,7 @@ export async function mergeIntoBencher(file: string, counts: Partial<Record<Inst
   const existing = await readJson(file);
   if (existing !== undefined && (typeof existing !== 'object' || existing === null || Array.isArray(existing))) throw new Error(`${file} is not Bencher Metric Format (an object of benchmarks)`);
   const kept = Object.entries((existing ?? {}) as BencherMetricFormat).filter(([name]) => !name.startsWith(PREFIX));
-  await writeFile(file, `${JSON.stringify({ ...Object.fromEntries(kept), ...instructionsToBencher(counts) }, null, 2)}\n`);
+  await writeOutputFile(file, `${JSON.stringify({ ...Object.fromEntries(kept), ...instructionsToBencher(counts) }, null, 2)}\n`);
 }
 
 /** Adds (or replaces) the instruction entries in a github-action-benchmark file; creates it when absent. */
@@ -65,5 +66,5 @@ export async function mergeIntoActionBenchmark(file: string, counts: Partial<Rec
   const existing = await readJson(file);
   if (existing !== undefined && !Array.isArray(existing)) throw new Error(`${file} is not a github-action-benchmark file (a list of entries)`);
   const kept = ((existing ?? []) as ActionBenchmarkEntry[]).filter((entry) => entry.unit !== 'instructions');
-  await writeFile(file, `${JSON.stringify([...kept, ...instructionsToActionBenchmark(counts)], null, 2)}\n`);
+  await writeOutputFile(file, `${JSON.stringify([...kept, ...instructionsToActionBenchmark(counts)], null, 2)}\n`);
 }

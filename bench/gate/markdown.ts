@@ -12,6 +12,7 @@ import {
   formatP,
 } from './format.js';
 import { formatRatio } from '../report/number-format.js';
+import { escapeMarkdown } from '../../src/conformance/report/markdown-text.js';
 import type { VerdictRow } from './verdict.js';
 
 export interface MarkdownOptions {
@@ -26,11 +27,12 @@ export interface MarkdownOptions {
 const HEADER = ['lane', 'segment', 'base', 'head', 'ratio', 'interval', 'verdict'] as const;
 
 export function renderMarkdownTable(rows: readonly VerdictRow[], options: MarkdownOptions = {}): string {
-  const lines = [markdownTable([HEADER, ...rows.map(cells)].map((row) => row.map(escapeCell)), { alignDelimiters: false })];
+  // Every cell but the segment is costlab's own figure or verdict; the segment may be a target's tool name.
+  const lines = [markdownTable([HEADER, ...rows.map(cells)], { alignDelimiters: false })];
   const reasons = options.reasons ?? 'notable';
   const explained = rows.filter((row) => reasons === 'all' || (reasons === 'notable' && row.verdict !== 'no-change' && row.verdict !== 'pass'));
   if (explained.length > 0) {
-    lines.push('', ...explained.map((row) => `- **${escapeCell(row.segment)}** (${row.lane}): ${row.reason}`));
+    lines.push('', ...explained.map((row) => `- **${escapeMarkdown(row.segment)}** (${row.lane}): ${escapeMarkdown(row.reason, 1_000)}`));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -41,7 +43,7 @@ function cells(row: VerdictRow): string[] {
     case 'wall-clock':
       return [
         row.lane,
-        row.segment,
+        escapeMarkdown(row.segment),
         formatMicroseconds(row.baseMedian),
         formatMicroseconds(row.headMedian),
         ratioCell(row.ratio),
@@ -51,7 +53,7 @@ function cells(row: VerdictRow): string[] {
     case 'instructions':
       return [
         row.lane,
-        row.segment,
+        escapeMarkdown(row.segment),
         `${formatInteger(row.baseMedian)} instructions`,
         `${formatInteger(row.headMedian)} instructions`,
         ratioCell(row.ratio),
@@ -59,7 +61,7 @@ function cells(row: VerdictRow): string[] {
         verdict,
       ];
     case 'structural':
-      return [row.lane, row.segment, `${row.expected} (exact)`, `${row.actual} (exact)`, ratioCell(row.ratio), 'exact', verdict];
+      return [row.lane, escapeMarkdown(row.segment), `${row.expected} (exact)`, `${row.actual} (exact)`, ratioCell(row.ratio), 'exact', verdict];
   }
 }
 
@@ -71,7 +73,3 @@ function intervalCell([lo, hi]: readonly [number, number]): string {
   return Number.isFinite(lo) && Number.isFinite(hi) ? `${formatRatio(lo, 3)}–${formatRatio(hi, 3)}` : '—';
 }
 
-/** A pipe would end the cell and a newline the row. */
-function escapeCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}

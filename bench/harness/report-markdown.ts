@@ -5,6 +5,7 @@
  * published figures with a paragraph composed from the numbers.
  */
 import { markdownTable } from 'markdown-table';
+import { escapeMarkdown, markdownCode } from '../../src/conformance/report/markdown-text.js';
 import { MEASUREMENT_RULES } from '../report/measurement-rules.js';
 import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, formatShare } from '../report/number-format.js';
 import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
@@ -35,7 +36,8 @@ type Row = readonly (string | number)[];
 
 function table(header: Row, rows: readonly Row[], align?: readonly ('l' | 'r')[]): string {
   return markdownTable(
-    [header, ...rows].map((row) => row.map((cell) => String(cell).replace(/\|/g, '\\|'))),
+    // Cells are costlab's own labels and figures; the few outside strings (CPU model, command) are escaped where they are placed.
+    [header, ...rows].map((row) => row.map(String)),
     { alignDelimiters: false, align: header.map((_, i) => align?.[i] ?? (i === 0 ? 'l' : 'r')) },
   );
 }
@@ -90,11 +92,11 @@ function environmentSection(results: MeasuredResults): string {
         ['commit date', results.commitDate ?? '—'],
         ['node / V8', `${env.node} / ${env.v8}`],
         ['platform', `${env.platform} ${env.arch}`],
-        ['CPU', `${env.cpuModel}, ${env.cores} cores`],
+        ['CPU', `${escapeMarkdown(env.cpuModel)}, ${env.cores} cores`],
         ['memory', `${env.memoryGiB} GiB`],
         ['lockfile sha-256', `\`${env.lockfileHash}\``],
         ['load average (1 min)', `${results.harness.loadAverage.start} at start, ${results.harness.loadAverage.end} at end`],
-        ['command', `\`${results.command}\``],
+        ['command', markdownCode(results.command, 1_000)],
       ],
       ['l', 'l'],
     ),
@@ -214,8 +216,9 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
   const step = (name: StrategyName) => figures?.staircase.find((candidate) => candidate.strategy === name);
   const s = results.strategies;
   const out: string[] = ['## The staircase beside the published figures', ''];
-  if (anchors.status === 'absent') out.push(`> Published figures unavailable (${anchors.label}: ${anchors.reason}); the staircase is printed on its own.`, '');
-  else out.push(`Published figures: \`${anchors.label}\`${figures?.publisherMachine === undefined ? '' : ` (publisher's machine: ${figures.publisherMachine})`}.`, '');
+  // The anchors file is the user's (--anchors): its path, the reason it could not be read and its own text are outside text.
+  if (anchors.status === 'absent') out.push(`> Published figures unavailable (${escapeMarkdown(anchors.label)}: ${escapeMarkdown(anchors.reason, 1_000)}); the staircase is printed on its own.`, '');
+  else out.push(`Published figures: ${markdownCode(anchors.label)}${figures?.publisherMachine === undefined ? '' : ` (publisher's machine: ${escapeMarkdown(figures.publisherMachine)})`}.`, '');
   out.push(
     table(
       ['strategy', 'whole call p50, ours', 'published', 'amortized / call p50, ours (turn ÷ calls)', 'catalogue p50, ours', 'published', 'catalogue share, ours', 'published'],

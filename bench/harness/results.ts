@@ -16,7 +16,7 @@
  */
 import { packageVersion } from '../../src/conformance/package-files.js';
 import type { FloorAndSteps } from './floor-and-steps.js';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { toActionBenchmark, toBencher } from './dashboard-formats.js';
 import type { McpMeasurement } from './mcp-path.js';
@@ -26,6 +26,7 @@ import type { RunKind } from '../results/run-context.js';
 import type { Environment, McpTransports, MicroBench, Results, StaircaseRatios, StrategyName, Workload } from '../results/results-schema.js';
 import type { StrategyMeasurement, TurnBoundary } from './run-strategies.js';
 import type { Provenance } from './environment.js';
+import { withOutputDirectory, writeOutputFile } from '../results/output-directory.js';
 
 /** What the harness knows beyond the schema: carried in the JSON under `harness` (readers strip it). */
 export interface HarnessNotes {
@@ -199,10 +200,14 @@ async function fullerLatest(outDir: string, results: MeasuredResults): Promise<s
   return `latest.json holds a ${heldKind} run of the same commit, which a ${kind} run does not replace`;
 }
 
+/** Writes the run's files, each whole or not at all, holding the directory's lock (bench/results/output-directory.ts). */
 export async function writeResults(outDir: string, results: MeasuredResults, markdown: string): Promise<WrittenFiles> {
   // Validate first: nothing is written for a run whose figures the schema rejects.
   const checked = validated(results);
-  await mkdir(outDir, { recursive: true });
+  return withOutputDirectory(outDir, results.command, () => writeValidated(outDir, results, markdown, checked));
+}
+
+async function writeValidated(outDir: string, results: MeasuredResults, markdown: string, checked: ReturnType<typeof validated>): Promise<WrittenFiles> {
   const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
   const kind = results.kind ?? 'full';
   const latestKept = await fullerLatest(outDir, results);
@@ -212,10 +217,10 @@ export async function writeResults(outDir: string, results: MeasuredResults, mar
   if ('results' in checked) {
     // The file keeps the harness notes; readers go through parseResults, which strips them.
     files.results = path.join(outDir, resultsFileName(results.commit, kind));
-    await writeFile(files.results, json(results));
+    await writeOutputFile(files.results, json(results));
     if (latestKept === undefined) {
       files.latest = path.join(outDir, 'latest.json');
-      await writeFile(files.latest, json(results));
+      await writeOutputFile(files.latest, json(results));
     }
   } else {
     files.resultsSkipped = checked.missing;
@@ -223,11 +228,11 @@ export async function writeResults(outDir: string, results: MeasuredResults, mar
   if (latestKept === undefined) {
     files.actionBenchmark = path.join(outDir, ACTION_BENCHMARK_FILE);
     files.bencher = path.join(outDir, BENCHER_FILE);
-    await writeFile(files.actionBenchmark, json(toActionBenchmark(results)));
-    await writeFile(files.bencher, json(toBencher(results)));
+    await writeOutputFile(files.actionBenchmark, json(toActionBenchmark(results)));
+    await writeOutputFile(files.bencher, json(toBencher(results)));
   } else {
     files.latestKept = latestKept;
   }
-  await writeFile(files.markdown, markdown);
+  await writeOutputFile(files.markdown, markdown);
   return files;
 }

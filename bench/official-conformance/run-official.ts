@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DEFAULT_TARGET_CONFIG } from '../target/target-config.js';
 import { TargetSession } from '../target/target-session.js';
 import { Redactor } from '../target/secrets.js';
 import { parseTargetSpec } from '../target/target-spec.js';
@@ -101,7 +102,7 @@ async function runSuite(url: string, outDir: string, onProgress: (line: string) 
 async function serverFacts(url: string, headers: Record<string, string>): Promise<{ capabilities: Record<string, unknown>; tools: string[]; fixtures: string[] } | null> {
   let session: TargetSession | undefined;
   try {
-    session = await TargetSession.open(parseTargetSpec(url), { name: 'suite', headers, env: {}, exclusive: [] }, { timeoutMs: 30_000, maxListingBytes: 4 * 1024 * 1024, redactor: new Redactor() });
+    session = await TargetSession.open(parseTargetSpec(url), { name: 'suite', headers, env: {}, exclusive: [] }, { timeoutMs: 30_000, limits: DEFAULT_TARGET_CONFIG, redactor: new Redactor() });
     const capabilities = session.capabilities;
     const tools = capabilities['tools'] === undefined ? [] : (await session.list()).tools.map((tool) => String(tool['name']));
     const fixtures = [

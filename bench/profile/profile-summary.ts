@@ -7,6 +7,7 @@
  */
 import { markdownTable } from 'markdown-table';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
+import { escapeMarkdown, markdownCode } from '../../src/conformance/report/markdown-text.js';
 import { GAP_FACTOR } from './cpuprofile.js';
 import { FRAME_CLASSES } from './frame-classifier.js';
 import { DOMINANCE_THRESHOLD, FRAME_ATTRIBUTION_THRESHOLD } from './profile-analysis.js';
@@ -55,10 +56,6 @@ export interface ProfileSummary {
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const ms = (x: number): string => x.toFixed(1);
 
-/** Text safe inside a markdown table cell. */
-export function tableCell(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/`/g, "'").replace(/\r?\n/g, ' ');
-}
 
 function link(label: string, href: string | undefined): string | undefined {
   return href === undefined ? undefined : `[${label}](${href.split('/').map(encodeURIComponent).join('/')})`;
@@ -94,7 +91,7 @@ function strategySection(profile: StrategyProfile): string[] {
     `Files: ${links.join(' · ')}`,
     '',
   ];
-  if (profile.workload !== undefined) lines.push(`Workload: \`${profile.workload}\``, '');
+  if (profile.workload !== undefined) lines.push(`Workload: ${markdownCode(profile.workload)}`, '');
   const { sampling } = analysis;
   lines.push(
     `Sampled ${ms(analysis.sampledMs)} ms in ${analysis.sampleCount} samples; active ${ms(analysis.activeMs)} ms; kernel ${ms(analysis.kernelMs)} ms; registration stack ${ms(analysis.registrationMs)} ms.`,
@@ -105,8 +102,8 @@ function strategySection(profile: StrategyProfile): string[] {
         ['#', 'function', 'file:line', 'self ms', 'share', 'class', 'on registration stack'],
         ...analysis.topFrames.map((frame, i) => [
           String(i + 1),
-          `\`${tableCell(frame.functionName)}\``,
-          tableCell(frame.location),
+          markdownCode(frame.functionName),
+          escapeMarkdown(frame.location),
           ms(frame.selfMs),
           pct(frame.share),
           frame.frameClass,
@@ -130,7 +127,7 @@ export function renderProfileSummary(summary: ProfileSummary): string {
   const lines = [
     `# Profile summary: \`${summary.commit}\``,
     '',
-    `Generated ${summary.generatedAt} with Node ${env.node} (V8 ${env.v8}) on ${env.platform}, ${tableCell(env.cpu)} × ${env.cores}.`,
+    `Generated ${summary.generatedAt} with Node ${env.node} (V8 ${env.v8}) on ${env.platform}, ${escapeMarkdown(env.cpu)} × ${env.cores}.`,
     `Each strategy ran ${summary.turns} turns of the reference world (${summary.callsPerTurn} calls a turn) under \`node --cpu-prof\` (the tables below) and under 0x (the flame graphs); ${clinic}`,
     '',
     '## Verdicts',

@@ -8,7 +8,7 @@
  * clinic runs, so a clinic failure — which stops the run with a named error —
  * still leaves the profiles it did make readable and linked.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
@@ -24,6 +24,7 @@ import { PROFILE_SUMMARY_SCHEMA_VERSION, renderProfileSummary } from './profile-
 import type { ProfileEnvironment, ProfileSummary, StrategyProfile, StrategyProfileFiles } from './profile-summary.js';
 import { positionMapper, readSourceMapSidecar } from './source-map-sidecar.js';
 import { WORKLOAD_BUNDLE_NAME, bundleWorkload } from './workload-bundle.js';
+import { writeOutputFile } from '../results/output-directory.js';
 
 export type Progress = (line: string) => void;
 
@@ -53,8 +54,8 @@ const seconds = (msValue: number): string => `${(msValue / 1000).toFixed(1)} s`;
 
 async function writeSummary(commitDir: string, summary: ProfileSummary): Promise<string> {
   const summaryFile = path.join(commitDir, 'summary.md');
-  await writeFile(summaryFile, renderProfileSummary(summary));
-  await writeFile(path.join(commitDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  await writeOutputFile(summaryFile, renderProfileSummary(summary));
+  await writeOutputFile(path.join(commitDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return summaryFile;
 }
 

@@ -4,7 +4,7 @@
  * through `log` (the CLI sends it to stderr) because rendering takes a few seconds
  * and a silent command looks hung.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadAnchorSource, publishedFigures } from './anchor-source.js';
 import { renderChartSvg } from './chart-svg.js';
@@ -30,6 +30,7 @@ import { publishedShareRows, segmentShareRows, segmentsChartSpec } from './segme
 import { staircaseChartSpec, staircaseRows } from './staircase-chart.js';
 import { sweepChartRows, sweepChartSpec } from './sweep-chart.js';
 import { formatMicros } from './number-format.js';
+import { writeOutputFile } from '../results/output-directory.js';
 
 export interface BuildReportOptions {
   /** One directory, or several read together (the committed results and local runs). */
@@ -173,7 +174,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
 
   await mkdir(pageDir, { recursive: true });
   const indexPath = path.join(pageDir, 'index.html');
-  await writeFile(indexPath, html, 'utf8');
+  await writeOutputFile(indexPath, html);
   const bytes = Buffer.byteLength(html);
   log(`wrote ${shownPath(indexPath)} (${Math.round(bytes / 1024)} KiB)`);
   return {

@@ -6,7 +6,6 @@
  * the time it took. With a shard (`--shard i/n`) it measures that part of the
  * plan only and writes one shard file; `sweep-merge.ts` makes the whole from them.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadAverage, readEnvironment, readProvenance } from '../harness/environment.js';
 import { Progress } from '../harness/progress.js';
@@ -19,6 +18,7 @@ import { planSweep } from './sweep-plan.js';
 import { curveOf, planId, shardPlan } from './sweep-shard.js';
 import type { Shard } from './sweep-shard.js';
 import { renderSweepMarkdown } from './sweep-markdown.js';
+import { withOutputDirectory, writeOutputFile } from '../results/output-directory.js';
 
 export interface SweepOptions {
   readonly quick: boolean;
@@ -113,20 +113,19 @@ export function fitSlopes(points: readonly SweepPoint[]): SweepResults['slopes']
 /** What a whole sweep writes (and a merge of shards): `<out>/sweep/<commit>[-quick].json`, the latest file, the markdown. */
 export async function writeSweepOutputs(results: SweepResults, outDir: string): Promise<string[]> {
   const dir = path.join(outDir, 'sweep');
-  await mkdir(dir, { recursive: true });
   const json = `${JSON.stringify(results, null, 2)}\n`;
   const files = [path.join(dir, `${results.commit}${results.quick ? '-quick' : ''}.json`), path.join(dir, results.quick ? 'latest-quick.json' : 'latest.json'), path.join(outDir, results.quick ? 'scale-sweep-quick.md' : 'scale-sweep.md')];
-  await writeFile(files[0]!, json);
-  await writeFile(files[1]!, json);
-  await writeFile(files[2]!, renderSweepMarkdown(results));
+  await withOutputDirectory(outDir, results.command, async () => {
+    await writeOutputFile(files[0]!, json);
+    await writeOutputFile(files[1]!, json);
+    await writeOutputFile(files[2]!, renderSweepMarkdown(results));
+  });
   return files;
 }
 
 /** A shard writes its part only, `<out>/sweep/<commit>[-quick].shard-<i>-of-<n>.json`: never the latest file or the markdown. */
 async function writeShardFile(results: SweepResults, shard: Shard, outDir: string): Promise<string> {
-  const dir = path.join(outDir, 'sweep');
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${results.commit}${results.quick ? '-quick' : ''}.shard-${shard.index}-of-${shard.count}.json`);
-  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+  const file = path.join(outDir, 'sweep', `${results.commit}${results.quick ? '-quick' : ''}.shard-${shard.index}-of-${shard.count}.json`);
+  await withOutputDirectory(outDir, results.command, () => writeOutputFile(file, `${JSON.stringify(results, null, 2)}\n`));
   return file;
 }

@@ -4,6 +4,7 @@
  * curves under `turn`, the SDK side by side, what was skipped and why, and
  * the issue's targets checked against this run. Generated from the numbers.
  */
+import { escapeMarkdown, markdownCode } from '../../src/conformance/report/markdown-text.js';
 import type { SweepPoint, SweepResults } from '../results/sweep-schema.js';
 
 const us = (value: number): string => (value >= 1000 ? `${(value / 1000).toPrecision(3)} ms` : `${value.toPrecision(3)} µs`);
@@ -115,7 +116,7 @@ export function renderSweepMarkdown(results: SweepResults): string {
   out.push('## Catalogue resolution at scale');
   out.push('');
   out.push(
-    `Command \`${results.command}\` at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (working tree dirty)' : ''}, ${results.createdAt}; ` +
+    `Command ${markdownCode(results.command, 1_000)} at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (working tree dirty)' : ''}, ${results.createdAt}; ` +
       `${results.environment.cpuModel}, ${results.environment.cores} cores, Node ${results.environment.node}; load average ${results.loadAverage.start.toFixed(1)} at start, ${results.loadAverage.end.toFixed(1)} at end. ` +
       'Absolute times on a loaded machine are inflated and noisy; read the ratios and slopes within the run.',
   );
@@ -170,7 +171,7 @@ export function renderSweepMarkdown(results: SweepResults): string {
     out.push('');
     out.push('### Skipped');
     out.push('');
-    for (const s of results.skipped) out.push(`- ${s.strategy} N=${s.tools} P=${s.providers} C=${s.calls} G=${s.grants}${s.changeSignal === false ? ' without a change signal' : ''} (${s.axis} curve): ${s.reason}`);
+    for (const s of results.skipped) out.push(`- ${s.strategy} N=${s.tools} P=${s.providers} C=${s.calls} G=${s.grants}${s.changeSignal === false ? ' without a change signal' : ''} (${s.axis} curve): ${escapeMarkdown(s.reason, 1_000)}`);
   }
   out.push('');
   out.push('### Targets (this run)');

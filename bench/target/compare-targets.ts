@@ -47,7 +47,7 @@ export class CompareSideFailed extends Error {
 
 /** One fresh process of a target: initialize, then warm-up and `samples` rounds of tools/list and the configured calls. */
 export async function measureProcess(spec: TargetSpec, identity: ResolvedIdentity, config: TargetConfig, redactor: Redactor): Promise<ProcessFigures> {
-  const session = await TargetSession.open(spec, identity, { timeoutMs: config.timeoutMs, maxListingBytes: config.maxListingBytes, redactor });
+  const session = await TargetSession.open(spec, identity, { timeoutMs: config.timeoutMs, limits: config, redactor });
   try {
     const calls = config.calls.filter((call) => call.identity === undefined || call.identity === identity.name);
     const lists: number[] = [];

@@ -35,7 +35,7 @@ export async function probeIdentity(
   let unlisted: IdentityObservation['unlisted'];
   let session: TargetSession | undefined;
   try {
-    session = await TargetSession.open(spec, identity, { timeoutMs: config.timeoutMs, maxListingBytes: config.maxListingBytes, redactor });
+    session = await TargetSession.open(spec, identity, { timeoutMs: config.timeoutMs, limits: config, redactor });
     declaresListChanged = session.declaresListChanged;
     for (let i = 0; i < config.listRepeats; i++) {
       if (i > 0) {

@@ -90,7 +90,7 @@ export async function profileTarget(
       args: [zeroX, '--collect-only', '--quiet', '--working-dir', scratch, '--output-dir', dataDir, '--', node, ...spec.args],
       text: `0x ${spec.text}`,
     };
-    const session = await TargetSession.open(profiled, identity, { timeoutMs: config.timeoutMs, maxListingBytes: config.maxListingBytes, redactor });
+    const session = await TargetSession.open(profiled, identity, { timeoutMs: config.timeoutMs, limits: config, redactor });
     let requests = 0;
     try {
       const calls = config.calls.filter((call) => call.identity === undefined || call.identity === identity.name);

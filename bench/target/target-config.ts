@@ -61,8 +61,14 @@ export const TargetConfigSchema = z
     coldRuns: z.number().int().min(1).max(1000).default(5),
     /** Per-request timeout; initialize gets the same. */
     timeoutMs: z.number().int().min(100).max(600_000).default(10_000),
-    /** A `tools/list` answer larger than this is a named failure. */
+    /** What the target may send (bench/target/target-limits.ts); past each, a named failure. One `tools/list` answer, all pages. */
     maxListingBytes: z.number().int().min(1024).max(512 * 1024 * 1024).default(4 * 1024 * 1024),
+    /** Any other frame: a tools/call result, a notification. */
+    maxResultBytes: z.number().int().min(1024).max(512 * 1024 * 1024).default(8 * 1024 * 1024),
+    maxNotificationsPerSecond: z.number().int().min(1).max(1_000_000).default(1000),
+    /** Notifications kept as evidence; later ones are counted and dropped. */
+    maxRetainedNotifications: z.number().int().min(0).max(1_000_000).default(1000),
+    maxFramesPerRequest: z.number().int().min(1).max(1_000_000).default(1000),
     /** Repeated `tools/list` calls for the consistency rows. */
     listRepeats: z.number().int().min(2).max(1000).default(5),
     /** Tokens of tool definitions a client may spend (listing-footprint.ts: default 10% of a 128k-token context). */

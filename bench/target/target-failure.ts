@@ -15,8 +15,14 @@ export type TargetFailureCode =
   | 'target_exited'
   /** stdout carried something that is not a JSON-RPC message. */
   | 'garbage_on_stdout'
-  /** A `tools/list` answer past the configured byte limit. */
+  /** A `tools/list` answer past maxListingBytes. */
   | 'listing_too_large'
+  /** Any other frame (a tools/call result, a notification) past maxResultBytes. */
+  | 'result_too_large'
+  /** More notifications in one second than maxNotificationsPerSecond. */
+  | 'notification_flood'
+  /** More frames while one request was open than maxFramesPerRequest. */
+  | 'too_many_frames'
   /** The HTTP endpoint refused or failed the connection (status, network). */
   | 'http_error'
   /** The server answered with something the protocol does not allow here. */

@@ -1,10 +1,9 @@
 /** The markdown face of a target run: one section per target, for a pull request or a CI summary. */
-import { escapeMarkdown, markdownCode } from '../../src/conformance/report/markdown-text.js';
+import { escapeMarkdown as text, markdownCode as code } from '../../src/conformance/report/markdown-text.js';
 import type { CallCost, ListingFootprint, TargetOutcome, TargetReport, Timing } from './target-report-schema.js';
 
 const ms = (t: Timing): string => (t.samples === 0 ? '—' : `${t.p50Ms.toFixed(3)} / ${t.p95Ms.toFixed(3)}`);
 const kib = (bytes: number): string => (bytes < 10_240 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`);
-const cell = (text: string): string => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 const VERDICT_MARK: Record<string, string> = { pass: 'pass', fail: '**FAIL**', warn: 'warn', not_applicable: 'n/a', not_exercised: '**NOT EXERCISED**', error: '**ERROR**' };
 
@@ -26,7 +25,7 @@ function callsSection(calls: readonly CallCost[], timed: 'warm and cold' | 'betw
   for (const call of calls) {
     const structured = call.structured.problem === undefined ? call.structured.verdict : `${call.structured.verdict}: ${call.structured.problem}`;
     const times = timed === 'warm and cold' ? `${ms(call.warm)} | ${ms(call.cold)}` : ms(call.warm);
-    lines.push(`| ${markdownCode(call.key)} | ${escapeMarkdown(call.identity)} | ${call.source} | ${call.status} | ${times} | ${call.status === 'called' ? call.responseBytes : '—'} | ${call.answered ?? '—'} | ${escapeMarkdown(structured)} | ${escapeMarkdown(call.reason ?? call.errorText ?? '')} |`);
+    lines.push(`| ${code(call.key)} | ${text(call.identity)} | ${call.source} | ${call.status} | ${times} | ${call.status === 'called' ? call.responseBytes : '—'} | ${call.answered ?? '—'} | ${text(structured)} | ${text(call.reason ?? call.errorText ?? '')} |`);
   }
   return lines;
 }
@@ -42,7 +41,7 @@ function listingSection(listing: ListingFootprint): string[] {
   ];
   if (listing.tools.length > 0) {
     lines.push('', `| largest definitions${listing.tools.length > LARGEST_SHOWN ? ` (${LARGEST_SHOWN} of ${listing.tools.length}; all in the JSON)` : ''} | bytes | schema bytes | tokens |`, '| --- | --- | --- | --- |');
-    for (const tool of listing.tools.slice(0, LARGEST_SHOWN)) lines.push(`| ${markdownCode(tool.tool)} | ${tool.bytes} | ${tool.schemaBytes} | ${tool.tokens} |`);
+    for (const tool of listing.tools.slice(0, LARGEST_SHOWN)) lines.push(`| ${code(tool.tool)} | ${tool.bytes} | ${tool.schemaBytes} | ${tool.tokens} |`);
   }
   return lines;
 }
@@ -50,7 +49,7 @@ function listingSection(listing: ListingFootprint): string[] {
 function costSection(outcome: TargetOutcome): string[] {
   const cost = outcome.cost!;
   const lines = [
-    `server ${cost.server === null ? '(unnamed)' : `\`${cost.server.name}\` ${cost.server.version}`}, listChanged ${cost.declaresListChanged}; ${cost.list.toolCount} tools, listing ${kib(cost.list.responseBytes)} (input schemas ${kib(cost.list.schemaBytes)})`,
+    `server ${cost.server === null ? '(unnamed)' : `${code(cost.server.name)} ${text(cost.server.version)}`}, listChanged ${cost.declaresListChanged}; ${cost.list.toolCount} tools, listing ${kib(cost.list.responseBytes)} (input schemas ${kib(cost.list.schemaBytes)})`,
     '',
     '| request | warm p50 / p95 ms | cold p50 / p95 ms | bytes | answered |',
     '| --- | --- | --- | --- | --- |',
@@ -62,7 +61,7 @@ function costSection(outcome: TargetOutcome): string[] {
   if (outcome.curve !== undefined) {
     lines.push('', '| n | tools | listing bytes | schema bytes | initialize ms | tools/list p50 / p95 ms |', '| --- | --- | --- | --- | --- | --- |');
     for (const point of outcome.curve) {
-      if (point.status === 'failed') lines.push(`| ${point.n} | failed: ${point.failure?.code ?? ''} | | | | |`);
+      if (point.status === 'failed') lines.push(`| ${point.n} | failed: ${text(point.failure?.code ?? '')} | | | | |`);
       else lines.push(`| ${point.n} | ${point.toolCount} | ${point.responseBytes} | ${point.schemaBytes} | ${point.initializeMs?.toFixed(1)} | ${ms(point.list!)} |`);
     }
   }
@@ -71,14 +70,14 @@ function costSection(outcome: TargetOutcome): string[] {
 
 function rowsSection(outcome: TargetOutcome): string[] {
   const lines = ['| row | verdict | detail |', '| --- | --- | --- |'];
-  for (const row of outcome.rows ?? []) lines.push(`| \`${row.id}\` | ${VERDICT_MARK[row.verdict] ?? row.verdict} | ${cell(row.detail)} |`);
-  for (const failure of outcome.identityFailures ?? []) lines.push('', `identity ${failure.identity} failed part-way: \`${failure.code}\` ${cell(failure.message)}`);
+  for (const row of outcome.rows ?? []) lines.push(`| \`${row.id}\` | ${VERDICT_MARK[row.verdict] ?? row.verdict} | ${text(row.detail, 1_000)} |`);
+  for (const failure of outcome.identityFailures ?? []) lines.push('', `identity ${text(failure.identity)} failed part-way: ${code(failure.code)} ${text(failure.message, 1_000)}`);
   if (outcome.calls !== undefined) lines.push(...callsSection(outcome.calls, 'between listings'));
   if (outcome.listing !== undefined) lines.push(...listingSection(outcome.listing));
   const withEvidence = (outcome.rows ?? []).filter((row) => (row.verdict === 'fail' || row.verdict === 'warn') && row.evidence.length > 0);
   for (const row of withEvidence) {
     lines.push('', `<details><summary>evidence: ${row.id}</summary>`, '');
-    for (const frame of row.evidence) lines.push(`- ${frame.identity} #${frame.seq} ${frame.direction} ${frame.method ?? ''} (${frame.bytes} B): \`${cell(frame.excerpt).replaceAll('`', "'")}\``);
+    for (const frame of row.evidence) lines.push(`- ${text(frame.identity)} #${frame.seq} ${frame.direction} ${text(frame.method ?? '')} (${frame.bytes} B): ${code(frame.excerpt)}`);
     lines.push('', '</details>');
   }
   return lines;
@@ -89,21 +88,21 @@ export function renderTargetMarkdown(report: TargetReport): string {
   const out = [
     `## ${title}`,
     '',
-    ...report.summary.map((line) => `- ${escapeMarkdown(line)}`),
+    ...report.summary.map((line) => `- ${text(line)}`),
     '',
-    `\`${report.command}\`, costlab at ${report.commit?.slice(0, 10) ?? 'an uncommitted tree'}, on ${report.machine.cpu} × ${report.machine.cores}, node ${report.machine.node}, ${report.createdAt}.`,
+    `${code(report.command)}, costlab at ${report.commit?.slice(0, 10) ?? 'an uncommitted tree'}, on ${text(report.machine.cpu)} × ${report.machine.cores}, node ${report.machine.node}, ${report.createdAt}.`,
     report.kind === 'target-bench'
       ? `${report.settings.samples} warm samples after ${report.settings.warmup} warm-up, ${report.settings.coldRuns} cold runs (fresh process or connection each); timeout ${report.settings.timeoutMs} ms. Times are request sent → answer parsed, nearest-rank percentiles.`
-      : `${report.settings.listRepeats} listings per identity (${report.settings.identities.length === 0 ? 'no identities configured' : report.settings.identities.join(', ')}); timeout ${report.settings.timeoutMs} ms.`,
+      : `${report.settings.listRepeats} listings per identity (${report.settings.identities.length === 0 ? 'no identities configured' : text(report.settings.identities.join(', '))}); timeout ${report.settings.timeoutMs} ms.`,
     report.settings.calls === 'all'
       ? `Calls: the config's, and every listed tool with arguments generated from its inputSchema (seed ${report.settings.seed}); possibly destructive tools ${report.settings.allowDestructive ? 'called too (--allow-destructive)' : 'skipped'}.`
       : `Calls: the config's only (--calls all also calls every listed tool with generated arguments).`,
   ];
   for (const outcome of report.targets) {
-    out.push('', `### \`${cell(outcome.target)}\``, '');
+    out.push('', `### ${code(outcome.target)}`, '');
     if (outcome.targetCommit !== null) out.push(`target at commit ${outcome.targetCommit.slice(0, 10)}`, '');
     if (outcome.status === 'failed') {
-      out.push(`**failed: \`${outcome.failure?.code}\`** — ${cell(outcome.failure?.message ?? '')} (after ${(outcome.elapsedMs / 1000).toFixed(1)} s)`);
+      out.push(`**failed: ${code(outcome.failure?.code ?? '')}** — ${text(outcome.failure?.message ?? '', 1_000)} (after ${(outcome.elapsedMs / 1000).toFixed(1)} s)`);
       if (outcome.rows === undefined) continue;
       out.push('');
     }

@@ -15,7 +15,10 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { boundedFetch } from './bounded-fetch.js';
 import { FrameTap, frameBytes } from './frame-tap.js';
+import { frameBound, frameTooLarge, largestFrame, limitLabel } from './target-limits.js';
+import type { TargetLimits } from './target-limits.js';
 import type { ResolvedIdentity } from './target-config.js';
 import { TargetFailure } from './target-failure.js';
 import type { TargetSpec } from './target-spec.js';
@@ -23,7 +26,8 @@ import type { Redactor } from './secrets.js';
 
 export interface SessionOptions {
   readonly timeoutMs: number;
-  readonly maxListingBytes: number;
+  /** What the target may send (a TargetConfig carries them all). */
+  readonly limits: TargetLimits;
   readonly redactor: Redactor;
 }
 
@@ -71,8 +75,10 @@ function refusalText(answer: Record<string, unknown>): string {
  * arrived, so a 10 MB listing would be read (and, under load, outlast the
  * request timeout) before its size could be judged. This subclass also
  * watches the raw bytes and reports an unfinished line past the limit as it
- * grows. It reaches the child's stdout through the transport's private
- * `_process`, the one field the SDK does not expose.
+ * grows; the SDK's own read buffer is capped (`maxBufferSize`) just above the
+ * largest frame allowed, so even a target that outruns the refusal cannot
+ * make the client hold more. It reaches the child's stdout through the
+ * transport's private `_process`, the one field the SDK does not expose.
  */
 class MeteredStdioTransport extends StdioClientTransport {
   onUnfinishedLine?: (bytes: number) => void;
@@ -101,6 +107,8 @@ function withTimeout<T>(operation: Promise<T>, ms: number): Promise<T> {
 }
 const ListResult = z.looseObject({ tools: z.array(z.looseObject({})) });
 const STDERR_TAIL_BYTES = 4096;
+/** What one read from a pipe may hand over (Node's default highWaterMark for a child's stdout). */
+const STDOUT_CHUNK_BYTES = 64 * 1024;
 const CLOSE_GRACE_MS = 250;
 
 export class TargetSession {
@@ -108,6 +116,8 @@ export class TargetSession {
   readonly #tap: FrameTap;
   readonly #options: SessionOptions;
   readonly #stderr: { text: string };
+  /** The target as given (`stdio:…` or its URL), named in every refusal. */
+  readonly #target: string;
   #failure: TargetFailure | undefined;
   #rejectFailed: ((failure: TargetFailure) => void) | undefined;
   readonly #failed: Promise<never>;
@@ -117,7 +127,8 @@ export class TargetSession {
   initializeMs = 0;
   listChangedNotices = 0;
 
-  private constructor(client: Client, tap: FrameTap, options: SessionOptions, stderr: { text: string }) {
+  private constructor(client: Client, tap: FrameTap, options: SessionOptions, stderr: { text: string }, target: string) {
+    this.#target = target;
     this.#client = client;
     this.#tap = tap;
     this.#options = options;
@@ -151,13 +162,18 @@ export class TargetSession {
     return tools?.listChanged === true;
   }
 
+  /** Notifications received past maxRetainedNotifications: counted, not kept. */
+  get droppedNotifications(): number {
+    return this.#tap.droppedNotifications;
+  }
+
   forgetFrames(): void {
     this.#tap.forget();
   }
 
   static async open(spec: TargetSpec, identity: ResolvedIdentity, options: SessionOptions): Promise<TargetSession> {
     const stderr = { text: '' };
-    const meter: { over?: (bytes: number) => void } = {};
+    const meter: { over?: (method: string | undefined, bytes: number, judged?: boolean) => void; openMethod?: () => string | undefined } = {};
     let inner: Transport;
     if (spec.kind === 'stdio') {
       const transport = new MeteredStdioTransport({
@@ -167,24 +183,30 @@ export class TargetSession {
         // environment, which holds the other identities' credentials.
         env: { ...getDefaultEnvironment(), ...identity.env },
         stderr: 'pipe',
+        // A chunk of slack past the largest frame: the meter below refuses first and names the limit.
+        maxBufferSize: largestFrame(options.limits) + STDOUT_CHUNK_BYTES,
       });
       transport.stderr?.on('data', (chunk: Buffer) => {
         stderr.text = (stderr.text + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
       });
-      transport.onUnfinishedLine = (bytes) => {
-        if (bytes > options.maxListingBytes) meter.over?.(bytes);
-      };
+      transport.onUnfinishedLine = (bytes) => meter.over?.(meter.openMethod?.(), bytes);
       inner = transport;
     } else {
-      inner = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...identity.headers } } });
+      const fetch = boundedFetch({ bytesFor: (method) => frameBound(options.limits, method).bytes, onOver: (method, bytes) => meter.over?.(method, bytes, true) });
+      inner = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...identity.headers } }, fetch });
     }
-    const tap = new FrameTap(inner);
+    const violation: { to?: (failure: TargetFailure) => void } = {};
+    const tap = new FrameTap(inner, { target: spec.text, limits: options.limits, onViolation: (failure) => violation.to?.(failure) });
     const client = new Client({ name: 'costlab-target', version: '0.1.0' }, { capabilities: {} });
-    const session = new TargetSession(client, tap, options, stderr);
+    const session = new TargetSession(client, tap, options, stderr, spec.text);
     if (inner instanceof StdioClientTransport) session.#stdio = inner;
     if (inner instanceof StreamableHTTPClientTransport) session.#http = inner;
-    meter.over = (bytes) =>
-      session.#fail(new TargetFailure('listing_too_large', `the target sent a frame of more than ${bytes} bytes (still unfinished), past the limit of ${options.maxListingBytes} (maxListingBytes)`));
+    violation.to = (failure) => session.#fail(failure);
+    meter.openMethod = () => tap.openMethod;
+    // Over HTTP the body meter has already judged the bound of the request the body answers.
+    meter.over = (method, bytes, judged = false) => {
+      if (judged || bytes > frameBound(options.limits, method).bytes) session.#fail(frameTooLarge(spec.text, options.limits, method, bytes, true));
+    };
     client.onerror = (error) => session.#onTransportError(error);
     client.onclose = () => {
       // Deferred a turn: when a request's own error closed the connection (an HTTP 401, say), that error names the failure.
@@ -272,8 +294,8 @@ export class TargetSession {
       const frame = this.#tap.lastResponseTo('tools/list');
       const pageBytes = frame === undefined ? 0 : frameBytes(frame.message);
       bytes += pageBytes;
-      if (bytes > this.#options.maxListingBytes) {
-        const failure = new TargetFailure('listing_too_large', `tools/list answered ${bytes} bytes, past the limit of ${this.#options.maxListingBytes} (maxListingBytes)`);
+      if (bytes > this.#options.limits.maxListingBytes) {
+        const failure = new TargetFailure('listing_too_large', `target ${this.#target} answered tools/list with ${bytes} bytes over ${pages + 1} page(s), past ${limitLabel(this.#options.limits, 'maxListingBytes')}`);
         this.#fail(failure);
         throw failure;
       }
@@ -318,6 +340,13 @@ export class TargetSession {
     }
     const ms = performance.now() - started;
     const frame = this.#tap.lastResponseTo('tools/call');
+    const bytes = frame === undefined ? 0 : frameBytes(frame.message);
+    // A result that arrived whole in one read escaped the meter on the unfinished line; its size is judged here.
+    if (bytes > this.#options.limits.maxResultBytes) {
+      const failure = frameTooLarge(this.#target, this.#options.limits, 'tools/call', bytes, false);
+      this.#fail(failure);
+      throw failure;
+    }
     const isError = result['isError'] === true;
     return {
       kind: 'result',
@@ -325,7 +354,7 @@ export class TargetSession {
       ...(isError && frame !== undefined ? { errorText: this.#errorText(frame.message as unknown as Record<string, unknown>) } : {}),
       result,
       ms,
-      bytes: frame === undefined ? 0 : frameBytes(frame.message),
+      bytes,
     };
   }
 

@@ -39,7 +39,7 @@ export async function measureWireCost(
   options: CostOptions = {},
 ): Promise<WireCost> {
   const progress = options.onProgress ?? (() => undefined);
-  const sessionOptions = { timeoutMs: config.timeoutMs, maxListingBytes: config.maxListingBytes, redactor };
+  const sessionOptions = { timeoutMs: config.timeoutMs, limits: config, redactor };
   const first = identities[0]!;
   // The calls are planned from the first listing seen: generated arguments need the tools' input schemas.
   let ledger: CallLedger | undefined;
@@ -121,7 +121,7 @@ export async function measureCurve(spec: TargetSpec, identity: ResolvedIdentity,
     progress(`curve n=${n}`);
     let session: TargetSession | undefined;
     try {
-      session = await TargetSession.open(atSize(spec, n), identity, { timeoutMs: config.timeoutMs, maxListingBytes: config.maxListingBytes, redactor });
+      session = await TargetSession.open(atSize(spec, n), identity, { timeoutMs: config.timeoutMs, limits: config, redactor });
       const samples: number[] = [];
       let last;
       for (let round = 0; round < config.warmup + config.samples; round++) {

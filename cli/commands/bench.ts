@@ -15,6 +15,7 @@ import { defineCommand } from '../command.js';
 import { PACKAGE_IS_CHECKOUT } from '../../src/conformance/package-files.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
+import { withOutputDirectory } from '../../bench/results/output-directory.js';
 
 interface BenchFlags extends TargetFlags {
   readonly turns?: number;
@@ -73,12 +74,16 @@ export const command = defineCommand<BenchFlags>({
     });
     const outDir = values.commitResults === true ? COMMITTED_RESULTS_DIR : values.out === undefined ? LOCAL_RESULTS_DIR : path.resolve(values.out);
     try {
-      const outcome = await runBench({
-        plan,
-        outDir,
-        ...(values.anchors === undefined ? {} : { anchorsPath: path.resolve(values.anchors) }),
-        command: ['costlab bench', ...argv].join(' '),
-      });
+      const command = ['costlab bench', ...argv].join(' ');
+      // The directory is held for the whole run: a second run into it is refused before it measures anything.
+      const outcome = await withOutputDirectory(outDir, command, () =>
+        runBench({
+          plan,
+          outDir,
+          ...(values.anchors === undefined ? {} : { anchorsPath: path.resolve(values.anchors) }),
+          command,
+        }),
+      );
       const { results, files, targets } = outcome;
       // --json: the results document on stdout in place of the summary lines (the files are written either way).
       if (values.json === true) process.stdout.write(`${JSON.stringify({ results, targets, files }, null, 2)}\n`);

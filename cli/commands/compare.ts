@@ -1,15 +1,15 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option } from 'commander';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { instructionCounts, instructionRows, structuralLane, wallClockLane } from '../../bench/gate/lanes.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
+import { escapeMarkdown } from '../../src/conformance/report/markdown-text.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor, isFlagged } from '../../bench/gate/verdict.js';
 import { readBaseline } from '../../bench/gate/baseline.js';
 import { laneThresholds, VERDICT_SCHEMA_VERSION } from '../../bench/gate/gate-run.js';
 import type { VerdictRow } from '../../bench/gate/verdict.js';
-import { CommitNotFound, prepareCommit } from '../../bench/gate/worktree.js';
+import { CommitNotFound, prepareCommit, resolveCommit } from '../../bench/gate/worktree.js';
 import type { PreparedCommit } from '../../bench/gate/worktree.js';
 import { mergeBase, shallowCloneHint } from '../../bench/gate/commit-range.js';
 import { disposeWorktrees } from '../../bench/gate/worktree-cleanup.js';
@@ -17,6 +17,7 @@ import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-l
 import { defineCommand } from '../command.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
+import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
 
 const ALL_LANES = ['structural', 'instructions', 'wall-clock'] as const;
 type Lane = (typeof ALL_LANES)[number];
@@ -66,7 +67,7 @@ export const command = defineCommand<CompareFlags>({
       .option('--keep-worktrees', 'keep .worktrees/<sha> (with node_modules) for a rerun; by default they are removed afterwards, and their disk usage is printed either way');
     addTargetOptions(command, { json: false, calls: false });
   },
-  async run(values, { operands }) {
+  async run(values, { operands, argv }) {
     if (wantsTarget(values)) return (await import('../target/compare-target.js')).runCompareTarget(values, operands);
     if (operands.length !== 2) {
       // Optional in the grammar because --target and --world runs take none; required here as before.
@@ -80,7 +81,10 @@ export const command = defineCommand<CompareFlags>({
     const repo = process.cwd();
     const prepared: PreparedCommit[] = [];
     try {
-      const baseTarget = values.mergeBase === true ? await mergeBase(repo, baseRef, headRef) : baseRef;
+      // Both refs are checked before either is built, so a bad head ref is named at once, not after the base's worktree
+      // and install: by git merge-base (which needs both) under --merge-base, else by git rev-parse --verify.
+      const baseTarget = values.mergeBase === true ? await mergeBase(repo, baseRef, headRef) : await resolveCommit(repo, baseRef);
+      await resolveCommit(repo, headRef);
       if (values.mergeBase === true) progress(`merge-base of ${baseRef} and ${headRef}: ${baseTarget.slice(0, 10)}`);
       progress(`preparing ${baseRef}${values.mergeBase === true ? ' (merge-base)' : ''}`);
       const base = await prepareCommit({ repo, ref: baseTarget });
@@ -110,7 +114,7 @@ export const command = defineCommand<CompareFlags>({
         rows.push(...(await wallClockLane(base.dir, head.dir, { rounds, turns, threshold: values.thresholdWall, onProgress: progress })));
       }
       const title = `## costlab compare ${short(base.sha)} → ${short(head.sha)}`;
-      const provenance = `base \`${base.sha}\` (${values.mergeBase === true ? `merge-base of ${baseRef} and ${headRef}` : baseRef}), head \`${head.sha}\` (${headRef}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), instruction lanes as shaped in bench/gate/lanes.ts`;
+      const provenance = `base \`${base.sha}\` (${values.mergeBase === true ? `merge-base of ${escapeMarkdown(baseRef)} and ${escapeMarkdown(headRef)}` : escapeMarkdown(baseRef)}), head \`${head.sha}\` (${escapeMarkdown(headRef)}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), instruction lanes as shaped in bench/gate/lanes.ts`;
       const markdown = `${title}\n\n${provenance}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
       const exitCode = exitCodeFor(rows);
       process.stdout.write(
@@ -118,9 +122,8 @@ export const command = defineCommand<CompareFlags>({
           ? `${JSON.stringify({ schemaVersion: VERDICT_SCHEMA_VERSION, command: 'compare', base: base.sha, head: head.sha, exitCode, verdict: exitCode === 0 ? 'pass' : 'regression', rows: rows.map((row) => ({ ...row, flagged: isFlagged(row) })) }, null, 2)}\n`
           : markdown,
       );
-      await mkdir(values.out, { recursive: true });
       const file = join(values.out, `compare-${short(base.sha)}-${short(head.sha)}.md`);
-      await writeFile(file, markdown);
+      await withOutputDirectory(values.out, ['costlab compare', ...argv].join(' '), () => writeOutputFile(file, markdown));
       progress(`written ${file}`);
       return exitCodeFor(rows);
     } catch (error) {

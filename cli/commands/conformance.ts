@@ -8,7 +8,6 @@
  */
 import { cpus } from 'node:os';
 import { Option } from 'commander';
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { COLUMN_IDS } from '../../src/conformance/columns/column.js';
 import type { ColumnId } from '../../src/conformance/columns/column.js';
@@ -24,6 +23,7 @@ import { oneOf, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
+import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
 
 interface ConformanceFlags extends TargetFlags {
   readonly strategy: StrategyChoice;
@@ -67,11 +67,12 @@ export const command = defineCommand<ConformanceFlags>({
       machine: `${cpus()[0]?.model.trim() ?? 'unknown CPU'} × ${cpus().length}`,
       ...(commit === undefined ? {} : { commit }),
     });
-    await mkdir(values.out, { recursive: true });
     const jsonPath = path.join(values.out, 'conformance.json');
     const mdPath = path.join(values.out, 'conformance.md');
-    await writeFile(jsonPath, `${JSON.stringify(doc, null, 2)}\n`);
-    await writeFile(mdPath, renderMarkdown(doc));
+    await withOutputDirectory(values.out, doc.environment.command ?? 'costlab conformance', async () => {
+      await writeOutputFile(jsonPath, `${JSON.stringify(doc, null, 2)}\n`);
+      await writeOutputFile(mdPath, renderMarkdown(doc));
+    });
 
     if (values.json === true) {
       process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);

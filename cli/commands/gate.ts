@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
@@ -9,6 +9,7 @@ import { describeThrownWithName } from '../../src/kernel/index.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
+import { writeOutputFile } from '../../bench/results/output-directory.js';
 
 const GATE_LANES = ['structural', 'instructions'] as const;
 
@@ -80,7 +81,7 @@ export const command = defineCommand<GateFlags>({
       if (lanes.has('instructions')) for (const line of describeThresholds(baseline, verdict.thresholds)) progress(`threshold ${line}`);
       const table = `## costlab gate: working tree vs ${values.baseline}\n\n${renderMarkdownTable(verdict.rows, { reasons: 'all' })}\n`;
       process.stdout.write(values.json === true ? `${JSON.stringify(verdictJson(verdict, { command: 'gate', baseline: values.baseline, baselineCommit: baseline.commit }), null, 2)}\n` : table);
-      if (values.out !== undefined) await writeFile(values.out, table);
+      if (values.out !== undefined) await writeOutputFile(values.out, table);
       const counts = laneCounts(verdict.rows);
       if (values.bencher !== undefined) {
         await mergeIntoBencher(values.bencher, counts);

@@ -20,6 +20,7 @@ import { parseShard } from '../../bench/scale/sweep-shard.js';
 import type { Shard } from '../../bench/scale/sweep-shard.js';
 import type { SweepResults } from '../../bench/results/sweep-schema.js';
 import { defineCommand } from '../command.js';
+import { withOutputDirectory } from '../../bench/results/output-directory.js';
 
 interface SweepFlags {
   readonly quick: boolean;
@@ -65,7 +66,8 @@ export const command = defineCommand<SweepFlags>({
         const results = mergeSweepShards(await readShardFiles(merge), command);
         return printSummary(results, await writeSweepOutputs(results, outDir));
       }
-      const { results, files } = await runSweep({ quick: quick === true, outDir, repoRoot: REPO_ROOT, command, ...(shard === undefined ? {} : { shard }) });
+      // The directory is held for the whole sweep: a second sweep into it is refused before it measures anything.
+      const { results, files } = await withOutputDirectory(outDir, command, () => runSweep({ quick: quick === true, outDir, repoRoot: REPO_ROOT, command, ...(shard === undefined ? {} : { shard }) }));
       if (shard === undefined) return printSummary(results, files);
       else {
         process.stdout.write(`costlab sweep: shard ${shard.index}/${shard.count}: ${results.points.length} points measured, ${results.skipped.length} skipped, ${results.sdk.length} SDK sizes (merge the shards with --merge)\n`);

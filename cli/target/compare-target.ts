@@ -4,18 +4,19 @@
  * `costlab compare --world <file> <base> <head>`: the same world file served
  * by two commits of costlab, each from its own worktree.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeThrownWithName } from '../../src/kernel/index.js';
+import { markdownCode } from '../../src/conformance/report/markdown-text.js';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
-import { prepareCommit } from '../../bench/gate/worktree.js';
+import { prepareCommit, resolveCommit } from '../../bench/gate/worktree.js';
 import { CompareSideFailed, compareTargets } from '../../bench/target/compare-targets.js';
 import { resolveIdentities } from '../../bench/target/target-config.js';
 import { Redactor } from '../../bench/target/secrets.js';
 import type { TargetSpec } from '../../bench/target/target-spec.js';
 import { targetOptions, usageFailure, worldTarget } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
+import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
 
 export interface CompareTargetFlags extends TargetFlags {
   readonly rounds: number;
@@ -46,6 +47,9 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
     if (world !== undefined) {
       if (operands.length !== 2) throw new Error('with --world, name exactly two commits (base and head)');
       const file = path.resolve(world);
+      // Both refs resolved before either is built.
+      await resolveCommit(process.cwd(), operands[0]!);
+      await resolveCommit(process.cwd(), operands[1]!);
       progress(`preparing ${operands[0]}`);
       const b = await prepareCommit({ repo: process.cwd(), ref: operands[0]! });
       progress(`preparing ${operands[1]}`);
@@ -67,7 +71,7 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
     const comparison = await compareTargets(base, head, identities[0]!, options.config, redactor, { rounds, threshold, onProgress: progress });
     const { exact } = comparison;
     const markdown = [
-      `## costlab compare: \`${labels[0]}\` → \`${labels[1]}\``,
+      `## costlab compare: ${markdownCode(labels[0])} → ${markdownCode(labels[1])}`,
       '',
       `${rounds} rounds, one fresh process (or connection) per side per round, order ${comparison.firsts.map((s) => (s === 'base' ? 'AB' : 'BA')).join(' ')}; ${options.config.samples} measured requests after ${options.config.warmup} warm-up per process; node ${process.version}. Times in µs.`,
       '',
@@ -81,9 +85,10 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
       '',
     ].join('\n');
     const document = { schemaVersion: 1, kind: 'target-compare', base: labels[0], head: labels[1], rounds, firsts: comparison.firsts, rows: comparison.rows, exact };
-    await mkdir(options.out, { recursive: true });
-    await writeFile(path.join(options.out, 'compare-targets.md'), markdown);
-    await writeFile(path.join(options.out, 'compare-targets.json'), `${JSON.stringify(redactor.scrubValue(document), null, 2)}\n`);
+    await withOutputDirectory(options.out, 'costlab compare --target', async () => {
+      await writeOutputFile(path.join(options.out, 'compare-targets.md'), markdown);
+      await writeOutputFile(path.join(options.out, 'compare-targets.json'), `${JSON.stringify(redactor.scrubValue(document), null, 2)}\n`);
+    });
     process.stdout.write(redactor.scrub(options.json ? `${JSON.stringify(document, null, 2)}\n` : markdown));
     return exitCodeFor(comparison.rows);
   } catch (error) {

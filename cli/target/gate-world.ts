@@ -6,12 +6,12 @@
  * 1, a pass; `warn` and `not_applicable` count as passes, `not_exercised` as a failure). Exit 0 pass,
  * 1 a row failed, 2 could not measure.
  */
-import { writeFile } from 'node:fs/promises';
 import { renderMarkdownTable } from '../../bench/gate/markdown.js';
 import { exitCodeFor, structuralVerdict } from '../../bench/gate/verdict.js';
 import { runTargets } from '../../bench/target/run-targets.js';
 import { DEFAULT_TARGET_CONFIG } from '../../bench/target/target-config.js';
 import { worldTarget } from './target-options.js';
+import { writeOutputFile } from '../../bench/results/output-directory.js';
 
 export async function runGateWorld(worldFile: string, out: string | undefined): Promise<number> {
   const report = await runTargets({
@@ -29,6 +29,6 @@ export async function runGateWorld(worldFile: string, out: string | undefined): 
   const rows = (outcome.rows ?? []).map((row) => structuralVerdict({ segment: `${row.id} (${row.verdict})`, expected: 1, actual: row.verdict === 'fail' || row.verdict === 'error' || row.verdict === 'not_exercised' ? 0 : 1 }));
   const table = `## costlab gate: world ${worldFile}, served and judged on the catalogue consistency rows\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
   process.stdout.write(table);
-  if (out !== undefined) await writeFile(out, table);
+  if (out !== undefined) await writeOutputFile(out, table);
   return exitCodeFor(rows);
 }

@@ -7,7 +7,6 @@
  * every row pass, warn or n/a, 1 a row failed or a target could not be
  * judged). Both write <out>/target-<command>.{json,md,html}; 2 is a usage error.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CredentialMissing } from '../../bench/target/target-config.js';
 import { runTargets, targetRunExitCode } from '../../bench/target/run-targets.js';
@@ -15,6 +14,7 @@ import { renderTargetHtml } from '../../bench/target/target-html.js';
 import { renderTargetMarkdown } from '../../bench/target/target-markdown.js';
 import { targetOptions, usageFailure } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
+import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
 
 export async function runTargetReport(command: 'bench' | 'conformance', flags: TargetFlags, argv: readonly string[]): Promise<number> {
   let options;
@@ -40,10 +40,11 @@ export async function runTargetReport(command: 'bench' | 'conformance', flags: T
   }
   const stem = `target-${command}`;
   const markdown = renderTargetMarkdown(report);
-  await mkdir(options.out, { recursive: true });
-  await writeFile(path.join(options.out, `${stem}.json`), `${JSON.stringify(report, null, 2)}\n`);
-  await writeFile(path.join(options.out, `${stem}.md`), markdown);
-  await writeFile(path.join(options.out, `${stem}.html`), renderTargetHtml(report));
+  await withOutputDirectory(options.out, report.command, async () => {
+    await writeOutputFile(path.join(options.out, `${stem}.json`), `${JSON.stringify(report, null, 2)}\n`);
+    await writeOutputFile(path.join(options.out, `${stem}.md`), markdown);
+    await writeOutputFile(path.join(options.out, `${stem}.html`), renderTargetHtml(report));
+  });
   process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : markdown);
   process.stderr.write(`wrote ${path.join(options.out, `${stem}.json`)}, ${stem}.md and ${stem}.html\n`);
   return targetRunExitCode(report);

@@ -7,11 +7,14 @@
  */
 import { existsSync } from 'node:fs';
 import { packageFile } from '../../src/conformance/package-files.js';
+import { parseContract } from '../../src/kernel/index.js';
 import type { Command } from 'commander';
-import { oneOf, positiveInteger } from '../../bench/command-line/flag-values.js';
+import { nonNegativeInteger, oneOf, positiveInteger } from '../../bench/command-line/flag-values.js';
 import { DEFAULT_CALL_PLAN } from '../../bench/target/call-plan.js';
 import type { CallPlanOptions, CallsMode } from '../../bench/target/call-plan.js';
-import { DEFAULT_TARGET_CONFIG, loadTargetConfig } from '../../bench/target/target-config.js';
+import { LIMIT_FLAGS } from '../../bench/target/target-limits.js';
+import type { TargetLimitName } from '../../bench/target/target-limits.js';
+import { DEFAULT_TARGET_CONFIG, TargetConfigSchema, loadTargetConfig } from '../../bench/target/target-config.js';
 import type { TargetConfig } from '../../bench/target/target-config.js';
 import { parseTargetSpec } from '../../bench/target/target-spec.js';
 import type { TargetSpec } from '../../bench/target/target-spec.js';
@@ -28,6 +31,11 @@ export interface TargetFlags {
   readonly samples?: number;
   readonly coldRuns?: number;
   readonly timeout?: number;
+  readonly maxListingBytes?: number;
+  readonly maxResultBytes?: number;
+  readonly maxNotificationsPerSecond?: number;
+  readonly maxRetainedNotifications?: number;
+  readonly maxFramesPerRequest?: number;
   readonly out?: string;
   readonly calls?: CallsMode;
   readonly allowDestructive?: boolean;
@@ -59,6 +67,15 @@ export function addTargetOptions(command: Command, what: { world?: boolean; json
       .option('--allow-destructive', 'target runs, --calls all: also call tools that may be destructive (destructiveHint true, or absent on a tool not readOnlyHint: true)')
       .option('--seed <n>', `target runs, --calls all: seed of the argument generator (default ${DEFAULT_CALL_PLAN.seed})`, positiveInteger);
   }
+  const defaults = DEFAULT_TARGET_CONFIG;
+  const limit = (name: TargetLimitName, what: string, parse = positiveInteger): void => {
+    command.option(`${LIMIT_FLAGS[name]} <n>`, `target runs: ${what}, past which the target is refused by name (default ${defaults[name]}; overrides the config)`, parse);
+  };
+  limit('maxListingBytes', 'bytes in one tools/list answer');
+  limit('maxResultBytes', 'bytes in any other frame (a tools/call result, a notification)');
+  limit('maxNotificationsPerSecond', 'notifications within one second');
+  limit('maxRetainedNotifications', 'notifications kept as evidence (later ones are counted, not kept)', nonNegativeInteger);
+  limit('maxFramesPerRequest', 'frames received while one request is open');
   if (what.world !== false) command.option('--world <file>', 'target runs: the world file `serve --world` reads, served by `costlab serve --stdio --world <file>`');
   return command;
 }
@@ -91,6 +108,11 @@ export async function targetOptions(flags: TargetFlags): Promise<TargetCommandOp
     ...(flags.coldRuns === undefined ? {} : { coldRuns: flags.coldRuns }),
     ...(flags.timeout === undefined ? {} : { timeoutMs: flags.timeout }),
   };
+  for (const name of Object.keys(LIMIT_FLAGS) as TargetLimitName[]) {
+    if (flags[name] !== undefined) config = { ...config, [name]: flags[name] };
+  }
+  // The flags pass the config's own bounds, so a limit given on the command line is held to the same range as one in the file.
+  config = parseContract('--max-* flags', TargetConfigSchema, config);
   const specs = (flags.target ?? []).map(parseTargetSpec);
   if (flags.world !== undefined) specs.push(worldTarget(flags.world));
   if (specs.length === 0 && config.target !== undefined) specs.push(parseTargetSpec(config.target));

@@ -8,7 +8,8 @@ function cellsOf(row: string): string[] {
 
 describe('escapeMarkdown', () => {
   it('leaves plain text as it is', () => {
-    expect(escapeMarkdown('fixtures.read_file v1.2')).toBe('fixtures.read\\_file v1.2');
+    expect(escapeMarkdown('fixtures.read_file v1.2')).toBe('fixtures.read_file v1.2');
+    expect(escapeMarkdown('refused no_matching_grant')).toBe('refused no_matching_grant');
     expect(escapeMarkdown('costlab served world')).toBe('costlab served world');
   });
 
@@ -27,9 +28,16 @@ describe('escapeMarkdown', () => {
     expect(out).toContain('&amp;lt;b&amp;gt;');
   });
 
+  it('splits bare URLs, www. names, e-mail addresses and mentions, so none becomes a link', () => {
+    expect(escapeMarkdown('see http://evil.example/x or WWW.evil.example, mail a@b.example, cc @team')).toBe(
+      'see http\\://evil.example/x or WWW\\.evil.example, mail a\\@b.example, cc \\@team',
+    );
+  });
+
   it('escapes backslashes, backticks, emphasis, strikethrough, headings and math', () => {
     expect(escapeMarkdown('\\`*_~#$')).toBe('\\\\\\`\\*\\_\\~\\#\\$');
     expect(escapeMarkdown('**FAIL**')).toBe('\\*\\*FAIL\\*\\*');
+    expect(escapeMarkdown('_x_ __y__ a_')).toBe('\\_x\\_ \\_\\_y\\_\\_ a\\_');
   });
 
   it('turns line breaks, controls and bidi overrides into spaces: one row stays one row', () => {

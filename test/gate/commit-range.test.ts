@@ -62,6 +62,17 @@ describe('the merge-base', () => {
   });
 });
 
+describe('compare with a ref that names no commit', () => {
+  it('validates both refs before building either: a bad head is named, and no worktree was made for the base', () => {
+    const run = spawnSync(process.execPath, [BIN, 'compare', 'HEAD', 'no-such-head-ref', '--lanes', 'structural'], { cwd: repo, encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`CommitNotFound: could not measure: 'no-such-head-ref' does not name a commit`);
+    expect(run.stderr).not.toContain('preparing');
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
+  });
+});
+
 describe('a shallow clone', () => {
   let shallow: string;
   beforeAll(() => {

@@ -12,6 +12,9 @@ export const sdkFixture = (n: number | '{n}'): string => `stdio:${q(process.exec
 export const annotatedFixture = (n: number): string => `${sdkFixture(n)} --annotated`;
 export const misbehaving = (...flags: string[]): string => `stdio:${q(process.execPath)} ${q(`${FIXTURES}misbehaving-server.mjs`)} ${flags.join(' ')}`.trim();
 export const broken = (mode: 'hang' | 'hang-after-init' | 'nonsense' | 'exit' | 'garbage' | 'huge'): string => `stdio:${q(process.execPath)} ${q(`${FIXTURES}broken-server.mjs`)} ${mode}`;
+/** A hostile server (test/fixtures/targets/hostile-server.mjs); each argument single-quoted for the spec's shell-like split. */
+export const hostile = (...args: string[]): string =>
+  `stdio:${q(process.execPath)} ${q(`${FIXTURES}hostile-server.mjs`)} ${args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ')}`;
 export const costlabStdio = (): string => `stdio:${q(process.execPath)} ${q(`${REPO_ROOT}bin/costlab.mjs`)} serve --stdio --audit /dev/null`;
 
 export interface HttpServe {

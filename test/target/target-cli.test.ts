@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, misbehaving, sdkFixture } from './support.js';
+import { REPO_ROOT, hostile, misbehaving, sdkFixture } from './support.js';
 
 const run = promisify(execFile);
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-target-cli-'));
@@ -63,5 +63,18 @@ describe('costlab … --target', () => {
     const missing = await costlab(['bench', '--target', 'http://127.0.0.1:9/mcp', '--config', creds]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('COSTLAB_NOT_SET_TOKEN');
+  }, 300_000);
+
+  it('takes each limit as a flag: a listing past --max-listing-bytes is refused by name (exit 1), a limit out of range is a usage error (exit 2)', async () => {
+    const out = path.join(scratch, 'limits');
+    const args = ['bench', '--target', hostile('listing', String(1024 * 1024)), '--target', sdkFixture(2), '--samples', '2', '--cold-runs', '1', '--out', out];
+    const refused = await costlab([...args, '--max-listing-bytes', '65536']);
+    expect(refused.code).toBe(1);
+    const report = JSON.parse(readFileSync(path.join(out, 'target-bench.json'), 'utf8')) as { targets: { status: string; failure?: { code: string; message: string } }[] };
+    expect(report.targets.map((t) => t.failure?.code ?? t.status)).toEqual(['listing_too_large', 'measured']);
+    expect(report.targets[0]!.failure!.message).toContain('past maxListingBytes = 65536 (--max-listing-bytes)');
+    const outOfRange = await costlab([...args, '--max-listing-bytes', '10']);
+    expect(outOfRange.code).toBe(2);
+    expect(outOfRange.stderr).toContain('maxListingBytes');
   }, 300_000);
 });

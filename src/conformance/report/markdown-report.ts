@@ -5,32 +5,29 @@ import { conditionById } from '../conditions.js';
 import type { CellVerdict } from '../judge.js';
 import type { ConformanceDocument } from './conformance-document.js';
 import { cellMark, describeCounts } from './cell-counts.js';
-
-function escape(text: string): string {
-  return text.replace(/\|/g, '\\|');
-}
+import { escapeMarkdown as text, markdownCode as code } from './markdown-text.js';
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  return markdownTable([header, ...rows].map((row) => row.map(escape)), { alignDelimiters: false }).split('\n');
+  return markdownTable([header, ...rows].map((row) => row.map((cell) => text(cell, 1_000))), { alignDelimiters: false }).split('\n');
 }
 
 function cellDetail(cell: CellVerdict): string[] {
-  const lines = [`- **${cell.row}** × **${cell.column}**: ${cell.status}${cell.note === undefined ? '' : ` — ${cell.note}`}`];
-  for (const a of cell.attempts) lines.push(`  - ${a.met ? '✓' : '✗'} ${a.role} “${a.label}”: expected ${a.expected}; observed ${a.observed}`);
+  const lines = [`- **${text(cell.row)}** × **${text(cell.column)}**: ${cell.status}${cell.note === undefined ? '' : ` — ${text(cell.note, 1_000)}`}`];
+  for (const a of cell.attempts) lines.push(`  - ${a.met ? '✓' : '✗'} ${a.role} “${text(a.label)}”: expected ${text(a.expected, 1_000)}; observed ${text(a.observed, 1_000)}`);
   return lines;
 }
 
 export function renderMarkdown(doc: ConformanceDocument): string {
   const out: string[] = ['# Conformance', ''];
-  out.push(`Judged: case set \`${doc.judged.caseSetSha256}\`, world \`${doc.judged.worldId}\` \`${doc.judged.worldSha256}\`.`);
+  out.push(`Judged: case set \`${doc.judged.caseSetSha256}\`, world ${code(doc.judged.worldId)} \`${doc.judged.worldSha256}\`.`);
   out.push(
-    `Run ${doc.generatedAt}${doc.environment.command === undefined ? '' : ` by \`${doc.environment.command}\``} on node ${doc.environment.node} (${doc.environment.platform}${doc.environment.machine === undefined ? '' : `, ${doc.environment.machine}`})${doc.environment.commit === undefined ? '' : `, commit \`${doc.environment.commit}\``}; ${(doc.elapsedMs / 1000).toFixed(1)} s.`,
+    `Run ${doc.generatedAt}${doc.environment.command === undefined ? '' : ` by ${code(doc.environment.command, 1_000)}`} on node ${text(doc.environment.node)} (${text(doc.environment.platform)}${doc.environment.machine === undefined ? '' : `, ${text(doc.environment.machine)}`})${doc.environment.commit === undefined ? '' : `, commit ${code(doc.environment.commit)}`}; ${(doc.elapsedMs / 1000).toFixed(1)} s.`,
   );
   out.push('');
   out.push(
     doc.gate.passed
       ? `**Gate (${doc.gate.strategy}): passed** — no cell failed or went unexercised.`
-      : `**Gate (${doc.gate.strategy}): FAILED** — ${doc.gate.failures.map((f) => `${f.row} × ${f.column} (${f.status})`).join(', ')}.`,
+      : `**Gate (${doc.gate.strategy}): FAILED** — ${doc.gate.failures.map((f) => `${text(f.row)} × ${text(f.column)} (${f.status})`).join(', ')}.`,
   );
   out.push('');
   out.push('A cell passes when every attack and probe got its expected answer and every control succeeded; a failed control makes it `not_exercised`.');
@@ -63,7 +60,7 @@ export function renderMarkdown(doc: ConformanceDocument): string {
         : `**Rows other than catalogue-moved-mid-turn differ across strategies** in ${sweep.differences.length} cell(s):`,
     );
     for (const d of sweep.differences) {
-      out.push(`- ${d.row} × ${d.column}: ${Object.entries(d.byStrategy).map(([s, said]) => `${s} → ${said}`).join('; ')}`);
+      out.push(`- ${text(d.row)} × ${text(d.column)}: ${Object.entries(d.byStrategy).map(([s, said]) => `${s} → ${text(said, 1_000)}`).join('; ')}`);
     }
   }
 

@@ -30,7 +30,19 @@ const BREAKS_AND_CONTROLS = /\r\n|[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-
  * math (`$`, which GitHub renders).
  */
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-const SYNTAX = /[&<>\\`*_[\]|~#$]/g;
+const SYNTAX = /[&<>\\`*[\]|~#$]/g;
+/**
+ * An underscore between two letters or digits can neither open nor close
+ * emphasis (CommonMark's flanking rules), so `no_matching_grant` stays as it
+ * reads; any other underscore is escaped.
+ */
+const LOOSE_UNDERSCORE = /(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
+/**
+ * GFM turns bare `scheme://…`, `www.…` and `name@host` into links (and
+ * GitHub `@name` into a mention): a backslash splits each such run, so the
+ * text reads the same and links nowhere.
+ */
+const BARE_LINK = /:(?=\/\/)|(?<=\bwww)\.|@/giu;
 
 /**
  * One outside string as inert Markdown text: safe in a table cell and in
@@ -40,7 +52,11 @@ const SYNTAX = /[&<>\\`*_[\]|~#$]/g;
 export function escapeMarkdown(text: string, limit: number = MARKDOWN_TEXT_LIMIT): string {
   const points = Array.from(text);
   const shown = points.length > limit ? points.slice(0, limit).join('') : text;
-  const escaped = shown.replace(BREAKS_AND_CONTROLS, ' ').replace(SYNTAX, (char) => ENTITIES[char] ?? `\\${char}`);
+  const escaped = shown
+    .replace(BREAKS_AND_CONTROLS, ' ')
+    .replace(SYNTAX, (char) => ENTITIES[char] ?? `\\${char}`)
+    .replace(LOOSE_UNDERSCORE, '\\_')
+    .replace(BARE_LINK, (char) => `\\${char}`);
   if (points.length <= limit) return escaped;
   const left = points.length - limit;
   return `${escaped}… (${left} more character${left === 1 ? '' : 's'})`;

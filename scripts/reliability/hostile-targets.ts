@@ -1,0 +1,55 @@
+/**
+ * `--target` at three servers that attack the client, at full size, with
+ * costlab's default limits: a 500 MB tools/list, a notification flood without
+ * end, a 200 MB tools/call result (test/fixtures/targets/hostile-server.mjs,
+ * each a real child process), then a healthy SDK server. Prints each
+ * target's outcome and the client's peak RSS, sampled every 20 ms; exits 1
+ * unless every hostile target was refused by name, the healthy one measured,
+ * and the peak stayed under 300 MB. npm test holds the same refusals at
+ * scaled-down limits (test/target/hostile-targets.test.ts).
+ *
+ *   npx tsx scripts/reliability/hostile-targets.ts
+ */
+import { fileURLToPath } from 'node:url';
+import { runTargets } from '../../bench/target/run-targets.js';
+import { DEFAULT_TARGET_CONFIG } from '../../bench/target/target-config.js';
+import { parseTargetSpec } from '../../bench/target/target-spec.js';
+import { commitOf, machine } from './run-identity.js';
+
+const MB = 1_000_000;
+const RSS_CEILING = 300 * MB;
+const FIXTURES = fileURLToPath(new URL('../../test/fixtures/targets/', import.meta.url));
+const node = JSON.stringify(process.execPath);
+const at = (file: string, ...args: string[]): string => `stdio:${node} ${JSON.stringify(`${FIXTURES}${file}`)} ${args.join(' ')}`;
+
+const cases = [
+  { target: at('hostile-server.mjs', 'listing', String(500 * MB)), expect: 'listing_too_large' },
+  { target: at('hostile-server.mjs', 'flood'), expect: 'notification_flood' },
+  { target: at('hostile-server.mjs', 'result', String(200 * MB)), expect: 'result_too_large' },
+  { target: at('sdk-tools-server.mjs', '4'), expect: undefined },
+];
+
+let peak = process.memoryUsage().rss;
+const sampler = setInterval(() => {
+  peak = Math.max(peak, process.memoryUsage().rss);
+}, 20);
+const config = { ...DEFAULT_TARGET_CONFIG, calls: [{ tool: 'echo', arguments: { text: 'hi' } }], samples: 3, warmup: 1, coldRuns: 1 };
+const startRss = process.memoryUsage().rss;
+let ok = true;
+process.stdout.write(`hostile targets at commit ${commitOf(fileURLToPath(new URL('../../', import.meta.url)))} on ${machine()}; limits: maxListingBytes ${config.maxListingBytes}, maxResultBytes ${config.maxResultBytes}, maxNotificationsPerSecond ${config.maxNotificationsPerSecond}, maxRetainedNotifications ${config.maxRetainedNotifications}, maxFramesPerRequest ${config.maxFramesPerRequest}\n`);
+process.stdout.write(`client RSS at start ${(startRss / MB).toFixed(1)} MB\n`);
+for (const { target, expect } of cases) {
+  const before = peak;
+  peak = process.memoryUsage().rss;
+  const report = await runTargets({ kind: 'target-bench', specs: [parseTargetSpec(target)], config, command: 'scripts/reliability/hostile-targets.ts', onProgress: (line) => process.stderr.write(`${line}\n`) });
+  const outcome = report.targets[0]!;
+  const code = outcome.failure?.code;
+  const met = code === expect && (expect !== undefined || outcome.status === 'measured');
+  ok &&= met;
+  process.stdout.write(`${met ? 'ok  ' : 'FAIL'} ${outcome.status}${code === undefined ? '' : ` ${code}`} in ${(outcome.elapsedMs / 1000).toFixed(1)} s, peak client RSS ${(peak / MB).toFixed(1)} MB\n     ${outcome.failure?.message ?? `${outcome.cost?.list.toolCount} tools measured`}\n`);
+  peak = Math.max(before, peak);
+}
+clearInterval(sampler);
+const under = peak < RSS_CEILING;
+process.stdout.write(`peak client RSS over the run ${(peak / MB).toFixed(1)} MB (ceiling ${RSS_CEILING / MB} MB): ${under ? 'under' : 'OVER'}\n`);
+process.exit(ok && under ? 0 : 1);
