@@ -27,8 +27,9 @@ export class AuditBackpressure extends Error {
  * - A record counts as written once the stream has handed all of it to the
  *   OS (its write callback). If it went in at once, `write` returns with no
  *   promise (no await on the hot path); otherwise it returns a promise that
- *   settles then. The kernel awaits it, so a call is answered only after its
- *   record is in the pipe, which outlives a killed writer.
+ *   settles then. The kernel awaits it, so a call runs only after its decision
+ *   record is in the pipe, which outlives a killed writer, and a refusal is
+ *   answered only after its record is.
  * - The buffer is bounded. Past `maxBufferedBytes` a record waits for the
  *   reader (the call slows) and after `maxWaitMs` is refused: a decision
  *   record refused makes the call `audit_unavailable`; an outcome record
