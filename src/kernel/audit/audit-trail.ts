@@ -36,6 +36,8 @@ function freezeEvent(event: Record<string, unknown>): AuditEvent {
   return Object.freeze(event) as unknown as AuditEvent;
 }
 
+function ignore(): void {}
+
 function isThenable(value: unknown): value is PromiseLike<void> {
   return value !== undefined && value !== null && typeof (value as PromiseLike<void>).then === 'function';
 }
@@ -149,6 +151,17 @@ export class AuditTrail {
    * not hold.
    */
   refusal(event: AuditEvent): boolean | Promise<boolean> {
+    return this.#written(event);
+  }
+
+  /** Writes an outcome record; never throws. A failure goes to the host's listener. */
+  outcome(event: AuditEvent): void | Promise<void> {
+    const written = this.#written(event);
+    if (typeof written !== 'boolean') return written.then(ignore);
+  }
+
+  /** Writes a record whose failure goes to the host's listener: whether the sink took it. */
+  #written(event: AuditEvent): boolean | Promise<boolean> {
     this.counters.auditEvents++;
     let pending: unknown;
     try {
@@ -165,21 +178,6 @@ export class AuditTrail {
         return false;
       },
     );
-  }
-
-  /** Writes an outcome record; never throws. A failure goes to the host's listener. */
-  outcome(event: AuditEvent): void | Promise<void> {
-    this.counters.auditEvents++;
-    let pending: unknown;
-    try {
-      pending = this.sink.write(event);
-    } catch (error) {
-      this.#report(error, event);
-      return;
-    }
-    if (isThenable(pending)) {
-      return Promise.resolve(pending).catch((error: unknown) => this.#report(error, event));
-    }
   }
 
   /**
