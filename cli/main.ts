@@ -36,6 +36,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   profile: { checkoutOnly: 'always', summary: 'profile the reference workload per strategy (0x, --cpu-prof, clinic) into profiles/<commit>/', load: () => import('./commands/profile.js') },
   sweep: { summary: 'measure catalogue resolution at real catalogue sizes (N, P, C, G) beside the SDK McpServer', load: () => import('./commands/sweep.js') },
   report: { summary: 'build the static HTML systems-cost report from results/*.json', load: () => import('./commands/report.js') },
+  audit: { summary: 'read an audit trail: its records, torn lines, and each call decided with no outcome recorded', load: () => import('./commands/audit.js') },
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);

@@ -6,8 +6,9 @@
  * With `--floor` it serves the floor instead (`floor-sdk-server.ts`), its
  * records written where `costlab serve --stdio` writes its trail: JSON lines
  * on stderr, or with `--audit FILE` appended to FILE by costlab's own
- * `JsonLinesFileSink`, each record in the file before the call goes on
- * (ADR 0013's guarantee, which the floor keeps as costlab does).
+ * `JsonLinesFileSink`, each decision record in the file before the call goes
+ * on and each outcome record held past the answer (ADR 0054's rule, which
+ * the floor keeps as costlab does).
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -18,7 +19,7 @@ const { values } = parseArgs({ options: { floor: { type: 'boolean', default: fal
 if (values.audit !== undefined && !values.floor) throw new Error('--audit FILE is the floor\'s trail: it needs --floor');
 
 const trail = values.floor ? floorStdioSink(values.audit) : undefined;
-const server = trail === undefined ? bareSdkServer() : floorSdkServer(trail.sink).server;
+const server = trail === undefined ? bareSdkServer() : floorSdkServer(trail.sink, trail.hold).server;
 const transport = new StdioServerTransport();
 process.stdin.once('end', () => {
   void server.close().finally(() => trail?.close());

@@ -18,7 +18,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { JsonLinesFileSink, publishCatalogue } from '../../src/kernel/index.js';
+import { HeldOutcomes, JsonLinesFileSink, publishCatalogue } from '../../src/kernel/index.js';
 import type { AuditEvent, JsonObject } from '../../src/kernel/index.js';
 import { setToolsCallHandler } from '../../src/mcp/tools-call-handler.js';
 import { referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
@@ -26,17 +26,58 @@ import { FloorMediation } from '../micro/floor-mediation.js';
 import type { FloorRecordSink, FloorTurn } from '../micro/floor-mediation.js';
 import { TRANSPORT_CALL } from './bare-sdk-server.js';
 
+/** Where the floor's stdio children write: its records, the outcome records it may hold past the answer, and the close that flushes them. */
+export interface FloorStdioSink {
+  readonly sink: FloorRecordSink;
+  readonly hold: FloorRecordSink;
+  /** Writes what is held and ends the trail; throws if any held record could not be written. */
+  close(): void;
+}
+
 /**
- * Where the floor's stdio children write its records, as `costlab serve --stdio` writes its trail: a JSON line on
- * stderr, or with an audit file costlab's own `JsonLinesFileSink`, each line whole in the file before `write` returns
- * (the same write(2) calls a record). The transport bench's children and the records-alone child
- * (`record-writes-child.ts`) both write through it, so the records alone are written as the rows write them.
+ * Where the floor's stdio children write its records, as `costlab serve --stdio` writes its trail, under the same
+ * rule (ADR 0054): a decision or refusal record written before the call goes on, an authorized call's outcome record
+ * held past the answer and carried by the next record's write, or written once held OUTCOME_HOLD_MS. On stderr a JSON
+ * line each write; with an audit file costlab's own `JsonLinesFileSink`, each line whole in the file before `write`
+ * returns. The transport bench's children and the records-alone child (`record-writes-child.ts`) both write through
+ * it, so the records alone are written as the rows write them.
  */
-export function floorStdioSink(auditFile: string | undefined): { readonly sink: FloorRecordSink; close(): void } {
-  if (auditFile === undefined) return { sink: (record) => void process.stderr.write(`${JSON.stringify(record)}\n`), close: () => undefined };
-  // It writes any JSON value; the floor's records are not the kernel's AuditEvent type, only shaped like one.
+export function floorStdioSink(auditFile: string | undefined): FloorStdioSink {
+  const lost: unknown[] = [];
+  const failed = (error: unknown): void => void lost.push(error);
+  const closed = (): void => {
+    if (lost.length > 0) throw new Error(`the floor's trail lost ${lost.length} held outcome record(s)`, { cause: lost[0] });
+  };
+  // Both sinks write any JSON value; the floor's records are not the kernel's AuditEvent type, only shaped like one.
+  if (auditFile === undefined) {
+    const flush = (): void => {
+      const batch = held.take();
+      if (batch !== undefined) process.stderr.write(batch.text);
+    };
+    const held = new HeldOutcomes(flush);
+    return {
+      sink: (record) => {
+        const batch = held.take();
+        const line = `${JSON.stringify(record)}\n`;
+        process.stderr.write(batch === undefined ? line : batch.text + line);
+      },
+      hold: (record) => held.hold(record as unknown as AuditEvent, failed),
+      close: () => {
+        flush();
+        held.stop();
+        closed();
+      },
+    };
+  }
   const file = new JsonLinesFileSink(auditFile);
-  return { sink: (record) => file.write(record as unknown as AuditEvent), close: () => file.close() };
+  return {
+    sink: (record) => file.write(record as unknown as AuditEvent),
+    hold: (record) => file.hold(record as unknown as AuditEvent, failed),
+    close: () => {
+      file.close();
+      closed();
+    },
+  };
 }
 
 export interface FloorSdkServer {
@@ -49,11 +90,11 @@ export interface FloorSdkServer {
   clear(): void;
 }
 
-/** A fresh floor server over one turn of the reference world (a Server serves one transport). */
-export function floorSdkServer(sink?: FloorRecordSink): FloorSdkServer {
+/** A fresh floor server over one turn of the reference world (a Server serves one transport); `hold` takes its held outcome records (ADR 0054). */
+export function floorSdkServer(sink?: FloorRecordSink, hold?: FloorRecordSink): FloorSdkServer {
   const handlers = referenceTools().filter((handler) => handler.definition.name === TRANSPORT_CALL.name);
   if (handlers.length !== 1) throw new Error(`the reference world has no ${TRANSPORT_CALL.name}`);
-  const floor = new FloorMediation(handlers, referenceGrants(), undefined, sink);
+  const floor = new FloorMediation(handlers, referenceGrants(), undefined, sink, hold);
   const context = worldContext(0);
   const turn = floor.openTurn(context);
   const tools = publishCatalogue(handlers.map((handler) => handler.definition)) as unknown as Tool[];

@@ -3,8 +3,10 @@
  * floor over the reference world, `files.read` as the transport bench calls
  * it), written per simulated call through the sinks the floor's stdio
  * children write with (`floorStdioSink`) — a JSON line on stderr (a pipe its
- * parent reads), or appended with costlab's `JsonLinesFileSink` — block by block, the two
- * sinks alternating, each block timed. Nothing else runs per call: no
+ * parent reads), or appended with costlab's `JsonLinesFileSink` — under the
+ * rule the rows keep (ADR 0054): the decision record written, carrying the
+ * previous call's held outcome, and the outcome record held. Block by block,
+ * the two sinks alternating, each block timed. Nothing else runs per call: no
  * mediation, no transport. Prints one JSON line on stdout:
  * `{pipeUs: number[], fileUs: number[], records: number}` (µs per call, a
  * figure per block; records written to each sink).
@@ -16,6 +18,7 @@ import { referenceGrants, referenceTools, worldContext } from '../../src/world/r
 import { FloorMediation } from '../micro/floor-mediation.js';
 import { TRANSPORT_CALL } from './bare-sdk-server.js';
 import { floorStdioSink } from './floor-sdk-server.js';
+import type { FloorStdioSink } from './floor-sdk-server.js';
 
 const { values } = parseArgs({ options: { blocks: { type: 'string' }, calls: { type: 'string' }, audit: { type: 'string' } }, strict: true });
 const blocks = Number(values.blocks);
@@ -36,14 +39,13 @@ const [decision, outcome] = captured as [Record<string, unknown>, Record<string,
 // Through the floor's own stdio sinks (floorStdioSink), as its children write them: a JSON line on stderr, or the file.
 const pipe = floorStdioSink(undefined);
 const file = floorStdioSink(values.audit);
-const toPipe = pipe.sink;
-const toFile = file.sink;
 
-function block(write: (record: Record<string, unknown>) => void): number {
+function block(sink: FloorStdioSink): number {
+  const { sink: write, hold } = sink;
   const t0 = performance.now();
   for (let i = 0; i < calls; i++) {
     write(decision);
-    write(outcome);
+    hold(outcome);
   }
   return ((performance.now() - t0) * 1000) / calls;
 }
@@ -51,18 +53,18 @@ function block(write: (record: Record<string, unknown>) => void): number {
 const pipeUs: number[] = [];
 const fileUs: number[] = [];
 // A warm-up block each, untimed: the write paths compiled before the first figure.
-block(toPipe);
-block(toFile);
+block(pipe);
+block(file);
 for (let i = 0; i < blocks; i++) {
   // Alternating which sink goes first, so drift falls on both.
   if (i % 2 === 0) {
-    pipeUs.push(block(toPipe));
-    fileUs.push(block(toFile));
+    pipeUs.push(block(pipe));
+    fileUs.push(block(file));
   } else {
-    fileUs.push(block(toFile));
-    pipeUs.push(block(toPipe));
+    fileUs.push(block(file));
+    pipeUs.push(block(pipe));
   }
-  // A pause between blocks, as calls have between them: the reader drains the pipe.
+  // A pause between blocks, as calls have between them: the reader drains the pipe, and the last held outcome's hold runs out.
   await new Promise((resolve) => setTimeout(resolve, 1));
 }
 pipe.close();

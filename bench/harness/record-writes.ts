@@ -7,11 +7,12 @@
  * file with costlab's `JsonLinesFileSink`.
  *
  * Why it is measured: SPEC §1.8 puts the decision record in its sink before
- * the effect (a failing sink stops the call) and the outcome record there
- * before the answer, so each is a write the call waits for. Whatever those two
- * writes cost is a floor under what any audited server adds over a bare one
- * on those rows, costlab or the floor alike, and the issue's "≤ 5 µs added"
- * is judged against it (ADR 0039).
+ * the effect (a failing sink stops the call); the outcome record of an
+ * authorized call may follow the answer, carried by the next record's write
+ * or written once held 1 ms (ADR 0054), and the child writes them so. Whatever
+ * that costs a call is a floor under what any audited server adds over a bare
+ * one on those rows, costlab or the floor alike, and the issue's "≤ 5 µs
+ * added" is judged against it (ADR 0039).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

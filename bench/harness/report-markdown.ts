@@ -349,8 +349,8 @@ function stepsSection(results: MeasuredResults): string {
 const TRANSPORT_MEANING: Readonly<Record<string, string>> = {
   'in-memory': "the SDK's linked in-memory pair, in this process; costlab's trail in memory (`MemoryAuditSink`, cleared every round), as the floor's is",
   stdio:
-    'a child process each on stdin/stdout: `costlab serve --stdio` as served by default, its trail JSON lines on stderr (`StreamAuditSink`, each record in the pipe before its effect or answer; the bench reads and counts them, the floor\'s too), beside the SDK\'s `StdioServerTransport`',
-  'stdio-audit-file': 'the same children, costlab with `--audit FILE`: each record appended to the file with synchronous `write(2)` before its effect or answer (`JsonLinesFileSink`); the floor writes its records the same way',
+    'a child process each on stdin/stdout: `costlab serve --stdio` as served by default, its trail JSON lines on stderr (`StreamAuditSink`: each decision or refusal record in the pipe before its effect or answer, an authorized call\'s outcome record after its answer, with the next record or within 1 ms, ADR 0054; the bench reads and counts them, the floor\'s too), beside the SDK\'s `StdioServerTransport`',
+  'stdio-audit-file': 'the same children, costlab with `--audit FILE`: each record appended to the file with synchronous `write(2)` (`JsonLinesFileSink`), a decision or refusal before its effect or answer, an authorized call\'s outcome after its answer, with the next record or within 1 ms (ADR 0054); the floor writes its records the same way',
   http: 'Streamable HTTP on a 127.0.0.1 listener each, every side answering with JSON bodies (`enableJsonResponse`, ADR 0028); every client sends costlab\'s bearer execution token, which costlab checks (with body limits and connection admission) and the other two ignore (ADR 0038); costlab\'s trail in memory, as the floor\'s is',
 };
 
@@ -447,7 +447,7 @@ function recordWritesText(writes: NonNullable<MeasuredResults['mcpTransports']>[
   if (writes === undefined) return '';
   return [
     '',
-    `The two records alone (\`bench/harness/record-writes.ts\`, ADR 0039): a child process writes the floor's two records for this call as the floor's stdio children write them, and does nothing else — no mediation, no transport — in ${formatCount(writes.blocks)} blocks of ${writes.callsPerBlock} calls a sink, the sinks alternating. Each record is in its sink before the call goes on (SPEC §1.8: the decision before the effect, the outcome before the answer), so on the stdio rows every audited server, costlab or the floor, adds at least this over a bare one; where it is over 5 µs, the issue's "≤ 5 µs added" cannot be met there while the trail keeps that rule.`,
+    `The two records alone (\`bench/harness/record-writes.ts\`, ADR 0039): a child process writes the floor's two records for this call as the floor's stdio children write them, and does nothing else — no mediation, no transport — in ${formatCount(writes.blocks)} blocks of ${writes.callsPerBlock} calls a sink, the sinks alternating. Each is written under SPEC §1.8's rule as the rows keep it (ADR 0054): the decision record in its sink before the effect, carrying the previous call's outcome record in the same write, and the outcome record held past the answer (written with the next record, or once held 1 ms). So on the stdio rows every audited server, costlab or the floor, adds at least this over a bare one; where it is over 5 µs, the issue's "≤ 5 µs added" cannot be met there while the trail keeps that rule.`,
     '',
     table(
       ['two records a call, written to', 'p50 (µs)', 'p95 (µs)', 'mean (µs)', 'blocks'],

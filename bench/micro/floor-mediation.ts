@@ -114,13 +114,13 @@ export class FloorTurn {
   }
 
   #refuse(call: ToolCall, status: 'denied' | 'failed', code: string, message: string): ToolResult {
-    this.#record('tool.invoked', status, call, { reason: code });
+    this.#record(this.floor.record, 'tool.invoked', status, call, { reason: code });
     return { status, code, message, callId: call.id, tool: call.tool, completedAt: this.context.now };
   }
 
-  #record(type: string, outcome: string, call: ToolCall, fields: Record<string, unknown>): void {
+  #record(write: FloorRecordSink, type: string, outcome: string, call: ToolCall, fields: Record<string, unknown>): void {
     const { context } = this;
-    this.floor.record({
+    write({
       id: this.floor.ids.next(),
       type,
       outcome,
@@ -174,7 +174,7 @@ export class FloorTurn {
       break;
     }
     // The decision record, before anything runs.
-    this.#record('authorization.checked', grantId === undefined ? 'denied' : 'allowed', call, {
+    this.#record(this.floor.record, 'authorization.checked', grantId === undefined ? 'denied' : 'allowed', call, {
       resource: requirement.resource,
       action: requirement.action,
       grantId,
@@ -189,8 +189,8 @@ export class FloorTurn {
       raw.callId === call.id && raw.tool === call.tool && typeof raw.status === 'string'
         ? (raw as ToolResult)
         : { status: 'failed', code: 'invalid_tool_result', message: 'malformed result', callId: call.id, tool: call.tool, completedAt: context.now };
-    // The outcome record.
-    this.#record('tool.invoked', result.status, call, {
+    // The outcome record, which may leave after the answer where the sink can hold it (ADR 0054), as the kernel's does.
+    this.#record(this.floor.holdOutcome, 'tool.invoked', result.status, call, {
       reason: result.status === 'succeeded' ? 'allowed' : result.code,
       grantId,
       resource: requirement.resource,
@@ -218,22 +218,27 @@ export class FloorMediation {
   /** The records, when no sink was given. */
   readonly trail: unknown[] = [];
   readonly record: FloorRecordSink;
+  /** Where an authorized call's outcome record goes: held past the answer by a sink that can hold it, else `record`. */
+  readonly holdOutcome: FloorRecordSink;
   /** Record ids made as the kernel's trail makes them (ADR 0035), so the floor pays what the kernel pays for them. */
   readonly ids = new RecordIds();
 
   /**
    * @param clock ms, as `performance.now()`: times the handler so it can be subtracted; absent, no clock is read.
    * @param sink where records go instead of `trail`.
+   * @param hold where an authorized call's outcome record goes, to be written after the answer (ADR 0054); absent, `sink`.
    */
   constructor(
     handlers: readonly ToolHandler[],
     grants: readonly Grant[],
     readonly clock?: () => number,
     sink?: FloorRecordSink,
+    hold?: FloorRecordSink,
   ) {
     this.tools = new Map(handlers.map((h) => [h.definition.name, h]));
     this.grants = grants.map(compile);
     this.record = sink ?? ((record) => void this.trail.push(record));
+    this.holdOutcome = hold ?? this.record;
   }
 
   openTurn(context: AccessContext): FloorTurn {

@@ -196,12 +196,12 @@ export const command = defineCommand<ServeFlags>({
         ...(values.bodyTimeout === undefined ? {} : { bodyTimeoutMs: Math.round(values.bodyTimeout * 1000) }),
       },
     };
-    const fileSink = options.audit === undefined ? undefined : new JsonLinesFileSink(options.audit);
+    const sink = options.audit === undefined ? new StreamAuditSink(process.stderr) : new JsonLinesFileSink(options.audit);
     let world: ServedWorld;
     try {
-      world = await buildWorld(options, fileSink ?? new StreamAuditSink(process.stderr));
+      world = await buildWorld(options, sink);
     } catch (error) {
-      fileSink?.close();
+      if (sink instanceof JsonLinesFileSink) sink.close();
       process.stderr.write(`costlab serve: ${describeThrown(error)}\n`);
       return 1;
     }
@@ -211,7 +211,9 @@ export const command = defineCommand<ServeFlags>({
       return 0;
     } finally {
       await world.close();
-      fileSink?.close();
+      // The outcome records still held after their answers (ADR 0054) go out before the process ends.
+      sink.flush();
+      if (sink instanceof JsonLinesFileSink) sink.close();
     }
   },
 });

@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
+import { readTrail } from '../../src/kernel/index.js';
 
 export interface DiskFullOptions {
   readonly root: string;
@@ -28,13 +29,21 @@ export interface DiskFullResult {
   readonly invokedByOutcome: Record<string, number>;
   /** Succeeded answers whose allowed decision is not in the file: must be 0. */
   readonly succeededWithoutDecision: number;
+  /** Refusals answered (not `audit_unavailable`) whose record is not in the file: must be 0 (ADR 0054). */
+  readonly refusalsWithoutRecord: number;
+  /** Succeeded answers with no outcome record (held past the answer, lost when the file filled). */
+  readonly outcomesMissing: number;
+  /** Of those, calls the trail's reader does not name as decided with no outcome: must be 0. */
+  readonly missingUnreported: number;
   /** Succeeded answers that came after the first `audit_unavailable`: calls already past their decision when the limit was hit (at most the window). */
   readonly succeededAfterFirstRefusal: number;
   readonly window: number;
 }
 
 const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'disk-full', version: '0' } } });
-const call = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } } });
+/** Every fourth call reads what no grant allows: refused `no_matching_grant`, its refusal recorded. */
+const call = (id: number) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'files.read', arguments: { path: id % 4 === 0 ? ['hr', 'salaries.csv'] : ['projects', 'roadmap.md'] } } });
 
 export async function runDiskFullTrial(options: DiskFullOptions): Promise<DiskFullResult> {
   rmSync(options.auditFile, { force: true });
@@ -72,6 +81,7 @@ export async function runDiskFullTrial(options: DiskFullOptions): Promise<DiskFu
   let tornLines = 0;
   let allowedDecisions = 0;
   const decided = new Set<string>();
+  const invoked = new Set<string>();
   const invokedByOutcome: Record<string, number> = {};
   for (const line of text.split('\n')) {
     if (line.length === 0) continue;
@@ -86,11 +96,16 @@ export async function runDiskFullTrial(options: DiskFullOptions): Promise<DiskFu
       allowedDecisions++;
       if (event.operationId !== undefined) decided.add(event.operationId);
     }
-    if (event.type === 'tool.invoked') invokedByOutcome[event.outcome ?? '?'] = (invokedByOutcome[event.outcome ?? '?'] ?? 0) + 1;
+    if (event.type === 'tool.invoked') {
+      invokedByOutcome[event.outcome ?? '?'] = (invokedByOutcome[event.outcome ?? '?'] ?? 0) + 1;
+      if (event.operationId !== undefined) invoked.add(event.operationId);
+    }
   }
   const answers: Record<string, number> = {};
   for (const answer of order) answers[answer.status] = (answers[answer.status] ?? 0) + 1;
   const firstRefusal = order.findIndex((a) => a.status === 'audit_unavailable');
+  const reported = new Set(readTrail(text).decidedWithoutOutcome.map((d) => d.operationId));
+  const missing = order.filter((a) => a.status === 'succeeded' && a.callId !== undefined && !invoked.has(a.callId));
   return {
     exitCode,
     answers,
@@ -100,6 +115,9 @@ export async function runDiskFullTrial(options: DiskFullOptions): Promise<DiskFu
     allowedDecisions,
     invokedByOutcome,
     succeededWithoutDecision: order.filter((a) => a.status === 'succeeded' && (a.callId === undefined || !decided.has(a.callId))).length,
+    refusalsWithoutRecord: order.filter((a) => a.status !== 'succeeded' && a.status !== 'audit_unavailable' && (a.callId === undefined || !invoked.has(a.callId))).length,
+    outcomesMissing: missing.length,
+    missingUnreported: missing.filter((a) => !reported.has(a.callId!)).length,
     succeededAfterFirstRefusal: firstRefusal === -1 ? 0 : order.slice(firstRefusal).filter((a) => a.status === 'succeeded').length,
     window,
   };

@@ -5,13 +5,19 @@
  * trail it left (its stderr, or the `--audit` file) is then read whole, and
  * every answered call is looked for in it by its callId.
  *
- * answered-but-unaudited = answered calls with no `tool.invoked` record.
+ * The rule held (ADR 0054): no answered authorized call lacks its decision
+ * record, no answered refusal lacks its record, and an answered call whose
+ * outcome record is missing (it may leave after the answer, so a kill can
+ * lose it) is one the trail's reader names as decided with no outcome. Every
+ * fourth call asks for what the grants refuse, so refusals are answered
+ * under load too.
  *
  * Shared by `scripts/reliability/sigkill-audit.ts` (the campaign) and the
  * CI-sized test. Loopback only: there is no network, just the child's pipes.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { readTrail } from '../../src/kernel/index.js';
 
 export type TrialSink = 'stderr' | 'file';
 
@@ -37,8 +43,20 @@ export interface KillTrialResult {
   readonly sink: TrialSink;
   readonly answered: number;
   readonly byStatus: Record<string, number>;
+  /** `tool.invoked` records in the trail. */
   readonly recorded: number;
+  /** Answered calls with no `tool.invoked` record: outcomes a kill may lose after the answer. */
   readonly unaudited: number;
+  /** Answered successes with no `allowed` decision record: must be 0. */
+  readonly allowedWithoutDecision: number;
+  /** Answered refusals (not `audit_unavailable`, which says it is unrecorded) with no record of the refusal: must be 0. */
+  readonly refusalsWithoutRecord: number;
+  /** Answered calls missing their outcome that the reader does not name as decided with no outcome: must be 0. */
+  readonly missingUnreported: number;
+  /** Calls the trail's reader names "decided, outcome not recorded" (answered or still in flight at the kill). */
+  readonly decidedWithoutOutcome: number;
+  /** The most calls that can be past their decision at once: the outcomes a kill can lose are at most these. */
+  readonly window: number;
   /** Lines of the trail that are not whole JSON (a line cut by the kill). */
   readonly tornLines: number;
   /** Whether the kill was made while calls were in flight. */
@@ -53,8 +71,10 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'kill-trial', version: '0' } },
 });
 
+/** Every fourth call reads what no grant allows (refused `no_matching_grant`, its decision and its refusal recorded). */
 function call(id: number): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } } });
+  const path = id % 4 === 0 ? ['hr', 'salaries.csv'] : ['projects', 'roadmap.md'];
+  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'files.read', arguments: { path } } });
 }
 
 interface Answer {
@@ -128,33 +148,38 @@ export async function runKillTrial(options: KillTrialOptions): Promise<KillTrial
   child.stderr.resume();
   await stderrEnded;
 
-  const trail = options.sink === 'file' ? readFileSync(options.auditFile!) : Buffer.concat(stderrChunks);
-  const recordedIds = new Set<string>();
-  let recorded = 0;
-  let tornLines = 0;
-  for (const line of trail.toString('utf8').split('\n')) {
+  const trail = (options.sink === 'file' ? readFileSync(options.auditFile!) : Buffer.concat(stderrChunks)).toString('utf8');
+  const reading = readTrail(trail);
+  const invoked = new Set<string>();
+  const allowed = new Set<string>();
+  for (const line of trail.split('\n')) {
     if (!line.startsWith('{')) continue;
-    let event: { type?: string; operationId?: string };
+    let event: { type?: string; outcome?: string; operationId?: string };
     try {
       event = JSON.parse(line) as typeof event;
     } catch {
-      tornLines++;
       continue;
     }
-    if (event.type === 'tool.invoked' && event.operationId !== undefined) {
-      recorded++;
-      recordedIds.add(event.operationId);
-    }
+    if (event.operationId === undefined) continue;
+    if (event.type === 'tool.invoked') invoked.add(event.operationId);
+    if (event.type === 'authorization.checked' && event.outcome === 'allowed') allowed.add(event.operationId);
   }
+  const reported = new Set(reading.decidedWithoutOutcome.map((decided) => decided.operationId));
+  const unaudited = answers.filter((a) => !invoked.has(a.callId));
   const byStatus: Record<string, number> = {};
   for (const answer of answers) byStatus[answer.status] = (byStatus[answer.status] ?? 0) + 1;
   return {
     sink: options.sink,
     answered: answers.length,
     byStatus,
-    recorded,
-    unaudited: answers.filter((a) => !recordedIds.has(a.callId)).length,
-    tornLines,
+    recorded: reading.byType['tool.invoked'] ?? 0,
+    unaudited: unaudited.length,
+    allowedWithoutDecision: answers.filter((a) => a.status === 'succeeded' && !allowed.has(a.callId)).length,
+    refusalsWithoutRecord: answers.filter((a) => a.status !== 'succeeded' && a.status !== 'audit_unavailable' && !invoked.has(a.callId)).length,
+    missingUnreported: unaudited.filter((a) => !reported.has(a.callId)).length,
+    decidedWithoutOutcome: reading.decidedWithoutOutcome.length,
+    window,
+    tornLines: reading.tornLines,
     inFlightAtKill,
     elapsedMs: Date.now() - started,
   };

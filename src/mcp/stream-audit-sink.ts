@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
-import type { AuditEvent, AuditSink } from '../kernel/index.js';
+import { HeldOutcomes, reportLost } from '../kernel/index.js';
+import type { AuditEvent, AuditFailureListener, AuditSink } from '../kernel/index.js';
 
 export interface StreamAuditSinkOptions {
   /** Bytes the stream may hold unwritten before a new record waits for room. Default 1 MiB. */
@@ -26,8 +27,9 @@ export class AuditBackpressure extends Error {
  * - A record counts as written once the stream has handed all of it to the
  *   OS (its write callback). If it went in at once, `write` returns with no
  *   promise (no await on the hot path); otherwise it returns a promise that
- *   settles then. The kernel awaits it, so a call is answered only after its
- *   record is in the pipe, which outlives a killed writer.
+ *   settles then. The kernel awaits it, so a call runs only after its decision
+ *   record is in the pipe, which outlives a killed writer, and a refusal is
+ *   answered only after its record is.
  * - The buffer is bounded. Past `maxBufferedBytes` a record waits for the
  *   reader (the call slows) and after `maxWaitMs` is refused: a decision
  *   record refused makes the call `audit_unavailable`; an outcome record
@@ -38,6 +40,11 @@ export class AuditBackpressure extends Error {
  *   has run, and its record is owed. The buffer therefore holds at most
  *   `maxBufferedBytes` plus one outcome record per decision admitted.
  * - A stream that fails (EPIPE: the reader went away) refuses every later record.
+ * - An authorized call's outcome record may be held after its answer (ADR
+ *   0054): it goes into the stream with the next record, in the same write,
+ *   or on its own once held `OUTCOME_HOLD_MS`, and on `flush`. It is owed: it
+ *   never waits for room and is never refused for want of it. If the stream
+ *   fails under it, its trail is told the record was lost.
  */
 export class StreamAuditSink implements AuditSink {
   readonly #stream: Writable;
@@ -48,6 +55,7 @@ export class StreamAuditSink implements AuditSink {
   #failure: Error | undefined;
   /** Set when a wait ran out: until the reader catches up, records past the bound are refused at once instead of each waiting again. */
   #saturated = false;
+  readonly #held = new HeldOutcomes(() => this.flush());
 
   constructor(stream: Writable, options: StreamAuditSinkOptions = {}) {
     this.#stream = stream;
@@ -70,15 +78,46 @@ export class StreamAuditSink implements AuditSink {
       this.#saturated = false;
       return this.#push(event);
     }
+    // The held records are owed: they go now, whether this record waits for room or is refused.
+    this.flush();
     if (this.#saturated) throw new AuditBackpressure(`the audit stream's reader is ${this.#stream.writableLength} bytes behind`);
     return this.#room().then(() => this.#push(event));
   }
 
+  hold(event: AuditEvent, failed: AuditFailureListener): void {
+    if (event.operationId !== undefined) this.#owed.delete(event.operationId);
+    if (this.#failure !== undefined) {
+      failed(new AuditBackpressure('the audit stream failed', { cause: this.#failure }), event);
+      return;
+    }
+    this.#held.hold(event, failed);
+  }
+
+  /** Hands the held outcome records to the stream now (never waiting for room); a failure goes to their trails. */
+  flush(): void {
+    const held = this.#held.take();
+    if (held === undefined) return;
+    if (this.#failure !== undefined) {
+      reportLost(held, new AuditBackpressure('the audit stream failed', { cause: this.#failure }));
+      return;
+    }
+    this.#stream.write(held.text, (error) => {
+      if (error) reportLost(held, error);
+    });
+  }
+
   #push(event: AuditEvent): void | Promise<void> {
-    if (this.#failure !== undefined) throw new AuditBackpressure('the audit stream failed', { cause: this.#failure });
+    const held = this.#held.take();
+    if (this.#failure !== undefined) {
+      const failure = new AuditBackpressure('the audit stream failed', { cause: this.#failure });
+      if (held !== undefined) reportLost(held, failure);
+      throw failure;
+    }
     if (event.type === 'authorization.checked' && event.outcome === 'allowed' && event.operationId !== undefined) this.#owed.add(event.operationId);
     const written: { done: boolean; error: Error | undefined; settle?: (error: Error | null | undefined) => void } = { done: false, error: undefined };
-    this.#stream.write(`${JSON.stringify(event)}\n`, (error) => {
+    const line = `${JSON.stringify(event)}\n`;
+    this.#stream.write(held === undefined ? line : held.text + line, (error) => {
+      if (error && held !== undefined) reportLost(held, error);
       if (written.settle !== undefined) written.settle(error);
       else Object.assign(written, { done: true, error: error ?? undefined });
     });

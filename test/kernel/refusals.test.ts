@@ -355,16 +355,19 @@ describe('10. the audit write rules', () => {
     }
   });
 
-  it('a refusal whose outcome record fails still reaches the caller, and a throwing listener cannot turn it into a throw', async () => {
+  it('a refusal whose record fails is answered audit_unavailable, not as a refusal the trail lacks (ADR 0054); the host is told, and a throwing listener cannot turn it into a throw', async () => {
     const onAuditFailure = vi.fn(() => {
       throw new Error('listener broken too');
     });
     const ctx = context();
     const world = makeWorld({ auditSink: new FailingAuditSink('tool.invoked'), onAuditFailure });
     const foreign = call(ctx, 'docs.read', { path: ['a'] }, { traceId: 'trace-elsewhere' });
-    expect(await world.kernel.invokeTool(ctx, foreign)).toMatchObject({ status: 'denied', code: 'trace_mismatch' });
+    expect(await world.kernel.invokeTool(ctx, foreign)).toMatchObject({ status: 'failed', code: 'audit_unavailable' });
+    const unknown = call(ctx, 'docs.missing', { path: ['a'] });
+    expect(await world.kernel.invokeTool(ctx, unknown)).toMatchObject({ status: 'failed', code: 'audit_unavailable' });
     expect(await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({ status: 'succeeded' });
-    expect(onAuditFailure).toHaveBeenCalledTimes(2);
+    expect(onAuditFailure).toHaveBeenCalledTimes(3);
+    expect((onAuditFailure.mock.calls as unknown as Array<[unknown, { reason?: string }]>).map(([, event]) => event.reason)).toEqual(['trace_mismatch', 'tool_unavailable', 'allowed']);
   });
 });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
 import type { AuditEvent } from '../../src/kernel/index.js';
 import { REPO_ROOT, SERVE_ARGS, callFrame, initializeFrame, spawnServe } from './support/serve-process.js';
@@ -33,6 +33,8 @@ describe('costlab serve --stdio, spawned by the SDK client', () => {
         const result = await client.callTool({ name: attempt.tool, arguments: attempt.arguments });
         expect([attempt.tool, result._meta?.status, result._meta?.code]).toEqual([attempt.tool, attempt.expect.status, attempt.expect.code]);
       }
+      // The last call's outcome may leave up to OUTCOME_HOLD_MS after its answer (ADR 0054).
+      await vi.waitFor(() => expect(readTrail(audit).filter((e) => e.type === 'tool.invoked')).toHaveLength(attempts.length));
       const trail = readTrail(audit);
       const listings = trail.filter((e) => e.type === 'tool.catalog.listed');
       expect(listings).toHaveLength(1);

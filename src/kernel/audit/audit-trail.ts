@@ -2,7 +2,7 @@ import type { PreparedContext } from '../authority/prepared-context.js';
 import type { AuditEvent, AuditEventType, AuditOutcome } from '../contracts/index.js';
 import type { KernelCounters } from '../observability/counters.js';
 import { deepFreeze } from '../registry/deep-freeze.js';
-import type { AuditSink } from './audit-sink.js';
+import type { AuditFailureListener, AuditSink } from './audit-sink.js';
 import { RecordIds } from './record-ids.js';
 
 /** A decision record could not be written, so the effect it guards did not happen. */
@@ -11,8 +11,7 @@ export class AuditUnavailable extends Error {
   readonly code = 'audit_unavailable';
 }
 
-/** Told when an outcome record could not be written: the caller got its result, the host must know the trail has a gap. */
-export type AuditFailureListener = (error: unknown, event: AuditEvent) => void;
+export type { AuditFailureListener } from './audit-sink.js';
 
 /** An event still being written by the operation that opened it. */
 export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -37,6 +36,8 @@ function freezeEvent(event: Record<string, unknown>): AuditEvent {
   return Object.freeze(event) as unknown as AuditEvent;
 }
 
+function ignore(): void {}
+
 function isThenable(value: unknown): value is PromiseLike<void> {
   return value !== undefined && value !== null && typeof (value as PromiseLike<void>).then === 'function';
 }
@@ -45,7 +46,9 @@ function isThenable(value: unknown): value is PromiseLike<void> {
  * Builds frozen events and applies the two write rules (SPEC §1.8):
  * a decision record, written before an effect, stops the operation when its
  * sink fails; an outcome record, written after, reports the failure to the
- * host and lets the caller have its result.
+ * host and lets the caller have its result. The outcome record of an
+ * authorized call may leave after the answer (`outcomeAfterAnswer`, ADR 0054)
+ * when the sink can hold it.
  */
 export class AuditTrail {
   /** This trail's record ids: its own random prefix and a count (ADR 0035). */
@@ -140,20 +143,61 @@ export class AuditTrail {
     }
   }
 
+  /**
+   * Writes a call's refusal record before the refusal is answered: it is the
+   * refusal's decision (ADR 0054). Never throws: a record the sink could not
+   * take goes to the host's listener and the answer is false, so the caller
+   * is answered `audit_unavailable` rather than with a refusal the trail does
+   * not hold.
+   */
+  refusal(event: AuditEvent): boolean | Promise<boolean> {
+    return this.#written(event);
+  }
+
   /** Writes an outcome record; never throws. A failure goes to the host's listener. */
   outcome(event: AuditEvent): void | Promise<void> {
+    const written = this.#written(event);
+    if (typeof written !== 'boolean') return written.then(ignore);
+  }
+
+  /** Writes a record whose failure goes to the host's listener: whether the sink took it. */
+  #written(event: AuditEvent): boolean | Promise<boolean> {
     this.counters.auditEvents++;
     let pending: unknown;
     try {
       pending = this.sink.write(event);
     } catch (error) {
       this.#report(error, event);
-      return;
+      return false;
     }
-    if (isThenable(pending)) {
-      return Promise.resolve(pending).catch((error: unknown) => this.#report(error, event));
+    if (!isThenable(pending)) return true;
+    return Promise.resolve(pending).then(
+      () => true,
+      (error: unknown) => {
+        this.#report(error, event);
+        return false;
+      },
+    );
+  }
+
+  /**
+   * The outcome record of a call whose `allowed` decision is in the sink: a
+   * sink that can hold it takes it to write after the answer (with its next
+   * record, or within its hold bound); any other sink writes it now, as
+   * `outcome` does. A crash can lose only such a record, and its decision
+   * record names the call to the trail's reader (`readTrail`).
+   */
+  outcomeAfterAnswer(event: AuditEvent): void | Promise<void> {
+    if (this.sink.hold === undefined) return this.outcome(event);
+    this.counters.auditEvents++;
+    try {
+      this.sink.hold(event, this.#reportFailure);
+    } catch (error) {
+      this.#report(error, event);
     }
   }
+
+  readonly #reportFailure: AuditFailureListener = (error, event) => this.#report(error, event);
 
   #report(error: unknown, event: AuditEvent): void {
     try {

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
 import type { AuditEvent } from '../contracts/index.js';
-import type { AuditSink } from './audit-sink.js';
+import type { AuditFailureListener, AuditSink } from './audit-sink.js';
+import { HeldOutcomes, reportLost } from './held-outcomes.js';
 
 const NEWLINE = 0x0a;
 
@@ -31,6 +32,12 @@ export class AuditWriteFailed extends Error {
  * too, the sink refuses every later write. Opening a file whose last line
  * was torn (a process killed mid-write, or an older writer) ends that line
  * first, so the next record is not glued to it.
+ *
+ * An authorized call's outcome record may be held after its answer (ADR
+ * 0054): it goes into the file in the same `write(2)` as the next record, or
+ * on its own once held `OUTCOME_HOLD_MS`, and on `flush`/`close`. If that
+ * write fails, the held records are reported lost to their trails and, when a
+ * decision record rode with them, the decision fails closed as it would alone.
  */
 export class JsonLinesFileSink implements AuditSink {
   #fd: number | undefined;
@@ -38,6 +45,7 @@ export class JsonLinesFileSink implements AuditSink {
   #torn = false;
   /** Whether opening found a last line with no newline and ended it. */
   readonly repairedTornTail: boolean;
+  readonly #held = new HeldOutcomes(() => this.flush());
 
   constructor(
     readonly path: string,
@@ -54,15 +62,52 @@ export class JsonLinesFileSink implements AuditSink {
   }
 
   write(event: AuditEvent): void {
-    const fd = this.#fd;
-    if (fd === undefined) throw new AuditWriteFailed(`audit file ${this.path} is closed`, false);
-    if (this.#torn) throw new AuditWriteFailed(`audit file ${this.path} holds a torn line that could not be cut off`, true);
-    this.#writeWhole(fd, Buffer.from(`${JSON.stringify(event)}\n`, 'utf8'));
+    const fd = this.#writable();
+    const line = `${JSON.stringify(event)}\n`;
+    const held = this.#held.take();
+    if (held === undefined) {
+      this.#writeWhole(fd, Buffer.from(line, 'utf8'));
+      return;
+    }
+    try {
+      this.#writeWhole(fd, Buffer.from(held.text + line, 'utf8'));
+    } catch (error) {
+      reportLost(held, error);
+      throw error;
+    }
+  }
+
+  hold(event: AuditEvent, failed: AuditFailureListener): void {
+    if (this.#fd === undefined) {
+      failed(new AuditWriteFailed(`audit file ${this.path} is closed`, false), event);
+      return;
+    }
+    this.#held.hold(event, failed);
+  }
+
+  /** Writes the held outcome records now; a failure goes to their trails, never thrown. */
+  flush(): void {
+    const held = this.#held.take();
+    if (held === undefined) return;
+    try {
+      this.#writeWhole(this.#writable(), Buffer.from(held.text, 'utf8'));
+    } catch (error) {
+      reportLost(held, error);
+    }
   }
 
   close(): void {
+    this.flush();
+    this.#held.stop();
     if (this.#fd !== undefined && this.#ownsDescriptor) closeSync(this.#fd);
     this.#fd = undefined;
+  }
+
+  #writable(): number {
+    const fd = this.#fd;
+    if (fd === undefined) throw new AuditWriteFailed(`audit file ${this.path} is closed`, false);
+    if (this.#torn) throw new AuditWriteFailed(`audit file ${this.path} holds a torn line that could not be cut off`, true);
+    return fd;
   }
 
   #writeWhole(fd: number, line: Buffer): void {

@@ -212,13 +212,16 @@ export function malformed<Code extends string>(code: Code, error: unknown): Refu
 }
 
 /**
- * Records a refusal as the operation's `type` and hands it back. Before the
- * context was found valid nothing of it is trusted into the record (the
- * principals are null); after, the record names who was refused, its fields
- * written straight into the event and the event sealed, as a call's own
- * records are: about half a workload turn's calls end in a refusal, and a
- * fields object copied over the event and every key walked to freeze it was
- * paid by each.
+ * Records a refusal as the operation's `type`, and says whether the trail
+ * took it. Before the context was found valid nothing of it is trusted into
+ * the record (the principals are null); after, the record names who was
+ * refused, its fields written straight into the event and the event sealed,
+ * as a call's own records are: about half a workload turn's calls end in a
+ * refusal, and a fields object copied over the event and every key walked to
+ * freeze it was paid by each. A call's refusal record is its decision (ADR
+ * 0054): when the sink cannot take it the answer is false, and the call is
+ * answered `audit_unavailable` instead. Any other operation's refusal record
+ * is an outcome record: its failure goes to the host, the answer stands.
  */
 export function recordRefusal(
   core: KernelCore,
@@ -226,12 +229,26 @@ export function recordRefusal(
   prepared: PreparedContext | undefined,
   lease: TurnLease | undefined,
   refusal: Refusal,
-): void | Promise<void> {
-  if (prepared === undefined) return core.trail.outcome(core.trail.invalidContextEvent(frame.type, refusalFields({}, frame, lease, refusal)));
-  const event = core.trail.open(prepared, frame.type, refusal.status);
-  refusalFields(event, frame, lease, refusal);
-  return core.trail.outcome(core.trail.seal(event));
+): boolean | Promise<boolean> {
+  let event;
+  if (prepared === undefined) event = core.trail.invalidContextEvent(frame.type, refusalFields({}, frame, lease, refusal));
+  else {
+    const opened = core.trail.open(prepared, frame.type, refusal.status);
+    refusalFields(opened, frame, lease, refusal);
+    event = core.trail.seal(opened);
+  }
+  if (frame.call !== undefined) return core.trail.refusal(event);
+  const written = core.trail.outcome(event);
+  return written === undefined ? true : written.then(() => true);
 }
+
+/** What a call is answered when its refusal's record could not be written: nothing ran, and the trail holds no record of the refusal. */
+export const REFUSAL_UNRECORDED: Refusal<'audit_unavailable'> = Object.freeze({
+  status: 'failed',
+  code: 'audit_unavailable',
+  message: 'the refusal could not be recorded; nothing ran',
+  fields: Object.freeze({ failClosed: true }),
+});
 
 /**
  * A refusal's fields, written into `into` in the order the spread form had
@@ -266,11 +283,16 @@ function refuse<Code extends string>(
   lease: TurnLease | undefined,
   refusal: Refusal<Code>,
 ): Refused<Code> | Promise<Refused<Code>> {
-  const refused: Refused<Code> = { refused: true, refusal, prepared };
   const written = recordRefusal(core, frame, prepared, lease, refusal);
   // A refusal before the context held is not timed: the call span is keyed only once both contracts held.
   if (prepared !== undefined) markStep(core.spans, 'outcome.record', frame.spanId);
-  return written === undefined ? refused : written.then(() => refused);
+  if (written === true) return { refused: true, refusal, prepared };
+  return written === false ? unrecorded(prepared) : written.then((recorded) => (recorded ? { refused: true, refusal, prepared } : unrecorded(prepared)));
+}
+
+/** Only a call's refusal can go unrecorded (recordRefusal), and a call's answer carries its code as a string. */
+function unrecorded<Code extends string>(prepared: PreparedContext | undefined): Refused<Code> {
+  return { refused: true, refusal: REFUSAL_UNRECORDED as Refusal<string> as Refusal<Code>, prepared };
 }
 
 /**

@@ -3,7 +3,8 @@ import type { ToolResult } from '../contracts/index.js';
 import { isFailClosed } from '../refusal-codes.js';
 import type { EnvelopeCause, RefusalCode } from '../refusal-codes.js';
 import { boundRefusalMessage } from '../refusal-message.js';
-import { enterOperation } from './enter-operation.js';
+import { REFUSAL_UNRECORDED, enterOperation } from './enter-operation.js';
+import type { Refusal } from './enter-operation.js';
 import type { KernelCore } from './kernel-core.js';
 
 /** What an envelope (the MCP bridge) knows about a call it refused: no arguments, which it may have refused for their size. */
@@ -39,12 +40,14 @@ export async function recordEnvelopeRefusal(core: KernelCore, contextInput: unkn
   const entered = entering instanceof Promise ? await entering : entering;
   // The message may quote what the harness sent (a name of any length).
   const answer = { status: refusal.status, code: refusal.code, message: boundRefusalMessage(refusal.message), callId: ref.id, tool: ref.tool };
-  if (entered.refused) return { ...answer, completedAt: new Date().toISOString() };
+  // A refusal is answered only once its record is in the trail (ADR 0054); otherwise the call is answered audit_unavailable.
+  const unrecorded = { ...answer, status: REFUSAL_UNRECORDED.status, code: REFUSAL_UNRECORDED.code, message: REFUSAL_UNRECORDED.message };
+  if (entered.refused) return { ...((entered.refusal as Refusal) === REFUSAL_UNRECORDED ? unrecorded : answer), completedAt: new Date().toISOString() };
   const { prepared } = entered;
   // The catalogue the turn published, if a turn is open: this records, it never opens one.
   const catalogHash = core.leases.held(prepared.turnKey)?.catalogHash;
-  await core.trail.outcome(
+  const recorded = await core.trail.refusal(
     core.trail.event(prepared, 'tool.invoked', refusal.status, { tool: ref.tool, operationId: ref.id, ...fields, ...(catalogHash === undefined ? {} : { catalogHash }) }),
   );
-  return { ...answer, completedAt: prepared.context.now };
+  return { ...(recorded ? answer : unrecorded), completedAt: prepared.context.now };
 }

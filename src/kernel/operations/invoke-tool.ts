@@ -13,7 +13,7 @@ import type { RegisteredTool } from '../registry/tool-registry.js';
 import type { UnavailableCause } from '../refusal-codes.js';
 import { boundRefusalMessage } from '../refusal-message.js';
 import { describeThrown } from '../thrown-value.js';
-import { enterOperation, malformed, recordInterrupted, recordRefusal } from './enter-operation.js';
+import { REFUSAL_UNRECORDED, enterOperation, malformed, recordInterrupted, recordRefusal } from './enter-operation.js';
 import type { CallRef, EnteredTurn, Refusal } from './enter-operation.js';
 import { markStep } from '../observability/spans.js';
 import type { KernelCore, OperationOptions } from './kernel-core.js';
@@ -133,7 +133,8 @@ async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, s
   const result = await runHandler(core, prepared, call, parsed, entry, lease, signal);
   markStep(spans, 'result.contract', call.id);
 
-  // 10. The outcome, stamped with the catalogue this turn published. A synchronous sink is not awaited (no extra microtask).
+  // 10. The outcome, stamped with the catalogue this turn published. A sink that can hold it writes it after the answer
+  // (ADR 0054: its decision record is already in the sink); any other is written now, a synchronous one not awaited.
   // Written straight into the event, in the order the fields form had.
   const outcome = core.trail.open(prepared, 'tool.invoked', result.status);
   outcome.tool = call.tool;
@@ -145,7 +146,7 @@ async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, s
   outcome.resource = requirement.resource;
   outcome.action = requirement.action;
   if (lease.catalogHash !== undefined) outcome.catalogHash = lease.catalogHash;
-  const written = core.trail.outcome(core.trail.seal(outcome));
+  const written = core.trail.outcomeAfterAnswer(core.trail.seal(outcome));
   if (written !== undefined) await written;
   markStep(spans, 'outcome.record', call.id);
   return result;
@@ -349,10 +350,11 @@ function kernelResult(prepared: PreparedContext | undefined, call: CallRef, stat
   return { status, code, message: boundRefusalMessage(message), callId: call.id, tool: call.tool, completedAt: prepared?.context.now ?? new Date().toISOString() };
 }
 
-/** Records a refusal after the turn's registry is in hand, and answers the caller with it. */
+/** Records a refusal after the turn's registry is in hand, and answers the caller with it: `audit_unavailable` if the record could not be written. */
 async function refuse(core: KernelCore, entered: EnteredTurn, call: ToolCall, refusal: Refusal): Promise<ToolResult> {
   const written = recordRefusal(core, { type: 'tool.invoked', call }, entered.prepared, entered.lease, refusal);
-  if (written !== undefined) await written;
+  const recorded = typeof written === 'boolean' ? written : await written;
   markStep(core.spans, 'outcome.record', call.id);
-  return kernelResult(entered.prepared, call, refusal.status, refusal.code, refusal.message);
+  const answered = recorded ? refusal : REFUSAL_UNRECORDED;
+  return kernelResult(entered.prepared, call, answered.status, answered.code, answered.message);
 }
