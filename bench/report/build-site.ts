@@ -24,7 +24,9 @@ import {
 } from './report-tables.js';
 import { describeThrown } from '../../src/kernel/index.js';
 import { parseSweepResults } from '../results/sweep-schema.js';
-import { renderReportPage, type ChartName, type SweepOnPage } from './report-page.js';
+import { parseMapResults } from '../results/map-schema.js';
+import { mapChartRows, mapChartSpec } from './map-chart.js';
+import { renderReportPage, type ChartName, type MapOnPage, type SweepOnPage } from './report-page.js';
 import { historyByTestbed, loadResultsCollection } from './results-collection.js';
 import { publishedShareRows, segmentShareRows, segmentsChartSpec } from './segments-chart.js';
 import { staircaseChartSpec, staircaseRows } from './staircase-chart.js';
@@ -85,6 +87,27 @@ async function findSweep(resultsDirs: readonly string[], log: (line: string) => 
   return undefined;
 }
 
+/** The staircase map beside the results (`<dir>/map/latest.json`, the first found), as findSweep finds the sweep. */
+async function findMap(resultsDirs: readonly string[], log: (line: string) => void): Promise<MapOnPage | undefined> {
+  for (const dir of resultsDirs) {
+    const file = path.join(dir, 'map', 'latest.json');
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch {
+      continue;
+    }
+    try {
+      const results = parseMapResults(JSON.parse(text));
+      log(`staircase map from ${shownPath(file)}`);
+      return { file: shownPath(file), results };
+    } catch (error) {
+      log(`skipped ${shownPath(file)}: not a map results file (${describeThrown(error)})`);
+    }
+  }
+  return undefined;
+}
+
 export async function buildReportSite(options: BuildReportOptions): Promise<BuiltReport> {
   const log = options.log ?? (() => {});
   const resultsDirs = typeof options.resultsDir === 'string' ? [options.resultsDir] : options.resultsDir;
@@ -117,7 +140,8 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     return chart.svg;
   };
   const sweep = await findSweep(resultsDirs, log);
-  const charts: Record<Exclude<ChartName, 'sweep'>, string> & { sweep?: string } = {
+  const map = await findMap(resultsDirs, log);
+  const charts: Record<Exclude<ChartName, 'sweep' | 'map'>, string> & { sweep?: string; map?: string } = {
     staircase: await render('staircase', staircaseChartSpec(staircaseRows(latest, figures)), {
       title: 'The staircase',
       summary: `Whole call and catalogue segment medians per catalogue strategy, ours${figures === undefined ? '' : ' beside published'}, log scale`,
@@ -135,6 +159,13 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     charts.sweep = await render('sweep', sweepChartSpec(sweepChartRows(sweep.results)), {
       title: 'Catalogue resolution at scale',
       summary: 'Listing, turn boundary, call and amortized per-call medians against N provider tools per strategy, log–log, with fitted slopes',
+    });
+  }
+
+  if (map !== undefined) {
+    charts.map = await render('map', mapChartSpec(mapChartRows(map.results), map.results.axes), {
+      title: 'The staircase map',
+      summary: 'Both step ratios measured over provider tools × grants, coloured by measured ÷ published, the published band outlined, both worlds as points',
     });
   }
 
@@ -157,6 +188,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     },
     charts,
     ...(sweep === undefined ? {} : { sweep }),
+    ...(map === undefined ? {} : { map }),
     tables: {
       staircase: staircaseTable(latest, figures),
       ratios: ratiosTable(latest, figures),
