@@ -14,7 +14,7 @@ import { ratioComparisons, REPRODUCES_WITHIN } from './published-comparison.js';
 import { CLOSE } from './staircase-reading.js';
 import { reproducedFigures, staircaseVerdicts, TOLERANCES } from './reproduction-verdicts.js';
 import type { FigureVerdict } from './reproduction-verdicts.js';
-import { formatFigure, worldsOf } from './two-worlds.js';
+import { formatFigure, formatPublished, worldsOf } from './two-worlds.js';
 
 export const CLAIMS_START = '<!-- reproduction:start (generated from results/latest.json by costlab bench --commit-results; do not edit) -->';
 export const CLAIMS_END = '<!-- reproduction:end -->';
@@ -37,7 +37,7 @@ export function worldsSentences(results: Results, figures: AnchorFigures): strin
     const shown = (row: FigureVerdict): string => `${row.figure} (${formatFigure(row, row.ours)})`;
     sentences.push(
       `The ${world.name} world (${world.about}) reproduces ${held.length === 0 ? 'none of the figures' : list(held.map(shown))}${
-        missed.length === 0 ? '' : `; ${list(missed.map((row) => `${row.figure} is ${row.verdict} (${formatFigure(row, row.ours)} here, ${formatFigure(row, row.published)} published)`))}`
+        missed.length === 0 ? '' : `; ${list(missed.map((row) => `${row.figure} is ${row.verdict} (${formatFigure(row, row.ours)} here, ${formatPublished(row)} published)`))}`
       }.`,
     );
   }

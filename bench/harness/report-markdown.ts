@@ -13,7 +13,7 @@ import type { MeasuredResults } from './results.js';
 import { roundUs } from './segments.js';
 import { staircaseParagraph } from './staircase-reading.js';
 import { staircaseVerdicts, TOLERANCES } from './reproduction-verdicts.js';
-import { formatFigure, makeupLines, worldsOf } from './two-worlds.js';
+import { formatFigure, formatPublished, makeupLines, worldsOf } from './two-worlds.js';
 import { BLOCK_TURNS } from './strategy-blocks.js';
 import type { TargetCheck } from './targets.js';
 import { bar, stackedBar } from './text-bars.js';
@@ -279,7 +279,7 @@ function twoWorldsSection(results: MeasuredResults, anchors: AnchorsForReport): 
     '',
     table(
       ['figure', ...worlds.map((world) => world.name), 'published'],
-      verdicts[0]!.map((first, i) => [first.figure, ...verdicts.map((rows) => `${formatFigure(rows[i]!, rows[i]!.ours)} ${rows[i]!.verdict}`), formatFigure(first, first.published)]),
+      verdicts[0]!.map((first, i) => [first.figure, ...verdicts.map((rows) => `${formatFigure(rows[i]!, rows[i]!.ours)} ${rows[i]!.verdict}`), formatPublished(first)]),
     ),
     '',
     ...worlds.map((world) => `- **${world.name}**: ${world.about}.`),

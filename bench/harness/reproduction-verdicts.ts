@@ -31,6 +31,8 @@ export interface FigureVerdict {
   readonly kind: 'ratio' | 'share';
   readonly ours: number;
   readonly published: number;
+  /** The published value is a ceiling (the publisher printed `<1%`). */
+  readonly ceiling?: boolean;
   readonly verdict: Verdict;
 }
 
@@ -68,6 +70,7 @@ export function staircaseVerdicts(world: StaircaseFigures, anchors: AnchorFigure
       kind: 'share',
       ours: s[name].segments.catalogue.share,
       published: published.catalogueShare,
+      ...(published.catalogueShareIsUpperBound === true ? { ceiling: true } : {}),
       verdict: shareVerdict(s[name].segments.catalogue.share, published.catalogueShare, published.catalogueShareIsUpperBound === true),
     });
   }

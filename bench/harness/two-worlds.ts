@@ -36,6 +36,11 @@ export function formatFigure(row: Pick<FigureVerdict, 'kind'>, value: number): s
   return row.kind === 'share' ? formatShare(value) : formatRatio(value);
 }
 
+/** The published value as the publisher printed it: a ceiling with its `<`. */
+export function formatPublished(row: Pick<FigureVerdict, 'kind' | 'published' | 'ceiling'>): string {
+  return `${row.ceiling === true ? '< ' : ''}${formatFigure(row, row.published)}`;
+}
+
 /** One line per figure, both worlds side by side. */
 export function twoWorldsLines(worlds: readonly NamedStaircase[], anchors: AnchorFigures): string[] {
   const verdicts = worlds.map((world) => staircaseVerdicts(world, anchors));
@@ -46,7 +51,7 @@ export function twoWorldsLines(worlds: readonly NamedStaircase[], anchors: Ancho
   lines.push(`  ${''.padEnd(width)}  ${worlds.map((world) => world.name.padEnd(20)).join(' ')}  published`);
   figures.forEach((figure, i) => {
     const first = verdicts[0]![i]!;
-    lines.push(`  ${figure.padEnd(width)}  ${verdicts.map((rows) => cell(rows[i]!).padEnd(20)).join(' ')}  ${formatFigure(first, first.published)}`);
+    lines.push(`  ${figure.padEnd(width)}  ${verdicts.map((rows) => cell(rows[i]!).padEnd(20)).join(' ')}  ${formatPublished(first)}`);
   });
   for (const world of worlds) lines.push(`  ${world.name}: ${world.about}; call p50 ${(['rederive', 'shared', 'turn'] as const).map((name) => formatDuration(world.strategies[name].call.p50Us)).join(' / ')}`);
   return lines;

@@ -25,7 +25,7 @@ import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { InMemoryToolNamespaceSettings, InMemoryUsageStore, JsonLinesFileSink, MAX_GRANTS, MediationKernel, MemoryAuditSink, StaticGrantSource, parseContract } from '../../src/kernel/index.js';
+import { InMemoryToolNamespaceSettings, InMemoryUsageStore, JsonLinesFileSink, MAX_GRANTS, MediationKernel, MemoryAuditSink, StaticGrantSource, ContractViolation } from '../../src/kernel/index.js';
 import type { AuditSink, CatalogueStrategyName, ContextToolProvider, Grant, JsonObject, SpanSink, ToolHandler } from '../../src/kernel/index.js';
 import { schemaArgumentParser } from '../../src/mcp/json-schema-arguments.js';
 import { BENCH_ACTOR, ENABLED_NAMESPACES, NOTION_SEARCH, STATIC_TOOL_SPECS, WORLD_AUTHORITY, WORLD_NAMESPACE, handlerOf, referenceGrants } from '../../src/world/reference-world.js';
@@ -65,9 +65,20 @@ export const WorldShapeSchema = z
   });
 export type WorldShape = z.infer<typeof WorldShapeSchema>;
 
-/** Validates a shape; throws ContractViolation naming each bad field and its value. */
+function valueAt(input: unknown, at: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of at) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
+}
+
+/** Validates a shape; throws ContractViolation naming each bad field and the value it was given. */
 export function parseWorldShape(input: unknown): WorldShape {
-  return parseContract('WorldShape', WorldShapeSchema, input);
+  const parsed = WorldShapeSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  throw new ContractViolation(
+    'WorldShape',
+    parsed.error.issues.map((issue) => ({ ...issue, message: `${issue.message}, got ${JSON.stringify(valueAt(input, issue.path)) ?? 'nothing'}` })),
+  );
 }
 
 /**
@@ -212,13 +223,15 @@ export interface ShapedKernel {
   readonly shape: WorldShape;
   readonly kernel: MediationKernel;
   readonly provider: ContextToolProvider & { calls: number };
+  /** The trail's file, when the sink is a file. */
+  readonly trailFile: string | undefined;
   /** Drops the trail of a finished turn (outside every span): the memory sink cleared, the file cut back to empty. */
   clearTrail(): void;
   /** Closes the sink and removes its file. */
   close(): void;
 }
 
-function shapedSink(shape: WorldShape): { sink: AuditSink; clear(): void; close(): void } {
+function shapedSink(shape: WorldShape): { sink: AuditSink; file?: string; clear(): void; close(): void } {
   if (shape.sink === 'memory') {
     const sink = new MemoryAuditSink();
     return { sink, clear: () => sink.clear(), close: () => undefined };
@@ -228,6 +241,7 @@ function shapedSink(shape: WorldShape): { sink: AuditSink; clear(): void; close(
   const sink = new JsonLinesFileSink(file);
   return {
     sink,
+    file,
     // The sink's descriptor is O_APPEND: after the cut its next line starts the file again.
     clear: () => truncateSync(file, 0),
     close: () => {
@@ -251,5 +265,5 @@ export function buildShapedKernel(strategy: CatalogueStrategyName, shape: WorldS
     catalogueStrategy: strategy,
     ...(spanSink === undefined ? {} : { spanSink }),
   });
-  return { shape: checked, kernel, provider, clearTrail: trail.clear, close: trail.close };
+  return { shape: checked, kernel, provider, trailFile: trail.file, clearTrail: trail.clear, close: trail.close };
 }
