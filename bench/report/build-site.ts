@@ -63,13 +63,14 @@ function shownPath(target: string): string {
 }
 
 /**
- * The scale sweep beside the results (`<dir>/sweep/latest.json` in the first
- * results directory that has one). A file that does not parse is logged and
- * left out: the rest of the report does not depend on it.
+ * A file beside the results (`<dir>/<relative>` in the first results
+ * directory that has one that parses): the scale sweep, the staircase map. A
+ * file that does not parse is logged and left out: the rest of the report
+ * does not depend on it.
  */
-async function findSweep(resultsDirs: readonly string[], log: (line: string) => void): Promise<SweepOnPage | undefined> {
+async function findBeside<T>(resultsDirs: readonly string[], relative: string, what: string, parse: (json: unknown) => T, log: (line: string) => void): Promise<{ file: string; results: T } | undefined> {
   for (const dir of resultsDirs) {
-    const file = path.join(dir, 'sweep', 'latest.json');
+    const file = path.join(dir, relative);
     let text: string;
     try {
       text = await readFile(file, 'utf8');
@@ -77,32 +78,11 @@ async function findSweep(resultsDirs: readonly string[], log: (line: string) => 
       continue;
     }
     try {
-      const results = parseSweepResults(JSON.parse(text));
-      log(`scale sweep from ${shownPath(file)}`);
+      const results = parse(JSON.parse(text));
+      log(`${what} from ${shownPath(file)}`);
       return { file: shownPath(file), results };
     } catch (error) {
-      log(`skipped ${shownPath(file)}: not a sweep results file (${describeThrown(error)})`);
-    }
-  }
-  return undefined;
-}
-
-/** The staircase map beside the results (`<dir>/map/latest.json`, the first found), as findSweep finds the sweep. */
-async function findMap(resultsDirs: readonly string[], log: (line: string) => void): Promise<MapOnPage | undefined> {
-  for (const dir of resultsDirs) {
-    const file = path.join(dir, 'map', 'latest.json');
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch {
-      continue;
-    }
-    try {
-      const results = parseMapResults(JSON.parse(text));
-      log(`staircase map from ${shownPath(file)}`);
-      return { file: shownPath(file), results };
-    } catch (error) {
-      log(`skipped ${shownPath(file)}: not a map results file (${describeThrown(error)})`);
+      log(`skipped ${shownPath(file)}: not a ${what} results file (${describeThrown(error)})`);
     }
   }
   return undefined;
@@ -139,8 +119,8 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     }
     return chart.svg;
   };
-  const sweep = await findSweep(resultsDirs, log);
-  const map = await findMap(resultsDirs, log);
+  const sweep: SweepOnPage | undefined = await findBeside(resultsDirs, path.join('sweep', 'latest.json'), 'scale sweep', parseSweepResults, log);
+  const map: MapOnPage | undefined = await findBeside(resultsDirs, path.join('map', 'latest.json'), 'staircase map', parseMapResults, log);
   const charts: Record<Exclude<ChartName, 'sweep' | 'map'>, string> & { sweep?: string; map?: string } = {
     staircase: await render('staircase', staircaseChartSpec(staircaseRows(latest, figures)), {
       title: 'The staircase',

@@ -28,6 +28,7 @@ import { z } from 'zod';
 import { InMemoryToolNamespaceSettings, InMemoryUsageStore, JsonLinesFileSink, MAX_GRANTS, MediationKernel, MemoryAuditSink, StaticGrantSource, ContractViolation } from '../../src/kernel/index.js';
 import type { AuditSink, CatalogueStrategyName, ContextToolProvider, Grant, JsonObject, SpanSink, ToolHandler } from '../../src/kernel/index.js';
 import { schemaArgumentParser } from '../../src/mcp/json-schema-arguments.js';
+import { countingProvider } from './scaled-world.js';
 import { BENCH_ACTOR, ENABLED_NAMESPACES, NOTION_SEARCH, STATIC_TOOL_SPECS, WORLD_AUTHORITY, WORLD_NAMESPACE, handlerOf, referenceGrants } from '../../src/world/reference-world.js';
 
 /** The audit sinks a shaped world can write to: in memory (the reference world's) or an append-only file, as a host runs in production. */
@@ -181,14 +182,7 @@ function shapedProvider(shape: WorldShape, id = 'notion'): ContextToolProvider &
   const source = `provider:${id}`;
   const handlers = [shapedHandler(NOTION_SEARCH, shape, source)];
   for (let i = 1; i < shape.providerTools; i++) handlers.push(shapedHandler(extraProviderSpec(i), shape, source));
-  return {
-    id,
-    calls: 0,
-    async listTools() {
-      this.calls++;
-      return handlers;
-    },
-  };
+  return countingProvider(id, handlers);
 }
 
 /**
