@@ -33,7 +33,9 @@ export const command = defineCommand<BenchFlags>({
   define(command) {
     command
       .description(
-        'Measures the three catalogue strategies in one process (turns interleaved),\n' +
+        'Measures the three catalogue strategies in one process (turns interleaved)\n' +
+          'in the reference world and a publisher-shaped world (ADR 0044), each figure\n' +
+          'with a verdict,\n' +
           'the turn strategy over MCP, and the segment microbenchmarks; prints them beside\n' +
           'the published figures and writes <out>/<commit>.json (<commit>.quick.json for\n' +
           '--quick), <out>/latest.json, dashboard exports and <out>/systems-cost.md. A quick\n' +
