@@ -29,7 +29,7 @@ export const command = defineCommand<MapFlags>({
     command
       .description(
         'Measures the two step ratios (rederive ÷ shared, shared ÷ turn) over a grid of provider tools × grants in the publisher-shaped world,\n' +
-          `each point under the three strategies, and both worlds as points of their own (default grid ${FULL_GRID.providerTools.join(',')} × ${FULL_GRID.grants.join(',')}, about 3 minutes;\n` +
+          `each point under the three strategies, and both worlds as points of their own (default grid ${FULL_GRID.providerTools.join(',')} × ${FULL_GRID.grants.join(',')}, 23 minutes at load 15–30 on 2 cores;\n` +
           `--quick ${QUICK_GRID.providerTools.join(',')} × ${QUICK_GRID.grants.join(',')}, a few turns a point). Writes <out>/map/<commit>.json (.quick.json), <out>/map/latest.json (a full map)\n` +
           'and <out>/staircase-map.md; `costlab report` draws <dir>/map/latest.json. Progress on stderr.',
       )
