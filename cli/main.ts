@@ -35,6 +35,7 @@ const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   history: { summary: 'table of the catalogue segment and whole call across the commits in results/', load: () => import('./commands/history.js') },
   profile: { checkoutOnly: 'always', summary: 'profile the reference workload per strategy (0x, --cpu-prof, clinic) into profiles/<commit>/', load: () => import('./commands/profile.js') },
   sweep: { summary: 'measure catalogue resolution at real catalogue sizes (N, P, C, G) beside the SDK McpServer', load: () => import('./commands/sweep.js') },
+  map: { summary: 'measure the step ratios over a grid of provider tools × grants, both worlds placed on it', load: () => import('./commands/map.js') },
   report: { summary: 'build the static HTML systems-cost report from results/*.json', load: () => import('./commands/report.js') },
   audit: { summary: 'read an audit trail: its records, torn lines, and each call decided with no outcome recorded', load: () => import('./commands/audit.js') },
 };

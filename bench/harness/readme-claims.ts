@@ -12,6 +12,9 @@ import { parseAnchorFigures, parseResults } from '../results/results-schema.js';
 import type { AnchorFigures, Results } from '../results/results-schema.js';
 import { ratioComparisons, REPRODUCES_WITHIN } from './published-comparison.js';
 import { CLOSE } from './staircase-reading.js';
+import { reproducedFigures, staircaseVerdicts, TOLERANCES } from './reproduction-verdicts.js';
+import type { FigureVerdict } from './reproduction-verdicts.js';
+import { formatFigure, formatPublished, worldsOf } from './two-worlds.js';
 
 export const CLAIMS_START = '<!-- reproduction:start (generated from results/latest.json by costlab bench --commit-results; do not edit) -->';
 export const CLAIMS_END = '<!-- reproduction:end -->';
@@ -20,6 +23,26 @@ const COUNT_WORDS = ['None', 'One', 'Two', 'Three', 'Four'];
 
 function list(items: readonly string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * Which world reproduces which figure, when the run measured the
+ * publisher-shaped world beside the reference world: one sentence per world.
+ */
+export function worldsSentences(results: Results, figures: AnchorFigures): string[] {
+  if (results.publisherWorld === undefined) return [];
+  const sentences = [`Two worlds ran (${TOLERANCES}).`];
+  for (const world of worldsOf(results)) {
+    const { held, missed } = reproducedFigures(staircaseVerdicts(world, figures));
+    const shown = (row: FigureVerdict): string => `${row.figure} (${formatFigure(row, row.ours)})`;
+    sentences.push(
+      `The ${world.name} world (${world.about}) reproduces ${held.length === 0 ? 'none of the figures' : list(held.map(shown))}${
+        missed.length === 0 ? '' : `; ${list(missed.map((row) => `${row.figure} is ${row.verdict} (${formatFigure(row, row.ours)} here, ${formatPublished(row)} published)`))}`
+      }.`,
+    );
+  }
+  sentences.push('In the reference world:');
+  return sentences;
 }
 
 export function reproductionParagraph(results: Results, figures: AnchorFigures): string {
@@ -35,6 +58,7 @@ export function reproductionParagraph(results: Results, figures: AnchorFigures):
   const env = results.environment;
   const sentences = [
     `At the committed run (\`results/latest.json\`: commit \`${results.commit.slice(0, 10)}\`, \`${results.command}\`, ${env.cpuModel} × ${env.cores} cores, Node ${env.node}), a ratio counts as reproduced ${REPRODUCES_WITHIN} of the published one.`,
+    ...worldsSentences(results, figures),
     held.length === 0
       ? 'None of the step ratios reproduces.'
       : `${held.length === 1 ? 'One reproduces' : `${COUNT_WORDS[held.length]} reproduce`}: ${list(held.map((row) => `${row.step} (${formatRatio(row.ours)} here, ${formatRatio(row.published)} published)`))}.`,

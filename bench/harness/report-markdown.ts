@@ -13,6 +13,8 @@ import type { AnchorFigures, StrategyName, StrategyResult } from '../results/res
 import type { MeasuredResults } from './results.js';
 import { roundUs } from './segments.js';
 import { staircaseParagraph } from './staircase-reading.js';
+import { staircaseVerdicts, TOLERANCES } from './reproduction-verdicts.js';
+import { formatFigure, formatPublished, makeupLines, worldsOf } from './two-worlds.js';
 import { BLOCK_TURNS } from './strategy-blocks.js';
 import type { TargetCheck } from './targets.js';
 import { bar, stackedBar } from './text-bars.js';
@@ -267,6 +269,35 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
   }
   out.push('```', '', staircaseParagraph(results, figures));
   return out.join('\n');
+}
+
+/**
+ * Both worlds beside the published figures (ADR 0044): the reference world
+ * keeps the tuned kernel's own costs, the publisher-shaped world gives the
+ * quantities the publisher's world had as real work.
+ */
+function twoWorldsSection(results: MeasuredResults, anchors: AnchorsForReport): string {
+  if (results.publisherWorld === undefined || anchors.status !== 'loaded') return '';
+  const worlds = worldsOf(results);
+  const verdicts = worlds.map((world) => staircaseVerdicts(world, anchors.figures));
+  return [
+    '## Two worlds beside the published staircase',
+    '',
+    `Verdicts: ${TOLERANCES}. Both worlds ran in this process, their turns interleaved; the publisher-shaped world ran ${results.publisherWorld.workload.measuredTurns} measured turns after ${results.publisherWorld.workload.warmupTurns} warm-up turns.`,
+    '',
+    table(
+      ['figure', ...worlds.map((world) => world.name), 'published'],
+      verdicts[0]!.map((first, i) => [first.figure, ...verdicts.map((rows) => `${formatFigure(rows[i]!, rows[i]!.ours)} ${rows[i]!.verdict}`), formatPublished(first)]),
+    ),
+    '',
+    ...worlds.map((world) => `- **${world.name}**: ${world.about}.`),
+    '',
+    'The makeup of a `turn` call (segment medians over the call median, as the publisher printed authorization):',
+    '',
+    ...makeupLines(worlds, anchors.figures).map((line) => `- ${line}`),
+    '',
+    "In the publisher-shaped world authorization is the larger part of the rest: it includes writing the decision record, whose explanation names every grant the walk rejected (SPEC §1.3), and the host's project grants come before the actor's own in load order. The publisher's remainder also carried zod parses of each per-call contract, which this kernel checks by hand (ADR 0012), so its authorization was a smaller part of a larger rest.",
+  ].join('\n');
 }
 
 function targetsSection(targets: readonly TargetCheck[]): string {
@@ -526,6 +557,7 @@ export function renderMarkdown(input: MarkdownInput): string {
   const sections = [
     header(results),
     staircaseSection(results, anchors),
+    twoWorldsSection(results, anchors),
     targetsSection(input.targets),
     callsSection(results),
     segmentsSection(results),

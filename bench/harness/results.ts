@@ -23,7 +23,7 @@ import type { McpMeasurement } from './mcp-path.js';
 import { RESULTS_SCHEMA_VERSION, STRATEGY_NAMES, parseResults, safeParseResults } from '../results/results-schema.js';
 import { resultsFileName, testbedOf } from '../results/run-context.js';
 import type { RunKind } from '../results/run-context.js';
-import type { Environment, McpTransports, MicroBench, Results, StaircaseRatios, StrategyName, Workload } from '../results/results-schema.js';
+import type { Environment, McpTransports, MicroBench, Results, StaircaseRatios, StrategyName, Workload, WorldShapeRecord, WorldStaircase } from '../results/results-schema.js';
 import type { StrategyMeasurement, TurnBoundary } from './run-strategies.js';
 import type { Provenance } from './environment.js';
 import { withOutputDirectory, writeOutputFile } from '../results/output-directory.js';
@@ -67,6 +67,8 @@ export interface HarnessRun {
   readonly mcpTransports?: McpTransports;
   readonly micro?: readonly MicroBench[];
   readonly floorAndSteps?: FloorAndSteps;
+  /** The publisher-shaped world's staircase, from the same run. */
+  readonly publisherWorld?: { readonly shape: WorldShapeRecord; readonly workload: Workload; readonly strategies: Readonly<Record<StrategyName, StrategyMeasurement>> };
 }
 
 const ratio = (a: number, b: number, places: number): number => {
@@ -91,6 +93,21 @@ export function staircaseOf(strategies: Readonly<Record<StrategyName, Pick<Strat
   };
 }
 
+/** The schema's figures of one strategy's measurement. */
+function strategyResult(measured: StrategyMeasurement): Results['strategies'][StrategyName] {
+  return { call: measured.figures.call, throughputPerMs: measured.figures.throughputPerMs, segments: measured.figures.segments, structural: measured.structural };
+}
+
+/** A second world's staircase as the results file carries it. */
+export function worldStaircaseOf(world: NonNullable<HarnessRun['publisherWorld']>): WorldStaircase {
+  return {
+    shape: world.shape,
+    workload: world.workload,
+    strategies: { rederive: strategyResult(world.strategies.rederive), shared: strategyResult(world.strategies.shared), turn: strategyResult(world.strategies.turn) },
+    staircase: staircaseOf(world.strategies),
+  };
+}
+
 export function assembleResults(run: HarnessRun): MeasuredResults {
   const workload: Workload = {
     callsPerTurn: run.callsPerTurn,
@@ -106,12 +123,7 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
   const derivationsRange = {} as Record<StrategyName, readonly [number, number]>;
   for (const name of STRATEGY_NAMES) {
     const measured = run.strategies[name];
-    strategies[name] = {
-      call: measured.figures.call,
-      throughputPerMs: measured.figures.throughputPerMs,
-      segments: measured.figures.segments,
-      structural: measured.structural,
-    };
+    strategies[name] = strategyResult(measured);
     turnBoundary[name] = measured.turnBoundary;
     remainderClamped[name] = measured.figures.clamped;
     resolvingOperationsPerTurn[name] = Math.round(measured.resolvingOperationsPerTurn * 1000) / 1000;
@@ -144,6 +156,7 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
     ...(run.mcp === undefined ? {} : { mcp: { turn: run.mcp.measurement.result } }),
     ...(run.mcpTransports === undefined ? {} : { mcpTransports: run.mcpTransports }),
     staircase: staircaseOf(run.strategies),
+    ...(run.publisherWorld === undefined ? {} : { publisherWorld: worldStaircaseOf(run.publisherWorld) }),
     ...(run.micro === undefined || run.micro.length === 0 ? {} : { micro: [...run.micro] }),
     ...(run.floorAndSteps === undefined ? {} : { steps: run.floorAndSteps.steps, floor: run.floorAndSteps.floor }),
     kind: run.kind,

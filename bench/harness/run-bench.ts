@@ -25,7 +25,8 @@ import type { MeasuredResults, WrittenFiles } from './results.js';
 import { renderMarkdown } from './report-markdown.js';
 import type { AnchorsForReport } from './report-markdown.js';
 import { runFloorAndSteps } from './floor-and-steps.js';
-import { runStrategies } from './run-strategies.js';
+import { referenceBenchWorld, runWorldStaircases } from './run-strategies.js';
+import { buildShapedKernel, PUBLISHER_SHAPE, REFERENCE_SHAPE } from '../world/publisher-world.js';
 import { checkTargets } from './targets.js';
 import type { TargetCheck } from './targets.js';
 import { measureTimerOverheadUs } from './timer-overhead.js';
@@ -59,6 +60,9 @@ export interface BenchPlan {
   readonly transportWarmupRounds: number;
   readonly transportRounds: number;
   readonly transportCallsPerRound: number;
+  /** The publisher-shaped world's staircase (ADR 0044), interleaved with the reference world's. */
+  readonly publisherWarmupTurns: number;
+  readonly publisherMeasuredTurns: number;
   readonly micro: boolean;
   readonly mcp: boolean;
   readonly quick: boolean;
@@ -103,6 +107,18 @@ export const QUICK_TRANSPORT_PLAN = { primingCalls: 1000, warmupRounds: 5, round
 export const COLD_PLAN = { turns: 60 } as const;
 export const QUICK_COLD_PLAN = { turns: 15 } as const;
 
+/**
+ * The publisher-shaped world's turns: its rederive call is about 0.6 ms
+ * (27 calls a turn), so a round of its three strategies costs ~12× the
+ * reference world's. A tenth of the reference world's measured turns (300)
+ * and a twentieth of its warm-up add about 15 s to the full run on the
+ * 2-core VM; the kernel code it runs is the code the reference world's
+ * 2,000 warm-up turns warmed.
+ */
+export function publisherTurns(warmupTurns: number, measuredTurns: number): { warmup: number; measured: number } {
+  return { warmup: Math.min(warmupTurns, Math.max(10, Math.ceil(warmupTurns / 20))), measured: Math.max(2, Math.ceil(measuredTurns / 10)) };
+}
+
 export function planBench(options: { turns?: number; warmup?: number; quick?: boolean; micro?: boolean; mcp?: boolean; mcpTurns?: number; transportRounds?: number; transportPrimingCalls?: number }): BenchPlan {
   const base = options.quick === true ? QUICK_PLAN : DEFAULT_PLAN;
   const measuredTurns = options.turns ?? base.measuredTurns;
@@ -113,6 +129,8 @@ export function planBench(options: { turns?: number; warmup?: number; quick?: bo
     // An MCP turn costs about as much as ten in-process rounds (mostly the connection), so it gets a tenth of the turns.
     mcpMeasuredTurns: options.mcpTurns ?? Math.max(Math.min(measuredTurns, 10), Math.ceil(measuredTurns / 10)),
     mcpWarmupTurns: Math.ceil(warmupTurns / 10),
+    publisherWarmupTurns: publisherTurns(warmupTurns, measuredTurns).warmup,
+    publisherMeasuredTurns: publisherTurns(warmupTurns, measuredTurns).measured,
     floorColdTurns: (options.quick === true ? QUICK_COLD_PLAN : COLD_PLAN).turns,
     ...(() => {
       const transport = options.quick === true ? QUICK_TRANSPORT_PLAN : TRANSPORT_PLAN;
@@ -158,11 +176,15 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
   const timerOverheadUs = measureTimerOverheadUs();
 
   progress.phase('strategies');
-  const strategies = await runStrategies({
-    warmupTurns: plan.warmupTurns,
-    measuredTurns: plan.measuredTurns,
+  const staircases = await runWorldStaircases({
+    worlds: [
+      { name: REFERENCE_SHAPE.name, build: referenceBenchWorld, warmupTurns: plan.warmupTurns, measuredTurns: plan.measuredTurns },
+      { name: PUBLISHER_SHAPE.name, build: (strategy, spans) => buildShapedKernel(strategy, PUBLISHER_SHAPE, spans), warmupTurns: plan.publisherWarmupTurns, measuredTurns: plan.publisherMeasuredTurns },
+    ],
     onProgress: (done, total, phase) => progress.update(done, total, phase),
   });
+  const strategies = staircases[REFERENCE_SHAPE.name]!;
+  const publisher = staircases[PUBLISHER_SHAPE.name]!;
 
   let mcp: { measurement: McpMeasurement; warmupTurns: number; measuredTurns: number } | undefined;
   let mcpSkipped: string | undefined;
@@ -236,6 +258,17 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
     ...(mcpTransports === undefined ? {} : { mcpTransports }),
     ...(micro === undefined ? {} : { micro }),
     floorAndSteps,
+    publisherWorld: {
+      shape: PUBLISHER_SHAPE,
+      workload: {
+        callsPerTurn: TURN_ATTEMPTS.length,
+        warmupTurns: plan.publisherWarmupTurns,
+        measuredTurns: plan.publisherMeasuredTurns,
+        definitions: PUBLISHER_SHAPE.tools,
+        served: publisher.turn.structural.catalogueTools,
+      },
+      strategies: publisher,
+    },
   });
   const anchorsPath = options.anchorsPath ?? DEFAULT_ANCHORS;
   const source = await loadAnchorSource(anchorsPath);

@@ -19,8 +19,8 @@ export type ParagraphInput = Pick<Results, 'strategies' | 'staircase' | 'timerOv
 /** Within this factor of the published ratio, a ratio "reproduces". */
 export const CLOSE = 1.15;
 
-export function compareRatio(ours: number, published: number): 'close to' | 'steeper than' | 'shallower than' {
-  if (ours <= published * CLOSE && ours >= published / CLOSE) return 'close to';
+export function compareRatio(ours: number, published: number, close: number = CLOSE): 'close to' | 'steeper than' | 'shallower than' {
+  if (ours <= published * close && ours >= published / close) return 'close to';
   return ours > published ? 'steeper than' : 'shallower than';
 }
 

@@ -24,7 +24,9 @@ import {
 } from './report-tables.js';
 import { describeThrown } from '../../src/kernel/index.js';
 import { parseSweepResults } from '../results/sweep-schema.js';
-import { renderReportPage, type ChartName, type SweepOnPage } from './report-page.js';
+import { parseMapResults } from '../results/map-schema.js';
+import { mapChartRows, mapChartSpec } from './map-chart.js';
+import { renderReportPage, type ChartName, type MapOnPage, type SweepOnPage } from './report-page.js';
 import { historyByTestbed, loadResultsCollection } from './results-collection.js';
 import { publishedShareRows, segmentShareRows, segmentsChartSpec } from './segments-chart.js';
 import { staircaseChartSpec, staircaseRows } from './staircase-chart.js';
@@ -62,13 +64,14 @@ function shownPath(target: string): string {
 }
 
 /**
- * The scale sweep beside the results (`<dir>/sweep/latest.json` in the first
- * results directory that has one). A file that does not parse is logged and
- * left out: the rest of the report does not depend on it.
+ * A file beside the results (`<dir>/<relative>` in the first results
+ * directory that has one that parses): the scale sweep, the staircase map. A
+ * file that does not parse is logged and left out: the rest of the report
+ * does not depend on it.
  */
-async function findSweep(resultsDirs: readonly string[], log: (line: string) => void): Promise<SweepOnPage | undefined> {
+async function findBeside<T>(resultsDirs: readonly string[], relative: string, what: string, parse: (json: unknown) => T, log: (line: string) => void): Promise<{ file: string; results: T } | undefined> {
   for (const dir of resultsDirs) {
-    const file = path.join(dir, 'sweep', 'latest.json');
+    const file = path.join(dir, relative);
     let text: string;
     try {
       text = await readFile(file, 'utf8');
@@ -76,11 +79,11 @@ async function findSweep(resultsDirs: readonly string[], log: (line: string) => 
       continue;
     }
     try {
-      const results = parseSweepResults(JSON.parse(text));
-      log(`scale sweep from ${shownPath(file)}`);
+      const results = parse(JSON.parse(text));
+      log(`${what} from ${shownPath(file)}`);
       return { file: shownPath(file), results };
     } catch (error) {
-      log(`skipped ${shownPath(file)}: not a sweep results file (${describeThrown(error)})`);
+      log(`skipped ${shownPath(file)}: not a ${what} results file (${describeThrown(error)})`);
     }
   }
   return undefined;
@@ -117,8 +120,9 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     }
     return chart.svg;
   };
-  const sweep = await findSweep(resultsDirs, log);
-  const charts: Record<Exclude<ChartName, 'sweep'>, string> & { sweep?: string } = {
+  const sweep: SweepOnPage | undefined = await findBeside(resultsDirs, path.join('sweep', 'latest.json'), 'scale sweep', parseSweepResults, log);
+  const map: MapOnPage | undefined = await findBeside(resultsDirs, path.join('map', 'latest.json'), 'staircase map', parseMapResults, log);
+  const charts: Record<Exclude<ChartName, 'sweep' | 'map'>, string> & { sweep?: string; map?: string } = {
     staircase: await render('staircase', staircaseChartSpec(staircaseRows(latest, figures)), {
       title: 'The staircase',
       summary: `Whole call and catalogue segment medians per catalogue strategy, ours${figures === undefined ? '' : ' beside published'}, log scale`,
@@ -136,6 +140,13 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     charts.sweep = await render('sweep', sweepChartSpec(sweepChartRows(sweep.results)), {
       title: 'Catalogue resolution at scale',
       summary: 'Listing, turn boundary, call and amortized per-call medians against N provider tools per strategy, log–log, with fitted slopes',
+    });
+  }
+
+  if (map !== undefined) {
+    charts.map = await render('map', mapChartSpec(mapChartRows(map.results), map.results.axes), {
+      title: 'The staircase map',
+      summary: 'Both step ratios measured over provider tools × grants, coloured by measured ÷ published, the published band outlined, both worlds as points',
     });
   }
 
@@ -158,6 +169,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     },
     charts,
     ...(sweep === undefined ? {} : { sweep }),
+    ...(map === undefined ? {} : { map }),
     tables: {
       staircase: staircaseTable(latest, figures),
       ratios: ratiosTable(latest, figures),

@@ -14,8 +14,10 @@ import { commitLabel } from './history-chart.js';
 import { STEP_RULE } from './history-steps.js';
 import { NOISE_RULE } from '../results/run-context.js';
 import type { SweepResults } from '../results/sweep-schema.js';
+import type { MapResults } from '../results/map-schema.js';
+import { pointAt } from '../map/map-markdown.js';
 
-export type ChartName = 'staircase' | 'segments' | 'history' | 'sweep';
+export type ChartName = 'staircase' | 'segments' | 'history' | 'sweep' | 'map';
 
 /** The scale sweep's part of the page, when a sweep results file was found beside the results. */
 export interface SweepOnPage {
@@ -36,8 +38,10 @@ export interface ReportPageModel {
   /** Paths as shown to the reader (already made relative where that reads better). */
   readonly shownPaths: { readonly results: string; readonly anchors: string; readonly profiles: string };
   /** The sweep chart is present exactly when `sweep` is. */
-  readonly charts: Readonly<Record<Exclude<ChartName, 'sweep'>, string>> & { readonly sweep?: string };
+  readonly charts: Readonly<Record<Exclude<ChartName, 'sweep' | 'map'>, string>> & { readonly sweep?: string; readonly map?: string };
   readonly sweep?: SweepOnPage;
+  /** The map chart is present exactly when `map` is. */
+  readonly map?: MapOnPage;
   readonly tables: {
     readonly staircase: Table;
     readonly ratios: Table;
@@ -72,6 +76,22 @@ function sweepSection(sweep: SweepOnPage, svg: string): string {
     slopes.length === 0 ? '' : ` Listing slopes: ${escapeHtml(slopes.map((s) => `${s.strategy} ${s.slope} (N ${s.fromTools}–${s.toTools})`).join(', '))}.`
   }${sdk === '' ? '' : ` tools/list, SDK <code>McpServer</code> ÷ costlab: ${escapeHtml(sdk)}.`}</p>
 ${figure('sweep', svg, 'Listing, turn boundary, call and amortized per-call p50 against N provider tools, per strategy, with fitted log–log slopes (µs, log–log).')}`;
+}
+
+/** The staircase map's part of the page, when a map results file was found beside the results. */
+export interface MapOnPage {
+  readonly file: string;
+  readonly results: MapResults;
+}
+
+function mapSection(map: MapOnPage, svg: string): string {
+  const { results } = map;
+  const p = results.worlds.publisher;
+  const own = pointAt(results, p.shape.providerTools, p.shape.grants);
+  return `<p>The map in <code>${escapeHtml(map.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${results.loadAverage.start.toFixed(1)} at start on ${results.environment.cores} cores): the publisher-shaped world with each cell's provider tools and grants, every cell measured under the three strategies (${results.turns.measured} turns each). A step removes catalogue work only, so its ratio is set by the catalogue work <code>shared</code> still does per call (provider tools) and the weight of the rest of a call (grants). Colour is measured ÷ published (white: the published ratio); outlined cells are within 15% of it. The publisher-shaped world measured as its own point: rederive ÷ shared ${escapeHtml(formatRatio(p.staircase.rederiveOverShared))}, shared ÷ turn ${escapeHtml(formatRatio(p.staircase.sharedOverTurn))}${
+    own === undefined ? '' : ` (its grid cell: ${escapeHtml(formatRatio(own.staircase.rederiveOverShared))}, ${escapeHtml(formatRatio(own.staircase.sharedOverTurn))})`
+  }; the reference world: ${escapeHtml(formatRatio(results.worlds.reference.staircase.rederiveOverShared))}, ${escapeHtml(formatRatio(results.worlds.reference.staircase.sharedOverTurn))}.</p>
+${figure('map', svg, 'Whole-call rederive ÷ shared and shared ÷ turn over provider tools × grants, measured ÷ published, the published band outlined, both worlds as points.')}`;
 }
 
 function anchorsNotice(model: ReportPageModel): string {
@@ -193,6 +213,7 @@ ${renderTable(t.history)}`,
     ],
     ...(model.sweep === undefined || model.charts.sweep === undefined ? [] : [['scale', '4. Catalogue resolution at scale', sweepSection(model.sweep, model.charts.sweep)] as const]),
     ['profiles', model.sweep === undefined ? '4. Profiles' : '5. Profiles', profilesSection(model)],
+    ...(model.map === undefined || model.charts.map === undefined ? [] : [['map', 'The staircase map', mapSection(model.map, model.charts.map)] as const]),
     ...(t.transports === undefined
       ? []
       : [

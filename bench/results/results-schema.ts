@@ -338,6 +338,35 @@ const relativeLink = z
     message: 'expected a relative path (no leading slash, drive letter or URL scheme)',
   });
 
+/**
+ * A world's parameters as the staircase ran it (bench/world/publisher-world.ts,
+ * ADR 0044): tool counts and their provider split, grants, the audit sink, and
+ * how definitions and arguments are shaped.
+ */
+export const WorldShapeRecordSchema = z.object({
+  name: z.string().min(1),
+  tools: z.number().int().positive(),
+  providerTools: count,
+  grants: count,
+  sink: z.string().min(1),
+  searchOptions: z.boolean(),
+  schemaArguments: z.boolean(),
+});
+export type WorldShapeRecord = z.infer<typeof WorldShapeRecordSchema>;
+
+/** A second world's staircase, measured in the same run as the reference world's (turns interleaved). */
+export const WorldStaircaseSchema = z.object({
+  shape: WorldShapeRecordSchema,
+  workload: WorkloadSchema,
+  strategies: z.object({
+    rederive: StrategyResultSchema,
+    shared: StrategyResultSchema,
+    turn: StrategyResultSchema,
+  }),
+  staircase: StaircaseRatiosSchema,
+});
+export type WorldStaircase = z.infer<typeof WorldStaircaseSchema>;
+
 export const ResultsSchema = z.object({
   schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
   commit: CommitIdSchema,
@@ -362,6 +391,8 @@ export const ResultsSchema = z.object({
   /** Per transport beside a bare SDK server: optional, since files written before it lack it. */
   mcpTransports: McpTransportsSchema.optional(),
   staircase: StaircaseRatiosSchema,
+  /** The publisher-shaped world's staircase (ADR 0044): optional, since files written before it lack it. */
+  publisherWorld: WorldStaircaseSchema.optional(),
   micro: z.array(MicroBenchSchema).optional(),
   steps: StepSplitSchema.optional(),
   floor: FloorResultSchema.optional(),

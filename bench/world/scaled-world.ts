@@ -13,6 +13,18 @@ import type { ReferenceKernel } from './build-world.js';
 /** The scale lane's second size: 1,000 provider tools beyond the reference world's one. */
 export const SCALED_PROVIDER_TOOLS = 1000;
 
+/** A provider answering `handlers` on every call, counting its calls. */
+export function countingProvider(id: string, handlers: readonly ToolHandler[]): ContextToolProvider & { calls: number } {
+  return {
+    id,
+    calls: 0,
+    async listTools() {
+      this.calls++;
+      return handlers;
+    },
+  };
+}
+
 /** A provider answering the same handlers every turn, as a user's own MCP server with a large catalogue would. */
 export function scaledNotionProvider(extraTools: number, id = 'notion'): ContextToolProvider & { calls: number } {
   if (!Number.isInteger(extraTools) || extraTools < 0) throw new RangeError(`extraTools must be a non-negative integer, got ${extraTools}`);
@@ -22,14 +34,7 @@ export function scaledNotionProvider(extraTools: number, id = 'notion'): Context
     const name = `notion.page_${String(i).padStart(4, '0')}`;
     handlers.push(handlerOf({ ...NOTION_SEARCH, name, description: `Search one page tree of the user's Notion workspace (${name}).` }, source));
   }
-  return {
-    id,
-    calls: 0,
-    async listTools() {
-      this.calls++;
-      return handlers;
-    },
-  };
+  return countingProvider(id, handlers);
 }
 
 /** A kernel over the reference world whose provider serves `extraTools` more tools. */

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
 import { publishedComparisonLines } from '../../bench/harness/published-comparison.js';
+import { makeupLines, twoWorldsLines, worldsOf } from '../../bench/harness/two-worlds.js';
 import { isNoisy } from '../../bench/results/run-context.js';
 import { updateReadmeClaims } from '../../bench/harness/readme-claims.js';
 import { failingTargets } from '../../bench/harness/targets.js';
@@ -34,7 +35,9 @@ export const command = defineCommand<BenchFlags>({
   define(command) {
     command
       .description(
-        'Measures the three catalogue strategies in one process (turns interleaved),\n' +
+        'Measures the three catalogue strategies in one process (turns interleaved)\n' +
+          'in the reference world and a publisher-shaped world (ADR 0044), each figure\n' +
+          'with a verdict,\n' +
           'the turn strategy over MCP, and the segment microbenchmarks; prints them beside\n' +
           'the published figures and writes <out>/<commit>.json (<commit>.quick.json for\n' +
           '--quick), <out>/latest.json, dashboard exports and <out>/systems-cost.md. A quick\n' +
@@ -98,7 +101,11 @@ export const command = defineCommand<BenchFlags>({
           const floor = row.floor === undefined || row.overFloorP50Us === undefined ? '' : `; the floor served over MCP ${row.floor.p50Us.toFixed(1)} µs, costlab ${row.overFloorP50Us.toFixed(1)} µs over it`;
           process.stdout.write(`  tools/call over ${row.transport}: costlab p50 ${row.costlab.p50Us.toFixed(1)} µs, bare SDK server ${row.bare.p50Us.toFixed(1)} µs: costlab adds ${row.addedP50Us.toFixed(1)} µs (${row.ratioP50}×)${floor}\n`);
         }
-        for (const comparison of publishedComparisonLines(results, outcome.anchors)) process.stdout.write(`  ${comparison}\n`);
+        const comparisons =
+          outcome.anchors.status === 'loaded' && results.publisherWorld !== undefined
+            ? [...twoWorldsLines(worldsOf(results), outcome.anchors.figures), 'the makeup of a turn call:', ...makeupLines(worldsOf(results), outcome.anchors.figures).map((line) => `  ${line}`)]
+            : publishedComparisonLines(results, outcome.anchors);
+        for (const comparison of comparisons) process.stdout.write(`  ${comparison}\n`);
         const missed = targets.filter((check) => !check.met);
         process.stdout.write(`  targets: ${targets.length - missed.length}/${targets.length} met${missed.length === 0 ? '' : `; missed: ${missed.map((check) => check.target).join('; ')}`}\n`);
         if (results.loadAverage !== undefined && isNoisy(results.loadAverage, results.environment.cores)) {

@@ -33,7 +33,7 @@ describe('costlab: version and help', () => {
 
   it('lists every command with its summary in the top-level help', async () => {
     expect(await main(['--help'])).toBe(0);
-    expect(COMMAND_NAMES).toEqual(['demo', 'bench', 'serve', 'conformance', 'gate', 'compare', 'history', 'profile', 'sweep', 'report', 'audit']);
+    expect(COMMAND_NAMES).toEqual(['demo', 'bench', 'serve', 'conformance', 'gate', 'compare', 'history', 'profile', 'sweep', 'map', 'report', 'audit']);
     for (const name of COMMAND_NAMES) expect(output.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(output.stdout).toMatch(/^ {2}demo +run one turn of the reference world and print its audit trail$/m);
   });

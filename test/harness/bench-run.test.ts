@@ -151,6 +151,7 @@ describe('the markdown report', () => {
     expect(headings).toEqual([
       '# Systems cost of the mediation kernel',
       '## The staircase beside the published figures',
+      '## Two worlds beside the published staircase',
       '## Targets',
       '## Mediated call',
       '## Segments',
