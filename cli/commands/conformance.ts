@@ -20,6 +20,7 @@ import { runConformance } from '../../src/conformance/suite.js';
 import type { StrategyChoice } from '../../src/conformance/suite.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import { headCommit } from '../../bench/harness/environment.js';
+import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR } from '../../bench/harness/run-bench.js';
 import { oneOf, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
@@ -28,7 +29,8 @@ import type { TargetFlags } from '../target/target-options.js';
 interface ConformanceFlags extends TargetFlags {
   readonly strategy: StrategyChoice;
   readonly columns: readonly ColumnId[];
-  readonly out: string;
+  readonly out?: string;
+  readonly commitResults?: boolean;
 }
 
 export const command = defineCommand<ConformanceFlags>({
@@ -42,7 +44,8 @@ export const command = defineCommand<ConformanceFlags>({
         'turn',
       )
       .addOption(new Option('--columns <list>', `comma-separated subset of: ${COLUMN_IDS.join(', ')}`).argParser(subsetOf(COLUMN_IDS)).default(COLUMN_IDS, 'all'))
-      .option('--out <dir>', 'where conformance.json and conformance.md go', 'results')
+      .option('--out <dir>', 'where conformance.json and conformance.md go (default: results/runs, git-ignored, so a run leaves the clone clean)')
+      .addOption(new Option('--commit-results', 'write into results/, the committed matrix').conflicts('out'))
       .addHelpText('after', '\nExits 1 when a gating cell is fail or not_exercised, 2 on a usage error.');
     addTargetOptions(command);
   },
@@ -64,9 +67,10 @@ export const command = defineCommand<ConformanceFlags>({
       machine: `${cpus()[0]?.model.trim() ?? 'unknown CPU'} × ${cpus().length}`,
       ...(commit === undefined ? {} : { commit }),
     });
-    await mkdir(values.out, { recursive: true });
-    const jsonPath = path.join(values.out, 'conformance.json');
-    const mdPath = path.join(values.out, 'conformance.md');
+    const outDir = values.commitResults === true ? COMMITTED_RESULTS_DIR : values.out === undefined ? LOCAL_RESULTS_DIR : path.resolve(values.out);
+    await mkdir(outDir, { recursive: true });
+    const jsonPath = path.join(outDir, 'conformance.json');
+    const mdPath = path.join(outDir, 'conformance.md');
     await writeFile(jsonPath, `${JSON.stringify(doc, null, 2)}\n`);
     await writeFile(mdPath, renderMarkdown(doc));
 
@@ -77,7 +81,7 @@ export const command = defineCommand<ConformanceFlags>({
       doc.gate.passed
         ? `gate (${doc.gate.strategy}): passed`
         : `gate (${doc.gate.strategy}): FAILED — ${doc.gate.failures.map((f) => `${f.row} × ${f.column} (${f.status})`).join(', ')}`,
-      `wrote ${jsonPath} and ${mdPath} in ${(outcome.elapsedMs / 1000).toFixed(1)} s`,
+      `wrote ${path.relative(process.cwd(), jsonPath)} and ${path.relative(process.cwd(), mdPath)} in ${(outcome.elapsedMs / 1000).toFixed(1)} s`,
     ];
     process.stdout.write(`${sections.filter((s) => s.length > 0).join('\n\n')}\n`);
     return doc.gate.passed ? 0 : 1;

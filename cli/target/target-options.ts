@@ -15,6 +15,13 @@ import { parseTargetSpec } from '../../bench/target/target-spec.js';
 import type { TargetSpec } from '../../bench/target/target-spec.js';
 
 export const DEFAULT_CONFIG_FILE = 'costlab.config.json';
+
+/**
+ * Where a target run writes when no `--out` is given: `results/runs/` under the
+ * directory the command runs in (the user's own repository, usually), as every
+ * costlab command does, so a run never touches a committed file unless asked.
+ */
+export const TARGET_RESULTS_DIR = 'results/runs';
 const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
 
 export interface TargetFlags {
@@ -80,7 +87,7 @@ export async function targetOptions(flags: TargetFlags): Promise<TargetCommandOp
   if (flags.world !== undefined) specs.push(worldTarget(flags.world));
   if (specs.length === 0 && config.target !== undefined) specs.push(parseTargetSpec(config.target));
   if (specs.length === 0) throw new TargetUsageError(`name a target with --target, --world, or "target" in ${DEFAULT_CONFIG_FILE}`);
-  return { specs, config, out: flags.out ?? 'results', json: flags.json === true };
+  return { specs, config, out: flags.out ?? TARGET_RESULTS_DIR, json: flags.json === true };
 }
 
 /** Writes a usage failure and returns exit code 2. */
