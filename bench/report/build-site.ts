@@ -24,7 +24,9 @@ import {
 } from './report-tables.js';
 import { describeThrown } from '../../src/kernel/index.js';
 import { parseSweepResults } from '../results/sweep-schema.js';
-import { renderReportPage, type ChartName, type SweepOnPage } from './report-page.js';
+import { renderReportPage, type ChartName, type CiHistoryOnPage, type SweepOnPage } from './report-page.js';
+import { dashboardRunsByTestbed, readDashboardHistory } from './dashboard-history.js';
+import { dashboardHistoryChartSpec, dashboardSteps, lastRunPerCommit } from './dashboard-history-chart.js';
 import { historyByTestbed, loadResultsCollection } from './results-collection.js';
 import { publishedShareRows, segmentShareRows, segmentsChartSpec } from './segments-chart.js';
 import { staircaseChartSpec, staircaseRows } from './staircase-chart.js';
@@ -40,6 +42,11 @@ export interface BuildReportOptions {
   /** What results files' own `profiles` links are relative to. */
   readonly repoRoot: string;
   readonly log?: (line: string) => void;
+  /**
+   * The history the dashboards accumulated across CI runs: github-action-benchmark's
+   * gh-pages data file (`data.js`) or a Bencher perf export (`dashboard-history.ts`).
+   */
+  readonly dashboardHistory?: readonly string[];
   /** Fixed in tests so two builds compare equal. */
   readonly now?: Date;
 }
@@ -48,6 +55,8 @@ export interface BuiltReport {
   readonly indexPath: string;
   readonly bytes: number;
   readonly charts: readonly ChartName[];
+  /** Runs read from the dashboard history files, per testbed. */
+  readonly ciHistory?: readonly { readonly testbed: string; readonly runs: number; readonly steps: number }[];
   readonly resultsUsed: number;
   readonly skipped: readonly { readonly file: string; readonly reason: string }[];
   readonly anchorsLoaded: boolean;
@@ -85,6 +94,38 @@ async function findSweep(resultsDirs: readonly string[], log: (line: string) => 
   return undefined;
 }
 
+/** Reads the dashboards' history files and charts each testbed's runs with their steps. */
+async function chartDashboardHistory(
+  files: readonly string[],
+  render: (name: ChartName, ...args: Parameters<typeof renderChartSvg>) => Promise<string>,
+  log: (line: string) => void,
+): Promise<CiHistoryOnPage> {
+  const read = [];
+  for (const file of files) {
+    const history = await readDashboardHistory(file);
+    log(`CI history from ${shownPath(file)} (${history.format}): ${history.runs.length} run(s)${history.passedOver > 0 ? `, ${history.passedOver} entr(ies) without costlab's figures passed over` : ''}`);
+    read.push(history);
+  }
+  const testbeds = [];
+  for (const group of dashboardRunsByTestbed(read.flatMap((history) => history.runs))) {
+    const runs = lastRunPerCommit(group.runs);
+    const steps = dashboardSteps(runs);
+    testbeds.push({
+      testbed: group.testbed,
+      runs: runs.length,
+      noisyRuns: runs.filter((run) => run.noisy).length,
+      first: runs[0]!.time,
+      last: runs.at(-1)!.time,
+      svg: await render('ci-history', dashboardHistoryChartSpec(runs, steps), {
+        title: `History across CI runs, testbed ${group.testbed}`,
+        summary: `Whole call and catalogue segment medians across ${runs.length} CI run(s) on testbed ${group.testbed}, per strategy, log scale, with ${steps.length} step(s) marked`,
+      }),
+      steps: steps.map((step) => describeStep(step, (value) => formatMicros(value))),
+    });
+  }
+  return { files: read.map((history) => ({ file: shownPath(history.file), format: history.format, runs: history.runs.length })), testbeds };
+}
+
 export async function buildReportSite(options: BuildReportOptions): Promise<BuiltReport> {
   const log = options.log ?? (() => {});
   const resultsDirs = typeof options.resultsDir === 'string' ? [options.resultsDir] : options.resultsDir;
@@ -117,7 +158,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     return chart.svg;
   };
   const sweep = await findSweep(resultsDirs, log);
-  const charts: Record<Exclude<ChartName, 'sweep'>, string> & { sweep?: string } = {
+  const charts: Record<Exclude<ChartName, 'sweep' | 'ci-history'>, string> & { sweep?: string } = {
     staircase: await render('staircase', staircaseChartSpec(staircaseRows(latest, figures)), {
       title: 'The staircase',
       summary: `Whole call and catalogue segment medians per catalogue strategy, ours${figures === undefined ? '' : ' beside published'}, log scale`,
@@ -138,6 +179,8 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     });
   }
 
+  const ciHistory = options.dashboardHistory === undefined || options.dashboardHistory.length === 0 ? undefined : await chartDashboardHistory(options.dashboardHistory, render, log);
+
   log('looking for profiles');
   const pageDir = path.resolve(options.outDir);
   const profiles = await findCommitProfiles(history, { profilesDir: options.profilesDir, repoRoot: options.repoRoot, pageDir });
@@ -157,6 +200,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     },
     charts,
     ...(sweep === undefined ? {} : { sweep }),
+    ...(ciHistory === undefined ? {} : { ciHistory }),
     tables: {
       staircase: staircaseTable(latest, figures),
       ratios: ratiosTable(latest, figures),
@@ -179,7 +223,8 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
   return {
     indexPath,
     bytes,
-    charts: Object.keys(charts) as ChartName[],
+    charts: [...(Object.keys(charts) as ChartName[]), ...(ciHistory === undefined ? [] : (['ci-history'] as const))],
+    ...(ciHistory === undefined ? {} : { ciHistory: ciHistory.testbeds.map((t) => ({ testbed: t.testbed, runs: t.runs, steps: t.steps.length })) }),
     resultsUsed: collection.history.length,
     skipped: collection.skipped,
     anchorsLoaded: anchors.status === 'loaded',

@@ -4,7 +4,7 @@
  * figures of the JSON the page was built from, nothing fetched from a network, no
  * console errors. Leaves a full-page screenshot in `results/site/screenshot.png`.
  */
-import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,6 +15,7 @@ import { buildReportSite } from '../../bench/report/build-site.js';
 import { commitLabel } from '../../bench/report/history-chart.js';
 import { formatCount, formatMicros, formatRatio, formatShare, grouped } from '../../bench/report/number-format.js';
 import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
+import { actionBenchmarkDataJs, makeHistoryRuns } from '../fixtures/dashboard-history-fixture.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCREENSHOT = path.join(REPO_ROOT, 'results', 'site', 'screenshot.png');
@@ -118,7 +119,11 @@ describe.skipIf(process.env.CHROMIUM_PATH === undefined && !existsSync(CHROMIUM)
     // The scale sweep beside the results, so the page carries all four charts.
     await mkdir(path.join(workspace.resultsDir, 'sweep'), { recursive: true });
     await copyFile(COMMITTED_SWEEP, path.join(workspace.resultsDir, 'sweep', 'latest.json'));
+    // ...and the history CI accumulated (github-action-benchmark's data.js, 30 runs): the fifth chart.
+    const dataJs = path.join(workspace.root, 'data.js');
+    await writeFile(dataJs, actionBenchmarkDataJs(makeHistoryRuns()));
     figures = new Set<number>();
+    numbersIn(JSON.parse((await readFile(dataJs, 'utf8')).replace(/^window\.BENCHMARK_DATA = /, '')), figures);
     const inputs = [
       ...(await readdir(workspace.resultsDir)).filter((name) => name.endsWith('.json')).map((name) => path.join(workspace.resultsDir, name)),
       path.join(workspace.resultsDir, 'sweep', 'latest.json'),
@@ -138,6 +143,7 @@ describe.skipIf(process.env.CHROMIUM_PATH === undefined && !existsSync(CHROMIUM)
       anchorsPath: workspace.anchorsPath,
       profilesDir: workspace.profilesDir,
       repoRoot: workspace.root,
+      dashboardHistory: [dataJs],
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -273,7 +279,8 @@ describe.skipIf(process.env.CHROMIUM_PATH === undefined && !existsSync(CHROMIUM)
       await phone.goto(page.url(), { waitUntil: 'load' });
       const layout = await phone.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,
-        charts: [...document.querySelectorAll('figure.chart svg')].map((svg) => ({
+        // The CI history's 30 runs scroll sideways inside their figure (overflow-x), as a long history does.
+        charts: [...document.querySelectorAll('figure.chart:not([data-chart="ci-history"]) svg')].map((svg) => ({
           drawn: Number(svg.getAttribute('width')),
           shown: svg.getBoundingClientRect().width,
           right: svg.getBoundingClientRect().right,
@@ -323,7 +330,7 @@ describe.skipIf(process.env.CHROMIUM_PATH === undefined && !existsSync(CHROMIUM)
       paths.map((node) => ({ chart: node.closest('figure')?.getAttribute('data-chart') ?? '', d: node.getAttribute('d') ?? '' })),
     );
     // Lines in the history (per strategy) and the sweep (per curve, four panels): each more than one point.
-    expect(new Set(lines.map((line) => line.chart))).toEqual(new Set(['history', 'sweep']));
+    expect(new Set(lines.map((line) => line.chart))).toEqual(new Set(['history', 'sweep', 'ci-history']));
     for (const { chart, d } of lines) {
       const xs = linePoints(d).map(([x]) => x);
       expect(xs.length, `${chart}: ${d}`).toBeGreaterThan(1);
@@ -357,7 +364,14 @@ describe.skipIf(process.env.CHROMIUM_PATH === undefined && !existsSync(CHROMIUM)
     const untracedText = [
       ...cells.filter((cell) => !ratioCells.has(cell.text)).flatMap((cell) => shownNumbers(cell.text).filter((n) => !traced.has(n)).map((n) => `${cell.table}: ${n} in "${cell.text}"`)),
       ...labels.flatMap((label) =>
-        shownNumbers(label.replace(/^[0-9a-f]{7}(\+dirty)? \(\d{4}-\d{2}-\d{2}\)/, '').replace(/N=[\d,]+/, '').replace(/\(published as [^)]*\)/, ''))
+        shownNumbers(
+          label
+            .replace(/^[0-9a-f]{7}(\+dirty)? \(\d{4}-\d{2}-\d{2}\)/, '')
+            .replace(/N=[\d,]+/, '')
+            .replace(/\(published as [^)]*\)/, '')
+            // A CI run's load per core is worked out from the load and cores its dashboard entry names in words.
+            .replace(/ · noisy, load [\d.]+ per core$/, ''),
+        )
           .filter((n) => !traced.has(n))
           .map((n) => `label: ${n} in "${label}"`),
       ),
