@@ -26,7 +26,9 @@ import { describeThrown } from '../../src/kernel/index.js';
 import { parseSweepResults } from '../results/sweep-schema.js';
 import { parseMapResults } from '../results/map-schema.js';
 import { mapChartRows, mapChartSpec } from './map-chart.js';
-import { renderReportPage, type ChartName, type MapOnPage, type SweepOnPage } from './report-page.js';
+import { renderReportPage, type ChartName, type CiHistoryOnPage, type MapOnPage, type SweepOnPage } from './report-page.js';
+import { dashboardRunsByTestbed, readDashboardHistory } from './dashboard-history.js';
+import { dashboardHistoryChartSpec, dashboardSteps, lastRunPerCommit } from './dashboard-history-chart.js';
 import { historyByTestbed, loadResultsCollection } from './results-collection.js';
 import { publishedShareRows, segmentShareRows, segmentsChartSpec } from './segments-chart.js';
 import { staircaseChartSpec, staircaseRows } from './staircase-chart.js';
@@ -43,6 +45,11 @@ export interface BuildReportOptions {
   /** What results files' own `profiles` links are relative to. */
   readonly repoRoot: string;
   readonly log?: (line: string) => void;
+  /**
+   * The history the dashboards accumulated across CI runs: github-action-benchmark's
+   * gh-pages data file (`data.js`) or a Bencher perf export (`dashboard-history.ts`).
+   */
+  readonly dashboardHistory?: readonly string[];
   /** Fixed in tests so two builds compare equal. */
   readonly now?: Date;
 }
@@ -51,6 +58,8 @@ export interface BuiltReport {
   readonly indexPath: string;
   readonly bytes: number;
   readonly charts: readonly ChartName[];
+  /** Runs read from the dashboard history files, per testbed. */
+  readonly ciHistory?: readonly { readonly testbed: string; readonly runs: number; readonly steps: number }[];
   readonly resultsUsed: number;
   readonly skipped: readonly { readonly file: string; readonly reason: string }[];
   readonly anchorsLoaded: boolean;
@@ -89,6 +98,38 @@ async function findBeside<T>(resultsDirs: readonly string[], relative: string, w
   return undefined;
 }
 
+/** Reads the dashboards' history files and charts each testbed's runs with their steps. */
+async function chartDashboardHistory(
+  files: readonly string[],
+  render: (name: ChartName, ...args: Parameters<typeof renderChartSvg>) => Promise<string>,
+  log: (line: string) => void,
+): Promise<CiHistoryOnPage> {
+  const read = [];
+  for (const file of files) {
+    const history = await readDashboardHistory(file);
+    log(`CI history from ${shownPath(file)} (${history.format}): ${history.runs.length} run(s)${history.passedOver > 0 ? `, ${history.passedOver} entr(ies) without costlab's figures passed over` : ''}`);
+    read.push(history);
+  }
+  const testbeds = [];
+  for (const group of dashboardRunsByTestbed(read.flatMap((history) => history.runs))) {
+    const runs = lastRunPerCommit(group.runs);
+    const steps = dashboardSteps(runs);
+    testbeds.push({
+      testbed: group.testbed,
+      runs: runs.length,
+      noisyRuns: runs.filter((run) => run.noisy).length,
+      first: runs[0]!.time,
+      last: runs.at(-1)!.time,
+      svg: await render('ci-history', dashboardHistoryChartSpec(runs, steps), {
+        title: `History across CI runs, testbed ${group.testbed}`,
+        summary: `Whole call and catalogue segment medians across ${runs.length} CI run(s) on testbed ${group.testbed}, per strategy, log scale, with ${steps.length} step(s) marked`,
+      }),
+      steps: steps.map((step) => describeStep(step, (value) => formatMicros(value))),
+    });
+  }
+  return { files: read.map((history) => ({ file: shownPath(history.file), format: history.format, runs: history.runs.length })), testbeds };
+}
+
 export async function buildReportSite(options: BuildReportOptions): Promise<BuiltReport> {
   const log = options.log ?? (() => {});
   const resultsDirs = typeof options.resultsDir === 'string' ? [options.resultsDir] : options.resultsDir;
@@ -122,7 +163,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
   };
   const sweep: SweepOnPage | undefined = await findBeside(resultsDirs, path.join('sweep', 'latest.json'), 'scale sweep', parseSweepResults, log);
   const map: MapOnPage | undefined = await findBeside(resultsDirs, path.join('map', 'latest.json'), 'staircase map', parseMapResults, log);
-  const charts: Record<Exclude<ChartName, 'sweep' | 'map'>, string> & { sweep?: string; map?: string } = {
+  const charts: Record<Exclude<ChartName, 'sweep' | 'map' | 'ci-history'>, string> & { sweep?: string; map?: string } = {
     staircase: await render('staircase', staircaseChartSpec(staircaseRows(latest, figures)), {
       title: 'The staircase',
       summary: `Whole call and catalogue segment medians per catalogue strategy, ours${figures === undefined ? '' : ' beside published'}, log scale`,
@@ -149,6 +190,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
       summary: 'Both step ratios measured over provider tools × grants, coloured by measured ÷ published, the published band outlined, both worlds as points',
     });
   }
+  const ciHistory = options.dashboardHistory === undefined || options.dashboardHistory.length === 0 ? undefined : await chartDashboardHistory(options.dashboardHistory, render, log);
 
   log('looking for profiles');
   const pageDir = path.resolve(options.outDir);
@@ -170,6 +212,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     charts,
     ...(sweep === undefined ? {} : { sweep }),
     ...(map === undefined ? {} : { map }),
+    ...(ciHistory === undefined ? {} : { ciHistory }),
     tables: {
       staircase: staircaseTable(latest, figures),
       ratios: ratiosTable(latest, figures),
@@ -192,7 +235,8 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
   return {
     indexPath,
     bytes,
-    charts: Object.keys(charts) as ChartName[],
+    charts: [...(Object.keys(charts) as ChartName[]), ...(ciHistory === undefined ? [] : (['ci-history'] as const))],
+    ...(ciHistory === undefined ? {} : { ciHistory: ciHistory.testbeds.map((t) => ({ testbed: t.testbed, runs: t.runs, steps: t.steps.length })) }),
     resultsUsed: collection.history.length,
     skipped: collection.skipped,
     anchorsLoaded: anchors.status === 'loaded',

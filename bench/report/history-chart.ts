@@ -12,7 +12,7 @@ import { logAxis, logPosition } from './log-axis.js';
 import { CATALOGUE_SEGMENT, MEASURE_PANELS, WHOLE_CALL } from './staircase-chart.js';
 import { MCP_TURN, SEGMENT_ROWS, type SegmentRowName } from './segments-chart.js';
 import { seriesColours } from './palette.js';
-import type { HistoryStep } from './history-steps.js';
+import type { HistoryStep, HistoryStepOf, StepMeasure } from './history-steps.js';
 
 /** Seven hex digits, as git abbreviates; a dirty tree is marked so it is not mistaken for the commit. */
 export function commitLabel(results: Results): string {
@@ -27,17 +27,25 @@ export interface HistoryRow {
   readonly measure: typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT;
   readonly micros: number;
   readonly description: string;
-  /** What the step starting here is (`+40% from 951 µs`), or '' where none starts. */
+  /** What the step starting here is (`step +40% (p = 2.1e-5)`), or '' where none starts. */
   readonly step: string;
+  /** The run was noisy (run-context.ts, isNoisy): ringed in grey, and left out of the step detection. */
+  readonly noisy?: boolean;
 }
+
+/** The words on a step's mark: `step +40% (p = 2.1e-5)`. */
+export function stepMarkText(step: Pick<HistoryStepOf<unknown>, 'ratio' | 'pValue'>): string {
+  const pct = (step.ratio - 1) * 100;
+  return `step ${pct >= 0 ? '+' : ''}${pct.toFixed(0)}% (p = ${step.pValue.toPrecision(2)})`;
+}
+
+export const measureLabel = (measure: StepMeasure): typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT => (measure === 'call' ? WHOLE_CALL : CATALOGUE_SEGMENT);
 
 /** `history` must already be in commit order; `steps` are the change points found in it. */
 export function historyRows(history: readonly Results[], steps: readonly HistoryStep[] = []): HistoryRow[] {
   const stepOf = (results: Results, series: SegmentRowName, measure: typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT): string => {
-    const step = steps.find((s) => s.entry.results === results && s.series === series && (s.measure === 'call' ? WHOLE_CALL : CATALOGUE_SEGMENT) === measure);
-    if (step === undefined) return '';
-    const pct = (step.ratio - 1) * 100;
-    return `step ${pct >= 0 ? '+' : ''}${pct.toFixed(0)}% (p = ${step.pValue.toPrecision(2)})`;
+    const step = steps.find((s) => s.entry.results === results && s.series === series && measureLabel(s.measure) === measure);
+    return step === undefined ? '' : stepMarkText(step);
   };
   return history.flatMap((results, position) => {
     const commit = commitLabel(results);
@@ -101,11 +109,17 @@ export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder:
           mark: { type: 'point', filled: true, size: 55, opacity: 1 },
           encoding: { ...encoding, description: { field: 'description' } },
         },
-        // The step marks repeat a point the layer above describes; the page lists the steps in words under the chart.
+        // A noisy run's point ringed in grey: its figure is shown, and left out of the step detection.
         {
-          transform: [{ filter: "datum.step !== ''" }],
-          mark: { type: 'point', shape: 'triangle-up', filled: false, size: 260, strokeWidth: 2, opacity: 1, aria: false },
-          encoding: { x: encoding.x, y: encoding.y, color: encoding.color },
+          transform: [{ filter: 'datum.noisy === true' }],
+          mark: { type: 'point', shape: 'circle', filled: false, size: 190, strokeWidth: 1.5, color: '#9a9a9a', opacity: 1, aria: false },
+          encoding: { x: encoding.x, y: encoding.y },
+        },
+        // The step marks, named for what they mark (role "step", so they are not counted as data points).
+        {
+          transform: [{ filter: "datum.step !== ''" }, { calculate: "datum.step + ' starts at ' + datum.commit + ': ' + datum.series + ', ' + datum.measure", as: 'stepDescription' }],
+          mark: { type: 'point', shape: 'triangle-up', filled: false, size: 260, strokeWidth: 2, opacity: 1, ariaRoleDescription: 'step' },
+          encoding: { x: encoding.x, y: encoding.y, color: encoding.color, description: { field: 'stepDescription' } },
         },
       ],
     },

@@ -17,12 +17,30 @@ import type { SweepResults } from '../results/sweep-schema.js';
 import type { MapResults } from '../results/map-schema.js';
 import { pointAt } from '../map/map-markdown.js';
 
-export type ChartName = 'staircase' | 'segments' | 'history' | 'sweep' | 'map';
+export type ChartName = 'staircase' | 'segments' | 'history' | 'sweep' | 'map' | 'ci-history';
 
 /** The scale sweep's part of the page, when a sweep results file was found beside the results. */
 export interface SweepOnPage {
   readonly file: string;
   readonly results: SweepResults;
+}
+
+/** One testbed of the history the dashboards accumulated (`dashboard-history.ts`), charted. */
+export interface CiHistoryTestbed {
+  readonly testbed: string;
+  readonly runs: number;
+  readonly noisyRuns: number;
+  readonly first: string;
+  readonly last: string;
+  readonly svg: string;
+  /** The steps found in it, in words. */
+  readonly steps: readonly string[];
+}
+
+/** The dashboards' history on the page: which files were read, and a chart per testbed. */
+export interface CiHistoryOnPage {
+  readonly files: readonly { readonly file: string; readonly format: string; readonly runs: number }[];
+  readonly testbeds: readonly CiHistoryTestbed[];
 }
 
 export interface ReportPageModel {
@@ -38,10 +56,11 @@ export interface ReportPageModel {
   /** Paths as shown to the reader (already made relative where that reads better). */
   readonly shownPaths: { readonly results: string; readonly anchors: string; readonly profiles: string };
   /** The sweep chart is present exactly when `sweep` is. */
-  readonly charts: Readonly<Record<Exclude<ChartName, 'sweep' | 'map'>, string>> & { readonly sweep?: string; readonly map?: string };
+  readonly charts: Readonly<Record<Exclude<ChartName, 'sweep' | 'map' | 'ci-history'>, string>> & { readonly sweep?: string; readonly map?: string };
   readonly sweep?: SweepOnPage;
   /** The map chart is present exactly when `map` is. */
   readonly map?: MapOnPage;
+  readonly ciHistory?: CiHistoryOnPage;
   readonly tables: {
     readonly staircase: Table;
     readonly ratios: Table;
@@ -61,11 +80,24 @@ function time(iso: string): string {
   return `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso)}</time>`;
 }
 
-function figure(name: ChartName, svg: string, caption: string): string {
-  return `<figure class="chart" id="chart-${name}" data-chart="${name}">
+function figure(name: ChartName, svg: string, caption: string, testbed?: string): string {
+  const id = testbed === undefined ? name : `${name}-${testbed.replace(/[^A-Za-z0-9_-]+/g, '-')}`;
+  const attribute = testbed === undefined ? '' : ` data-testbed="${escapeHtml(testbed)}"`;
+  return `<figure class="chart" id="chart-${escapeHtml(id)}" data-chart="${name}"${attribute}>
 ${svg}
 <figcaption>${escapeHtml(caption)}</figcaption>
 </figure>`;
+}
+
+function ciHistorySection(history: CiHistoryOnPage): string {
+  const files = history.files.map((f) => `<code>${escapeHtml(f.file)}</code> (${escapeHtml(f.format)}, ${f.runs} run(s))`).join(', ');
+  const testbeds = history.testbeds.map(
+    (t) => `<h3 id="ci-history-${escapeHtml(t.testbed.replace(/[^A-Za-z0-9_-]+/g, '-'))}">Testbed <code>${escapeHtml(t.testbed)}</code>: ${t.runs} run(s), ${t.noisyRuns} noisy, ${escapeHtml(t.first.slice(0, 10))} to ${escapeHtml(t.last.slice(0, 10))}</h3>
+${figure('ci-history', t.svg, `Whole call and catalogue segment p50 per CI run and strategy on testbed ${t.testbed} (µs, log scale); a grey ring marks a noisy run${t.steps.length > 0 ? ', a triangle where a step starts' : ''}.`, t.testbed)}
+${stepsList(t.steps, `ci-history-steps-${t.testbed.replace(/[^A-Za-z0-9_-]+/g, '-')}`)}`,
+  );
+  return `<p>Every main-branch run the CI workflow published, read back from ${files}: one chart per testbed, since absolute times compare only on one. A run is noisy when ${escapeHtml(NOISE_RULE)}; noisy runs are drawn and left out of the step detection.</p>
+${testbeds.join('\n')}`;
 }
 
 function sweepSection(sweep: SweepOnPage, svg: string): string {
@@ -171,10 +203,10 @@ ${anchors}`;
 }
 
 /** The steps under the history chart, or a sentence saying there were none, with the rule either way. */
-function stepsList(steps: readonly string[]): string {
+function stepsList(steps: readonly string[], id = 'history-steps'): string {
   const rule = `<p class="table-note">${escapeHtml(STEP_RULE.charAt(0).toUpperCase() + STEP_RULE.slice(1))}.</p>`;
-  if (steps.length === 0) return `<p id="history-steps">No step (change point) in the charted runs.</p>\n${rule}`;
-  return `<ul id="history-steps">${steps.map((step) => `<li>${escapeHtml(step)}</li>`).join('')}</ul>\n${rule}`;
+  if (steps.length === 0) return `<p id="${id}">No step (change point) in the charted runs.</p>\n${rule}`;
+  return `<ul id="${id}">${steps.map((step) => `<li>${escapeHtml(step)}</li>`).join('')}</ul>\n${rule}`;
 }
 
 export function renderReportPage(model: ReportPageModel): string {
@@ -211,6 +243,7 @@ ${figure('history', model.charts.history, `Whole call and catalogue segment p50 
 ${stepsList(model.steps)}
 ${renderTable(t.history)}`,
     ],
+    ...(model.ciHistory === undefined ? [] : [['ci-history', 'History across CI runs', ciHistorySection(model.ciHistory)] as const]),
     ...(model.sweep === undefined || model.charts.sweep === undefined ? [] : [['scale', '4. Catalogue resolution at scale', sweepSection(model.sweep, model.charts.sweep)] as const]),
     ['profiles', model.sweep === undefined ? '4. Profiles' : '5. Profiles', profilesSection(model)],
     ...(model.map === undefined || model.charts.map === undefined ? [] : [['map', 'The staircase map', mapSection(model.map, model.charts.map)] as const]),

@@ -24,6 +24,12 @@ const micros = (value: number): Cell => ({ text: formatMicros(value), value, uni
 const share = (value: number): Cell => ({ text: formatShare(value), value, unit: 'share' });
 const ratio = (value: number): Cell => ({ text: formatRatio(value), value, unit: 'ratio' });
 const count = (value: number): Cell => ({ text: value >= 1000 ? grouped(value, 3) : formatCount(value), value });
+/** A round-by-round difference: its median, with its interval in words; the exact median stays in data-value. */
+const pairedMicros = (d: { readonly medianUs: number; readonly loUs: number; readonly hiUs: number }): Cell => ({
+  text: `${formatMicros(d.medianUs)} (${formatMicros(d.loUs)} to ${formatMicros(d.hiUs)})`,
+  value: d.medianUs,
+  unit: 'us',
+});
 const publishedMicros = (ms: number | undefined): Cell => (ms === undefined ? NONE : micros(clean(ms * 1000)));
 
 export function staircaseTable(latest: Results, anchors: AnchorFigures | undefined): Table {
@@ -230,7 +236,7 @@ export function transportsTable(latest: Results): Table | undefined {
       micros(row.bare.p50Us),
       micros(row.bare.p95Us),
       micros(row.addedP50Us),
-      row.paired === undefined ? NONE : `${micros(row.paired.added.medianUs)} (${micros(row.paired.added.loUs)} to ${micros(row.paired.added.hiUs)})`,
+      row.paired === undefined ? NONE : pairedMicros(row.paired.added),
       ratio(row.ratioP50),
       row.floor === undefined ? NONE : micros(row.floor.p50Us),
       row.overFloorP50Us === undefined ? NONE : micros(row.overFloorP50Us),

@@ -14,6 +14,7 @@ import type { PreparedCommit } from '../../bench/gate/worktree.js';
 import { mergeBase, shallowCloneHint } from '../../bench/gate/commit-range.js';
 import { disposeWorktrees } from '../../bench/gate/worktree-cleanup.js';
 import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
+import { LOCAL_RESULTS_DIR } from '../../bench/harness/run-bench.js';
 import { defineCommand } from '../command.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
@@ -29,7 +30,7 @@ interface CompareFlags extends TargetFlags {
   readonly thresholdWall: number;
   readonly thresholdInstructions?: number;
   readonly json?: boolean;
-  readonly out: string;
+  readonly out?: string;
   readonly mergeBase?: boolean;
   readonly keepWorktrees?: boolean;
 }
@@ -62,7 +63,7 @@ export const command = defineCommand<CompareFlags>({
       .option('--threshold-wall <ratio>', 'wall-clock change that counts as a regression', positiveNumber, 0.05)
       .option('--threshold-instructions <ratio>', "instruction-count change that counts as a regression, every lane (default: each lane's threshold from results/baseline.json)", positiveNumber)
       .option('--json', 'print the verdict (or, with --target, the target comparison) as JSON instead of a markdown table')
-      .option('--out <dir>', 'where compare-<base>-<head>.md is written', 'results')
+      .option('--out <dir>', 'where compare-<base>-<head>.md is written (default: results/runs in the repository, git-ignored, so a run leaves the clone clean)')
       .option('--merge-base', 'measure the merge-base of <base> and <head> as the base: what a pull request branched from (compare --merge-base origin/main HEAD)')
       .option('--keep-worktrees', 'keep .worktrees/<sha> (with node_modules) for a rerun; by default they are removed afterwards, and their disk usage is printed either way');
     addTargetOptions(command, { json: false, calls: false });
@@ -122,8 +123,9 @@ export const command = defineCommand<CompareFlags>({
           ? `${JSON.stringify({ schemaVersion: VERDICT_SCHEMA_VERSION, command: 'compare', base: base.sha, head: head.sha, exitCode, verdict: exitCode === 0 ? 'pass' : 'regression', rows: rows.map((row) => ({ ...row, flagged: isFlagged(row) })) }, null, 2)}\n`
           : markdown,
       );
-      const file = join(values.out, `compare-${short(base.sha)}-${short(head.sha)}.md`);
-      await withOutputDirectory(values.out, ['costlab compare', ...argv].join(' '), () => writeOutputFile(file, markdown));
+      const outDir = values.out ?? LOCAL_RESULTS_DIR;
+      const file = join(outDir, `compare-${short(base.sha)}-${short(head.sha)}.md`);
+      await withOutputDirectory(outDir, ['costlab compare', ...argv].join(' '), () => writeOutputFile(file, markdown));
       progress(`written ${file}`);
       return exitCodeFor(rows);
     } catch (error) {

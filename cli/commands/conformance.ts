@@ -19,6 +19,7 @@ import { runConformance } from '../../src/conformance/suite.js';
 import type { StrategyChoice } from '../../src/conformance/suite.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import { costlabCommit } from '../../bench/harness/environment.js';
+import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR } from '../../bench/harness/run-bench.js';
 import { oneOf, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
@@ -28,7 +29,8 @@ import { withOutputDirectory, writeOutputFile } from '../../bench/results/output
 interface ConformanceFlags extends TargetFlags {
   readonly strategy: StrategyChoice;
   readonly columns: readonly ColumnId[];
-  readonly out: string;
+  readonly out?: string;
+  readonly commitResults?: boolean;
   readonly official?: string | true;
 }
 
@@ -43,13 +45,14 @@ export const command = defineCommand<ConformanceFlags>({
         'turn',
       )
       .addOption(new Option('--columns <list>', `comma-separated subset of: ${COLUMN_IDS.join(', ')}`).argParser(subsetOf(COLUMN_IDS)).default(COLUMN_IDS, 'all'))
-      .option('--out <dir>', 'where conformance.json and conformance.md go', 'results')
+      .option('--out <dir>', 'where conformance.json and conformance.md go (default: results/runs, git-ignored, so a run leaves the clone clean)')
+      .addOption(new Option('--commit-results', 'write into results/, the committed matrix').conflicts('out'))
       .option('--official [url]', `run the official MCP suite (@modelcontextprotocol/conformance, Node 22 from npm when needed) against a Streamable HTTP URL; without one, against costlab serve --http`)
       .addHelpText('after', '\nExits 1 when a gating cell is fail or not_exercised, 2 on a usage error.');
     addTargetOptions(command);
   },
   async run(values, { argv }) {
-    if (values.official !== undefined) return (await import('../target/official-conformance.js')).runOfficial(values.official, values, argv);
+    if (values.official !== undefined) return (await import('../target/official-conformance.js')).runOfficial(values.official, { ...values, out: values.out ?? LOCAL_RESULTS_DIR }, argv);
     if (wantsTarget(values)) return (await import('../target/run-target-report.js')).runTargetReport('conformance', values, argv);
     const outcome = await runConformance({
       strategy: values.strategy,
@@ -67,9 +70,10 @@ export const command = defineCommand<ConformanceFlags>({
       machine: `${cpus()[0]?.model.trim() ?? 'unknown CPU'} × ${cpus().length}`,
       ...(commit === undefined ? {} : { commit }),
     });
-    const jsonPath = path.join(values.out, 'conformance.json');
-    const mdPath = path.join(values.out, 'conformance.md');
-    await withOutputDirectory(values.out, doc.environment.command ?? 'costlab conformance', async () => {
+    const outDir = values.commitResults === true ? COMMITTED_RESULTS_DIR : values.out === undefined ? LOCAL_RESULTS_DIR : path.resolve(values.out);
+    const jsonPath = path.join(outDir, 'conformance.json');
+    const mdPath = path.join(outDir, 'conformance.md');
+    await withOutputDirectory(outDir, doc.environment.command ?? 'costlab conformance', async () => {
       await writeOutputFile(jsonPath, `${JSON.stringify(doc, null, 2)}\n`);
       await writeOutputFile(mdPath, renderMarkdown(doc));
     });
@@ -85,7 +89,7 @@ export const command = defineCommand<ConformanceFlags>({
       doc.gate.passed
         ? `gate (${doc.gate.strategy}): passed`
         : `gate (${doc.gate.strategy}): FAILED — ${doc.gate.failures.map((f) => `${f.row} × ${f.column} (${f.status})`).join(', ')}`,
-      `wrote ${jsonPath} and ${mdPath} in ${(outcome.elapsedMs / 1000).toFixed(1)} s`,
+      `wrote ${path.relative(process.cwd(), jsonPath)} and ${path.relative(process.cwd(), mdPath)} in ${(outcome.elapsedMs / 1000).toFixed(1)} s`,
     ];
     process.stdout.write(`${sections.filter((s) => s.length > 0).join('\n\n')}\n`);
     return doc.gate.passed ? 0 : 1;

@@ -8,6 +8,7 @@ import { Option } from 'commander';
 import { COMMITTED_RESULTS_DIR, DEFAULT_ANCHORS, LOCAL_RESULTS_DIR, REPO_ROOT } from '../../bench/harness/run-bench.js';
 import { buildReportSite } from '../../bench/report/build-site.js';
 import { NoResultsError } from '../../bench/report/results-collection.js';
+import { DashboardHistoryUnreadable } from '../../bench/report/dashboard-history.js';
 import { defineCommand } from '../command.js';
 
 
@@ -16,6 +17,7 @@ interface ReportFlags {
   readonly out: string;
   readonly anchors: string;
   readonly profiles: string;
+  readonly history?: string;
 }
 
 export const command = defineCommand<ReportFlags>({
@@ -38,7 +40,11 @@ export const command = defineCommand<ReportFlags>({
           'reference/anchor-figures.json in the repository',
         ),
       )
-      .option('--profiles <dir>', 'flame graphs per commit, linked when present', 'profiles');
+      .option('--profiles <dir>', 'flame graphs per commit, linked when present', 'profiles')
+      .option(
+        '--history <files>',
+        "the history the CI dashboards accumulated, comma-separated: github-action-benchmark's gh-pages data file (data.js) or a Bencher perf export (JSON); charted per testbed with its steps and noisy runs",
+      );
   },
   async run(values) {
     try {
@@ -48,11 +54,16 @@ export const command = defineCommand<ReportFlags>({
         anchorsPath: values.anchors,
         profilesDir: values.profiles,
         repoRoot: REPO_ROOT,
+        ...(values.history === undefined ? {} : { dashboardHistory: values.history.split(',') }),
         log: (line) => process.stderr.write(`report: ${line}\n`),
       });
       process.stdout.write(`${built.indexPath}\n`);
       return 0;
     } catch (error) {
+      if (error instanceof DashboardHistoryUnreadable) {
+        process.stderr.write(`costlab report: ${error.name}: ${error.message}\n`);
+        return 2;
+      }
       if (error instanceof NoResultsError) {
         process.stderr.write(`costlab report: ${error.message}; run \`costlab bench\` first\n`);
         return 1;

@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { Option } from 'commander';
 import { FlagProblem } from '../../bench/command-line/flag-values.js';
-import { REPO_ROOT } from '../../bench/harness/run-bench.js';
+import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT } from '../../bench/harness/run-bench.js';
 import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
 import { runSweep, writeSweepOutputs } from '../../bench/scale/run-sweep.js';
 import { checkSweepTargets, failingSweepTargets } from '../../bench/scale/sweep-markdown.js';
@@ -27,6 +27,7 @@ interface SweepFlags {
   readonly out?: string;
   readonly shard?: Shard;
   readonly merge?: readonly string[];
+  readonly commitResults?: boolean;
 }
 
 const shardFlag = (given: string): Shard | FlagProblem => parseShard(given) ?? new FlagProblem(given, 'i/n with 1 ≤ i ≤ n (e.g. 2/3)');
@@ -52,14 +53,15 @@ export const command = defineCommand<SweepFlags>({
         'Measures catalogue resolution at scale: N ∈ {1, 20, 200, 2000, 10000} provider tools under every strategy that finishes a turn in time; P ∈ {1, 4, 16}, C ∈ {1, 3, 10, 27}, G ∈ {6, 100, 1000} under turn; tools/list beside the SDK McpServer. Writes <out>/sweep/<commit>.json, <out>/sweep/latest.json and <out>/scale-sweep.md; progress on stderr.',
       )
       .option('--quick', 'CI-sized: N ∈ {20, 2000}, shared and turn, a few turns a point', false)
-      .option('--out <dir>', 'output directory (default: results, in the repository)')
+      .option('--out <dir>', 'output directory (default: results/runs in the repository, git-ignored, so a run leaves the clone clean)')
+      .addOption(new Option('--commit-results', 'write into results/, the committed sweep (a whole sweep, or the merge of one)').conflicts(['out', 'quick', 'shard']))
       .addOption(new Option('--shard <i/n>', 'measure part i of n of the plan (whole curves, for a CI matrix); writes <out>/sweep/<commit>.shard-<i>-of-<n>.json only').argParser(shardFlag))
       .addOption(
         new Option('--merge <files...>', 'merge the shard files of one sweep (same commit and plan, shards 1..n each once) into what a whole sweep writes; measures nothing').conflicts(['shard', 'quick']),
       );
   },
-  async run({ quick, out, shard, merge }, { argv }) {
-    const outDir = out === undefined ? path.join(REPO_ROOT, 'results') : path.resolve(out);
+  async run({ quick, out, shard, merge, commitResults }, { argv }) {
+    const outDir = commitResults === true ? COMMITTED_RESULTS_DIR : out === undefined ? LOCAL_RESULTS_DIR : path.resolve(out);
     const command = ['costlab sweep', ...argv].join(' ');
     try {
       if (merge !== undefined) {

@@ -20,6 +20,13 @@ import { parseTargetSpec } from '../../bench/target/target-spec.js';
 import type { TargetSpec } from '../../bench/target/target-spec.js';
 
 export const DEFAULT_CONFIG_FILE = 'costlab.config.json';
+
+/**
+ * Where a target run writes when no `--out` is given: `results/runs/` under the
+ * directory the command runs in (the user's own repository, usually), as every
+ * costlab command does, so a run never touches a committed file unless asked.
+ */
+export const TARGET_RESULTS_DIR = 'results/runs';
 /** The package's command, as a user's client would name it. */
 const BIN = packageFile('bin/costlab.mjs');
 
@@ -119,7 +126,7 @@ export async function targetOptions(flags: TargetFlags): Promise<TargetCommandOp
   if (specs.length === 0) throw new TargetUsageError(`name a target with --target, --world, or "target" in ${DEFAULT_CONFIG_FILE}`);
   // A server author with no config file wants every tool exercised; a config file's calls are the author's own choice.
   const plan: CallPlanOptions = { calls: flags.calls ?? (configFile === undefined ? 'all' : 'config'), allowDestructive: flags.allowDestructive === true, seed: flags.seed ?? DEFAULT_CALL_PLAN.seed };
-  return { specs, config, out: flags.out ?? 'results', json: flags.json === true, plan };
+  return { specs, config, out: flags.out ?? TARGET_RESULTS_DIR, json: flags.json === true, plan };
 }
 
 /** Writes a usage failure and returns exit code 2. */

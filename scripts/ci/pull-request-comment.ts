@@ -8,8 +8,11 @@
  *
  * Reads, as GitHub Actions sets them: GITHUB_TOKEN, GITHUB_REPOSITORY (owner/name),
  * GITHUB_API_URL (default https://api.github.com) and PR_NUMBER (the workflow
- * passes github.event.pull_request.number). Exit 0 posted or updated, 1 the API
- * refused, 2 usage. Tested against a loopback server speaking the same API
+ * passes github.event.pull_request.number). With PR_HEAD_SHA set (the
+ * workflow_run follow-up passes github.event.workflow_run.head_sha), the number
+ * is checked first: the pull request's head must be that commit, so a number
+ * read from a fork's artifact cannot aim the comment at another pull request.
+ * Exit 0 posted or updated, 1 the API refused or the head did not match, 2 usage. Tested against a loopback server speaking the same API
  * (test/ci/pull-request-comment.test.ts).
  */
 import { readFile } from 'node:fs/promises';
@@ -26,6 +29,12 @@ const CommentsSchema = z.array(CommentSchema);
 class ApiRefused extends Error {
   override readonly name = 'ApiRefused';
 }
+
+class PullRequestMismatch extends Error {
+  override readonly name = 'PullRequestMismatch';
+}
+
+const PullSchema = z.object({ head: z.object({ sha: z.string() }) });
 
 function required(name: string): string {
   const value = process.env[name];
@@ -65,12 +74,14 @@ async function main(argv: readonly string[]): Promise<number> {
   let token: string;
   let repository: string;
   let issue: string;
+  const expectedHead = process.env.PR_HEAD_SHA === '' ? undefined : process.env.PR_HEAD_SHA;
   try {
     token = required('GITHUB_TOKEN');
     repository = required('GITHUB_REPOSITORY');
     issue = required('PR_NUMBER');
     if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) throw new TypeError(`GITHUB_REPOSITORY must be owner/name, got '${repository}'`);
     if (!/^\d+$/.test(issue)) throw new TypeError(`PR_NUMBER must be a number, got '${issue}'`);
+    if (expectedHead !== undefined && !/^[0-9a-f]{40}$/.test(expectedHead)) throw new TypeError(`PR_HEAD_SHA must be a 40-digit commit id, got '${expectedHead}'`);
   } catch (error) {
     process.stderr.write(`pull-request-comment: ${(error as Error).message}\n`);
     return 2;
@@ -78,6 +89,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const api = (process.env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/$/, '');
   const body = commentBody(await readFile(file, 'utf8'));
   try {
+    if (expectedHead !== undefined) {
+      const pull = PullSchema.parse(await call(`${api}/repos/${repository}/pulls/${issue}`, token));
+      if (pull.head.sha !== expectedHead) throw new PullRequestMismatch(`pull request ${issue} is at ${pull.head.sha}, not at ${expectedHead}, the commit compared: no comment posted`);
+    }
     let existing: z.infer<typeof CommentSchema> | undefined;
     for (let page = 1; existing === undefined; page++) {
       const comments = CommentsSchema.parse(await call(`${api}/repos/${repository}/issues/${issue}/comments?per_page=100&page=${page}`, token));

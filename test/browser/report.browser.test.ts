@@ -4,7 +4,7 @@
  * figures of the JSON the page was built from, nothing fetched from a network, no
  * console errors. Leaves a full-page screenshot in `results/site/screenshot.png`.
  */
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,11 +13,57 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGY_NAMES } from '../../bench/results/results-schema.js';
 import { buildReportSite } from '../../bench/report/build-site.js';
 import { commitLabel } from '../../bench/report/history-chart.js';
+import { formatCount, formatMicros, formatRatio, formatShare, grouped } from '../../bench/report/number-format.js';
 import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
+import { actionBenchmarkDataJs, makeHistoryRuns } from '../fixtures/dashboard-history-fixture.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCREENSHOT = path.join(REPO_ROOT, 'results', 'site', 'screenshot.png');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const COMMITTED_SWEEP = path.join(REPO_ROOT, 'results', 'sweep', 'latest.json');
+const CHARTS = ['staircase', 'segments', 'history', 'sweep'] as const;
+
+/** Text no figure may ever render as: a value the page failed to format. */
+const BROKEN_TEXT = /\[object Object\]|\bNaN\b|\bundefined\b|\bnull\b|-?\bInfinity\b/;
+
+/** Every number anywhere in a JSON document, however deep. */
+function numbersIn(value: unknown, into: Set<number>): Set<number> {
+  if (typeof value === 'number') into.add(value);
+  else if (Array.isArray(value)) for (const item of value) numbersIn(item, into);
+  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) numbersIn(item, into);
+  return into;
+}
+
+/**
+ * Every way the report prints a figure (bench/report/number-format.ts), for each figure of
+ * the JSON files the page was built from, in the units the page converts to: published
+ * ms → µs, microbenchmark ns → µs, shares as percentages.
+ */
+function renderingsOf(figures: ReadonlySet<number>): Set<string> {
+  const out = new Set<string>();
+  const add = (value: number): void => {
+    if (!Number.isFinite(value)) return;
+    for (const text of [String(value), formatMicros(value), formatMicros(value, 0), formatCount(value), grouped(value, 3), formatRatio(value), formatShare(value)]) {
+      out.add(text.replace(/[×%]$/, ''));
+    }
+  };
+  for (const value of figures) {
+    add(value);
+    add(Number((value * 1000).toPrecision(12)));
+    add(value / 1000);
+  }
+  return out;
+}
+
+/** The figures a cell or a label shows: `1,104.6`, `-2.4`, `12.6 (11.2 to 14.3)` → each number as printed. */
+function shownNumbers(text: string): string[] {
+  return [...text.replace(/<1%/g, '').matchAll(/-?\d[\d,]*(?:\.\d+)?/g)].map((match) => match[0]);
+}
+
+/** The points of one SVG line path (`M23,23.1L69,23.2…`), as vega draws a linear line. */
+function linePoints(d: string): Array<readonly [number, number]> {
+  return [...d.matchAll(/[ML](-?[\d.]+),(-?[\d.]+)/g)].map((match) => [Number(match[1]), Number(match[2])] as const);
+}
 
 /** Quiet, offline, sandbox-free: what a container without a display and without a network needs. */
 const CHROMIUM_ARGS = [
@@ -56,21 +102,48 @@ async function renderedMarks(page: Page, chart: string): Promise<RenderedMark[]>
   );
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('costlab report in headless Chromium', () => {
+// Skipped where no browser is installed, unless CHROMIUM_PATH names one (as CI does): then a missing browser fails.
+describe.skipIf(process.env.CHROMIUM_PATH === undefined && !existsSync(CHROMIUM))('costlab report in headless Chromium', () => {
   let workspace: ReportWorkspace;
   let browser: Browser;
   let page: Page;
   const requests: string[] = [];
   const consoleErrors: string[] = [];
 
+  /** What each number shown may be: a rendering of a figure in the JSON files the page was built from. */
+  let traced: Set<string>;
+  let figures: Set<number>;
+
   beforeAll(async () => {
     workspace = await createReportWorkspace();
+    // The scale sweep beside the results, so the page carries all four charts.
+    await mkdir(path.join(workspace.resultsDir, 'sweep'), { recursive: true });
+    await copyFile(COMMITTED_SWEEP, path.join(workspace.resultsDir, 'sweep', 'latest.json'));
+    // ...and the history CI accumulated (github-action-benchmark's data.js, 30 runs): the fifth chart.
+    const dataJs = path.join(workspace.root, 'data.js');
+    await writeFile(dataJs, actionBenchmarkDataJs(makeHistoryRuns()));
+    figures = new Set<number>();
+    numbersIn(JSON.parse((await readFile(dataJs, 'utf8')).replace(/^window\.BENCHMARK_DATA = /, '')), figures);
+    const inputs = [
+      ...(await readdir(workspace.resultsDir)).filter((name) => name.endsWith('.json')).map((name) => path.join(workspace.resultsDir, name)),
+      path.join(workspace.resultsDir, 'sweep', 'latest.json'),
+      workspace.anchorsPath,
+    ];
+    for (const file of inputs) {
+      try {
+        numbersIn(JSON.parse(await readFile(file, 'utf8')), figures);
+      } catch {
+        // The fixture's truncated write is not JSON: the report skips it, and so does the trace.
+      }
+    }
+    traced = renderingsOf(figures);
     const built = await buildReportSite({
       resultsDir: workspace.resultsDir,
       outDir: workspace.outDir,
       anchorsPath: workspace.anchorsPath,
       profilesDir: workspace.profilesDir,
       repoRoot: workspace.root,
+      dashboardHistory: [dataJs],
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -88,7 +161,7 @@ describe.skipIf(!existsSync(CHROMIUM))('costlab report in headless Chromium', ()
   });
 
   it('renders each chart as a visible SVG with marks', async () => {
-    for (const chart of ['staircase', 'segments', 'history']) {
+    for (const chart of CHARTS) {
       const svg = page.locator(`figure[data-chart="${chart}"] svg`);
       await expect(svg.count()).resolves.toBe(1);
       const box = await svg.boundingBox();
@@ -206,7 +279,8 @@ describe.skipIf(!existsSync(CHROMIUM))('costlab report in headless Chromium', ()
       await phone.goto(page.url(), { waitUntil: 'load' });
       const layout = await phone.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,
-        charts: [...document.querySelectorAll('figure.chart svg')].map((svg) => ({
+        // The CI history's 30 runs scroll sideways inside their figure (overflow-x), as a long history does.
+        charts: [...document.querySelectorAll('figure.chart:not([data-chart="ci-history"]) svg')].map((svg) => ({
           drawn: Number(svg.getAttribute('width')),
           shown: svg.getBoundingClientRect().width,
           right: svg.getBoundingClientRect().right,
@@ -214,10 +288,10 @@ describe.skipIf(!existsSync(CHROMIUM))('costlab report in headless Chromium', ()
         smallestText: Math.min(...[...document.querySelectorAll('figure.chart svg text')].map((text) => text.getBoundingClientRect().height).filter((height) => height > 0)),
       }));
       expect(layout.scrollWidth).toBeLessThanOrEqual(420);
-      expect(layout.charts).toHaveLength(3);
+      expect(layout.charts).toHaveLength(CHARTS.length);
       for (const chart of layout.charts) {
         expect(chart.shown).toBeCloseTo(chart.drawn, 0);
-        expect(chart.right).toBeLessThanOrEqual(420);
+        expect(chart.right, JSON.stringify(layout.charts)).toBeLessThanOrEqual(420);
       }
       // Chart text at its designed size: 11 px labels render about 12–14 px tall.
       expect(layout.smallestText).toBeGreaterThanOrEqual(10);
@@ -225,6 +299,84 @@ describe.skipIf(!existsSync(CHROMIUM))('costlab report in headless Chromium', ()
     } finally {
       await phone.close();
     }
+  });
+
+  it('shows no unformatted value anywhere: no [object Object], NaN, undefined, null or Infinity, in text, labels or data', async () => {
+    const text = await page.evaluate(() => (globalThis as unknown as { document: { body: { innerText: string; textContent: string } } }).document.body.innerText);
+    const svgText = await page.$$eval('svg text', (nodes) => nodes.map((node) => node.textContent ?? ''));
+    const attributes = await page.$$eval('[aria-label], [data-value], [title]', (nodes) =>
+      nodes.flatMap((node) => ['aria-label', 'data-value', 'title'].map((name) => node.getAttribute(name) ?? '')),
+    );
+    const found = [text, ...svgText, ...attributes].flatMap((chunk) => chunk.split('\n')).filter((line) => BROKEN_TEXT.test(line));
+    expect(found).toEqual([]);
+  });
+
+  it('leaves no table cell empty (a figure that is absent reads "—")', async () => {
+    const cells = await page.$$eval('table', (tables) =>
+      tables.flatMap((table) =>
+        [...table.querySelectorAll('tbody th, tbody td, thead th')].map((cell, index) => ({
+          table: table.getAttribute('id') ?? '',
+          index,
+          text: (cell.textContent ?? '').trim(),
+        })),
+      ),
+    );
+    expect(cells.length).toBeGreaterThan(100);
+    expect(cells.filter((cell) => cell.text === '')).toEqual([]);
+  });
+
+  it('draws every line of every chart through its points in x order', async () => {
+    const lines = await page.$$eval('figure[data-chart] svg g.mark-line path', (paths) =>
+      paths.map((node) => ({ chart: node.closest('figure')?.getAttribute('data-chart') ?? '', d: node.getAttribute('d') ?? '' })),
+    );
+    // Lines in the history (per strategy) and the sweep (per curve, four panels): each more than one point.
+    expect(new Set(lines.map((line) => line.chart))).toEqual(new Set(['history', 'sweep', 'ci-history']));
+    for (const { chart, d } of lines) {
+      const xs = linePoints(d).map(([x]) => x);
+      expect(xs.length, `${chart}: ${d}`).toBeGreaterThan(1);
+      // Strictly: a line that visits one x twice is two series joined into one (the sweep's zig-zag at each N).
+      const backwards = xs.findIndex((x, i) => i > 0 && x <= xs[i - 1]!);
+      expect(backwards, `${chart} line does not move right at point ${backwards}: ${d}`).toBe(-1);
+    }
+  });
+
+  it('traces every number it shows, in tables and chart labels, to the JSON it was built from', async () => {
+    const cells = await page.$$eval('td.num', (nodes) =>
+      nodes.map((node) => ({
+        table: node.closest('table')?.getAttribute('id') ?? '',
+        text: node.textContent ?? '',
+        value: node.getAttribute('data-value'),
+      })),
+    );
+    const labels = await page.$$eval(
+      ['bar', 'point', 'tick'].map((mark) => `figure[data-chart] svg [role="graphics-symbol"][aria-roledescription="${mark}"]`).join(', '),
+      (nodes) => nodes.map((node) => node.getAttribute('aria-label') ?? ''),
+    );
+    expect(cells.length).toBeGreaterThan(100);
+    expect(labels.length).toBeGreaterThan(100);
+    // A cell's exact value is a figure of the JSON (or, for the ratios' last column, ours ÷ published of two of them).
+    const derived = (value: number): boolean =>
+      [...figures].some((ours) => [...figures].some((published) => published !== 0 && Number((ours / published).toPrecision(12)) === value));
+    const untracedValues = cells.filter((cell) => cell.value !== null && !figures.has(Number(cell.value)) && !figures.has(Number((Number(cell.value) / 1000).toPrecision(12))) && !(cell.table === 'table-ratios' && derived(Number(cell.value))));
+    expect(untracedValues).toEqual([]);
+    // And every number printed, in a cell or a mark's label, is one of those figures as the report formats it.
+    const ratioCells = new Set(cells.filter((cell) => cell.table === 'table-ratios').map((cell) => cell.text));
+    const untracedText = [
+      ...cells.filter((cell) => !ratioCells.has(cell.text)).flatMap((cell) => shownNumbers(cell.text).filter((n) => !traced.has(n)).map((n) => `${cell.table}: ${n} in "${cell.text}"`)),
+      ...labels.flatMap((label) =>
+        shownNumbers(
+          label
+            .replace(/^[0-9a-f]{7}(\+dirty)? \(\d{4}-\d{2}-\d{2}\)/, '')
+            .replace(/N=[\d,]+/, '')
+            .replace(/\(published as [^)]*\)/, '')
+            // A CI run's load per core is worked out from the load and cores its dashboard entry names in words.
+            .replace(/ · noisy, load [\d.]+ per core$/, ''),
+        )
+          .filter((n) => !traced.has(n))
+          .map((n) => `label: ${n} in "${label}"`),
+      ),
+    ];
+    expect(untracedText).toEqual([]);
   });
 
   it('loads nothing but its own file, logs no errors, and leaves a screenshot', async () => {

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/ci/pull-request-comment.ts', import.meta.url));
 const MARKER = '<!-- costlab compare -->';
+const HEAD_SHA = 'c0ffee'.padEnd(40, '0');
 
 interface Comment {
   id: number;
@@ -49,6 +50,7 @@ beforeAll(async () => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       const list = /^\/repos\/acme\/lab\/issues\/7\/comments$/.exec(url.pathname);
       const one = /^\/repos\/acme\/lab\/issues\/comments\/(\d+)$/.exec(url.pathname);
+      if (url.pathname === '/repos/acme/lab/pulls/7' && request.method === 'GET') return send(200, { number: 7, head: { sha: HEAD_SHA } });
       if (list !== null && request.method === 'GET') {
         const page = Number(url.searchParams.get('page') ?? '1');
         const size = Number(url.searchParams.get('per_page') ?? '30');
@@ -134,6 +136,19 @@ describe('the pull-request comment step', () => {
     expect(result.stderr).toContain('ApiRefused');
     expect(result.stderr).toContain('403');
     expect(result.stderr).toContain('Resource not accessible by integration');
+  });
+
+  it('from the workflow_run follow-up: posts when the pull request is at the compared commit, refuses another', async () => {
+    const file = path.join(dir, 'follow-up.md');
+    await writeFile(file, 'table');
+    const posted = await run(file, { PR_HEAD_SHA: HEAD_SHA });
+    expect(posted.code).toBe(0);
+    expect(requests[0]).toMatch(/^GET \/repos\/acme\/lab\/pulls\/7 /);
+    requests = [];
+    const elsewhere = await run(file, { PR_HEAD_SHA: 'b'.repeat(40) });
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain('PullRequestMismatch');
+    expect(requests.filter((line) => !line.startsWith('GET'))).toEqual([]);
   });
 
   it('exits 2 naming the missing setting', async () => {

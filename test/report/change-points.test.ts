@@ -126,14 +126,12 @@ describe('steps in a history', () => {
     expect(marked.map((row) => [row.commit, row.series, row.measure])).toEqual(['turn', 'turn over MCP'].map((series) => [history[7]!.commit.slice(0, 7), series, 'whole call (p50)']));
     const chart = await renderChartSvg(historyChartSpec(rows, history.map((results) => results.commit.slice(0, 7))), { title: 'History', summary: 'history' });
     expect(chart.warnings).toEqual([]);
-    // Two triangles (turn and turn over MCP) in the whole-call panel, none in the catalogue panel; the described points unchanged.
-    const triangles = chart.svg
-      .split('child_layer_2_marks" aria-hidden="true">')
-      .slice(1)
-      .map((part) => part.slice(0, part.indexOf('</g>')).split('<path').length - 1);
-    expect(triangles).toEqual([2]);
+    // Two triangles (turn and turn over MCP), each named for its step, commit and series; the described points unchanged.
+    const triangles = [...chart.svg.matchAll(/aria-label="([^"]*)"[^>]*aria-roledescription="step"/g)].map((match) => match[1]);
+    expect(triangles).toEqual(['turn', 'turn over MCP'].map((series) => expect.stringMatching(new RegExp(`^step \\+\\d+% \\(p = [^)]+\\) starts at ${history[7]!.commit.slice(0, 7)}: ${series}, whole call \\(p50\\)$`))));
     const unmarked = await renderChartSvg(historyChartSpec(historyRows(history), history.map((results) => results.commit.slice(0, 7))), { title: 'History', summary: 'history' });
-    expect(chart.svg.match(/role="graphics-symbol"/g)?.length).toBe(unmarked.svg.match(/role="graphics-symbol"/g)?.length);
+    const points = (svg: string) => svg.match(/aria-roledescription="point"/g)?.length;
+    expect(points(chart.svg)).toBe(points(unmarked.svg));
   });
 });
 

@@ -7,7 +7,7 @@ import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReportSite, type BuiltReport } from '../../bench/report/build-site.js';
-import { SWEEP_MEASURES } from '../../bench/report/sweep-chart.js';
+import { SWEEP_MEASURES, sweepChartRows, sweepChartSpec } from '../../bench/report/sweep-chart.js';
 import { parseSweepResults, type SweepResults } from '../../bench/results/sweep-schema.js';
 import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
 import { chartSvg, markLabels } from './page-reading.js';
@@ -47,6 +47,27 @@ describe('costlab report with a scale sweep beside the results', () => {
     const printed = [...svg.matchAll(/>slope (-?[0-9.]+)</g)].map((m) => Number(m[1]));
     expect(printed.sort()).toEqual(sweep.slopes.map((s) => s.slope).sort());
     expect(svg).toContain('N provider tools (log scale)');
+  });
+});
+
+describe('the sweep chart rows', () => {
+  it('keep the providers without a change signal a curve of their own, each curve in N order, the slope on the signalled one', async () => {
+    const sweep = parseSweepResults(JSON.parse(await readFile(COMMITTED_SWEEP, 'utf8')));
+    const rows = sweepChartRows(sweep);
+    const unsignalled = sweep.points.filter((p) => p.axis === 'tools' && p.changeSignal === false);
+    expect(unsignalled.length).toBeGreaterThan(0);
+    expect(rows.filter((row) => row.changeSignal === 'none')).toHaveLength(unsignalled.length * SWEEP_MEASURES.length);
+    for (const curve of new Set(rows.map((row) => row.curve))) {
+      for (const [, measure] of SWEEP_MEASURES) {
+        const tools = rows.filter((row) => row.curve === curve && row.measure === measure).map((row) => row.tools);
+        // One point per N on a curve: two at one N is two curves joined into one line.
+        expect(new Set(tools).size, `${curve} · ${measure}`).toBe(tools.length);
+        expect(tools, `${curve} · ${measure}`).toEqual([...tools].sort((a, b) => a - b));
+      }
+    }
+    expect(rows.filter((row) => row.changeSignal === 'none' && row.slopeLabel !== null)).toEqual([]);
+    const spec = JSON.stringify(sweepChartSpec(rows));
+    expect(spec).toContain('"detail":{"field":"curve"');
   });
 });
 
