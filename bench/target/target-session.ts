@@ -11,7 +11,8 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { httpClientTransport } from '../../src/mcp/transports/http-client.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -144,7 +145,7 @@ export class TargetSession {
       };
       inner = transport;
     } else {
-      inner = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...identity.headers } } });
+      inner = httpClientTransport(new URL(spec.url), identity.headers);
     }
     const tap = new FrameTap(inner);
     const client = new Client({ name: 'costlab-target', version: '0.1.0' }, { capabilities: {} });
