@@ -13,6 +13,13 @@ const INITIALIZE_PARAMS = { protocolVersion: PROTOCOL_VERSION, capabilities: {},
 export const toolsCall = (id: number, args: unknown = { path: ['projects', 'roadmap.md'] }, name = 'files.read'): string =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
+/** tools/call frames of fixed arguments, serialized once: a megabyte of arguments is not stringified again for every call. */
+export function callFrames(args?: unknown, name?: string): (id: number) => string {
+  const head = '{"jsonrpc":"2.0","id":';
+  const tail = toolsCall(0, args, name).slice(head.length + 1);
+  return (id) => `${head}${id}${tail}`;
+}
+
 /** What a tools/call answer said: the kernel's status and code, or the HTTP or JSON-RPC refusal. */
 export function outcomeOf(status: number, text: string): string {
   if (status !== 200) {

@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { RawHttpClient, RawStdioClient, outcomeOf, toolsCall } from './raw-mcp-clients.js';
+import { RawHttpClient, RawStdioClient, callFrames, outcomeOf } from './raw-mcp-clients.js';
 import { commitOf, machine } from './run-identity.js';
 import { startServe } from './served-process.js';
 import type { HeapSample } from './served-process.js';
@@ -59,7 +59,7 @@ if ((transport !== 'http' && transport !== 'stdio') || !counts.every((n) => Numb
 const say = (line: string) => process.stderr.write(`serve-soak: ${line}\n`);
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
 
-const padded = BODY_BYTES === 0 ? undefined : { path: ['projects', 'roadmap.md'], pad: 'x'.repeat(BODY_BYTES) };
+const frame = callFrames(BODY_BYTES === 0 ? undefined : { path: ['projects', 'roadmap.md'], pad: 'x'.repeat(BODY_BYTES) });
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-serve-soak-'));
 const served = await startServe({ root, transport, audit: path.join(scratch, 'audit.jsonl'), nodeFlags });
 const started = Date.now();
@@ -85,7 +85,7 @@ try {
       const session = await client.openSession();
       if (s === 0) await sampleIfDue();
       for (let i = 0; i < perSession && died === undefined; i++) {
-        const reply = await client.send('POST', toolsCall(done + 1, padded), session);
+        const reply = await client.send('POST', frame(done + 1), session);
         tally(outcomeOf(reply.status, reply.text));
         done++;
         await sampleIfDue();
@@ -99,7 +99,7 @@ try {
     await client.initialize();
     await sampleIfDue();
     for (let i = 0; i < CALLS && died === undefined; i++) {
-      tally(outcomeOf(200, await client.request(done + 1, toolsCall(done + 1, padded))));
+      tally(outcomeOf(200, await client.request(done + 1, frame(done + 1))));
       done++;
       await sampleIfDue();
     }

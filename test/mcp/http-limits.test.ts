@@ -163,7 +163,7 @@ describe('HTTP connection, header and body limits', () => {
   });
 
   it('makes a large body wait, unread, while the shared budget is spent; small calls are served meanwhile', async () => {
-    const { server, execution } = await serve({ smallBodyBytes: 1024, largeBodyBudgetBytes: 64 * 1024, bodyTimeoutMs: 2000 });
+    const { server, execution } = await serve({ smallBodyBytes: 1024, mediumBodyBytes: 1024, largeBodyBudgetBytes: 64 * 1024, bodyTimeoutMs: 2000 });
     const first = await open(server.url);
     stallBody(first, server.url, execution.token, 40 * 1024, 100);
     // The first reservation is made once its headers are read: wait until the server holds it.
@@ -182,6 +182,41 @@ describe('HTTP connection, header and body limits', () => {
     expect(server.connections.largeBodyBytes).toBe(40 * 1024);
     expect(await secondAnswer).toMatch(/^HTTP\/1\.1 408[^]*"error":"body_timeout"/);
     expect(server.connections.largeBodyBytes).toBe(0);
+  });
+
+  it('a medium body waits only behind medium bodies: read at once while large ones wait for their spent budget, and waiting in its own line when medium ones fill theirs', async () => {
+    const limits = { smallBodyBytes: 1024, mediumBodyBytes: 8 * 1024, mediumBodyBudgetBytes: 16 * 1024, largeBodyBudgetBytes: 64 * 1024, bodyTimeoutMs: 3000 };
+    const { world, server, execution } = await serve(limits);
+    const session = await openRawSession(server.url, execution.token);
+    const stall = async (declared: number) => {
+      const socket = await open(server.url);
+      stallBody(socket, server.url, execution.token, declared, 10);
+      return socket;
+    };
+    const until = async (done: () => boolean) => {
+      while (!done()) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    await stall(40 * 1024);
+    await until(() => server.connections.largeBodyBytes === 40 * 1024);
+    await stall(40 * 1024);
+    await until(() => server.connections.largeBodyWaiting === 1);
+    // A 4 KB call (medium) is served while a large body waits.
+    const mediumCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'], pad: 'm'.repeat(4 * 1024) } } });
+    const served = await post(server.url, mediumCall, session);
+    expect(served.status).toBe(200);
+    expect(served.frames[0]?.id).toBe(1);
+    expect(server.connections).toMatchObject({ largeBodyWaiting: 1, mediumBodyWaiting: 0, mediumBodyBytes: 0 });
+    // Two stalled 8 KB bodies fill the medium budget: the next medium body waits in its line, not the large one's.
+    await stall(8 * 1024);
+    await stall(8 * 1024);
+    await until(() => server.connections.mediumBodyBytes === 16 * 1024);
+    const waiting = post(server.url, mediumCall.replace('"id":1', '"id":2'), session);
+    await until(() => server.connections.mediumBodyWaiting === 1);
+    expect(server.connections).toMatchObject({ largeBodyWaiting: 1, mediumBodyWaiting: 1 });
+    // Its turn comes when a stalled medium body times out; it is then read and answered.
+    const late = await waiting;
+    expect([late.status, late.frames[0]?.id]).toEqual([200, 2]);
+    expect(invoked(world.audit.events)).toHaveLength(2);
   });
 
   it('refuses a body past the size limit 413 body_too_large, declared or counted', async () => {

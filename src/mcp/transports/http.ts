@@ -18,6 +18,7 @@ import { sendHttpError, sendJson } from './http-errors.js';
 import { resolveHttpLimits } from './http-limits.js';
 import type { HttpLimits } from './http-limits.js';
 import { BodyBudget, readBody } from './request-body.js';
+import type { BodyBudgets } from './request-body.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -128,7 +129,7 @@ export class McpHttpServer {
   readonly #session: ((execution: LiveExecution) => HttpSessionServer) | undefined;
   readonly limits: HttpLimits;
   readonly #admission: ConnectionAdmission;
-  readonly #budget: BodyBudget;
+  readonly #budgets: BodyBudgets;
   readonly #onInternalError: (error: unknown) => void;
   readonly #now: () => number;
   /** Sessions being opened per execution (an `initialize` in the SDK's hands): they count against the quota before they exist. */
@@ -151,7 +152,7 @@ export class McpHttpServer {
     });
     this.limits = resolveHttpLimits(options.limits);
     this.#admission = new ConnectionAdmission(this.limits.maxConnections);
-    this.#budget = new BodyBudget(this.limits.largeBodyBudgetBytes);
+    this.#budgets = { medium: new BodyBudget(this.limits.mediumBodyBudgetBytes), large: new BodyBudget(this.limits.largeBodyBudgetBytes) };
     this.#onInternalError = options.onInternalError ?? (() => undefined);
     this.#http = createServer(
       {
@@ -172,13 +173,23 @@ export class McpHttpServer {
     this.#http.on('connection', (socket: Socket) => this.#admission.admit(socket));
   }
 
-  /** Open connections, how many were preempted to admit newer ones, the bytes large bodies in flight hold, and how many wait for the budget. */
-  get connections(): { readonly open: number; readonly preempted: number; readonly largeBodyBytes: number; readonly largeBodyWaiting: number } {
+  /** Open connections, how many were preempted to admit newer ones, and per body budget the bytes its bodies in flight hold and how many wait for it. */
+  get connections(): {
+    readonly open: number;
+    readonly preempted: number;
+    readonly mediumBodyBytes: number;
+    readonly mediumBodyWaiting: number;
+    readonly largeBodyBytes: number;
+    readonly largeBodyWaiting: number;
+  } {
+    const { medium, large } = this.#budgets;
     return {
       open: this.#admission.size,
       preempted: this.#admission.preempted,
-      largeBodyBytes: this.limits.largeBodyBudgetBytes - this.#budget.free,
-      largeBodyWaiting: this.#budget.waiting,
+      mediumBodyBytes: this.limits.mediumBodyBudgetBytes - medium.free,
+      mediumBodyWaiting: medium.waiting,
+      largeBodyBytes: this.limits.largeBodyBudgetBytes - large.free,
+      largeBodyWaiting: large.waiting,
     };
   }
 
@@ -282,7 +293,7 @@ export class McpHttpServer {
     let message: unknown;
     if (req.method === 'POST') {
       // Read and decoded here, not by the SDK: under explicit limits, and decoded as stdio decodes a line.
-      const body = await readBody(req, this.limits, this.#budget, () => this.#admission.progress(socket));
+      const body = await readBody(req, this.limits, this.#budgets, () => this.#admission.progress(socket));
       if (!body.ok) {
         sendHttpError(res, body.code, { close: true });
         return;
