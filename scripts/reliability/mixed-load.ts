@@ -108,7 +108,7 @@ await served.stop();
 rmSync(scratch, { recursive: true, force: true });
 
 const report = {
-  command: `npx tsx scripts/reliability/mixed-load.ts --calls=${CALLS} --large-clients=${LARGE_CLIENTS} --large-bytes=${LARGE_BYTES}`,
+  command: `npx tsx scripts/reliability/mixed-load.ts --calls=${CALLS} --large-clients=${LARGE_CLIENTS} --large-bytes=${LARGE_BYTES}${values.root === undefined ? '' : ` --root=${values.root}`}`,
   commit: commitOf(root),
   machine: machine(),
   quiet1KB: summary(quiet),

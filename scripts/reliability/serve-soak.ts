@@ -129,7 +129,7 @@ const slope = judged.length >= 2 ? slopeOf(judged) : Number.NaN;
 const rssGrowth = judged.length === 0 ? Number.NaN : Math.max(...judged.map((s) => s.rssBytes)) - judged[0]!.rssBytes;
 const completed = done === CALLS;
 const bounded = alive && completed && slope <= MAX_SLOPE && rssGrowth <= MAX_RSS_GROWTH;
-const command = `npx tsx scripts/reliability/serve-soak.ts --transport=${transport} --calls=${CALLS}${SESSIONS === 1 ? '' : ` --sessions=${SESSIONS}`} --sample-every=${SAMPLE_EVERY} --warmup=${WARMUP}${BODY_BYTES === 0 ? '' : ` --body-bytes=${BODY_BYTES}`}${nodeFlags.length === 0 ? '' : ` --node-flags="${nodeFlags.join(' ')}"`}`;
+const command = `npx tsx scripts/reliability/serve-soak.ts --transport=${transport} --calls=${CALLS}${SESSIONS === 1 ? '' : ` --sessions=${SESSIONS}`} --sample-every=${SAMPLE_EVERY} --warmup=${WARMUP}${BODY_BYTES === 0 ? '' : ` --body-bytes=${BODY_BYTES}`}${nodeFlags.length === 0 ? '' : ` --node-flags="${nodeFlags.join(' ')}"`}${values.root === undefined ? '' : ` --root=${values.root}`}`;
 const report = {
   command,
   commit: commitOf(root),
