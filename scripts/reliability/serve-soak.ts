@@ -107,7 +107,9 @@ try {
 } catch (error) {
   say(`the run stopped: ${(error as Error).message}`);
 }
-const alive = died === undefined;
+// A request cut short by the server's death can settle before its exit is seen: give the exit a moment to arrive.
+await Promise.race([served.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
+const alive = served.child.exitCode === null && served.child.signalCode === null;
 const exit = await served.stop();
 rmSync(scratch, { recursive: true, force: true });
 
@@ -150,7 +152,7 @@ process.stdout.write(
   [
     `${command}  (commit ${report.commit}; ${report.machine})`,
     `  calls answered ${done}/${CALLS}: ${[...outcomes].map(([what, n]) => `${what} ${n}`).join(', ')}`,
-    `  server ${alive ? 'alive' : `DIED (${died})`} at the end`,
+    `  server ${alive ? 'alive' : `DIED (${served.child.signalCode ?? served.child.exitCode})`} at the end`,
     `  calls      heapUsed after gc   rss`,
     ...samples.map((s) => `  ${String(s.calls).padStart(8)}   ${mib(s.heapUsedBytes).padStart(12)}   ${mib(s.rssBytes).padStart(12)}`),
     `  slope after ${WARMUP} calls: ${slope.toFixed(2)} bytes/call (bound ${MAX_SLOPE}); RSS growth ${mib(rssGrowth)} (bound ${mib(MAX_RSS_GROWTH)})`,
