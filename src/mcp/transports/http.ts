@@ -4,6 +4,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { AddressInfo, Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ExecutionTable } from '../execution-table.js';
 import type { ExecutionClosedReason, LiveExecution } from '../execution-table.js';
 import { ExecutionTokenKey } from '../execution-token.js';
@@ -11,7 +12,6 @@ import { decodeFrame } from '../json-rpc-frames.js';
 import type { OpenToolBridge } from '../open-tool-bridge.js';
 import { McpToolServer } from '../tool-server.js';
 import type { McpToolServerOptions } from '../tool-server.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { releaseAnsweredJsonStreams, retainedStreams } from './answered-json-streams.js';
 import { ConnectionAdmission } from './connection-admission.js';
 import { sendHttpError, sendJson } from './http-errors.js';
