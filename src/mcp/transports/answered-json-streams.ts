@@ -5,8 +5,10 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
  * one `_streamMapping` entry per POST that carried a request: `send` resolves
  * the pending JSON answer and drops the request's correlations, but never
  * runs the stream's cleanup (the SSE path does). The entry holds the resolved
- * promise and so the answer's `Response`, for the session's whole life:
- * ~10 KB per tools/call (upstream typescript-sdk issue 2559, open on 1.x).
+ * promise (so the answer's `Response`) and, through its closures, the parsed
+ * request, for the session's whole life: 5,810 bytes per small tools/call
+ * (serve-soak.ts, 20,000 calls), the whole body for a large one (upstream
+ * typescript-sdk issue 2559, open on 1.x).
  *
  * costlab drops those entries itself after each request it hands the
  * transport (ADR 0040). An entry is answered once no request id still maps
