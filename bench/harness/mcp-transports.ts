@@ -62,12 +62,12 @@ import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { connectClientToBridge } from '../../src/mcp/transports/in-memory.js';
 import { McpHttpServer } from '../../src/mcp/transports/http.js';
+import { httpClientTransport } from '../../src/mcp/transports/http-client.js';
 import type { HttpSessionServer } from '../../src/mcp/transports/http.js';
 import { worldContext } from '../../src/world/reference-world.js';
 import { buildReferenceKernel } from '../world/build-world.js';
@@ -77,7 +77,6 @@ import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server
 import { floorSdkServer } from './floor-sdk-server.js';
 import { InsideCallTimer } from './inside-call-timer.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
-import { requestScopedFetch } from './request-scoped-fetch.js';
 import { blockMedian, pairedDifference, pairRounds } from './round-pairs.js';
 import { callStats } from './call-stats.js';
 import { roundUs } from './segments.js';
@@ -259,13 +258,13 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
 }
 
 /**
- * Every HTTP client fetches with a signal per request (request-scoped-fetch.ts: the SDK's shared one piles up
- * listeners) and adds the same headers: costlab's bearer token, which the bare server and the floor ignore. Carrying
+ * Every HTTP client fetches with a signal per request (httpClientTransport, src/mcp/transports/http-client.ts: the SDK's
+ * shared one piles up listeners) and adds the same headers: costlab's bearer token, which the bare server and the floor ignore. Carrying
  * a ~400-character header costs the SDK client and Node's HTTP stack ~10–25 µs a call (scratch runs, the bare server
  * with and without it, ADR 0038), a cost of the credential and not of any server: paid on every side, it cancels out.
  */
 async function connectHttp(client: Client, url: URL, headers: RequestHeaders | undefined): Promise<void> {
-  await client.connect(new StreamableHTTPClientTransport(url, { fetch: requestScopedFetch(), ...(headers === undefined ? {} : { requestInit: { headers: { ...headers } } }) }));
+  await client.connect(httpClientTransport(url, headers));
 }
 
 /** Opens an execution on a costlab HTTP server and connects a client carrying its bearer token; both close with the bench. */

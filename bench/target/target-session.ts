@@ -11,7 +11,9 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { httpClientTransport } from '../../src/mcp/transports/http-client.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -193,7 +195,7 @@ export class TargetSession {
       inner = transport;
     } else {
       const fetch = boundedFetch({ bytesFor: (method) => frameBound(options.limits, method).bytes, onOver: (method, bytes) => meter.over?.(method, bytes, true) });
-      inner = new StreamableHTTPClientTransport(new URL(spec.url), { requestInit: { headers: { ...identity.headers } }, fetch });
+      inner = httpClientTransport(new URL(spec.url), identity.headers, fetch);
     }
     const violation: { to?: (failure: TargetFailure) => void } = {};
     const tap = new FrameTap(inner, { target: spec.text, limits: options.limits, onViolation: (failure) => violation.to?.(failure) });

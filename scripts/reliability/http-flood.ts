@@ -27,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { commitOf, machine } from './run-identity.js';
+import { announcement, rssOf } from './served-process.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -54,27 +55,10 @@ const say = (line: string) => process.stderr.write(`http-flood: ${line}\n`);
 // ------------------------------------------------------------------ the server
 const serveCommand = `${values['server-nofile'] === undefined ? '' : `ulimit -n ${values['server-nofile']} && `}exec "$0" bin/costlab.mjs serve --http --port 0 --audit "$1"`;
 const server = spawn('sh', ['-c', serveCommand, process.execPath, path.join(scratch, 'audit.jsonl')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-let printed = '';
-const announced = new Promise<{ url: URL; token: string }>((resolve, reject) => {
-  const look = (chunk: Buffer) => {
-    printed += chunk.toString('utf8');
-    const url = /"url": "(http:\/\/127\.0\.0\.1:\d+\/mcp)"/.exec(printed)?.[1];
-    const token = /"Authorization": "Bearer ([A-Za-z0-9_.-]+)"/.exec(printed)?.[1];
-    if (url !== undefined && token !== undefined) resolve({ url: new URL(url), token });
-  };
-  // Where the config is printed moved (stderr before issue 14, stdout after): read both.
-  server.stdout.on('data', look);
-  server.stderr.on('data', look);
-  server.once('exit', (code) => reject(new Error(`serve exited (${code}) before announcing:\n${printed}`)));
-});
+const announced = announcement(server);
 const { url, token } = await announced;
 say(`serving at ${url.href} (pid ${server.pid})`);
 
-function rssOf(pid: number): { rss: number; hwm: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-  return { rss: kib('VmRSS') * 1024, hwm: kib('VmHWM') * 1024 };
-}
 // `sh -c 'exec …'` replaces the shell, so the child's pid is the server's.
 const serverPid = server.pid!;
 let peakRss = 0;

@@ -4,6 +4,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolNameSchema, canonicalJson } from '../kernel/index.js';
 import type { AccessContext, ContextToolProvider, JsonObject, JsonValue, ParsedToolCall, Requirement, ToolDefinition, ToolHandler, ToolResult } from '../kernel/index.js';
 import { schemaArgumentParser } from './json-schema-arguments.js';
+import { withRequestSignal } from './request-scoped-signal.js';
 
 /**
  * What the host declares for one upstream tool. An upstream server says what
@@ -57,7 +58,9 @@ function textOf(result: CallToolResult): string {
  * Client: the live, per-user provider ADR 0026 is about. Each `listTools`
  * asks the upstream afresh (the kernel's catalogue strategy decides how
  * often that is: once per turn under `turn`); each call goes upstream with
- * the kernel's abort signal. Upstream tools whose names do not fit the
+ * the kernel's abort signal, through a signal of the request's own (the SDK
+ * never removes the listener it adds: on the turn's signal, every listing
+ * under `shared` and `rederive` left one). Upstream tools whose names do not fit the
  * kernel's tool-name contract are skipped rather than failing the catalogue.
  */
 export class McpToolProvider implements ContextToolProvider {
@@ -103,7 +106,8 @@ export class McpToolProvider implements ContextToolProvider {
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       this.listings++;
-      const listed = await this.#options.client.listTools(cursor === undefined ? {} : { cursor }, { signal });
+      const params = cursor === undefined ? {} : { cursor };
+      const listed = await withRequestSignal(signal, (own) => this.#options.client.listTools(params, { signal: own }));
       for (const tool of listed.tools) {
         const handler = this.#handlerFor(tool);
         if (handler !== undefined) handlers.push(handler);
@@ -154,7 +158,8 @@ export class McpToolProvider implements ContextToolProvider {
       parseArguments: this.#parserFor(definition.inputSchema),
       ...(resolve === undefined ? {} : { resolveRequirement: (context: AccessContext, call: ParsedToolCall) => resolve(context, call, mapping.requiredCapability) }),
       async invoke(_context, call, signal): Promise<ToolResult> {
-        const result = (await client.callTool({ name: upstreamName, arguments: { ...call.arguments } }, undefined, { signal })) as CallToolResult;
+        const params = { name: upstreamName, arguments: { ...call.arguments } };
+        const result = (await withRequestSignal(signal, (own) => client.callTool(params, undefined, { signal: own }))) as CallToolResult;
         // An upstream refusal is the tool failing, not the kernel denying: it surfaces as `tool_execution_failed`.
         if (result.isError === true) throw new Error(`upstream ${upstreamName}: ${textOf(result)}`);
         const output: JsonValue = (result.structuredContent as JsonObject | undefined) ?? ({ content: result.content } as unknown as JsonObject);

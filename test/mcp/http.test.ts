@@ -7,7 +7,7 @@ import { worldContext } from '../../src/world/reference-world.js';
 import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
 import type { LiveExecution } from '../../src/mcp/execution-table.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
-import { MAX_SESSIONS_PER_EXECUTION, McpHttpServer } from '../../src/mcp/transports/http.js';
+import { ACTIVE_SESSION_MS, MAX_SESSIONS_PER_EXECUTION, McpHttpServer } from '../../src/mcp/transports/http.js';
 import { bearer, openRawSession, post } from './support/http-frames.js';
 import { buildWorld, invoked } from './support/world.js';
 import type { TestWorld } from './support/world.js';
@@ -196,16 +196,26 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     expect(invoked(world.audit.events)).toHaveLength(0);
   });
 
-  it('keeps a bounded number of sessions per execution: reconnecting without ending a session evicts the oldest', async () => {
+  it('keeps a bounded number of sessions per execution: reconnecting without ending a session evicts the oldest idle one', async () => {
     const world = buildWorld();
-    const server = await serve(world);
+    let now = Date.now();
+    const server = await McpHttpServer.listen({
+      openTurn: (executionId) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+      now: () => now,
+    });
+    servers.push(server);
     const execution = await server.openExecution();
     const sessions: Array<Record<string, string>> = [];
-    for (let i = 0; i <= MAX_SESSIONS_PER_EXECUTION; i++) sessions.push(await openRawSession(server.url, execution.token));
+    for (let i = 0; i <= MAX_SESSIONS_PER_EXECUTION; i++) {
+      sessions.push(await openRawSession(server.url, execution.token));
+      // A sandbox that reconnects once a minute: each session it left behind is idle by the next.
+      now += ACTIVE_SESSION_MS + 1;
+    }
     const oldest = await post(server.url, toolsCall(1, 'files.read', { path: ['projects'] }), sessions[0]!);
     expect(oldest.status).toBe(404);
     const newest = await post(server.url, toolsCall(2, 'files.read', { path: ['projects'] }), sessions.at(-1)!);
     expect(newest.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
+    expect(server.sessionFootprint.sessions).toBe(MAX_SESSIONS_PER_EXECUTION);
     expect(world.kernel.openLeases).toBe(1);
   });
 

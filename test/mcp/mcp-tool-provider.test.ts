@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { buildWorldKernel } from '../../bench/world/build-world.js';
@@ -166,5 +167,23 @@ describe('McpToolProvider against a real upstream SDK server', () => {
     expect(following.provider.catalogueRevision()).toBeUndefined();
     // A dead upstream fails the listing, as it always has, rather than being served from memory.
     expect(await following.kernel.listTools(worldContext(2))).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
+  });
+
+  it('a long turn adds no listener to its signal: 50 listings and 50 calls leave none, and an abort still reaches the request in flight', async () => {
+    const { provider, upstream } = await setup('shared');
+    const turn = new AbortController();
+    let handlers = await provider.listTools(worldContext(1), turn.signal);
+    for (let i = 1; i < 50; i++) handlers = await provider.listTools(worldContext(1), turn.signal);
+    const search = handlers.find((h) => h.definition.name === 'notion.search')!;
+    const call = { id: 'c', tool: 'notion.search', arguments: { path: ['team'], query: 'q' } };
+    for (let i = 0; i < 50; i++) await search.invoke(worldContext(1), call as never, turn.signal);
+    expect(provider.listings).toBe(50);
+    expect(upstream.calls).toHaveLength(50);
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+    const listing = provider.listTools(worldContext(1), turn.signal);
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
+    turn.abort(new Error('turn closed'));
+    await expect(listing).rejects.toThrow();
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
   });
 });

@@ -9,10 +9,11 @@
  * executions on it, opened over that row's own arena.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CatalogueStrategyName } from '../../kernel/index.js';
 import { OpenToolBridge } from '../../mcp/open-tool-bridge.js';
 import { McpHttpServer } from '../../mcp/transports/http.js';
+import { httpClientTransport } from '../../mcp/transports/http-client.js';
 import type { CallStep } from '../move.js';
 import type { Row } from '../rows.js';
 import { unpublishedCatalogHash } from '../world/stale-catalogue.js';
@@ -23,7 +24,7 @@ import { observeWireResult } from './wire-result.js';
 const HARNESS = { name: 'costlab-conformance', version: '0.1.0' };
 
 async function connectWithToken(url: URL, token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = httpClientTransport(url, { Authorization: `Bearer ${token}` });
   const client = new Client(HARNESS);
   await client.connect(transport);
   return client;

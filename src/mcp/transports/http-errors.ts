@@ -11,6 +11,7 @@ export const HTTP_ERRORS = {
   body_timeout: [408, 'the request body did not arrive in time'],
   body_aborted: [400, 'the request body ended early'],
   server_busy: [503, 'a request body of undeclared length outgrew the room for large bodies; retry later'],
+  session_quota_exceeded: [429, 'this execution holds its limit of active MCP sessions: end one (DELETE) or retry once one has idled'],
   internal_error: [500, 'internal error'],
 } as const satisfies Record<string, readonly [number, string]>;
 
@@ -32,9 +33,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(JSON.stringify(body));
 }
 
-/** Answers with one of HTTP_ERRORS; `close` ends the connection after it (a body that was not read to its end). */
-export function sendHttpError(res: ServerResponse, code: HttpErrorCode, options: { readonly close?: boolean } = {}): void {
+/** Answers with one of HTTP_ERRORS; `close` ends the connection after it (a body that was not read to its end); `retryAfterSeconds` sets Retry-After. */
+export function sendHttpError(res: ServerResponse, code: HttpErrorCode, options: { readonly close?: boolean; readonly retryAfterSeconds?: number } = {}): void {
   const [status, message] = HTTP_ERRORS[code];
   const body: HttpErrorBody = { error: code, message };
-  sendJson(res, status, body, options.close === true ? { connection: 'close' } : {});
+  sendJson(res, status, body, {
+    ...(options.close === true ? { connection: 'close' } : {}),
+    ...(options.retryAfterSeconds === undefined ? {} : { 'retry-after': String(options.retryAfterSeconds) }),
+  });
 }

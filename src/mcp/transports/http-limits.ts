@@ -20,7 +20,14 @@ export interface HttpLimits {
   readonly maxBodyBytes: number;
   /** Bodies up to this size are always read; an ordinary MCP call is a few hundred bytes. */
   readonly smallBodyBytes: number;
-  /** What the larger bodies in flight may hold together; past it a large body is refused 503 `server_busy`. */
+  /**
+   * Bodies over `smallBodyBytes` and up to this size draw on their own budget, not the large bodies': a 100 KB call
+   * never waits behind megabyte bodies (ADR 0041; behind one shared budget it waited ~29 s under a flood of them).
+   */
+  readonly mediumBodyBytes: number;
+  /** What the medium bodies in flight may hold together; one that does not fit waits, unread, for another medium body to end. */
+  readonly mediumBodyBudgetBytes: number;
+  /** What the larger bodies in flight may hold together; one that does not fit waits, unread; one of undeclared length is refused 503 `server_busy`. */
   readonly largeBodyBudgetBytes: number;
 }
 
@@ -31,6 +38,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
   keepAliveTimeoutMs: 5_000,
   maxBodyBytes: 4 * 1024 * 1024,
   smallBodyBytes: 16 * 1024,
+  mediumBodyBytes: 256 * 1024,
+  mediumBodyBudgetBytes: 16 * 1024 * 1024,
   largeBodyBudgetBytes: 64 * 1024 * 1024,
 });
 
@@ -67,5 +76,7 @@ export function resolveHttpLimits(overrides: Partial<HttpLimits> = {}, fdLimit =
     if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`HTTP limit ${name} must be a positive integer, got ${String(value)}`);
   }
   if (limits.smallBodyBytes > limits.maxBodyBytes) throw new RangeError('HTTP limit smallBodyBytes must not exceed maxBodyBytes');
+  if (limits.mediumBodyBytes < limits.smallBodyBytes) throw new RangeError('HTTP limit mediumBodyBytes must not be below smallBodyBytes');
+  if (limits.mediumBodyBytes > limits.mediumBodyBudgetBytes) throw new RangeError('HTTP limit mediumBodyBudgetBytes must hold at least one medium body');
   return Object.freeze({ ...limits, maxConnections: Math.min(limits.maxConnections, ceiling) });
 }

@@ -4,6 +4,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { AddressInfo, Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ExecutionTable } from '../execution-table.js';
 import type { ExecutionClosedReason, LiveExecution } from '../execution-table.js';
 import { ExecutionTokenKey } from '../execution-token.js';
@@ -11,11 +12,13 @@ import { decodeFrame } from '../json-rpc-frames.js';
 import type { OpenToolBridge } from '../open-tool-bridge.js';
 import { McpToolServer } from '../tool-server.js';
 import type { McpToolServerOptions } from '../tool-server.js';
+import { releaseAnsweredJsonStreams, retainedStreams } from './answered-json-streams.js';
 import { ConnectionAdmission } from './connection-admission.js';
 import { sendHttpError, sendJson } from './http-errors.js';
 import { resolveHttpLimits } from './http-limits.js';
 import type { HttpLimits } from './http-limits.js';
 import { BodyBudget, readBody } from './request-body.js';
+import type { BodyBudgets } from './request-body.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -66,16 +69,34 @@ interface Session {
   readonly executionId: string;
   readonly transport: StreamableHTTPServerTransport;
   readonly server: HttpSessionServer;
+  /** Requests of this session being read or answered. */
+  inFlight: number;
+  /** When a request of this session last began or ended (the server's clock). */
+  lastUsedAt: number;
+}
+
+/** What the server holds for its MCP sessions: the figures a soak watches to show memory is bounded per session. */
+export interface SessionFootprint {
+  readonly sessions: number;
+  /** Stream entries the SDK transports hold: JSON answers, and at most one standing GET stream per session. */
+  readonly streams: number;
+  /** Of those, JSON-answer entries: one per request in flight once ADR 0040's release runs, one per POST ever made without it. */
+  readonly answers: number;
+  /** Request ids awaiting their answer across all sessions. */
+  readonly requests: number;
 }
 
 const LOOPBACK = '127.0.0.1';
 /**
  * Sessions kept per execution. A client that reconnects without ending its
  * session (no DELETE) leaves one behind each time; past this many, the
- * least recently used is closed, so a long-lived reconnecting sandbox cannot
- * grow the table and the session in use is never the one evicted.
+ * least recently used idle session is closed, so a long-lived reconnecting
+ * sandbox cannot grow the table. An active session is never evicted: when
+ * all are active, the new `initialize` is refused `session_quota_exceeded`.
  */
 export const MAX_SESSIONS_PER_EXECUTION = 32;
+/** A session with a request in flight, or one that began or ended within this long, is active and never evicted. */
+export const ACTIVE_SESSION_MS = 60_000;
 
 /** The request's path, read without a URL parser (which throws on `//%`). */
 function pathOf(req: IncomingMessage): string {
@@ -103,32 +124,35 @@ export class McpHttpServer {
   readonly key: ExecutionTokenKey;
   readonly executions: ExecutionTable;
   readonly #http: HttpServer;
-  /** In order of last use: a request on a session moves it to the end, so eviction takes from the front. */
   readonly #sessions = new Map<string, Session>();
   readonly #serverOptions: McpToolServerOptions | undefined;
   readonly #session: ((execution: LiveExecution) => HttpSessionServer) | undefined;
   readonly limits: HttpLimits;
   readonly #admission: ConnectionAdmission;
-  readonly #budget: BodyBudget;
+  readonly #budgets: BodyBudgets;
   readonly #onInternalError: (error: unknown) => void;
+  readonly #now: () => number;
+  /** Sessions being opened per execution (an `initialize` in the SDK's hands): they count against the quota before they exist. */
+  readonly #opening = new Map<string, number>();
   #url: URL | undefined;
 
   private constructor(options: McpHttpServerOptions) {
     this.key = options.key ?? ExecutionTokenKey.generate();
     this.#serverOptions = options.server;
     this.#session = options.session;
+    this.#now = options.now ?? Date.now;
     this.executions = new ExecutionTable({
       openTurn: options.openTurn,
       key: this.key,
       tokenTtlMs: options.tokenTtlMs ?? 60 * 60 * 1000,
       idleTimeoutMs: options.idleTimeoutMs ?? 15 * 60 * 1000,
-      now: options.now ?? Date.now,
+      now: this.#now,
       ...(options.onExecutionClosed === undefined ? {} : { onClosed: options.onExecutionClosed }),
       ...(options.onTokenRenewed === undefined ? {} : { onRenewed: options.onTokenRenewed }),
     });
     this.limits = resolveHttpLimits(options.limits);
     this.#admission = new ConnectionAdmission(this.limits.maxConnections);
-    this.#budget = new BodyBudget(this.limits.largeBodyBudgetBytes);
+    this.#budgets = { medium: new BodyBudget(this.limits.mediumBodyBudgetBytes), large: new BodyBudget(this.limits.largeBodyBudgetBytes) };
     this.#onInternalError = options.onInternalError ?? (() => undefined);
     this.#http = createServer(
       {
@@ -149,14 +173,39 @@ export class McpHttpServer {
     this.#http.on('connection', (socket: Socket) => this.#admission.admit(socket));
   }
 
-  /** Open connections, how many were preempted to admit newer ones, the bytes large bodies in flight hold, and how many wait for the budget. */
-  get connections(): { readonly open: number; readonly preempted: number; readonly largeBodyBytes: number; readonly largeBodyWaiting: number } {
+  /** Open connections, how many were preempted to admit newer ones, and per body budget the bytes its bodies in flight hold and how many wait for it. */
+  get connections(): {
+    readonly open: number;
+    readonly preempted: number;
+    readonly mediumBodyBytes: number;
+    readonly mediumBodyWaiting: number;
+    readonly largeBodyBytes: number;
+    readonly largeBodyWaiting: number;
+  } {
+    const { medium, large } = this.#budgets;
     return {
       open: this.#admission.size,
       preempted: this.#admission.preempted,
-      largeBodyBytes: this.limits.largeBodyBudgetBytes - this.#budget.free,
-      largeBodyWaiting: this.#budget.waiting,
+      mediumBodyBytes: this.limits.mediumBodyBudgetBytes - medium.free,
+      mediumBodyWaiting: medium.waiting,
+      largeBodyBytes: this.limits.largeBodyBudgetBytes - large.free,
+      largeBodyWaiting: large.waiting,
     };
+  }
+
+  /** Sessions held and what their SDK transports retain (ADR 0040). */
+  get sessionFootprint(): SessionFootprint {
+    let streams = 0;
+    let answers = 0;
+    let requests = 0;
+    for (const session of this.#sessions.values()) {
+      const retained = retainedStreams(session.transport);
+      if (retained === undefined) throw new Error('the MCP SDK no longer keeps its stream tables where ADR 0040 reads them: review the workaround');
+      streams += retained.streams;
+      answers += retained.answers;
+      requests += retained.requests;
+    }
+    return { sessions: this.#sessions.size, streams, answers, requests };
   }
 
   static async listen(options: McpHttpServerOptions): Promise<McpHttpServer> {
@@ -222,10 +271,29 @@ export class McpHttpServer {
       sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }, { connection: 'close' });
       return;
     }
+    if (session === undefined) {
+      await this.#serve(req, res, execution, undefined);
+      return;
+    }
+    // In flight from its first byte: a session whose body is still arriving is not idle.
+    session.inFlight++;
+    session.lastUsedAt = this.#now();
+    try {
+      await this.#serve(req, res, execution, session);
+    } finally {
+      session.inFlight--;
+      session.lastUsedAt = this.#now();
+      releaseAnsweredJsonStreams(session.transport);
+    }
+  }
+
+  /** Reads and decodes a request's body, then hands it to its session's transport, or opens a session with it. */
+  async #serve(req: IncomingMessage, res: ServerResponse, execution: LiveExecution, session: Session | undefined): Promise<void> {
+    const { socket } = req;
     let message: unknown;
     if (req.method === 'POST') {
       // Read and decoded here, not by the SDK: under explicit limits, and decoded as stdio decodes a line.
-      const body = await readBody(req, this.limits, this.#budget, () => this.#admission.progress(socket));
+      const body = await readBody(req, this.limits, this.#budgets, () => this.#admission.progress(socket));
       if (!body.ok) {
         sendHttpError(res, body.code, { close: true });
         return;
@@ -240,17 +308,46 @@ export class McpHttpServer {
     const release = this.#admission.hold(socket);
     res.once('close', release);
     if (session !== undefined) {
-      this.#sessions.delete(sessionId!);
-      this.#sessions.set(sessionId!, session);
       await session.transport.handleRequest(req, res, message);
+      return;
+    }
+    if (isInitializeRequest(message) && !this.#roomForSession(execution.executionId)) {
+      sendHttpError(res, 'session_quota_exceeded', { retryAfterSeconds: ACTIVE_SESSION_MS / 1000 });
       return;
     }
     await this.#newSession(execution, req, res, message);
   }
 
-  #evictLeastRecentlyUsedBeyond(executionId: string): void {
-    const owned = [...this.#sessions.values()].filter((session) => session.executionId === executionId);
-    for (const session of owned.slice(0, Math.max(0, owned.length - MAX_SESSIONS_PER_EXECUTION))) void session.server.close();
+  /** Counts a session being opened against its execution's quota; the returned function (idempotent) stops counting it. */
+  #countOpening(executionId: string): () => void {
+    this.#opening.set(executionId, (this.#opening.get(executionId) ?? 0) + 1);
+    let counted = true;
+    return () => {
+      if (!counted) return;
+      counted = false;
+      const left = (this.#opening.get(executionId) ?? 1) - 1;
+      if (left === 0) this.#opening.delete(executionId);
+      else this.#opening.set(executionId, left);
+    };
+  }
+
+  /**
+   * Makes room for one more session of the execution, evicting its least recently used idle sessions if need be;
+   * false when every session it holds (and every one being opened) is active, which no eviction may take.
+   */
+  #roomForSession(executionId: string): boolean {
+    const owned = [...this.#sessions].filter(([, session]) => session.executionId === executionId);
+    let over = owned.length + (this.#opening.get(executionId) ?? 0) + 1 - MAX_SESSIONS_PER_EXECUTION;
+    if (over <= 0) return true;
+    const idleSince = this.#now() - ACTIVE_SESSION_MS;
+    const idle = owned.filter(([, session]) => session.inFlight === 0 && session.lastUsedAt <= idleSince).sort(([, a], [, b]) => a.lastUsedAt - b.lastUsedAt);
+    for (const [id, session] of idle) {
+      if (over <= 0) break;
+      this.#sessions.delete(id);
+      void session.server.close();
+      over--;
+    }
+    return over <= 0;
   }
 
   /** A request with no session: the SDK transport accepts it only as an `initialize`, which starts a session over the execution's turn. */
@@ -258,6 +355,7 @@ export class McpHttpServer {
     const { port } = this.url;
     const server = this.#session?.(execution) ?? new McpToolServer(execution.bridge, this.#serverOptions);
     let unregister: () => void = () => undefined;
+    const opened = this.#countOpening(execution.executionId);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       // A request is answered with one JSON body, not an SSE stream: this server sends nothing while a request runs
@@ -270,8 +368,8 @@ export class McpHttpServer {
       enableDnsRebindingProtection: true,
       allowedHosts: [`${LOOPBACK}:${port}`, `localhost:${port}`],
       onsessioninitialized: (id) => {
-        this.#sessions.set(id, { executionId: execution.executionId, transport, server });
-        this.#evictLeastRecentlyUsedBeyond(execution.executionId);
+        opened();
+        this.#sessions.set(id, { executionId: execution.executionId, transport, server, inFlight: 0, lastUsedAt: this.#now() });
         unregister = this.executions.onClose(execution.executionId, () => server.close());
         // However the session ends (DELETE, its execution closing), it leaves the table.
         void server.closed.then(() => {
@@ -284,8 +382,13 @@ export class McpHttpServer {
         unregister();
       },
     });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, message);
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, message);
+    } finally {
+      opened();
+    }
+    releaseAnsweredJsonStreams(transport);
     if (transport.sessionId === undefined) await server.close();
   }
 }

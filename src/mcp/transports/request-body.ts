@@ -78,14 +78,21 @@ export type BodyRead =
   | { readonly ok: true; readonly text: string }
   | { readonly ok: false; readonly code: 'body_too_large' | 'body_timeout' | 'body_aborted' | 'server_busy' };
 
+/** The budgets bodies draw on by declared size: medium bodies and large bodies each wait in their own line (ADR 0041). */
+export interface BodyBudgets {
+  readonly medium: BodyBudget;
+  readonly large: BodyBudget;
+}
+
 /**
  * Reads a request body under the limits: refused `body_too_large` past
  * `maxBodyBytes` (declared or counted); a declared body larger than
- * `smallBodyBytes` is reserved whole from the shared budget before a byte
- * is read, waiting its turn if need be; `body_timeout` when the body
+ * `smallBodyBytes` is reserved whole from its size's budget (medium up to
+ * `mediumBodyBytes`, large beyond) before a byte is read, waiting its turn
+ * if need be; `body_timeout` when the body
  * (waiting included) does not end within `bodyTimeoutMs`; `server_busy`
  * when a body with no declared length grows past the small size and finds
- * the budget spent. `onProgress` is told of every piece.
+ * the large budget spent. `onProgress` is told of every piece.
  *
  * The body's deadline is one plain timer, cleared when the body ends. It
  * was an `AbortSignal.timeout` per request: ~12 µs to make (an EventTarget,
@@ -94,12 +101,14 @@ export type BodyRead =
  * some 30,000 live timers and signals outlived the young generation.
  * A signal is made only for a large body's wait for the budget.
  */
-export function readBody(req: IncomingMessage, limits: HttpLimits, budget: BodyBudget, onProgress: () => void): Promise<BodyRead> {
+export function readBody(req: IncomingMessage, limits: HttpLimits, budgets: BodyBudgets, onProgress: () => void): Promise<BodyRead> {
   const declaredHeader = req.headers['content-length'];
   const declared = declaredHeader === undefined ? undefined : Number(declaredHeader);
   if (declared !== undefined && declared > limits.maxBodyBytes) return Promise.resolve(REFUSED.body_too_large);
-  if (declared !== undefined && declared > limits.smallBodyBytes) return readLargeBody(req, declared, limits, budget, onProgress);
-  return readPieces(req, limits, budget, onProgress, 0, limits.bodyTimeoutMs);
+  if (declared !== undefined && declared > limits.smallBodyBytes) {
+    return readLargeBody(req, declared, limits, declared > limits.mediumBodyBytes ? budgets.large : budgets.medium, onProgress);
+  }
+  return readPieces(req, limits, budgets.large, onProgress, 0, limits.bodyTimeoutMs);
 }
 
 /** One frozen refusal per code: a refusal carries nothing of its request. */

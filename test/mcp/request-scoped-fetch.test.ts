@@ -1,11 +1,18 @@
 /**
- * The transport bench's HTTP clients fetch with a signal per request: the
- * connection's signal carries no listener once a POST is answered, and still
- * aborts a GET stream in flight.
+ * costlab's own HTTP clients (the transport bench, `--target`, the
+ * conformance columns) fetch with a signal per request: the connection's
+ * signal carries no listener once a POST is answered, and still aborts a GET
+ * stream in flight.
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { requestScopedFetch } from '../../bench/harness/request-scoped-fetch.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { worldContext } from '../../src/world/reference-world.js';
+import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
+import { McpHttpServer } from '../../src/mcp/transports/http.js';
+import { httpClientTransport, requestScopedFetch } from '../../src/mcp/transports/http-client.js';
+import { bearer } from './support/http-frames.js';
+import { buildWorld } from './support/world.js';
 
 function recordingFetch(): { fetch: (url: string | URL, init?: RequestInit) => Promise<Response>; signals: AbortSignal[] } {
   const signals: AbortSignal[] = [];
@@ -53,5 +60,28 @@ describe('requestScopedFetch', () => {
       return new Response('{}');
     })('http://127.0.0.1/mcp', { method: 'POST' });
     expect(plain[0]!.signal).toBeUndefined();
+  });
+});
+
+describe('httpClientTransport', () => {
+  it('300 tools/call on one client leave no listener on its connection signal', async () => {
+    const world = buildWorld();
+    const server = await McpHttpServer.listen({ openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }) });
+    const execution = await server.openExecution();
+    const transport = httpClientTransport(server.url, bearer(execution.token));
+    const client = new Client({ name: 'listeners', version: '0' });
+    try {
+      await client.connect(transport);
+      // The SDK's connection-wide controller, made at start: every fetch of the transport is handed its signal.
+      const connection = (transport as unknown as { _abortController: AbortController })._abortController.signal;
+      const before = getEventListeners(connection, 'abort').length;
+      for (let i = 0; i < 300; i++) await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } });
+      // The standing GET stream's link, if the client opened one, is there before and after: nothing per call.
+      expect(before).toBeLessThanOrEqual(1);
+      expect(getEventListeners(connection, 'abort')).toHaveLength(before);
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });
