@@ -144,7 +144,9 @@ describe('an unchanged catalogue costs no shape and no walk (turn)', () => {
     const edited = await turn(kernel, context({ turn: '2' }));
     expect(edited.listed.tools.find((t) => t.name === 'docs.t003')!.description).toBe('edited');
     expect(edited.listed.catalogHash).not.toBe(original.listed.catalogHash);
-    provider.definitions[3]!.description = original.listed.tools.find((t) => t.name === 'docs.t003')!.description;
+    // Handed a second time, the object was taken as a value (ADR 0046): frozen, so the revert is a new object.
+    expect(Object.isFrozen(provider.definitions[3])).toBe(true);
+    provider.definitions[3] = { ...provider.definitions[3]!, description: original.listed.tools.find((t) => t.name === 'docs.t003')!.description };
     const shapes = kernel.counters.shapesBuilt;
     const reverted = await turn(kernel, context({ turn: '3' }));
     expect(reverted.listed.catalogHash).toBe(original.listed.catalogHash);
