@@ -1,3 +1,4 @@
+import { types } from 'node:util';
 import type { ToolDefinition, ToolHandler } from '../contracts/index.js';
 import type { KernelCounters } from '../observability/counters.js';
 import type { AskedAnswer } from '../registry/answer-table.js';
@@ -7,7 +8,7 @@ import { InvalidToolHandler, requireFunctions } from '../registry/tool-registry.
 const OBJECT_PROTOTYPE = Object.prototype;
 const hasOwn = Object.prototype.hasOwnProperty;
 
-function ownData(object: object, key: string): boolean {
+function ownData(object: object, key: string | number): boolean {
   const descriptor = Object.getOwnPropertyDescriptor(object, key);
   return descriptor !== undefined && 'value' in descriptor;
 }
@@ -29,9 +30,9 @@ function isSealedHandler(handler: object): boolean {
  * Takes in the answer of a provider asked this turn (ADR 0046) against the
  * answer it gave the same principal last time, cheapest check first:
  *
- * 1. the very array, frozen, whose every handler is sealed and every
- *    definition taken as a value: nothing in it can have changed, so it is
- *    that answer, unread (O(1));
+ * 1. the very array, frozen, its elements data properties, its every
+ *    handler sealed and every definition taken as a value: nothing in it
+ *    can have changed, so it is that answer, unread (O(1));
  * 2. otherwise, position by position: the handler's functions are checked
  *    (as registration checks them) and its definition is compared by
  *    identity with the object at that position last time, when that object
@@ -60,7 +61,8 @@ export function admitAsked(
     if (previous.chars > room) throw tooLarge();
     return previous;
   }
-  const frozenList = Object.isFrozen(list);
+  // A frozen array of data elements cannot answer differently next time (an accessor element could, and a proxy could run code).
+  const frozenList = Object.isFrozen(list) && !types.isProxy(list);
   let sealed = frozenList;
   const handlers: ToolHandler[] = [];
   // Written only from the first position that differs from last time's; until then last time's arrays stand for them.
@@ -110,7 +112,7 @@ export function admitAsked(
       raws!.push(taken);
       charsAt!.push(size);
     }
-    if (sealed) sealed = taken !== undefined && isSealedHandler(handler);
+    if (sealed) sealed = taken !== undefined && ownData(list, i) && isSealedHandler(handler);
     chars += size;
     if (chars > room) throw tooLarge();
   }
