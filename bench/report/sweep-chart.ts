@@ -11,7 +11,7 @@ import { STRATEGY_NAMES, type StrategyName } from '../results/results-schema.js'
 import type { SweepResults } from '../results/sweep-schema.js';
 import { logAxis, logPosition } from './log-axis.js';
 import { formatMicros } from './number-format.js';
-import { seriesColours } from './palette.js';
+import { SERIES_NAMES, seriesColours, TURN_UNSIGNALLED, type SeriesName } from './palette.js';
 
 export const SWEEP_MEASURES = [
   ['listP50Us', 'listing'],
@@ -24,7 +24,8 @@ type SweepMetric = (typeof SWEEP_MEASURES)[number][0];
 type SweepMeasure = (typeof SWEEP_MEASURES)[number][1];
 
 export interface SweepChartRow {
-  readonly strategy: StrategyName;
+  /** The curve: a strategy with the providers' change signal, or `turn` without it. */
+  readonly strategy: SeriesName;
   readonly measure: SweepMeasure;
   readonly tools: number;
   readonly micros: number;
@@ -33,13 +34,17 @@ export interface SweepChartRow {
   readonly slopeLabel: string | null;
 }
 
-/** The N curves (P = 1, C = 27, G = 6) of every strategy, with each curve's fitted slope on its largest N. */
+/** The N curves (P = 1, C = 27, G = 6) of every strategy, and of `turn` without a change signal, with each curve's fitted slope on its largest N. */
 export function sweepChartRows(results: SweepResults): SweepChartRow[] {
   const rows: SweepChartRow[] = [];
-  for (const strategy of STRATEGY_NAMES) {
-    const curve = results.points.filter((p) => p.axis === 'tools' && p.strategy === strategy).sort((a, b) => a.tools - b.tools);
+  const curves: { readonly strategy: SeriesName; readonly of: StrategyName; readonly signalled: boolean }[] = [
+    ...STRATEGY_NAMES.map((strategy) => ({ strategy, of: strategy, signalled: true })),
+    { strategy: TURN_UNSIGNALLED, of: 'turn', signalled: false },
+  ];
+  for (const { strategy, of, signalled } of curves) {
+    const curve = results.points.filter((p) => p.axis === 'tools' && p.strategy === of && (p.changeSignal !== false) === signalled).sort((a, b) => a.tools - b.tools);
     for (const [metric, measure] of SWEEP_MEASURES) {
-      const fitted = results.slopes.find((s) => s.strategy === strategy && s.metric === (metric satisfies SweepMetric));
+      const fitted = results.slopes.find((s) => s.strategy === of && s.metric === (metric satisfies SweepMetric) && (s.changeSignal !== false) === signalled);
       const last = curve.at(-1);
       for (const point of curve) {
         const micros = point[metric];
@@ -64,7 +69,7 @@ export function sweepChartRows(results: SweepResults): SweepChartRow[] {
 export function sweepChartSpec(rows: readonly SweepChartRow[]): TopLevelSpec {
   const x = logAxis(rows.map((row) => row.tools));
   const y = logAxis(rows.map((row) => row.micros), 3);
-  const strategies = STRATEGY_NAMES.filter((name) => rows.some((row) => row.strategy === name));
+  const strategies = SERIES_NAMES.filter((name) => rows.some((row) => row.strategy === name));
   const encoding = {
     x: logPosition('tools', 'N provider tools (log scale)', x),
     y: logPosition('micros', 'µs, p50 (log scale)', y),

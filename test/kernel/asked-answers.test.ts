@@ -38,7 +38,7 @@ function hostProvider() {
       calls++;
       return definitions.map((definition) => handlerFor(definition, `v${calls}`));
     },
-  } satisfies ContextToolProvider & { readonly definitions: ToolDefinition[] };
+  } satisfies ContextToolProvider & { readonly definitions: ToolDefinition[]; readonly calls: number };
 }
 
 async function turn(kernel: MediationKernel, ctx: AccessContext, toolName = 'docs.t004') {
