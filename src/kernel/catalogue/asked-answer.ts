@@ -1,7 +1,7 @@
 import { types } from 'node:util';
 import type { ToolDefinition, ToolHandler } from '../contracts/index.js';
 import type { KernelCounters } from '../observability/counters.js';
-import type { AskedAnswer } from '../registry/answer-table.js';
+import type { AskedAnswer, HeldAnswer } from '../registry/answer-table.js';
 import type { DefinitionStore } from '../registry/definition-store.js';
 import { InvalidToolHandler, requireFunctions } from '../registry/tool-registry.js';
 
@@ -53,13 +53,13 @@ export function admitAsked(
   counters: KernelCounters,
   room: number,
   tooLarge: () => Error,
-): AskedAnswer {
+): AdmittedAnswer {
   const length = list.length;
   if (previous !== undefined && list === previous.list && previous.sealed) {
     counters.entriesValidated += length;
     counters.definitionsReused += length;
     if (previous.chars > room) throw tooLarge();
-    return previous;
+    return { answer: previous, remember: undefined };
   }
   // A frozen array of data elements cannot answer differently next time (an accessor element could, and a proxy could run code).
   const frozenList = Object.isFrozen(list) && !types.isProxy(list);
@@ -121,14 +121,34 @@ export function admitAsked(
     raws = previous!.raws.slice(0, length);
     charsAt = previous!.charsAt.slice(0, length);
   }
-  return {
-    list,
-    sealed,
+  const answer: HeldAnswer = {
     definitions: definitions === undefined ? previous!.definitions : Object.freeze(definitions),
-    raws: raws === undefined ? previous!.raws : Object.freeze(raws),
-    charsAt: charsAt === undefined ? previous!.charsAt : Object.freeze(charsAt),
-    // A frozen list holds this answer's handlers and cannot change under the registry; any other is copied as read.
-    handlers: frozenList && sealed ? (list as readonly ToolHandler[]) : Object.freeze(handlers),
+    // A sealed list holds this answer's handlers and cannot change under the registry; any other is copied as read.
+    handlers: sealed ? (list as readonly ToolHandler[]) : handlers,
     chars,
   };
+  if (!sealed && definitions === undefined) return { answer, remember: undefined };
+  // Only what identifies the next answer is kept: this turn's handlers (and a list that is not sealed) would
+  // outlive the turn in the table, be promoted, and make every turn's garbage old: at 10,000 tools a
+  // major collection nearly every turn.
+  return {
+    answer,
+    remember: {
+      list: sealed ? list : NOTHING,
+      sealed,
+      definitions: answer.definitions,
+      handlers: sealed ? answer.handlers : NOTHING,
+      raws: raws === undefined ? previous!.raws : Object.freeze(raws),
+      charsAt: charsAt === undefined ? previous!.charsAt : Object.freeze(charsAt),
+      chars,
+    },
+  };
+}
+
+const NOTHING: readonly never[] = Object.freeze([]);
+
+/** An asked answer as this derivation uses it, and what to remember for the next (`undefined`: the previous answer stands). */
+export interface AdmittedAnswer {
+  readonly answer: HeldAnswer;
+  readonly remember: AskedAnswer | undefined;
 }

@@ -61,8 +61,8 @@ export async function deriveByContent(sources: CatalogueSources, store: Definiti
     (list, provider, room, tooLarge) => {
       const key = keyOf(provider);
       const previous = store.asked.latest(key);
-      const answer = admitAsked(list, previous, store, counters, room, tooLarge);
-      if (answer !== previous) store.asked.remember(key, answer);
+      const { answer, remember } = admitAsked(list, previous, store, counters, room, tooLarge);
+      if (remember !== undefined) store.asked.remember(key, remember);
       // An answer given under a revision is remembered under it: the same revision next turn is that answer, unasked.
       if (revision !== undefined) revisions.remember(key, { revision, definitions: answer.definitions, handlers: answer.handlers, chars: answer.chars });
       take(provider.id, answer);
