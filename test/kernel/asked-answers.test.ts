@@ -12,44 +12,24 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import { deepFreeze } from '../../src/kernel/internals.js';
 import type { AccessContext, ContextToolProvider, MediationKernel, ToolDefinition, ToolHandler } from '../../src/kernel/index.js';
-import { call, context, grant, makeWorld, succeeded, tool } from './support/world.js';
+import { hostProvider as sharedHostProvider, labelledHandler, plainDefinitions } from './support/host-provider.js';
+import { context, grant, listAndCall, makeWorld, tool } from './support/world.js';
 
 const TOOLS = 12;
 
 function definitionsOf(prefix = 'docs.t'): ToolDefinition[] {
-  return Array.from({ length: TOOLS }, (_, i) => ({ ...tool({ name: `${prefix}${String(i).padStart(3, '0')}`, source: 'provider:host', ceilingPath: [`area${i % 3}`] }).definition }));
+  return plainDefinitions(TOOLS, 3, prefix);
 }
 
-function handlerFor(definition: ToolDefinition, label: string): ToolHandler {
-  return { definition, parseArguments: (args) => args, invoke: async (_context, parsed) => succeeded(parsed, { served: label, tool: parsed.tool }) as never };
-}
+const handlerFor = labelledHandler;
 
 /** A host provider as most are written: plain mutable definitions held across turns, fresh handlers per call, no change signal. */
 function hostProvider() {
-  const definitions = definitionsOf();
-  let calls = 0;
-  return {
-    id: 'host',
-    definitions,
-    get calls() {
-      return calls;
-    },
-    async listTools(): Promise<readonly ToolHandler[]> {
-      calls++;
-      return definitions.map((definition) => handlerFor(definition, `v${calls}`));
-    },
-  } satisfies ContextToolProvider & { readonly definitions: ToolDefinition[]; readonly calls: number };
+  return sharedHostProvider(TOOLS, 3);
 }
 
-async function turn(kernel: MediationKernel, ctx: AccessContext, toolName = 'docs.t004') {
-  const scope = await kernel.openTurnAuthority(ctx);
-  try {
-    const listed = await kernel.listTools(ctx);
-    const result = await kernel.invokeTool(ctx, call(ctx, toolName, { path: ['area1'] }));
-    return { listed, result };
-  } finally {
-    scope.close();
-  }
+function turn(kernel: MediationKernel, ctx: AccessContext, toolName = 'docs.t004') {
+  return listAndCall(kernel, ctx, toolName, { path: ['area1'] });
 }
 
 function work(kernel: MediationKernel) {
