@@ -99,13 +99,15 @@ async function runIterationProbe(root: string, extra: readonly string[]): Promis
  * (bench/harness/probe-units.ts) N times after W warm-up units, and reports
  * instructions per operation, so a regression shows in the lane that holds it:
  * a dearer call in `call`, a dearer listing in `listing`, a dearer turn
- * boundary in `boundary`, the MCP envelope in `mcp`, a dearer derivation in
+ * boundary in `boundary`, a turn opening over 2,000 tools of a provider without
+ * a change signal in `opening-2000-unsignalled` (ADR 0046), the MCP envelope
+ * in `mcp`, a dearer derivation in
  * `catalogue`, a per-tool cost in the slope from `catalogue` to
  * `catalogue-1000`. Every function is compiled on its first call (ADR 0014),
  * so a few warm-up units reach steady state; windows of tens of millions of
  * instructions stand far above the few thousand a run's event loop varies by.
  */
-export const INSTRUCTION_LANE_IDS = ['catalogue', 'catalogue-1000', 'call', 'listing', 'boundary', 'mcp'] as const;
+export const INSTRUCTION_LANE_IDS = ['catalogue', 'catalogue-1000', 'call', 'listing', 'boundary', 'opening-2000-unsignalled', 'mcp'] as const;
 export type InstructionLaneId = (typeof INSTRUCTION_LANE_IDS)[number];
 
 export interface InstructionLane {
@@ -129,6 +131,10 @@ export const INSTRUCTION_LANES: readonly InstructionLane[] = Object.freeze([
   { id: 'call', label: 'mediated call (in process)', unit: 'invoke', world: 'reference', iterations: 3, warmup: 3, perUnit: UNIT_OPERATIONS.invoke.operations },
   { id: 'listing', label: 'listing (tools/list in process)', unit: 'list', world: 'reference', iterations: 60, warmup: 10, perUnit: UNIT_OPERATIONS.list.operations },
   { id: 'boundary', label: 'turn boundary (lease open and close)', unit: 'boundary', world: 'reference', iterations: 15, warmup: 10, perUnit: UNIT_OPERATIONS.boundary.operations },
+  // ADR 0046's fast path: a provider without a change signal, 2,000 tools, asked every turn and compared by identity. Warm-up
+  // past the second turn, which reads every definition once more and takes it as a value; a unit that read them again
+  // (the identity check lost) counts several times over.
+  { id: 'opening-2000-unsignalled', label: 'turn opening (lease, listing), 2,000 provider tools without a change signal', unit: 'opening', world: 'unsignalled-2000', iterations: 6, warmup: 3, perUnit: UNIT_OPERATIONS.opening.operations },
   { id: 'mcp', label: 'tools/call over MCP (turn, in-memory SDK)', unit: 'mcp', world: 'reference', iterations: 2, warmup: 3, perUnit: UNIT_OPERATIONS.mcp.operations },
 ]);
 

@@ -10,17 +10,24 @@
  * alone.
  */
 import { StaticGrantSource } from '../../src/kernel/index.js';
-import type { CatalogueStrategyName, MediationKernel, ToolResult } from '../../src/kernel/index.js';
+import type { CatalogueStrategyName, ContextToolProvider, MediationKernel, MemoryAuditSink, ToolResult } from '../../src/kernel/index.js';
 import { buildCatalogueSources, createCatalogueStrategy, createCounters, prepareContext, resolveAuthority, TurnLease } from '../../src/kernel/internals.js';
 import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
 import { buildReferenceKernel } from '../world/build-world.js';
+import { buildScaleKernel, generatedProvider } from '../world/scale-world.js';
 import { buildScaledKernel, scaledNotionProvider, SCALED_PROVIDER_TOOLS } from '../world/scaled-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import { runKernelTurn, checkOutcome, toolCall, TurnNotListed } from './workload-turn.js';
 
-export const PROBE_UNITS = ['catalogue', 'call', 'invoke', 'list', 'boundary', 'mcp'] as const;
+export const PROBE_UNITS = ['catalogue', 'call', 'invoke', 'list', 'boundary', 'opening', 'mcp'] as const;
 export type ProbeUnit = (typeof PROBE_UNITS)[number];
-export const PROBE_WORLDS = ['reference', 'scaled'] as const;
+/**
+ * `scaled`: the reference provider answers 1,000 more tools, the same handler
+ * objects every turn. `unsignalled-2000`: beside the reference world, a host
+ * provider of 2,000 tools without a change signal, as most are written (plain
+ * definitions held across turns, fresh handlers per call; bench/world/scale-world.ts).
+ */
+export const PROBE_WORLDS = ['reference', 'scaled', 'unsignalled-2000'] as const;
 export type ProbeWorld = (typeof PROBE_WORLDS)[number];
 
 /** A turn's catalogue resolutions: the listing's and one per call of the workload. */
@@ -36,6 +43,7 @@ export const UNIT_OPERATIONS: Readonly<Record<ProbeUnit, { readonly per: string;
   invoke: { per: 'mediated call', operations: TURN_ATTEMPTS.length },
   list: { per: 'listing', operations: 1 },
   boundary: { per: 'turn boundary (lease open and close)', operations: 1 },
+  opening: { per: "turn opening (lease open, the turn's listing, close)", operations: 1 },
   mcp: { per: 'tools/call over MCP', operations: MCP_ATTEMPTS.length },
 };
 
@@ -54,11 +62,16 @@ export interface UnitRunner {
   close(): Promise<void>;
 }
 
-function providerFor(world: ProbeWorld) {
+/** The unsignalled world's provider tools (the reference `notion.search` among them): the sweep's N = 2,000 point without a change signal. */
+export const UNSIGNALLED_TOOLS = 2000;
+
+function providerFor(world: ProbeWorld): ContextToolProvider {
+  if (world === 'unsignalled-2000') return generatedProvider(0, UNSIGNALLED_TOOLS, false);
   return world === 'scaled' ? scaledNotionProvider(SCALED_PROVIDER_TOOLS) : notionProvider();
 }
 
-function kernelFor(strategy: CatalogueStrategyName, world: ProbeWorld) {
+function kernelFor(strategy: CatalogueStrategyName, world: ProbeWorld): { readonly kernel: MediationKernel; readonly audit: MemoryAuditSink } {
+  if (world === 'unsignalled-2000') return buildScaleKernel(strategy, { tools: UNSIGNALLED_TOOLS, providers: 1, grants: 6, changeSignal: false });
   return world === 'scaled' ? buildScaledKernel(strategy, SCALED_PROVIDER_TOOLS) : buildReferenceKernel(strategy);
 }
 
@@ -90,6 +103,8 @@ export async function unitRunner(unit: ProbeUnit, strategy: CatalogueStrategyNam
       return listUnit(strategy, world);
     case 'boundary':
       return boundaryUnit(strategy, world);
+    case 'opening':
+      return openingUnit(strategy, world);
     case 'mcp':
       return mcpUnit(strategy, world);
   }
@@ -182,6 +197,32 @@ async function boundaryUnit(strategy: CatalogueStrategyName, world: ProbeWorld):
       const scope = await kernel.openTurnAuthority(worldContext(turn));
       if (scope.status !== 'available') throw new TurnNotListed(`probe boundary ${turn}: authority ${scope.code ?? 'unavailable'}`);
       scope.close();
+      audit.clear();
+    },
+    counts: () => countsOf(kernel, tally),
+    close: async () => undefined,
+  };
+}
+
+/**
+ * A unit is a turn's opening as the sweep times its boundary: the lease
+ * opened, the turn's catalogue listed (its derivation, under `turn`), the
+ * lease closed. No call: what grows with the provider's tools is here.
+ */
+async function openingUnit(strategy: CatalogueStrategyName, world: ProbeWorld): Promise<UnitRunner> {
+  const { kernel, audit } = kernelFor(strategy, world);
+  const tally = countListings(kernel);
+  return {
+    async run(turn) {
+      const context = worldContext(turn);
+      const scope = await kernel.openTurnAuthority(context);
+      try {
+        if (scope.status !== 'available') throw new TurnNotListed(`probe opening ${turn}: authority ${scope.code ?? 'unavailable'}`);
+        const listed = await kernel.listTools(context);
+        if (listed.status !== 'listed') throw new TurnNotListed(`probe opening ${turn}: listing ${listed.status}`);
+      } finally {
+        scope.close();
+      }
       audit.clear();
     },
     counts: () => countsOf(kernel, tally),

@@ -10,8 +10,10 @@ import { SEGMENT_NAMES, STRATEGY_NAMES, type SegmentName, type StrategyName } fr
 
 /** The MCP row: the `turn` strategy served over the wire. */
 export const MCP_TURN = 'turn over MCP';
-export type SeriesName = StrategyName | typeof MCP_TURN;
-export const SERIES_NAMES: readonly SeriesName[] = [...STRATEGY_NAMES, MCP_TURN];
+/** The sweep's `turn` curve of providers without a change signal (ADR 0046), beside `turn` (with one). */
+export const TURN_UNSIGNALLED = 'turn, no change signal';
+export type SeriesName = StrategyName | typeof MCP_TURN | typeof TURN_UNSIGNALLED;
+export const SERIES_NAMES: readonly SeriesName[] = [...STRATEGY_NAMES, MCP_TURN, TURN_UNSIGNALLED];
 
 /** Strategy hues, dark enough for white text-free bars and 3:1 against white. */
 export const STRATEGY_COLOURS: Readonly<Record<SeriesName, string>> = {
@@ -19,6 +21,7 @@ export const STRATEGY_COLOURS: Readonly<Record<SeriesName, string>> = {
   shared: '#7b4fa8',
   turn: '#1f6fb4',
   [MCP_TURN]: '#138d90',
+  [TURN_UNSIGNALLED]: '#c2457a',
 };
 
 /** Segment hues: none is a strategy's. Catalogue, the lab's subject, is the loudest. */

@@ -8,6 +8,7 @@ import { escapeHtml, renderDefinitions, renderTable, type Table } from './html-m
 import { MEASUREMENT_RULES } from './measurement-rules.js';
 import { PAGE_STYLE } from './page-style.js';
 import type { CommitProfiles } from './profile-links.js';
+import { TURN_UNSIGNALLED } from './palette.js';
 import type { ResultsFile } from './results-collection.js';
 import { formatDuration, formatRatio, formatShare } from './number-format.js';
 import { commitLabel } from './history-chart.js';
@@ -104,8 +105,8 @@ function sweepSection(sweep: SweepOnPage, svg: string): string {
   const { results } = sweep;
   const slopes = results.slopes.filter((slope) => slope.metric === 'listP50Us');
   const sdk = results.sdk.map((s) => `N = ${s.tools.toLocaleString('en-US')}: ${s.sdkOverCostlab}×`).join(', ');
-  return `<p>The sweep in <code>${escapeHtml(sweep.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${results.loadAverage.start.toFixed(1)} at start on ${results.environment.cores} cores): N provider tools beside the 18 static ones, one provider, 27 calls a turn. Log–log axes: a line of slope 1 is cost linear in N; each curve's fitted slope is printed at its last point.${
-    slopes.length === 0 ? '' : ` Listing slopes: ${escapeHtml(slopes.map((s) => `${s.strategy} ${s.slope} (N ${s.fromTools}–${s.toTools})`).join(', '))}.`
+  return `<p>The sweep in <code>${escapeHtml(sweep.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${results.loadAverage.start.toFixed(1)} at start on ${results.environment.cores} cores): N provider tools beside the 18 static ones, one provider, 27 calls a turn. The providers declare a change signal (ADR 0021) on every curve but <code>${escapeHtml(TURN_UNSIGNALLED)}</code>: the same providers declaring none, as most hosts write them (ADR 0046). Log–log axes: a line of slope 1 is cost linear in N; each curve's fitted slope is printed at its last point.${
+    slopes.length === 0 ? '' : ` Listing slopes: ${escapeHtml(slopes.map((s) => `${s.strategy}${s.changeSignal === false ? ' without a change signal' : ''} ${s.slope} (N ${s.fromTools}–${s.toTools})`).join(', '))}.`
   }${sdk === '' ? '' : ` tools/list, SDK <code>McpServer</code> ÷ costlab: ${escapeHtml(sdk)}.`}</p>
 ${figure('sweep', svg, 'Listing, turn boundary, call and amortized per-call p50 against N provider tools, per strategy, with fitted log–log slopes (µs, log–log).')}`;
 }

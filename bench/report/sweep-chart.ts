@@ -11,31 +11,21 @@ import { STRATEGY_NAMES, type StrategyName } from '../results/results-schema.js'
 import type { SweepResults } from '../results/sweep-schema.js';
 import { logAxis, logPosition } from './log-axis.js';
 import { formatMicros } from './number-format.js';
-import { seriesColours } from './palette.js';
+import { SERIES_NAMES, seriesColours, TURN_UNSIGNALLED, type SeriesName } from './palette.js';
 
 export const SWEEP_MEASURES = [
   ['listP50Us', 'listing'],
   ['boundaryP50Us', 'turn boundary (open + listing)'],
   ['callP50Us', 'mediated call'],
-  ['amortizedP50Us', 'per call, turn amortized'],
+  ['amortizedP50Us', 'per call, amortized over the turn'],
 ] as const;
 
 type SweepMetric = (typeof SWEEP_MEASURES)[number][0];
 type SweepMeasure = (typeof SWEEP_MEASURES)[number][1];
 
-/** The comparison curve of `turn` over providers that declare no catalogue revision (ADR 0021). */
-export const UNSIGNALLED = 'no change signal';
-
 export interface SweepChartRow {
-  readonly strategy: StrategyName;
-  /**
-   * The curve the point belongs to: its strategy, or `turn · no change signal` for the
-   * providers without one. Points of two curves share N, so a line drawn per strategy
-   * alone would zig-zag between them; each curve is drawn as a line of its own.
-   */
-  readonly curve: string;
-  /** `signal` for providers that declare a catalogue revision (and files from before the choice), else `none`. */
-  readonly changeSignal: 'signal' | 'none';
+  /** The curve: a strategy with the providers' change signal, or `turn` without it. */
+  readonly strategy: SeriesName;
   readonly measure: SweepMeasure;
   readonly tools: number;
   readonly micros: number;
@@ -44,40 +34,32 @@ export interface SweepChartRow {
   readonly slopeLabel: string | null;
 }
 
-/**
- * The N curves (P = 1, C = 27, G = 6) of every strategy, each in N order, with each
- * curve's fitted slope on its largest N. The slopes are fitted over the providers
- * with a change signal (bench/scale/run-sweep.ts, fitSlopes), so only that curve
- * carries one; `turn`'s curve without a signal is a curve apart.
- */
+/** The N curves (P = 1, C = 27, G = 6) of every strategy, and of `turn` without a change signal, with each curve's fitted slope on its largest N. */
 export function sweepChartRows(results: SweepResults): SweepChartRow[] {
   const rows: SweepChartRow[] = [];
-  for (const strategy of STRATEGY_NAMES) {
-    for (const unsignalled of [false, true]) {
-      const curve = results.points
-        .filter((p) => p.axis === 'tools' && p.strategy === strategy && (p.changeSignal === false) === unsignalled)
-        .sort((a, b) => a.tools - b.tools);
-      const name = unsignalled ? `${strategy} · ${UNSIGNALLED}` : strategy;
-      for (const [metric, measure] of SWEEP_MEASURES) {
-        const fitted = unsignalled ? undefined : results.slopes.find((s) => s.strategy === strategy && s.metric === (metric satisfies SweepMetric));
-        const last = curve.at(-1);
-        for (const point of curve) {
-          const micros = point[metric];
-          if (!(micros > 0)) continue;
-          const slopeLabel = fitted !== undefined && point === last ? `slope ${fitted.slope}` : null;
-          rows.push({
-            strategy,
-            curve: name,
-            changeSignal: unsignalled ? 'none' : 'signal',
-            measure,
-            tools: point.tools,
-            micros,
-            slopeLabel,
-            description: `${name} · ${measure} · N=${point.tools.toLocaleString('en-US')} = ${formatMicros(micros)} µs${
-              fitted === undefined ? '' : ` (fitted log–log slope ${fitted.slope} over N ${fitted.fromTools}–${fitted.toTools})`
-            }`,
-          });
-        }
+  const curves: { readonly strategy: SeriesName; readonly of: StrategyName; readonly signalled: boolean }[] = [
+    ...STRATEGY_NAMES.map((strategy) => ({ strategy, of: strategy, signalled: true })),
+    { strategy: TURN_UNSIGNALLED, of: 'turn', signalled: false },
+  ];
+  for (const { strategy, of, signalled } of curves) {
+    const curve = results.points.filter((p) => p.axis === 'tools' && p.strategy === of && (p.changeSignal !== false) === signalled).sort((a, b) => a.tools - b.tools);
+    for (const [metric, measure] of SWEEP_MEASURES) {
+      const fitted = results.slopes.find((s) => s.strategy === of && s.metric === (metric satisfies SweepMetric) && (s.changeSignal !== false) === signalled);
+      const last = curve.at(-1);
+      for (const point of curve) {
+        const micros = point[metric];
+        if (!(micros > 0)) continue;
+        const slopeLabel = fitted !== undefined && point === last ? `slope ${fitted.slope}` : null;
+        rows.push({
+          strategy,
+          measure,
+          tools: point.tools,
+          micros,
+          slopeLabel,
+          description: `${strategy} · ${measure} · N=${point.tools.toLocaleString('en-US')} = ${formatMicros(micros)} µs${
+            fitted === undefined ? '' : ` (fitted log–log slope ${fitted.slope} over N ${fitted.fromTools}–${fitted.toTools})`
+          }`,
+        });
       }
     }
   }
@@ -87,8 +69,7 @@ export function sweepChartRows(results: SweepResults): SweepChartRow[] {
 export function sweepChartSpec(rows: readonly SweepChartRow[]): TopLevelSpec {
   const x = logAxis(rows.map((row) => row.tools));
   const y = logAxis(rows.map((row) => row.micros), 3);
-  const strategies = STRATEGY_NAMES.filter((name) => rows.some((row) => row.strategy === name));
-  const hasUnsignalled = rows.some((row) => row.changeSignal === 'none');
+  const strategies = SERIES_NAMES.filter((name) => rows.some((row) => row.strategy === name));
   const encoding = {
     x: logPosition('tools', 'N provider tools (log scale)', x),
     y: logPosition('micros', 'µs, p50 (log scale)', y),
@@ -109,28 +90,14 @@ export function sweepChartSpec(rows: readonly SweepChartRow[]): TopLevelSpec {
         type: 'nominal',
         sort: SWEEP_MEASURES.map(([, measure]) => measure),
         title: null,
-        header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top', labelLimit: 300, labelFontSize: 12 },
+        header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' },
       },
     },
     spec: {
-      width: 280,
+      width: 300,
       height: 190,
       layer: [
-        // One line per curve (`detail`), dashed for the providers without a change signal, each joined in N order.
-        {
-          mark: { type: 'line', strokeWidth: 2, aria: false },
-          encoding: {
-            ...encoding,
-            detail: { field: 'curve', type: 'nominal' },
-            strokeDash: {
-              field: 'changeSignal',
-              type: 'nominal',
-              scale: { domain: ['signal', 'none'], range: [[1, 0], [5, 3]] },
-              legend: hasUnsignalled ? { orient: 'bottom', direction: 'vertical', title: null, labelLimit: 300, labelExpr: "datum.value === 'none' ? 'turn, no change signal' : 'with a change signal'" } : null,
-            },
-            order: { field: 'tools' },
-          },
-        },
+        { mark: { type: 'line', strokeWidth: 2, aria: false }, encoding: { ...encoding, order: { field: 'tools' } } },
         { mark: { type: 'point', filled: true, size: 50, opacity: 1 }, encoding: { ...encoding, description: { field: 'description' } } },
         // One label layer per strategy, each at its own height: curves that end at the same N would print on top of each other.
         ...strategies.map((strategy, k) => ({

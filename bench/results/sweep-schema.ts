@@ -15,7 +15,7 @@ const measured = z.number().finite().nonnegative();
 
 /** Where a point sits in the plan: the axis walked, the strategy, and N, P, C, G. */
 const PlannedPointFields = {
-  axis: z.enum(['tools', 'providers', 'calls', 'grants']),
+  axis: z.enum(['tools', 'providers', 'calls', 'grants', 'changed']),
   strategy: z.enum(STRATEGY_NAMES),
   tools: z.number().int().positive(),
   providers: z.number().int().positive(),
@@ -28,6 +28,12 @@ const PlannedPointFields = {
    * the signal existed, whose providers had none.
    */
   changeSignal: z.boolean().optional(),
+  /**
+   * Provider tools given a new definition (new content, a new object) on
+   * every turn: the `changed` axis, which prices what one change costs the
+   * boundary beside the unchanged point of the same N (ADR 0046). Absent: none.
+   */
+  changedTools: z.number().int().nonnegative().optional(),
 };
 
 export const SweepPointSchema = z.object({
@@ -71,6 +77,8 @@ export const SlopeSchema = z.object({
   fromTools: z.number().int().positive(),
   toTools: z.number().int().positive(),
   slope: z.number().finite(),
+  /** `false` for the `turn` curve of providers without a change signal; absent for every other curve (with the signal, where one applies). */
+  changeSignal: z.boolean().optional(),
 });
 
 /** A shard's file (`costlab sweep --shard i/n`): which part of which plan it measured. */

@@ -95,16 +95,17 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   return { results, files };
 }
 
-/** The log–log slope of each strategy's N curve (from N = 20 up), per metric. */
+/** The log–log slope of each N curve (from N = 20 up), per metric: every strategy's, and `turn`'s without a change signal (marked `changeSignal: false`). */
 export function fitSlopes(points: readonly SweepPoint[]): SweepResults['slopes'] {
   const slopes: SweepResults['slopes'] = [];
-  for (const strategy of ['rederive', 'shared', 'turn'] as const) {
-    const curve = points.filter((p) => p.axis === 'tools' && p.strategy === strategy && p.changeSignal !== false && p.tools >= 20);
+  const curves = [...(['rederive', 'shared', 'turn'] as const).map((strategy) => ({ strategy, signalled: true })), { strategy: 'turn' as const, signalled: false }];
+  for (const { strategy, signalled } of curves) {
+    const curve = points.filter((p) => p.axis === 'tools' && p.strategy === strategy && (p.changeSignal !== false) === signalled && p.tools >= 20);
     if (new Set(curve.map((p) => p.tools)).size < 2) continue;
     const fromTools = Math.min(...curve.map((p) => p.tools));
     const toTools = Math.max(...curve.map((p) => p.tools));
     for (const metric of ['listP50Us', 'boundaryP50Us', 'callP50Us', 'amortizedP50Us'] as const) {
-      slopes.push({ strategy, metric, fromTools, toTools, slope: logLogSlope(curve.map((p) => ({ x: p.tools, y: p[metric] }))) });
+      slopes.push({ strategy, metric, fromTools, toTools, slope: logLogSlope(curve.map((p) => ({ x: p.tools, y: p[metric] }))), ...(signalled ? {} : { changeSignal: false }) });
     }
   }
   return slopes;

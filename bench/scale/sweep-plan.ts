@@ -9,7 +9,7 @@
 import { MAX_GRANTS } from '../../src/kernel/index.js';
 import type { StrategyName } from '../results/results-schema.js';
 
-export type SweepAxis = 'tools' | 'providers' | 'calls' | 'grants';
+export type SweepAxis = 'tools' | 'providers' | 'calls' | 'grants' | 'changed';
 
 export interface PlannedPoint {
   readonly axis: SweepAxis;
@@ -20,6 +20,8 @@ export interface PlannedPoint {
   readonly grants: number;
   /** Whether the providers declare a catalogue revision (ADR 0021); `false` only on the `turn` comparison curve. */
   readonly changeSignal: boolean;
+  /** Provider tools given new content every turn (the `changed` axis only). */
+  readonly changedTools?: number;
 }
 
 export interface SweepPlan {
@@ -42,14 +44,19 @@ export const QUICK_AXES = { tools: [20, 2000], providers: [1, 4], calls: [1, 27]
 
 const BASE = { providers: 1, calls: 27, grants: 6, changeSignal: true } as const;
 
+/** N of the `changed` points: one tool of this many changes every turn. */
+export const CHANGED_AT = 2000;
+
 export function planSweep(quick: boolean): SweepPlan {
   const axes = quick ? QUICK_AXES : FULL_AXES;
   const strategies: readonly StrategyName[] = quick ? ['shared', 'turn'] : ['rederive', 'shared', 'turn'];
   const points: PlannedPoint[] = [];
   const refused: (PlannedPoint & { reason: string })[] = [];
   for (const strategy of strategies) for (const tools of axes.tools) points.push({ axis: 'tools', strategy, tools, ...BASE });
-  // The same N curve under `turn` with providers that give no revision: the comparison path of ADR 0018, kept beside the signal's.
+  // The same N curve under `turn` with providers that give no revision (most hosts' providers; ADR 0046), measured and judged beside the signal's.
   for (const tools of axes.tools) points.push({ axis: 'tools', strategy: 'turn', tools, ...BASE, changeSignal: false });
+  // One tool of 2,000 given new content every turn, for both kinds: what one change costs the boundary beside the unchanged N = 2,000 point.
+  for (const changeSignal of [false, true]) points.push({ axis: 'changed', strategy: 'turn', tools: CHANGED_AT, ...BASE, changeSignal, changedTools: 1 });
   const at = quick ? axes.tools : [20, 2000];
   for (const tools of at) {
     for (const providers of axes.providers) if (providers !== BASE.providers && providers <= tools) points.push({ axis: 'providers', strategy: 'turn', tools, ...BASE, providers });

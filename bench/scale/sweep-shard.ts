@@ -36,8 +36,8 @@ export function curveOf(point: Pick<PlannedPoint, 'axis' | 'strategy'> & { reado
 }
 
 /** A point's identity within a plan: what it measures, not what it measured. */
-export function pointKey(point: Pick<PlannedPoint, 'axis' | 'strategy' | 'tools' | 'providers' | 'calls' | 'grants'> & { readonly changeSignal?: boolean }): string {
-  return `${point.axis}/${point.strategy} N=${point.tools} P=${point.providers} C=${point.calls} G=${point.grants}${point.changeSignal === false ? ' unsignalled' : ''}`;
+export function pointKey(point: Pick<PlannedPoint, 'axis' | 'strategy' | 'tools' | 'providers' | 'calls' | 'grants'> & { readonly changeSignal?: boolean; readonly changedTools?: number }): string {
+  return `${point.axis}/${point.strategy} N=${point.tools} P=${point.providers} C=${point.calls} G=${point.grants}${point.changeSignal === false ? ' unsignalled' : ''}${(point.changedTools ?? 0) > 0 ? ` changed=${point.changedTools}` : ''}`;
 }
 
 /**

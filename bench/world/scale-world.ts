@@ -9,7 +9,9 @@
  * fresh handler objects on every call, so nothing about a handler survives
  * between turns. `frozenDefinitions` makes them hand out deep-frozen
  * definition objects instead (the identity fast path of ADR 0009);
- * `changeSignal` makes them declare a catalogue revision (ADR 0021).
+ * `changeSignal` makes them declare a catalogue revision (ADR 0021);
+ * `changedTools` gives that many tools new content every turn (ADR 0046's
+ * cost of one change).
  */
 import type { AccessContext, CatalogueStrategyName, ContextToolProvider, Grant, JsonObject, MediationKernel, MemoryAuditSink, ParsedToolCall, ToolDefinition, ToolHandler, ToolResult } from '../../src/kernel/index.js';
 import { deepFreeze } from '../../src/kernel/internals.js';
@@ -28,6 +30,12 @@ export interface ScaleShape {
   readonly frozenDefinitions?: boolean;
   /** Providers declare a catalogue revision that never moves (ADR 0021): the turn boundary need not read their definitions. */
   readonly changeSignal?: boolean;
+  /**
+   * Tools given new content every turn (a new definition object whose
+   * description names the turn), in the middle of provider 0's list; with
+   * `changeSignal` the revision is the turn's id, so it moves with them.
+   */
+  readonly changedTools?: number;
 }
 
 export function generatedDefinition(provider: number, index: number): ToolDefinition {
@@ -77,17 +85,23 @@ class GeneratedHandler implements ToolHandler {
  * handler objects. Provider 0 also serves the reference `notion.search`
  * (one of its `count`), so the workload's notion calls mean what they declare.
  */
-export function generatedProvider(provider: number, count: number, frozen: boolean, changeSignal = false): ContextToolProvider {
+export function generatedProvider(provider: number, count: number, frozen: boolean, changeSignal = false, changed = 0): ContextToolProvider {
   const generated = provider === 0 ? count - 1 : count;
   const definitions = Array.from({ length: generated }, (_, i) => (frozen ? deepFreeze(generatedDefinition(provider, i)) : generatedDefinition(provider, i)));
   const id = `gen${provider}`;
+  // The changed tools sit in the middle of the list (and of the name order): the catalogue hash is one sha-256 over the whole sorted text (SPEC §1.7).
+  const firstChanged = Math.floor((generated - changed) / 2);
   return {
     id,
-    // A host provider whose catalogue is fixed for the run: one revision, for every principal.
-    ...(changeSignal ? { catalogueRevision: () => 'fixed' } : {}),
-    async listTools(): Promise<readonly ToolHandler[]> {
+    // A host provider whose catalogue is fixed for the run (one revision, for every principal), or, when tools change every turn, one revision a turn.
+    ...(changeSignal ? { catalogueRevision: (context: AccessContext) => (changed > 0 ? `turn:${context.turnId ?? context.traceId}` : 'fixed') } : {}),
+    async listTools(context: AccessContext): Promise<readonly ToolHandler[]> {
       const handlers: ToolHandler[] = provider === 0 ? [handlerOf(NOTION_SEARCH, `provider:${id}`)] : [];
-      for (const definition of definitions) handlers.push(new GeneratedHandler(definition));
+      for (let i = 0; i < definitions.length; i++) {
+        const definition = definitions[i]!;
+        const fresh = i >= firstChanged && i < firstChanged + changed;
+        handlers.push(new GeneratedHandler(fresh ? { ...definition, description: `${definition.description} Revised for ${context.turnId ?? context.traceId}.` } : definition));
+      }
       return handlers;
     },
   };
@@ -117,6 +131,6 @@ export function toolsPerProvider(shape: ScaleShape): number[] | null {
 export function buildScaleKernel(strategy: CatalogueStrategyName, shape: ScaleShape): { kernel: MediationKernel; audit: MemoryAuditSink } {
   const split = toolsPerProvider(shape);
   if (split === null) throw new RangeError(`${shape.tools} tools cannot be spread over ${shape.providers} providers`);
-  const providers = split.map((count, k) => generatedProvider(k, count, shape.frozenDefinitions === true, shape.changeSignal === true));
+  const providers = split.map((count, k) => generatedProvider(k, count, shape.frozenDefinitions === true, shape.changeSignal === true, k === 0 ? (shape.changedTools ?? 0) : 0));
   return buildWorldKernel(strategy, providers, undefined, generatedGrants(Math.max(0, shape.grants - 6)));
 }

@@ -8,46 +8,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
-import type { AccessContext, ContextToolProvider, MediationKernel, ToolDefinition, ToolHandler } from '../../src/kernel/index.js';
+import type { AccessContext, ContextToolProvider, MediationKernel } from '../../src/kernel/index.js';
 import { sameJson } from '../../src/kernel/registry/same-json.js';
-import { ACTOR, MINUTE, call, context, grant, instant, makeWorld, succeeded, tool } from './support/world.js';
+import { hostProvider as sharedHostProvider } from './support/host-provider.js';
+import { ACTOR, MINUTE, context, grant, instant, listAndCall, makeWorld, succeeded, tool } from './support/world.js';
 
 const TOOLS = 40;
 
-/** A host provider that keeps its definitions as plain mutable objects (edited in place by the test) and makes fresh handlers per call. */
+/** The tests' host provider: 40 plain definitions over four ceiling areas, fresh handlers per call. */
 function hostProvider() {
-  const definitions: ToolDefinition[] = Array.from({ length: TOOLS }, (_, i) => ({
-    ...tool({ name: `docs.t${String(i).padStart(3, '0')}`, source: 'provider:host', ceilingPath: [`area${i % 4}`] }).definition,
-  }));
-  let calls = 0;
-  const provider: ContextToolProvider & { readonly definitions: ToolDefinition[]; readonly calls: number } = {
-    id: 'host',
-    definitions,
-    get calls() {
-      return calls;
-    },
-    async listTools(): Promise<readonly ToolHandler[]> {
-      calls++;
-      const label = `v${calls}`;
-      return definitions.map((definition) => ({
-        definition,
-        parseArguments: (args) => args,
-        invoke: async (_context: AccessContext, parsed) => succeeded(parsed, { served: label, tool: parsed.tool }) as never,
-      }));
-    },
-  };
-  return provider;
+  return sharedHostProvider(TOOLS, 4);
 }
 
-async function turn(kernel: MediationKernel, ctx: AccessContext, tool = 'docs.t007') {
-  const scope = await kernel.openTurnAuthority(ctx);
-  try {
-    const listed = await kernel.listTools(ctx);
-    const result = await kernel.invokeTool(ctx, call(ctx, tool, { path: ['area3'] }));
-    return { listed, result };
-  } finally {
-    scope.close();
-  }
+function turn(kernel: MediationKernel, ctx: AccessContext, tool = 'docs.t007') {
+  return listAndCall(kernel, ctx, tool, { path: ['area3'] });
 }
 
 function work(kernel: MediationKernel) {
@@ -144,7 +118,9 @@ describe('an unchanged catalogue costs no shape and no walk (turn)', () => {
     const edited = await turn(kernel, context({ turn: '2' }));
     expect(edited.listed.tools.find((t) => t.name === 'docs.t003')!.description).toBe('edited');
     expect(edited.listed.catalogHash).not.toBe(original.listed.catalogHash);
-    provider.definitions[3]!.description = original.listed.tools.find((t) => t.name === 'docs.t003')!.description;
+    // Handed a second time, the object was taken as a value (ADR 0046): frozen, so the revert is a new object.
+    expect(Object.isFrozen(provider.definitions[3])).toBe(true);
+    provider.definitions[3] = { ...provider.definitions[3]!, description: original.listed.tools.find((t) => t.name === 'docs.t003')!.description };
     const shapes = kernel.counters.shapesBuilt;
     const reverted = await turn(kernel, context({ turn: '3' }));
     expect(reverted.listed.catalogHash).toBe(original.listed.catalogHash);

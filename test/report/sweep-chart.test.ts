@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReportSite, type BuiltReport } from '../../bench/report/build-site.js';
 import { SWEEP_MEASURES, sweepChartRows, sweepChartSpec } from '../../bench/report/sweep-chart.js';
+import { TURN_UNSIGNALLED } from '../../bench/report/palette.js';
 import { parseSweepResults, type SweepResults } from '../../bench/results/sweep-schema.js';
 import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
 import { chartSvg, markLabels } from './page-reading.js';
@@ -51,23 +52,25 @@ describe('costlab report with a scale sweep beside the results', () => {
 });
 
 describe('the sweep chart rows', () => {
-  it('keep the providers without a change signal a curve of their own, each curve in N order, the slope on the signalled one', async () => {
+  it('keep the providers without a change signal a curve of their own, each curve in N order, a slope only on its last point', async () => {
     const sweep = parseSweepResults(JSON.parse(await readFile(COMMITTED_SWEEP, 'utf8')));
     const rows = sweepChartRows(sweep);
     const unsignalled = sweep.points.filter((p) => p.axis === 'tools' && p.changeSignal === false);
     expect(unsignalled.length).toBeGreaterThan(0);
-    expect(rows.filter((row) => row.changeSignal === 'none')).toHaveLength(unsignalled.length * SWEEP_MEASURES.length);
-    for (const curve of new Set(rows.map((row) => row.curve))) {
+    expect(rows.filter((row) => row.strategy === TURN_UNSIGNALLED)).toHaveLength(unsignalled.length * SWEEP_MEASURES.length);
+    for (const curve of new Set(rows.map((row) => row.strategy))) {
       for (const [, measure] of SWEEP_MEASURES) {
-        const tools = rows.filter((row) => row.curve === curve && row.measure === measure).map((row) => row.tools);
+        const points = rows.filter((row) => row.strategy === curve && row.measure === measure);
+        const tools = points.map((row) => row.tools);
         // One point per N on a curve: two at one N is two curves joined into one line.
         expect(new Set(tools).size, `${curve} · ${measure}`).toBe(tools.length);
         expect(tools, `${curve} · ${measure}`).toEqual([...tools].sort((a, b) => a - b));
+        expect(points.slice(0, -1).filter((row) => row.slopeLabel !== null), `${curve} · ${measure}`).toEqual([]);
       }
     }
-    expect(rows.filter((row) => row.changeSignal === 'none' && row.slopeLabel !== null)).toEqual([]);
+    // Each curve is a colour of its own, so Vega-Lite draws it as a line of its own.
     const spec = JSON.stringify(sweepChartSpec(rows));
-    expect(spec).toContain('"detail":{"field":"curve"');
+    expect(spec).toContain('"color":{"field":"strategy"');
   });
 });
 

@@ -25,12 +25,12 @@ import { captureOutput } from '../fixtures/captured-output.js';
 const COMMIT = 'c'.repeat(40);
 const environment = { node: 'v20', v8: '11', platform: 'linux', arch: 'x64', cpuModel: 'cpu', cores: 2, memoryGiB: 4, lockfileHash: 'h' };
 
-/** A shard's results file as `sweep --shard i/n` writes it, with figures that grow with N. */
+/** A shard's results file as `sweep --shard i/n` writes it, with figures that grow with N (the boundary without a change signal well within its targets). */
 function shardResults(quick: boolean, index: number, count: number, overrides: Partial<SweepResults> = {}): SweepResults {
   const whole = planSweep(quick);
   const part = shardPlan(whole, { index, count });
   const points = part.points.map((p) => ({
-    ...p, frozenDefinitions: false, turns: 5, openP50Us: 1, listP50Us: p.tools, boundaryP50Us: 1 + p.tools, callP50Us: 2, callP95Us: 3, amortizedP50Us: 2 + p.tools / p.calls, turnP50Us: 100 + p.tools, servedTools: 17 + p.tools, derivationsPerTurn: 1, definitionsCompiledPerTurn: 0,
+    ...p, frozenDefinitions: false, turns: 5, openP50Us: 1, listP50Us: p.tools, boundaryP50Us: p.changeSignal === false ? 100 + p.tools / 100 : 1 + p.tools, callP50Us: 2, callP95Us: 3, amortizedP50Us: 2 + p.tools / p.calls, turnP50Us: 100 + p.tools, servedTools: 17 + p.tools, derivationsPerTurn: 1, definitionsCompiledPerTurn: 0,
   }));
   return SweepResultsSchema.parse({
     schemaVersion: 1, commit: COMMIT, dirty: false, createdAt: `2026-12-01T10:0${index}:00.000Z`, command: `costlab sweep --shard ${index}/${count}`, quick, environment,

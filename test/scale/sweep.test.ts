@@ -21,7 +21,9 @@ describe('sweep plan', () => {
     // Every strategy with the providers' change signal, and `turn` once more without it.
     expect(nCurve.filter((p) => p.changeSignal)).toHaveLength(FULL_AXES.tools.length * 3);
     expect(nCurve.filter((p) => !p.changeSignal).map((p) => [p.strategy, p.tools])).toEqual(FULL_AXES.tools.map((tools) => ['turn', tools]));
-    expect(plan.points.filter((p) => p.axis !== 'tools').every((p) => p.changeSignal)).toBe(true);
+    // One tool of 2,000 changed every turn, for both kinds; every other axis with the signal.
+    expect(plan.points.filter((p) => p.axis === 'changed').map((p) => [p.tools, p.changeSignal, p.changedTools])).toEqual([[2000, false, 1], [2000, true, 1]]);
+    expect(plan.points.filter((p) => p.axis !== 'tools' && p.axis !== 'changed').every((p) => p.changeSignal)).toBe(true);
     expect(new Set(plan.points.filter((p) => p.axis !== 'tools').map((p) => p.strategy))).toEqual(new Set(['turn']));
     expect(plan.refused.every((p) => p.grants > MAX_GRANTS && /grant_limit_exceeded/.test(p.reason))).toBe(true);
     expect(plan.refused.map((p) => p.grants)).toEqual([1000, 1000]);
@@ -111,7 +113,10 @@ describe('sweep results and report', () => {
 
   it('checks the issue targets against the run', () => {
     const targets = checkSweepTargets(results);
-    expect(targets.map((t) => t.met)).toEqual([true, true, true, true, true]);
+    // With the signal judged; every target of the kind without it unmeasured in a run without that curve.
+    expect(targets.map((t) => t.met)).toEqual([true, true, true, true, undefined, undefined, undefined, undefined, undefined, true]);
+    expect(targets.slice(0, 4).every((t) => t.target.startsWith('with a change signal'))).toBe(true);
+    expect(targets.slice(4, 9).every((t) => t.target.startsWith('without a change signal'))).toBe(true);
   });
 
   it('the markdown names the command and commit and carries the SDK ratio', () => {
@@ -121,13 +126,22 @@ describe('sweep results and report', () => {
     expect(markdown).toContain('3×');
   });
 
-  it('shows the curve without a change signal apart, and reports its call ratio beside the targets without judging it', () => {
-    const unsignalled = (tools: number, callP50Us: number) => ({ ...point(tools, 2 * tools), changeSignal: false, callP50Us });
-    const both = SweepResultsSchema.parse({ ...results, points: [...results.points, unsignalled(1, 20), unsignalled(10000, 36)] });
-    expect(checkSweepTargets(both).map((t) => t.met)).toEqual([true, true, true, true, true]);
+  it('judges the curve without a change signal on its own targets, and shows it and the changed points apart', () => {
+    const unsignalled = (tools: number, boundaryP50Us: number, callP50Us = 20) => ({ ...point(tools, boundaryP50Us - 10), changeSignal: false, callP50Us });
+    const changed = (changeSignal: boolean, boundaryP50Us: number) => ({ ...point(2000, boundaryP50Us - 10), axis: 'changed' as const, changeSignal, changedTools: 1, definitionsCompiledPerTurn: 1 });
+    const both = SweepResultsSchema.parse({
+      ...results,
+      points: [...results.points, unsignalled(1, 20), unsignalled(20, 30), unsignalled(2000, 140), unsignalled(10000, 800, 36), changed(false, 300), changed(true, 900)],
+    });
+    const targets = checkSweepTargets(both);
+    // 140/30 = 4.7× (met), 800/140 = 5.7× (missed), 140 µs ≤ 500 µs, 300/140 = 2.1× (missed), call 36/20 = 1.8× (missed).
+    expect(targets.slice(4, 9).map((t) => [t.met, t.kind])).toEqual([[true, 'ratio'], [false, 'ratio'], [true, 'absolute'], [false, 'ratio'], [false, 'ratio']]);
+    expect(targets[8]!.measured).toBe('1.80× (20.0 µs → 36.0 µs)');
     const markdown = renderSweepMarkdown(both);
-    expect(markdown).toContain('providers without a change signal');
-    expect(markdown).toMatch(/call p50 at 10,000 tools 1\.80× the 19-tool figure/);
+    expect(markdown).toContain('### N provider tools, `turn`, providers without a change signal');
+    expect(markdown).toContain('### N provider tools, `turn`, providers with a change signal');
+    expect(markdown).toContain('| without a change signal, N = 2,000, 1 changed |');
+    expect(markdown).toContain('| with a change signal, N = 2,000, 1 changed |');
   });
 
   it('says how the points were settled when the file records it, and not otherwise', () => {

@@ -42,12 +42,31 @@ function reasonOf(error: unknown): CatalogueRefusalReason {
  */
 export type RecallAnswer = (provider: ContextToolProvider) => { readonly tools: number; readonly chars: number } | undefined;
 
-/** Takes in one provider handler (throwing as registration does) and tells the length of its definition's JSON text. */
-export type AdmitOne = (handler: unknown, providerId: string) => number;
+/**
+ * Takes in one provider's whole answer (throwing as registration does) and
+ * tells the characters of JSON text it admitted; past `room` characters it
+ * throws `tooLarge()` at once, before reading further. Each handler is
+ * counted in `entriesValidated` as it is taken in.
+ */
+export type AdmitList = (list: readonly unknown[], provider: ContextToolProvider, room: number, tooLarge: () => CatalogueUnavailable) => number;
+
+/** An AdmitList that takes in each handler with `admitOne`, which tells the length of its definition's JSON text. */
+export function eachHandler(counters: CatalogueSources['counters'], admitOne: (handler: unknown) => number): AdmitList {
+  return (list, _provider, room, tooLarge) => {
+    let chars = 0;
+    // An index, not for…of: no iterator result per tool in the tiers below TurboFan.
+    for (let i = 0; i < list.length; i++) {
+      counters.entriesValidated++;
+      chars += admitOne(list[i]);
+      if (chars > room) throw tooLarge();
+    }
+    return chars;
+  };
+}
 
 /**
  * Asks every provider for its tools, in id order, with the context of the
- * operation that needed the registry, and hands each handler to `admitOne`.
+ * operation that needed the registry, and hands each answer to `admitList`.
  * Any provider error — a throw, a hang cut short by the signal, material
  * that is not a list of handlers, a definition that fails its contract, a
  * name that collides, a catalogue past CATALOGUE_LIMITS — makes the whole
@@ -55,7 +74,7 @@ export type AdmitOne = (handler: unknown, providerId: string) => number;
  * be hashed and published as if complete. `registered` is how many tools
  * the registry holds before the first provider (its static part).
  */
-export async function askProviders(sources: CatalogueSources, prepared: PreparedContext, signal: AbortSignal, registered: number, admitOne: AdmitOne, recall?: RecallAnswer): Promise<void> {
+export async function askProviders(sources: CatalogueSources, prepared: PreparedContext, signal: AbortSignal, registered: number, admitList: AdmitList, recall?: RecallAnswer): Promise<void> {
   const { counters } = sources;
   let chars = 0;
   let count = registered;
@@ -90,18 +109,12 @@ export async function askProviders(sources: CatalogueSources, prepared: Prepared
       );
     }
     count += handlers.length;
-    // An index, not for…of: no iterator result per tool in the tiers below TurboFan.
-    const list = handlers as unknown[];
-    for (let i = 0; i < list.length; i++) {
-      counters.entriesValidated++;
-      try {
-        chars += admitOne(list[i], provider.id);
-      } catch (error) {
-        throw new CatalogueUnavailable(reasonOf(error), `provider '${provider.id}': ${describeThrown(error)}`, provider.id, { cause: error });
-      }
-      if (chars > CATALOGUE_LIMITS.maxCatalogueChars) {
-        throw new CatalogueUnavailable('catalogue_too_large', `provided definitions pass ${CATALOGUE_LIMITS.maxCatalogueChars} characters of JSON (at provider '${provider.id}')`, provider.id);
-      }
+    const tooLarge = (): CatalogueUnavailable => new CatalogueUnavailable('catalogue_too_large', `provided definitions pass ${CATALOGUE_LIMITS.maxCatalogueChars} characters of JSON (at provider '${provider.id}')`, provider.id);
+    try {
+      chars += admitList(handlers as unknown[], provider, CATALOGUE_LIMITS.maxCatalogueChars - chars, tooLarge);
+    } catch (error) {
+      if (error instanceof CatalogueUnavailable) throw error;
+      throw new CatalogueUnavailable(reasonOf(error), `provider '${provider.id}': ${describeThrown(error)}`, provider.id, { cause: error });
     }
   }
 }
@@ -112,6 +125,6 @@ export async function askProviders(sources: CatalogueSources, prepared: Prepared
  * reproduce kernels that did exactly that.
  */
 export async function addProviderTools(registry: ToolRegistry, sources: CatalogueSources, prepared: PreparedContext, signal: AbortSignal): Promise<ToolRegistry> {
-  await askProviders(sources, prepared, signal, registry.size, (handler) => registry.registerMeasured(handler as never).chars);
+  await askProviders(sources, prepared, signal, registry.size, eachHandler(sources.counters, (handler) => registry.registerMeasured(handler as never).chars));
   return registry;
 }

@@ -6,46 +6,81 @@ import { DuplicateInShape } from '../registry/catalogue-shape.js';
 import type { CatalogueShape } from '../registry/catalogue-shape.js';
 import { CATALOGUE_LIMITS } from '../registry/catalogue-limits.js';
 import { DefinitionStore } from '../registry/definition-store.js';
-import { MAX_REVISION_CHARS, ProviderRevisions } from '../registry/provider-revisions.js';
+import { AnswerTable } from '../registry/answer-table.js';
+import type { HeldAnswer } from '../registry/answer-table.js';
+import { MAX_REVISION_CHARS } from '../registry/provider-revisions.js';
 import { HeldRegistry } from '../registry/effective-registry.js';
 import type { EffectiveRegistry } from '../registry/effective-registry.js';
-import { admitHandler } from '../registry/tool-registry.js';
 import { describeThrown } from '../thrown-value.js';
 import type { CatalogueSources, CatalogueStrategy } from './catalogue-strategy.js';
+import { admitAsked } from './asked-answer.js';
 import { CatalogueUnavailable, askProviders } from './derive-registry.js';
 import { principalKey } from './principal-key.js';
 import { ShapeCache } from './shape-cache.js';
 
 /**
- * One derivation of the turn kind, costing what changed (ADR 0018): every
- * provider is asked and every handler checked, but each definition is
- * admitted by content (ADR 0009) — by identity, by a member-wise comparison
- * with the one last admitted under its name, or else by its text — and when
- * every admitted definition is the one admitted before, in the same order,
- * the sorted, indexed shape of the last derivation (and the listings
- * remembered on it) is used again. Entries are bound on first use.
+ * One derivation of the turn kind, costing what changed (ADR 0018, ADR
+ * 0046): every provider without a change signal is asked, and its answer is
+ * compared with the one it gave this principal last time — the very array
+ * when nothing in it can change, else each definition by identity where it
+ * was taken as a value, and only what is new admitted by content (ADR 0009).
+ * An answer whose definitions are last time's is last time's frozen part, so
+ * when every part is, the sorted, indexed shape of the last derivation (and
+ * the listings remembered on it) is found by the parts' identity: P
+ * comparisons, not N. Entries are bound on first use.
  *
  * A provider with a change signal (ADR 0021) that gives the revision it gave
  * this principal last time is not asked: its previous answer to this
- * principal (frozen definitions, checked handlers) is used as it is, and
- * when every part of the input is such an answer the shape is found by the
- * parts' identity, without reading the N definitions at all. When no
- * provider has a signal, none of that machinery runs (`deriveAsked`).
+ * principal (frozen definitions, checked handlers) is used as it is.
  */
-export function deriveByContent(
-  sources: CatalogueSources,
-  store: DefinitionStore,
-  shapes: ShapeCache,
-  prepared: PreparedContext,
-  signal: AbortSignal,
-  revisions: ProviderRevisions | undefined = store.answers,
-): Promise<EffectiveRegistry> {
-  return revisions !== undefined && anySignalled(sources.providers) ? deriveByParts(sources, store, shapes, prepared, signal, revisions) : deriveAsked(sources, store, shapes, prepared, signal);
-}
-
-function anySignalled(providers: readonly ContextToolProvider[]): boolean {
-  for (let i = 0; i < providers.length; i++) if (providers[i]!.catalogueRevision !== undefined) return true;
-  return false;
+export async function deriveByContent(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext, signal: AbortSignal): Promise<EffectiveRegistry> {
+  const { counters } = sources;
+  const revisions = store.answers;
+  counters.derivations++;
+  const statics = sources.staticRegistry.list();
+  /** The input in parts: the static definitions, then each provider's answer, in id order. */
+  const parts: (readonly ToolDefinition[])[] = [sources.staticRegistry.definitions()];
+  const handlerParts: (readonly ToolHandler[])[] = [];
+  /** Who gave each part after the statics, to name the provider a duplicate came from. */
+  const owners: string[] = [];
+  let principal: string | undefined;
+  const keyOf = (provider: ContextToolProvider): string => AnswerTable.key(provider.id, (principal ??= principalKey(prepared)));
+  /** The provider being asked, with the revision it gave (undefined: no signal, or it cannot tell). */
+  let revision: string | undefined;
+  const take = (providerId: string, answer: HeldAnswer): void => {
+    if (answer.definitions.length === 0) return;
+    owners.push(providerId);
+    parts.push(answer.definitions);
+    handlerParts.push(answer.handlers);
+  };
+  await askProviders(
+    sources,
+    prepared,
+    signal,
+    statics.length,
+    (list, provider, room, tooLarge) => {
+      const key = keyOf(provider);
+      const previous = store.asked.latest(key);
+      const { answer, remember } = admitAsked(list, previous, store, counters, room, tooLarge);
+      if (remember !== undefined) store.asked.remember(key, remember);
+      // An answer given under a revision is remembered under it: the same revision next turn is that answer, unasked.
+      if (revision !== undefined) revisions.remember(key, { revision, definitions: answer.definitions, handlers: answer.handlers, chars: answer.chars });
+      take(provider.id, answer);
+      return answer.chars;
+    },
+    (provider) => {
+      revision = revisionOf(provider, prepared);
+      if (revision === undefined) return undefined;
+      const answer = revisions.find(keyOf(provider), revision);
+      if (answer === undefined) return undefined;
+      // The principal's previous answer, unread: registered (frozen) definitions, handlers checked when admitted.
+      counters.listingsByRevision++;
+      take(provider.id, answer);
+      return { tools: answer.definitions.length, chars: answer.chars };
+    },
+  );
+  const shape = shapeOf(shapes, parts, counters, (index) => ownerAt(parts, owners, index));
+  return new HeldRegistry(shape, statics, handlerParts);
 }
 
 /**
@@ -65,132 +100,6 @@ function shapeOf(shapes: ShapeCache, parts: readonly (readonly ToolDefinition[])
   }
   if (shapes.built !== built) counters.shapesBuilt++;
   return shape;
-}
-
-/** A provider's handler admitted by content (ADR 0009), counted as a definition compiled or one reused from the store. */
-function admitCounted(handler: ToolHandler, store: DefinitionStore, counters: CatalogueSources['counters']): { definition: ToolDefinition; chars: number } {
-  const before = store.counts.compiled;
-  const admitted = admitHandler(handler, store);
-  if (store.counts.compiled === before) counters.definitionsReused++;
-  else counters.definitionsCompiled++;
-  return admitted;
-}
-
-/**
- * Every provider asked, none with a change signal (the reference world's, and
- * any host's that cannot tell): the provided definitions in one part after
- * the statics', the handlers in one part, and where each provider's tools
- * start kept only to name a duplicate's provider. ADR 0021's per-provider
- * parts, remembered answers and recall closures cost this path +2.8% on the
- * gate's catalogue lane for nothing it could use.
- */
-async function deriveAsked(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext, signal: AbortSignal): Promise<EffectiveRegistry> {
-  const { counters } = sources;
-  counters.derivations++;
-  const statics = sources.staticRegistry.list();
-  const definitions: ToolDefinition[] = [];
-  const handlers: ToolHandler[] = [];
-  /** Where each provider's tools start among the provided ones, noted once per provider (not per tool) before it is asked. */
-  const starts: { readonly id: string; readonly start: number }[] = [];
-  await askProviders(
-    sources,
-    prepared,
-    signal,
-    statics.length,
-    (handler) => {
-      const { definition, chars } = admitCounted(handler as ToolHandler, store, counters);
-      definitions.push(definition);
-      handlers.push(handler as ToolHandler);
-      return chars;
-    },
-    (provider) => {
-      starts.push({ id: provider.id, start: definitions.length });
-      return undefined;
-    },
-  );
-  const shape = shapeOf(shapes, [sources.staticRegistry.definitions(), definitions], counters, (index) => starts.findLast((provider) => provider.start <= index - statics.length)?.id);
-  return new HeldRegistry(shape, statics, [handlers]);
-}
-
-/** The derivation when some provider has a change signal (ADR 0021): the input in parts, one per provider answer, recalled or asked. */
-async function deriveByParts(
-  sources: CatalogueSources,
-  store: DefinitionStore,
-  shapes: ShapeCache,
-  prepared: PreparedContext,
-  signal: AbortSignal,
-  revisions: ProviderRevisions,
-): Promise<EffectiveRegistry> {
-  const { counters } = sources;
-  counters.derivations++;
-  const statics = sources.staticRegistry.list();
-  /** The input in parts: the static definitions, then each provider's answer, in id order. */
-  const parts: (readonly ToolDefinition[])[] = [sources.staticRegistry.definitions()];
-  const handlerParts: (readonly ToolHandler[])[] = [];
-  /** Who gave each part after the statics, to name the provider a duplicate came from. */
-  const owners: string[] = [];
-  /** The answer being taken in, and the revision it is asked under (when the provider has one). */
-  let current: { readonly id: string; readonly definitions: ToolDefinition[]; readonly handlers: ToolHandler[]; readonly key: string | undefined; readonly revision: string | undefined; chars: number } | undefined;
-  let principal: string | undefined;
-  const settle = (): void => {
-    if (current === undefined) return;
-    const { id, definitions, handlers, key, revision, chars } = current;
-    current = undefined;
-    const remembered = key !== undefined && revision !== undefined;
-    // An answer to be remembered is frozen in place: the part this derivation uses is the answer
-    // recalled next time, so that turn finds the shape by the part's identity. Any other part
-    // stays a plain array, and its shape is found by its N definitions (ADR 0018).
-    if (remembered) {
-      Object.freeze(definitions);
-      Object.freeze(handlers);
-    }
-    if (definitions.length > 0) {
-      owners.push(id);
-      parts.push(definitions);
-      handlerParts.push(handlers);
-    }
-    if (remembered) revisions.remember(key, { revision, definitions, handlers, chars });
-  };
-  const begin = (provider: ContextToolProvider): { tools: number; chars: number } | undefined => {
-    settle();
-    const revision = revisionOf(provider, prepared);
-    const key = revision === undefined ? undefined : ProviderRevisions.key(provider.id, (principal ??= principalKey(prepared)));
-    const answer = key === undefined ? undefined : revisions.find(key, revision!);
-    if (answer === undefined) {
-      // The arrays are made apart from the literal: an object literal holding array literals is
-      // copied through V8's runtime (allocation sites) in baseline code, about 1 k instructions a
-      // derivation on the gate's catalogue lane; a flat one is cloned by a builtin.
-      const definitions: ToolDefinition[] = [];
-      const handlers: ToolHandler[] = [];
-      current = { id: provider.id, definitions, handlers, key, revision, chars: 0 };
-      return undefined;
-    }
-    // The principal's previous answer, unread: registered (frozen) definitions, handlers checked when admitted.
-    counters.listingsByRevision++;
-    if (answer.definitions.length > 0) {
-      owners.push(provider.id);
-      parts.push(answer.definitions);
-      handlerParts.push(answer.handlers);
-    }
-    return { tools: answer.definitions.length, chars: answer.chars };
-  };
-  await askProviders(
-    sources,
-    prepared,
-    signal,
-    statics.length,
-    (handler) => {
-      const { definition, chars } = admitCounted(handler as ToolHandler, store, counters);
-      current!.definitions.push(definition);
-      current!.handlers.push(handler as ToolHandler);
-      current!.chars += chars;
-      return chars;
-    },
-    begin,
-  );
-  settle();
-  const shape = shapeOf(shapes, parts, counters, (index) => ownerAt(parts, owners, index));
-  return new HeldRegistry(shape, statics, handlerParts);
 }
 
 /**
@@ -217,7 +126,7 @@ export function recallByRevision(sources: CatalogueSources, store: DefinitionSto
   let chars = 0;
   for (let i = 0; i < providers.length; i++) {
     const provider = providers[i]!;
-    const key = ProviderRevisions.key(provider.id, principal);
+    const key = AnswerTable.key(provider.id, principal);
     const latest = revisions.latest(key);
     if (latest === undefined) return undefined;
     let revision: string | undefined;

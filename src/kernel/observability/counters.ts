@@ -22,6 +22,12 @@ export interface KernelCounters {
   /** Provider definitions answered by content under `turn`: identical to one compiled before, not validated again. */
   definitionsReused: number;
   /**
+   * Provider definitions under `turn` read to be admitted (compared member by
+   * member, or serialised) rather than known by identity (ADR 0046): none on
+   * a turn whose provider hands the definition objects it handed before.
+   */
+  definitionsRead: number;
+  /**
    * Catalogue shapes built under `turn` (sorted, indexed; ADR 0018): one
    * when a derivation's definitions differ from every recent one's, none
    * when nothing changed.
@@ -46,5 +52,5 @@ export interface KernelCounters {
 }
 
 export function createCounters(): KernelCounters {
-  return { authorityLoads: 0, derivations: 0, providerCalls: 0, entriesValidated: 0, definitionsCompiled: 0, definitionsReused: 0, shapesBuilt: 0, listingsFiltered: 0, listingsByRevision: 0, decisions: 0, auditEvents: 0, invocations: 0, openLeases: 0 };
+  return { authorityLoads: 0, derivations: 0, providerCalls: 0, entriesValidated: 0, definitionsCompiled: 0, definitionsReused: 0, definitionsRead: 0, shapesBuilt: 0, listingsFiltered: 0, listingsByRevision: 0, decisions: 0, auditEvents: 0, invocations: 0, openLeases: 0 };
 }

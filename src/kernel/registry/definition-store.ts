@@ -1,9 +1,11 @@
-import { types } from 'node:util';
 import { ToolDefinitionSchema, parseContract } from '../contracts/index.js';
 import type { ToolDefinition } from '../contracts/index.js';
 import { describeThrown } from '../thrown-value.js';
 import { CATALOGUE_LIMITS, DefinitionNotJson, DefinitionTooLarge } from './catalogue-limits.js';
 import { deepFreeze } from './deep-freeze.js';
+import { AnswerTable } from './answer-table.js';
+import type { AskedAnswer } from './answer-table.js';
+import { freezePlainJson, isPlainJson } from './plain-json.js';
 import { ProviderRevisions } from './provider-revisions.js';
 import { markRegistered } from './registered-definitions.js';
 import { sameJson } from './same-json.js';
@@ -20,6 +22,14 @@ export interface DefinitionStoreCounts {
   compiled: number;
   /** Definitions answered from the store: content identical to one compiled before. */
   reused: number;
+  /** Definitions read (compared member by member, or serialised) rather than known by identity: the structural work of admission. */
+  read: number;
+}
+
+/** The definition last admitted under a name, and the host object it was last admitted from. */
+interface NameEntry {
+  readonly admitted: AdmittedDefinition;
+  raw: unknown;
 }
 
 /**
@@ -32,9 +42,9 @@ export interface DefinitionStoreCounts {
  * handler's functions are wrapped afresh from the handler of this answer.
  *
  * Three ways to the key, cheapest first:
- * - a definition object seen before and proven immutable (deep-frozen plain
- *   JSON, data properties only, no proxy, no toJSON) keeps its text forever,
- *   so it is looked up by identity: no serialisation at all;
+ * - a definition object taken as a value (deep-frozen plain JSON, data
+ *   properties only, no proxy, no toJSON) keeps its text forever, so it is
+ *   looked up by identity: no read at all;
  * - a mutable object (a host's own, or one parsed afresh from the wire) is
  *   compared member by member with the definition last admitted under its
  *   name (`sameJson`): equal as JSON, it is that definition. At 2,000
@@ -47,6 +57,14 @@ export interface DefinitionStoreCounts {
  * field misses both and is compiled afresh; the first by an object whose JSON
  * cannot change.
  *
+ * A host object is taken as a value (ADR 0046) when it is frozen plain JSON
+ * already, or when a provider hands the very same plain-JSON object a second
+ * time: it has just been read in full, and it is frozen in place, all the way
+ * down, before anything else runs. From then on an edit in place throws (a
+ * no-op in sloppy-mode code) instead of going unseen, and the object is found
+ * by identity. An object handed once (a wire provider's, parsed afresh every
+ * listing) is never frozen, and never costs the walk.
+ *
  * Bounded: the store forgets its oldest texts once they pass
  * `maxStoreChars`, and its oldest names past `maxNames`; a forgotten
  * definition is compiled again on next sight.
@@ -55,16 +73,18 @@ export class DefinitionStore {
   readonly #byText = new Map<string, ToolDefinition>();
   readonly #byImmutableObject = new WeakMap<object, AdmittedDefinition>();
   /** The definition last admitted under each name: the candidate a mutable object is compared with. */
-  readonly #latestByName = new Map<string, AdmittedDefinition>();
+  readonly #latestByName = new Map<string, NameEntry>();
   #chars = 0;
   #nameChars = 0;
-  readonly counts: DefinitionStoreCounts = { compiled: 0, reused: 0 };
+  readonly counts: DefinitionStoreCounts = { compiled: 0, reused: 0, read: 0 };
   /**
    * What providers answered, per provider and principal, under the catalogue
    * revision each gave (ADR 0021): admitted definitions kept whole, so an
    * unchanged revision is answered without reading one.
    */
   readonly answers = new ProviderRevisions();
+  /** What providers without a change signal answered last, per provider and principal (ADR 0046): the next answer is compared with it by identity. */
+  readonly asked = new AnswerTable<AskedAnswer>();
 
   constructor(
     readonly maxStoreChars = 2 * CATALOGUE_LIMITS.maxCatalogueChars,
@@ -75,56 +95,77 @@ export class DefinitionStore {
     return this.#byText.size;
   }
 
+  /** Whether `raw` is a definition object taken as a value: frozen plain JSON this store admitted, found by identity from now on. */
+  takenAsValue(raw: unknown): boolean {
+    return raw !== null && typeof raw === 'object' && Object.isFrozen(raw) && this.#byImmutableObject.has(raw);
+  }
+
   /** Throws DefinitionNotJson, DefinitionTooLarge or ContractViolation. */
   admit(raw: unknown): AdmittedDefinition {
+    const isObject = raw !== null && typeof raw === 'object';
     // Only a frozen object can be in #byImmutableObject: a host's mutable
     // definition skips the WeakMap probe (one per tool per turn).
-    if (raw !== null && typeof raw === 'object' && Object.isFrozen(raw)) {
+    if (isObject && Object.isFrozen(raw)) {
       const known = this.#byImmutableObject.get(raw);
       if (known !== undefined) {
         this.counts.reused++;
         return known;
       }
     }
-    const name = raw !== null && typeof raw === 'object' ? (raw as { name?: unknown }).name : undefined;
-    if (typeof name === 'string') {
-      const candidate = this.#latestByName.get(name);
-      if (candidate !== undefined && sameJson(raw, candidate.definition)) {
-        this.counts.reused++;
-        return candidate;
-      }
-    }
-    const text = jsonText(raw);
-    let definition = this.#byText.get(text);
-    if (definition === undefined) {
-      definition = compile(text);
-      this.#remember(text, definition);
-      this.counts.compiled++;
-    } else {
+    this.counts.read++;
+    const name = isObject ? (raw as { name?: unknown }).name : undefined;
+    const latest = typeof name === 'string' ? this.#latestByName.get(name) : undefined;
+    let admitted: AdmittedDefinition;
+    let entry: NameEntry;
+    if (latest !== undefined && sameJson(raw, latest.admitted.definition)) {
       this.counts.reused++;
+      admitted = latest.admitted;
+      entry = latest;
+    } else {
+      const text = jsonText(raw);
+      let definition = this.#byText.get(text);
+      if (definition === undefined) {
+        definition = compile(text);
+        this.#remember(text, definition);
+        this.counts.compiled++;
+      } else {
+        this.counts.reused++;
+      }
+      admitted = { definition, chars: text.length };
+      entry = this.#rememberName(admitted);
     }
-    const admitted: AdmittedDefinition = { definition, chars: text.length };
-    if (raw !== null && typeof raw === 'object' && isImmutableJson(raw, 0)) this.#byImmutableObject.set(raw, admitted);
-    this.#rememberName(admitted);
+    if (isObject) {
+      // Handed a second time (or frozen already), and read in full just now: taken as a value.
+      const again = latest !== undefined && latest.raw === raw;
+      if (Object.isFrozen(raw) && isPlainJson(raw, true)) {
+        this.#byImmutableObject.set(raw, admitted);
+      } else if (again && isPlainJson(raw, false)) {
+        freezePlainJson(raw);
+        this.#byImmutableObject.set(raw, admitted);
+      }
+      entry.raw = raw;
+    }
     return admitted;
   }
 
-  #rememberName(admitted: AdmittedDefinition): void {
+  #rememberName(admitted: AdmittedDefinition): NameEntry {
     const { name } = admitted.definition;
     // Re-inserted so the Map's order is by latest admission and the oldest name goes first.
     const previous = this.#latestByName.get(name);
     if (previous !== undefined) {
       this.#latestByName.delete(name);
-      this.#nameChars -= previous.chars;
+      this.#nameChars -= previous.admitted.chars;
     }
-    this.#latestByName.set(name, admitted);
+    const entry: NameEntry = { admitted, raw: previous?.raw };
+    this.#latestByName.set(name, entry);
     this.#nameChars += admitted.chars;
     // Bounded like the texts: by count and by the characters the candidates hold alive.
     for (const [oldest, held] of this.#latestByName) {
       if (this.#latestByName.size <= this.maxNames && this.#nameChars <= this.maxStoreChars) break;
       this.#latestByName.delete(oldest);
-      this.#nameChars -= held.chars;
+      this.#nameChars -= held.admitted.chars;
     }
+    return entry;
   }
 
   #remember(text: string, definition: ToolDefinition): void {
@@ -160,34 +201,4 @@ function jsonText(raw: unknown): string {
 function compile(text: string): ToolDefinition {
   const checked = parseContract('ToolDefinition', ToolDefinitionSchema, JSON.parse(text));
   return markRegistered(deepFreeze(checked as ToolDefinition));
-}
-
-const OBJECT_PROTOTYPE = Object.prototype;
-const ARRAY_PROTOTYPE = Array.prototype;
-const MAX_DEPTH = 64;
-
-/**
- * Whether `value`'s JSON text can never change: plain objects and arrays,
- * all frozen, all properties data properties, no proxies and no toJSON,
- * down to primitives. Checked once per object; frozen is permanent.
- */
-function isImmutableJson(value: object, depth: number): boolean {
-  if (depth > MAX_DEPTH || types.isProxy(value) || !Object.isFrozen(value)) return false;
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== OBJECT_PROTOTYPE && prototype !== ARRAY_PROTOTYPE) return false;
-  if ('toJSON' in value) return false;
-  const descriptors = Object.getOwnPropertyDescriptors(value);
-  for (const key of Reflect.ownKeys(descriptors)) {
-    const descriptor = descriptors[key as string]!;
-    if (!('value' in descriptor)) return false;
-    const member: unknown = descriptor.value;
-    if (member === null) continue;
-    const kind = typeof member;
-    if (kind === 'object') {
-      if (!isImmutableJson(member as object, depth + 1)) return false;
-    } else if (kind !== 'string' && kind !== 'number' && kind !== 'boolean') {
-      return false;
-    }
-  }
-  return true;
 }

@@ -53,7 +53,11 @@ export function registerMeasured(handler: ToolHandler): { entry: RegisteredTool;
   return { entry: bindEntry(handler, definition), chars: text.length };
 }
 
-function requireFunctions(handler: ToolHandler): void {
+/** Throws InvalidToolHandler unless the handler's functions are functions (resolveRequirement may be absent). */
+export function requireFunctions(handler: ToolHandler): void {
+  // The common case read with constant keys (monomorphic loads), once per provider tool per turn; the named refusal only when it fails.
+  const resolve = handler.resolveRequirement;
+  if (typeof handler.parseArguments === 'function' && typeof handler.invoke === 'function' && (resolve === undefined || typeof resolve === 'function')) return;
   requireFunction(handler, 'parseArguments', false);
   requireFunction(handler, 'invoke', false);
   requireFunction(handler, 'resolveRequirement', true);

@@ -241,3 +241,15 @@ export function eventFor(audit: MemoryAuditSink, type: 'tool.invoked' | 'authori
   if (events.length !== 1) throw new Error(`expected one ${type} for ${callId}, found ${events.length}`);
   return events[0]!;
 }
+
+/** One turn as a harness runs it: the lease opened, the catalogue listed, one call to `toolName` with `args`, the lease closed. */
+export async function listAndCall(kernel: MediationKernel, ctx: AccessContext, toolName: string, args: JsonObject) {
+  const scope = await kernel.openTurnAuthority(ctx);
+  try {
+    const listed = await kernel.listTools(ctx);
+    const result = await kernel.invokeTool(ctx, call(ctx, toolName, args));
+    return { listed, result };
+  } finally {
+    scope.close();
+  }
+}

@@ -1,0 +1,154 @@
+import { types } from 'node:util';
+import type { ToolDefinition, ToolHandler } from '../contracts/index.js';
+import type { KernelCounters } from '../observability/counters.js';
+import type { AskedAnswer, HeldAnswer } from '../registry/answer-table.js';
+import type { DefinitionStore } from '../registry/definition-store.js';
+import { InvalidToolHandler, requireFunctions } from '../registry/tool-registry.js';
+
+const OBJECT_PROTOTYPE = Object.prototype;
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function ownData(object: object, key: string | number): boolean {
+  const descriptor = Object.getOwnPropertyDescriptor(object, key);
+  return descriptor !== undefined && 'value' in descriptor;
+}
+
+/**
+ * Whether nothing the kernel reads of `handler` can change: a frozen plain
+ * object whose definition and functions are its own data properties (an
+ * absent resolveRequirement stays absent: not inherited either).
+ */
+function isSealedHandler(handler: object): boolean {
+  if (!Object.isFrozen(handler)) return false;
+  const prototype = Object.getPrototypeOf(handler);
+  if (prototype !== OBJECT_PROTOTYPE && prototype !== null) return false;
+  if (!ownData(handler, 'definition') || !ownData(handler, 'parseArguments') || !ownData(handler, 'invoke')) return false;
+  return hasOwn.call(handler, 'resolveRequirement') ? ownData(handler, 'resolveRequirement') : !('resolveRequirement' in handler);
+}
+
+/**
+ * Takes in the answer of a provider asked this turn (ADR 0046) against the
+ * answer it gave the same principal last time, cheapest check first:
+ *
+ * 1. the very array, frozen, its elements data properties, its every
+ *    handler sealed and every definition taken as a value: nothing in it
+ *    can have changed, so it is that answer, unread (O(1));
+ * 2. otherwise, position by position: the handler's functions are checked
+ *    (as registration checks them) and its definition is compared by
+ *    identity with the object at that position last time, when that object
+ *    was taken as a value (frozen plain JSON: its content cannot have moved);
+ * 3. only a definition that is not that object is admitted by content
+ *    (`DefinitionStore.admit`: by identity, member by member, or by text).
+ *
+ * When every position gives the definition it gave last time, the answer's
+ * definitions are last time's frozen array, so the shape is found by the
+ * part's identity; nothing proportional to N is allocated but this turn's
+ * handler list. Throws as registration does; past `room` characters of JSON
+ * it throws `tooLarge()` before reading further.
+ */
+export function admitAsked(
+  list: readonly unknown[],
+  previous: AskedAnswer | undefined,
+  store: DefinitionStore,
+  counters: KernelCounters,
+  room: number,
+  tooLarge: () => Error,
+): AdmittedAnswer {
+  const length = list.length;
+  if (previous !== undefined && list === previous.list && previous.sealed) {
+    counters.entriesValidated += length;
+    counters.definitionsReused += length;
+    if (previous.chars > room) throw tooLarge();
+    return { answer: previous, remember: undefined };
+  }
+  // A frozen array of data elements cannot answer differently next time (an accessor element could, and a proxy could run code).
+  const frozenList = Object.isFrozen(list) && !types.isProxy(list);
+  let sealed = frozenList;
+  const handlers: ToolHandler[] = [];
+  // Written only from the first position that differs from last time's; until then last time's arrays stand for them.
+  let definitions: ToolDefinition[] | undefined;
+  let raws: (object | undefined)[] | undefined;
+  let charsAt: number[] | undefined;
+  const known = previous === undefined ? 0 : previous.definitions.length;
+  if (previous === undefined) {
+    definitions = [];
+    raws = [];
+    charsAt = [];
+  }
+  let chars = 0;
+  for (let i = 0; i < length; i++) {
+    counters.entriesValidated++;
+    const handler = list[i] as ToolHandler;
+    if (handler === null || typeof handler !== 'object') throw new InvalidToolHandler('a tool handler must be an object');
+    const raw: unknown = handler.definition;
+    let definition: ToolDefinition;
+    let size: number;
+    let taken: object | undefined;
+    if (i < known && raw === previous!.raws[i] && raw !== undefined) {
+      definition = previous!.definitions[i]!;
+      size = previous!.charsAt[i]!;
+      taken = raw as object;
+      counters.definitionsReused++;
+    } else {
+      const compiled = store.counts.compiled;
+      const read = store.counts.read;
+      const admitted = store.admit(raw);
+      if (store.counts.compiled !== compiled) counters.definitionsCompiled++;
+      else counters.definitionsReused++;
+      counters.definitionsRead += store.counts.read - read;
+      definition = admitted.definition;
+      size = admitted.chars;
+      taken = store.takenAsValue(raw) ? (raw as object) : undefined;
+    }
+    requireFunctions(handler);
+    handlers.push(handler);
+    if (definitions === undefined && (definition !== previous!.definitions[i] || taken !== previous!.raws[i])) {
+      definitions = previous!.definitions.slice(0, i);
+      raws = previous!.raws.slice(0, i);
+      charsAt = previous!.charsAt.slice(0, i);
+    }
+    if (definitions !== undefined) {
+      definitions.push(definition);
+      raws!.push(taken);
+      charsAt!.push(size);
+    }
+    if (sealed) sealed = taken !== undefined && ownData(list, i) && isSealedHandler(handler);
+    chars += size;
+    if (chars > room) throw tooLarge();
+  }
+  if (definitions === undefined && length !== known) {
+    definitions = previous!.definitions.slice(0, length);
+    raws = previous!.raws.slice(0, length);
+    charsAt = previous!.charsAt.slice(0, length);
+  }
+  const answer: HeldAnswer = {
+    definitions: definitions === undefined ? previous!.definitions : Object.freeze(definitions),
+    // A sealed list holds this answer's handlers and cannot change under the registry; any other is copied as read.
+    handlers: sealed ? (list as readonly ToolHandler[]) : handlers,
+    chars,
+  };
+  if (!sealed && definitions === undefined) return { answer, remember: undefined };
+  // Only what identifies the next answer is kept: this turn's handlers (and a list that is not sealed) would
+  // outlive the turn in the table, be promoted, and make every turn's garbage old: at 10,000 tools a
+  // major collection nearly every turn.
+  return {
+    answer,
+    remember: {
+      list: sealed ? list : NOTHING,
+      sealed,
+      definitions: answer.definitions,
+      handlers: sealed ? answer.handlers : NOTHING,
+      raws: raws === undefined ? previous!.raws : Object.freeze(raws),
+      charsAt: charsAt === undefined ? previous!.charsAt : Object.freeze(charsAt),
+      chars,
+    },
+  };
+}
+
+const NOTHING: readonly never[] = Object.freeze([]);
+
+/** An asked answer as this derivation uses it, and what to remember for the next (`undefined`: the previous answer stands). */
+export interface AdmittedAnswer {
+  readonly answer: HeldAnswer;
+  readonly remember: AskedAnswer | undefined;
+}
