@@ -10,7 +10,7 @@ import { logLogSlope } from '../../bench/scale/log-log-slope.js';
 import { runPoint } from '../../bench/scale/run-point.js';
 import { buildScaleKernel, toolsPerProvider } from '../../bench/world/scale-world.js';
 import { planSweep, FULL_AXES } from '../../bench/scale/sweep-plan.js';
-import { checkSweepTargets, renderSweepMarkdown } from '../../bench/scale/sweep-markdown.js';
+import { checkSweepTargets, failingSweepTargets, renderSweepMarkdown } from '../../bench/scale/sweep-markdown.js';
 import { SweepResultsSchema } from '../../bench/results/sweep-schema.js';
 import { worldContext } from '../../src/world/reference-world.js';
 
@@ -134,9 +134,11 @@ describe('sweep results and report', () => {
       points: [...results.points, unsignalled(1, 20), unsignalled(20, 30), unsignalled(2000, 140), unsignalled(10000, 800, 36), changed(false, 300), changed(true, 900)],
     });
     const targets = checkSweepTargets(both);
-    // 140/30 = 4.7× (met), 800/140 = 5.7× (missed), 140 µs ≤ 500 µs, 300/140 = 2.1× (missed), call 36/20 = 1.8× (missed).
-    expect(targets.slice(4, 9).map((t) => [t.met, t.kind])).toEqual([[true, 'ratio'], [false, 'ratio'], [true, 'absolute'], [false, 'ratio'], [false, 'ratio']]);
-    expect(targets[8]!.measured).toBe('1.80× (20.0 µs → 36.0 µs)');
+    // 140/30 = 4.7× (met), 800/140 = 5.7× (missed), 140 µs ≤ 500 µs, 300/140 = 2.1× (missed), call 36/20 = 1.8× (missed);
+    // the three never yet met are open: judged and printed with their gap, failing nothing.
+    expect(targets.slice(4, 9).map((t) => [t.met, t.kind])).toEqual([[true, 'ratio'], [false, 'open'], [true, 'absolute'], [false, 'open'], [false, 'open']]);
+    expect(targets[8]!.measured).toBe('1.80× (20.0 µs → 36.0 µs); open, 1.50× its bound');
+    expect(failingSweepTargets(targets).map((t) => t.target)).not.toContain(targets[5]!.target);
     const markdown = renderSweepMarkdown(both);
     expect(markdown).toContain('### N provider tools, `turn`, providers without a change signal');
     expect(markdown).toContain('### N provider tools, `turn`, providers with a change signal');
