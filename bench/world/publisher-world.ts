@@ -219,16 +219,18 @@ export interface ShapedKernel {
   readonly provider: ContextToolProvider & { calls: number };
   /** The trail's file, when the sink is a file. */
   readonly trailFile: string | undefined;
+  /** Writes what the trail still holds (an outcome may follow its answer, ADR 0054), so the file is whole to read. */
+  flushTrail(): void;
   /** Drops the trail of a finished turn (outside every span): the memory sink cleared, the file cut back to empty. */
   clearTrail(): void;
   /** Closes the sink and removes its file. */
   close(): void;
 }
 
-function shapedSink(shape: WorldShape): { sink: AuditSink; file?: string; clear(): void; close(): void } {
+function shapedSink(shape: WorldShape): { sink: AuditSink; file?: string; flush(): void; clear(): void; close(): void } {
   if (shape.sink === 'memory') {
     const sink = new MemoryAuditSink();
-    return { sink, clear: () => sink.clear(), close: () => undefined };
+    return { sink, flush: () => undefined, clear: () => sink.clear(), close: () => undefined };
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'costlab-trail-'));
   const file = path.join(dir, 'audit.jsonl');
@@ -236,8 +238,14 @@ function shapedSink(shape: WorldShape): { sink: AuditSink; file?: string; clear(
   return {
     sink,
     file,
-    // The sink's descriptor is O_APPEND: after the cut its next line starts the file again.
-    clear: () => truncateSync(file, 0),
+    // An outcome the sink holds past its answer (ADR 0054) is written before the file is read or cut.
+    flush: () => sink.flush(),
+    // The sink's descriptor is O_APPEND: after the cut its next line starts the file again. The held
+    // outcome is written first, so it neither outlives the cut into the next turn's trail nor is lost.
+    clear: () => {
+      sink.flush();
+      truncateSync(file, 0);
+    },
     close: () => {
       sink.close();
       rmSync(dir, { recursive: true, force: true });
@@ -259,5 +267,5 @@ export function buildShapedKernel(strategy: CatalogueStrategyName, shape: WorldS
     catalogueStrategy: strategy,
     ...(spanSink === undefined ? {} : { spanSink }),
   });
-  return { shape: checked, kernel, provider, trailFile: trail.file, clearTrail: trail.clear, close: trail.close };
+  return { shape: checked, kernel, provider, trailFile: trail.file, flushTrail: trail.flush, clearTrail: trail.clear, close: trail.close };
 }

@@ -69,6 +69,7 @@ describe('the publisher-shaped world', () => {
     const world = build();
     await runKernelTurn(world.kernel, 1, { path: 'publisher turn' });
     const file = world.trailFile!;
+    world.flushTrail();
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     expect(lines.length).toBe(world.kernel.counters.auditEvents);
     expect(JSON.parse(lines[0]!)).toHaveProperty('type');
