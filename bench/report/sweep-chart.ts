@@ -17,7 +17,7 @@ export const SWEEP_MEASURES = [
   ['listP50Us', 'listing'],
   ['boundaryP50Us', 'turn boundary (open + listing)'],
   ['callP50Us', 'mediated call'],
-  ['amortizedP50Us', 'per call, amortized over the turn'],
+  ['amortizedP50Us', 'per call, turn amortized'],
 ] as const;
 
 type SweepMetric = (typeof SWEEP_MEASURES)[number][0];
@@ -78,7 +78,8 @@ export function sweepChartSpec(rows: readonly SweepChartRow[]): TopLevelSpec {
       type: 'nominal',
       title: 'strategy',
       scale: { domain: [...strategies], range: seriesColours(strategies) },
-      legend: { orient: 'top', direction: 'horizontal', title: null },
+      // Two columns: four series (turn without a change signal among them) in one row overflow a 420 px screen.
+      legend: { orient: 'top', direction: 'horizontal', columns: 2, title: null },
     },
   } as const;
   return {
@@ -90,11 +91,11 @@ export function sweepChartSpec(rows: readonly SweepChartRow[]): TopLevelSpec {
         type: 'nominal',
         sort: SWEEP_MEASURES.map(([, measure]) => measure),
         title: null,
-        header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' },
+        header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top', labelLimit: 300, labelFontSize: 12 },
       },
     },
     spec: {
-      width: 300,
+      width: 280,
       height: 190,
       layer: [
         { mark: { type: 'line', strokeWidth: 2, aria: false }, encoding: { ...encoding, order: { field: 'tools' } } },
