@@ -103,7 +103,7 @@ export const command = defineCommand<BenchFlags>({
         }
         const comparisons =
           outcome.anchors.status === 'loaded' && results.publisherWorld !== undefined
-            ? [...twoWorldsLines(worldsOf(results), outcome.anchors.figures), 'the makeup of a turn call:', ...makeupLines(worldsOf(results), outcome.anchors.figures).map((line) => `  ${line}`)]
+            ? [`the published figures: ${outcome.anchors.label}`, ...twoWorldsLines(worldsOf(results), outcome.anchors.figures), 'the makeup of a turn call:', ...makeupLines(worldsOf(results), outcome.anchors.figures).map((line) => `  ${line}`)]
             : publishedComparisonLines(results, outcome.anchors);
         for (const comparison of comparisons) process.stdout.write(`  ${comparison}\n`);
         const missed = targets.filter((check) => !check.met);

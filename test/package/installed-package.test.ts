@@ -137,7 +137,8 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
   it('npx costlab bench --quick measures, prints the published comparison and writes under the project, not the package', async () => {
     const bench = await npx(['bench', '--quick', '--no-fail']);
     expect(bench.code, bench.stderr).toBe(0);
-    expect(bench.stdout).toContain('beside the published figures (reference/anchor-figures.json)');
+    expect(bench.stdout).toContain('the published figures: reference/anchor-figures.json');
+    expect(bench.stdout).toContain('both worlds beside the published figures (');
     const written = readdirSync(path.join(project, 'results', 'runs'));
     expect(written).toEqual(expect.arrayContaining(['latest.json', 'systems-cost.md']));
     const latest = JSON.parse(readFileSync(path.join(project, 'results', 'runs', 'latest.json'), 'utf8')) as Record<string, unknown>;
