@@ -4,11 +4,10 @@
  * an upstream), on loopback, behind the bearer proxy of ADR 0052.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../../src/conformance/package-files.js';
 import { tailLines } from '../process/stderr-tail.js';
 import { startBearerProxy } from './bearer-proxy.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONFORMANCE_WORLD = 'bench/official-conformance/conformance-world.json';
 const START_TIMEOUT_MS = 60_000;
 
@@ -21,7 +20,7 @@ export interface SelfServer {
 }
 
 export async function startSelfServer(): Promise<SelfServer> {
-  const child = spawn(process.execPath, ['bin/costlab.mjs', 'serve', '--http', '--world', CONFORMANCE_WORLD, '--audit', '/dev/null'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/costlab.mjs', 'serve', '--http', '--world', CONFORMANCE_WORLD, '--audit', '/dev/null'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = (): Promise<void> =>
     new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -6,15 +6,15 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { headCommit } from '../harness/environment.js';
+import { costlabCommit as runningCommit, headCommit } from '../harness/environment.js';
 import type { TargetSpec } from './target-spec.js';
 
-const COSTLAB_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** The commit of the costlab checkout running this code, or null outside a repository. */
+/**
+ * The commit of the costlab checkout running this code, or null from an installed package (git asked from
+ * inside node_modules would name the user's own repository) or outside a repository.
+ */
 export function costlabCommit(): string | null {
-  return headCommit(COSTLAB_ROOT) ?? null;
+  return runningCommit() ?? null;
 }
 
 /** The commit of the repository a stdio target's files live in; null for a URL or a command outside any repository. */
