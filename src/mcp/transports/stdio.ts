@@ -39,6 +39,8 @@ export class StdioFrameTransport implements Transport {
   /** Requests read and not yet answered: input that ends is closed on only once these are answered. */
   readonly #outstanding = new Set<RequestId>();
   #ending = false;
+  /** One wait for 'drain' shared by every write that found the buffer full: a listener per blocked write piled up past Node's 10 (MaxListenersExceededWarning). */
+  #drained: Promise<void> | undefined;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -112,8 +114,18 @@ export class StdioFrameTransport implements Transport {
         if (error) reject(error);
       });
       if (ready) resolve();
-      else this.#output.once('drain', resolve);
+      else void this.#whenDrained().then(resolve);
     });
+  }
+
+  #whenDrained(): Promise<void> {
+    this.#drained ??= new Promise<void>((resolve) => {
+      this.#output.once('drain', () => {
+        this.#drained = undefined;
+        resolve();
+      });
+    });
+    return this.#drained;
   }
 
   #collect(piece: Buffer): void {
