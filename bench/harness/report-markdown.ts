@@ -304,7 +304,15 @@ function targetsSection(targets: readonly TargetCheck[]): string {
   return [
     '## Targets',
     '',
-    table(['target', 'measured', ''], targets.map((check) => [check.target, check.measured, check.met ? 'met' : '**missed**']), ['l', 'l', 'l']),
+    table(
+      ['target', 'measured', ''],
+      targets.map((check) => [
+        check.target,
+        check.measured,
+        check.paired === undefined ? (check.met ? 'met' : '**missed**') : `${check.paired.verdict === 'missed' ? '**missed**' : check.paired.verdict}, ${check.paired.state}`,
+      ]),
+      ['l', 'l', 'l'],
+    ),
   ].join('\n');
 }
 

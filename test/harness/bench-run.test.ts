@@ -66,7 +66,8 @@ describe('costlab bench, a tiny run', () => {
     expect(markdown).toMatch(/^\| transport \| costlab call p50, inside \(µs\) \| floor call p50, inside \(µs\) \|/m);
     expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual(['in-memory', 'http']);
     const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
-    expect(transportTargets.map((check) => check.kind)).toEqual(['absolute', 'absolute', 'absolute', 'absolute']);
+    // Two paired targets per transport (ADR 0063): costlab − bare and costlab − the floor.
+    expect(transportTargets.map((check) => check.paired?.id)).toEqual(bench.transports.flatMap((row) => [`mcp-added:${row.transport}`, `mcp-over-floor:${row.transport}`]));
   });
 
   it('records its kind, the load average at start and end, and the testbed it ran on', () => {
@@ -173,7 +174,7 @@ describe('the markdown report', () => {
     expect([cold.kernel.n, cold.floor.n]).toEqual([TURNS * 27, TURNS * 27]);
     expect(markdown).toContain(`| kernel call, caches evicted (${cold.evictedMiB} MiB read first) |`);
     expect(markdown).toContain(`**With the caches evicted: costlab call ÷ floor = ${cold.ratioP50}×**`);
-    expect(outcome.targets.find((check) => check.target.startsWith('turn: call with cold caches'))?.kind).toBe('ratio');
+    expect(outcome.targets.find((check) => check.target.startsWith('turn: call with cold caches'))?.kind).toBe('paired');
   });
 
   it('folds the turn boundary into an amortized per-call column of the staircase', () => {
@@ -199,7 +200,7 @@ describe('the markdown report', () => {
   it('lists every target with a verdict', () => {
     const rows = markdown.split('## Targets')[1]!.split('\n## ')[0]!.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| target') && !line.startsWith('| :'));
     expect(rows).toHaveLength(outcome.targets.length);
-    for (const row of rows) expect(row).toMatch(/\| (met|\*\*missed\*\*) \|$/);
+    for (const row of rows) expect(row).toMatch(/\| ((met|\*\*missed\*\*)|(met|straddles|\*\*missed\*\*), (failing|open)) \|$/);
     // The structural targets are exact, so they are met even on 3 turns.
     expect(outcome.targets.filter((t) => /derivation/.test(t.target)).every((t) => t.met)).toBe(true);
   });
