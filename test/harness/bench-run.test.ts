@@ -4,6 +4,7 @@
  * structural figures, which are exact whatever the machine. No assertion here
  * reads a wall-clock value against a threshold.
  */
+import { PAIRED_TARGETS } from '../../bench/harness/paired-targets.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -154,6 +155,7 @@ describe('the markdown report', () => {
       '## The staircase beside the published figures',
       '## Two worlds beside the published staircase',
       '## Targets',
+      '## Target history',
       '## Mediated call',
       '## Segments',
       '## The call under `turn`, step by step',
@@ -201,6 +203,10 @@ describe('the markdown report', () => {
     const rows = markdown.split('## Targets')[1]!.split('\n## ')[0]!.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| target') && !line.startsWith('| :'));
     expect(rows).toHaveLength(outcome.targets.length);
     for (const row of rows) expect(row).toMatch(/\| ((met|\*\*missed\*\*)|(met|straddles|\*\*missed\*\*), (failing|open)) \|$/);
+    // Each paired target's history: its state and its last change (ADR 0063).
+    const history = markdown.split('## Target history')[1]!.split('\n## ')[0]!.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| target') && !line.startsWith('| :'));
+    expect(history).toHaveLength(PAIRED_TARGETS.length);
+    for (const row of history) expect(row).toMatch(/\| (open|failing since [0-9a-f]{7,40}) \| 20\d\d-\d\d-\d\d[^|]*(set to|from) “/);
     // The structural targets are exact, so they are met even on 3 turns.
     expect(outcome.targets.filter((t) => /derivation/.test(t.target)).every((t) => t.met)).toBe(true);
   });
