@@ -132,6 +132,33 @@ export function lastChangeLine(definition: Pick<PairedTargetDefinition, 'history
 
 const staircase = (results: PairedSource) => results.staircaseByRound;
 
+/** A reading with its interval where the run has one. */
+const reading = (whole: number, interval: RoundIntervalRecord | undefined): PairedReading => (interval === undefined ? { whole } : { whole, interval });
+
+const EACH_STEP = 'staircase: each step faster (call p50 rederive > shared > turn)';
+
+/** One step of the staircase: the slower strategy's median call over the faster one's, above 1. */
+function stepTarget(
+  slower: 'rederive' | 'shared',
+  faster: 'shared' | 'turn',
+  whole: (ratios: PairedSource['staircase']) => number,
+  byRound: (rounds: NonNullable<PairedSource['staircaseByRound']>) => RoundIntervalRecord,
+): PairedTargetDefinition {
+  const statement = `staircase: ${slower}’s call slower than ${faster}’s (call median ratio > 1, round by round)`;
+  return {
+    id: `staircase:${slower}/${faster}`,
+    statement,
+    bound: { atLeast: 1 },
+    unit: '×',
+    metSince: '638d019',
+    history: [
+      { date: '2026-11-30', commit: 'b7d5c00', to: EACH_STEP, why: 'the published staircase, as the harness was first measured' },
+      { date: '2026-12-03', adr: '0063', from: EACH_STEP, to: statement, why: 'each step judged on its own round-by-round interval' },
+    ],
+    read: (results) => reading(whole(results.staircase), results.staircaseByRound === undefined ? undefined : byRound(results.staircaseByRound)),
+  };
+}
+
 const FLOOR_SET = 'set when the step split and the floor were first measured in one run';
 const TRANSPORT_SET = 'set when the per-transport bench first served costlab beside a bare SDK server';
 
@@ -165,7 +192,7 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
         const found = row(results);
         if (found === undefined) return undefined;
         const paired = found.paired;
-        return { whole: found.addedP50Us, ...(paired === undefined ? {} : { interval: { rounds: paired.rounds, median: paired.added.medianUs, lo: paired.added.loUs, hi: paired.added.hiUs } }) };
+        return reading(found.addedP50Us, paired === undefined ? undefined : { rounds: paired.rounds, median: paired.added.medianUs, lo: paired.added.loUs, hi: paired.added.hiUs });
       },
     },
     {
@@ -185,7 +212,7 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
         const found = row(results);
         if (found?.overFloorP50Us === undefined) return undefined;
         const paired = found.paired;
-        return { whole: found.overFloorP50Us, ...(paired === undefined ? {} : { interval: { rounds: paired.rounds, median: paired.overFloor.medianUs, lo: paired.overFloor.loUs, hi: paired.overFloor.hiUs } }) };
+        return reading(found.overFloorP50Us, paired === undefined ? undefined : { rounds: paired.rounds, median: paired.overFloor.medianUs, lo: paired.overFloor.loUs, hi: paired.overFloor.hiUs });
       },
     },
   ];
@@ -198,42 +225,8 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
  * (0.99% against 1%) and every transport row did not, and stay open.
  */
 export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
-  {
-    id: 'staircase:rederive/shared',
-    statement: 'staircase: rederive’s call slower than shared’s (call median ratio > 1, round by round)',
-    bound: { atLeast: 1 },
-    unit: '×',
-    metSince: '638d019',
-    history: [
-      { date: '2026-11-30', commit: 'b7d5c00', to: 'staircase: each step faster (call p50 rederive > shared > turn)', why: 'the published staircase, as the harness was first measured' },
-      {
-        date: '2026-12-03',
-        adr: '0063',
-        from: 'staircase: each step faster (call p50 rederive > shared > turn)',
-        to: 'staircase: rederive’s call slower than shared’s (call median ratio > 1, round by round)',
-        why: 'each step judged on its own round-by-round interval',
-      },
-    ],
-    read: (results) => ({ whole: results.staircase.rederiveOverShared, ...(staircase(results) === undefined ? {} : { interval: staircase(results)!.rederiveOverShared }) }),
-  },
-  {
-    id: 'staircase:shared/turn',
-    statement: 'staircase: shared’s call slower than turn’s (call median ratio > 1, round by round)',
-    bound: { atLeast: 1 },
-    unit: '×',
-    metSince: '638d019',
-    history: [
-      { date: '2026-11-30', commit: 'b7d5c00', to: 'staircase: each step faster (call p50 rederive > shared > turn)', why: 'the published staircase, as the harness was first measured' },
-      {
-        date: '2026-12-03',
-        adr: '0063',
-        from: 'staircase: each step faster (call p50 rederive > shared > turn)',
-        to: 'staircase: shared’s call slower than turn’s (call median ratio > 1, round by round)',
-        why: 'each step judged on its own round-by-round interval',
-      },
-    ],
-    read: (results) => ({ whole: results.staircase.sharedOverTurn, ...(staircase(results) === undefined ? {} : { interval: staircase(results)!.sharedOverTurn }) }),
-  },
+  stepTarget('rederive', 'shared', (ratios) => ratios.rederiveOverShared, (rounds) => rounds.rederiveOverShared),
+  stepTarget('shared', 'turn', (ratios) => ratios.sharedOverTurn, (rounds) => rounds.sharedOverTurn),
   {
     id: 'share:rederive',
     statement: 'catalogue share under rederive ≥ 60%',
@@ -241,7 +234,7 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
     unit: 'share',
     metSince: '638d019',
     history: [{ date: '2026-11-30', commit: 'b7d5c00', to: 'catalogue share under rederive ≥ 60%', why: 'the published share (about 80%) with room for a world of its own' }],
-    read: (results) => ({ whole: results.strategies.rederive.segments.catalogue.share, ...(staircase(results) === undefined ? {} : { interval: staircase(results)!.catalogueShare.rederive }) }),
+    read: (results) => reading(results.strategies.rederive.segments.catalogue.share, staircase(results)?.catalogueShare.rederive),
   },
   {
     id: 'share:shared',
@@ -249,7 +242,7 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
     bound: { atLeast: 0.2, atMost: 0.8 },
     unit: 'share',
     history: [{ date: '2026-11-30', commit: 'b7d5c00', to: 'catalogue share under shared within 20–80%', why: 'the published share (about 50%) with room either side' }],
-    read: (results) => ({ whole: results.strategies.shared.segments.catalogue.share, ...(staircase(results) === undefined ? {} : { interval: staircase(results)!.catalogueShare.shared }) }),
+    read: (results) => reading(results.strategies.shared.segments.catalogue.share, staircase(results)?.catalogueShare.shared),
   },
   {
     id: 'share:turn',
@@ -274,7 +267,7 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         why: 'the escape undone: judged on the round-by-round interval, a run at the clock’s floor straddles 1% and no longer fails on one p50',
       },
     ],
-    read: (results) => ({ whole: results.strategies.turn.segments.catalogue.share, ...(staircase(results) === undefined ? {} : { interval: staircase(results)!.catalogueShare.turn }) }),
+    read: (results) => reading(results.strategies.turn.segments.catalogue.share, staircase(results)?.catalogueShare.turn),
   },
   {
     id: 'segment:shared/turn',
@@ -292,7 +285,7 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         why: 'judged on the round-by-round interval',
       },
     ],
-    read: (results) => ({ whole: results.staircase.catalogueSharedOverTurn, ...(staircase(results) === undefined ? {} : { interval: staircase(results)!.catalogueSharedOverTurn }) }),
+    read: (results) => reading(results.staircase.catalogueSharedOverTurn, staircase(results)?.catalogueSharedOverTurn),
   },
   {
     id: 'floor:hot',
@@ -313,7 +306,7 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         why: 'the demotion undone: judged on its turn-by-turn interval, a failing target once a committed run reads it met',
       },
     ],
-    read: (results) => (results.floor === undefined ? undefined : { whole: results.floor.ratioP50, ...(results.floor.ratioByTurn === undefined ? {} : { interval: results.floor.ratioByTurn }) }),
+    read: (results) => (results.floor === undefined ? undefined : reading(results.floor.ratioP50, results.floor.ratioByTurn)),
   },
   {
     id: 'floor:cold',
@@ -333,7 +326,7 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
     ],
     read: (results) => {
       const cold = results.floor?.cold;
-      return cold === undefined ? undefined : { whole: cold.ratioP50, ...(cold.ratioByTurn === undefined ? {} : { interval: cold.ratioByTurn }) };
+      return cold === undefined ? undefined : reading(cold.ratioP50, cold.ratioByTurn);
     },
   },
   {
@@ -364,7 +357,7 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
       const steps = results.steps;
       const tail = steps?.steps.find((row) => row.step === 'return');
       if (steps === undefined || tail === undefined) return undefined;
-      return { whole: tail.share, ...(steps.tailShareByTurn === undefined ? {} : { interval: steps.tailShareByTurn }) };
+      return reading(tail.share, steps.tailShareByTurn);
     },
   },
   ...MCP_TRANSPORT_NAMES.flatMap(transportTargets),
