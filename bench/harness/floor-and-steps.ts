@@ -27,12 +27,14 @@ import { notionProvider, referenceGrants, referenceTools, worldContext } from '.
 import { FloorMediation } from '../micro/floor-mediation.js';
 import { buildReferenceKernel, buildWorldKernel } from '../world/build-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
-import type { CallStats, ColdFloorResult, FloorResult, StepSplit, StepStats } from '../results/results-schema.js';
+import { MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
+import type { CallStats, ColdFloorResult, FloorResult, RoundIntervalRecord, StepSplit, StepStats } from '../results/results-schema.js';
 import { CacheEviction } from './cache-eviction.js';
 import { HandlerClock } from './handler-clock.js';
 import { callStats } from './call-stats.js';
+import { perRound, roundInterval } from './round-pairs.js';
 import { roundShare, roundUs } from './segments.js';
-import { nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
+import { median, nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
 import { StepRecorder, calibrateInstrumentation } from './step-recorder.js';
 import { checkOutcome, runKernelTurn, toolCall } from './workload-turn.js';
 
@@ -122,12 +124,14 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
   const kernelCall = callStats(kernelUs);
   const floorCall = callStats(floorUs);
   const instrumentation = calibrateInstrumentation();
-  const cold = eviction === undefined ? undefined : coldResult(eviction.mib, callStats(kernelColdUs), callStats(floorColdUs));
+  const cold = eviction === undefined ? undefined : coldResult(eviction.mib, callStats(kernelColdUs), callStats(floorColdUs), ratioByTurn(kernelColdUs, floorColdUs));
+  const byTurn = ratioByTurn(kernelUs, floorUs);
   return {
     floor: {
       kernel: kernelCall,
       floor: floorCall,
       ratioP50: ratioOfP50s(kernelCall, floorCall),
+      ...(byTurn === undefined ? {} : { ratioByTurn: byTurn }),
       ...(cold === undefined ? {} : { cold }),
     },
     steps: summarizeSteps(steps, instrumentation),
@@ -138,8 +142,35 @@ function ratioOfP50s(kernel: CallStats, floor: CallStats): number {
   return Math.round((kernel.p50Us / floor.p50Us) * 100) / 100;
 }
 
-function coldResult(evictedMiB: number, kernel: CallStats, floor: CallStats): ColdFloorResult {
-  return { evictedMiB, kernel, floor, ratioP50: ratioOfP50s(kernel, floor) };
+function coldResult(evictedMiB: number, kernel: CallStats, floor: CallStats, byTurn: RoundIntervalRecord | undefined): ColdFloorResult {
+  return { evictedMiB, kernel, floor, ratioP50: ratioOfP50s(kernel, floor), ...(byTurn === undefined ? {} : { ratioByTurn: byTurn }) };
+}
+
+/**
+ * The kernel's median call over the floor's, turn by turn: the two ran one after the other in each turn, so a turn
+ * is a round and what the machine did to both cancels in its ratio (ADR 0063). Undefined with fewer than
+ * MIN_PAIRED_ROUNDS turns a side.
+ */
+function ratioByTurn(kernelUs: readonly number[], floorUs: readonly number[]): RoundIntervalRecord | undefined {
+  const size = TURN_ATTEMPTS.length;
+  const kernel = perRound(kernelUs, size, (from, to) => median(kernelUs.slice(from, to)));
+  const floor = perRound(floorUs, size, (from, to) => median(floorUs.slice(from, to)));
+  if (kernel.length !== floor.length || kernel.length < MIN_PAIRED_ROUNDS || floor.some((us) => us <= 0)) return undefined;
+  return roundInterval(kernel.map((us, turn) => us / floor[turn]!));
+}
+
+/** The tail's time over the span's, turn by turn (the run-total share, read per turn so a paused turn is one round of many). */
+function tailShareByTurn(table: { readonly tailUs: Float64Array; readonly callUs: Float64Array }): RoundIntervalRecord | undefined {
+  const shares = perRound(table.callUs, TURN_ATTEMPTS.length, (from, to) => {
+    let tail = 0;
+    let call = 0;
+    for (let i = from; i < to; i++) {
+      tail += Number.isNaN(table.tailUs[i]!) ? 0 : table.tailUs[i]!;
+      call += table.callUs[i]!;
+    }
+    return call <= 0 ? 0 : tail / call;
+  });
+  return shares.length < MIN_PAIRED_ROUNDS ? undefined : roundInterval(shares);
 }
 
 /**
@@ -189,8 +220,10 @@ function summarizeSteps(recorder: StepRecorder, instrumentation: ReturnType<type
   const overheadPerCallUs = (table.marks * instrumentation.markUs + table.clockReads * instrumentation.clockReadUs + table.records * instrumentation.recordUs) / n;
   const providerTotal = sum(table.providerUs);
   const call = callStats(table.callUs);
+  const tailByTurn = tailShareByTurn(table);
   return {
     call,
+    ...(tailByTurn === undefined ? {} : { tailShareByTurn: tailByTurn }),
     providerShare: roundShare(providerTotal / callTotal),
     steps: rows,
     instrumentation: {

@@ -17,6 +17,7 @@ import { staircaseVerdicts, TOLERANCES } from './reproduction-verdicts.js';
 import { formatFigure, formatPublished, makeupLines, worldsOf } from './two-worlds.js';
 import { BLOCK_TURNS } from './strategy-blocks.js';
 import type { TargetCheck } from './targets.js';
+import { PAIRED_TARGETS, lastChangeLine } from './paired-targets.js';
 import { bar, stackedBar } from './text-bars.js';
 
 /** Where the published figures came from, as the report prints it (a path relative to the repository). */
@@ -304,7 +305,25 @@ function targetsSection(targets: readonly TargetCheck[]): string {
   return [
     '## Targets',
     '',
-    table(['target', 'measured', ''], targets.map((check) => [check.target, check.measured, check.met ? 'met' : '**missed**']), ['l', 'l', 'l']),
+    'A paired target is measured against its reference in the same run and judged on the 95% interval of its median over the rounds (ADR 0063): `met` when the interval lies wholly inside, `straddles` when the bound is inside it, `missed` when it lies wholly beyond. A `failing` one fails `costlab bench` on `missed`; an `open` one is printed with its gap until a committed run reads it met.',
+    '',
+    table(
+      ['target', 'measured', ''],
+      targets.map((check) => [
+        check.target,
+        check.measured,
+        check.paired === undefined ? (check.met ? 'met' : '**missed**') : `${check.paired.verdict === 'missed' ? '**missed**' : check.paired.verdict}, ${check.paired.state}`,
+      ]),
+      ['l', 'l', 'l'],
+    ),
+    '',
+    '## Target history',
+    '',
+    table(
+      ['target', 'state', 'last changed'],
+      PAIRED_TARGETS.map((target) => [target.statement, target.metSince === undefined ? 'open' : `failing since ${target.metSince}`, lastChangeLine(target)]),
+      ['l', 'l', 'l'],
+    ),
   ].join('\n');
 }
 

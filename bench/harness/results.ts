@@ -20,10 +20,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { toActionBenchmark, toBencher } from './dashboard-formats.js';
 import type { McpMeasurement } from './mcp-path.js';
-import { RESULTS_SCHEMA_VERSION, STRATEGY_NAMES, parseResults, safeParseResults } from '../results/results-schema.js';
+import { MIN_PAIRED_ROUNDS, RESULTS_SCHEMA_VERSION, STRATEGY_NAMES, parseResults, safeParseResults } from '../results/results-schema.js';
+import { roundInterval } from './round-pairs.js';
 import { resultsFileName, testbedOf } from '../results/run-context.js';
 import type { RunKind } from '../results/run-context.js';
-import type { Environment, McpTransports, MicroBench, Results, StaircaseRatios, StrategyName, Workload, WorldShapeRecord, WorldStaircase } from '../results/results-schema.js';
+import type { Environment, McpTransports, MicroBench, Results, StaircaseRatios, StaircaseRounds, StrategyName, Workload, WorldShapeRecord, WorldStaircase } from '../results/results-schema.js';
 import type { StrategyMeasurement, TurnBoundary } from './run-strategies.js';
 import type { Provenance } from './environment.js';
 import { withOutputDirectory, writeOutputFile } from '../results/output-directory.js';
@@ -93,6 +94,27 @@ export function staircaseOf(strategies: Readonly<Record<StrategyName, Pick<Strat
   };
 }
 
+/**
+ * The staircase round by round (ADR 0063): per round the step ratios of the strategies' median calls, the catalogue
+ * segment's shared ÷ turn and each strategy's catalogue share, each over the rounds with its bootstrap interval.
+ * Undefined when a strategy's calls did not split into rounds, or into fewer than MIN_PAIRED_ROUNDS.
+ */
+export function staircaseRoundsOf(strategies: Readonly<Record<StrategyName, Pick<StrategyMeasurement, 'rounds'>>>): StaircaseRounds | undefined {
+  const rederive = strategies.rederive.rounds;
+  const shared = strategies.shared.rounds;
+  const turn = strategies.turn.rounds;
+  if (rederive === undefined || shared === undefined || turn === undefined) return undefined;
+  const rounds = Math.min(rederive.callP50Us.length, shared.callP50Us.length, turn.callP50Us.length);
+  if (rounds < MIN_PAIRED_ROUNDS) return undefined;
+  const over = (a: readonly number[], b: readonly number[]): number[] => a.slice(0, rounds).map((value, r) => value / Math.max(b[r]!, 1e-9));
+  return {
+    rederiveOverShared: roundInterval(over(rederive.callP50Us, shared.callP50Us)),
+    sharedOverTurn: roundInterval(over(shared.callP50Us, turn.callP50Us)),
+    catalogueSharedOverTurn: roundInterval(over(shared.catalogueP50Us, turn.catalogueP50Us)),
+    catalogueShare: { rederive: roundInterval(rederive.catalogueShare.slice(0, rounds)), shared: roundInterval(shared.catalogueShare.slice(0, rounds)), turn: roundInterval(turn.catalogueShare.slice(0, rounds)) },
+  };
+}
+
 /** The schema's figures of one strategy's measurement. */
 function strategyResult(measured: StrategyMeasurement): Results['strategies'][StrategyName] {
   return { call: measured.figures.call, throughputPerMs: measured.figures.throughputPerMs, segments: measured.figures.segments, structural: measured.structural };
@@ -156,6 +178,10 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
     ...(run.mcp === undefined ? {} : { mcp: { turn: run.mcp.measurement.result } }),
     ...(run.mcpTransports === undefined ? {} : { mcpTransports: run.mcpTransports }),
     staircase: staircaseOf(run.strategies),
+    ...(() => {
+      const byRound = staircaseRoundsOf(run.strategies);
+      return byRound === undefined ? {} : { staircaseByRound: byRound };
+    })(),
     ...(run.publisherWorld === undefined ? {} : { publisherWorld: worldStaircaseOf(run.publisherWorld) }),
     ...(run.micro === undefined || run.micro.length === 0 ? {} : { micro: [...run.micro] }),
     ...(run.floorAndSteps === undefined ? {} : { steps: run.floorAndSteps.steps, floor: run.floorAndSteps.floor }),

@@ -104,3 +104,31 @@ export function pairRounds(blocks: RoundBlocks): RoundPairs {
     addedSlowThirdUs: round3(median(slow)),
   };
 }
+
+/**
+ * One figure read round by round (a ratio, a share, a difference of a round's two blocks): its median over the
+ * rounds with the bootstrap interval (DEFAULT_CONFIDENCE), unit-free, rounded to six significant places. What a
+ * paired target is judged on (targets.ts): a round's two sides ran back to back, so drift cancels inside it.
+ */
+export interface RoundInterval {
+  readonly rounds: number;
+  readonly median: number;
+  readonly lo: number;
+  readonly hi: number;
+}
+
+const round6 = (value: number): number => Number(value.toPrecision(6));
+
+export function roundInterval(perRound: readonly number[]): RoundInterval {
+  if (perRound.length === 0 || perRound.some((value) => !Number.isFinite(value))) throw new RangeError(`a round interval needs one finite value per round (${perRound.length} rounds)`);
+  const found = bootstrapMedian(perRound, { confidence: DEFAULT_CONFIDENCE });
+  return { rounds: perRound.length, median: round6(found.median), lo: round6(found.lo), hi: round6(found.hi) };
+}
+
+/** Consecutive runs of `size` values (the calls of one round), each reduced to one figure; a short last run is dropped. */
+export function perRound(values: ArrayLike<number>, size: number, reduce: (from: number, to: number) => number): number[] {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError(`a round holds a whole number of values ≥ 1, got ${size}`);
+  const out: number[] = [];
+  for (let from = 0; from + size <= values.length; from += size) out.push(reduce(from, from + size));
+  return out;
+}

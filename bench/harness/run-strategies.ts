@@ -26,7 +26,8 @@ import type { StrategyName, Structural } from '../results/results-schema.js';
 import { splitCalls, summarizeCalls } from './segments.js';
 import type { CallFigures } from './segments.js';
 import { SpanRecorder } from './span-recorder.js';
-import { nearestRank } from '../statistics/sample-statistics.js';
+import { median, nearestRank } from '../statistics/sample-statistics.js';
+import { perRound } from './round-pairs.js';
 import { BLOCK_TURNS } from './strategy-blocks.js';
 import { StructuralTally, shownOf, snapshotCounters } from './structural.js';
 import { runKernelTurn } from './workload-turn.js';
@@ -56,6 +57,18 @@ export interface StrategyMeasurement {
   /** Operations of a turn that resolved a catalogue: the listing plus every call that reached step 3. */
   readonly resolvingOperationsPerTurn: number;
   readonly catalogHash: string;
+  /**
+   * Round by round (a round: one block of turns of each strategy, run back to back): the median call, the
+   * catalogue segment's median and its share of the block's call time. What the staircase's targets are judged
+   * on (ADR 0063); absent when the calls do not split into whole blocks.
+   */
+  readonly rounds?: StrategyRounds;
+}
+
+export interface StrategyRounds {
+  readonly callP50Us: readonly number[];
+  readonly catalogueP50Us: readonly number[];
+  readonly catalogueShare: readonly number[];
 }
 
 export interface RunStrategiesOptions {
@@ -167,7 +180,7 @@ export async function runWorldStaircases(options: RunWorldsOptions): Promise<Rec
       options.onProgress?.(done, grandTotal, lead.next > lead.plan.warmupTurns ? 'measured' : 'warm-up');
     }
     const out: Record<string, Record<StrategyName, StrategyMeasurement>> = {};
-    for (const run of runs) out[run.plan.name] = summarizeWorld(run);
+    for (const run of runs) out[run.plan.name] = summarizeWorld(run, block);
     return out;
   } finally {
     for (const run of runs) for (const lane of run.lanes) lane.world.close?.();
@@ -205,14 +218,37 @@ async function runRound(run: WorldRun, block: number): Promise<void> {
   run.next = end;
 }
 
-function summarizeWorld(run: WorldRun): Record<StrategyName, StrategyMeasurement> {
+/** A strategy's calls cut into the run's rounds (`block` measured turns each, in the order they ran). */
+function roundsOf(split: ReturnType<typeof splitCalls>, measuredTurns: number, block: number): StrategyRounds | undefined {
+  const callsPerTurn = split.callUs.length / measuredTurns;
+  if (!Number.isInteger(callsPerTurn) || callsPerTurn < 1) return undefined;
+  const size = callsPerTurn * block;
+  const catalogue = split.segments.catalogue.us;
+  return {
+    callP50Us: perRound(split.callUs, size, (from, to) => median(Array.from(split.callUs.subarray(from, to)))),
+    catalogueP50Us: perRound(catalogue, size, (from, to) => median(Array.from(catalogue.subarray(from, to)))),
+    catalogueShare: perRound(split.callUs, size, (from, to) => {
+      let part = 0;
+      let whole = 0;
+      for (let i = from; i < to; i++) {
+        part += catalogue[i]!;
+        whole += split.callUs[i]!;
+      }
+      return whole <= 0 ? 0 : part / whole;
+    }),
+  };
+}
+
+function summarizeWorld(run: WorldRun, block: number): Record<StrategyName, StrategyMeasurement> {
   const measuredTurns = run.plan.measuredTurns;
   const out = {} as Record<StrategyName, StrategyMeasurement>;
   for (const lane of run.lanes) {
     if (lane.world.kernel.openLeases !== 0) throw new Error(`${lane.strategy}: ${lane.world.kernel.openLeases} lease(s) still open after the run`);
     const table = lane.recorder.table();
     if (table.overflow > 0) throw new Error(`${lane.strategy}: ${table.overflow} spans found no slot`);
-    const figures = summarizeCalls(splitCalls(table));
+    const split = splitCalls(table);
+    const figures = summarizeCalls(split);
+    const rounds = roundsOf(split, measuredTurns, block);
     const structural = lane.tally.footprint();
     let catalogueSpans = 0;
     for (const count of table.counts['kernel.tool.catalogue']) catalogueSpans += count;
@@ -227,6 +263,7 @@ function summarizeWorld(run: WorldRun): Record<StrategyName, StrategyMeasurement
       derivationsByTurn: lane.tally.derivationsByTurn,
       resolvingOperationsPerTurn: 1 + catalogueSpans / measuredTurns,
       catalogHash: lane.tally.catalogHash!,
+      ...(rounds === undefined ? {} : { rounds }),
     };
   }
   return out;

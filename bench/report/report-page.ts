@@ -3,6 +3,7 @@
  * everything already computed, so the page layout can be read (and changed) without
  * reading how any figure was obtained.
  */
+import { PAIRED_TARGETS, lastChangeLine } from '../harness/paired-targets.js';
 import type { AnchorSource } from './anchor-source.js';
 import { escapeHtml, renderDefinitions, renderTable, type Table } from './html-markup.js';
 import { MEASUREMENT_RULES } from './measurement-rules.js';
@@ -210,6 +211,19 @@ function stepsList(steps: readonly string[], id = 'history-steps'): string {
   return `<ul id="${id}">${steps.map((step) => `<li>${escapeHtml(step)}</li>`).join('')}</ul>\n${rule}`;
 }
 
+/**
+ * The targets measured paired in one run (ADR 0063): each one's statement, whether a run that misses it on its whole
+ * interval fails (since which commit) or it is still open, and its last change: when, from what, to what, why.
+ */
+function pairedTargetsSection(): string {
+  const items = PAIRED_TARGETS.map(
+    (target) =>
+      `<li><strong>${escapeHtml(target.statement)}</strong>: ${target.metSince === undefined ? 'open (printed with its gap, never failing a run)' : `failing since ${escapeHtml(target.metSince)}`}. Last change: ${escapeHtml(lastChangeLine(target))}.</li>`,
+  ).join('');
+  return `<p>Judged in every bench run on the interval of the median over the run's rounds, never on one p50: a failing target fails the run when its whole interval lies beyond it; an open one becomes failing in the commit whose committed run first reads it met.</p>
+<ul id="paired-targets">${items}</ul>`;
+}
+
 export function renderReportPage(model: ReportPageModel): string {
   const { results } = model.latest;
   const t = model.tables;
@@ -259,6 +273,7 @@ ${renderTable(t.transports)}`,
           ] as const,
         ]),
     ...(t.micro === undefined ? [] : [['micro', 'Microbenchmarks', renderTable(t.micro)] as const]),
+    ['targets', 'Paired targets and their history', pairedTargetsSection()],
     ['environment', 'Environment (latest run)', renderDefinitions('environment-block', model.environment)],
     [
       'rules',

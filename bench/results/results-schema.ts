@@ -57,6 +57,15 @@ export const CallStatsSchema = z
 export type CallStats = z.infer<typeof CallStatsSchema>;
 
 /**
+ * One figure read round by round in one run (a ratio, a share): its median over the rounds and a bootstrap
+ * interval (bench/harness/round-pairs.ts). What a paired target is judged on (ADR 0063). Unit-free.
+ */
+export const RoundIntervalSchema = z
+  .object({ rounds: z.number().int().positive(), median: z.number().finite(), lo: z.number().finite(), hi: z.number().finite() })
+  .refine((d) => d.lo <= d.median && d.median <= d.hi, { message: 'the median lies inside its interval' });
+export type RoundIntervalRecord = z.infer<typeof RoundIntervalSchema>;
+
+/**
  * One segment's cost. `share` is total segment time over total call time for the run
  * (not a ratio of medians); `perCall` is segment occurrences per call, so a segment
  * that runs once per turn shows about 1/callsPerTurn.
@@ -142,6 +151,18 @@ export const StaircaseRatiosSchema = z.object({
 });
 export type StaircaseRatios = z.infer<typeof StaircaseRatiosSchema>;
 
+/**
+ * The staircase read round by round: a round is one block of turns of each strategy, run back to back (ADR 0027);
+ * per round each strategy's median call, the catalogue segment's median and its share of the block's time.
+ */
+export const StaircaseRoundsSchema = z.object({
+  rederiveOverShared: RoundIntervalSchema,
+  sharedOverTurn: RoundIntervalSchema,
+  catalogueSharedOverTurn: RoundIntervalSchema,
+  catalogueShare: z.object({ rederive: RoundIntervalSchema, shared: RoundIntervalSchema, turn: RoundIntervalSchema }),
+});
+export type StaircaseRounds = z.infer<typeof StaircaseRoundsSchema>;
+
 /** A single-segment microbenchmark, as tinybench or mitata reported it. */
 export const MicroBenchSchema = z.object({
   name: z.string().min(1),
@@ -184,7 +205,8 @@ export const StepSplitSchema = z.object({
     perCallUs: measured,
     /** perCallUs over the call's p50. */
     share: z.number().min(0).max(1),
-  }),
+  }),  /** The tail's share of the call, turn by turn (its time over the span's in each turn): absent in older files. */
+  tailShareByTurn: RoundIntervalSchema.optional(),
 });
 export type StepSplit = z.infer<typeof StepSplitSchema>;
 
@@ -198,7 +220,8 @@ export const ColdFloorResultSchema = z.object({
   kernel: CallStatsSchema,
   floor: CallStatsSchema,
   /** kernel cold p50 ÷ floor cold p50. */
-  ratioP50: positive,
+  ratioP50: positive,  /** kernel ÷ floor turn by turn (each side's median call in the turn): absent in older files. */
+  ratioByTurn: RoundIntervalSchema.optional(),
 });
 export type ColdFloorResult = z.infer<typeof ColdFloorResultSchema>;
 
@@ -208,6 +231,8 @@ export const FloorResultSchema = z.object({
   floor: CallStatsSchema,
   /** kernel p50 ÷ floor p50. */
   ratioP50: positive,
+  /** kernel ÷ floor turn by turn (each side's median call in the turn, the two run back to back): absent in older files. */
+  ratioByTurn: RoundIntervalSchema.optional(),
   /** With the caches evicted before each call: optional, since files written before the cold lane lack it. */
   cold: ColdFloorResultSchema.optional(),
 });
@@ -391,6 +416,8 @@ export const ResultsSchema = z.object({
   /** Per transport beside a bare SDK server: optional, since files written before it lack it. */
   mcpTransports: McpTransportsSchema.optional(),
   staircase: StaircaseRatiosSchema,
+  /** The same staircase round by round (absent in older files). */
+  staircaseByRound: StaircaseRoundsSchema.optional(),
   /** The publisher-shaped world's staircase (ADR 0044): optional, since files written before it lack it. */
   publisherWorld: WorldStaircaseSchema.optional(),
   micro: z.array(MicroBenchSchema).optional(),

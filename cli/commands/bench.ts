@@ -1,7 +1,7 @@
 /**
  * `costlab bench`: the systems-cost harness. The work is in `bench/harness/`;
  * this module reads options, prints a summary and turns outcomes into exit codes
- * (0 measured and written, 1 the workload did not do what it declares, 2 usage).
+ * (0 measured and written, 1 the workload did not do what it declares or a target failed, 2 usage).
  */
 import path from 'node:path';
 import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
@@ -50,10 +50,10 @@ export const command = defineCommand<BenchFlags>({
       .option('--commit-results', 'write into results/, the committed results (a full run only)')
       .option('--anchors <file>', 'published figures (default: reference/anchor-figures.json shipped with costlab); when absent the report says so')
       .option('--mcp-turns <n>', 'measured MCP turns (default: a tenth of --turns)', positiveInteger)
-      .option('--no-fail', 'exit 0 even when a ratio or structural target is missed (the miss is still printed)')
+      .option('--no-fail', 'exit 0 even when a failing paired target or a structural one is missed (the miss is still printed)')
       .option('--no-micro', 'skip the tinybench/mitata microbenchmarks')
       .option('--no-mcp', 'skip the MCP path (the results JSON then is not written: the schema requires it; the report and dashboard files are)')
-      .addHelpText('after', '\nExit codes: 0 measured and written, 1 the workload did not do what it declares, 2 usage.');
+      .addHelpText('after', '\nExit codes: 0 measured and written, 1 the workload did not do what it declares or a target failed (a structural one, or a failing paired one whose interval lies wholly beyond it), 2 usage.');
     addTargetOptions(command);
   },
   async run(values, { argv }) {
@@ -106,6 +106,11 @@ export const command = defineCommand<BenchFlags>({
             ? [`the published figures: ${outcome.anchors.label}`, ...twoWorldsLines(worldsOf(results), outcome.anchors.figures), 'the makeup of a turn call:', ...makeupLines(worldsOf(results), outcome.anchors.figures).map((line) => `  ${line}`)]
             : publishedComparisonLines(results, outcome.anchors);
         for (const comparison of comparisons) process.stdout.write(`  ${comparison}\n`);
+        // Each paired target's verdict on its interval (ADR 0063): failing ones first, then the open ones with their gaps.
+        const paired = targets.filter((check) => check.paired !== undefined);
+        for (const check of [...paired.filter((c) => c.paired!.state === 'failing'), ...paired.filter((c) => c.paired!.state === 'open')]) {
+          process.stdout.write(`  paired target ${check.paired!.id}: ${check.measured}\n`);
+        }
         const missed = targets.filter((check) => !check.met);
         process.stdout.write(`  targets: ${targets.length - missed.length}/${targets.length} met${missed.length === 0 ? '' : `; missed: ${missed.map((check) => check.target).join('; ')}`}\n`);
         if (results.loadAverage !== undefined && isNoisy(results.loadAverage, results.environment.cores)) {
@@ -125,7 +130,11 @@ export const command = defineCommand<BenchFlags>({
       }
       const failing = failingTargets(targets);
       if (failing.length > 0 && values.fail !== false) {
-        process.stderr.write(`costlab bench: ${failing.length} target(s) missed: ${failing.map((check) => `${check.target} (measured ${check.measured})`).join('; ')}; exit 1 (--no-fail to report only)\n`);
+        for (const check of failing) {
+          const verdict = check.paired === undefined ? 'missed (structural)' : `missed (${check.paired.id}, failing since ${check.paired.metSince})`;
+          process.stderr.write(`costlab bench: target ${verdict}: ${check.target}: measured ${check.measured}\n`);
+        }
+        process.stderr.write(`costlab bench: ${failing.length} target(s) missed; exit 1 (--no-fail to report only)\n`);
         return 1;
       }
       return 0;

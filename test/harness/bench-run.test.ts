@@ -4,6 +4,7 @@
  * structural figures, which are exact whatever the machine. No assertion here
  * reads a wall-clock value against a threshold.
  */
+import { PAIRED_TARGETS } from '../../bench/harness/paired-targets.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,7 +67,8 @@ describe('costlab bench, a tiny run', () => {
     expect(markdown).toMatch(/^\| transport \| costlab call p50, inside \(µs\) \| floor call p50, inside \(µs\) \|/m);
     expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual(['in-memory', 'http']);
     const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
-    expect(transportTargets.map((check) => check.kind)).toEqual(['absolute', 'absolute', 'absolute', 'absolute']);
+    // Two paired targets per transport (ADR 0063): costlab − bare and costlab − the floor.
+    expect(transportTargets.map((check) => check.paired?.id)).toEqual(bench.transports.flatMap((row) => [`mcp-added:${row.transport}`, `mcp-over-floor:${row.transport}`]));
   });
 
   it('records its kind, the load average at start and end, and the testbed it ran on', () => {
@@ -153,6 +155,7 @@ describe('the markdown report', () => {
       '## The staircase beside the published figures',
       '## Two worlds beside the published staircase',
       '## Targets',
+      '## Target history',
       '## Mediated call',
       '## Segments',
       '## The call under `turn`, step by step',
@@ -173,7 +176,7 @@ describe('the markdown report', () => {
     expect([cold.kernel.n, cold.floor.n]).toEqual([TURNS * 27, TURNS * 27]);
     expect(markdown).toContain(`| kernel call, caches evicted (${cold.evictedMiB} MiB read first) |`);
     expect(markdown).toContain(`**With the caches evicted: costlab call ÷ floor = ${cold.ratioP50}×**`);
-    expect(outcome.targets.find((check) => check.target.startsWith('turn: call with cold caches'))?.kind).toBe('ratio');
+    expect(outcome.targets.find((check) => check.target.startsWith('turn: call with cold caches'))?.kind).toBe('paired');
   });
 
   it('folds the turn boundary into an amortized per-call column of the staircase', () => {
@@ -199,7 +202,11 @@ describe('the markdown report', () => {
   it('lists every target with a verdict', () => {
     const rows = markdown.split('## Targets')[1]!.split('\n## ')[0]!.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| target') && !line.startsWith('| :'));
     expect(rows).toHaveLength(outcome.targets.length);
-    for (const row of rows) expect(row).toMatch(/\| (met|\*\*missed\*\*) \|$/);
+    for (const row of rows) expect(row).toMatch(/\| ((met|\*\*missed\*\*)|(met|straddles|\*\*missed\*\*), (failing|open)) \|$/);
+    // Each paired target's history: its state and its last change (ADR 0063).
+    const history = markdown.split('## Target history')[1]!.split('\n## ')[0]!.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| target') && !line.startsWith('| :'));
+    expect(history).toHaveLength(PAIRED_TARGETS.length);
+    for (const row of history) expect(row).toMatch(/\| (open|failing since [0-9a-f]{7,40}) \| 20\d\d-\d\d-\d\d[^|]*(set to|from) “/);
     // The structural targets are exact, so they are met even on 3 turns.
     expect(outcome.targets.filter((t) => /derivation/.test(t.target)).every((t) => t.met)).toBe(true);
   });
