@@ -10,11 +10,11 @@ import type { Provenance } from './baseline.js';
 import { interleave } from './interleave.js';
 import { bundleProbe, PROBE_BUNDLE, PROBE_SOURCE } from './probe-bundle.js';
 import { structuralVerdict, wallClockVerdict, instructionVerdict } from './verdict.js';
-import { UNIT_OPERATIONS } from '../harness/probe-units.js';
-import type { ProbeUnit, ProbeWorld } from '../harness/probe-units.js';
+import { UNIT_OPERATIONS } from '../probes/probe-units.js';
+import type { ProbeUnit, ProbeWorld } from '../probes/probe-units.js';
 import type { InstructionRow, StructuralRow, WallClockRow } from './verdict.js';
 
-/** The figures of one timed probe process (see bench/harness/probe.ts). */
+/** The figures of one timed probe process (see bench/probes/probe.ts). */
 export interface ProbeFigures {
   readonly catalogueMedianUs: number;
   readonly callMedianUs: number;
@@ -96,7 +96,7 @@ async function runIterationProbe(root: string, extra: readonly string[]): Promis
 
 /**
  * The instruction lanes: each counts one unit of work of the probe
- * (bench/harness/probe-units.ts) N times after W warm-up units, and reports
+ * (bench/probes/probe-units.ts) N times after W warm-up units, and reports
  * instructions per operation, so a regression shows in the lane that holds it:
  * a dearer call in `call`, a dearer listing in `listing`, a dearer turn
  * boundary in `boundary`, a turn opening over 2,000 tools of a provider without

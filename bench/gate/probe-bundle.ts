@@ -12,13 +12,13 @@ import { describeThrown } from '../../src/kernel/index.js';
 
 /** Where a checkout keeps its bundled probe (git-ignored). */
 export const PROBE_BUNDLE = join('.cache', 'gate', 'probe.mjs');
-export const PROBE_SOURCE = join('bench', 'harness', 'probe.ts');
+export const PROBE_SOURCE = join('bench', 'probes', 'probe.ts');
 
 export class ProbeMissing extends GateError {
   readonly code = 'ProbeMissing';
 }
 
-/** Bundles `<root>/bench/harness/probe.ts` to `<root>/.cache/gate/probe.mjs`; returns the bundle's path. */
+/** Bundles `<root>/bench/probes/probe.ts` to `<root>/.cache/gate/probe.mjs`; returns the bundle's path. */
 export async function bundleProbe(root: string): Promise<string> {
   const outfile = join(root, PROBE_BUNDLE);
   await mkdir(join(root, '.cache', 'gate'), { recursive: true });

@@ -6,7 +6,7 @@
  */
 export { planBench, runBench, DEFAULT_PLAN, QUICK_PLAN } from './run-bench.js';
 export type { BenchPlan, RunBenchOptions, BenchOutcome } from './run-bench.js';
-export { SpanRecorder, SPAN_NAMES } from './span-recorder.js';
-export type { SpanTable, Clock } from './span-recorder.js';
+export { SpanRecorder, SPAN_NAMES } from '../probes/span-recorder.js';
+export type { SpanTable, Clock } from '../probes/span-recorder.js';
 export { nearestRank, nearestRankSorted, sortedSamples, mean, sum } from '../statistics/sample-statistics.js';
 export { buildReferenceKernel, buildWorldKernel } from '../world/build-world.js';

@@ -16,7 +16,7 @@ import { STEP_RULE } from './history-steps.js';
 import { NOISE_RULE } from '../results/run-context.js';
 import type { SweepResults } from '../results/sweep-schema.js';
 import type { MapResults } from '../results/map-schema.js';
-import { pointAt } from '../map/map-markdown.js';
+import { pointAt } from '../markdown/map-markdown.js';
 
 export type ChartName = 'staircase' | 'segments' | 'history' | 'sweep' | 'map' | 'ci-history';
 

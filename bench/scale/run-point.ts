@@ -26,7 +26,7 @@
 import type { CatalogueStrategyName, MediationKernel, ToolResult } from '../../src/kernel/index.js';
 import { worldContext } from '../../src/world/reference-world.js';
 import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
-import { TurnNotListed, checkOutcome, toolCall } from '../harness/workload-turn.js';
+import { TurnNotListed, checkOutcome, toolCall } from '../world/workload-turn.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import { buildScaleKernel } from '../world/scale-world.js';
 import type { ScaleShape } from '../world/scale-world.js';

@@ -5,12 +5,12 @@
  */
 import path from 'node:path';
 import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
-import { publishedComparisonLines } from '../../bench/harness/published-comparison.js';
-import { makeupLines, twoWorldsLines, worldsOf } from '../../bench/harness/two-worlds.js';
+import { publishedComparisonLines } from '../../bench/markdown/published-comparison.js';
+import { makeupLines, twoWorldsLines, worldsOf } from '../../bench/markdown/two-worlds.js';
 import { isNoisy } from '../../bench/results/run-context.js';
-import { updateReadmeClaims } from '../../bench/harness/readme-claims.js';
-import { failingTargets } from '../../bench/harness/targets.js';
-import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
+import { updateReadmeClaims } from '../../bench/markdown/readme-claims.js';
+import { failingTargets } from '../../bench/verdicts/targets.js';
+import { WorkloadMismatch } from '../../bench/world/workload-turn.js';
 import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
 import { PACKAGE_IS_CHECKOUT } from '../../src/conformance/package-files.js';

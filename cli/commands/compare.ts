@@ -4,7 +4,7 @@ import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { instructionCounts, instructionRows, structuralLane, wallClockLane } from '../../bench/gate/lanes.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { escapeMarkdown } from '../../src/conformance/report/markdown-text.js';
-import { renderMarkdownTable } from '../../bench/gate/markdown.js';
+import { renderMarkdownTable } from '../../bench/markdown/gate-markdown.js';
 import { exitCodeFor, isFlagged } from '../../bench/gate/verdict.js';
 import { readBaseline } from '../../bench/gate/baseline.js';
 import { laneThresholds, VERDICT_SCHEMA_VERSION } from '../../bench/gate/gate-run.js';

@@ -18,7 +18,7 @@ import { renderTextSweep, renderTextTable } from '../../src/conformance/report/t
 import { runConformance } from '../../src/conformance/suite.js';
 import type { StrategyChoice } from '../../src/conformance/suite.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
-import { costlabCommit } from '../../bench/harness/environment.js';
+import { costlabCommit } from '../../bench/results/environment.js';
 import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR } from '../../bench/harness/run-bench.js';
 import { oneOf, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';

@@ -6,7 +6,7 @@ import { checkTree, countBaseline, describeThresholds, laneThresholds, verdictJs
 import { laneCounts, mergeIntoActionBenchmark, mergeIntoBencher } from '../../bench/gate/dashboard-instructions.js';
 import { BASELINE_WINDOWS, GATE_WINDOWS, INSTRUCTION_LANE_IDS } from '../../bench/gate/lanes.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
-import { renderMarkdownTable } from '../../bench/gate/markdown.js';
+import { renderMarkdownTable } from '../../bench/markdown/gate-markdown.js';
 import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
 import { defineCommand } from '../command.js';
 import { writeOutputFile } from '../../bench/results/output-directory.js';

@@ -7,13 +7,13 @@
 import path from 'node:path';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { markdownCode } from '../../src/conformance/report/markdown-text.js';
-import { renderMarkdownTable } from '../../bench/gate/markdown.js';
+import { renderMarkdownTable } from '../../bench/markdown/gate-markdown.js';
 import { exitCodeFor } from '../../bench/gate/verdict.js';
 import { prepareCommit, resolveCommit } from '../../bench/gate/worktree.js';
-import { CompareSideFailed, compareTargets } from '../../bench/target/compare-targets.js';
-import { resolveIdentities } from '../../bench/target/target-config.js';
-import { Redactor } from '../../bench/target/secrets.js';
-import type { TargetSpec } from '../../bench/target/target-spec.js';
+import { CompareSideFailed, compareTargets } from '../../bench/own-server/compare-targets.js';
+import { resolveIdentities } from '../../bench/own-server/target-config.js';
+import { Redactor } from '../../bench/own-server/secrets.js';
+import type { TargetSpec } from '../../bench/own-server/target-spec.js';
 import { targetOptions, usageFailure, worldTarget } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
 import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';

@@ -8,10 +8,10 @@
  * judged). Both write <out>/target-<command>.{json,md,html}; 2 is a usage error.
  */
 import path from 'node:path';
-import { CredentialMissing } from '../../bench/target/target-config.js';
-import { runTargets, targetRunExitCode } from '../../bench/target/run-targets.js';
-import { renderTargetHtml } from '../../bench/target/target-html.js';
-import { renderTargetMarkdown } from '../../bench/target/target-markdown.js';
+import { CredentialMissing } from '../../bench/own-server/target-config.js';
+import { runTargets, targetRunExitCode } from '../../bench/own-server/run-targets.js';
+import { renderTargetHtml } from '../../bench/report/own-server-html.js';
+import { renderTargetMarkdown } from '../../bench/markdown/own-server-markdown.js';
 import { targetOptions, usageFailure } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
 import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
