@@ -23,7 +23,7 @@
 import { performance } from 'node:perf_hooks';
 import { STEP_NAMES } from '../../src/kernel/index.js';
 import type { StepName, ToolResult } from '../../src/kernel/index.js';
-import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
+import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
 import { buildReferenceKernel, buildWorldKernel } from '../world/build-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
@@ -31,7 +31,7 @@ import type { CallStats, ColdFloorResult, FloorResult, StepSplit, StepStats } fr
 import { CacheEviction } from './cache-eviction.js';
 import { HandlerClock } from './handler-clock.js';
 import { callStats } from '../staircase/call-stats.js';
-import { roundShare, roundUs } from '../probes/call-segments.js';
+import { roundShare, roundUs } from '../staircase/segments.js';
 import { nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
 import { StepRecorder, calibrateInstrumentation } from './step-recorder.js';
 import { checkOutcome, runKernelTurn, toolCall } from '../world/workload-turn.js';

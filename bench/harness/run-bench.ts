@@ -9,12 +9,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { localResultsDir, PACKAGE_ROOT, packageFile } from '../../src/conformance/package-files.js';
+import { localResultsDir, PACKAGE_ROOT, packageFile } from '../../src/package/index.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { parseSweepResults } from '../results/sweep-schema.js';
 import { renderSweepSummary } from '../markdown/sweep-markdown.js';
 import { loadAnchorSource } from '../report/anchor-source.js';
-import { STATIC_TOOL_SPECS } from '../../src/world/reference-world.js';
+import { STATIC_TOOL_SPECS } from '../../src/world/index.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import { loadAverage, readEnvironment, readProvenance } from '../results/environment.js';
 import type { McpMeasurement } from '../transports/mcp-path.js';

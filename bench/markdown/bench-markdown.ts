@@ -5,13 +5,13 @@
  * published figures with a paragraph composed from the numbers.
  */
 import { markdownTable } from 'markdown-table';
-import { escapeMarkdown, markdownCode } from '../../src/conformance/report/markdown-text.js';
+import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { MEASUREMENT_RULES } from '../report/measurement-rules.js';
 import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, formatShare } from '../report/number-format.js';
 import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
 import type { AnchorFigures, StrategyName, StrategyResult } from '../results/results-schema.js';
 import type { MeasuredResults } from '../results/write-results.js';
-import { roundUs } from '../probes/call-segments.js';
+import { roundUs } from '../staircase/segments.js';
 import { staircaseParagraph } from './staircase-reading.js';
 import { staircaseVerdicts, TOLERANCES } from '../verdicts/reproduction-verdicts.js';
 import { formatFigure, formatPublished, makeupLines, worldsOf } from './two-worlds.js';

@@ -12,7 +12,7 @@ import {
   formatP,
 } from '../gate/format.js';
 import { formatRatio } from '../report/number-format.js';
-import { escapeMarkdown } from '../../src/conformance/report/markdown-text.js';
+import { escapeMarkdown } from '../../src/conformance/index.js';
 import type { VerdictRow } from '../gate/verdict.js';
 
 export interface MarkdownOptions {

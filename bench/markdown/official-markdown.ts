@@ -1,5 +1,5 @@
 /** The Markdown face of an official-suite run: the verdict first, then one row per scenario. */
-import { escapeMarkdown, markdownCode } from '../../src/conformance/report/markdown-text.js';
+import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import type { OfficialReport } from '../official-conformance/run-official.js';
 
 const MARK = { pass: 'pass', fail: '**FAIL**', not_applicable: 'n/a' } as const;

@@ -1,5 +1,5 @@
 /** The markdown face of a target run: one section per target, for a pull request or a CI summary. */
-import { escapeMarkdown as text, markdownCode as code } from '../../src/conformance/report/markdown-text.js';
+import { escapeMarkdown as text, markdownCode as code } from '../../src/conformance/index.js';
 import type { CallCost, ListingFootprint, TargetOutcome, TargetReport, Timing } from '../own-server/target-report-schema.js';
 
 const ms = (t: Timing): string => (t.samples === 0 ? '—' : `${t.p50Ms.toFixed(3)} / ${t.p95Ms.toFixed(3)}`);

@@ -4,7 +4,7 @@
  * curves under `turn`, the SDK side by side, what was skipped and why, and
  * the issue's targets checked against this run. Generated from the numbers.
  */
-import { escapeMarkdown, markdownCode } from '../../src/conformance/report/markdown-text.js';
+import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import type { SweepPoint, SweepResults } from '../results/sweep-schema.js';
 
 const us = (value: number): string => (value >= 1000 ? `${(value / 1000).toPrecision(3)} ms` : `${value.toPrecision(3)} µs`);

@@ -15,7 +15,7 @@
  */
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import { ForwardingTransport } from '../../src/mcp/transports/forwarding-transport.js';
+import { ForwardingTransport } from '../../src/mcp/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TargetFailure } from './target-failure.js';
 import { limitLabel } from './target-limits.js';

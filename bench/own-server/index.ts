@@ -18,3 +18,10 @@ export { judgeConsistency, ROW_IDS, ROW_TITLES, CLIENT_TOOL_LIMIT } from './cons
 export type { ConsistencyRow, RowVerdict } from './consistency-rows.js';
 export { compareTargets } from './compare-targets.js';
 export { Redactor } from './secrets.js';
+export { DEFAULT_CALL_PLAN } from './call-plan.js';
+export type { CallPlanOptions, CallsMode } from './call-plan.js';
+export { CompareSideFailed } from './compare-targets.js';
+export { TargetNotProfilable, profileTarget } from './profile-target.js';
+export { DEFAULT_TARGET_CONFIG } from './target-config.js';
+export { LIMIT_FLAGS } from './target-limits.js';
+export type { TargetLimitName } from './target-limits.js';

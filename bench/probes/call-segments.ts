@@ -1,5 +1,6 @@
 /**
- * From spans to per-call segments, and from segments to the figures a report prints.
+ * From spans to per-call segments: the split the gate's probe and the
+ * staircase both read (the figures made from it are bench/staircase/segments.ts).
  *
  * Everything is matched by call id (one slot per call in the SpanTable), never
  * by time order: under MCP, or with a slow provider, spans of different calls
@@ -11,30 +12,28 @@
  *               call is what the kernel adds, not what the tool costs;
  * - remainder = call − catalogue − discover − authorize, clamped at 0 (the
  *               clamp only bites when timer jitter makes the named spans sum
- *               past their enclosing span);
- * - share     = Σ segment ÷ Σ call over the run (not a ratio of medians), so
- *               catalogue + discover + authorize + remainder = 1 up to that
- *               clamp; the provider's share is its size relative to the call
- *               it was subtracted from, printed for scale, outside the 100%;
- * - perCall   = occurrences ÷ calls: a segment that runs on 26 of 27 calls
- *               shows 0.963, one that never runs shows 0.
+ *               past their enclosing span).
  */
 import type { SpanName } from '../../src/kernel/index.js';
-import { SEGMENT_NAMES } from '../results/results-schema.js';
-import type { CallStats, SegmentName, SegmentStats, Segments } from '../results/results-schema.js';
 import type { SpanTable } from './span-recorder.js';
-import { mean, nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
 
 /** The span that delimits a call: in process the kernel's own, over MCP the server's whole handling. */
 export type CallSpan = Extract<SpanName, 'kernel.tool.invoke' | 'mcp.handle'>;
 
 /** Which span each named segment comes from. */
-export const SEGMENT_SPANS: Readonly<Record<Exclude<SegmentName, 'remainder'>, SpanName>> = Object.freeze({
+export const SEGMENT_SPANS = Object.freeze({
   catalogue: 'kernel.tool.catalogue',
   discover: 'kernel.tool.discover',
   authorize: 'kernel.authorize',
   provider: 'kernel.tool.handler',
-});
+} as const satisfies Readonly<Record<string, SpanName>>);
+
+/**
+ * The segments a call splits into: the spanned ones and the remainder. The
+ * results schema's SEGMENT_NAMES names the same five; the staircase reads a
+ * split by the schema's names, so a schema name the split lacks fails to compile.
+ */
+export type SegmentName = keyof typeof SEGMENT_SPANS | 'remainder';
 
 /** The segments inside the call (the provider was subtracted from it). */
 const IN_CALL: readonly Exclude<SegmentName, 'remainder' | 'provider'>[] = ['catalogue', 'discover', 'authorize'];
@@ -85,57 +84,4 @@ export function splitCalls(table: SpanTable, callSpan: CallSpan = 'kernel.tool.i
     segments.remainder.counts[i] = 1;
   }
   return { callIds, callUs, segments, clamped };
-}
-
-/** Whole-call figures and every segment's, for one strategy's run. */
-export interface CallFigures {
-  readonly call: CallStats;
-  readonly throughputPerMs: number;
-  readonly segments: Segments;
-  readonly clamped: number;
-}
-
-/** Times to the nanosecond and shares to 1e-6: finer digits are noise, and they make the JSON unreadable. */
-export const roundUs = (value: number): number => Math.round(value * 1000) / 1000;
-export const roundShare = (value: number): number => Math.round(value * 1e6) / 1e6;
-
-export class NoCallsMeasured extends Error {
-  override readonly name = 'NoCallsMeasured';
-}
-
-export function summarizeCalls(split: CallSegments): CallFigures {
-  const n = split.callUs.length;
-  if (n === 0) throw new NoCallsMeasured('no call spans were recorded: is the span sink installed?');
-  const sortedCalls = sortedSamples(split.callUs);
-  const callMean = mean(split.callUs);
-  const callTotal = sum(split.callUs);
-  const segments = {} as Record<SegmentName, SegmentStats>;
-  for (const name of SEGMENT_NAMES) {
-    const column = split.segments[name];
-    const present: number[] = [];
-    let occurrences = 0;
-    for (let i = 0; i < n; i++) {
-      const count = column.counts[i]!;
-      occurrences += count;
-      if (count > 0) present.push(column.us[i]!);
-    }
-    const total = sum(column.us);
-    segments[name] = {
-      p50Us: present.length === 0 ? 0 : roundUs(nearestRankSorted(sortedSamples(present), 50)),
-      meanUs: present.length === 0 ? 0 : roundUs(mean(present)),
-      share: callTotal === 0 ? 0 : roundShare(total / callTotal),
-      perCall: roundShare(occurrences / n),
-    };
-  }
-  return {
-    call: {
-      p50Us: roundUs(nearestRankSorted(sortedCalls, 50)),
-      p95Us: roundUs(nearestRankSorted(sortedCalls, 95)),
-      meanUs: roundUs(callMean),
-      n,
-    },
-    throughputPerMs: roundShare(1000 / callMean),
-    segments,
-    clamped: split.clamped,
-  };
 }

@@ -12,7 +12,7 @@
 import { StaticGrantSource } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName, ContextToolProvider, MediationKernel, MemoryAuditSink, ToolResult } from '../../src/kernel/index.js';
 import { buildCatalogueSources, createCatalogueStrategy, createCounters, prepareContext, resolveAuthority, TurnLease } from '../../src/kernel/internals.js';
-import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
+import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
 import { buildReferenceKernel } from '../world/build-world.js';
 import { buildScaleKernel, generatedProvider } from '../world/scale-world.js';
 import { buildScaledKernel, scaledNotionProvider, SCALED_PROVIDER_TOOLS } from '../world/scaled-world.js';
@@ -237,11 +237,10 @@ async function openingUnit(strategy: CatalogueStrategyName, world: ProbeWorld): 
  */
 async function mcpUnit(strategy: CatalogueStrategyName, world: ProbeWorld): Promise<UnitRunner> {
   // Loaded here, not at the top: every lane's process pays for what it imports, in both its N and its 0 run.
-  const [{ InMemoryTransport }, { Client }, { OpenToolBridge }, { McpToolServer }] = await Promise.all([
+  const [{ InMemoryTransport }, { Client }, { OpenToolBridge, McpToolServer }] = await Promise.all([
     import('@modelcontextprotocol/sdk/inMemory.js'),
     import('@modelcontextprotocol/sdk/client/index.js'),
-    import('../../src/mcp/open-tool-bridge.js'),
-    import('../../src/mcp/tool-server.js'),
+    import('../../src/mcp/index.js'),
   ]);
   const { kernel, audit } = kernelFor(strategy, world);
   const tally = countListings(kernel);

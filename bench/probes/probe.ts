@@ -37,10 +37,10 @@ import { TURN_ATTEMPTS } from '../world/workload.js';
 import { CATALOGUE_OPERATIONS, PROBE_UNITS, PROBE_WORLDS, UNIT_OPERATIONS, unitRunner } from './probe-units.js';
 import type { ProbeUnit, ProbeWorld, UnitCounts } from './probe-units.js';
 import { splitCalls } from './call-segments.js';
-import type { SegmentName } from '../results/results-schema.js';
+import type { SegmentName } from './call-segments.js';
 import { SpanRecorder } from './span-recorder.js';
 import { nearestRank } from '../statistics/sample-statistics.js';
-import { snapshotCounters } from '../staircase/structural.js';
+import { snapshotCounters } from './kernel-counters.js';
 import { runKernelTurn } from '../world/workload-turn.js';
 
 export const PROBE_SEGMENTS = ['call', 'catalogue', 'discover', 'authorize', 'remainder'] as const;

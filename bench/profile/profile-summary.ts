@@ -7,7 +7,7 @@
  */
 import { markdownTable } from 'markdown-table';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
-import { escapeMarkdown, markdownCode } from '../../src/conformance/report/markdown-text.js';
+import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { GAP_FACTOR } from './cpuprofile.js';
 import { FRAME_CLASSES } from './frame-classifier.js';
 import { DOMINANCE_THRESHOLD, FRAME_ATTRIBUTION_THRESHOLD } from './profile-analysis.js';

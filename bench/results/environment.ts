@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gitOrUndefined as git } from '../repository/git.js';
 import type { Environment } from './results-schema.js';
-import { PACKAGE_IS_CHECKOUT, PACKAGE_ROOT } from '../../src/conformance/package-files.js';
+import { PACKAGE_IS_CHECKOUT, PACKAGE_ROOT } from '../../src/package/index.js';
 
 /** Which commit produced the figures, and whether the tree had uncommitted changes. */
 export interface Provenance {

@@ -14,7 +14,7 @@
  * report and the dashboard exports and says why the JSON was not written,
  * rather than inventing a figure or weakening the schema for everyone.
  */
-import { packageVersion } from '../../src/conformance/package-files.js';
+import { packageVersion } from '../../src/package/index.js';
 import type { FloorAndSteps } from '../floor/floor-and-steps.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -24,7 +24,7 @@
  * before it in the process.
  */
 import type { CatalogueStrategyName, MediationKernel, ToolResult } from '../../src/kernel/index.js';
-import { worldContext } from '../../src/world/reference-world.js';
+import { worldContext } from '../../src/world/index.js';
 import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 import { TurnNotListed, checkOutcome, toolCall } from '../world/workload-turn.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';

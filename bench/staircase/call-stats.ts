@@ -1,6 +1,6 @@
 import type { CallStats } from '../results/results-schema.js';
 import { mean, nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
-import { roundUs } from '../probes/call-segments.js';
+import { roundUs } from './segments.js';
 
 /** A run of per-call times (µs) as the report prints one: nearest-rank p50 and p95, mean, count. */
 export function callStats(samples: ArrayLike<number>): CallStats {

@@ -23,12 +23,14 @@ import type { MediationKernel } from '../../src/kernel/index.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import { STRATEGY_NAMES } from '../results/results-schema.js';
 import type { StrategyName, Structural } from '../results/results-schema.js';
-import { splitCalls, summarizeCalls } from '../probes/call-segments.js';
-import type { CallFigures } from '../probes/call-segments.js';
+import { splitCalls } from '../probes/call-segments.js';
+import { summarizeCalls } from './segments.js';
+import type { CallFigures } from './segments.js';
 import { SpanRecorder } from '../probes/span-recorder.js';
 import { nearestRank } from '../statistics/sample-statistics.js';
 import { BLOCK_TURNS } from './strategy-blocks.js';
-import { StructuralTally, shownOf, snapshotCounters } from './structural.js';
+import { StructuralTally, shownOf } from './structural.js';
+import { snapshotCounters } from '../probes/kernel-counters.js';
 import { runKernelTurn } from '../world/workload-turn.js';
 
 export interface TurnBoundary {

@@ -5,24 +5,10 @@
  * is a bug whatever the clock says.
  */
 import { publishTool } from '../../src/kernel/index.js';
-import type { KernelCounters, ListedCatalogue, PublishedTool } from '../../src/kernel/index.js';
+import type { ListedCatalogue, PublishedTool } from '../../src/kernel/index.js';
 import type { Structural } from '../results/results-schema.js';
-
-/** The counters a structural footprint is made from. */
-export type Counted = Pick<KernelCounters, 'authorityLoads' | 'derivations' | 'providerCalls' | 'decisions' | 'auditEvents' | 'invocations'>;
-
-const COUNTED: readonly (keyof Counted)[] = ['authorityLoads', 'derivations', 'providerCalls', 'decisions', 'auditEvents', 'invocations'];
-
-export function snapshotCounters(counters: Readonly<KernelCounters>): Counted {
-  return {
-    authorityLoads: counters.authorityLoads,
-    derivations: counters.derivations,
-    providerCalls: counters.providerCalls,
-    decisions: counters.decisions,
-    auditEvents: counters.auditEvents,
-    invocations: counters.invocations,
-  };
-}
+import { COUNTED } from '../probes/kernel-counters.js';
+import type { Counted } from '../probes/kernel-counters.js';
 
 /** The catalogue a turn was shown, sized. */
 export interface CatalogueShown {

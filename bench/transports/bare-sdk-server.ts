@@ -20,7 +20,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { STATIC_TOOL_SPECS } from '../../src/world/reference-world.js';
+import { STATIC_TOOL_SPECS } from '../../src/world/index.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 
 /** The call each side answers: the workload's first `files.read` (a control call the actor's grants allow). */

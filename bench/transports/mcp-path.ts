@@ -24,16 +24,18 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
-import { ForwardingTransport } from '../../src/mcp/transports/forwarding-transport.js';
-import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
-import { McpToolServer } from '../../src/mcp/tool-server.js';
+import { ForwardingTransport } from '../../src/mcp/index.js';
+import { OpenToolBridge } from '../../src/mcp/index.js';
+import { McpToolServer } from '../../src/mcp/index.js';
 import { buildReferenceKernel } from '../world/build-world.js';
-import { worldContext } from '../../src/world/reference-world.js';
+import { worldContext } from '../../src/world/index.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import type { McpStrategyResult } from '../results/results-schema.js';
-import { splitCalls, summarizeCalls } from '../probes/call-segments.js';
+import { splitCalls } from '../probes/call-segments.js';
+import { summarizeCalls } from '../staircase/segments.js';
 import { SpanRecorder } from '../probes/span-recorder.js';
-import { StructuralTally, shownOfPublished, snapshotCounters } from '../staircase/structural.js';
+import { StructuralTally, shownOfPublished } from '../staircase/structural.js';
+import { snapshotCounters } from '../probes/kernel-counters.js';
 import { TurnNotListed, checkOutcome } from '../world/workload-turn.js';
 
 /** The attempts a harness can make over MCP: all but the forged-trace one. */

@@ -14,7 +14,7 @@
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import type { JsonObject } from '../../src/kernel/index.js';
-import { referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
+import { referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
 import { TRANSPORT_CALL } from './bare-sdk-server.js';
 import { floorStdioSink } from './floor-sdk-server.js';

@@ -19,7 +19,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { moduleScriptArgs, PACKAGE_ROOT } from '../../src/conformance/package-files.js';
+import { moduleScriptArgs, PACKAGE_ROOT } from '../../src/package/index.js';
 import type { McpTransports } from '../results/results-schema.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
 import { callStats } from '../staircase/call-stats.js';

@@ -6,7 +6,7 @@
  * control that is now refused early) would still produce plausible numbers.
  */
 import type { ListedCatalogue, MediationKernel, ToolCall, ToolResult } from '../../src/kernel/index.js';
-import { worldContext } from '../../src/world/reference-world.js';
+import { worldContext } from '../../src/world/index.js';
 import { TURN_ATTEMPTS } from './workload.js';
 import type { Attempt } from './workload.js';
 

@@ -4,7 +4,8 @@
  * matching by call id can pair them correctly.
  */
 import { describe, expect, it } from 'vitest';
-import { splitCalls, summarizeCalls } from '../../bench/probes/call-segments.js';
+import { splitCalls } from '../../bench/probes/call-segments.js';
+import { summarizeCalls } from '../../bench/staircase/segments.js';
 import { SpanRecorder } from '../../bench/probes/span-recorder.js';
 
 /** Each value within a nanosecond of the expected: ms → µs conversion is binary floating point. */
