@@ -1,6 +1,7 @@
 /**
  * The Markdown writers: the bench's report, the gate's verdict, the map, the
- * sweep, the official suite, the own-server report, and the README's claims.
+ * sweep, the profile summary, the official suite, the own-server report, and
+ * the README's claims.
  * A writer never measures.
  * This is the room's face: the command line imports the room only here.
  */

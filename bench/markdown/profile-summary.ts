@@ -8,10 +8,10 @@
 import { markdownTable } from 'markdown-table';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
-import { GAP_FACTOR } from './cpuprofile.js';
-import { FRAME_CLASSES } from './frame-classifier.js';
-import { DOMINANCE_THRESHOLD, FRAME_ATTRIBUTION_THRESHOLD } from './profile-analysis.js';
-import type { ProfileAnalysis } from './profile-analysis.js';
+import { GAP_FACTOR } from '../profile/cpuprofile.js';
+import { FRAME_CLASSES } from '../profile/frame-classifier.js';
+import { DOMINANCE_THRESHOLD, FRAME_ATTRIBUTION_THRESHOLD } from '../profile/profile-analysis.js';
+import type { ProfileAnalysis } from '../profile/profile-analysis.js';
 
 export const PROFILE_SUMMARY_SCHEMA_VERSION = 1;
 
