@@ -8,8 +8,8 @@
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import type { CostlabCommand } from './command.js';
-import { FlagProblem } from '../bench/command-line/flag-values.js';
-import { PACKAGE_IS_CHECKOUT, packageVersion } from '../src/conformance/package-files.js';
+import { FlagProblem } from '../bench/command-line/index.js';
+import { PACKAGE_IS_CHECKOUT, packageVersion } from '../src/package/index.js';
 
 interface CommandEntry {
   readonly summary: string;

@@ -6,7 +6,7 @@
  *   npx tsx scripts/readme-claims.ts [--check]
  */
 import path from 'node:path';
-import { expectedReadme, updateReadmeClaims } from '../bench/harness/readme-claims.js';
+import { expectedReadme, updateReadmeClaims } from '../bench/markdown/readme-claims.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 if (process.argv.includes('--check')) {

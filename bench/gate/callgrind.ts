@@ -42,7 +42,7 @@ export const DETERMINISTIC_NODE_FLAGS: readonly string[] = [
   '--predictable-gc-schedule',
   '--no-opt',
   '--always-sparkplug',
-  // The probe collects garbage before each counted window (bench/harness/probe.ts).
+  // The probe collects garbage before each counted window (bench/probes/probe.ts).
   '--expose-gc',
 ];
 

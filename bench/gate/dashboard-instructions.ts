@@ -1,13 +1,13 @@
 /**
  * The gate's instruction counts in the dashboard formats the bench already
- * writes (bench/harness/dashboard-formats.ts), merged into those files so one
+ * writes (bench/results/dashboard-formats.ts), merged into those files so one
  * `bencher run --file` or one github-action-benchmark step carries times and
  * counts together. Counts are per operation of each lane (ADR 0014): a
  * dashboard charting them sees the deterministic series, the times beside
  * them the noisy one.
  */
 import { readFile } from 'node:fs/promises';
-import type { ActionBenchmarkEntry, BencherMetricFormat } from '../harness/dashboard-formats.js';
+import type { ActionBenchmarkEntry, BencherMetricFormat } from '../results/dashboard-formats.js';
 import { INSTRUCTION_LANES } from './lanes.js';
 import type { InstructionLaneId } from './lanes.js';
 import type { VerdictRow } from './verdict.js';

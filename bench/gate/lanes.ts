@@ -8,13 +8,13 @@ import { runProcess, describeExit, tailLines } from './run-process.js';
 import { countWindows, DETERMINISTIC_ENV, DETERMINISTIC_NODE_FLAGS, WINDOW_MARKER } from './callgrind.js';
 import type { Provenance } from './baseline.js';
 import { interleave } from './interleave.js';
-import { bundleProbe, PROBE_BUNDLE, PROBE_SOURCE } from './probe-bundle.js';
+import { bundleProbe, PROBE_BUNDLE, probeSource } from './probe-bundle.js';
 import { structuralVerdict, wallClockVerdict, instructionVerdict } from './verdict.js';
-import { UNIT_OPERATIONS } from '../harness/probe-units.js';
-import type { ProbeUnit, ProbeWorld } from '../harness/probe-units.js';
+import { UNIT_OPERATIONS } from '../probes/probe-units.js';
+import type { ProbeUnit, ProbeWorld } from '../probes/probe-units.js';
 import type { InstructionRow, StructuralRow, WallClockRow } from './verdict.js';
 
-/** The figures of one timed probe process (see bench/harness/probe.ts). */
+/** The figures of one timed probe process (see bench/probes/probe.ts). */
 export interface ProbeFigures {
   readonly catalogueMedianUs: number;
   readonly callMedianUs: number;
@@ -28,8 +28,8 @@ export class ProbeFailed extends GateError {
   readonly code = 'ProbeFailed';
 }
 
-function probeArgs(extra: readonly string[]): string[] {
-  return ['--import', 'tsx', PROBE_SOURCE, ...extra];
+function probeArgs(root: string, extra: readonly string[]): string[] {
+  return ['--import', 'tsx', probeSource(root), ...extra];
 }
 
 function parseFigures(value: unknown): ProbeFigures {
@@ -41,7 +41,7 @@ function parseFigures(value: unknown): ProbeFigures {
 }
 
 async function runProbe(root: string, extra: readonly string[]): Promise<ProbeFigures> {
-  const result = await runProcess(process.execPath, probeArgs(extra), { cwd: root });
+  const result = await runProcess(process.execPath, probeArgs(root, extra), { cwd: root });
   if (result.code !== 0) throw new ProbeFailed(`probe in ${root} ${describeExit(result)}\n${tailLines(result.stderr)}`);
   const line = result.stdout.trim().split('\n').pop() ?? '';
   try {
@@ -78,7 +78,7 @@ interface IterationFigures {
 }
 
 async function runIterationProbe(root: string, extra: readonly string[]): Promise<IterationFigures> {
-  const result = await runProcess(process.execPath, probeArgs(extra), { cwd: root });
+  const result = await runProcess(process.execPath, probeArgs(root, extra), { cwd: root });
   if (result.code !== 0) throw new ProbeFailed(`probe in ${root} ${describeExit(result)}\n${tailLines(result.stderr)}`);
   const line = result.stdout.trim().split('\n').pop() ?? '';
   let value: Record<string, unknown>;
@@ -96,7 +96,7 @@ async function runIterationProbe(root: string, extra: readonly string[]): Promis
 
 /**
  * The instruction lanes: each counts one unit of work of the probe
- * (bench/harness/probe-units.ts) N times after W warm-up units, and reports
+ * (bench/probes/probe-units.ts) N times after W warm-up units, and reports
  * instructions per operation, so a regression shows in the lane that holds it:
  * a dearer call in `call`, a dearer listing in `listing`, a dearer turn
  * boundary in `boundary`, a turn opening over 2,000 tools of a provider without
@@ -225,7 +225,7 @@ export async function wallClockLane(
   headRoot: string,
   options: { rounds: number; turns: number; threshold?: number; onProgress?: (line: string) => void },
 ): Promise<WallClockRow[]> {
-  const spec = (root: string) => ({ command: process.execPath, args: probeArgs(['--strategy', 'turn', '--turns', String(options.turns), '--json']), cwd: root });
+  const spec = (root: string) => ({ command: process.execPath, args: probeArgs(root, ['--strategy', 'turn', '--turns', String(options.turns), '--json']), cwd: root });
   const { base, head } = await interleave<ProbeFigures>(spec(baseRoot), spec(headRoot), {
     rounds: options.rounds,
     parse: parseFigures,

@@ -9,28 +9,28 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { localResultsDir, PACKAGE_ROOT, packageFile } from '../../src/conformance/package-files.js';
+import { localResultsDir, PACKAGE_ROOT, packageFile } from '../../src/package/index.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { parseSweepResults } from '../results/sweep-schema.js';
-import { renderSweepSummary } from '../scale/sweep-markdown.js';
+import { renderSweepSummary } from '../markdown/sweep-markdown.js';
 import { loadAnchorSource } from '../report/anchor-source.js';
-import { STATIC_TOOL_SPECS } from '../../src/world/reference-world.js';
+import { STATIC_TOOL_SPECS } from '../../src/world/index.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
-import { loadAverage, readEnvironment, readProvenance } from './environment.js';
-import type { McpMeasurement } from './mcp-path.js';
+import { loadAverage, readEnvironment, readProvenance } from '../results/environment.js';
+import type { McpMeasurement } from '../transports/mcp-path.js';
 import { Progress } from './progress.js';
 import type { McpTransports, MicroBench } from '../results/results-schema.js';
-import { assembleResults } from './results.js';
-import type { MeasuredResults, WrittenFiles } from './results.js';
-import { renderMarkdown } from './report-markdown.js';
-import type { AnchorsForReport } from './report-markdown.js';
-import { runFloorAndSteps } from './floor-and-steps.js';
-import { referenceBenchWorld, runWorldStaircases } from './run-strategies.js';
+import { assembleResults } from '../results/write-results.js';
+import type { MeasuredResults, WrittenFiles } from '../results/write-results.js';
+import { renderMarkdown } from '../markdown/bench-markdown.js';
+import type { AnchorsForReport } from '../markdown/bench-markdown.js';
+import { runFloorAndSteps } from '../floor/floor-and-steps.js';
+import { referenceBenchWorld, runWorldStaircases } from '../staircase/run-strategies.js';
 import { buildShapedKernel, PUBLISHER_SHAPE, REFERENCE_SHAPE } from '../world/publisher-world.js';
-import { checkTargets } from './targets.js';
-import type { TargetCheck } from './targets.js';
-import { measureTimerOverheadUs } from './timer-overhead.js';
-import { writeResults } from './results.js';
+import { checkTargets } from '../verdicts/targets.js';
+import type { TargetCheck } from '../verdicts/targets.js';
+import { measureTimerOverheadUs } from '../floor/timer-overhead.js';
+import { writeResults } from '../results/write-results.js';
 import type { RunKind } from '../results/run-context.js';
 
 /** The package root (the repository root in a checkout), found from this module so the bench runs from any directory. */
@@ -192,9 +192,9 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
   if (!plan.mcp) {
     mcpSkipped = '--no-mcp';
   } else {
-    let run: typeof import('./mcp-path.js').runMcpPath | undefined;
+    let run: typeof import('../transports/mcp-path.js').runMcpPath | undefined;
     try {
-      run = (await import('./mcp-path.js')).runMcpPath;
+      run = (await import('../transports/mcp-path.js')).runMcpPath;
     } catch (error) {
       mcpSkipped = `the MCP layer could not be loaded (${(error as Error).message.split('\n')[0]})`;
       progress.note(`bench: ${mcpSkipped}; measuring in process only`);
@@ -209,7 +209,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
       mcp = { measurement, warmupTurns: plan.mcpWarmupTurns, measuredTurns: plan.mcpMeasuredTurns };
       // The same call over each transport, costlab beside a bare SDK server: child processes and loopback listeners, closed on every path.
       progress.phase('mcp transports');
-      const { runMcpTransports } = await import('./mcp-transports.js');
+      const { runMcpTransports } = await import('../transports/mcp-transports.js');
       mcpTransports = await runMcpTransports({
         primingCalls: plan.transportPrimingCalls,
         warmupRounds: plan.transportWarmupRounds,

@@ -8,7 +8,7 @@
 import { FlagProblem } from '../command-line/flag-values.js';
 import type { FlagCheck } from '../command-line/flag-values.js';
 import { MAX_GRANTS } from '../../src/kernel/index.js';
-import { STATIC_TOOL_SPECS, referenceGrants } from '../../src/world/reference-world.js';
+import { STATIC_TOOL_SPECS, referenceGrants } from '../../src/world/index.js';
 
 export interface MapGrid {
   readonly providerTools: readonly number[];

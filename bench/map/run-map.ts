@@ -13,17 +13,17 @@ import { STRATEGY_NAMES } from '../results/results-schema.js';
 import type { AnchorFigures, StrategyName } from '../results/results-schema.js';
 import { MAP_SCHEMA_VERSION, parseMapResults } from '../results/map-schema.js';
 import type { MapPoint, MapResults } from '../results/map-schema.js';
-import { loadAverage, readEnvironment, readProvenance } from '../harness/environment.js';
+import { loadAverage, readEnvironment, readProvenance } from '../results/environment.js';
 import { Progress } from '../harness/progress.js';
-import { staircaseOf } from '../harness/results.js';
-import { runWorldStaircases } from '../harness/run-strategies.js';
-import type { StrategyMeasurement } from '../harness/run-strategies.js';
+import { staircaseOf } from '../results/write-results.js';
+import { runWorldStaircases } from '../staircase/run-strategies.js';
+import type { StrategyMeasurement } from '../staircase/run-strategies.js';
 import { resultsFileName } from '../results/run-context.js';
 import { buildShapedKernel, parseWorldShape, PUBLISHER_SHAPE, REFERENCE_SHAPE } from '../world/publisher-world.js';
 import type { WorldShape } from '../world/publisher-world.js';
 import { FULL_GRID, FULL_MAP_TURNS, MAP_STATIC_TOOLS, QUICK_GRID, QUICK_MAP_TURNS } from './map-plan.js';
 import type { MapGrid } from './map-plan.js';
-import { renderMapMarkdown } from './map-markdown.js';
+import { renderMapMarkdown } from '../markdown/map-markdown.js';
 
 export interface RunMapOptions {
   readonly quick: boolean;

@@ -10,7 +10,7 @@ import { authorize, canDiscover, catalogHash, InMemoryUsageStore, StaticGrantSou
 import type { CatalogueStrategyName, JsonObject, Requirement, ToolDefinition } from '../../src/kernel/index.js';
 import { buildCatalogueSources, createCatalogueStrategy, createCounters, prepareContext, resolveAuthority, TurnLease } from '../../src/kernel/internals.js';
 import type { AvailableAuthority } from '../../src/kernel/internals.js';
-import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/reference-world.js';
+import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
 
 export interface MicroCase {
   readonly name: string;

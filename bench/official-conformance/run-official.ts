@@ -10,10 +10,10 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DEFAULT_TARGET_CONFIG } from '../target/target-config.js';
-import { TargetSession } from '../target/target-session.js';
-import { Redactor } from '../target/secrets.js';
-import { parseTargetSpec } from '../target/target-spec.js';
+import { DEFAULT_TARGET_CONFIG } from '../own-server/target-config.js';
+import { TargetSession } from '../own-server/target-session.js';
+import { Redactor } from '../own-server/secrets.js';
+import { parseTargetSpec } from '../own-server/target-spec.js';
 import { tailLines } from '../process/stderr-tail.js';
 import { notApplicableBecause, SCENARIO_NEEDS } from './scenario-needs.js';
 

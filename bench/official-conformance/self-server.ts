@@ -4,7 +4,7 @@
  * an upstream), on loopback, behind the bearer proxy of ADR 0052.
  */
 import { spawn } from 'node:child_process';
-import { PACKAGE_ROOT } from '../../src/conformance/package-files.js';
+import { PACKAGE_ROOT } from '../../src/package/index.js';
 import { tailLines } from '../process/stderr-tail.js';
 import { startBearerProxy } from './bearer-proxy.js';
 

@@ -6,7 +6,7 @@
  * call refused, say) would show the wrong hot path with full confidence.
  */
 import type { MediationKernel } from '../../src/kernel/index.js';
-import { worldContext } from '../../src/world/reference-world.js';
+import { worldContext } from '../../src/world/index.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 
 export class WorkloadOutcomeMismatch extends Error {

@@ -6,7 +6,7 @@
  * commit, time, testbed, noise and the medians the report's history charts.
  *
  * The figures are the ones costlab itself wrote into those files
- * (bench/harness/dashboard-formats.ts): `mediated call p50 (<path>)` and
+ * (bench/results/dashboard-formats.ts): `mediated call p50 (<path>)` and
  * `catalogue segment p50 (<path>)` in µs for github-action-benchmark;
  * `mediated-call/<path>` and `segment/catalogue/<path>` under `latency` (ns) for
  * Bencher. The testbed and the load come from the same files: the `extra` text
@@ -17,7 +17,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { STRATEGY_NAMES } from '../results/results-schema.js';
-import { BENCHER_LOAD_PER_CORE, BENCHER_RUN_CONTEXT } from '../harness/dashboard-formats.js';
+import { BENCHER_LOAD_PER_CORE, BENCHER_RUN_CONTEXT } from '../results/dashboard-formats.js';
 import { MCP_TURN } from './palette.js';
 import type { StepMeasure, StepSeries } from './history-steps.js';
 

@@ -7,8 +7,8 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { MapResults } from '../results/map-schema.js';
-import { MAP_RATIOS } from '../map/map-markdown.js';
-import { CLOSE } from '../harness/staircase-reading.js';
+import { MAP_RATIOS } from '../markdown/map-markdown.js';
+import { CLOSE } from '../markdown/staircase-reading.js';
 import { formatRatio } from './number-format.js';
 import { PUBLISHED_MARK } from './palette.js';
 

@@ -3,7 +3,7 @@
  * everything already computed, so the page layout can be read (and changed) without
  * reading how any figure was obtained.
  */
-import { PAIRED_TARGETS, lastChangeLine } from '../harness/paired-targets.js';
+import { PAIRED_TARGETS, lastChangeLine } from '../verdicts/paired-targets.js';
 import type { AnchorSource } from './anchor-source.js';
 import { escapeHtml, renderDefinitions, renderTable, type Table } from './html-markup.js';
 import { MEASUREMENT_RULES } from './measurement-rules.js';
@@ -17,7 +17,7 @@ import { STEP_RULE } from './history-steps.js';
 import { NOISE_RULE } from '../results/run-context.js';
 import type { SweepResults } from '../results/sweep-schema.js';
 import type { MapResults } from '../results/map-schema.js';
-import { pointAt } from '../map/map-markdown.js';
+import { pointAt } from '../markdown/map-markdown.js';
 
 export type ChartName = 'staircase' | 'segments' | 'history' | 'sweep' | 'map' | 'ci-history';
 

@@ -220,7 +220,7 @@ export function microTable(latest: Results): Table | undefined {
   };
 }
 
-/** costlab beside a bare SDK server on each MCP transport (bench/harness/mcp-transports.ts), when the run measured it. */
+/** costlab beside a bare SDK server on each MCP transport (bench/transports/mcp-transports.ts), when the run measured it. */
 export function transportsTable(latest: Results): Table | undefined {
   const bench = latest.mcpTransports;
   if (bench === undefined) return undefined;

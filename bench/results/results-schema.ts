@@ -58,7 +58,7 @@ export type CallStats = z.infer<typeof CallStatsSchema>;
 
 /**
  * One figure read round by round in one run (a ratio, a share): its median over the rounds and a bootstrap
- * interval (bench/harness/round-pairs.ts). What a paired target is judged on (ADR 0063). Unit-free.
+ * interval (bench/transports/round-pairs.ts). What a paired target is judged on (ADR 0063). Unit-free.
  */
 export const RoundIntervalSchema = z
   .object({ rounds: z.number().int().positive(), median: z.number().finite(), lo: z.number().finite(), hi: z.number().finite() })
@@ -212,7 +212,7 @@ export type StepSplit = z.infer<typeof StepSplitSchema>;
 
 /**
  * The same two calls, each timed right after the caches were evicted (a read
- * sweep over `evictedMiB`, bench/harness/cache-eviction.ts): the call as a
+ * sweep over `evictedMiB`, bench/floor/cache-eviction.ts): the call as a
  * server runs it, after its HTTP stack displaced the kernel's code and data (ADR 0030).
  */
 export const ColdFloorResultSchema = z.object({
@@ -239,7 +239,7 @@ export const FloorResultSchema = z.object({
 export type FloorResult = z.infer<typeof FloorResultSchema>;
 
 /**
- * The MCP transports a tools/call is measured over, beside a bare SDK server and the floor (bench/harness/mcp-transports.ts).
+ * The MCP transports a tools/call is measured over, beside a bare SDK server and the floor (bench/transports/mcp-transports.ts).
  * `stdio` is `costlab serve --stdio` as served by default (its trail on stderr); `stdio-audit-file` the same with
  * `--audit FILE`. Files written before the second stdio row have the first three only.
  */
@@ -247,7 +247,7 @@ export const MCP_TRANSPORT_NAMES = ['in-memory', 'stdio', 'stdio-audit-file', 'h
 export type McpTransportName = (typeof MCP_TRANSPORT_NAMES)[number];
 /**
  * costlab's server; the SDK's McpServer answering the same tool with no mediation; or the floor served over MCP
- * (the SDK's Server answering through the minimal enforced mediation, bench/harness/floor-sdk-server.ts).
+ * (the SDK's Server answering through the minimal enforced mediation, bench/transports/floor-sdk-server.ts).
  */
 export type TransportSide = 'costlab' | 'bare' | 'floor';
 
@@ -275,7 +275,7 @@ export const McpTransportRowSchema = z.object({
   /** costlab p50 − floor p50: what costlab costs over the least enforced mediation served by the same SDK Server class. */
   overFloorP50Us: z.number().finite().optional(),
   /**
-   * The sides paired round by round (bench/harness/round-pairs.ts): each side's block median in a round, the
+   * The sides paired round by round (bench/transports/round-pairs.ts): each side's block median in a round, the
    * round's differences, their median over the rounds with a bootstrap interval, and costlab's added cost in the
    * third of rounds where the floor was quickest and in the slowest third. Absent in older files.
    */

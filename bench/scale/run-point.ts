@@ -24,9 +24,9 @@
  * before it in the process.
  */
 import type { CatalogueStrategyName, MediationKernel, ToolResult } from '../../src/kernel/index.js';
-import { worldContext } from '../../src/world/reference-world.js';
+import { worldContext } from '../../src/world/index.js';
 import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
-import { TurnNotListed, checkOutcome, toolCall } from '../harness/workload-turn.js';
+import { TurnNotListed, checkOutcome, toolCall } from '../world/workload-turn.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import { buildScaleKernel } from '../world/scale-world.js';
 import type { ScaleShape } from '../world/scale-world.js';

@@ -7,7 +7,7 @@
  * plan only and writes one shard file; `sweep-merge.ts` makes the whole from them.
  */
 import path from 'node:path';
-import { loadAverage, readEnvironment, readProvenance } from '../harness/environment.js';
+import { loadAverage, readEnvironment, readProvenance } from '../results/environment.js';
 import { Progress } from '../harness/progress.js';
 import { SWEEP_SCHEMA_VERSION, SweepResultsSchema } from '../results/sweep-schema.js';
 import type { SweepPoint, SweepResults, SweepSkip } from '../results/sweep-schema.js';
@@ -17,7 +17,7 @@ import { measureSdkListing } from './sdk-listing.js';
 import { planSweep } from './sweep-plan.js';
 import { curveOf, planId, shardPlan } from './sweep-shard.js';
 import type { Shard } from './sweep-shard.js';
-import { renderSweepMarkdown } from './sweep-markdown.js';
+import { renderSweepMarkdown } from '../markdown/sweep-markdown.js';
 import { withOutputDirectory, writeOutputFile } from '../results/output-directory.js';
 
 export interface SweepOptions {

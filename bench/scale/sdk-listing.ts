@@ -19,9 +19,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
-import { McpToolServer } from '../../src/mcp/tool-server.js';
-import { worldContext } from '../../src/world/reference-world.js';
+import { OpenToolBridge } from '../../src/mcp/index.js';
+import { McpToolServer } from '../../src/mcp/index.js';
+import { worldContext } from '../../src/world/index.js';
 import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 import { buildScaleKernel } from '../world/scale-world.js';
 

@@ -1,6 +1,6 @@
 import { InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName, ContextToolProvider, Grant, SpanSink, ToolHandler } from '../../src/kernel/index.js';
-import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools } from '../../src/world/reference-world.js';
+import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools } from '../../src/world/index.js';
 
 export interface ReferenceKernel {
   readonly kernel: MediationKernel;

@@ -27,9 +27,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { InMemoryToolNamespaceSettings, InMemoryUsageStore, JsonLinesFileSink, MAX_GRANTS, MediationKernel, MemoryAuditSink, StaticGrantSource, ContractViolation } from '../../src/kernel/index.js';
 import type { AuditSink, CatalogueStrategyName, ContextToolProvider, Grant, JsonObject, SpanSink, ToolHandler } from '../../src/kernel/index.js';
-import { schemaArgumentParser } from '../../src/mcp/json-schema-arguments.js';
+import { schemaArgumentParser } from '../../src/mcp/index.js';
 import { countingProvider } from './scaled-world.js';
-import { BENCH_ACTOR, ENABLED_NAMESPACES, NOTION_SEARCH, STATIC_TOOL_SPECS, WORLD_AUTHORITY, WORLD_NAMESPACE, handlerOf, referenceGrants } from '../../src/world/reference-world.js';
+import { BENCH_ACTOR, ENABLED_NAMESPACES, NOTION_SEARCH, STATIC_TOOL_SPECS, WORLD_AUTHORITY, WORLD_NAMESPACE, handlerOf, referenceGrants } from '../../src/world/index.js';
 
 /** The audit sinks a shaped world can write to: in memory (the reference world's) or an append-only file, as a host runs in production. */
 export const AUDIT_SINK_KINDS = ['memory', 'file'] as const;

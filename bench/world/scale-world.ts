@@ -15,7 +15,7 @@
  */
 import type { AccessContext, CatalogueStrategyName, ContextToolProvider, Grant, JsonObject, MediationKernel, MemoryAuditSink, ParsedToolCall, ToolDefinition, ToolHandler, ToolResult } from '../../src/kernel/index.js';
 import { deepFreeze } from '../../src/kernel/internals.js';
-import { BENCH_ACTOR, NOTION_SEARCH, WORLD_AUTHORITY, WORLD_EPOCH, WORLD_NAMESPACE, handlerOf } from '../../src/world/reference-world.js';
+import { BENCH_ACTOR, NOTION_SEARCH, WORLD_AUTHORITY, WORLD_EPOCH, WORLD_NAMESPACE, handlerOf } from '../../src/world/index.js';
 import { buildWorldKernel } from './build-world.js';
 
 /** Distinct declared ceilings among the generated tools: a provider's tools share a handful of capabilities, not one each. */

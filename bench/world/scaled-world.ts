@@ -6,7 +6,7 @@
  * with each provider tool shows in the slope between the two.
  */
 import type { CatalogueStrategyName, ContextToolProvider, SpanSink, ToolHandler } from '../../src/kernel/index.js';
-import { handlerOf, NOTION_SEARCH } from '../../src/world/reference-world.js';
+import { handlerOf, NOTION_SEARCH } from '../../src/world/index.js';
 import { buildWorldKernel } from './build-world.js';
 import type { ReferenceKernel } from './build-world.js';
 

@@ -1,22 +1,22 @@
 /**
- * `costlab bench`: the systems-cost harness. The work is in `bench/harness/`;
+ * `costlab bench`: the systems-cost harness. The run is `bench/harness/run-bench.ts`, the measuring in the rooms beside it;
  * this module reads options, prints a summary and turns outcomes into exit codes
  * (0 measured and written, 1 the workload did not do what it declares or a target failed, 2 usage).
  */
 import path from 'node:path';
-import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT, planBench, runBench } from '../../bench/harness/run-bench.js';
-import { publishedComparisonLines } from '../../bench/harness/published-comparison.js';
-import { makeupLines, twoWorldsLines, worldsOf } from '../../bench/harness/two-worlds.js';
-import { isNoisy } from '../../bench/results/run-context.js';
-import { updateReadmeClaims } from '../../bench/harness/readme-claims.js';
-import { failingTargets } from '../../bench/harness/targets.js';
-import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
-import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/flag-values.js';
+import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT, planBench, runBench } from '../../bench/harness/index.js';
+import { publishedComparisonLines } from '../../bench/markdown/index.js';
+import { makeupLines, twoWorldsLines, worldsOf } from '../../bench/markdown/index.js';
+import { isNoisy } from '../../bench/results/index.js';
+import { updateReadmeClaims } from '../../bench/markdown/index.js';
+import { failingTargets } from '../../bench/verdicts/index.js';
+import { WorkloadMismatch } from '../../bench/world/index.js';
+import { nonNegativeInteger, positiveInteger } from '../../bench/command-line/index.js';
 import { defineCommand } from '../command.js';
-import { PACKAGE_IS_CHECKOUT } from '../../src/conformance/package-files.js';
+import { PACKAGE_IS_CHECKOUT } from '../../src/package/index.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
-import { withOutputDirectory } from '../../bench/results/output-directory.js';
+import { withOutputDirectory } from '../../bench/results/index.js';
 
 interface BenchFlags extends TargetFlags {
   readonly turns?: number;

@@ -9,22 +9,22 @@
 import { cpus } from 'node:os';
 import { Option } from 'commander';
 import path from 'node:path';
-import { COLUMN_IDS } from '../../src/conformance/columns/column.js';
-import type { ColumnId } from '../../src/conformance/columns/column.js';
-import { standardColumns } from '../../src/conformance/columns/standard-columns.js';
-import { conformanceDocument } from '../../src/conformance/report/conformance-document.js';
-import { renderMarkdown } from '../../src/conformance/report/markdown-report.js';
-import { renderTextSweep, renderTextTable } from '../../src/conformance/report/text-table.js';
-import { runConformance } from '../../src/conformance/suite.js';
-import type { StrategyChoice } from '../../src/conformance/suite.js';
+import { COLUMN_IDS } from '../../src/conformance/index.js';
+import type { ColumnId } from '../../src/conformance/index.js';
+import { standardColumns } from '../../src/conformance/index.js';
+import { conformanceDocument } from '../../src/conformance/index.js';
+import { renderMarkdown } from '../../src/conformance/index.js';
+import { renderTextSweep, renderTextTable } from '../../src/conformance/index.js';
+import { runConformance } from '../../src/conformance/index.js';
+import type { StrategyChoice } from '../../src/conformance/index.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
-import { costlabCommit } from '../../bench/harness/environment.js';
-import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR } from '../../bench/harness/run-bench.js';
-import { oneOf, subsetOf } from '../../bench/command-line/flag-values.js';
+import { costlabCommit } from '../../bench/results/index.js';
+import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR } from '../../bench/harness/index.js';
+import { oneOf, subsetOf } from '../../bench/command-line/index.js';
 import { defineCommand } from '../command.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
-import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
+import { withOutputDirectory, writeOutputFile } from '../../bench/results/index.js';
 
 interface ConformanceFlags extends TargetFlags {
   readonly strategy: StrategyChoice;

@@ -1,9 +1,9 @@
-import { buildReferenceKernel } from '../../bench/world/build-world.js';
-import { worldContext } from '../../src/world/reference-world.js';
-import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
+import { buildReferenceKernel } from '../../bench/world/index.js';
+import { worldContext } from '../../src/world/index.js';
+import { TURN_ATTEMPTS } from '../../bench/world/index.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
-import { oneOf } from '../../bench/command-line/flag-values.js';
+import { oneOf } from '../../bench/command-line/index.js';
 import { defineCommand } from '../command.js';
 
 interface DemoFlags {

@@ -1,15 +1,15 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
-import { readBaseline, writeBaseline } from '../../bench/gate/baseline.js';
-import { checkTree, countBaseline, describeThresholds, laneThresholds, verdictJson } from '../../bench/gate/gate-run.js';
-import { laneCounts, mergeIntoActionBenchmark, mergeIntoBencher } from '../../bench/gate/dashboard-instructions.js';
-import { BASELINE_WINDOWS, GATE_WINDOWS, INSTRUCTION_LANE_IDS } from '../../bench/gate/lanes.js';
+import { readBaseline, writeBaseline } from '../../bench/gate/index.js';
+import { checkTree, countBaseline, describeThresholds, laneThresholds, verdictJson } from '../../bench/gate/index.js';
+import { laneCounts, mergeIntoActionBenchmark, mergeIntoBencher } from '../../bench/gate/index.js';
+import { BASELINE_WINDOWS, GATE_WINDOWS, INSTRUCTION_LANE_IDS } from '../../bench/gate/index.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
-import { renderMarkdownTable } from '../../bench/gate/markdown.js';
-import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
+import { renderMarkdownTable } from '../../bench/markdown/index.js';
+import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/index.js';
 import { defineCommand } from '../command.js';
-import { writeOutputFile } from '../../bench/results/output-directory.js';
+import { writeOutputFile } from '../../bench/results/index.js';
 
 const GATE_LANES = ['structural', 'instructions'] as const;
 

@@ -1,16 +1,16 @@
-import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR } from '../../bench/harness/run-bench.js';
-import { historyByTestbed, loadResultsCollection } from '../../bench/report/results-collection.js';
-import type { ResultsFile } from '../../bench/report/results-collection.js';
-import { STRATEGY_NAMES } from '../../bench/results/results-schema.js';
-import type { StrategyName } from '../../bench/results/results-schema.js';
-import { NOISE_RULE } from '../../bench/results/run-context.js';
-import { oneOf } from '../../bench/command-line/flag-values.js';
+import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR } from '../../bench/harness/index.js';
+import { historyByTestbed, loadResultsCollection } from '../../bench/report/index.js';
+import type { ResultsFile } from '../../bench/report/index.js';
+import { STRATEGY_NAMES } from '../../bench/results/index.js';
+import type { StrategyName } from '../../bench/results/index.js';
+import { NOISE_RULE } from '../../bench/results/index.js';
+import { oneOf } from '../../bench/command-line/index.js';
 import { defineCommand } from '../command.js';
 import { describeThrown } from '../../src/kernel/index.js';
 import { markdownTable } from 'markdown-table';
-import { describeStep, historySteps, STEP_RULE } from '../../bench/report/history-steps.js';
-import { MCP_TURN } from '../../bench/report/palette.js';
-import type { StepMeasure } from '../../bench/report/history-steps.js';
+import { describeStep, historySteps, STEP_RULE } from '../../bench/report/index.js';
+import { MCP_TURN } from '../../bench/report/index.js';
+import type { StepMeasure } from '../../bench/report/index.js';
 
 /** Marks the cell of the run a step starts at. */
 const STEP_MARK = '▲';

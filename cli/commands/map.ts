@@ -7,13 +7,13 @@
  */
 import path from 'node:path';
 import { Option } from 'commander';
-import { DEFAULT_ANCHORS, LOCAL_RESULTS_DIR, REPO_ROOT } from '../../bench/harness/run-bench.js';
-import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
-import { AXIS_RANGES, axisValues, FULL_GRID, QUICK_GRID } from '../../bench/map/map-plan.js';
-import { pointAt } from '../../bench/map/map-markdown.js';
-import { runMap } from '../../bench/map/run-map.js';
-import { loadAnchorSource } from '../../bench/report/anchor-source.js';
-import { formatRatio } from '../../bench/report/number-format.js';
+import { DEFAULT_ANCHORS, LOCAL_RESULTS_DIR, REPO_ROOT } from '../../bench/harness/index.js';
+import { WorkloadMismatch } from '../../bench/world/index.js';
+import { AXIS_RANGES, axisValues, FULL_GRID, QUICK_GRID } from '../../bench/map/index.js';
+import { pointAt } from '../../bench/markdown/index.js';
+import { runMap } from '../../bench/map/index.js';
+import { loadAnchorSource } from '../../bench/report/index.js';
+import { formatRatio } from '../../bench/report/index.js';
 import { defineCommand } from '../command.js';
 
 interface MapFlags {

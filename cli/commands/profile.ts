@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../../src/conformance/package-files.js';
-import { oneOf, positiveInteger } from '../../bench/command-line/flag-values.js';
-import { DEFAULT_TOP_FRAMES } from '../../bench/profile/profile-analysis.js';
-import { PROFILE_DEFAULTS } from '../../bench/profile/profile-options.js';
-import { runProfile } from '../../bench/profile/run-profile.js';
+import { PACKAGE_ROOT } from '../../src/package/index.js';
+import { oneOf, positiveInteger } from '../../bench/command-line/index.js';
+import { DEFAULT_TOP_FRAMES } from '../../bench/profile/index.js';
+import { PROFILE_DEFAULTS } from '../../bench/profile/index.js';
+import { runProfile } from '../../bench/profile/index.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
 import { defineCommand } from '../command.js';

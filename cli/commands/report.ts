@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import { Option } from 'commander';
-import { COMMITTED_RESULTS_DIR, DEFAULT_ANCHORS, LOCAL_RESULTS_DIR, REPO_ROOT } from '../../bench/harness/run-bench.js';
-import { buildReportSite } from '../../bench/report/build-site.js';
-import { NoResultsError } from '../../bench/report/results-collection.js';
-import { DashboardHistoryUnreadable } from '../../bench/report/dashboard-history.js';
+import { COMMITTED_RESULTS_DIR, DEFAULT_ANCHORS, LOCAL_RESULTS_DIR, REPO_ROOT } from '../../bench/harness/index.js';
+import { buildReportSite } from '../../bench/report/index.js';
+import { NoResultsError } from '../../bench/report/index.js';
+import { DashboardHistoryUnreadable } from '../../bench/report/index.js';
 import { defineCommand } from '../command.js';
 
 

@@ -6,21 +6,21 @@
  */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { packageFile } from '../../src/conformance/package-files.js';
+import { packageFile } from '../../src/package/index.js';
 import { Option } from 'commander';
 import { CATALOGUE_STRATEGIES, JsonLinesFileSink } from '../../src/kernel/index.js';
 import type { AuditEvent, AuditSink, CatalogueStrategyName } from '../../src/kernel/index.js';
-import { httpClientConfig, stdioClientConfig } from '../../src/mcp/client-config.js';
-import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
-import { configuredServedWorld, referenceServedWorld } from '../../src/world/serve-world.js';
-import type { ServedWorld } from '../../src/world/serve-world.js';
-import { StreamAuditSink } from '../../src/mcp/stream-audit-sink.js';
-import { McpHttpServer } from '../../src/mcp/transports/http.js';
-import { serveStdio } from '../../src/mcp/transports/stdio.js';
-import { loadWorldConfig } from '../../src/world/world-config.js';
-import type { LiveExecution } from '../../src/mcp/execution-table.js';
-import type { HttpLimits } from '../../src/mcp/transports/http-limits.js';
-import { oneOf, portNumber, positiveInteger, positiveNumber } from '../../bench/command-line/flag-values.js';
+import { httpClientConfig, stdioClientConfig } from '../../src/mcp/index.js';
+import { OpenToolBridge } from '../../src/mcp/index.js';
+import { configuredServedWorld, referenceServedWorld } from '../../src/world/index.js';
+import type { ServedWorld } from '../../src/world/index.js';
+import { StreamAuditSink } from '../../src/mcp/index.js';
+import { McpHttpServer } from '../../src/mcp/index.js';
+import { serveStdio } from '../../src/mcp/index.js';
+import { loadWorldConfig } from '../../src/world/index.js';
+import type { LiveExecution } from '../../src/mcp/index.js';
+import type { HttpLimits } from '../../src/mcp/index.js';
+import { oneOf, portNumber, positiveInteger, positiveNumber } from '../../bench/command-line/index.js';
 import { defineCommand } from '../command.js';
 import { describeThrown } from '../../src/kernel/index.js';
 
@@ -177,7 +177,7 @@ export const command = defineCommand<ServeFlags>({
   },
   async run(values, { argv }) {
     // The conformance suite's sdk-stdio column serves its own world, armed by a condition; loaded only when asked for.
-    if (values.conformanceWorld !== undefined) return (await import('../../src/conformance/stdio-host.js')).serveConformanceFromArgv(argv);
+    if (values.conformanceWorld !== undefined) return (await import('../../src/conformance/index.js')).serveConformanceFromArgv(argv);
     if ((values.stdio === true) === (values.http === true)) {
       process.stderr.write('costlab serve: choose exactly one of --stdio and --http\n(run `costlab serve --help` for its options)\n');
       return 2;

@@ -10,17 +10,17 @@
  */
 import path from 'node:path';
 import { Option } from 'commander';
-import { FlagProblem } from '../../bench/command-line/flag-values.js';
-import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT } from '../../bench/harness/run-bench.js';
-import { WorkloadMismatch } from '../../bench/harness/workload-turn.js';
-import { runSweep, writeSweepOutputs } from '../../bench/scale/run-sweep.js';
-import { checkSweepTargets, failingSweepTargets } from '../../bench/scale/sweep-markdown.js';
-import { mergeSweepShards, readShardFiles, SweepMergeRefused } from '../../bench/scale/sweep-merge.js';
-import { parseShard } from '../../bench/scale/sweep-shard.js';
-import type { Shard } from '../../bench/scale/sweep-shard.js';
-import type { SweepResults } from '../../bench/results/sweep-schema.js';
+import { FlagProblem } from '../../bench/command-line/index.js';
+import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT } from '../../bench/harness/index.js';
+import { WorkloadMismatch } from '../../bench/world/index.js';
+import { runSweep, writeSweepOutputs } from '../../bench/scale/index.js';
+import { checkSweepTargets, failingSweepTargets } from '../../bench/markdown/index.js';
+import { mergeSweepShards, readShardFiles, SweepMergeRefused } from '../../bench/scale/index.js';
+import { parseShard } from '../../bench/scale/index.js';
+import type { Shard } from '../../bench/scale/index.js';
+import type { SweepResults } from '../../bench/results/index.js';
 import { defineCommand } from '../command.js';
-import { withOutputDirectory } from '../../bench/results/output-directory.js';
+import { withOutputDirectory } from '../../bench/results/index.js';
 
 interface SweepFlags {
   readonly quick: boolean;

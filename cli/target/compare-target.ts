@@ -6,17 +6,17 @@
  */
 import path from 'node:path';
 import { describeThrownWithName } from '../../src/kernel/index.js';
-import { markdownCode } from '../../src/conformance/report/markdown-text.js';
-import { renderMarkdownTable } from '../../bench/gate/markdown.js';
-import { exitCodeFor } from '../../bench/gate/verdict.js';
-import { prepareCommit, resolveCommit } from '../../bench/gate/worktree.js';
-import { CompareSideFailed, compareTargets } from '../../bench/target/compare-targets.js';
-import { resolveIdentities } from '../../bench/target/target-config.js';
-import { Redactor } from '../../bench/target/secrets.js';
-import type { TargetSpec } from '../../bench/target/target-spec.js';
+import { markdownCode } from '../../src/conformance/index.js';
+import { renderMarkdownTable } from '../../bench/markdown/index.js';
+import { exitCodeFor } from '../../bench/gate/index.js';
+import { prepareCommit, resolveCommit } from '../../bench/gate/index.js';
+import { CompareSideFailed, compareTargets } from '../../bench/own-server/index.js';
+import { resolveIdentities } from '../../bench/own-server/index.js';
+import { Redactor } from '../../bench/own-server/index.js';
+import type { TargetSpec } from '../../bench/own-server/index.js';
 import { targetOptions, usageFailure, worldTarget } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
-import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
+import { withOutputDirectory, writeOutputFile } from '../../bench/results/index.js';
 
 export interface CompareTargetFlags extends TargetFlags {
   readonly rounds: number;

@@ -6,12 +6,12 @@
  * 1, a pass; `warn` and `not_applicable` count as passes, `not_exercised` as a failure). Exit 0 pass,
  * 1 a row failed, 2 could not measure.
  */
-import { renderMarkdownTable } from '../../bench/gate/markdown.js';
-import { exitCodeFor, structuralVerdict } from '../../bench/gate/verdict.js';
-import { runTargets } from '../../bench/target/run-targets.js';
-import { DEFAULT_TARGET_CONFIG } from '../../bench/target/target-config.js';
+import { renderMarkdownTable } from '../../bench/markdown/index.js';
+import { exitCodeFor, structuralVerdict } from '../../bench/gate/index.js';
+import { runTargets } from '../../bench/own-server/index.js';
+import { DEFAULT_TARGET_CONFIG } from '../../bench/own-server/index.js';
 import { worldTarget } from './target-options.js';
-import { writeOutputFile } from '../../bench/results/output-directory.js';
+import { writeOutputFile } from '../../bench/results/index.js';
 
 export async function runGateWorld(worldFile: string, out: string | undefined): Promise<number> {
   const report = await runTargets({

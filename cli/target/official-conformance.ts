@@ -8,11 +8,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describeThrownWithName } from '../../src/kernel/index.js';
-import { renderOfficialMarkdown } from '../../bench/official-conformance/official-markdown.js';
-import { runOfficialSuite } from '../../bench/official-conformance/run-official.js';
-import { startSelfServer } from '../../bench/official-conformance/self-server.js';
-import type { SelfServer } from '../../bench/official-conformance/self-server.js';
-import { parseTargetSpec } from '../../bench/target/target-spec.js';
+import { renderOfficialMarkdown } from '../../bench/markdown/index.js';
+import { runOfficialSuite } from '../../bench/official-conformance/index.js';
+import { startSelfServer } from '../../bench/official-conformance/index.js';
+import type { SelfServer } from '../../bench/official-conformance/index.js';
+import { parseTargetSpec } from '../../bench/own-server/index.js';
 
 export async function runOfficial(official: string | true, flags: { out: string; json?: boolean }, argv: readonly string[]): Promise<number> {
   const progress = (line: string): void => void process.stderr.write(`conformance --official: ${line}\n`);

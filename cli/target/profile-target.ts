@@ -1,8 +1,8 @@
 /** `costlab profile --target stdio:node …`: a 0x flame graph of a Node MCP server under the configured call mix. */
 import path from 'node:path';
-import { TargetNotProfilable, profileTarget } from '../../bench/target/profile-target.js';
-import { CredentialMissing, resolveIdentities } from '../../bench/target/target-config.js';
-import { Redactor } from '../../bench/target/secrets.js';
+import { TargetNotProfilable, profileTarget } from '../../bench/own-server/index.js';
+import { CredentialMissing, resolveIdentities } from '../../bench/own-server/index.js';
+import { Redactor } from '../../bench/own-server/index.js';
 import { targetOptions, usageFailure } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
 

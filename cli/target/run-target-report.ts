@@ -8,13 +8,13 @@
  * judged). Both write <out>/target-<command>.{json,md,html}; 2 is a usage error.
  */
 import path from 'node:path';
-import { CredentialMissing } from '../../bench/target/target-config.js';
-import { runTargets, targetRunExitCode } from '../../bench/target/run-targets.js';
-import { renderTargetHtml } from '../../bench/target/target-html.js';
-import { renderTargetMarkdown } from '../../bench/target/target-markdown.js';
+import { CredentialMissing } from '../../bench/own-server/index.js';
+import { runTargets, targetRunExitCode } from '../../bench/own-server/index.js';
+import { renderTargetHtml } from '../../bench/report/index.js';
+import { renderTargetMarkdown } from '../../bench/markdown/index.js';
 import { targetOptions, usageFailure } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
-import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
+import { withOutputDirectory, writeOutputFile } from '../../bench/results/index.js';
 
 export async function runTargetReport(command: 'bench' | 'conformance', flags: TargetFlags, argv: readonly string[]): Promise<number> {
   let options;

@@ -6,18 +6,18 @@
  * untouched otherwise.
  */
 import { existsSync } from 'node:fs';
-import { packageFile } from '../../src/conformance/package-files.js';
+import { packageFile } from '../../src/package/index.js';
 import { parseContract } from '../../src/kernel/index.js';
 import type { Command } from 'commander';
-import { nonNegativeInteger, oneOf, positiveInteger } from '../../bench/command-line/flag-values.js';
-import { DEFAULT_CALL_PLAN } from '../../bench/target/call-plan.js';
-import type { CallPlanOptions, CallsMode } from '../../bench/target/call-plan.js';
-import { LIMIT_FLAGS } from '../../bench/target/target-limits.js';
-import type { TargetLimitName } from '../../bench/target/target-limits.js';
-import { DEFAULT_TARGET_CONFIG, TargetConfigSchema, loadTargetConfig } from '../../bench/target/target-config.js';
-import type { TargetConfig } from '../../bench/target/target-config.js';
-import { parseTargetSpec } from '../../bench/target/target-spec.js';
-import type { TargetSpec } from '../../bench/target/target-spec.js';
+import { nonNegativeInteger, oneOf, positiveInteger } from '../../bench/command-line/index.js';
+import { DEFAULT_CALL_PLAN } from '../../bench/own-server/index.js';
+import type { CallPlanOptions, CallsMode } from '../../bench/own-server/index.js';
+import { LIMIT_FLAGS } from '../../bench/own-server/index.js';
+import type { TargetLimitName } from '../../bench/own-server/index.js';
+import { DEFAULT_TARGET_CONFIG, TargetConfigSchema, loadTargetConfig } from '../../bench/own-server/index.js';
+import type { TargetConfig } from '../../bench/own-server/index.js';
+import { parseTargetSpec } from '../../bench/own-server/index.js';
+import type { TargetSpec } from '../../bench/own-server/index.js';
 
 export const DEFAULT_CONFIG_FILE = 'costlab.config.json';
 

@@ -6,14 +6,14 @@
  * target's outcome and the client's peak RSS, sampled every 20 ms; exits 1
  * unless every hostile target was refused by name, the healthy one measured,
  * and the peak stayed under 300 MB. npm test holds the same refusals at
- * scaled-down limits (test/target/hostile-targets.test.ts).
+ * scaled-down limits (test/own-server/hostile-targets.test.ts).
  *
  *   npx tsx scripts/reliability/hostile-targets.ts
  */
 import { fileURLToPath } from 'node:url';
-import { runTargets } from '../../bench/target/run-targets.js';
-import { DEFAULT_TARGET_CONFIG } from '../../bench/target/target-config.js';
-import { parseTargetSpec } from '../../bench/target/target-spec.js';
+import { runTargets } from '../../bench/own-server/run-targets.js';
+import { DEFAULT_TARGET_CONFIG } from '../../bench/own-server/target-config.js';
+import { parseTargetSpec } from '../../bench/own-server/target-spec.js';
 import { commitOf, machine } from './run-identity.js';
 
 const MB = 1_000_000;

@@ -11,3 +11,16 @@ export { serveStdio } from './transports/stdio.js';
 export { McpHttpServer, MCP_PATH } from './transports/http.js';
 export type { HttpSessionServer, McpHttpServerOptions } from './transports/http.js';
 export { stdioClientConfig, httpClientConfig } from './client-config.js';
+/**
+ * What the bench measures beside costlab's own server: the forwarding
+ * transport it times the MCP path through, the tools/call handler filing the
+ * floor server shares with costlab's (ADR 0037), the client's HTTP transport,
+ * and the pieces the own-server checks reuse.
+ */
+export type { LiveExecution } from './execution-table.js';
+export { schemaArgumentParser } from './json-schema-arguments.js';
+export { StreamAuditSink } from './stream-audit-sink.js';
+export { setToolsCallHandler } from './tools-call-handler.js';
+export { ForwardingTransport } from './transports/forwarding-transport.js';
+export { httpClientTransport } from './transports/http-client.js';
+export type { HttpLimits } from './transports/http-limits.js';

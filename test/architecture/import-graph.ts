@@ -10,7 +10,7 @@ import path from 'node:path';
 import ts from 'typescript';
 
 /** The layers, lowest first; a file may import its own layer and the layers below it. */
-export const LAYERS: readonly (readonly string[])[] = [['src/kernel'], ['src/mcp'], ['src/world'], ['src/conformance'], ['bench'], ['cli', 'scripts', 'bin']];
+export const LAYERS: readonly (readonly string[])[] = [['src/kernel', 'src/package'], ['src/mcp'], ['src/world'], ['src/conformance'], ['bench'], ['cli', 'scripts', 'bin']];
 
 export interface ImportEdge {
   readonly from: string;

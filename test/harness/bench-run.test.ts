@@ -4,7 +4,7 @@
  * structural figures, which are exact whatever the machine. No assertion here
  * reads a wall-clock value against a threshold.
  */
-import { PAIRED_TARGETS } from '../../bench/harness/paired-targets.js';
+import { PAIRED_TARGETS } from '../../bench/verdicts/paired-targets.js';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';

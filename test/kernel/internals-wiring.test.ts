@@ -79,7 +79,7 @@ describe('one wiring for the kernel and its probes', () => {
   });
 
   it('the kernel, the probe and the micro cases all call buildCatalogueSources', () => {
-    for (const file of ['src/kernel/kernel.ts', 'bench/harness/probe-units.ts', 'bench/micro/segment-cases.ts']) {
+    for (const file of ['src/kernel/kernel.ts', 'bench/probes/probe-units.ts', 'bench/micro/segment-cases.ts']) {
       expect(readFileSync(join(REPO_ROOT, file), 'utf8'), file).toMatch(/buildCatalogueSources\(/);
     }
     expect(readFileSync(join(REPO_ROOT, 'src/kernel/kernel.ts'), 'utf8')).not.toMatch(/entryAsHandler/);

@@ -12,7 +12,7 @@ import { main } from '../../cli/main.js';
 import { FlagProblem } from '../../bench/command-line/flag-values.js';
 import { REPO_ROOT } from '../../bench/harness/run-bench.js';
 import { axisValues, FULL_GRID } from '../../bench/map/map-plan.js';
-import { crossing, pointAt } from '../../bench/map/map-markdown.js';
+import { crossing, pointAt } from '../../bench/markdown/map-markdown.js';
 import { runMap } from '../../bench/map/run-map.js';
 import { mapChartRows } from '../../bench/report/map-chart.js';
 import { parseMapResults } from '../../bench/results/map-schema.js';

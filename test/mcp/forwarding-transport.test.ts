@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FrameTap } from '../../bench/target/frame-tap.js';
+import { FrameTap } from '../../bench/own-server/frame-tap.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { ForwardingTransport } from '../../src/mcp/transports/forwarding-transport.js';
 import { McpHttpServer } from '../../src/mcp/transports/http.js';

@@ -71,7 +71,7 @@ describe('the installed commands’ imports', () => {
 
   it('reach the harness, the report and the child processes costlab starts', () => {
     expect(CHECKOUT_ONLY_COMMANDS).toEqual({ gate: 'without a target', compare: 'without a target', profile: 'always' });
-    for (const file of ['cli/commands/bench.ts', 'cli/commands/gate.ts', 'bench/gate/probe-bundle.ts', 'bench/micro/tinybench-runner.ts', 'bench/report/chart-svg.ts', 'bench/harness/bare-sdk-stdio.ts', 'bench/harness/record-writes-child.ts']) {
+    for (const file of ['cli/commands/bench.ts', 'cli/commands/gate.ts', 'bench/gate/probe-bundle.ts', 'bench/micro/tinybench-runner.ts', 'bench/report/chart-svg.ts', 'bench/transports/bare-sdk-stdio.ts', 'bench/transports/record-writes-child.ts']) {
       expect(files.has(file), file).toBe(true);
     }
     expect(files.has('cli/commands/profile.ts')).toBe(false);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseCpuProfile } from '../../bench/profile/profile-analysis.js';
-import { PROFILE_SUMMARY_SCHEMA_VERSION, renderProfileSummary } from '../../bench/profile/profile-summary.js';
-import type { ProfileSummary, StrategyProfile } from '../../bench/profile/profile-summary.js';
+import { PROFILE_SUMMARY_SCHEMA_VERSION, renderProfileSummary } from '../../bench/markdown/profile-summary.js';
+import type { ProfileSummary, StrategyProfile } from '../../bench/markdown/profile-summary.js';
 import { ProfileBuilder, REPO, frame, pseudo } from './synthetic-profile.js';
 
 /** A kernel turn where registration takes `registerUs` and the rest of the kernel `restUs` (whole ms: one 1 ms sample each). */

@@ -10,7 +10,7 @@ import { logLogSlope } from '../../bench/scale/log-log-slope.js';
 import { runPoint } from '../../bench/scale/run-point.js';
 import { buildScaleKernel, toolsPerProvider } from '../../bench/world/scale-world.js';
 import { planSweep, FULL_AXES } from '../../bench/scale/sweep-plan.js';
-import { checkSweepTargets, failingSweepTargets, renderSweepMarkdown } from '../../bench/scale/sweep-markdown.js';
+import { checkSweepTargets, failingSweepTargets, renderSweepMarkdown } from '../../bench/markdown/sweep-markdown.js';
 import { SweepResultsSchema } from '../../bench/results/sweep-schema.js';
 import { worldContext } from '../../src/world/reference-world.js';
 

@@ -11,7 +11,7 @@ import { referenceGrants } from '../../src/world/reference-world.js';
 import { buildReferenceKernel } from '../../bench/world/build-world.js';
 import { buildShapedKernel, parseWorldShape, PUBLISHER_SHAPE, REFERENCE_SHAPE, shapedWorldParts } from '../../bench/world/publisher-world.js';
 import type { ShapedKernel } from '../../bench/world/publisher-world.js';
-import { runKernelTurn } from '../../bench/harness/workload-turn.js';
+import { runKernelTurn } from '../../bench/world/workload-turn.js';
 import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
 
 const built: ShapedKernel[] = [];

@@ -20,7 +20,7 @@ import type { Column, ColumnLane, ColumnTurn, RowSession } from './column.js';
 import { sdkTurn } from './sdk-turn.js';
 import type { RecordedRefusal } from './wire-result.js';
 import { describeThrown } from '../../kernel/thrown-value.js';
-import { costlabCliArgs, PACKAGE_ROOT } from '../package-files.js';
+import { costlabCliArgs, PACKAGE_ROOT } from '../../package/package-files.js';
 
 const START_TIMEOUT_MS = 45_000;
 

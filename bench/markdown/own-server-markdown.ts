@@ -1,0 +1,113 @@
+/** The markdown face of a target run: one section per target, for a pull request or a CI summary. */
+import { escapeMarkdown as text, markdownCode as code } from '../../src/conformance/index.js';
+import type { CallCost, ListingFootprint, TargetOutcome, TargetReport, Timing } from '../own-server/target-report-schema.js';
+
+const ms = (t: Timing): string => (t.samples === 0 ? '—' : `${t.p50Ms.toFixed(3)} / ${t.p95Ms.toFixed(3)}`);
+const kib = (bytes: number): string => (bytes < 10_240 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`);
+
+const VERDICT_MARK: Record<string, string> = { pass: 'pass', fail: '**FAIL**', warn: 'warn', not_applicable: 'n/a', not_exercised: '**NOT EXERCISED**', error: '**ERROR**' };
+
+/** Largest definitions shown in the markdown; the JSON holds every tool. */
+const LARGEST_SHOWN = 10;
+
+function callsSection(calls: readonly CallCost[], timed: 'warm and cold' | 'between listings'): string[] {
+  if (calls.length === 0) return [];
+  const called = calls.filter((call) => call.status === 'called').length;
+  const lines = [
+    '',
+    `${called} of ${calls.length} planned call(s) made (${timed}); one row per tool and argument set.`,
+    '',
+    timed === 'warm and cold'
+      ? '| tool and arguments | identity | source | status | warm p50 / p95 ms | cold p50 / p95 ms | result bytes | answered | structuredContent | server text or reason |'
+      : '| tool and arguments | identity | source | status | p50 / p95 ms | result bytes | answered | structuredContent | server text or reason |',
+    timed === 'warm and cold' ? '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |' : '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const call of calls) {
+    const structured = call.structured.problem === undefined ? call.structured.verdict : `${call.structured.verdict}: ${call.structured.problem}`;
+    const times = timed === 'warm and cold' ? `${ms(call.warm)} | ${ms(call.cold)}` : ms(call.warm);
+    lines.push(`| ${code(call.key)} | ${text(call.identity)} | ${call.source} | ${call.status} | ${times} | ${call.status === 'called' ? call.responseBytes : '—'} | ${call.answered ?? '—'} | ${text(structured)} | ${text(call.reason ?? call.errorText ?? '')} |`);
+  }
+  return lines;
+}
+
+function listingSection(listing: ListingFootprint): string[] {
+  const lines = [
+    '',
+    `Listing by tool: ${listing.toolCount} tools, ${listing.totalBytes} bytes of definitions, about ${listing.totalTokens} tokens (${listing.tokenizer}).`,
+    '',
+    '| client limit | used | limit | within |',
+    '| --- | --- | --- | --- |',
+    ...listing.limits.map((limit) => `| ${limit.name} | ${limit.used} ${limit.unit} | ${limit.limit} ${limit.unit} | ${limit.within ? 'yes' : '**no**'} |`),
+  ];
+  if (listing.tools.length > 0) {
+    lines.push('', `| largest definitions${listing.tools.length > LARGEST_SHOWN ? ` (${LARGEST_SHOWN} of ${listing.tools.length}; all in the JSON)` : ''} | bytes | schema bytes | tokens |`, '| --- | --- | --- | --- |');
+    for (const tool of listing.tools.slice(0, LARGEST_SHOWN)) lines.push(`| ${code(tool.tool)} | ${tool.bytes} | ${tool.schemaBytes} | ${tool.tokens} |`);
+  }
+  return lines;
+}
+
+function costSection(outcome: TargetOutcome): string[] {
+  const cost = outcome.cost!;
+  const lines = [
+    `server ${cost.server === null ? '(unnamed)' : `${code(cost.server.name)} ${text(cost.server.version)}`}, listChanged ${cost.declaresListChanged}; ${cost.list.toolCount} tools, listing ${kib(cost.list.responseBytes)} (input schemas ${kib(cost.list.schemaBytes)})`,
+    '',
+    '| request | warm p50 / p95 ms | cold p50 / p95 ms | bytes | answered |',
+    '| --- | --- | --- | --- | --- |',
+    `| initialize | — | ${ms(cost.initialize.cold)} | — | — |`,
+    `| tools/list | ${ms(cost.list.warm)} | ${ms(cost.list.cold)} | ${cost.list.responseBytes} | ${cost.list.toolCount} tools |`,
+  ];
+  lines.push(...callsSection(cost.calls, 'warm and cold'));
+  if (cost.listing !== undefined) lines.push(...listingSection(cost.listing));
+  if (outcome.curve !== undefined) {
+    lines.push('', '| n | tools | listing bytes | schema bytes | initialize ms | tools/list p50 / p95 ms |', '| --- | --- | --- | --- | --- | --- |');
+    for (const point of outcome.curve) {
+      if (point.status === 'failed') lines.push(`| ${point.n} | failed: ${text(point.failure?.code ?? '')} | | | | |`);
+      else lines.push(`| ${point.n} | ${point.toolCount} | ${point.responseBytes} | ${point.schemaBytes} | ${point.initializeMs?.toFixed(1)} | ${ms(point.list!)} |`);
+    }
+  }
+  return lines;
+}
+
+function rowsSection(outcome: TargetOutcome): string[] {
+  const lines = ['| row | verdict | detail |', '| --- | --- | --- |'];
+  for (const row of outcome.rows ?? []) lines.push(`| \`${row.id}\` | ${VERDICT_MARK[row.verdict] ?? row.verdict} | ${text(row.detail, 1_000)} |`);
+  for (const failure of outcome.identityFailures ?? []) lines.push('', `identity ${text(failure.identity)} failed part-way: ${code(failure.code)} ${text(failure.message, 1_000)}`);
+  if (outcome.calls !== undefined) lines.push(...callsSection(outcome.calls, 'between listings'));
+  if (outcome.listing !== undefined) lines.push(...listingSection(outcome.listing));
+  const withEvidence = (outcome.rows ?? []).filter((row) => (row.verdict === 'fail' || row.verdict === 'warn') && row.evidence.length > 0);
+  for (const row of withEvidence) {
+    lines.push('', `<details><summary>evidence: ${row.id}</summary>`, '');
+    for (const frame of row.evidence) lines.push(`- ${text(frame.identity)} #${frame.seq} ${frame.direction} ${text(frame.method ?? '')} (${frame.bytes} B): ${code(frame.excerpt)}`);
+    lines.push('', '</details>');
+  }
+  return lines;
+}
+
+export function renderTargetMarkdown(report: TargetReport): string {
+  const title = report.kind === 'target-bench' ? 'costlab bench --target: cost on the wire' : 'costlab conformance --target: catalogue consistency';
+  const out = [
+    `## ${title}`,
+    '',
+    ...report.summary.map((line) => `- ${text(line)}`),
+    '',
+    `${code(report.command)}, costlab at ${report.commit?.slice(0, 10) ?? 'an uncommitted tree'}, on ${text(report.machine.cpu)} × ${report.machine.cores}, node ${report.machine.node}, ${report.createdAt}.`,
+    report.kind === 'target-bench'
+      ? `${report.settings.samples} warm samples after ${report.settings.warmup} warm-up, ${report.settings.coldRuns} cold runs (fresh process or connection each); timeout ${report.settings.timeoutMs} ms. Times are request sent → answer parsed, nearest-rank percentiles.`
+      : `${report.settings.listRepeats} listings per identity (${report.settings.identities.length === 0 ? 'no identities configured' : text(report.settings.identities.join(', '))}); timeout ${report.settings.timeoutMs} ms.`,
+    report.settings.calls === 'all'
+      ? `Calls: the config's, and every listed tool with arguments generated from its inputSchema (seed ${report.settings.seed}); possibly destructive tools ${report.settings.allowDestructive ? 'called too (--allow-destructive)' : 'skipped'}.`
+      : `Calls: the config's only (--calls all also calls every listed tool with generated arguments).`,
+  ];
+  for (const outcome of report.targets) {
+    out.push('', `### ${code(outcome.target)}`, '');
+    if (outcome.targetCommit !== null) out.push(`target at commit ${outcome.targetCommit.slice(0, 10)}`, '');
+    if (outcome.status === 'failed') {
+      out.push(`**failed: ${code(outcome.failure?.code ?? '')}** — ${text(outcome.failure?.message ?? '', 1_000)} (after ${(outcome.elapsedMs / 1000).toFixed(1)} s)`);
+      if (outcome.rows === undefined) continue;
+      out.push('');
+    }
+    if (outcome.cost !== undefined) out.push(...costSection(outcome));
+    if (outcome.rows !== undefined) out.push(...rowsSection(outcome));
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,127 @@
+/**
+ * The floor served over MCP: the SDK's low-level `Server`, its tools/call
+ * handler filed as costlab's own server files it (`setToolsCallHandler`),
+ * answering `files.read` through the floor mediation
+ * (`bench/micro/floor-mediation.ts`) — the same grant rules, the same two
+ * records per authorized call, the tool's own argument parser and handler,
+ * and nothing else. It lists the tool as costlab publishes it, so the client
+ * checks the same output schema on every side.
+ *
+ * The transport bench measures it beside costlab and the bare SDK server on
+ * every transport. In process the kernel's call is 2.2–2.5× the floor's; in
+ * a server the HTTP stack between two calls evicts both from the caches, and
+ * a scratch run that read 16 MiB before each call put the kernel at 95 µs
+ * and the floor at 43 µs. So what the floor adds over the bare server is the
+ * least any enforced mediation adds on that transport, and costlab's added
+ * cost is judged against it as well as against a fixed number of µs.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { HeldOutcomes, JsonLinesFileSink, publishCatalogue } from '../../src/kernel/index.js';
+import type { AuditEvent, JsonObject } from '../../src/kernel/index.js';
+import { setToolsCallHandler } from '../../src/mcp/index.js';
+import { referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
+import { FloorMediation } from '../micro/floor-mediation.js';
+import type { FloorRecordSink, FloorTurn } from '../micro/floor-mediation.js';
+import { TRANSPORT_CALL } from './bare-sdk-server.js';
+
+/** Where the floor's stdio children write: its records, the outcome records it may hold past the answer, and the close that flushes them. */
+export interface FloorStdioSink {
+  readonly sink: FloorRecordSink;
+  readonly hold: FloorRecordSink;
+  /** Writes what is held and ends the trail; throws if any held record could not be written. */
+  close(): void;
+}
+
+/**
+ * Where the floor's stdio children write its records, as `costlab serve --stdio` writes its trail, under the same
+ * rule (ADR 0054): a decision or refusal record written before the call goes on, an authorized call's outcome record
+ * held past the answer and carried by the next record's write, or written once held OUTCOME_HOLD_MS. On stderr a JSON
+ * line each write; with an audit file costlab's own `JsonLinesFileSink`, each line whole in the file before `write`
+ * returns. The transport bench's children and the records-alone child (`record-writes-child.ts`) both write through
+ * it, so the records alone are written as the rows write them.
+ */
+export function floorStdioSink(auditFile: string | undefined): FloorStdioSink {
+  const lost: unknown[] = [];
+  const failed = (error: unknown): void => void lost.push(error);
+  const closed = (): void => {
+    if (lost.length > 0) throw new Error(`the floor's trail lost ${lost.length} held outcome record(s)`, { cause: lost[0] });
+  };
+  // Both sinks write any JSON value; the floor's records are not the kernel's AuditEvent type, only shaped like one.
+  if (auditFile === undefined) {
+    const flush = (): void => {
+      const batch = held.take();
+      if (batch !== undefined) process.stderr.write(batch.text);
+    };
+    const held = new HeldOutcomes(flush);
+    return {
+      sink: (record) => {
+        const batch = held.take();
+        const line = `${JSON.stringify(record)}\n`;
+        process.stderr.write(batch === undefined ? line : batch.text + line);
+      },
+      hold: (record) => held.hold(record as unknown as AuditEvent, failed),
+      close: () => {
+        flush();
+        held.stop();
+        closed();
+      },
+    };
+  }
+  const file = new JsonLinesFileSink(auditFile);
+  return {
+    sink: (record) => file.write(record as unknown as AuditEvent),
+    hold: (record) => file.hold(record as unknown as AuditEvent, failed),
+    close: () => {
+      file.close();
+      closed();
+    },
+  };
+}
+
+export interface FloorSdkServer {
+  readonly server: Server;
+  /** The one turn every call is mediated in (the transport bench times its `call` from inside the server). */
+  readonly turn: FloorTurn;
+  /** The floor's records, when no sink was given. */
+  readonly trail: readonly unknown[];
+  /** Empties the in-memory trail (when no sink was given), as the bench clears costlab's between rounds. */
+  clear(): void;
+}
+
+/** A fresh floor server over one turn of the reference world (a Server serves one transport); `hold` takes its held outcome records (ADR 0054). */
+export function floorSdkServer(sink?: FloorRecordSink, hold?: FloorRecordSink): FloorSdkServer {
+  const handlers = referenceTools().filter((handler) => handler.definition.name === TRANSPORT_CALL.name);
+  if (handlers.length !== 1) throw new Error(`the reference world has no ${TRANSPORT_CALL.name}`);
+  const floor = new FloorMediation(handlers, referenceGrants(), undefined, sink, hold);
+  const context = worldContext(0);
+  const turn = floor.openTurn(context);
+  const tools = publishCatalogue(handlers.map((handler) => handler.definition)) as unknown as Tool[];
+  let calls = 0;
+
+  const server = new Server({ name: 'floor-sdk', version: '0.0.0' }, { capabilities: { tools: { listChanged: false } } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  // Filed as costlab files its own (ADR 0037): the request checked, the result built valid and not parsed again.
+  setToolsCallHandler(server, async ({ params }): Promise<CallToolResult> => {
+    calls++;
+    const result = await turn.call({
+      id: `floor/call-${calls}`,
+      tool: params.name,
+      arguments: (params.arguments ?? {}) as JsonObject,
+      traceId: context.traceId,
+      requestedAt: context.now,
+    });
+    if (result.status !== 'succeeded') return { content: [{ type: 'text', text: result.code }], isError: true };
+    const output = result.output as Record<string, unknown>;
+    return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+  });
+  return {
+    server,
+    turn,
+    trail: floor.trail,
+    clear: () => {
+      floor.trail.length = 0;
+    },
+  };
+}

@@ -1,0 +1,593 @@
+/**
+ * One tools/call over each MCP transport: costlab beside a bare SDK server,
+ * and beside the floor served over MCP.
+ *
+ * Twelve endpoints are open at once — costlab, the bare SDK server
+ * (`bare-sdk-server.ts`) and the floor (`floor-sdk-server.ts`: the SDK's
+ * Server answering through the minimal enforced mediation) over the
+ * in-memory transport, over stdio twice (each side a real child process:
+ * `costlab serve --stdio` with its default trail on stderr, then with
+ * `--audit FILE`, each beside its own bare and floor children, the floor
+ * writing its records the same way) and over Streamable HTTP (each its own
+ * listener on 127.0.0.1, any free port) — and every round visits each
+ * transport, the three sides in rotating order (each goes first in one
+ * round of three), so load drift falls on all sides alike. Each call is
+ * timed at the SDK client, request out to result in: every side pays the
+ * same client and transport (over HTTP, the same bearer header too: ADR
+ * 0038), so costlab's p50 less the bare server's is
+ * what costlab adds (mediation, the bridge's envelope, the audit records),
+ * and the floor's less the bare server's is the least an enforced mediation
+ * adds on that transport (ADR 0031).
+ *
+ * Each measured round also pairs the sides: their block medians in that
+ * round, differenced, and over the rounds the median of each difference with
+ * a bootstrap interval and split by the machine's state (`round-pairs.ts`,
+ * ADR 0032), so a row says how sure its difference is.
+ *
+ * After the rounds, the sides served in this process (in-memory, HTTP) run a
+ * pass of their own with the mediated call timed from inside the server
+ * (`inside-call-timer.ts`): costlab's bridge call beside the floor turn's,
+ * so a row can say how much of costlab's excess over the floor is the call
+ * itself and how much lands around it. Then two figures for what the spec's
+ * own rules cost with no mediation behind them (ADR 0039): over HTTP, the request checks
+ * alone — the floor served behind costlab's `McpHttpServer` beside the floor
+ * served bare, paired round by round — and, when a stdio row ran, the two
+ * records alone as those rows write them (`record-writes.ts`).
+ *
+ * Before the rounds every endpoint answers PRIMING_CALLS untimed calls, so
+ * each side is measured as a long-lived server runs, its hot path compiled
+ * by V8's optimizing tier. The kernel's call is not there until a few
+ * thousand calls: one bridge call in process took 150–200 µs over calls
+ * 100–2,000, 59 µs over 2,000–4,000 and 21–22 µs from 4,000 on (with the
+ * MCP request's signal, load ~6). With only the warm-up rounds (200 calls a
+ * side) every costlab row was measured mostly in that cold stretch, and the
+ * bare server, with far less code of its own, warms within its first few
+ * hundred.
+ *
+ * The call is the workload's first `files.read` (a succeeding control
+ * call). costlab's in-process sides record their audit in memory, cleared
+ * every round; its stdio children write the trail where `costlab serve`
+ * writes it — JSON lines on stderr by default, a file with `--audit` — and
+ * the run checks each trail holds one `tool.invoked` per call made.
+ *
+ * Every child process and listener is closed on every path, a failed run
+ * included; `onOpen` names each as it opens (pid, URL) so a test can see
+ * them gone.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { OpenToolBridge } from '../../src/mcp/index.js';
+import { connectClientToBridge } from '../../src/mcp/index.js';
+import { McpHttpServer } from '../../src/mcp/index.js';
+import { httpClientTransport } from '../../src/mcp/index.js';
+import type { HttpSessionServer } from '../../src/mcp/index.js';
+import { worldContext } from '../../src/world/index.js';
+import { buildReferenceKernel } from '../world/build-world.js';
+import { MCP_TRANSPORT_NAMES, MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
+import type { McpTransportName, McpTransportRow, McpTransports, TransportSide } from '../results/results-schema.js';
+import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server.js';
+import { floorSdkServer } from './floor-sdk-server.js';
+import { InsideCallTimer } from './inside-call-timer.js';
+import type { FloorSdkServer } from './floor-sdk-server.js';
+import { blockMedian, pairedDifference, pairRounds } from './round-pairs.js';
+import { callStats } from '../staircase/call-stats.js';
+import { roundUs } from '../staircase/segments.js';
+import { StderrTrail } from './mcp-stderr-trail.js';
+import { measureRecordWrites } from './record-writes.js';
+import { costlabCliArgs, moduleScriptArgs, PACKAGE_ROOT } from '../../src/package/index.js';
+
+/** The bare SDK server's stdio child, started in the form costlab's own child is (package-files.ts). */
+const BARE_STDIO_ARGS = moduleScriptArgs(new URL('./bare-sdk-stdio.js', import.meta.url));
+
+const SIDES: readonly TransportSide[] = ['costlab', 'bare', 'floor'];
+
+/** The order of the three sides in a round, rotated by one each round: costlab, bare, floor first in turn. */
+export function sidesInRound(round: number): readonly TransportSide[] {
+  const first = round % SIDES.length;
+  return [...SIDES.slice(first), ...SIDES.slice(0, first)];
+}
+
+export interface OpenedEndpoint {
+  readonly transport: McpTransportName;
+  readonly side: TransportSide;
+  /** The child process serving a stdio endpoint. */
+  readonly pid?: number;
+  /** The loopback listener serving an HTTP endpoint. */
+  readonly url?: string;
+  /** The names (never the values) of the headers its client adds to every request: over HTTP, every side's `authorization`. */
+  readonly headers?: readonly string[];
+}
+
+/** Untimed calls each endpoint answers before the first round: past the kernel's cold stretch (see above). */
+export const PRIMING_CALLS = 5000;
+
+export interface McpTransportsOptions {
+  readonly warmupRounds: number;
+  readonly rounds: number;
+  /** tools/call requests per side per transport per round. */
+  readonly callsPerRound: number;
+  /** Untimed calls per endpoint before the first round. Default PRIMING_CALLS. */
+  readonly primingCalls?: number;
+  readonly transports?: readonly McpTransportName[];
+  readonly onProgress?: (done: number, total: number, phase: 'warm-up' | 'measured') => void;
+  /** Told of each endpoint once it is open. */
+  readonly onOpen?: (endpoint: OpenedEndpoint) => void;
+  /** Told as each side's calls of a round begin, in the order they are made. */
+  readonly onTurn?: (round: number, transport: McpTransportName, side: TransportSide) => void;
+}
+
+/** A failure of the transport bench, naming the endpoint. */
+export class TransportBenchError extends Error {
+  override readonly name = 'TransportBenchError';
+}
+
+/** Headers an HTTP client adds to every request. */
+type RequestHeaders = Readonly<Record<string, string>>;
+
+/** An endpoint as the bench holds it; what `onOpen` is told (`describe`) derives the header names from `requestHeaders`. */
+interface Endpoint extends Omit<OpenedEndpoint, 'headers'> {
+  readonly client: Client;
+  /** What the client adds to every request: over HTTP, costlab's bearer token, the same on every side. */
+  readonly requestHeaders?: RequestHeaders;
+  /** Throws unless the result is the answer this side gives to the measured call. */
+  check(result: CallToolResult): void;
+  /** Between rounds: drop what the side accumulated (an in-memory audit trail). */
+  readonly afterRound?: () => void;
+  /** For a child's trail: how many `tool.invoked` records it holds, read once the child has closed. */
+  readonly invokedRecords?: () => Promise<number>;
+  /** For a side served in this process: its mediated call, timed from inside the server in a pass after the rounds. */
+  readonly inside?: InsideCallTimer;
+}
+
+/** Everything opened so far, closed in reverse order of opening whatever happens. */
+class Closers {
+  readonly #closers: Array<() => Promise<unknown>> = [];
+  add(close: () => Promise<unknown>): void {
+    this.#closers.push(close);
+  }
+  async closeAll(): Promise<void> {
+    const errors: unknown[] = [];
+    for (const close of this.#closers.splice(0).reverse()) {
+      try {
+        await close();
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length > 0) throw new TransportBenchError(`closing the transport bench's endpoints: ${errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`);
+  }
+}
+
+function costlabCheck(transport: McpTransportName): (result: CallToolResult) => void {
+  return (result) => {
+    const status = (result._meta as { status?: unknown } | undefined)?.status;
+    if (status !== 'succeeded') throw new TransportBenchError(`costlab over ${transport}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result._meta ?? result.content)}, expected succeeded`);
+  };
+}
+
+/** The bare server and the floor answer the read as the world's handler does: `{ok: true, path}` as structured content. */
+function readCheck(label: string): (result: CallToolResult) => void {
+  return (result) => {
+    const ok = (result.structuredContent as { ok?: unknown } | undefined)?.ok;
+    if (result.isError === true || ok !== true) throw new TransportBenchError(`${label}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result.content)}`);
+  };
+}
+
+/** Keeps a child's last stderr lines, for the message when it fails. */
+function stderrTail(transport: StdioClientTransport): () => string {
+  let tail = '';
+  transport.stderr?.on('data', (chunk: Buffer | string) => {
+    tail = (tail + chunk.toString()).slice(-2000);
+  });
+  return () => tail.trim();
+}
+
+async function connectStdio(closers: Closers, transport: StdioClientTransport, label: string): Promise<{ client: Client; pid: number }> {
+  const tail = stderrTail(transport);
+  const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
+  closers.add(() => client.close());
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    throw new TransportBenchError(`${label}: the child did not start (${error instanceof Error ? error.message : String(error)}; stderr: ${tail() || '(empty)'})`);
+  }
+  const pid = transport.pid;
+  if (pid === null) throw new TransportBenchError(`${label}: the child has no pid`);
+  return { client, pid };
+}
+
+/** A child serving on stdio (`node <args>`) whose stderr's trail is counted from the first byte. */
+async function spawnStdioWithTrail(closers: Closers, args: readonly string[], label: string): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
+  const stdio = new StdioClientTransport({ command: process.execPath, args: [...args], cwd: PACKAGE_ROOT, stderr: 'pipe' });
+  if (stdio.stderr === null) throw new TransportBenchError(`${label}: no stderr pipe`);
+  const trail = new StderrTrail(stdio.stderr as Readable);
+  const { client, pid } = await connectStdio(closers, stdio, label);
+  return { client, pid, trail };
+}
+
+/** `costlab serve --stdio` as a child, with `args` after it. */
+function spawnCostlabStdio(closers: Closers, args: readonly string[]): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
+  return spawnStdioWithTrail(closers, [...costlabCliArgs(), 'serve', '--stdio', ...args], `costlab serve --stdio ${args.join(' ')}`.trim());
+}
+
+async function openCostlab(transport: McpTransportName, closers: Closers, scratch: () => Promise<string>): Promise<Endpoint> {
+  const check = costlabCheck(transport);
+  switch (transport) {
+    case 'in-memory': {
+      const { kernel, audit } = buildReferenceKernel('turn');
+      const bridge = await OpenToolBridge.open(kernel, worldContext(0));
+      closers.add(async () => bridge.close());
+      const connection = await connectClientToBridge(bridge, { clientInfo: { name: 'costlab-transport-bench', version: '0.1.0' } });
+      closers.add(() => connection.close());
+      const inside = new InsideCallTimer();
+      inside.add(bridge);
+      return { transport, side: 'costlab', client: connection.client, check, afterRound: () => audit.clear(), inside };
+    }
+    case 'stdio': {
+      // As served by default: the trail is JSON lines on stderr (ADR 0013), read here as it comes.
+      const { client, pid, trail } = await spawnCostlabStdio(closers, []);
+      return { transport, side: 'costlab', client, pid, check, invokedRecords: () => trail.invoked() };
+    }
+    case 'stdio-audit-file': {
+      const auditFile = path.join(await scratch(), 'costlab-stdio-audit.jsonl');
+      const { client, pid } = await spawnCostlabStdio(closers, ['--audit', auditFile]);
+      return { transport, side: 'costlab', client, pid, check, invokedRecords: () => countInvokedInFile(auditFile) };
+    }
+    case 'http': {
+      const { kernel, audit } = buildReferenceKernel('turn');
+      const inside = new InsideCallTimer();
+      const server = await McpHttpServer.listen({
+        openTurn: async (executionId) => {
+          const bridge = await OpenToolBridge.open(kernel, { ...worldContext(0), traceId: executionId, turnId: executionId });
+          inside.add(bridge);
+          return bridge;
+        },
+      });
+      const { client, requestHeaders } = await connectToExecution(closers, server);
+      return { transport, side: 'costlab', client, url: server.url.href, requestHeaders, check, afterRound: () => audit.clear(), inside };
+    }
+  }
+}
+
+/**
+ * Every HTTP client fetches with a signal per request (httpClientTransport, src/mcp/transports/http-client.ts: the SDK's
+ * shared one piles up listeners) and adds the same headers: costlab's bearer token, which the bare server and the floor ignore. Carrying
+ * a ~400-character header costs the SDK client and Node's HTTP stack ~10–25 µs a call (scratch runs, the bare server
+ * with and without it, ADR 0038), a cost of the credential and not of any server: paid on every side, it cancels out.
+ */
+async function connectHttp(client: Client, url: URL, headers: RequestHeaders | undefined): Promise<void> {
+  await client.connect(httpClientTransport(url, headers));
+}
+
+/** Opens an execution on a costlab HTTP server and connects a client carrying its bearer token; both close with the bench. */
+async function connectToExecution(closers: Closers, server: McpHttpServer): Promise<{ client: Client; requestHeaders: RequestHeaders }> {
+  closers.add(() => server.close());
+  const execution = await server.openExecution();
+  const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
+  closers.add(() => client.close());
+  const requestHeaders = { authorization: `Bearer ${execution.token}` };
+  await connectHttp(client, server.url, requestHeaders);
+  return { client, requestHeaders };
+}
+
+async function openBare(transport: McpTransportName, closers: Closers, headers: RequestHeaders | undefined): Promise<Endpoint> {
+  const check = readCheck(`bare SDK server over ${transport}`);
+  switch (transport) {
+    case 'in-memory': {
+      const server = bareSdkServer();
+      closers.add(() => server.close());
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
+      closers.add(() => client.close());
+      await client.connect(clientSide);
+      return { transport, side: 'bare', client, check };
+    }
+    case 'stdio':
+    case 'stdio-audit-file': {
+      const stdio = new StdioClientTransport({ command: process.execPath, args: BARE_STDIO_ARGS, cwd: PACKAGE_ROOT, stderr: 'pipe' });
+      const { client, pid } = await connectStdio(closers, stdio, 'bare SDK server on stdio');
+      return { transport, side: 'bare', client, pid, check };
+    }
+    case 'http': {
+      const server = await listenBareHttp();
+      closers.add(() => server.close());
+      const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
+      closers.add(() => client.close());
+      await connectHttp(client, server.url, headers);
+      return { transport, side: 'bare', client, url: server.url.href, ...(headers === undefined ? {} : { requestHeaders: headers }), check };
+    }
+  }
+}
+
+/** The floor served over MCP on each transport, its records kept as costlab's side keeps its trail there. */
+async function openFloor(transport: McpTransportName, closers: Closers, scratch: () => Promise<string>, headers: RequestHeaders | undefined): Promise<Endpoint> {
+  const check = readCheck(`the floor over ${transport}`);
+  switch (transport) {
+    case 'in-memory': {
+      const floor = floorSdkServer();
+      closers.add(() => floor.server.close());
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await floor.server.connect(serverSide);
+      const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
+      closers.add(() => client.close());
+      await client.connect(clientSide);
+      const inside = new InsideCallTimer();
+      inside.add(floor.turn);
+      return { transport, side: 'floor', client, check, afterRound: floor.clear, inside };
+    }
+    case 'stdio': {
+      const { client, pid, trail } = await spawnStdioWithTrail(closers, [...BARE_STDIO_ARGS, '--floor'], 'the floor on stdio');
+      return { transport, side: 'floor', client, pid, check, invokedRecords: () => trail.invoked() };
+    }
+    case 'stdio-audit-file': {
+      const auditFile = path.join(await scratch(), 'floor-stdio-audit.jsonl');
+      const { client, pid } = await spawnStdioWithTrail(closers, [...BARE_STDIO_ARGS, '--floor', '--audit', auditFile], 'the floor on stdio --audit FILE');
+      return { transport, side: 'floor', client, pid, check, invokedRecords: () => countInvokedInFile(auditFile) };
+    }
+    case 'http': {
+      const floors: FloorSdkServer[] = [];
+      const inside = new InsideCallTimer();
+      const server = await listenBareHttp(() => {
+        const floor = floorSdkServer();
+        floors.push(floor);
+        inside.add(floor.turn);
+        return floor.server;
+      });
+      closers.add(() => server.close());
+      const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
+      closers.add(() => client.close());
+      await connectHttp(client, server.url, headers);
+      return { transport, side: 'floor', client, url: server.url.href, ...(headers === undefined ? {} : { requestHeaders: headers }), check, afterRound: () => floors.forEach((floor) => floor.clear()), inside };
+    }
+  }
+}
+
+/** An SDK Server as the session McpHttpServer serves. */
+function sessionOf(server: Server): HttpSessionServer {
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  return { connect: (transport) => server.connect(transport), close: () => server.close(), closed };
+}
+
+/**
+ * costlab's HTTP checks with nothing of costlab behind them (ADR 0039): McpHttpServer (its token, body limits,
+ * connection admission and session table) serving the floor instead of the kernel. The execution's turn is a real
+ * bridge, which its token's claims are minted from and checked against; the floor answers every call. Its token is
+ * as long as costlab's, so its client carries a header of the same length as every other HTTP side's.
+ */
+async function openFloorBehindHttp(closers: Closers): Promise<Endpoint> {
+  const { kernel } = buildReferenceKernel('turn');
+  const floors: FloorSdkServer[] = [];
+  const server = await McpHttpServer.listen({
+    openTurn: (executionId) => OpenToolBridge.open(kernel, { ...worldContext(0), traceId: executionId, turnId: executionId }),
+    session: () => {
+      const floor = floorSdkServer();
+      floors.push(floor);
+      return sessionOf(floor.server);
+    },
+  });
+  const { client, requestHeaders } = await connectToExecution(closers, server);
+  return { transport: 'http', side: 'floor', client, url: server.url.href, requestHeaders, check: readCheck('the floor behind costlab\'s HTTP checks'), afterRound: () => floors.forEach((floor) => floor.clear()) };
+}
+
+/** Untimed calls before the first measured one, each answer checked, the side's accumulation dropped every 100 and at the end. */
+async function prime(endpoint: Endpoint, calls: number): Promise<void> {
+  for (let i = 0; i < calls; i++) {
+    endpoint.check((await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult);
+    if ((i + 1) % 100 === 0) endpoint.afterRound?.();
+  }
+  endpoint.afterRound?.();
+}
+
+/** One side's block of `calls` tools/calls, each timed at the client, request out to result in (µs); each answer checked outside its time. */
+async function timedBlock(endpoint: Endpoint, calls: number): Promise<number[]> {
+  const block: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const t0 = performance.now();
+    const result = (await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult;
+    const t1 = performance.now();
+    endpoint.check(result);
+    block.push((t1 - t0) * 1000);
+  }
+  return block;
+}
+
+/**
+ * costlab's HTTP checks alone: the floor behind McpHttpServer (`openFloorBehindHttp`), primed as every endpoint is,
+ * beside the floor served bare (`floor`, still open from the rounds), the two taking turns to go first, as many rounds
+ * and calls as the rounds measured; paired round by round once there are MIN_PAIRED_ROUNDS rounds.
+ */
+async function timeHttpChecks(
+  floor: Endpoint,
+  closers: Closers,
+  plan: { readonly rounds: number; readonly callsPerRound: number; readonly primingCalls: number; readonly onOpen?: (endpoint: OpenedEndpoint) => void },
+): Promise<NonNullable<McpTransports['httpLayer']>> {
+  const behind = await openFloorBehindHttp(closers);
+  plan.onOpen?.(describe(behind));
+  await prime(behind, plan.primingCalls);
+  const timed = { behind: [] as number[], floor: [] as number[] };
+  const medians = { behind: [] as number[], floor: [] as number[] };
+  for (let round = 0; round < plan.rounds; round++) {
+    for (const side of round % 2 === 0 ? (['behind', 'floor'] as const) : (['floor', 'behind'] as const)) {
+      const endpoint = side === 'behind' ? behind : floor;
+      const block = await timedBlock(endpoint, plan.callsPerRound);
+      endpoint.afterRound?.();
+      timed[side].push(...block);
+      medians[side].push(blockMedian(block));
+    }
+  }
+  return {
+    behind: callStats(timed.behind),
+    floor: callStats(timed.floor),
+    rounds: plan.rounds,
+    ...(plan.rounds >= MIN_PAIRED_ROUNDS ? { added: pairedDifference(medians.behind, medians.floor) } : {}),
+  };
+}
+
+async function countInvokedInFile(auditFile: string): Promise<number> {
+  let invoked = 0;
+  for (const line of (await readFile(auditFile, 'utf8')).split('\n')) {
+    if (line.length > 0 && (JSON.parse(line) as { type?: unknown }).type === 'tool.invoked') invoked++;
+  }
+  return invoked;
+}
+
+export async function runMcpTransports(options: McpTransportsOptions): Promise<McpTransports> {
+  const transports = options.transports ?? MCP_TRANSPORT_NAMES;
+  const { warmupRounds, rounds, callsPerRound } = options;
+  const primingCalls = options.primingCalls ?? PRIMING_CALLS;
+  if (!(Number.isSafeInteger(rounds) && rounds > 0 && Number.isSafeInteger(callsPerRound) && callsPerRound > 0 && Number.isSafeInteger(warmupRounds) && warmupRounds >= 0 && Number.isSafeInteger(primingCalls) && primingCalls >= 0)) {
+    throw new RangeError(`the transport bench needs whole rounds > 0 and calls per round > 0 (got rounds ${rounds}, calls ${callsPerRound}, warm-up ${warmupRounds}, priming ${primingCalls})`);
+  }
+  const closers = new Closers();
+  let scratchDir: string | undefined;
+  const scratch = async (): Promise<string> => (scratchDir ??= await mkdtemp(path.join(tmpdir(), 'costlab-transports-')));
+  try {
+    const endpoints = new Map<McpTransportName, Record<TransportSide, Endpoint>>();
+    for (const transport of transports) {
+      const costlab = await openCostlab(transport, closers, scratch);
+      options.onOpen?.(describe(costlab));
+      const bare = await openBare(transport, closers, costlab.requestHeaders);
+      options.onOpen?.(describe(bare));
+      const floor = await openFloor(transport, closers, scratch, costlab.requestHeaders);
+      options.onOpen?.(describe(floor));
+      // One listing each, so every client holds the tool's output schema before the first timed call.
+      for (const endpoint of [costlab, bare, floor]) {
+        const listed = await endpoint.client.listTools();
+        if (!listed.tools.some((tool) => tool.name === TRANSPORT_CALL.name)) throw new TransportBenchError(`${endpoint.side} over ${transport} does not list ${TRANSPORT_CALL.name}`);
+      }
+      endpoints.set(transport, { costlab, bare, floor });
+    }
+    const key = (transport: McpTransportName, side: TransportSide): string => `${transport}/${side}`;
+    // Calls per endpoint, priming included: each child's trail must hold one tool.invoked for each.
+    const callsMade = new Map<string, number>();
+    for (const transport of transports) {
+      const sides = endpoints.get(transport)!;
+      for (const side of SIDES) {
+        await prime(sides[side], primingCalls);
+        callsMade.set(key(transport, side), primingCalls);
+      }
+    }
+
+    const samples = new Map<string, number[]>();
+    // Each side's median over its block of calls, one per measured round, for the round-by-round pairing (round-pairs.ts).
+    const blocks = new Map<string, number[]>();
+    for (const transport of transports) {
+      for (const side of SIDES) {
+        samples.set(key(transport, side), []);
+        blocks.set(key(transport, side), []);
+      }
+    }
+    const total = warmupRounds + rounds;
+    for (let round = 0; round < total; round++) {
+      const measured = round >= warmupRounds;
+      for (const transport of transports) {
+        const sides = endpoints.get(transport)!;
+        for (const side of sidesInRound(round)) {
+          options.onTurn?.(round, transport, side);
+          const endpoint = sides[side];
+          const block = await timedBlock(endpoint, callsPerRound);
+          if (measured) {
+            samples.get(key(transport, side))!.push(...block);
+            blocks.get(key(transport, side))!.push(blockMedian(block));
+          }
+          callsMade.set(key(transport, side), callsMade.get(key(transport, side))! + callsPerRound);
+        }
+        for (const side of SIDES) sides[side].afterRound?.();
+      }
+      options.onProgress?.(round + 1, total, measured ? 'measured' : 'warm-up');
+    }
+
+    // Inside the servers, after the rounds: the mediated call on each side served in this process, timed where the
+    // tool handler awaits it, as many calls a side as the rounds measured, the two sides alternating by round's worth.
+    // As many untimed calls go first: the timed `call` is an own property, a new hidden class for the object, and V8
+    // drops the optimized code that assumed the old one; the timed half runs on code optimized again.
+    const insideSamples = new Map<McpTransportName, { costlab: number[]; floor: number[] }>();
+    for (const transport of transports) {
+      const sides = endpoints.get(transport)!;
+      const timers = { costlab: sides.costlab.inside, floor: sides.floor.inside };
+      if (timers.costlab === undefined || timers.floor === undefined) continue;
+      timers.costlab.start();
+      timers.floor.start();
+      try {
+        for (let round = 0; round < 2 * rounds; round++) {
+          if (round === rounds) for (const timer of [timers.costlab, timers.floor]) timer.samples.length = 0;
+          for (const side of ['costlab', 'floor'] as const) {
+            for (let i = 0; i < callsPerRound; i++) sides[side].check((await sides[side].client.callTool(TRANSPORT_CALL)) as CallToolResult);
+            sides[side].afterRound?.();
+          }
+        }
+      } finally {
+        timers.costlab.stop();
+        timers.floor.stop();
+      }
+      insideSamples.set(transport, { costlab: timers.costlab.samples, floor: timers.floor.samples });
+    }
+
+    // costlab's HTTP checks alone, after the rounds (ADR 0039).
+    const httpLayer = transports.includes('http') ? await timeHttpChecks(endpoints.get('http')!.floor, closers, { rounds, callsPerRound, primingCalls, ...(options.onOpen === undefined ? {} : { onOpen: options.onOpen }) }) : undefined;
+
+    const rows = transports.map((transport): McpTransportRow => {
+      const costlab = callStats(samples.get(key(transport, 'costlab'))!);
+      const bare = callStats(samples.get(key(transport, 'bare'))!);
+      const floor = callStats(samples.get(key(transport, 'floor'))!);
+      return {
+        transport,
+        costlab,
+        bare,
+        addedP50Us: roundUs(costlab.p50Us - bare.p50Us),
+        ratioP50: Math.round((costlab.p50Us / bare.p50Us) * 100) / 100,
+        floor,
+        floorAddedP50Us: roundUs(floor.p50Us - bare.p50Us),
+        overFloorP50Us: roundUs(costlab.p50Us - floor.p50Us),
+        ...(rounds >= MIN_PAIRED_ROUNDS ? { paired: pairRounds({ costlab: blocks.get(key(transport, 'costlab'))!, bare: blocks.get(key(transport, 'bare'))!, floor: blocks.get(key(transport, 'floor'))! }) } : {}),
+        ...(() => {
+          const timed = insideSamples.get(transport);
+          if (timed === undefined) return {};
+          const inside = { costlab: callStats(timed.costlab), floor: callStats(timed.floor) };
+          return { inside: { ...inside, overFloorP50Us: roundUs(inside.costlab.p50Us - inside.floor.p50Us) } };
+        })(),
+      };
+    });
+    // Close first, so each stdio child has written its whole trail and exited; then check it mediated (and recorded) every call.
+    await closers.closeAll();
+    // With the endpoints closed: what the two records cost alone, written as the stdio rows write them (ADR 0039).
+    const recordWrites = transports.some((transport) => transport === 'stdio' || transport === 'stdio-audit-file') ? await measureRecordWrites({ blocks: rounds, calls: callsPerRound }) : undefined;
+    for (const transport of transports) {
+      for (const side of SIDES) {
+        const { invokedRecords } = endpoints.get(transport)![side];
+        if (invokedRecords === undefined) continue;
+        const invoked = await invokedRecords();
+        const made = callsMade.get(key(transport, side))!;
+        if (invoked !== made) throw new TransportBenchError(`${side} over ${transport} recorded ${invoked} tool.invoked events for ${made} calls`);
+      }
+    }
+    return { tool: TRANSPORT_CALL.name, primingCalls, warmupRounds, rounds, callsPerRound, order: 'rotating', transports: rows, ...(httpLayer === undefined ? {} : { httpLayer }), ...(recordWrites === undefined ? {} : { recordWrites }) };
+  } catch (error) {
+    // The run's own failure is the one to report; closing still happens, and its errors are secondary.
+    await closers.closeAll().catch(() => undefined);
+    throw error;
+  } finally {
+    if (scratchDir !== undefined) await rm(scratchDir, { recursive: true, force: true });
+  }
+}
+
+function describe(endpoint: Endpoint): OpenedEndpoint {
+  return {
+    transport: endpoint.transport,
+    side: endpoint.side,
+    ...(endpoint.pid === undefined ? {} : { pid: endpoint.pid }),
+    ...(endpoint.url === undefined ? {} : { url: endpoint.url }),
+    ...(endpoint.requestHeaders === undefined ? {} : { headers: Object.keys(endpoint.requestHeaders) }),
+  };
+}

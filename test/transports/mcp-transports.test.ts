@@ -1,0 +1,161 @@
+/**
+ * The transport bench's structure — four transport rows, all three sides
+ * measured (costlab, the bare SDK server, the floor served over MCP), the
+ * sides' order rotating per round — and its hygiene: every child process
+ * and loopback listener it opened is gone afterwards, whether the run
+ * finished, failed mid-run or failed while opening. No timing is judged.
+ */
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { runMcpTransports, sidesInRound } from '../../bench/transports/mcp-transports.js';
+import type { OpenedEndpoint } from '../../bench/transports/mcp-transports.js';
+import { McpTransportsSchema } from '../../bench/results/results-schema.js';
+import type { McpTransportName, TransportSide } from '../../bench/results/results-schema.js';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/** Resolves with the connection error's code, or 'connected'. */
+function dial(url: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
+
+async function expectAllClosed(opened: readonly OpenedEndpoint[]): Promise<void> {
+  for (const endpoint of opened) {
+    if (endpoint.pid !== undefined) expect(alive(endpoint.pid), `${endpoint.side} ${endpoint.transport} pid ${endpoint.pid}`).toBe(false);
+    if (endpoint.url !== undefined) expect(await dial(endpoint.url), `${endpoint.side} ${endpoint.transport} ${endpoint.url}`).toBe('ECONNREFUSED');
+  }
+}
+
+describe('MCP per transport, costlab beside a bare SDK server', () => {
+  it('rotates which side goes first: costlab, the bare server, the floor, each once in three rounds', () => {
+    expect([0, 1, 2, 3].map((round) => sidesInRound(round))).toEqual([
+      ['costlab', 'bare', 'floor'],
+      ['bare', 'floor', 'costlab'],
+      ['floor', 'costlab', 'bare'],
+      ['costlab', 'bare', 'floor'],
+    ]);
+  });
+
+  it('measures all three sides on in-memory, stdio twice (child processes: the stderr trail, then --audit FILE) and Streamable HTTP (loopback), interleaved per round, and closes everything', async () => {
+    const opened: OpenedEndpoint[] = [];
+    const turns: Array<[number, McpTransportName, TransportSide]> = [];
+    const bench = await runMcpTransports({
+      warmupRounds: 1,
+      rounds: 2,
+      callsPerRound: 2,
+      primingCalls: 3,
+      onOpen: (endpoint) => opened.push(endpoint),
+      onTurn: (round, transport, side) => turns.push([round, transport, side]),
+    });
+    expect(McpTransportsSchema.parse(bench)).toEqual(bench);
+    expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'stdio-audit-file', 'http']);
+    expect(bench.primingCalls).toBe(3);
+    expect(bench.order).toBe('rotating');
+    for (const row of bench.transports) {
+      expect([row.costlab.n, row.bare.n, row.floor?.n]).toEqual([4, 4, 4]);
+      expect(row.addedP50Us).toBeCloseTo(row.costlab.p50Us - row.bare.p50Us, 2);
+      expect(row.ratioP50).toBeCloseTo(row.costlab.p50Us / row.bare.p50Us, 1);
+      expect(row.floorAddedP50Us).toBeCloseTo(row.floor!.p50Us - row.bare.p50Us, 2);
+      expect(row.overFloorP50Us).toBeCloseTo(row.costlab.p50Us - row.floor!.p50Us, 2);
+      // Two measured rounds cannot be split in thirds: no round-by-round pairing.
+      expect(row.paired).toBeUndefined();
+    }
+    // The call timed inside the server: for the sides served in this process only, as many calls a side as the rounds measured.
+    expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual(['in-memory', 'http']);
+    for (const row of bench.transports.filter((r) => r.inside !== undefined)) {
+      expect([row.inside!.costlab.n, row.inside!.floor.n]).toEqual([4, 4]);
+      expect(row.inside!.overFloorP50Us).toBeCloseTo(row.inside!.costlab.p50Us - row.inside!.floor.p50Us, 2);
+    }
+    // The two records alone, as the stdio rows write them: a block a measured round, for each sink.
+    expect([bench.recordWrites?.blocks, bench.recordWrites?.callsPerBlock, bench.recordWrites?.pipe.n, bench.recordWrites?.file.n]).toEqual([2, 2, 2, 2]);
+    // costlab's HTTP checks alone: the floor behind them beside the floor served bare, two rounds of two calls each
+    // (too few to pair by thirds), its listener opened last and told like every other endpoint.
+    expect([bench.httpLayer?.rounds, bench.httpLayer?.behind.n, bench.httpLayer?.floor.n, bench.httpLayer?.added]).toEqual([2, 4, 4, undefined]);
+    expect(turns).toEqual(
+      [0, 1, 2].flatMap((round) => (['in-memory', 'stdio', 'stdio-audit-file', 'http'] as const).flatMap((transport) => sidesInRound(round).map((side) => [round, transport, side]))),
+    );
+    // Twelve endpoints: the stdio ones are child processes, the HTTP ones loopback listeners.
+    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual([
+      ...['in-memory', 'stdio', 'stdio-audit-file', 'http'].flatMap((transport) => ['costlab', 'bare', 'floor'].map((side) => `${transport}/${side}`)),
+      'http/floor',
+    ]);
+    expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual(['stdio', 'stdio', 'stdio', 'stdio-audit-file', 'stdio-audit-file', 'stdio-audit-file']);
+    expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1', '127.0.0.1']);
+    // Over HTTP every side's client carries a bearer header of costlab's (the floor behind costlab's checks, its own server's); no other transport sends headers.
+    expect(opened.filter((e) => e.headers !== undefined).map((e) => [e.transport, e.side, e.headers])).toEqual(
+      (['costlab', 'bare', 'floor', 'floor'] as const).map((side) => ['http', side, ['authorization']]),
+    );
+    await expectAllClosed(opened);
+  }, 300_000);
+
+  it('pairs the sides round by round once there are three measured rounds', async () => {
+    const bench = await runMcpTransports({ transports: ['in-memory'], warmupRounds: 0, rounds: 3, callsPerRound: 2, primingCalls: 0 });
+    // No stdio row ran: the records are not written alone.
+    expect(bench.recordWrites).toBeUndefined();
+    expect(McpTransportsSchema.parse(bench)).toEqual(bench);
+    const { paired } = bench.transports[0]!;
+    expect(paired).toMatchObject({ rounds: 3, confidence: 0.95 });
+    for (const difference of [paired!.added, paired!.floorAdded, paired!.overFloor]) {
+      expect(difference.loUs).toBeLessThanOrEqual(difference.medianUs);
+      expect(difference.medianUs).toBeLessThanOrEqual(difference.hiUs);
+    }
+  }, 120_000);
+
+  it('closes every child process and listener when the run fails mid-way, and reports that failure', async () => {
+    const opened: OpenedEndpoint[] = [];
+    const run = runMcpTransports({
+      warmupRounds: 0,
+      rounds: 3,
+      callsPerRound: 1,
+      primingCalls: 1,
+      onOpen: (endpoint) => opened.push(endpoint),
+      onTurn: (round, transport) => {
+        if (round === 1 && transport === 'stdio') throw new Error('stopped by the test');
+      },
+    });
+    await expect(run).rejects.toThrow('stopped by the test');
+    expect(opened).toHaveLength(12);
+    await expectAllClosed(opened);
+  }, 300_000);
+
+  it('closes what it had opened when opening a later endpoint fails', async () => {
+    const opened: OpenedEndpoint[] = [];
+    const run = runMcpTransports({
+      warmupRounds: 0,
+      rounds: 1,
+      callsPerRound: 1,
+      primingCalls: 0,
+      onOpen: (endpoint) => {
+        opened.push(endpoint);
+        if (endpoint.transport === 'http' && endpoint.side === 'costlab') throw new Error('refused by the test');
+      },
+    });
+    await expect(run).rejects.toThrow('refused by the test');
+    expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual([
+      ...['in-memory', 'stdio', 'stdio-audit-file'].flatMap((transport) => ['costlab', 'bare', 'floor'].map((side) => `${transport}/${side}`)),
+      'http/costlab',
+    ]);
+    await expectAllClosed(opened);
+  }, 300_000);
+
+  it('refuses a plan without rounds or calls, by name', async () => {
+    await expect(runMcpTransports({ warmupRounds: 0, rounds: 0, callsPerRound: 1 })).rejects.toThrow(/rounds > 0/);
+    await expect(runMcpTransports({ warmupRounds: 0, rounds: 1, callsPerRound: 1.5 })).rejects.toThrow(/calls per round/);
+    await expect(runMcpTransports({ warmupRounds: 0, rounds: 1, callsPerRound: 1, primingCalls: -1 })).rejects.toThrow(/priming -1/);
+  });
+});
