@@ -8,26 +8,53 @@ import { checkTargets, failingTargets } from '../../bench/harness/targets.js';
 import type { MeasuredResults } from '../../bench/harness/results.js';
 import { makeResults } from '../fixtures/results-fixture.js';
 
-function measured(strategies: Parameters<typeof makeResults>[0]['strategies'] = {}): MeasuredResults {
+/** The operations that resolved a catalogue in a fixture turn: its listing and 24 calls, as the harness counts them (fixed here, not read back from the figures the targets judge). */
+const OPERATIONS_PER_TURN = 25;
+
+function measured(strategies: Parameters<typeof makeResults>[0]['strategies'] = {}, turnDerivations: readonly [number, number] = [1, 1]): MeasuredResults {
   const results = makeResults({ seed: 'targets', commitDate: '2026-11-30T00:00:00Z', strategies });
-  const operations = results.strategies.shared.structural.derivationsPerTurn;
   return {
     ...results,
     harness: {
       turnBoundary: { turn: { openP50Us: 40, listP50Us: 40 } } as never,
       remainderClamped: {},
-      resolvingOperationsPerTurn: { rederive: operations, shared: operations, turn: operations },
-      derivationsRange: { rederive: [operations, operations], shared: [operations, operations], turn: [1, 1] },
+      resolvingOperationsPerTurn: { rederive: OPERATIONS_PER_TURN, shared: OPERATIONS_PER_TURN, turn: OPERATIONS_PER_TURN },
+      derivationsRange: { rederive: [OPERATIONS_PER_TURN, OPERATIONS_PER_TURN], shared: [OPERATIONS_PER_TURN, OPERATIONS_PER_TURN], turn: turnDerivations },
       loadAverage: { start: 0, end: 0 },
     },
   } as MeasuredResults;
 }
 
 const STAIRCASE = 'staircase: each step faster (call p50 rederive > shared > turn)';
+const TURN_STRUCTURE = 'turn: 1 authority load, 1 derivation, 1 provider call per turn (every measured turn)';
+const SHARED_STRUCTURE = 'shared: derivations = provider calls = operations that resolved a catalogue, per turn';
 
 describe('bench targets', () => {
-  it('every target says what it compares', () => {
-    for (const check of checkTargets(measured())) expect(['ratio', 'structural', 'absolute', 'goal']).toContain(check.kind);
+  it('judges the fixture run in a fixed order, each target with its kind and verdict', () => {
+    const checks = checkTargets(measured());
+    expect(checks.length).toBeGreaterThanOrEqual(6);
+    expect(checks.filter((check) => check.kind === 'structural').map((check) => [check.target, check.met, check.measured])).toEqual([
+      [TURN_STRUCTURE, true, '1 / 1 (each turn 1) / 1'],
+      [SHARED_STRUCTURE, true, '25 = 25 = 25 (listing + 24 calls)'],
+      ['rederive: derivations = provider calls = operations that resolved a catalogue, per turn', true, '25 = 25 = 25 (listing + 24 calls)'],
+    ]);
+    expect(checks[0]).toMatchObject({ target: STAIRCASE, kind: 'ratio', met: true });
+    // The fixture's turn catalogue reads 1.5% of its call, above the clock's floor: the one target it fails.
+    expect(failingTargets(checks).map((check) => check.target)).toEqual([expect.stringMatching(/^catalogue share under turn < 1%/)]);
+  });
+
+  it('a shared turn that derived fewer times than it resolved fails the run as a missed structural target', () => {
+    const checks = checkTargets(measured({ shared: { derivationsPerTurn: 24 } }));
+    const shared = checks.find((check) => check.target === SHARED_STRUCTURE)!;
+    expect(shared).toMatchObject({ met: false, kind: 'structural', measured: '24 = 24 = 25 (listing + 24 calls)' });
+    expect(failingTargets(checks).filter((check) => check.kind === 'structural')).toEqual([shared]);
+  });
+
+  it('a turn that derived twice in one measured turn fails the run, though its mean reads 1', () => {
+    const checks = checkTargets(measured({}, [1, 2]));
+    const turn = checks.find((check) => check.target === TURN_STRUCTURE)!;
+    expect(turn).toMatchObject({ met: false, kind: 'structural', measured: '1 / 1 (each turn 1–2) / 1' });
+    expect(failingTargets(checks).filter((check) => check.kind === 'structural')).toEqual([turn]);
   });
 
   it('a missed ratio target fails the run', () => {
