@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { commitOf, machine } from './run-identity.js';
 import { announcement, rssOf } from './served-process.js';
+import { nearestRankSorted, sortedSamples } from '../../bench/statistics/sample-statistics.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -194,8 +195,8 @@ rmSync(scratch, { recursive: true, force: true });
 
 // ------------------------------------------------------------------ report
 function summary(phase: Phase) {
-  const sorted = [...phase.latencies].sort((a, b) => a - b);
-  const rank = (q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!);
+  const sorted = sortedSamples(phase.latencies);
+  const rank = (q: number) => (sorted.length === 0 ? Number.NaN : nearestRankSorted(sorted, q * 100));
   return {
     calls: CALLS,
     succeeded: phase.latencies.length,

@@ -1,13 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { gitOrUndefined } from '../../bench/repository/git.js';
 import { cpus } from 'node:os';
 
 /** The commit a checkout is at, or 'unknown' for a tree that is not a git checkout (an exported older commit). */
 export function commitOf(root: string): string {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return 'unknown';
-  }
+  return gitOrUndefined(root, ['rev-parse', '--short', 'HEAD']) ?? 'unknown';
 }
 
 export function machine(): string {
