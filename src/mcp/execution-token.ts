@@ -9,7 +9,7 @@ import type { Address, ExecutionTokenCode } from '../kernel/index.js';
  * Binding catalogHash is the point: a sandbox holding a token from an
  * earlier catalogue cannot reconnect and call tools it was never shown.
  */
-export const ExecutionClaimsSchema = z.strictObject({
+const ExecutionClaimsSchema = z.strictObject({
   executionId: IdSchema,
   namespaceId: IdSchema,
   actor: AddressSchema,

@@ -33,7 +33,7 @@ import { ShapeCache } from './shape-cache.js';
  * this principal last time is not asked: its previous answer to this
  * principal (frozen definitions, checked handlers) is used as it is.
  */
-export async function deriveByContent(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext, signal: AbortSignal): Promise<EffectiveRegistry> {
+async function deriveByContent(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext, signal: AbortSignal): Promise<EffectiveRegistry> {
   const { counters } = sources;
   const revisions = store.answers;
   counters.derivations++;
@@ -115,7 +115,7 @@ function shapeOf(shapes: ShapeCache, parts: readonly (readonly ToolDefinition[])
  * is remembered, and read again by the asking derivation only when it moved
  * or failed.
  */
-export function recallByRevision(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext): EffectiveRegistry | undefined {
+function recallByRevision(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext): EffectiveRegistry | undefined {
   const revisions = store.answers;
   const providers = sources.providers;
   for (let i = 0; i < providers.length; i++) if (providers[i]!.catalogueRevision === undefined) return undefined;

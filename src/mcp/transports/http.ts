@@ -59,7 +59,7 @@ export interface McpHttpServerOptions {
 }
 
 /** The body of a refused token: the code names what was wrong with it, nothing more. */
-export interface TokenRefusalBody {
+interface TokenRefusalBody {
   readonly error: 'invalid_execution_token';
   readonly code: string;
   readonly message: string;

@@ -15,7 +15,7 @@ function answeredId(message: JSONRPCMessage | FrameError): RequestId | undefined
 }
 
 /** Matches the SDK's HTTP body bound, so a frame is refused alike over stdio and HTTP. */
-export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 
@@ -27,7 +27,7 @@ const NEWLINE = 0x0a;
  * `Parse error` or `Invalid Request` as JSON-RPC 2.0 requires, discards an
  * oversized frame up to its newline, and keeps serving the next one.
  */
-export class StdioFrameTransport implements Transport {
+class StdioFrameTransport implements Transport {
   readonly #input: Readable;
   readonly #output: Writable;
   readonly #maxFrameBytes: number;
