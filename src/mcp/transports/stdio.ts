@@ -8,11 +8,7 @@ import type { OpenToolBridge } from '../open-tool-bridge.js';
 import { McpToolServer } from '../tool-server.js';
 import type { McpToolServerOptions } from '../tool-server.js';
 import { describeThrown } from '../../kernel/thrown-value.js';
-
-function answeredId(message: JSONRPCMessage | FrameError): RequestId | undefined {
-  const m = message as { id?: unknown; method?: unknown };
-  return m.method === undefined && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : undefined;
-}
+import { responseId } from '../request-timing.js';
 
 /** Matches the SDK's HTTP body bound, so a frame is refused alike over stdio and HTTP. */
 const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
@@ -95,7 +91,7 @@ class StdioFrameTransport implements Transport {
   }
 
   send(message: JSONRPCMessage | FrameError): Promise<void> {
-    const answered = answeredId(message);
+    const answered = responseId(message);
     if (answered !== undefined && this.#outstanding.delete(answered) && this.#ending && this.#outstanding.size === 0) {
       return this.#write(message).finally(() => void this.close());
     }
