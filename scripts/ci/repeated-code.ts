@@ -19,8 +19,11 @@ import { PACKAGE_ROOT } from '../../src/conformance/package-files.js';
  *   src/kernel/audit/audit-trail.ts (two pairs): the floor is the least
  *   mediation that enforces the same rules, written apart from the kernel on
  *   purpose, so a kernel regression cannot move the floor it is judged against.
+ * - src/kernel/registry/deep-freeze.ts beside src/kernel/registry/plain-json.ts:
+ *   the same walk, one stopping at a frozen object and one not, each inline on
+ *   the registration path the gate's instruction lanes count.
  */
-const MAX_PAIRS = 15;
+const MAX_PAIRS = 3;
 
 interface Clone {
   readonly firstFile: { readonly name: string; readonly start: number; readonly end: number };
