@@ -106,7 +106,8 @@ function shapeOf(shapes: ShapeCache, parts: readonly (readonly ToolDefinition[])
  * The turn's registry when every provider's answer is recalled by revision
  * (ADR 0021), found without a promise: no provider asked, no definition
  * read, no closure, no microtask — at 19 tools the listing that opens a turn
- * fell ~10.1 → ~7.7 µs (p50 over 7,500 turns, A/B, 4 processes each).
+ * fell ~10.1 → ~7.7 µs (p50 over 7,500 turns, A/B, 4 processes each; at
+ * 513c8ec, command not kept).
  * `undefined` when any provider has to be asked — no change signal, no
  * answer remembered for this principal, another revision — or when the
  * recalled answers do not make a catalogue (past a limit, a duplicate name,
