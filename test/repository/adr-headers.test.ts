@@ -31,11 +31,17 @@ interface AdrHeader {
   relations: Map<Relation, Set<string>>;
 }
 
-/** The ADR numbers a relation field names, read before its first parenthesis (the explanation may cite others). */
+/** The ADR numbers a relation names, outside its parenthesised explanations (which may cite others). */
 function namedAdrs(value: string): string[] {
-  const head = value.split('(')[0]!;
-  return [...head.matchAll(/ADR (\d{4})/g)].map((match) => match[1]!);
+  const bare = value.replace(/\([^)]*\)/g, '');
+  return [...bare.matchAll(/ADR (\d{4})/g)].map((match) => match[1]!);
 }
+
+/** A Status that names the ADR which superseded or amended it ("Superseded by ADR 0064") declares that relation. */
+const STATUS_RELATIONS: ReadonlyArray<{ relation: Relation; pattern: RegExp }> = [
+  { relation: 'superseded-by', pattern: /superseded(?: in part)? by (ADR \d{4}(?:(?:,| and) ADR \d{4})*)/i },
+  { relation: 'amended-by', pattern: /amended by (ADR \d{4}(?:(?:,| and) ADR \d{4})*)/i },
+];
 
 function readHeader(file: string, text: string): AdrHeader {
   const number = /^(\d{4})-/.exec(file)?.[1] ?? '';
@@ -46,14 +52,24 @@ function readHeader(file: string, text: string): AdrHeader {
   const looseMentions: string[] = [];
   let status: string | undefined;
   let date: string | undefined;
+  // A field may run on over indented lines: each read as one.
+  const fields: string[] = [];
   for (const line of header) {
+    if (/^\s{2,}\S/.test(line) && fields.length > 0) fields[fields.length - 1] += ` ${line.trim()}`;
+    else fields.push(line);
+  }
+  for (const line of fields) {
     status ??= /^- Status: (\S.*)$/.exec(line)?.[1];
     date ??= /^- Date: (\d{4}-\d{2}-\d{2})\b/.exec(line)?.[1];
     const field = FIELDS.find((candidate) => candidate.pattern.test(line));
     if (field !== undefined) {
       for (const adr of namedAdrs(field.pattern.exec(line)![1]!)) relations.get(field.relation)!.add(adr);
-    } else if (/supersed|amend/i.test(line) && !(/^- Status: /.test(line) && !/ADR \d{4}/.test(line))) {
-      // A Status may say "superseded in part"; the ADR that did it goes in its own field.
+    } else if (/^- Status: /.test(line)) {
+      for (const { relation, pattern } of STATUS_RELATIONS) {
+        const named = pattern.exec(line)?.[1];
+        if (named !== undefined) for (const adr of namedAdrs(named)) relations.get(relation)!.add(adr);
+      }
+    } else if (/supersed|amend/i.test(line) && /ADR \d{4}/.test(line)) {
       looseMentions.push(line);
     }
   }
@@ -117,5 +133,12 @@ describe('readHeader', () => {
     const header = readHeader('0099-x.md', '# X\n\n- Status: Accepted\n- Date: 2026-12-03\n- Amends: ADR 0028 and ADR 0031 (unlike ADR 0005)\n\n## Context\n');
     expect([...header.relations.get('amends')!]).toEqual(['0028', '0031']);
     expect(header.date).toBe('2026-12-03');
+  });
+
+  it('reads a Status naming the superseding ADR as that relation, and a field run on over indented lines', () => {
+    const header = readHeader('0099-x.md', '# X\n\n- Status: Superseded by ADR 0064\n- Date: 2026-12-02\n- Supersedes: ADR 0036 (the point readings); ADR 0031 in its rule\n  and ADR 0032 (cited)\n\n## Context\n');
+    expect([...header.relations.get('superseded-by')!]).toEqual(['0064']);
+    expect([...header.relations.get('supersedes')!]).toEqual(['0036', '0031', '0032']);
+    expect(header.looseMentions).toEqual([]);
   });
 });
