@@ -16,14 +16,7 @@
  *   [0, 1]; no samples is NaN.
  * The median is the gate's per-side summary because one descheduled process on
  * a shared machine moves a mean but not a median; no samples is NaN.
- *
- * The normal tail (the Mann–Whitney test's large-sample p-value) is jstat's
- * normal distribution, the library the change points' t distribution comes
- * from (exactly 0.5 at z = 0, where its erfc reads 0.9999999999999999): within
- * 1e-10 relative of scipy's norm.sf up to z = 5 (test/gate/normal.test.ts),
- * 2% at z = 8, where p is 6e-16 and any gate threshold is far away.
  */
-import jStat from 'jstat';
 
 /** Ascending copy as a plain array; the input is left untouched. */
 export function sortedCopy(values: readonly number[]): number[] {
@@ -92,14 +85,4 @@ export function sum(samples: ArrayLike<number>): number {
   let total = 0;
   for (let i = 0; i < samples.length; i++) total += samples[i]!;
   return total;
-}
-
-/** P(Z > z) for a standard normal Z. */
-export function normalSurvival(z: number): number {
-  return jStat.normal.cdf(-z, 0, 1);
-}
-
-/** P(Z ≤ z) for a standard normal Z. */
-export function normalCdf(z: number): number {
-  return normalSurvival(-z);
 }

@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describeExit, runProcess, tailLines } from '../../bench/gate/run-process.js';
-import { PACKAGE_ROOT } from '../../src/conformance/package-files.js';
 
 /**
  * A ratchet: lowered as pairs are removed, never raised. The deliberate twins:
@@ -30,10 +30,11 @@ interface Clone {
   readonly secondFile: { readonly name: string; readonly start: number; readonly end: number };
 }
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const out = mkdtempSync(path.join(tmpdir(), 'costlab-jscpd-'));
 try {
   const jscpd = createRequire(import.meta.url).resolve('jscpd/run-jscpd.js');
-  const run = await runProcess(process.execPath, [jscpd, '--silent', '--reporters', 'json', '--output', out], { cwd: PACKAGE_ROOT });
+  const run = await runProcess(process.execPath, [jscpd, '--silent', '--reporters', 'json', '--output', out], { cwd: ROOT });
   if (run.code !== 0) throw new Error(`jscpd ended with ${describeExit(run)}\n${tailLines(run.stderr)}`);
   const { duplicates } = JSON.parse(readFileSync(path.join(out, 'jscpd-report.json'), 'utf8')) as { duplicates: Clone[] };
   const where = (side: Clone['firstFile']) => `${side.name}:${side.start}-${side.end}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalCdf, normalSurvival } from '../../bench/statistics/sample-statistics.js';
+import { normalCdf, normalSurvival } from '../../bench/statistics/normal-tail.js';
 
 // Reference values: scipy.stats.norm.sf.
 describe('normal tail probabilities', () => {
