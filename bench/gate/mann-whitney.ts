@@ -13,7 +13,7 @@
  * ties get the average of their ranks, and the large-sample p-value uses the
  * normal approximation with tie and continuity corrections.
  */
-import { normalSurvival } from './normal.js';
+import { normalSurvival } from '../statistics/normal-tail.js';
 
 export interface MannWhitneyResult {
   /** U statistic of the first sample: #pairs (x, y) with x > y, plus half the ties. */

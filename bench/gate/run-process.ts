@@ -6,14 +6,14 @@
  * stderr to quote when something went wrong. A missing executable is reported
  * as a result, not thrown, so each caller can raise its own named error.
  *
- * Not on tinyexec (which runs git, `bench/repository/git.ts`): tinyexec 1.4
- * turns its `timeout` into an AbortSignal and rejects a killed child with a
- * bare AbortError, keeping none of what the child printed — checked with a
- * child that writes to stderr then hangs past a 500 ms timeout. The gate's
- * measured children must say where they hung, so a timed-out child's stderr
- * is kept here.
+ * On tinyexec, the bench's one process runner (git runs on it too,
+ * `bench/repository/git.ts`). Its own `timeout` is not used: tinyexec 1.4
+ * turns it into an AbortSignal and rejects a killed child with a bare
+ * AbortError, keeping none of what the child printed. The gate's measured
+ * children must say where they hung, so the timeout here kills the child
+ * itself and the output read until then is kept.
  */
-import { spawn } from 'node:child_process';
+import { x } from 'tinyexec';
 
 export interface RunProcessOptions {
   readonly cwd?: string;
@@ -33,47 +33,26 @@ export interface ProcessResult {
   readonly timedOut: boolean;
 }
 
-export function runProcess(command: string, args: readonly string[], options: RunProcessOptions = {}): Promise<ProcessResult> {
-  return new Promise((resolve) => {
-    const child = spawn(command, [...args], {
-      cwd: options.cwd,
-      env: options.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    let spawnError: NodeJS.ErrnoException | undefined;
-    let timedOut = false;
-    const timer =
-      options.timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            timedOut = true;
-            child.kill('SIGKILL');
-          }, options.timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    let settled = false;
-    const settle = (code: number | null, signal: NodeJS.Signals | null): void => {
-      if (settled) return;
-      settled = true;
-      if (timer !== undefined) clearTimeout(timer);
-      resolve({
-        code: spawnError === undefined ? code : null,
-        signal,
-        stdout: Buffer.concat(stdout).toString('utf8'),
-        stderr: Buffer.concat(stderr).toString('utf8'),
-        ...(spawnError === undefined ? {} : { spawnError }),
-        timedOut,
-      });
-    };
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      spawnError ??= error;
-      // A child that never started emits no reliable 'close'; settle now.
-      if (child.pid === undefined) settle(null, null);
-    });
-    child.on('close', (code, signal) => settle(code, signal));
-  });
+export async function runProcess(command: string, args: readonly string[], options: RunProcessOptions = {}): Promise<ProcessResult> {
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    // nodePath false: the command from the caller's PATH, not node_modules/.bin; inheritEnv false: the env given is the whole env.
+    const child = x(command, [...args], { nodePath: false, inheritEnv: false, throwOnError: false, nodeOptions: { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] } });
+    if (options.timeoutMs !== undefined) {
+      timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, options.timeoutMs);
+    }
+    const output = await child;
+    return { code: child.process?.exitCode ?? null, signal: child.process?.signalCode ?? null, stdout: output.stdout, stderr: output.stderr, timedOut };
+  } catch (error) {
+    // The executable could not be started (ENOENT: not installed): a result, for the caller's named error.
+    return { code: null, signal: null, stdout: '', stderr: '', spawnError: error as NodeJS.ErrnoException, timedOut };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
 }
 
 export { tailLines } from '../process/stderr-tail.js';

@@ -5,12 +5,14 @@
  * the issue's targets checked against this run. Generated from the numbers.
  */
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
+import { markdownTable } from 'markdown-table';
 import type { SweepPoint, SweepResults } from '../results/sweep-schema.js';
 
 const us = (value: number): string => (value >= 1000 ? `${(value / 1000).toPrecision(3)} ms` : `${value.toPrecision(3)} µs`);
 
+/** A table whose first column names the row and whose figures are right-aligned. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return [`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  return markdownTable([header, ...rows], { align: header.map((_, i) => (i === 0 ? '' : 'r')), alignDelimiters: false });
 }
 
 function pointRow(p: SweepPoint, lead: string): string[] {
@@ -18,6 +20,18 @@ function pointRow(p: SweepPoint, lead: string): string[] {
 }
 
 const POINT_HEADER = ['lease open p50', 'listing p50', 'boundary p50', 'call p50', 'call p95', 'amortized / call p50', 'turns'];
+
+/** One N curve under its heading: a row per point, then its fitted log–log slopes when it has any. */
+function pushToolsCurve(out: string[], heading: string, curve: readonly SweepPoint[], slopes: SweepResults['slopes']): void {
+  out.push('');
+  out.push(heading);
+  out.push('');
+  out.push(table(['N', ...POINT_HEADER], curve.map((p) => pointRow(p, p.tools.toLocaleString('en-US')))));
+  if (slopes.length > 0) {
+    out.push('');
+    out.push(`Fitted log–log slopes (N ${slopes[0]!.fromTools}–${slopes[0]!.toTools}): ${slopes.map((s) => `${s.metric.replace('P50Us', '')} ${s.slope}`).join(', ')}.`);
+  }
+}
 
 export interface SweepTarget {
   readonly target: string;
@@ -177,27 +191,11 @@ export function renderSweepMarkdown(results: SweepResults): string {
   for (const strategy of ['rederive', 'shared', 'turn'] as const) {
     const curve = results.points.filter((p) => p.axis === 'tools' && p.strategy === strategy && p.changeSignal !== false).sort((a, b) => a.tools - b.tools);
     if (curve.length === 0) continue;
-    out.push('');
-    out.push(`### N provider tools, \`${strategy}\`, providers with a change signal (P = 1, C = 27, G = 6)`);
-    out.push('');
-    out.push(table(['N', ...POINT_HEADER], curve.map((p) => pointRow(p, p.tools.toLocaleString('en-US')))));
-    const slopes = results.slopes.filter((s) => s.strategy === strategy && s.changeSignal !== false);
-    if (slopes.length > 0) {
-      out.push('');
-      out.push(`Fitted log–log slopes (N ${slopes[0]!.fromTools}–${slopes[0]!.toTools}): ${slopes.map((s) => `${s.metric.replace('P50Us', '')} ${s.slope}`).join(', ')}.`);
-    }
+    pushToolsCurve(out, `### N provider tools, \`${strategy}\`, providers with a change signal (P = 1, C = 27, G = 6)`, curve, results.slopes.filter((s) => s.strategy === strategy && s.changeSignal !== false));
   }
   const unsignalled = results.points.filter((p) => p.axis === 'tools' && p.strategy === 'turn' && p.changeSignal === false).sort((a, b) => a.tools - b.tools);
   if (unsignalled.length > 0) {
-    out.push('');
-    out.push('### N provider tools, `turn`, providers without a change signal (P = 1, C = 27, G = 6)');
-    out.push('');
-    out.push(table(['N', ...POINT_HEADER], unsignalled.map((p) => pointRow(p, p.tools.toLocaleString('en-US')))));
-    const slopes = results.slopes.filter((s) => s.strategy === 'turn' && s.changeSignal === false);
-    if (slopes.length > 0) {
-      out.push('');
-      out.push(`Fitted log–log slopes (N ${slopes[0]!.fromTools}–${slopes[0]!.toTools}): ${slopes.map((s) => `${s.metric.replace('P50Us', '')} ${s.slope}`).join(', ')}.`);
-    }
+    pushToolsCurve(out, '### N provider tools, `turn`, providers without a change signal (P = 1, C = 27, G = 6)', unsignalled, results.slopes.filter((s) => s.strategy === 'turn' && s.changeSignal === false));
   }
   const changed = results.points.filter((p) => p.axis === 'changed').sort((a, b) => Number(a.changeSignal !== false) - Number(b.changeSignal !== false));
   if (changed.length > 0) {

@@ -61,6 +61,8 @@ function compile(grant: Grant): FloorGrant {
   };
 }
 
+// A deliberate twin of the kernel's own check (src/kernel/authority/authorize.ts), as #record is of the kernel's
+// audit record (src/kernel/audit/audit-trail.ts): the floor calls no kernel code, so a kernel change cannot move it.
 function prefixes(prefix: readonly string[], path: readonly string[]): boolean {
   if (prefix.length > path.length) return false;
   for (let i = 0; i < prefix.length; i++) if (prefix[i] !== path[i]) return false;

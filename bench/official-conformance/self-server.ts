@@ -11,6 +11,13 @@ import { startBearerProxy } from './bearer-proxy.js';
 export const CONFORMANCE_WORLD = 'bench/official-conformance/conformance-world.json';
 const START_TIMEOUT_MS = 60_000;
 
+/** The loopback URL and execution token in what `costlab serve --http` has printed so far, once both are there. */
+export function servedConnection(stdout: string): { url: string; token: string } | undefined {
+  const url = /"url": "(http:\/\/127\.0\.0\.1:\d+\/mcp)"/.exec(stdout)?.[1];
+  const token = /"Authorization": "Bearer ([^"]+)"/.exec(stdout)?.[1];
+  return url === undefined || token === undefined ? undefined : { url, token };
+}
+
 export interface SelfServer {
   /** The URL the suite is given: the proxy's. */
   readonly url: string;
@@ -40,12 +47,11 @@ export async function startSelfServer(): Promise<SelfServer> {
     });
     child.stdout.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
-      const url = /"url": "(http:\/\/127\.0\.0\.1:\d+\/mcp)"/.exec(text)?.[1];
-      const token = /"Authorization": "Bearer ([^"]+)"/.exec(text)?.[1];
-      if (url === undefined || token === undefined) return;
+      const config = servedConnection(text);
+      if (config === undefined) return;
       clearTimeout(timer);
       child.removeAllListeners('exit');
-      resolve({ url, token });
+      resolve(config);
     });
   }).catch(async (error: unknown) => {
     await stop();

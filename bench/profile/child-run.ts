@@ -3,12 +3,12 @@
  * message if it fails. stdin is closed on purpose: the profilers here wait
  * for Ctrl+C or a prompt answer when they think a person is watching.
  */
-import { spawn } from 'node:child_process';
+import { runProcess } from '../gate/run-process.js';
 
 export interface ChildRun {
   readonly exitCode: number | null;
   readonly signal: NodeJS.Signals | null;
-  /** stdout and stderr interleaved as they arrived, truncated to the last 64 KiB. */
+  /** stdout then stderr, truncated to the last 64 KiB. */
   readonly output: string;
   readonly elapsedMs: number;
 }
@@ -20,22 +20,12 @@ export interface ChildOptions {
 
 const KEEP_BYTES = 64 * 1024;
 
-export function runChild(command: string, args: readonly string[], options: ChildOptions): Promise<ChildRun> {
+/** Runs on the bench's one process runner (`runProcess`); a child that cannot be started rejects with its spawn error. */
+export async function runChild(command: string, args: readonly string[], options: ChildOptions): Promise<ChildRun> {
   const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const keep = (chunk: Buffer): void => {
-      output += chunk.toString('utf8');
-      if (output.length > 2 * KEEP_BYTES) output = output.slice(-KEEP_BYTES);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    child.on('error', reject);
-    child.on('close', (exitCode, signal) => {
-      resolve({ exitCode, signal, output: output.slice(-KEEP_BYTES), elapsedMs: performance.now() - started });
-    });
-  });
+  const run = await runProcess(command, args, { cwd: options.cwd, env: options.env ?? process.env });
+  if (run.spawnError !== undefined) throw run.spawnError;
+  return { exitCode: run.code, signal: run.signal, output: `${run.stdout}${run.stderr}`.slice(-KEEP_BYTES), elapsedMs: performance.now() - started };
 }
 
 /** The workload's own closing line (turns, calls, elapsed), if the child printed it. */

@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 
 const CallFrameSchema = z.object({
   functionName: z.string(),
@@ -99,10 +100,11 @@ export const GAP_FACTOR = 10;
 
 /** How evenly the sampler ran: a large gap share means a busy machine, and ms figures that stretch with it. */
 export function samplingHealth(profile: CpuProfile): SamplingHealth {
-  const intervals = profile.timeDeltas.slice(1).filter((d) => d >= 0).sort((a, b) => a - b);
+  const intervals = sortedSamples(profile.timeDeltas.slice(1).filter((d) => d >= 0));
   const span = profile.endTime - profile.startTime;
   if (intervals.length === 0 || span <= 0) return { samples: profile.samples.length, medianIntervalUs: 0, gapShare: 0 };
-  const median = intervals[Math.floor((intervals.length - 1) / 2)]!;
+  // The lower middle of an even count, as the nearest rank gives it: an interval the sampler actually took.
+  const median = nearestRankSorted(intervals, 50);
   const gaps = intervals.filter((d) => d > GAP_FACTOR * median).reduce((sum, d) => sum + d, 0);
   return { samples: profile.samples.length, medianIntervalUs: median, gapShare: gaps / span };
 }

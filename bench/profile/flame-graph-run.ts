@@ -22,8 +22,7 @@ import path from 'node:path';
 import { runChild, workloadLine } from './child-run.js';
 import { moveFile } from './move-file.js';
 import { ProfiledWrongThread, ProfilerFailed, outputTail } from './profile-errors.js';
-import type { WorkloadInvocation } from './workload-invocation.js';
-import { mentionsWorkload, workloadNodeArgs } from './workload-invocation.js';
+import { mentionsWorkload, type WorkloadInvocation, workloadNodeArgs } from './workload-invocation.js';
 
 const ISOLATE_LOG = /^isolate-(?:0x)?[0-9A-Fa-f]+(?:-\d+)?-\d+-v8\.log$/;
 

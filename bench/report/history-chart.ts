@@ -7,6 +7,7 @@
  * triangle at the commit it starts at, in its series' colour.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import { TWO_COLUMN_TOP_LEGEND, VEGA_LITE_SCHEMA } from './chart-spec.js';
 import { STRATEGY_NAMES, type Results } from '../results/results-schema.js';
 import { logAxis, logPosition } from './log-axis.js';
 import { CATALOGUE_SEGMENT, MEASURE_PANELS, WHOLE_CALL } from './staircase-chart.js';
@@ -92,11 +93,11 @@ export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder:
       type: 'nominal',
       title: 'strategy',
       scale: { domain: [...SEGMENT_ROWS], range: seriesColours(SEGMENT_ROWS) },
-      legend: { orient: 'top', direction: 'horizontal', columns: 2, title: null },
+      legend: TWO_COLUMN_TOP_LEGEND,
     },
   } as const;
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    $schema: VEGA_LITE_SCHEMA,
     data: { values: rows.map((row) => ({ ...row })) },
     // Stacked panels, each narrow enough for a phone; many commits scroll sideways instead of shrinking.
     facet: MEASURE_PANELS,

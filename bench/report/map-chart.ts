@@ -6,6 +6,7 @@
  * worlds placed as points at their provider tools and grants.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import { VEGA_LITE_SCHEMA } from './chart-spec.js';
 import type { MapResults } from '../results/map-schema.js';
 import { MAP_RATIOS } from '../markdown/map-markdown.js';
 import { CLOSE } from '../markdown/staircase-reading.js';
@@ -101,7 +102,7 @@ export function mapChartSpec(rows: { cells: readonly MapCellRow[]; worlds: reado
     ],
   });
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    $schema: VEGA_LITE_SCHEMA,
     hconcat: MAP_RATIOS.map(([, ratio]) => panel(ratio)),
     resolve: { scale: { color: 'shared', shape: 'shared' } },
   } as TopLevelSpec;

@@ -7,6 +7,7 @@
  * to the whole call, and the provider's share stays in the table.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import { TWO_COLUMN_TOP_LEGEND, VEGA_LITE_SCHEMA } from './chart-spec.js';
 import {
   SEGMENT_NAMES,
   STRATEGY_NAMES,
@@ -72,7 +73,7 @@ export function publishedShareRows(anchors: AnchorFigures | undefined): Publishe
 export function segmentsChartSpec(shares: readonly SegmentShareRow[], published: readonly PublishedShareRow[]): TopLevelSpec {
   const y = { field: 'strategy', type: 'nominal', sort: [...SEGMENT_ROWS], title: null } as const;
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    $schema: VEGA_LITE_SCHEMA,
     width: 250,
     height: { step: 40 },
     layer: [
@@ -94,7 +95,7 @@ export function segmentsChartSpec(shares: readonly SegmentShareRow[], published:
             type: 'nominal',
             title: 'segment',
             scale: { domain: [...CALL_SEGMENTS], range: segmentColours(CALL_SEGMENTS) },
-            legend: { orient: 'top', direction: 'horizontal', columns: 2, title: null },
+            legend: TWO_COLUMN_TOP_LEGEND,
           },
           order: { field: 'order', type: 'quantitative' },
           description: { field: 'description' },

@@ -11,6 +11,7 @@
  * phone width.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import { VEGA_LITE_SCHEMA } from './chart-spec.js';
 import { STRATEGY_NAMES, type AnchorFigures, type Results, type StrategyName } from '../results/results-schema.js';
 import { COMPACT_DECADE, logAxis } from './log-axis.js';
 import { clean, formatDuration } from './number-format.js';
@@ -107,7 +108,7 @@ export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSp
     },
   } as const;
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    $schema: VEGA_LITE_SCHEMA,
     data: { values: rows.map((row) => ({ ...row })) },
     facet: MEASURE_PANELS,
     spec: {

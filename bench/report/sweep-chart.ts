@@ -7,6 +7,7 @@
  * and a flat one a cost that does not grow with the catalogue.
  */
 import type { TopLevelSpec } from 'vega-lite';
+import { TWO_COLUMN_TOP_LEGEND, VEGA_LITE_SCHEMA } from './chart-spec.js';
 import { STRATEGY_NAMES, type StrategyName } from '../results/results-schema.js';
 import type { SweepResults } from '../results/sweep-schema.js';
 import { logAxis, logPosition } from './log-axis.js';
@@ -78,12 +79,11 @@ export function sweepChartSpec(rows: readonly SweepChartRow[]): TopLevelSpec {
       type: 'nominal',
       title: 'strategy',
       scale: { domain: [...strategies], range: seriesColours(strategies) },
-      // Two columns: four series (turn without a change signal among them) in one row overflow a 420 px screen.
-      legend: { orient: 'top', direction: 'horizontal', columns: 2, title: null },
+      legend: TWO_COLUMN_TOP_LEGEND,
     },
   } as const;
   return {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    $schema: VEGA_LITE_SCHEMA,
     data: { values: rows.map((row) => ({ ...row })) },
     facet: {
       row: {

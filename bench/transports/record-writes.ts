@@ -31,6 +31,8 @@ export interface RecordWritesOptions {
   readonly blocks: number;
   /** Simulated calls (two records each) per block. */
   readonly calls: number;
+  /** The node arguments that start the child: `record-writes-child`'s own unless a test gives a stand-in, to check how its figures are read and a lost record caught. */
+  readonly childArgs?: readonly string[];
 }
 
 /** µs per call for the two records, one figure per block, as p50/p95/mean over the blocks: the results file's `recordWrites`. */
@@ -48,7 +50,7 @@ export async function measureRecordWrites(options: RecordWritesOptions): Promise
   const dir = await mkdtemp(path.join(tmpdir(), 'costlab-record-writes-'));
   try {
     const auditFile = path.join(dir, 'records.jsonl');
-    const child = spawn(process.execPath, [...CHILD_ARGS, '--blocks', String(blocks), '--calls', String(calls), '--audit', auditFile], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(options.childArgs ?? CHILD_ARGS), '--blocks', String(blocks), '--calls', String(calls), '--audit', auditFile], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const trail = new StderrTrail(child.stderr as Readable);
     // The end of what the child said, for the message if it fails (the trail reader keeps only its count).
     let tail = '';

@@ -19,14 +19,14 @@ import type { TargetConfig } from '../../bench/own-server/index.js';
 import { parseTargetSpec } from '../../bench/own-server/index.js';
 import type { TargetSpec } from '../../bench/own-server/index.js';
 
-export const DEFAULT_CONFIG_FILE = 'costlab.config.json';
+const DEFAULT_CONFIG_FILE = 'costlab.config.json';
 
 /**
  * Where a target run writes when no `--out` is given: `results/runs/` under the
  * directory the command runs in (the user's own repository, usually), as every
  * costlab command does, so a run never touches a committed file unless asked.
  */
-export const TARGET_RESULTS_DIR = 'results/runs';
+const TARGET_RESULTS_DIR = 'results/runs';
 /** The package's command, as a user's client would name it. */
 const BIN = packageFile('bin/costlab.mjs');
 
@@ -87,7 +87,7 @@ export function addTargetOptions(command: Command, what: { world?: boolean; json
   return command;
 }
 
-export class TargetUsageError extends Error {
+class TargetUsageError extends Error {
   override readonly name = 'TargetUsageError';
 }
 

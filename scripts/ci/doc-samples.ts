@@ -20,6 +20,7 @@
  * worktrees, the instruction lanes under valgrind, ten interleaved rounds).
  */
 import { spawnSync } from 'node:child_process';
+import { gitSync } from '../../bench/repository/git.js';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -48,19 +49,13 @@ export function readSamples(dir = SAMPLES_DIR): Record<SampleName, string> {
   return Object.fromEntries(Object.entries(SAMPLE_FILES).map(([name, file]) => [name, readFileSync(path.join(dir, file), 'utf8')])) as Record<SampleName, string>;
 }
 
-function git(cwd: string, ...args: string[]): string {
-  const run = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr.trim()}`);
-  return run.stdout.trim();
-}
-
 /** What `costlab compare <the commit before HEAD> HEAD` says in a depth-1 clone of `repo`, its commit id as `<sha>`. */
 export function shallowCloneSample(repo: string): string {
   const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-doc-sample-'));
   try {
-    const parent = git(repo, 'rev-parse', 'HEAD~1');
+    const parent = gitSync(repo, ['rev-parse', 'HEAD~1']);
     const clone = path.join(scratch, 'clone');
-    git(scratch, 'clone', '-q', '--depth', '1', pathToFileURL(repo).href, clone);
+    gitSync(scratch, ['clone', '-q', '--depth', '1', pathToFileURL(repo).href, clone]);
     const run = spawnSync(process.execPath, [BIN, 'compare', parent, 'HEAD', '--lanes', 'structural'], { cwd: clone, encoding: 'utf8' });
     const line = run.stderr.split('\n').find((text) => text.startsWith('costlab compare: '));
     if (run.status !== 2 || line === undefined) throw new Error(`compare in a shallow clone exited ${run.status}, expected 2 with a 'costlab compare:' line; stderr: ${run.stderr}`);

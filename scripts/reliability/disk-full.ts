@@ -11,13 +11,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { commitOf, machine } from './run-identity.js';
+import { CHECKOUT_ROOT as REPO, commitOf, machine } from './run-identity.js';
 import { runDiskFullTrial } from './disk-full-trial.js';
 import type { DiskFullResult } from './disk-full-trial.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '2000' }, root: { type: 'string' }, out: { type: 'string' } } });
 const calls = Number(values.calls);
 const root = values.root ?? REPO;

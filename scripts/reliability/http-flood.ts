@@ -19,7 +19,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,6 +27,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { commitOf, machine } from './run-identity.js';
 import { announcement, rssOf } from './served-process.js';
+import { RawHttpClient } from './raw-mcp-clients.js';
+import type { HttpReply } from './raw-mcp-clients.js';
+import { nearestRankSorted, sortedSamples } from '../../bench/statistics/sample-statistics.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -72,32 +74,9 @@ const sampler = setInterval(() => {
 
 // ------------------------------------------------------------------ the legitimate client
 // Keep-alive by default, as an SDK client does; `--fresh-connections` opens a connection per call (a client that reconnects).
-const agent = new Agent({ keepAlive: !values['fresh-connections'], maxSockets: 1 });
-function post(body: string, headers: Record<string, string>): Promise<{ status: number; sessionId: string | null; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        agent,
-        timeout: 10_000,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}`, ...headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, sessionId: (res.headers['mcp-session-id'] as string | undefined) ?? null, text }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const client = new RawHttpClient(url, token, 1, !values['fresh-connections']);
+const post = (body: string, headers: Record<string, string>): Promise<HttpReply> => client.send('POST', body, headers, 10_000);
+
 interface Phase {
   readonly latencies: number[];
   readonly failures: Map<string, number>;
@@ -194,8 +173,8 @@ rmSync(scratch, { recursive: true, force: true });
 
 // ------------------------------------------------------------------ report
 function summary(phase: Phase) {
-  const sorted = [...phase.latencies].sort((a, b) => a - b);
-  const rank = (q: number) => (sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!);
+  const sorted = sortedSamples(phase.latencies);
+  const rank = (q: number) => (sorted.length === 0 ? Number.NaN : nearestRankSorted(sorted, q * 100));
   return {
     calls: CALLS,
     succeeded: phase.latencies.length,

@@ -38,7 +38,7 @@ export interface HttpReply {
   readonly text: string;
 }
 
-/** One client of an HTTP MCP server: its own kept-alive connection, its bearer token on every request. */
+/** One client of an HTTP MCP server: its own connection (kept alive unless `keepAlive` is false: a client that reconnects per call), its bearer token on every request. */
 export class RawHttpClient {
   readonly #agent: Agent;
 
@@ -46,8 +46,9 @@ export class RawHttpClient {
     readonly url: URL,
     readonly token: string,
     connections = 1,
+    keepAlive = true,
   ) {
-    this.#agent = new Agent({ keepAlive: true, maxSockets: connections });
+    this.#agent = new Agent({ keepAlive, maxSockets: connections });
   }
 
   send(method: 'POST' | 'DELETE', body: string, headers: Record<string, string> = {}, timeoutMs = 60_000): Promise<HttpReply> {

@@ -1,13 +1,13 @@
-import { execFileSync } from 'node:child_process';
+import { gitOrUndefined } from '../../bench/repository/git.js';
 import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+/** The checkout these scripts belong to: what they measure unless `--root` names another. */
+export const CHECKOUT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The commit a checkout is at, or 'unknown' for a tree that is not a git checkout (an exported older commit). */
 export function commitOf(root: string): string {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return 'unknown';
-  }
+  return gitOrUndefined(root, ['rev-parse', '--short', 'HEAD']) ?? 'unknown';
 }
 
 export function machine(): string {

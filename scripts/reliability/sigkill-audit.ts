@@ -16,13 +16,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { commitOf, machine } from './run-identity.js';
+import { CHECKOUT_ROOT as REPO, commitOf, machine } from './run-identity.js';
 import { runKillTrial } from './kill-trial.js';
 import type { KillTrialResult, TrialSink } from './kill-trial.js';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '10000' }, root: { type: 'string' }, out: { type: 'string' } } });
 const runs = Number(values.runs);
 const calls = Number(values.calls);

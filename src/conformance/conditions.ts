@@ -12,9 +12,9 @@ export type GrantSourceBehaviour = 'steady' | 'throws' | 'answers-garbage' | 'an
 /** How the world's providers answer. `moves-after-first-resolution`: the declared ceiling's action becomes `administer` after the first resolution. */
 export type ProviderBehaviour = 'steady' | 'throws' | 'moves-after-first-resolution';
 
-export type AuditSinkBehaviour = 'steady' | 'throws';
+type AuditSinkBehaviour = 'steady' | 'throws';
 
-export interface GrantConstraintPatch {
+interface GrantConstraintPatch {
   /** The grant expires this long after the world's epoch. */
   readonly expiresAfterMs?: number;
   readonly maxUses?: number;

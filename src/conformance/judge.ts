@@ -25,7 +25,7 @@ export interface PlayedAttempt {
   readonly seen: Observation | ShownCatalogue | undefined;
 }
 
-export interface AttemptVerdict {
+interface AttemptVerdict {
   readonly role: Role;
   readonly label: string;
   readonly expected: string;
@@ -43,11 +43,11 @@ export interface CellVerdict {
   readonly note?: string;
 }
 
-export function describeExpectation(expect: Expectation): string {
+function describeExpectation(expect: Expectation): string {
   return expect.outcome === 'succeeded' ? 'succeeded' : `refused ${expect.code}`;
 }
 
-export function describeObservation(observation: Observation): string {
+function describeObservation(observation: Observation): string {
   switch (observation.outcome) {
     case 'succeeded':
       return 'succeeded';
@@ -87,7 +87,7 @@ function judgeShown(step: CatalogueStep, seen: Observation | ShownCatalogue | un
   return { role: step.role, label: step.label, expected, observed, met: missing.length === 0 && leaked.length === 0 };
 }
 
-export function judgeAttempt(played: PlayedAttempt): AttemptVerdict {
+function judgeAttempt(played: PlayedAttempt): AttemptVerdict {
   return played.attempt.do === 'call' ? judgeCall(played.attempt, played.seen) : judgeShown(played.attempt, played.seen);
 }
 

@@ -42,13 +42,13 @@ export interface CatalogueStep {
   readonly expect: { readonly shows: readonly string[]; readonly hides: readonly string[] };
 }
 
-export interface SetupMoveStep {
+interface SetupMoveStep {
   readonly do: 'setup';
   readonly setup: SetupStep;
 }
 
 /** Closes the turn and opens the next (a new lease, authority loaded again). */
-export interface NextTurnStep {
+interface NextTurnStep {
   readonly do: 'next-turn';
 }
 

@@ -36,7 +36,7 @@ export interface RunOptions {
  * Generous on purpose: it exists so a hung path cannot hang the suite, not to
  * judge speed — a row spawning a child on a loaded machine must not be cut off.
  */
-export const DEFAULT_ROW_TIMEOUT_MS = 60_000;
+const DEFAULT_ROW_TIMEOUT_MS = 60_000;
 
 class RowTimeout extends Error {
   override readonly name = 'RowTimeout';
@@ -54,7 +54,7 @@ function message(error: unknown): string {
   return describeThrown(error);
 }
 
-export interface PlayedRow {
+interface PlayedRow {
   readonly played: PlayedAttempt[];
   /** The catalogHash each opened turn was shown. */
   readonly catalogHashes: string[];
@@ -62,7 +62,7 @@ export interface PlayedRow {
 }
 
 /** Plays one row's move through a lane: what each attempt saw, and why the move broke off if it did. */
-export async function playRow(lane: ColumnLane, row: Row, timeoutMs: number): Promise<PlayedRow> {
+async function playRow(lane: ColumnLane, row: Row, timeoutMs: number): Promise<PlayedRow> {
   const seen: PlayedAttempt['seen'][] = [];
   const catalogHashes: string[] = [];
   const opened = (next: ColumnTurn): ColumnTurn => {

@@ -16,14 +16,14 @@ import { analyseSweep, gatingFailures } from './sweep.js';
 import type { SweepFindings } from './sweep.js';
 
 /** The strategy whose cells gate a release: the kernel's default (ADR 0026). */
-export const GATING_STRATEGY: CatalogueStrategyName = 'turn';
+const GATING_STRATEGY: CatalogueStrategyName = 'turn';
 
 export type StrategyChoice = CatalogueStrategyName | 'all';
 
 /** The order a sweep runs in: `turn` first (it gates, and its table leads the report), then back through the history. */
-export const SWEEP_ORDER: readonly CatalogueStrategyName[] = ['turn', 'shared', 'rederive'];
+const SWEEP_ORDER: readonly CatalogueStrategyName[] = ['turn', 'shared', 'rederive'];
 
-export function strategiesFor(choice: StrategyChoice): CatalogueStrategyName[] {
+function strategiesFor(choice: StrategyChoice): CatalogueStrategyName[] {
   return choice === 'all' ? [...SWEEP_ORDER] : [choice];
 }
 

@@ -9,7 +9,7 @@ import { CATALOGUE_MOVED_ROW } from './cases.js';
 import type { CellStatus, CellVerdict } from './judge.js';
 import type { StrategyRun } from './runner.js';
 
-export interface MovedRowEvidence {
+interface MovedRowEvidence {
   readonly strategy: CatalogueStrategyName;
   readonly column: string;
   readonly cell: CellStatus;
@@ -17,7 +17,7 @@ export interface MovedRowEvidence {
   readonly attack: { readonly met: boolean; readonly observed: string } | undefined;
 }
 
-export interface RowDifference {
+interface RowDifference {
   readonly row: string;
   readonly column: string;
   /** strategy → what its cell said */

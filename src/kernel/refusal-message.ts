@@ -1,5 +1,5 @@
 /** The longest message a kernel-made refusal carries; ToolResult allows 4096, and a refusal needs far less. */
-export const MAX_REFUSAL_MESSAGE = 1024;
+const MAX_REFUSAL_MESSAGE = 1024;
 
 /** The most offending field paths a malformed-input record lists. */
 export const MAX_REFUSAL_FIELDS = 64;

@@ -3,7 +3,7 @@ import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/typ
 import type { ToolResult } from '../kernel/index.js';
 
 /** The `_meta` a tools/call result carries: the kernel's outcome in its own words, beside MCP's `isError`. */
-export interface CallResultMeta {
+interface CallResultMeta {
   readonly status: ToolResult['status'];
   readonly code?: string;
   readonly callId: string;

@@ -13,7 +13,8 @@ function requestOf(message: JSONRPCMessage): { id: RequestId; method: string } |
   return (typeof m.id === 'string' || typeof m.id === 'number') && typeof m.method === 'string' ? { id: m.id, method: m.method } : undefined;
 }
 
-function responseId(message: JSONRPCMessage): RequestId | undefined {
+/** The id a response answers (an id and no method), or undefined for a request, a notification or an id-less error frame. */
+export function responseId(message: object): RequestId | undefined {
   const m = message as { id?: unknown; method?: unknown };
   return m.method === undefined && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : undefined;
 }

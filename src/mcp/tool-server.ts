@@ -29,7 +29,7 @@ const ToolsListMethod = z.looseObject({ method: z.literal('tools/list') });
 export const DEFAULT_SERVER_INFO = Object.freeze({ name: 'costlab-kernel', version: '0.1.0' });
 
 /** The `_meta` of a tools/list result. `status`/`code` appear only when the turn could not be listed. */
-export interface ListedMeta {
+interface ListedMeta {
   readonly catalogHash: string;
   readonly status?: 'denied' | 'failed';
   readonly code?: string;

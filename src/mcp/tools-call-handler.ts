@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotoco
 import type { CallToolRequest, CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
-export type ToolsCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+type ToolsCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** Answers one tools/call whose request has passed the SDK's CallToolRequestSchema, with a result valid by construction. */
 export type ToolsCallHandler = (request: CallToolRequest, extra: ToolsCallExtra) => Promise<CallToolResult>;

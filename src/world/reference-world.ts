@@ -12,7 +12,7 @@ import type { AccessContext, Address, ContextToolProvider, Grant, JsonObject, Pa
 export const WORLD_NAMESPACE = 'acme';
 export const BENCH_ACTOR: Address = Object.freeze({ kind: 'human', userId: 'ada' });
 export const WORLD_AUTHORITY: Address = Object.freeze({ kind: 'service', serviceId: 'acme-grants' });
-export const WORLD_OWNER: Address = Object.freeze({ kind: 'group', groupId: 'acme' });
+const WORLD_OWNER: Address = Object.freeze({ kind: 'group', groupId: 'acme' });
 export const WORLD_EPOCH = '2026-11-30T09:00:00.000Z';
 export const ENABLED_NAMESPACES: readonly string[] = Object.freeze(['files', 'notion', 'admin', 'fixtures']);
 

@@ -39,7 +39,7 @@ export const StaticToolConfigSchema = z.strictObject({
 export type StaticToolConfig = z.infer<typeof StaticToolConfigSchema>;
 
 /** How the host maps one upstream tool: its ceiling, and optionally the argument that names the resource. */
-export const UpstreamToolConfigSchema = z.strictObject({
+const UpstreamToolConfigSchema = z.strictObject({
   requiredCapability: RequirementSchema,
   readWrite: z.enum(['read', 'write']).optional(),
   pathArgument: PathArgumentSchema.optional(),

@@ -4,7 +4,7 @@
  * figures of the JSON the page was built from, nothing fetched from a network, no
  * console errors. Leaves a full-page screenshot in `results/site/screenshot.png`.
  */
-import { copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,13 +14,12 @@ import { STRATEGY_NAMES } from '../../bench/results/results-schema.js';
 import { buildReportSite } from '../../bench/report/build-site.js';
 import { commitLabel } from '../../bench/report/history-chart.js';
 import { formatCount, formatMicros, formatRatio, formatShare, grouped } from '../../bench/report/number-format.js';
-import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
+import { addCommittedSweep, createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
 import { actionBenchmarkDataJs, makeHistoryRuns } from '../fixtures/dashboard-history-fixture.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCREENSHOT = path.join(REPO_ROOT, 'results', 'site', 'screenshot.png');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const COMMITTED_SWEEP = path.join(REPO_ROOT, 'results', 'sweep', 'latest.json');
 const CHARTS = ['staircase', 'segments', 'history', 'sweep'] as const;
 
 /** Text no figure may ever render as: a value the page failed to format. */
@@ -117,8 +116,7 @@ describe.skipIf(process.env.CHROMIUM_PATH === undefined && !existsSync(CHROMIUM)
   beforeAll(async () => {
     workspace = await createReportWorkspace();
     // The scale sweep beside the results, so the page carries all four charts.
-    await mkdir(path.join(workspace.resultsDir, 'sweep'), { recursive: true });
-    await copyFile(COMMITTED_SWEEP, path.join(workspace.resultsDir, 'sweep', 'latest.json'));
+    await addCommittedSweep(workspace);
     // ...and the history CI accumulated (github-action-benchmark's data.js, 30 runs): the fifth chart.
     const dataJs = path.join(workspace.root, 'data.js');
     await writeFile(dataJs, actionBenchmarkDataJs(makeHistoryRuns()));

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUE_STRATEGIES, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../src/kernel/index.js';
 import type { AccessContext, ContextToolProvider, Grant, ToolDefinition, ToolHandler } from '../../src/kernel/index.js';
 import { deepFreeze } from '../../src/kernel/registry/deep-freeze.js';
-import { ACTOR, call, context, grant, makeWorld, succeeded, tool } from './support/world.js';
+import { ACTOR, call, context, grant, listAndCall, expectToolWithdrawn, makeWorld, succeeded, tool } from './support/world.js';
 
 const TOOLS = 50;
 
@@ -39,16 +39,8 @@ function freshProvider(edit: (i: number, turnCall: number) => Partial<ToolDefini
   return provider;
 }
 
-async function turn(kernel: MediationKernel, id: string) {
-  const ctx = context({ turn: id });
-  const scope = await kernel.openTurnAuthority(ctx);
-  try {
-    const listed = await kernel.listTools(ctx);
-    const result = await kernel.invokeTool(ctx, call(ctx, 'docs.t007', { path: ['a'] }));
-    return { listed, result };
-  } finally {
-    scope.close();
-  }
+function turn(kernel: MediationKernel, id: string) {
+  return listAndCall(kernel, context({ turn: id }), 'docs.t007', { path: ['a'] });
 }
 
 function compiledAndReused(kernel: MediationKernel) {
@@ -79,9 +71,7 @@ describe('content-addressed registration (turn)', () => {
     expect(before.result.status).toBe('succeeded');
     const after = await turn(kernel, '3');
     expect(compiledAndReused(kernel)).toEqual({ compiled: TOOLS + 1, reused: 2 * TOOLS - 1 });
-    expect(after.listed.tools.map((t) => t.name)).not.toContain('docs.t007');
-    expect(after.listed.catalogHash).not.toBe(before.listed.catalogHash);
-    expect(after.result).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+    expectToolWithdrawn(before, after, 'docs.t007');
   });
 
   it('a change to any one field is a new definition: description, schema, namespace, annotations, ceiling path', async () => {

@@ -49,6 +49,15 @@ const ceilingArb: fc.Arbitrary<Requirement> = fc.record({ namespace: namespaces,
   action: a,
 }));
 
+/** The filter built for an instant `later` minutes from T0 allows each ceiling exactly when canDiscover does. */
+function expectFilterAgrees(available: AvailableAuthority, prepared: ReturnType<typeof prepareContext>, ceilings: readonly Requirement[], later: number): void {
+  const latestNowMs = T0 + later * MINUTE;
+  const filter = new DiscoveryFilter(available, prepared, latestNowMs);
+  for (const ceiling of ceilings) {
+    expect(filter.allows(ceiling)).toBe(canDiscover(available, prepared, ceiling, latestNowMs) === 'allowed');
+  }
+}
+
 describe('DiscoveryFilter', () => {
   it('answers as canDiscover for any grants, ceilings and instant', async () => {
     await fc.assert(
@@ -57,11 +66,7 @@ describe('DiscoveryFilter', () => {
         const authority = await resolveAuthority(new StaticGrantSource(grants), prepared, new AbortController().signal);
         expect(authority.status).toBe('available');
         const available = authority as AvailableAuthority;
-        const latestNowMs = T0 + later * MINUTE;
-        const filter = new DiscoveryFilter(available, prepared, latestNowMs);
-        for (const ceiling of ceilings) {
-          expect(filter.allows(ceiling)).toBe(canDiscover(available, prepared, ceiling, latestNowMs) === 'allowed');
-        }
+        expectFilterAgrees(available, prepared, ceilings, later);
       }),
       { numRuns: 300 },
     );
@@ -87,11 +92,7 @@ describe('DiscoveryFilter', () => {
             // The premise: the same compiled grant objects every turn.
             if (previous !== undefined) expect(available.grants.every((g, i) => g === previous!.grants[i])).toBe(true);
             previous = available;
-            const latestNowMs = T0 + later * MINUTE;
-            const filter = new DiscoveryFilter(available, prepared, latestNowMs);
-            for (const ceiling of ceilings) {
-              expect(filter.allows(ceiling)).toBe(canDiscover(available, prepared, ceiling, latestNowMs) === 'allowed');
-            }
+            expectFilterAgrees(available, prepared, ceilings, later);
           }
         },
       ),

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import type { AccessContext, ContextToolProvider, MediationKernel, ToolDefinition, ToolHandler } from '../../src/kernel/index.js';
 import { ProviderRevisions } from '../../src/kernel/registry/provider-revisions.js';
-import { call, context, grant, makeWorld, succeeded, tool } from './support/world.js';
+import { context, grant, listAndCall, expectSameListing, makeWorld, succeeded, tool } from './support/world.js';
 
 const TOOLS = 30;
 const BOB = Object.freeze({ kind: 'human', userId: 'bob' } as const);
@@ -60,15 +60,8 @@ function revisedProvider(prefix = 'docs') {
   return { provider, definitions, counter, state };
 }
 
-async function turn(kernel: MediationKernel, ctx: AccessContext, toolName = 'docs.t007') {
-  const scope = await kernel.openTurnAuthority(ctx);
-  try {
-    const listed = await kernel.listTools(ctx);
-    const result = await kernel.invokeTool(ctx, call(ctx, toolName));
-    return { listed, result };
-  } finally {
-    scope.close();
-  }
+function turn(kernel: MediationKernel, ctx: AccessContext, toolName = 'docs.t007') {
+  return listAndCall(kernel, ctx, toolName, { path: [] });
 }
 
 describe('an unchanged revision: no listTools, no definition read (turn)', () => {
@@ -83,8 +76,7 @@ describe('an unchanged revision: no listTools, no definition read (turn)', () =>
     const { definitionsCompiled, definitionsReused, entriesValidated, providerCalls, shapesBuilt } = kernel.counters;
     for (const id of ['2', '3', '4']) {
       const next = await turn(kernel, context({ turn: id }));
-      expect(next.listed.tools).toBe(first.listed.tools);
-      expect(next.listed.catalogHash).toBe(first.listed.catalogHash);
+      expectSameListing(next, first);
       // The previous answer's handler: the provider was not asked again.
       expect(next.result).toMatchObject({ status: 'succeeded', output: { served: 'v1' } });
     }

@@ -2,7 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { getEventListeners } from 'node:events';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { closedAfterEach } from '../fixtures/closed-after-each.js';
 import { z } from 'zod';
 import { buildWorldKernel } from '../../bench/world/build-world.js';
 import { worldContext } from '../../src/world/reference-world.js';
@@ -41,10 +42,7 @@ function upstreamServer() {
 
 const ceiling: Requirement = { resource: { namespace: 'notion', path: [] }, action: 'search' };
 
-const open: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of open.splice(0).reverse()) await close();
-});
+const open = closedAfterEach();
 
 async function setup(strategy: CatalogueStrategyName = 'turn', followListChanged = false) {
   const upstream = upstreamServer();

@@ -1,14 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import type { AuditEvent } from '../../src/kernel/index.js';
 import { worldContext } from '../../src/world/reference-world.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { McpHttpServer } from '../../src/mcp/transports/http.js';
 import { connectFrames } from '../../src/mcp/transports/frame-exchange.js';
 import { bearer, openRawSession, post, rawRequest } from './support/http-frames.js';
-import { callFrame, initializeFrame, spawnServe } from './support/serve-process.js';
+import { callFrame, initializeFrame, spawnServe, readAuditFile } from './support/serve-process.js';
 import { buildWorld, invoked } from './support/world.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-protocol-guard-'));
@@ -18,13 +17,6 @@ const DEPTH = 5000;
 /** A response to a request the server never sent, nested past the SDK's JSON.stringify (issue 14, defect 1). */
 const deepResponse = (id: string | number) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"x":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}}`;
 const deepError = (id: string | number) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":1,"message":"m","data":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}}`;
-
-function readTrail(file: string): AuditEvent[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.length > 0)
-    .map((line) => JSON.parse(line) as AuditEvent);
-}
 
 describe('costlab serve --stdio under a nested response frame and an early call', () => {
   it('survives a deeply nested response to no request, answering every request of the same chunk', async () => {
@@ -65,7 +57,7 @@ describe('costlab serve --stdio under a nested response frame and an early call'
     const [late] = await serve.waitFor((f) => f.id === 'late');
     expect(late!.result?._meta).toMatchObject({ status: 'succeeded' });
     expect(await serve.end()).toBe(0);
-    expect(invoked(readTrail(audit)).map((e) => e.outcome)).toEqual(['succeeded']);
+    expect(invoked(readAuditFile(audit)).map((e) => e.outcome)).toEqual(['succeeded']);
   });
 });
 

@@ -1,16 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContractViolation, MemoryAuditSink } from '../../src/kernel/index.js';
-import type { AuditEvent } from '../../src/kernel/index.js';
 import { configuredServedWorld } from '../../src/world/serve-world.js';
 import { connectInMemory } from '../../src/mcp/transports/in-memory.js';
 import { WorldConfigSchema, loadWorldConfig } from '../../src/world/world-config.js';
-import { REPO_ROOT, SERVE_ARGS } from './support/serve-process.js';
+import { REPO_ROOT, SERVE_ARGS, readAuditFile } from './support/serve-process.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-mcp-serve-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -59,13 +58,6 @@ function labWorld() {
   };
 }
 
-function readTrail(file: string): AuditEvent[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.length > 0)
-    .map((line) => JSON.parse(line) as AuditEvent);
-}
-
 describe('a world file', () => {
   it('serves canned tools and an upstream MCP server’s mapped tools, each call mediated by this kernel', async () => {
     const audit = new MemoryAuditSink();
@@ -90,7 +82,7 @@ describe('a world file', () => {
       await world.close();
     }
     // Only the permitted upstream call reached the upstream kernel.
-    const upstreamCalls = readTrail(path.join(scratch, 'upstream.jsonl')).filter((e) => e.type === 'tool.invoked');
+    const upstreamCalls = readAuditFile(path.join(scratch, 'upstream.jsonl')).filter((e) => e.type === 'tool.invoked');
     expect(upstreamCalls.map((e) => [e.tool, e.outcome])).toEqual([['files.read', 'succeeded']]);
   });
 
@@ -132,7 +124,7 @@ describe('costlab serve --http', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(stderr).not.toContain(token);
-    const trail = readTrail(audit);
+    const trail = readAuditFile(audit);
     expect(trail.filter((e) => e.type === 'tool.catalog.listed').map((e) => e.catalogHash)).toEqual([listed._meta?.catalogHash]);
     expect(trail.filter((e) => e.type === 'tool.invoked').map((e) => e.catalogHash)).toEqual([listed._meta?.catalogHash]);
   });

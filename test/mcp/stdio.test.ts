@@ -1,22 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
-import type { AuditEvent } from '../../src/kernel/index.js';
-import { REPO_ROOT, SERVE_ARGS, callFrame, initializeFrame, spawnServe } from './support/serve-process.js';
+import { REPO_ROOT, SERVE_ARGS, callFrame, initializeFrame, spawnServe, readAuditFile } from './support/serve-process.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-mcp-stdio-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-function readTrail(file: string): AuditEvent[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.length > 0)
-    .map((line) => JSON.parse(line) as AuditEvent);
-}
 
 describe('costlab serve --stdio, spawned by the SDK client', () => {
   it('serves one turn: listChanged false, and the listed catalogHash is the one on tool.catalog.listed and on every tool.invoked', async () => {
@@ -34,8 +26,8 @@ describe('costlab serve --stdio, spawned by the SDK client', () => {
         expect([attempt.tool, result._meta?.status, result._meta?.code]).toEqual([attempt.tool, attempt.expect.status, attempt.expect.code]);
       }
       // The last call's outcome may leave up to OUTCOME_HOLD_MS after its answer (ADR 0054).
-      await vi.waitFor(() => expect(readTrail(audit).filter((e) => e.type === 'tool.invoked')).toHaveLength(attempts.length));
-      const trail = readTrail(audit);
+      await vi.waitFor(() => expect(readAuditFile(audit).filter((e) => e.type === 'tool.invoked')).toHaveLength(attempts.length));
+      const trail = readAuditFile(audit);
       const listings = trail.filter((e) => e.type === 'tool.catalog.listed');
       expect(listings).toHaveLength(1);
       expect(listings[0]!.catalogHash).toBe(listed._meta?.catalogHash);
@@ -86,7 +78,7 @@ describe('costlab serve --stdio, spoken to in malformed frames', () => {
     expect(serve.frames.some((f) => f.id === 'oversize')).toBe(false);
 
     expect(await serve.end()).toBe(0);
-    const calls = readTrail(audit).filter((e) => e.type === 'tool.invoked');
+    const calls = readAuditFile(audit).filter((e) => e.type === 'tool.invoked');
     // Every call that reached the bridge is in the trail, once, in order; protocol errors never formed a call.
     expect(calls.map((e) => [e.tool, e.source, e.reason, e.cause ?? null])).toEqual([
       ['files.write', 'envelope', 'invalid_request', 'arguments_too_large'],

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { servedConnection } from '../../bench/official-conformance/self-server.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('../fixtures/targets/', import.meta.url));
@@ -41,13 +42,11 @@ export function startCostlabHttp(): Promise<HttpServe> {
     });
     child.stdout!.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
-      const url = /"url": "(http:\/\/127\.0\.0\.1:\d+\/mcp)"/.exec(text)?.[1];
-      const token = /"Authorization": "Bearer ([^"]+)"/.exec(text)?.[1];
-      if (url === undefined || token === undefined) return;
+      const config = servedConnection(text);
+      if (config === undefined) return;
       clearTimeout(timer);
       resolve({
-        url,
-        token,
+        ...config,
         child,
         stop: () =>
           new Promise<void>((done) => {

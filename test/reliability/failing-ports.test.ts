@@ -84,6 +84,14 @@ function invokedRecord(audit: MemoryAuditSink, callId: string): AuditEvent {
 }
 
 /** Ways host code throws: an Error, a rejection, and values that are not errors (one with no string form at all). */
+/** A call in a turn whose catalogue could not be resolved: refused as tool_catalog_unavailable, recorded so, the tool never run. */
+async function expectCallRefusedUnavailable(kernel: ReturnType<typeof setup>['kernel'], audit: MemoryAuditSink, clock: { runs: number }): Promise<void> {
+  const result = await kernel.invokeTool(context(2), clockCall());
+  expect(result).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
+  expect(invokedRecord(audit, 'call-1')).toMatchObject({ outcome: 'failed', reason: 'tool_catalog_unavailable' });
+  expect(clock.runs).toBe(0);
+}
+
 const THROWN: readonly [string, () => unknown][] = [
   ['an Error', () => new Error('provider exploded')],
   ['a string', () => 'provider exploded'],
@@ -112,10 +120,7 @@ describe('a provider that throws', () => {
       expect(listed[0]).toMatchObject({ outcome: 'failed', reason: 'tool_catalog_unavailable' });
       expect(listed[0]!.cause).toContain("provider 'flaky'");
 
-      const result = await kernel.invokeTool(context(2), clockCall());
-      expect(result).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
-      expect(invokedRecord(audit, 'call-1')).toMatchObject({ outcome: 'failed', reason: 'tool_catalog_unavailable' });
-      expect(clock.runs).toBe(0);
+      await expectCallRefusedUnavailable(kernel, audit, clock);
 
       // A failed derivation is not held: once the provider recovers, the same turn answers.
       failing = false;
@@ -230,10 +235,7 @@ describe('a provider that returns malformed definitions or a duplicate name', ()
       const scope = await kernel.openTurnAuthority(context());
       expect(await kernel.listTools(context(1))).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
       expect(audit.ofType('tool.catalog.listed')).toMatchObject([{ outcome: 'failed', reason: 'tool_catalog_unavailable' }]);
-      const result = await kernel.invokeTool(context(2), clockCall());
-      expect(result).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
-      expect(invokedRecord(audit, 'call-1')).toMatchObject({ outcome: 'failed', reason: 'tool_catalog_unavailable' });
-      expect(clock.runs).toBe(0);
+      await expectCallRefusedUnavailable(kernel, audit, clock);
       // Not held: a malformed answer is asked again, never served from the lease.
       expect(kernel.counters.derivations).toBe(2);
       scope.close();

@@ -3,17 +3,15 @@
  * page plots its N curves on log–log axes with every fitted slope printed,
  * and every point's figure is in its mark's label; without one, no section.
  */
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReportSite, type BuiltReport } from '../../bench/report/build-site.js';
 import { SWEEP_MEASURES, sweepChartRows, sweepChartSpec } from '../../bench/report/sweep-chart.js';
 import { TURN_UNSIGNALLED } from '../../bench/report/palette.js';
 import { parseSweepResults, type SweepResults } from '../../bench/results/sweep-schema.js';
-import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
+import { COMMITTED_SWEEP, addCommittedSweep, createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
 import { chartSvg, markLabels } from './page-reading.js';
 
-const COMMITTED_SWEEP = path.resolve(import.meta.dirname, '../../results/sweep/latest.json');
 
 describe('costlab report with a scale sweep beside the results', () => {
   let workspace: ReportWorkspace;
@@ -23,8 +21,7 @@ describe('costlab report with a scale sweep beside the results', () => {
 
   beforeAll(async () => {
     workspace = await createReportWorkspace();
-    await mkdir(path.join(workspace.resultsDir, 'sweep'), { recursive: true });
-    await copyFile(COMMITTED_SWEEP, path.join(workspace.resultsDir, 'sweep', 'latest.json'));
+    await addCommittedSweep(workspace);
     sweep = parseSweepResults(JSON.parse(await readFile(COMMITTED_SWEEP, 'utf8')));
     built = await buildReportSite({ resultsDir: workspace.resultsDir, outDir: workspace.outDir, anchorsPath: workspace.anchorsPath, profilesDir: workspace.profilesDir, repoRoot: workspace.root });
     html = await readFile(built.indexPath, 'utf8');

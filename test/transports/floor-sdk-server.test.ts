@@ -8,15 +8,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach } from '../fixtures/closed-after-each.js';
 import { TRANSPORT_CALL } from '../../bench/transports/bare-sdk-server.js';
 import { floorSdkServer } from '../../bench/transports/floor-sdk-server.js';
 import type { FloorSdkServer } from '../../bench/transports/floor-sdk-server.js';
 
-const open: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of open.splice(0).reverse()) await close();
-});
+const open = closedAfterEach();
 
 async function connect(floor: FloorSdkServer): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -10,24 +10,52 @@ import { checkTargets, failingTargets } from '../../bench/verdicts/targets.js';
 import type { MeasuredResults } from '../../bench/results/write-results.js';
 import { makeResults } from '../fixtures/results-fixture.js';
 
-function measured(strategies: Parameters<typeof makeResults>[0]['strategies'] = {}): MeasuredResults {
+/** The operations that resolved a catalogue in a fixture turn: its listing and 24 calls, as the harness counts them (fixed here, not read back from the figures the targets judge). */
+const OPERATIONS_PER_TURN = 25;
+
+function measured(strategies: Parameters<typeof makeResults>[0]['strategies'] = {}, turnDerivations: readonly [number, number] = [1, 1]): MeasuredResults {
   const results = makeResults({ seed: 'targets', commitDate: '2026-11-30T00:00:00Z', strategies });
-  const operations = results.strategies.shared.structural.derivationsPerTurn;
   return {
     ...results,
     harness: {
       turnBoundary: { turn: { openP50Us: 40, listP50Us: 40 } } as never,
       remainderClamped: {},
-      resolvingOperationsPerTurn: { rederive: operations, shared: operations, turn: operations },
-      derivationsRange: { rederive: [operations, operations], shared: [operations, operations], turn: [1, 1] },
+      resolvingOperationsPerTurn: { rederive: OPERATIONS_PER_TURN, shared: OPERATIONS_PER_TURN, turn: OPERATIONS_PER_TURN },
+      derivationsRange: { rederive: [OPERATIONS_PER_TURN, OPERATIONS_PER_TURN], shared: [OPERATIONS_PER_TURN, OPERATIONS_PER_TURN], turn: turnDerivations },
       loadAverage: { start: 0, end: 0 },
     },
   } as MeasuredResults;
 }
 
 const STAIRCASE = /^staircase: shared’s call slower than turn’s/;
+const TURN_STRUCTURE = 'turn: 1 authority load, 1 derivation, 1 provider call per turn (every measured turn)';
+const SHARED_STRUCTURE = 'shared: derivations = provider calls = operations that resolved a catalogue, per turn';
 
 describe('bench targets', () => {
+  it('judges the structure of the fixture run in a fixed order, each with its verdict and what it measured', () => {
+    const checks = checkTargets(measured());
+    expect(checks.filter((check) => check.kind === 'structural').map((check) => [check.target, check.met, check.measured])).toEqual([
+      [TURN_STRUCTURE, true, '1 / 1 (each turn 1) / 1'],
+      [SHARED_STRUCTURE, true, '25 = 25 = 25 (listing + 24 calls)'],
+      ['rederive: derivations = provider calls = operations that resolved a catalogue, per turn', true, '25 = 25 = 25 (listing + 24 calls)'],
+    ]);
+    expect(failingTargets(checks).filter((check) => check.kind === 'structural')).toEqual([]);
+  });
+
+  it('a shared turn that derived fewer times than it resolved fails the run as a missed structural target', () => {
+    const checks = checkTargets(measured({ shared: { derivationsPerTurn: 24 } }));
+    const shared = checks.find((check) => check.target === SHARED_STRUCTURE)!;
+    expect(shared).toMatchObject({ met: false, kind: 'structural', measured: '24 = 24 = 25 (listing + 24 calls)' });
+    expect(failingTargets(checks).filter((check) => check.kind === 'structural')).toEqual([shared]);
+  });
+
+  it('a turn that derived twice in one measured turn fails the run, though its mean reads 1', () => {
+    const checks = checkTargets(measured({}, [1, 2]));
+    const turn = checks.find((check) => check.target === TURN_STRUCTURE)!;
+    expect(turn).toMatchObject({ met: false, kind: 'structural', measured: '1 / 1 (each turn 1–2) / 1' });
+    expect(failingTargets(checks).filter((check) => check.kind === 'structural')).toEqual([turn]);
+  });
+
   it('every target says what it compares', () => {
     for (const check of checkTargets(measured())) expect(['paired', 'structural', 'absolute']).toContain(check.kind);
   });

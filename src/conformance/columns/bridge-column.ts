@@ -11,7 +11,7 @@ import type { Column, ColumnTurn } from './column.js';
 import { inProcessLane } from './in-process-lane.js';
 import { observeWireResult } from './wire-result.js';
 
-export const HARNESS_INFO = Object.freeze({ name: 'costlab-conformance', version: '0.1.0' });
+const HARNESS_INFO = Object.freeze({ name: 'costlab-conformance', version: '0.1.0' });
 
 /** The result of a response frame, or an Error naming what came back instead. */
 function resultOf(frame: ResponseFrame | undefined, method: string): Record<string, unknown> {

@@ -30,7 +30,7 @@ export interface StdioCommand {
   readonly args: readonly string[];
 }
 
-export const COSTLAB_SERVE_STDIO: StdioCommand = { command: process.execPath, args: [...costlabCliArgs(), 'serve', '--stdio'] };
+const COSTLAB_SERVE_STDIO: StdioCommand = { command: process.execPath, args: [...costlabCliArgs(), 'serve', '--stdio'] };
 
 interface ChildTurn {
   readonly turn: ColumnTurn;

@@ -12,7 +12,7 @@ import { countCells } from './cell-counts.js';
 
 export const CONFORMANCE_SCHEMA = 'costlab.conformance/1';
 /** The number every costlab JSON output carries (docs/json-outputs.md); `schema` above names the same version. */
-export const CONFORMANCE_SCHEMA_VERSION = 1;
+const CONFORMANCE_SCHEMA_VERSION = 1;
 
 export interface ConformanceEnvironment {
   readonly node: string;

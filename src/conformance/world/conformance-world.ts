@@ -71,7 +71,7 @@ const STATIC_TOOLS: readonly ToolDeclaration[] = [
  * narrow grant see a broadly declared tool, and each call is then decided on
  * the argument path.
  */
-export const NOTION_SEARCH: ToolDeclaration = {
+const NOTION_SEARCH: ToolDeclaration = {
   name: 'notion.search',
   description: "Search the user's Notion workspace (served by their own provider).",
   namespace: 'notion',

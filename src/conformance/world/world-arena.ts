@@ -21,7 +21,7 @@ import type { WorldProvider } from './world-providers.js';
 /** Trusted setup a move performs between operations. JSON, so it can be sent to a child that holds the arena. */
 export type SetupStep = { readonly kind: 'advance-clock'; readonly ms: number } | { readonly kind: 'arm' };
 
-export function grantsOf(world: WorldDeclaration, condition: ConditionDeclaration): Grant[] {
+function grantsOf(world: WorldDeclaration, condition: ConditionDeclaration): Grant[] {
   const epochMs = Date.parse(world.epoch);
   return world.grants.map((declared) => {
     const patch = condition.grantConstraints?.[declared.id];

@@ -18,7 +18,7 @@ export type ArgumentShape = 'path' | 'path+query' | 'path+content' | 'path+to';
  * - `malformed-result`: answers with a result that fails the ToolResult contract.
  * - `names-another-owner`: asks for a resource owned by the world's stranger.
  */
-export type ToolBehaviour = 'ordinary' | 'escapes-ceiling' | 'malformed-result' | 'names-another-owner';
+type ToolBehaviour = 'ordinary' | 'escapes-ceiling' | 'malformed-result' | 'names-another-owner';
 
 export interface ToolDeclaration {
   readonly name: string;

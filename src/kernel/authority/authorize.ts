@@ -7,7 +7,7 @@ import type { UsageStore } from './grant-source.js';
 import type { PreparedContext } from './prepared-context.js';
 import type { AvailableAuthority } from './resolve-authority.js';
 
-export type { Rejection, RejectionReason } from './compiled-grant.js';
+export type {  RejectionReason } from './compiled-grant.js';
 
 /** The grant's frozen rejection for `reason`, shared by every decision that passes it over for that reason. */
 function rejection(grant: CompiledGrant, reason: RejectionReason): Rejection {

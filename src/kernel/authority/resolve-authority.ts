@@ -23,7 +23,7 @@ export interface AvailableAuthority {
   readonly admittedAtMs: number;
 }
 
-export interface UnavailableAuthority {
+interface UnavailableAuthority {
   readonly status: 'unavailable';
   readonly code: AuthorityFailureCode;
   readonly detail: string;

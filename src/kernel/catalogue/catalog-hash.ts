@@ -45,7 +45,7 @@ export function publishTool(definition: ToolDefinition): PublishedTool {
   return hit;
 }
 
-export class DuplicatePublishedTool extends Error {
+class DuplicatePublishedTool extends Error {
   override readonly name = 'DuplicatePublishedTool';
   constructor(readonly toolName: string) {
     super(`catalogue publishes '${toolName}' twice`);

@@ -51,7 +51,7 @@ export type RecallAnswer = (provider: ContextToolProvider) => { readonly tools: 
 export type AdmitList = (list: readonly unknown[], provider: ContextToolProvider, room: number, tooLarge: () => CatalogueUnavailable) => number;
 
 /** An AdmitList that takes in each handler with `admitOne`, which tells the length of its definition's JSON text. */
-export function eachHandler(counters: CatalogueSources['counters'], admitOne: (handler: unknown) => number): AdmitList {
+function eachHandler(counters: CatalogueSources['counters'], admitOne: (handler: unknown) => number): AdmitList {
   return (list, _provider, room, tooLarge) => {
     let chars = 0;
     // An index, not for…of: no iterator result per tool in the tiers below TurboFan.

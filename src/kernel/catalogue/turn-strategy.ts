@@ -33,7 +33,7 @@ import { ShapeCache } from './shape-cache.js';
  * this principal last time is not asked: its previous answer to this
  * principal (frozen definitions, checked handlers) is used as it is.
  */
-export async function deriveByContent(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext, signal: AbortSignal): Promise<EffectiveRegistry> {
+async function deriveByContent(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext, signal: AbortSignal): Promise<EffectiveRegistry> {
   const { counters } = sources;
   const revisions = store.answers;
   counters.derivations++;
@@ -106,7 +106,8 @@ function shapeOf(shapes: ShapeCache, parts: readonly (readonly ToolDefinition[])
  * The turn's registry when every provider's answer is recalled by revision
  * (ADR 0021), found without a promise: no provider asked, no definition
  * read, no closure, no microtask — at 19 tools the listing that opens a turn
- * fell ~10.1 → ~7.7 µs (p50 over 7,500 turns, A/B, 4 processes each).
+ * fell ~10.1 → ~7.7 µs (p50 over 7,500 turns, A/B, 4 processes each; at
+ * 513c8ec, command not kept).
  * `undefined` when any provider has to be asked — no change signal, no
  * answer remembered for this principal, another revision — or when the
  * recalled answers do not make a catalogue (past a limit, a duplicate name,
@@ -115,7 +116,7 @@ function shapeOf(shapes: ShapeCache, parts: readonly (readonly ToolDefinition[])
  * is remembered, and read again by the asking derivation only when it moved
  * or failed.
  */
-export function recallByRevision(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext): EffectiveRegistry | undefined {
+function recallByRevision(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext): EffectiveRegistry | undefined {
   const revisions = store.answers;
   const providers = sources.providers;
   for (let i = 0; i < providers.length; i++) if (providers[i]!.catalogueRevision === undefined) return undefined;

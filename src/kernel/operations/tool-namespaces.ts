@@ -13,7 +13,7 @@ export interface ToolNamespaceState {
   readonly toolCount: number;
 }
 
-export type NamespaceRefusalCode =
+type NamespaceRefusalCode =
   | 'invalid_context'
   | 'invalid_request'
   | 'authority_unavailable'

@@ -38,12 +38,12 @@ function requireFunction(handler: ToolHandler, key: 'parseArguments' | 'invoke' 
 }
 
 /** Validates, clones, freezes and wraps one handler: the cost of "registering" an entry. */
-export function registerEntry(handler: ToolHandler): RegisteredTool {
+function registerEntry(handler: ToolHandler): RegisteredTool {
   return registerMeasured(handler).entry;
 }
 
 /** registerEntry, also telling the length of the definition's JSON text (the clone computes it anyway). */
-export function registerMeasured(handler: ToolHandler): { entry: RegisteredTool; chars: number } {
+function registerMeasured(handler: ToolHandler): { entry: RegisteredTool; chars: number } {
   if (handler === null || typeof handler !== 'object') throw new InvalidToolHandler('a tool handler must be an object');
   const checked = parseContract('ToolDefinition', ToolDefinitionSchema, handler.definition);
   requireFunctions(handler);
@@ -80,7 +80,7 @@ export function bindEntry(handler: ToolHandler, definition: ToolDefinition): Reg
  * and wrapped with this handler's functions. The handler's functions are
  * checked on every admission, as register() checks them.
  */
-export function admitEntry(handler: ToolHandler, store: DefinitionStore): { entry: RegisteredTool; chars: number } {
+function admitEntry(handler: ToolHandler, store: DefinitionStore): { entry: RegisteredTool; chars: number } {
   const { definition, chars } = admitHandler(handler, store);
   // The entry itself is always new: its functions are this handler's (a
   // provider's handlers are typically closures made for this very call), and
@@ -93,7 +93,7 @@ export function admitEntry(handler: ToolHandler, store: DefinitionStore): { entr
  * content, the handler's functions checked. The `turn` strategy binds an
  * entry only for a tool a call asks for (HeldRegistry).
  */
-export function admitHandler(handler: ToolHandler, store: DefinitionStore): AdmittedDefinition {
+function admitHandler(handler: ToolHandler, store: DefinitionStore): AdmittedDefinition {
   if (handler === null || typeof handler !== 'object') throw new InvalidToolHandler('a tool handler must be an object');
   const admitted = store.admit(handler.definition);
   requireFunctions(handler);

@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
  * fixed sentence. Nothing thrown inside ever reaches a client (issue 14,
  * defect 7: `POST //%` was answered 500 `{"message":"Invalid URL"}`).
  */
-export const HTTP_ERRORS = {
+const HTTP_ERRORS = {
   not_found: [404, 'MCP is served at /mcp'],
   body_too_large: [413, 'the request body exceeds the limit'],
   body_timeout: [408, 'the request body did not arrive in time'],
@@ -18,7 +18,7 @@ export const HTTP_ERRORS = {
 export type HttpErrorCode = keyof typeof HTTP_ERRORS;
 
 /** The body of every costlab-made HTTP error. */
-export interface HttpErrorBody {
+interface HttpErrorBody {
   readonly error: string;
   readonly code?: string;
   readonly message: string;

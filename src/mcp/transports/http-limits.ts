@@ -31,7 +31,7 @@ export interface HttpLimits {
   readonly largeBodyBudgetBytes: number;
 }
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
+const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
   maxConnections: 4096,
   headersTimeoutMs: 10_000,
   bodyTimeoutMs: 30_000,
@@ -48,10 +48,10 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
  * process opens: the audit file, upstream servers' pipes, modules, the
  * listening socket.
  */
-export const RESERVED_DESCRIPTORS = 64;
+const RESERVED_DESCRIPTORS = 64;
 
 /** The soft limit on open files (Linux `/proc/self/limits`), or undefined where it cannot be read. */
-export function openFileSoftLimit(): number | undefined {
+function openFileSoftLimit(): number | undefined {
   try {
     const line = readFileSync('/proc/self/limits', 'utf8')
       .split('\n')

@@ -59,7 +59,7 @@ export interface McpHttpServerOptions {
 }
 
 /** The body of a refused token: the code names what was wrong with it, nothing more. */
-export interface TokenRefusalBody {
+interface TokenRefusalBody {
   readonly error: 'invalid_execution_token';
   readonly code: string;
   readonly message: string;
@@ -363,7 +363,7 @@ export class McpHttpServer {
       // a cost — the answer left in two writes (the stream's head when the SDK returned it, the event once the
       // kernel answered), and the client parsed it through three web streams. Per tools/call, client and server in
       // one process: +294 and +363 µs CPU over the bare SDK server (SSE) → −209 and −71 µs (JSON), medians of 40
-      // alternating blocks of 50 calls each, load 8–10 (ADR 0028).
+      // alternating blocks of 50 calls each, load 8–10 (ADR 0028; the transport rows of `costlab bench` at 619e53f).
       enableJsonResponse: true,
       enableDnsRebindingProtection: true,
       allowedHosts: [`${LOOPBACK}:${port}`, `localhost:${port}`],

@@ -4,9 +4,9 @@ import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextp
 import { ForwardingTransport } from './forwarding-transport.js';
 
 /** The fixed text of a JSON-RPC internal error: what went wrong inside stays inside (it goes to `onerror`). */
-export const INTERNAL_ERROR_MESSAGE = 'Internal error';
+const INTERNAL_ERROR_MESSAGE = 'Internal error';
 /** MCP's lifecycle: a session starts with `initialize`; only `ping` may come before it is answered. */
-export const NOT_INITIALIZED_MESSAGE = 'Invalid Request: send initialize first';
+const NOT_INITIALIZED_MESSAGE = 'Invalid Request: send initialize first';
 
 function idOf(message: JSONRPCMessage): RequestId | undefined {
   const id = (message as { id?: unknown }).id;

@@ -8,14 +8,10 @@ import type { OpenToolBridge } from '../open-tool-bridge.js';
 import { McpToolServer } from '../tool-server.js';
 import type { McpToolServerOptions } from '../tool-server.js';
 import { describeThrown } from '../../kernel/thrown-value.js';
-
-function answeredId(message: JSONRPCMessage | FrameError): RequestId | undefined {
-  const m = message as { id?: unknown; method?: unknown };
-  return m.method === undefined && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : undefined;
-}
+import { responseId } from '../request-timing.js';
 
 /** Matches the SDK's HTTP body bound, so a frame is refused alike over stdio and HTTP. */
-export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 
@@ -97,7 +93,7 @@ export class StdioFrameTransport implements Transport {
   }
 
   send(message: JSONRPCMessage | FrameError): Promise<void> {
-    const answered = answeredId(message);
+    const answered = responseId(message);
     if (answered !== undefined && this.#outstanding.delete(answered) && this.#ending && this.#outstanding.size === 0) {
       return this.#write(message).finally(() => void this.close());
     }

@@ -4,6 +4,7 @@
  * test builds exactly the world it is about, so a failure names one rule
  * rather than the interplay of nineteen tools.
  */
+import { expect } from 'vitest';
 import { InMemoryUsageStore, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../../src/kernel/index.js';
 import type {
   AccessContext,
@@ -252,4 +253,19 @@ export async function listAndCall(kernel: MediationKernel, ctx: AccessContext, t
   } finally {
     scope.close();
   }
+}
+
+type TurnAnswer = Awaited<ReturnType<typeof listAndCall>>;
+
+/** A later turn that took the catalogue over whole: the very same listed tools and catalogHash as the first. */
+export function expectSameListing(next: TurnAnswer, first: TurnAnswer): void {
+  expect(next.listed.tools).toBe(first.listed.tools);
+  expect(next.listed.catalogHash).toBe(first.listed.catalogHash);
+}
+
+/** A turn whose catalogue lost `tool`: not listed, a new catalogHash, and a call to it refused as tool_unavailable. */
+export function expectToolWithdrawn(before: TurnAnswer, after: TurnAnswer, tool: string): void {
+  expect(after.listed.tools.map((t) => t.name)).not.toContain(tool);
+  expect(after.listed.catalogHash).not.toBe(before.listed.catalogHash);
+  expect(after.result).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
 }

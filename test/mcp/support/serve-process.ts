@@ -4,10 +4,20 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { AuditEvent } from '../../../src/kernel/index.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const SERVE_ARGS = ['bin/costlab.mjs', 'serve', '--stdio'];
+
+/** The records of a served child's `--audit` JSON-lines file, in order. */
+export function readAuditFile(file: string): AuditEvent[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as AuditEvent);
+}
 
 export interface RawFrame {
   readonly jsonrpc: '2.0';
