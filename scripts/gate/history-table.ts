@@ -176,3 +176,17 @@ export function explanationFor(explanations: ReadonlyMap<string, string>, sha: s
   for (const [key, text] of explanations) if (sha.startsWith(key)) return text;
   return undefined;
 }
+
+/**
+ * The same table with each row's explanation taken from `explanations` (an
+ * explanation removed there leaves the row without one). Counts are untouched:
+ * explanations are written after a run, from reading the diffs it flagged.
+ */
+export function withExplanations(table: ReplayTable, explanations: ReadonlyMap<string, string>): ReplayTable {
+  const rows = table.rows.map((row): ReplayRow => {
+    const { explanation: _old, ...rest } = row;
+    const explanation = explanationFor(explanations, row.sha);
+    return (explanation === undefined ? rest : { ...rest, explanation }) as ReplayRow;
+  });
+  return { ...table, rows };
+}

@@ -4,6 +4,7 @@
  *   npx tsx scripts/gate/replay-history.ts [--commits 60] [--lanes catalogue,call,structural]
  *                                          [--budget-minutes M] [--commit-results | --out dir]
  *   npm run gate:replay -- …
+ *   npx tsx scripts/gate/replay-history.ts --explain [--commit-results | --out dir]
  *
  * For each of the last N non-merge commits that changed src/ (newest first),
  * builds today's tree (HEAD: its gate, probes, world builders, dependencies)
@@ -21,7 +22,9 @@
  * scripts/gate/replay-explanations.json (sha → text, written after reading the
  * flagged diffs). Writes gate-history.md and .json after every commit to
  * results/runs/ (git-ignored), or to results/gate-history/ with
- * --commit-results. Progress on stderr.
+ * --commit-results. Progress on stderr. `--explain` counts nothing: it reads
+ * the table already written there and rewrites it with the explanations file
+ * as it stands now.
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -38,7 +41,7 @@ import type { StructuralRow } from '../../bench/gate/verdict.js';
 import { positiveInteger, positiveNumber, subsetOf, FlagProblem } from '../../bench/command-line/flag-values.js';
 import { git } from '../../bench/repository/git.js';
 import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
-import { explanationFor, parseExplanations, renderReplayJson, renderReplayMarkdown } from './history-table.js';
+import { explanationFor, parseExplanations, renderReplayJson, renderReplayMarkdown, REPLAY_SCHEMA_VERSION, withExplanations } from './history-table.js';
 import type { LaneJudgement, ReplayRow, ReplayTable } from './history-table.js';
 import { INTENT_RULE, statedIntent } from './stated-intent.js';
 
@@ -55,6 +58,7 @@ const { values } = parseArgs({
     'budget-minutes': { type: 'string' },
     'commit-results': { type: 'boolean', default: false },
     out: { type: 'string' },
+    explain: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -89,11 +93,26 @@ const elapsed = (): string => {
 let position = '';
 const progress = (line: string): void => void process.stderr.write(`replay-history [${elapsed()}] ${position}${line}\n`);
 
+const explanations = parseExplanations(await readFile(join(import.meta.dirname, 'replay-explanations.json'), 'utf8'));
+if (values.explain) {
+  const file = join(outDir, 'gate-history.json');
+  const stored = JSON.parse(await readFile(file, 'utf8')) as ReplayTable;
+  if (stored.schemaVersion !== REPLAY_SCHEMA_VERSION) {
+    process.stderr.write(`replay-history: ${file} is schema version ${String(stored.schemaVersion)}, this script writes ${REPLAY_SCHEMA_VERSION}: replay again instead\n`);
+    process.exit(2);
+  }
+  const written = withExplanations(stored, explanations);
+  await withOutputDirectory(outDir, 'npx tsx scripts/gate/replay-history.ts --explain', async () => {
+    await writeOutputFile(join(outDir, 'gate-history.md'), renderReplayMarkdown(written));
+    await writeOutputFile(file, renderReplayJson(written));
+  });
+  process.stderr.write(`replay-history: ${file} and its .md rewritten with ${explanations.size} explanation(s); nothing counted\n`);
+  process.exit(0);
+}
 const head = await git(root, ['rev-parse', 'HEAD']);
 const baseline = await readBaseline(join(root, 'results', 'baseline.json'));
 const thresholds = laneThresholds(baseline);
 const valgrind = await valgrindVersion();
-const explanations = parseExplanations(await readFile(join(import.meta.dirname, 'replay-explanations.json'), 'utf8'));
 const commits = (await git(root, ['log', '--no-merges', '--format=%H', '-n', String(requested), head, '--', 'src'])).split('\n').filter((sha) => sha !== '');
 
 interface Measured {
@@ -176,7 +195,7 @@ let stopped: string | undefined;
 
 function table(): ReplayTable {
   return {
-    schemaVersion: 1,
+    schemaVersion: REPLAY_SCHEMA_VERSION,
     command,
     head,
     node: process.version,
