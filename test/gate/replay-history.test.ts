@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { explanationFor, parseExplanations, renderReplayJson, renderReplayMarkdown, summarize, withExplanations } from '../../scripts/gate/history-table.js';
-import type { ReplayTable } from '../../scripts/gate/history-table.js';
+import type { LaneJudgement, ReplayRow, ReplayTable } from '../../scripts/gate/history-table.js';
 import { INTENT_RULE, statedIntent } from '../../scripts/gate/stated-intent.js';
 
 describe('statedIntent', () => {
@@ -46,6 +46,15 @@ describe('statedIntent', () => {
 
 const sha = (digit: string): string => digit.repeat(40);
 
+function lane(id: string, verdict: string, change: string): LaneJudgement {
+  return { lane: id, verdict, flagged: verdict === 'regression', change, reason: verdict };
+}
+
+/** A judged row; the structural lane passes. */
+function judged(digit: string, parentDigit: string, subject: string, lanes: readonly LaneJudgement[]): ReplayRow {
+  return { sha: sha(digit), parent: sha(parentDigit), subject, intent: statedIntent(subject), comparable: true, lanes: [...lanes, { lane: 'structural', verdict: 'pass', flagged: false, reason: 'as expected' }] };
+}
+
 function sampleTable(): ReplayTable {
   return {
     schemaVersion: 1,
@@ -62,51 +71,10 @@ function sampleTable(): ReplayTable {
     intentRule: INTENT_RULE,
     method: 'one worktree of HEAD with src/ swapped in',
     rows: [
-      {
-        sha: sha('a'),
-        parent: sha('b'),
-        subject: 'Turn derivation done twice (costs 1.4 µs)',
-        intent: statedIntent('Turn derivation done twice (costs 1.4 µs)'),
-        comparable: true,
-        lanes: [
-          { lane: 'catalogue', verdict: 'regression', flagged: true, change: '+78%', reason: 'beyond' },
-          { lane: 'call', verdict: 'no-change', flagged: false, change: '+0.01%', reason: 'inside' },
-          { lane: 'structural', verdict: 'pass', flagged: false, reason: 'as expected' },
-        ],
-      },
-      {
-        sha: sha('b'),
-        parent: sha('c'),
-        subject: 'A renamed local | with a pipe',
-        intent: statedIntent('A renamed local | with a pipe'),
-        comparable: true,
-        explanation: 'the renamed local moved code layout',
-        lanes: [
-          { lane: 'catalogue', verdict: 'regression', flagged: true, change: '+0.8%', reason: 'beyond' },
-          { lane: 'call', verdict: 'improvement', flagged: false, change: '-2.0%', reason: 'beyond' },
-          { lane: 'structural', verdict: 'pass', flagged: false, reason: 'as expected' },
-        ],
-      },
-      {
-        sha: sha('c'),
-        parent: sha('d'),
-        subject: 'Docs only',
-        intent: statedIntent('Docs only'),
-        comparable: true,
-        lanes: [
-          { lane: 'catalogue', verdict: 'no-change', flagged: false, change: '+0.01%', reason: 'inside' },
-          { lane: 'call', verdict: 'no-change', flagged: false, change: '-0.01%', reason: 'inside' },
-          { lane: 'structural', verdict: 'pass', flagged: false, reason: 'as expected' },
-        ],
-      },
-      {
-        sha: sha('d'),
-        parent: sha('e'),
-        subject: 'Kernel before the internals face',
-        intent: statedIntent('Kernel before the internals face'),
-        comparable: false,
-        reason: "parent's src/: ProbeMissing: cannot bundle bench/harness/probe.ts",
-      },
+      judged('a', 'b', 'Turn derivation done twice (costs 1.4 µs)', [lane('catalogue', 'regression', '+78%'), lane('call', 'no-change', '+0.01%')]),
+      { ...judged('b', 'c', 'A renamed local | with a pipe', [lane('catalogue', 'regression', '+0.8%'), lane('call', 'improvement', '-2.0%')]), explanation: 'the renamed local moved code layout' },
+      judged('c', 'd', 'Docs only', [lane('catalogue', 'no-change', '+0.01%'), lane('call', 'no-change', '-0.01%')]),
+      { sha: sha('d'), parent: sha('e'), subject: 'Kernel before the internals face', intent: statedIntent('Kernel before the internals face'), comparable: false, reason: "parent's src/: ProbeMissing: cannot bundle bench/harness/probe.ts" },
     ],
   };
 }
