@@ -5,6 +5,7 @@
  *                                          [--budget-minutes M] [--commit-results | --out dir]
  *   npm run gate:replay -- …
  *   npx tsx scripts/gate/replay-history.ts --explain [--commit-results | --out dir]
+ *   npx tsx scripts/gate/replay-history.ts --resume --head <sha> [same --commits, --lanes, output]
  *
  * For each of the last N non-merge commits that changed src/ (newest first),
  * builds today's tree (HEAD: its gate, probes, world builders, dependencies)
@@ -59,6 +60,8 @@ const { values } = parseArgs({
     'commit-results': { type: 'boolean', default: false },
     out: { type: 'string' },
     explain: { type: 'boolean', default: false },
+    head: { type: 'string', default: 'HEAD' },
+    resume: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -83,7 +86,7 @@ if (problems.length > 0) {
 const instructionLanes = INSTRUCTION_LANE_IDS.filter((id) => lanes.includes(id));
 const withStructural = lanes.includes('structural');
 const outDir = values['commit-results'] ? join(root, 'results', 'gate-history') : resolve(values.out ?? join(root, 'results', 'runs'));
-const command = `npx tsx scripts/gate/replay-history.ts --commits ${requested} --lanes ${lanes.join(',')}${budgetMinutes === undefined ? '' : ` --budget-minutes ${budgetMinutes}`}${values['commit-results'] ? ' --commit-results' : ''}`;
+const command = `npx tsx scripts/gate/replay-history.ts --commits ${requested} --lanes ${lanes.join(',')}${budgetMinutes === undefined ? '' : ` --budget-minutes ${budgetMinutes}`}${values.head === 'HEAD' ? '' : ` --head ${values.head}`}${values.resume ? ' --resume' : ''}${values['commit-results'] ? ' --commit-results' : ''}`;
 
 const started = Date.now();
 const elapsed = (): string => {
@@ -109,7 +112,20 @@ if (values.explain) {
   process.stderr.write(`replay-history: ${file} and its .md rewritten with ${explanations.size} explanation(s); nothing counted\n`);
   process.exit(0);
 }
-const head = await git(root, ['rev-parse', 'HEAD']);
+const head = await git(root, ['rev-parse', '--verify', `${values.head}^{commit}`]);
+/**
+ * --resume: the table already written there is continued, its rows kept and
+ * its commits skipped, when it was counted by the same head's gate and probes
+ * over the same lanes; its runtime is added to this run's.
+ */
+let resumed: ReplayTable | undefined;
+if (values.resume) {
+  resumed = JSON.parse(await readFile(join(outDir, 'gate-history.json'), 'utf8')) as ReplayTable;
+  if (resumed.schemaVersion !== REPLAY_SCHEMA_VERSION || resumed.head !== head || resumed.lanes.join(',') !== lanes.join(',') || resumed.requested !== requested) {
+    process.stderr.write(`replay-history: --resume continues a table of the same head, lanes and --commits; ${join(outDir, 'gate-history.json')} is of head ${String(resumed.head).slice(0, 12)}, lanes ${resumed.lanes.join(',')}, ${resumed.requested} commits\n`);
+    process.exit(2);
+  }
+}
 const baseline = await readBaseline(join(root, 'results', 'baseline.json'));
 const thresholds = laneThresholds(baseline);
 const valgrind = await valgrindVersion();
@@ -190,18 +206,19 @@ function judge(parent: Measured, commit: Measured): LaneJudgement[] {
   return judgements;
 }
 
-const rows: ReplayRow[] = [];
+const rows: ReplayRow[] = [...(resumed?.rows ?? [])];
+const earlierSeconds = resumed?.runtimeSeconds ?? 0;
 let stopped: string | undefined;
 
 function table(): ReplayTable {
   return {
     schemaVersion: REPLAY_SCHEMA_VERSION,
-    command,
+    command: resumed === undefined ? command : `${resumed.command}, resumed by ${command}`,
     head,
     node: process.version,
     valgrind,
-    startedAt: new Date(started).toISOString(),
-    runtimeSeconds: Math.round((Date.now() - started) / 1000),
+    startedAt: resumed?.startedAt ?? new Date(started).toISOString(),
+    runtimeSeconds: earlierSeconds + Math.round((Date.now() - started) / 1000),
     requested,
     replayed: rows.length,
     ...(stopped === undefined ? {} : { stopped }),
@@ -227,6 +244,7 @@ await withOutputDirectory(outDir, command, async () => {
   try {
     for (const [index, sha] of commits.entries()) {
       position = `commit ${index + 1}/${commits.length} ${sha.slice(0, 7)}: `;
+      if (rows.some((row) => row.sha === sha)) continue;
       if (budgetMinutes !== undefined && treeSeconds.length > 0) {
         // Stop before a commit that would overrun: the src/ trees it still needs counted, at the mean cost of one so far.
         const mean = treeSeconds.reduce((a, b) => a + b, 0) / treeSeconds.length;
