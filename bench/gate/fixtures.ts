@@ -67,10 +67,7 @@ async function gitQuietly(cwd: string, args: readonly string[]): Promise<void> {
 
 /** A worktree at `base` with the fixture (rung k) applied; returns its directory. Throws FixtureDoesNotApply. */
 export async function fixtureTree(root: string, base: string, fixture: Fixture, k?: number): Promise<string> {
-  const dir = join(root, '.worktrees', `fixture-${fixture.name}${k === undefined ? '' : `-k${k}`}`);
-  await removeFixtureTree(root, dir);
-  await mkdir(join(root, '.worktrees'), { recursive: true });
-  await git(root, ['worktree', 'add', '--detach', dir, base]);
+  const dir = await sharedDependencyTree(root, base, `fixture-${fixture.name}${k === undefined ? '' : `-k${k}`}`);
   const patchFile = join(dir, '.fixture.patch');
   await writeFile(patchFile, await fixturePatch(root, fixture, k));
   try {
@@ -81,6 +78,20 @@ export async function fixtureTree(root: string, base: string, fixture: Fixture, 
   }
   await git(dir, ['apply', patchFile]);
   await rm(patchFile);
+  return dir;
+}
+
+/**
+ * A fresh worktree `.worktrees/<name>` at `base` that uses the repository's
+ * installed dependencies (a symlink to its node_modules); returns its directory.
+ * For trees whose lockfile is the repository's own: fixtures, and the history
+ * replay's tree with another commit's src/ swapped in.
+ */
+export async function sharedDependencyTree(root: string, base: string, name: string): Promise<string> {
+  const dir = join(root, '.worktrees', name);
+  await removeFixtureTree(root, dir);
+  await mkdir(join(root, '.worktrees'), { recursive: true });
+  await git(root, ['worktree', 'add', '--detach', dir, base]);
   await symlink(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
   return dir;
 }

@@ -10,7 +10,8 @@ import { loadAnchorSource, publishedFigures } from './anchor-source.js';
 import { renderChartSvg } from './chart-svg.js';
 import { commitLabel, historyChartSpec, historyRows } from './history-chart.js';
 import { describeStep, historySteps } from './history-steps.js';
-import { findCommitProfiles } from './profile-links.js';
+import { findCommitProfiles, relativeHref } from './profile-links.js';
+import { GATE_HISTORY_JSON, parseGateHistorySummary } from './gate-history-link.js';
 import {
   callTable,
   environmentEntries,
@@ -26,7 +27,7 @@ import { describeThrown } from '../../src/kernel/index.js';
 import { parseSweepResults } from '../results/sweep-schema.js';
 import { parseMapResults } from '../results/map-schema.js';
 import { mapChartRows, mapChartSpec } from './map-chart.js';
-import { renderReportPage, type ChartName, type CiHistoryOnPage, type MapOnPage, type SweepOnPage } from './report-page.js';
+import { renderReportPage, type ChartName, type CiHistoryOnPage, type GateHistoryOnPage, type MapOnPage, type SweepOnPage } from './report-page.js';
 import { dashboardRunsByTestbed, readDashboardHistory } from './dashboard-history.js';
 import { dashboardHistoryChartSpec, dashboardSteps, lastRunPerCommit } from './dashboard-history-chart.js';
 import { historyByTestbed, loadResultsCollection } from './results-collection.js';
@@ -197,6 +198,10 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
   const profiles = await findCommitProfiles(history, { profilesDir: options.profilesDir, repoRoot: options.repoRoot, pageDir });
   log(profiles.length === 0 ? 'no profiles found' : `profiles for ${profiles.length} commit(s)`);
 
+  const replay = await findBeside(resultsDirs, GATE_HISTORY_JSON, 'gate history replay', parseGateHistorySummary, log);
+  const gateHistory: GateHistoryOnPage | undefined =
+    replay === undefined ? undefined : { file: replay.file.replace(/\.json$/, '.md'), href: relativeHref(pageDir, path.resolve(replay.file.replace(/\.json$/, '.md'))), summary: replay.results };
+
   const html = renderReportPage({
     generatedAt: (options.now ?? new Date()).toISOString(),
     latest: collection.latest,
@@ -213,6 +218,7 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     ...(sweep === undefined ? {} : { sweep }),
     ...(map === undefined ? {} : { map }),
     ...(ciHistory === undefined ? {} : { ciHistory }),
+    ...(gateHistory === undefined ? {} : { gateHistory }),
     tables: {
       staircase: staircaseTable(latest, figures),
       ratios: ratiosTable(latest, figures),

@@ -41,7 +41,8 @@ async function profileFiles(dir: string, depth = 0): Promise<string[]> {
   return found;
 }
 
-function relativeHref(fromDir: string, target: string): string {
+/** `target` as a link from a page in `fromDir`: relative, POSIX-separated, each part URL-encoded. */
+export function relativeHref(fromDir: string, target: string): string {
   return path.relative(fromDir, target).split(path.sep).map(encodeURIComponent).join('/');
 }
 

@@ -9,6 +9,7 @@ import { escapeHtml, renderDefinitions, renderTable, type Table } from './html-m
 import { MEASUREMENT_RULES } from './measurement-rules.js';
 import { PAGE_STYLE } from './page-style.js';
 import type { CommitProfiles } from './profile-links.js';
+import type { GateHistorySummary } from './gate-history-link.js';
 import { TURN_UNSIGNALLED } from './palette.js';
 import type { ResultsFile } from './results-collection.js';
 import { formatDuration, formatRatio, formatShare } from './number-format.js';
@@ -45,6 +46,13 @@ export interface CiHistoryOnPage {
   readonly testbeds: readonly CiHistoryTestbed[];
 }
 
+/** The gate's record replayed: its table's Markdown file, linked relative to the page, and its summary. */
+export interface GateHistoryOnPage {
+  readonly file: string;
+  readonly href: string;
+  readonly summary: GateHistorySummary;
+}
+
 export interface ReportPageModel {
   readonly generatedAt: string;
   readonly latest: ResultsFile;
@@ -63,6 +71,7 @@ export interface ReportPageModel {
   /** The map chart is present exactly when `map` is. */
   readonly map?: MapOnPage;
   readonly ciHistory?: CiHistoryOnPage;
+  readonly gateHistory?: GateHistoryOnPage;
   readonly tables: {
     readonly staircase: Table;
     readonly ratios: Table;
@@ -100,6 +109,13 @@ ${stepsList(t.steps, `ci-history-steps-${t.testbed.replace(/[^A-Za-z0-9_-]+/g, '
   );
   return `<p>Every main-branch run the CI workflow published, read back from ${files}: one chart per testbed, since absolute times compare only on one. A run is noisy when ${escapeHtml(NOISE_RULE)}; noisy runs are drawn and left out of the step detection.</p>
 ${testbeds.join('\n')}`;
+}
+
+function gateHistorySection(history: GateHistoryOnPage): string {
+  const s = history.summary;
+  const minutes = `${Math.floor(s.runtimeSeconds / 60)} min ${s.runtimeSeconds % 60} s`;
+  return `<p id="gate-history-summary">The regression gate of <code>${escapeHtml(s.head.slice(0, 12))}</code> replayed over the commits that changed <code>src/</code>, each against its parent: ${s.replayed} of the last ${s.requested} replayed in ${escapeHtml(minutes)}${s.stopped === undefined ? '' : ` (${escapeHtml(s.stopped)})`}; ${s.flagged} flagged, ${s.passed} passed, ${s.notComparable} not comparable with today's probe; ${s.flaggedUnstated} flagged without a stated cost change, ${s.flaggedUnstatedExplained} of them explained.</p>
+<p>The table, commit by commit: <a href="${escapeHtml(history.href)}"><code>${escapeHtml(history.file)}</code></a>.</p>`;
 }
 
 function sweepSection(sweep: SweepOnPage, svg: string): string {
@@ -259,6 +275,7 @@ ${stepsList(model.steps)}
 ${renderTable(t.history)}`,
     ],
     ...(model.ciHistory === undefined ? [] : [['ci-history', 'History across CI runs', ciHistorySection(model.ciHistory)] as const]),
+    ...(model.gateHistory === undefined ? [] : [['gate-history', 'The gate replayed over history', gateHistorySection(model.gateHistory)] as const]),
     ...(model.sweep === undefined || model.charts.sweep === undefined ? [] : [['scale', '4. Catalogue resolution at scale', sweepSection(model.sweep, model.charts.sweep)] as const]),
     ['profiles', model.sweep === undefined ? '4. Profiles' : '5. Profiles', profilesSection(model)],
     ...(model.map === undefined || model.charts.map === undefined ? [] : [['map', 'The staircase map', mapSection(model.map, model.charts.map)] as const]),

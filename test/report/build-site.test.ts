@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { STRATEGY_NAMES, SEGMENT_NAMES } from '../../bench/results/results-schema.js';
@@ -305,5 +305,48 @@ describe('costlab report command', () => {
     } finally {
       stderr.mockRestore();
     }
+  });
+});
+
+describe('costlab report site, with the gate replayed over history', () => {
+  let workspace: ReportWorkspace;
+
+  beforeAll(async () => {
+    workspace = await createReportWorkspace();
+  });
+  afterAll(() => workspace.cleanup());
+
+  it('has no such section when no replay table is beside the results', async () => {
+    const { html } = await build(workspace);
+    expect(html).not.toContain('id="gate-history"');
+  });
+
+  it('links the replay table relative to the page and repeats its summary', async () => {
+    const dir = path.join(workspace.resultsDir, 'gate-history');
+    await mkdir(dir, { recursive: true });
+    const table = {
+      schemaVersion: 1,
+      head: 'f'.repeat(40),
+      requested: 60,
+      replayed: 12,
+      runtimeSeconds: 2_290,
+      stopped: 'stopped at the 38-minute budget',
+      summary: { flagged: 3, passed: 8, notComparable: 1, flaggedUnstated: 2, flaggedUnstatedExplained: 2, statedAndMoved: 1, statedNotMoved: 4 },
+    };
+    await writeFile(path.join(dir, 'gate-history.json'), JSON.stringify(table));
+    const { html, log } = await build(workspace);
+    expect(log.some((line) => /^gate history replay from .*gate-history\.json$/.test(line))).toBe(true);
+    expect(html).toContain('<section id="gate-history"');
+    const href = path.relative(workspace.outDir, path.join(dir, 'gate-history.md')).split(path.sep).join('/');
+    expect(html).toContain(`href="${href}"`);
+    expect(html).toContain('12 of the last 60 replayed in 38 min 10 s (stopped at the 38-minute budget); 3 flagged, 8 passed, 1 not comparable');
+    expect(html).toContain('2 flagged without a stated cost change, 2 of them explained');
+  });
+
+  it('leaves out a replay table that lacks its summary, naming the field in the log', async () => {
+    await writeFile(path.join(workspace.resultsDir, 'gate-history', 'gate-history.json'), JSON.stringify({ head: 'f'.repeat(40), requested: 60 }));
+    const { html, log } = await build(workspace);
+    expect(html).not.toContain('id="gate-history"');
+    expect(log.some((line) => line.includes("not a gate history replay results file (no 'summary' object)"))).toBe(true);
   });
 });
