@@ -6,7 +6,7 @@
  * diff. Markdown for people, JSON (the same object) for machines.
  */
 import { markdownTable } from 'markdown-table';
-import { escapeMarkdown } from '../../src/conformance/report/markdown-text.js';
+import { escapeMarkdown } from '../../src/conformance/index.js';
 import type { StatedIntent } from './stated-intent.js';
 
 /** Bumped when a field changes meaning (docs/json-outputs.md lists the outputs). */
