@@ -7,7 +7,9 @@ try {
   cli = await import('../dist/cli/main.js');
 } catch (error) {
   if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/cli/main.js')) throw error;
-  process.stderr.write('costlab: the built command line (dist/cli/main.js) is missing: run `npm run build` in the costlab checkout\n');
+  process.stderr.write(
+    'costlab: the built command line (dist/cli/main.js) is missing: run `npm run build` in the costlab checkout\n',
+  );
   process.exit(2);
 }
 cli.toleratePipeClose();

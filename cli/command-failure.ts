@@ -13,7 +13,11 @@ export const COULD_NOT_MEASURE = 2;
 
 /** A system call's refusal: `ENOSPC: no space left on device, write` already names the cause and, with its path, where. */
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {
-  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    typeof (error as NodeJS.ErrnoException).syscall === 'string'
+  );
 }
 
 /** One line for any thrown value: its first line only, so a multi-line message cannot pass for output of its own. */
@@ -22,8 +26,13 @@ export function describeCommandFailure(error: unknown): string {
   return text.split('\n')[0]!.trim();
 }
 
-export function reportCommandFailure(command: string | undefined, error: unknown, stderr: NodeJS.WritableStream = process.stderr): number {
+export function reportCommandFailure(
+  command: string | undefined,
+  error: unknown,
+  stderr: NodeJS.WritableStream = process.stderr,
+): number {
   stderr.write(`costlab${command === undefined ? '' : ` ${command}`}: ${describeCommandFailure(error)}\n`);
-  if (process.env['COSTLAB_DEBUG'] === '1' && error instanceof Error && error.stack !== undefined) stderr.write(`${error.stack}\n`);
+  if (process.env['COSTLAB_DEBUG'] === '1' && error instanceof Error && error.stack !== undefined)
+    stderr.write(`${error.stack}\n`);
   return COULD_NOT_MEASURE;
 }

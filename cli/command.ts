@@ -25,6 +25,9 @@ export interface CostlabCommand {
  * module names the shape its `define` declares; the values have passed their
  * checks (`bench/command-line/flag-values.ts`) before `run` sees them.
  */
-export function defineCommand<Flags>(spec: { define(command: Command): void; run(flags: Flags, context: CommandContext): Promise<number> }): CostlabCommand {
+export function defineCommand<Flags>(spec: {
+  define(command: Command): void;
+  run(flags: Flags, context: CommandContext): Promise<number>;
+}): CostlabCommand {
   return spec as unknown as CostlabCommand;
 }

@@ -25,24 +25,65 @@ interface CommandEntry {
 }
 
 const COMMANDS: Readonly<Record<string, CommandEntry>> = {
-  demo: { summary: 'run one turn of the reference world and print its audit trail', load: () => import('./commands/demo.js') },
-  bench: { summary: 'measure the systems cost of mediation: the staircase, segments, MCP path, microbenchmarks', load: () => import('./commands/bench.js') },
-  serve: { summary: 'serve the kernel over MCP (stdio or Streamable HTTP on loopback)', load: () => import('./commands/serve.js') },
-  conformance: { summary: 'judge the kernel on the conformance rows through all six columns', load: () => import('./commands/conformance.js') },
-  gate: { checkoutOnly: 'without a target', summary: 'check the working tree against results/baseline.json (structural and instruction-count lanes)', load: () => import('./commands/gate.js') },
-  compare: { checkoutOnly: 'without a target', summary: 'compare two commits lane by lane and flag a dearer catalogue resolution', load: () => import('./commands/compare.js') },
-  history: { summary: 'table of the catalogue segment and whole call across the commits in results/', load: () => import('./commands/history.js') },
-  profile: { checkoutOnly: 'always', summary: 'profile the reference workload per strategy (0x, --cpu-prof, clinic) into profiles/<commit>/', load: () => import('./commands/profile.js') },
-  sweep: { summary: 'measure catalogue resolution at real catalogue sizes (N, P, C, G) beside the SDK McpServer', load: () => import('./commands/sweep.js') },
-  map: { summary: 'measure the step ratios over a grid of provider tools × grants, both worlds placed on it', load: () => import('./commands/map.js') },
-  report: { summary: 'build the static HTML systems-cost report from results/*.json', load: () => import('./commands/report.js') },
-  audit: { summary: 'read an audit trail: its records, torn lines, and each call decided with no outcome recorded', load: () => import('./commands/audit.js') },
+  demo: {
+    summary: 'run one turn of the reference world and print its audit trail',
+    load: () => import('./commands/demo.js'),
+  },
+  bench: {
+    summary: 'measure the systems cost of mediation: the staircase, segments, MCP path, microbenchmarks',
+    load: () => import('./commands/bench.js'),
+  },
+  serve: {
+    summary: 'serve the kernel over MCP (stdio or Streamable HTTP on loopback)',
+    load: () => import('./commands/serve.js'),
+  },
+  conformance: {
+    summary: 'judge the kernel on the conformance rows through all six columns',
+    load: () => import('./commands/conformance.js'),
+  },
+  gate: {
+    checkoutOnly: 'without a target',
+    summary: 'check the working tree against results/baseline.json (structural and instruction-count lanes)',
+    load: () => import('./commands/gate.js'),
+  },
+  compare: {
+    checkoutOnly: 'without a target',
+    summary: 'compare two commits lane by lane and flag a dearer catalogue resolution',
+    load: () => import('./commands/compare.js'),
+  },
+  history: {
+    summary: 'table of the catalogue segment and whole call across the commits in results/',
+    load: () => import('./commands/history.js'),
+  },
+  profile: {
+    checkoutOnly: 'always',
+    summary: 'profile the reference workload per strategy (0x, --cpu-prof, clinic) into profiles/<commit>/',
+    load: () => import('./commands/profile.js'),
+  },
+  sweep: {
+    summary: 'measure catalogue resolution at real catalogue sizes (N, P, C, G) beside the SDK McpServer',
+    load: () => import('./commands/sweep.js'),
+  },
+  map: {
+    summary: 'measure the step ratios over a grid of provider tools × grants, both worlds placed on it',
+    load: () => import('./commands/map.js'),
+  },
+  report: {
+    summary: 'build the static HTML systems-cost report from results/*.json',
+    load: () => import('./commands/report.js'),
+  },
+  audit: {
+    summary: 'read an audit trail: its records, torn lines, and each call decided with no outcome recorded',
+    load: () => import('./commands/audit.js'),
+  },
 };
 
 export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 /** The commands an installed package refuses, always or without a target: they measure a checkout's own sources. */
 export const CHECKOUT_ONLY_COMMANDS: Readonly<Record<string, 'always' | 'without a target'>> = Object.fromEntries(
-  Object.entries(COMMANDS).flatMap(([name, entry]) => (entry.checkoutOnly === undefined ? [] : [[name, entry.checkoutOnly]])),
+  Object.entries(COMMANDS).flatMap(([name, entry]) =>
+    entry.checkoutOnly === undefined ? [] : [[name, entry.checkoutOnly]],
+  ),
 );
 
 /** Whether a command line takes a command's target path (`--target`, `--world`; cli/target/target-options.ts). */
@@ -78,8 +119,13 @@ export async function main(argv: readonly string[]): Promise<number> {
   for (const [name, entry] of Object.entries(COMMANDS)) {
     const sub = program.command(name).summary(entry.summary).description(entry.summary);
     if (name !== target) continue;
-    if (!PACKAGE_IS_CHECKOUT && (entry.checkoutOnly === 'always' || (entry.checkoutOnly === 'without a target' && !takesTarget(argv)))) {
-      process.stderr.write(`costlab ${name}: ${entry.checkoutOnly === 'always' ? 'this command' : 'without --target or --world, this command'} measures a costlab checkout's own code and needs its development tools; this costlab is an installed package (not a git checkout): clone the repository to run it\n`);
+    if (
+      !PACKAGE_IS_CHECKOUT &&
+      (entry.checkoutOnly === 'always' || (entry.checkoutOnly === 'without a target' && !takesTarget(argv)))
+    ) {
+      process.stderr.write(
+        `costlab ${name}: ${entry.checkoutOnly === 'always' ? 'this command' : 'without --target or --world, this command'} measures a costlab checkout's own code and needs its development tools; this costlab is an installed package (not a git checkout): clone the repository to run it\n`,
+      );
       return 2;
     }
     const { command } = await entry.load();
@@ -88,7 +134,11 @@ export async function main(argv: readonly string[]): Promise<number> {
       .showHelpAfterError(`(run \`costlab ${name} --help\` for its options)`)
       .hook('preAction', (_program, action) => {
         const problems = flagProblems(action);
-        if (problems.length > 0) action.error(problems.map((line) => `error: ${line}`).join('\n'), { exitCode: 2, code: 'costlab.invalidFlag' });
+        if (problems.length > 0)
+          action.error(problems.map((line) => `error: ${line}`).join('\n'), {
+            exitCode: 2,
+            code: 'costlab.invalidFlag',
+          });
       })
       .action(async () => {
         try {

@@ -33,13 +33,22 @@ import type { VerdictRow } from '../bench/gate/verdict.js';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '20' }, self: { type: 'string', default: '20' }, windows: { type: 'string', default: '50' }, only: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '20' },
+    self: { type: 'string', default: '20' },
+    windows: { type: 'string', default: '50' },
+    only: { type: 'string' },
+  },
   strict: true,
 });
 const runs = Number(values.runs);
 const selfRuns = Number(values.self);
 const windowsPerProcess = Number(values.windows);
-for (const [name, value] of [['runs', runs], ['self', selfRuns], ['windows', windowsPerProcess]] as const) {
+for (const [name, value] of [
+  ['runs', runs],
+  ['self', selfRuns],
+  ['windows', windowsPerProcess],
+] as const) {
   if (!Number.isInteger(value) || value < 1) {
     process.stderr.write(`gate-power: --${name} must be a positive integer\n`);
     process.exit(2);
@@ -48,7 +57,9 @@ for (const [name, value] of [['runs', runs], ['self', selfRuns], ['windows', win
 // A run is what `costlab gate` judges: the median of GATE_WINDOWS consecutive windows of one process.
 const runsPerProcess = windowsPerProcess / GATE_WINDOWS;
 if (!Number.isInteger(runsPerProcess) || runs % runsPerProcess !== 0 || selfRuns % runsPerProcess !== 0) {
-  process.stderr.write(`gate-power: --windows must be a multiple of the gate's ${GATE_WINDOWS} windows, and --runs and --self multiples of the runs it holds\n`);
+  process.stderr.write(
+    `gate-power: --windows must be a multiple of the gate's ${GATE_WINDOWS} windows, and --runs and --self multiples of the runs it holds\n`,
+  );
   process.exit(2);
 }
 const only = values.only === undefined ? undefined : new Set(values.only.split(','));
@@ -84,14 +95,40 @@ const labelOf = new Map(INSTRUCTION_LANES.map((lane) => [lane.label, lane.id]));
  * `costlab gate` judges its windows: against the baseline, each lane with
  * its threshold.
  */
-async function judgeRuns(scenario: string, dir: string, structural: readonly VerdictRow[], lanes: readonly InstructionLaneId[] | undefined, runs: number, k?: number): Promise<Outcome[]> {
-  const figures = await instructionCounts(dir, { repeats: runs / runsPerProcess, windowsPerProcess, ...(lanes === undefined ? {} : { lanes }), onProgress: progress });
+async function judgeRuns(
+  scenario: string,
+  dir: string,
+  structural: readonly VerdictRow[],
+  lanes: readonly InstructionLaneId[] | undefined,
+  runs: number,
+  k?: number,
+): Promise<Outcome[]> {
+  const figures = await instructionCounts(dir, {
+    repeats: runs / runsPerProcess,
+    windowsPerProcess,
+    ...(lanes === undefined ? {} : { lanes }),
+    onProgress: progress,
+  });
   return Array.from({ length: runs }, (_, i) => {
-    const head = Object.fromEntries(INSTRUCTION_LANES.map((lane) => [lane.id, figures[lane.id].slice(i * GATE_WINDOWS, (i + 1) * GATE_WINDOWS)])) as unknown as InstructionFigures;
+    const head = Object.fromEntries(
+      INSTRUCTION_LANES.map((lane) => [lane.id, figures[lane.id].slice(i * GATE_WINDOWS, (i + 1) * GATE_WINDOWS)]),
+    ) as unknown as InstructionFigures;
     const rows = [...structural, ...instructionRows(baseFigures, head, thresholds)];
     const counts = laneCounts(rows);
-    const flaggedBy = rows.filter(isFlagged).map((row) => (row.lane === 'instructions' ? `instructions ${labelOf.get(row.segment)}` : `structural: ${row.segment}`));
-    return { scenario, run: i + 1, flagged: exitCodeFor(rows) === 1, flaggedBy, counts, rows, ...(k === undefined ? {} : { k }) };
+    const flaggedBy = rows
+      .filter(isFlagged)
+      .map((row) =>
+        row.lane === 'instructions' ? `instructions ${labelOf.get(row.segment)}` : `structural: ${row.segment}`,
+      );
+    return {
+      scenario,
+      run: i + 1,
+      flagged: exitCodeFor(rows) === 1,
+      flaggedBy,
+      counts,
+      rows,
+      ...(k === undefined ? {} : { k }),
+    };
   });
 }
 
@@ -111,9 +148,16 @@ function fit(x: readonly number[], y: readonly number[]): { slope: number; r2: n
   return { slope: sxy / sxx, r2: syy === 0 ? 0 : (sxy * sxy) / (sxx * syy) };
 }
 
-const structuralOf = async (dir: string): Promise<readonly VerdictRow[]> => (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
+const structuralOf = async (dir: string): Promise<readonly VerdictRow[]> =>
+  (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
 const fixtures = FIXTURES.filter((fixture) => only === undefined || only.has(fixture.name));
-const scenarios = fixtures.flatMap((fixture) => (fixture.rungs ?? [undefined]).map((k) => ({ fixture, k, label: `${fixture.name}${k === undefined ? '' : ` k=${k}`}` })));
+const scenarios = fixtures.flatMap((fixture) =>
+  (fixture.rungs ?? [undefined]).map((k) => ({
+    fixture,
+    k,
+    label: `${fixture.name}${k === undefined ? '' : ` k=${k}`}`,
+  })),
+);
 
 // Preflight: every fixture tree is built and its structural lane run before
 // anything is counted. A patch can apply and still break the kernel (a method
@@ -133,7 +177,9 @@ for (const scenario of scenarios) {
   }
 }
 if (broken.length > 0) {
-  process.stderr.write(`gate-power: fixtures that build but do not run (re-fit them to the code they target):\n${broken.map((line) => `  ${line}\n`).join('')}`);
+  process.stderr.write(
+    `gate-power: fixtures that build but do not run (re-fit them to the code they target):\n${broken.map((line) => `  ${line}\n`).join('')}`,
+  );
   process.exit(2);
 }
 
@@ -166,24 +212,41 @@ if (failures.length > 0) {
  * report says which scenarios it still lacks) and returns what was not as expected.
  */
 function writeReport(): string[] {
-  const ladders = fixtures.filter((fixture): fixture is Fixture & { rungs: readonly number[] } => fixture.rungs !== undefined).map((fixture) => {
-    const lane = fixture.lanes[0]!;
-    // A rung's count is the median of its runs' counts (they agree to the lane's A/A spread).
-    const points = fixture.rungs.map((k) => {
-      const counts = outcomes.filter((o) => o.scenario === fixture.name && o.k === k).flatMap((o) => (o.counts[lane] === undefined ? [] : [o.counts[lane]!]));
-      return { k, count: counts.length === 0 ? undefined : median(counts) };
+  const ladders = fixtures
+    .filter((fixture): fixture is Fixture & { rungs: readonly number[] } => fixture.rungs !== undefined)
+    .map((fixture) => {
+      const lane = fixture.lanes[0]!;
+      // A rung's count is the median of its runs' counts (they agree to the lane's A/A spread).
+      const points = fixture.rungs.map((k) => {
+        const counts = outcomes
+          .filter((o) => o.scenario === fixture.name && o.k === k)
+          .flatMap((o) => (o.counts[lane] === undefined ? [] : [o.counts[lane]!]));
+        return { k, count: counts.length === 0 ? undefined : median(counts) };
+      });
+      const complete = points.every((p) => p.count !== undefined);
+      const { slope, r2 } = complete
+        ? fit(
+            points.map((p) => p.k),
+            points.map((p) => p.count!),
+          )
+        : { slope: Number.NaN, r2: Number.NaN };
+      const rises = complete && points.every((p, i) => i === 0 || p.count! > points[i - 1]!.count!);
+      return { name: fixture.name, lane, points, slope, r2, rises, ok: rises && r2 >= 0.98 };
     });
-    const complete = points.every((p) => p.count !== undefined);
-    const { slope, r2 } = complete ? fit(points.map((p) => p.k), points.map((p) => p.count!)) : { slope: Number.NaN, r2: Number.NaN };
-    const rises = complete && points.every((p, i) => i === 0 || p.count! > points[i - 1]!.count!);
-    return { name: fixture.name, lane, points, slope, r2, rises, ok: rises && r2 >= 0.98 };
-  });
 
   const minutes = ((Date.now() - started) / 60000).toFixed(1);
   const rowsFor = (scenario: string, k?: number) => outcomes.filter((o) => o.scenario === scenario && o.k === k);
   const scenarioLines = [
-    ...(outcomes.some((o) => o.scenario === 'self') ? [{ name: 'self (HEAD)', expect: 'no flag', list: rowsFor('self') }] : []),
-    ...fixtures.flatMap((fixture) => (fixture.rungs ?? [undefined]).map((k) => ({ name: `${fixture.name}${k === undefined ? '' : ` k=${k}`}`, expect: k === 1 ? 'rung 1' : 'flag', list: rowsFor(fixture.name, k) }))),
+    ...(outcomes.some((o) => o.scenario === 'self')
+      ? [{ name: 'self (HEAD)', expect: 'no flag', list: rowsFor('self') }]
+      : []),
+    ...fixtures.flatMap((fixture) =>
+      (fixture.rungs ?? [undefined]).map((k) => ({
+        name: `${fixture.name}${k === undefined ? '' : ` k=${k}`}`,
+        expect: k === 1 ? 'rung 1' : 'flag',
+        list: rowsFor(fixture.name, k),
+      })),
+    ),
   ];
   const lines = [
     '# Regression gate: power, false alarms and work ladders',
@@ -193,27 +256,44 @@ function writeReport(): string[] {
     '',
     '| scenario | expected | runs | flagged (exit 1) | lanes that flagged |',
     '| --- | --- | ---: | ---: | --- |',
-    ...scenarioLines.map((s) => `| ${s.name} | ${s.expect} | ${s.list.length} | ${s.list.filter((o) => o.flagged).length} | ${[...new Set(s.list.flatMap((o) => o.flaggedBy))].join('; ') || '—'} |`),
+    ...scenarioLines.map(
+      (s) =>
+        `| ${s.name} | ${s.expect} | ${s.list.length} | ${s.list.filter((o) => o.flagged).length} | ${[...new Set(s.list.flatMap((o) => o.flaggedBy))].join('; ') || '—'} |`,
+    ),
     '',
     '## Ladders',
     '',
     '| ladder | lane | counts per operation, k = 1…4 | slope per k | r² | rises with k, r² ≥ 0.98 |',
     '| --- | --- | --- | ---: | ---: | --- |',
-    ...ladders.map((l) => `| ${l.name} | ${l.lane} | ${l.points.map((p) => (p.count === undefined ? '—' : Math.round(p.count).toLocaleString('en-US'))).join(' → ')} | ${Math.round(l.slope).toLocaleString('en-US')} | ${l.r2.toFixed(4)} | ${l.ok ? 'yes' : '**no**'} |`),
+    ...ladders.map(
+      (l) =>
+        `| ${l.name} | ${l.lane} | ${l.points.map((p) => (p.count === undefined ? '—' : Math.round(p.count).toLocaleString('en-US'))).join(' → ')} | ${Math.round(l.slope).toLocaleString('en-US')} | ${l.r2.toFixed(4)} | ${l.ok ? 'yes' : '**no**'} |`,
+    ),
     '',
     `Baseline per operation: ${INSTRUCTION_LANES.map((lane) => `${lane.id} ${Math.round(baseFigures[lane.id][0]!).toLocaleString('en-US')} (threshold ${(thresholds[lane.id] * 100).toFixed(2)}%)`).join('; ')}.`,
     ...(outcomes.some((o) => o.scenario === 'self')
       ? [
           '',
-          `HEAD's spread over its ${selfRuns} runs ((max − min) / median), against each lane's threshold: ${INSTRUCTION_LANES.map((lane) => {
-            const counts = rowsFor('self').flatMap((o) => (o.counts[lane.id] === undefined ? [] : [o.counts[lane.id]!]));
-            return `${lane.id} ${(relativeSpread(counts) * 100).toFixed(4)}% (median ${Math.round(median(counts)).toLocaleString('en-US')})`;
-          }).join('; ')}.`,
+          `HEAD's spread over its ${selfRuns} runs ((max − min) / median), against each lane's threshold: ${INSTRUCTION_LANES.map(
+            (lane) => {
+              const counts = rowsFor('self').flatMap((o) =>
+                o.counts[lane.id] === undefined ? [] : [o.counts[lane.id]!],
+              );
+              return `${lane.id} ${(relativeSpread(counts) * 100).toFixed(4)}% (median ${Math.round(median(counts)).toLocaleString('en-US')})`;
+            },
+          ).join('; ')}.`,
         ]
       : []),
     '',
   ];
   writeFileSync(join(root, 'results', 'gate-power.md'), `${lines.join('\n')}\n`);
-  writeFileSync(join(root, 'results', 'gate-power.json'), `${JSON.stringify({ base, node: process.version, runs, selfRuns, minutes: Number(minutes), ladders, outcomes: outcomes.map(({ rows: _rows, ...rest }) => rest) }, null, 2)}\n`);
-  return [...ladders.filter((l) => !l.ok).map((l) => l.name), ...scenarioLines.filter((s) => s.expect === 'flag' && s.list.some((o) => !o.flagged)).map((s) => s.name), ...(outcomes.some((o) => o.scenario === 'self' && o.flagged) ? ['self'] : [])];
+  writeFileSync(
+    join(root, 'results', 'gate-power.json'),
+    `${JSON.stringify({ base, node: process.version, runs, selfRuns, minutes: Number(minutes), ladders, outcomes: outcomes.map(({ rows: _rows, ...rest }) => rest) }, null, 2)}\n`,
+  );
+  return [
+    ...ladders.filter((l) => !l.ok).map((l) => l.name),
+    ...scenarioLines.filter((s) => s.expect === 'flag' && s.list.some((o) => !o.flagged)).map((s) => s.name),
+    ...(outcomes.some((o) => o.scenario === 'self' && o.flagged) ? ['self'] : []),
+  ];
 }

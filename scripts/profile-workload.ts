@@ -15,7 +15,12 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { WORKLOAD_USAGE, WorkloadUsageError, parseWorkloadArgs, runProfileWorkload } from '../bench/profile/profile-workload.js';
+import {
+  WORKLOAD_USAGE,
+  WorkloadUsageError,
+  parseWorkloadArgs,
+  runProfileWorkload,
+} from '../bench/profile/profile-workload.js';
 import { writeSourceMapSidecar } from '../bench/profile/source-map-sidecar.js';
 import { describeThrownWithName } from '../src/kernel/index.js';
 
@@ -28,10 +33,15 @@ try {
     `profile-workload: ${report.strategy}: ${report.turns} turns (${report.concurrent} at a time), ${report.calls} calls in ${report.elapsedMs.toFixed(0)} ms\n`,
   );
   if (options.sourceMaps !== undefined) {
-    await writeSourceMapSidecar(options.sourceMaps, ['src', 'bench', 'scripts'].map((dir) => path.join(repoRoot, dir)));
+    await writeSourceMapSidecar(
+      options.sourceMaps,
+      ['src', 'bench', 'scripts'].map((dir) => path.join(repoRoot, dir)),
+    );
   }
 } catch (error) {
-  const usage = error instanceof WorkloadUsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+  const usage =
+    error instanceof WorkloadUsageError ||
+    (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
   process.stderr.write(`profile-workload: ${describeThrownWithName(error)}\n${usage ? `${WORKLOAD_USAGE}\n` : ''}`);
   process.exitCode = usage ? 2 : 1;
 }

@@ -12,9 +12,15 @@ const repoRoot = path.resolve(import.meta.dirname, '..');
 if (process.argv.includes('--check')) {
   const { current, expected } = await expectedReadme({ repoRoot });
   if (current !== expected) {
-    process.stderr.write('readme-claims: README.md does not say what results/latest.json shows; run npx tsx scripts/readme-claims.ts\n');
+    process.stderr.write(
+      'readme-claims: README.md does not say what results/latest.json shows; run npx tsx scripts/readme-claims.ts\n',
+    );
     process.exitCode = 1;
   }
 } else {
-  process.stdout.write((await updateReadmeClaims({ repoRoot })) ? 'readme-claims: README.md updated\n' : 'readme-claims: README.md already current\n');
+  process.stdout.write(
+    (await updateReadmeClaims({ repoRoot }))
+      ? 'readme-claims: README.md updated\n'
+      : 'readme-claims: README.md already current\n',
+  );
 }

@@ -23,11 +23,17 @@ function newestSource(dir: string): number {
 }
 
 export default function setup(): void {
-  const sources = Math.max(...['src', 'bench', 'cli'].map((dir) => newestSource(path.join(ROOT, dir))), statSync(path.join(ROOT, 'package.json')).mtimeMs);
+  const sources = Math.max(
+    ...['src', 'bench', 'cli'].map((dir) => newestSource(path.join(ROOT, dir))),
+    statSync(path.join(ROOT, 'package.json')).mtimeMs,
+  );
   if (existsSync(BUILD_INFO) && statSync(BUILD_INFO).mtimeMs >= sources) return;
   process.stderr.write('vitest setup: dist/ is older than the sources: npm run build\n');
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (build.status !== 0) throw new Error(`npm run build failed (exit ${build.status}): the tests that start bin/costlab.mjs would run a stale or missing build`);
+  if (build.status !== 0)
+    throw new Error(
+      `npm run build failed (exit ${build.status}): the tests that start bin/costlab.mjs would run a stale or missing build`,
+    );
   // tsc leaves its build info untouched when no output changed (a source touched, not edited): mark the build current.
   const now = new Date();
   utimesSync(BUILD_INFO, now, now);

@@ -56,13 +56,20 @@ export const portNumber: FlagCheck<number> = check('a port number (0 to 65535)',
 
 /** One of a fixed set of words. */
 export function oneOf<T extends string>(choices: readonly T[]): FlagCheck<T> {
-  return check(`one of ${choices.join(', ')}`, (given) => (choices as readonly string[]).includes(given) ? (given as T) : undefined);
+  return check(`one of ${choices.join(', ')}`, (given) =>
+    (choices as readonly string[]).includes(given) ? (given as T) : undefined,
+  );
 }
 
 /** A comma-separated, non-empty subset of a fixed set of words, in the order given. */
 export function subsetOf<T extends string>(choices: readonly T[]): FlagCheck<readonly T[]> {
   return check(`a comma-separated subset of ${choices.join(',')}`, (given) => {
-    const picked = given.split(',').map((word) => word.trim()).filter((word) => word.length > 0);
-    return picked.length > 0 && picked.every((word) => (choices as readonly string[]).includes(word)) ? (picked as T[]) : undefined;
+    const picked = given
+      .split(',')
+      .map((word) => word.trim())
+      .filter((word) => word.length > 0);
+    return picked.length > 0 && picked.every((word) => (choices as readonly string[]).includes(word))
+      ? (picked as T[])
+      : undefined;
   });
 }

@@ -3,4 +3,12 @@
  * number, a size or a list.
  * This is the room's face: the command line imports the room only here.
  */
-export { FlagProblem, nonNegativeInteger, oneOf, portNumber, positiveInteger, positiveNumber, subsetOf } from './flag-values.js';
+export {
+  FlagProblem,
+  nonNegativeInteger,
+  oneOf,
+  portNumber,
+  positiveInteger,
+  positiveNumber,
+  subsetOf,
+} from './flag-values.js';

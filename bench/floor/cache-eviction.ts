@@ -50,7 +50,8 @@ export class CacheEviction {
   readonly #buffer: Float64Array;
 
   constructor(mib: number = DEFAULT_EVICTION_MIB) {
-    if (!Number.isInteger(mib) || mib < 1) throw new RangeError(`cache eviction: expected a whole number of MiB ≥ 1, got ${mib}`);
+    if (!Number.isInteger(mib) || mib < 1)
+      throw new RangeError(`cache eviction: expected a whole number of MiB ≥ 1, got ${mib}`);
     this.mib = mib;
     this.#buffer = new Float64Array((mib * MIB) / Float64Array.BYTES_PER_ELEMENT);
     this.lines = this.#buffer.length / LINE_STRIDE;

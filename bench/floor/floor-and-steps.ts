@@ -28,7 +28,14 @@ import { FloorMediation } from '../micro/floor-mediation.js';
 import { buildReferenceKernel, buildWorldKernel } from '../world/build-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import { MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
-import type { CallStats, ColdFloorResult, FloorResult, RoundIntervalRecord, StepSplit, StepStats } from '../results/results-schema.js';
+import type {
+  CallStats,
+  ColdFloorResult,
+  FloorResult,
+  RoundIntervalRecord,
+  StepSplit,
+  StepStats,
+} from '../results/results-schema.js';
 import { CacheEviction } from './cache-eviction.js';
 import { HandlerClock } from './handler-clock.js';
 import { callStats } from '../staircase/call-stats.js';
@@ -66,11 +73,21 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
   const calls = measuredTurns * TURN_ATTEMPTS.length;
   const clock = (): number => performance.now();
   const handlers = new HandlerClock(clock);
-  const kernel = buildWorldKernel('turn', [handlers.provider(notionProvider())], undefined, [], referenceTools().map((tool) => handlers.handler(tool)));
+  const kernel = buildWorldKernel(
+    'turn',
+    [handlers.provider(notionProvider())],
+    undefined,
+    [],
+    referenceTools().map((tool) => handlers.handler(tool)),
+  );
   const kernelUs: number[] = [];
   const steps = new StepRecorder(calls);
   const marked = buildReferenceKernel('turn', steps);
-  const floor = new FloorMediation([...referenceTools(), ...(await notionProvider().listTools(worldContext(0), new AbortController().signal))], referenceGrants(), clock);
+  const floor = new FloorMediation(
+    [...referenceTools(), ...(await notionProvider().listTools(worldContext(0), new AbortController().signal))],
+    referenceGrants(),
+    clock,
+  );
   const floorUs: number[] = [];
   const total = warmupTurns + measuredTurns;
   const coldTurns = Math.min(measuredTurns, options.coldTurns ?? 0);
@@ -94,7 +111,10 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
 
     await runFloorTurn(floor, turn, clock, measured ? floorUs : undefined);
 
-    await runKernelTurn(marked.kernel, turn, { path: 'in-process turn (step marks)', beforeCall: (id) => steps.expect(id) });
+    await runKernelTurn(marked.kernel, turn, {
+      path: 'in-process turn (step marks)',
+      beforeCall: (id) => steps.expect(id),
+    });
     marked.audit.clear();
 
     if (!measured) steps.reset();
@@ -124,7 +144,15 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
   const kernelCall = callStats(kernelUs);
   const floorCall = callStats(floorUs);
   const instrumentation = calibrateInstrumentation();
-  const cold = eviction === undefined ? undefined : coldResult(eviction.mib, callStats(kernelColdUs), callStats(floorColdUs), ratioByTurn(kernelColdUs, floorColdUs));
+  const cold =
+    eviction === undefined
+      ? undefined
+      : coldResult(
+          eviction.mib,
+          callStats(kernelColdUs),
+          callStats(floorColdUs),
+          ratioByTurn(kernelColdUs, floorColdUs),
+        );
   const byTurn = ratioByTurn(kernelUs, floorUs);
   return {
     floor: {
@@ -142,8 +170,19 @@ function ratioOfP50s(kernel: CallStats, floor: CallStats): number {
   return Math.round((kernel.p50Us / floor.p50Us) * 100) / 100;
 }
 
-function coldResult(evictedMiB: number, kernel: CallStats, floor: CallStats, byTurn: RoundIntervalRecord | undefined): ColdFloorResult {
-  return { evictedMiB, kernel, floor, ratioP50: ratioOfP50s(kernel, floor), ...(byTurn === undefined ? {} : { ratioByTurn: byTurn }) };
+function coldResult(
+  evictedMiB: number,
+  kernel: CallStats,
+  floor: CallStats,
+  byTurn: RoundIntervalRecord | undefined,
+): ColdFloorResult {
+  return {
+    evictedMiB,
+    kernel,
+    floor,
+    ratioP50: ratioOfP50s(kernel, floor),
+    ...(byTurn === undefined ? {} : { ratioByTurn: byTurn }),
+  };
 }
 
 /**
@@ -155,12 +194,16 @@ function ratioByTurn(kernelUs: readonly number[], floorUs: readonly number[]): R
   const size = TURN_ATTEMPTS.length;
   const kernel = perRound(kernelUs, size, (from, to) => median(kernelUs.slice(from, to)));
   const floor = perRound(floorUs, size, (from, to) => median(floorUs.slice(from, to)));
-  if (kernel.length !== floor.length || kernel.length < MIN_PAIRED_ROUNDS || floor.some((us) => us <= 0)) return undefined;
+  if (kernel.length !== floor.length || kernel.length < MIN_PAIRED_ROUNDS || floor.some((us) => us <= 0))
+    return undefined;
   return roundInterval(kernel.map((us, turn) => us / floor[turn]!));
 }
 
 /** The tail's time over the span's, turn by turn (the run-total share, read per turn so a paused turn is one round of many). */
-function tailShareByTurn(table: { readonly tailUs: Float64Array; readonly callUs: Float64Array }): RoundIntervalRecord | undefined {
+function tailShareByTurn(table: {
+  readonly tailUs: Float64Array;
+  readonly callUs: Float64Array;
+}): RoundIntervalRecord | undefined {
   const shares = perRound(table.callUs, TURN_ATTEMPTS.length, (from, to) => {
     let tail = 0;
     let call = 0;
@@ -178,7 +221,13 @@ function tailShareByTurn(table: { readonly tailUs: Float64Array; readonly callUs
  * at the caller with the handler's own time taken out, into `samples` when
  * given; with `eviction`, the caches evicted before each call (untimed).
  */
-async function runFloorTurn(floor: FloorMediation, turn: number, clock: () => number, samples: number[] | undefined, eviction?: CacheEviction): Promise<void> {
+async function runFloorTurn(
+  floor: FloorMediation,
+  turn: number,
+  clock: () => number,
+  samples: number[] | undefined,
+  eviction?: CacheEviction,
+): Promise<void> {
   const context = worldContext(turn);
   const floorTurn = floor.openTurn(context);
   for (let i = 0; i < TURN_ATTEMPTS.length; i++) {
@@ -188,14 +237,20 @@ async function runFloorTurn(floor: FloorMediation, turn: number, clock: () => nu
     const t0 = clock();
     const result: ToolResult = await floorTurn.call(call);
     const t1 = clock();
-    checkOutcome(eviction === undefined ? 'floor' : 'floor (cold lane)', turn, i, attempt, { status: result.status, code: result.status === 'succeeded' ? undefined : result.code });
+    checkOutcome(eviction === undefined ? 'floor' : 'floor (cold lane)', turn, i, attempt, {
+      status: result.status,
+      code: result.status === 'succeeded' ? undefined : result.code,
+    });
     samples?.push(Math.max(0, (t1 - t0) * 1000 - floorTurn.lastHandlerUs));
   }
   floor.trail.length = 0;
   floor.uses.clear();
 }
 
-function summarizeSteps(recorder: StepRecorder, instrumentation: ReturnType<typeof calibrateInstrumentation>): StepSplit {
+function summarizeSteps(
+  recorder: StepRecorder,
+  instrumentation: ReturnType<typeof calibrateInstrumentation>,
+): StepSplit {
   const table = recorder.split();
   const n = table.callUs.length;
   const callTotal = sum(table.callUs);
@@ -217,7 +272,11 @@ function summarizeSteps(recorder: StepRecorder, instrumentation: ReturnType<type
     };
   };
   const rows = [...STEP_NAMES.map((name) => row(name, table.steps[name])), row('return', table.tailUs)];
-  const overheadPerCallUs = (table.marks * instrumentation.markUs + table.clockReads * instrumentation.clockReadUs + table.records * instrumentation.recordUs) / n;
+  const overheadPerCallUs =
+    (table.marks * instrumentation.markUs +
+      table.clockReads * instrumentation.clockReadUs +
+      table.records * instrumentation.recordUs) /
+    n;
   const providerTotal = sum(table.providerUs);
   const call = callStats(table.callUs);
   const tailByTurn = tailShareByTurn(table);

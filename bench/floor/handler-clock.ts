@@ -47,7 +47,8 @@ export class HandlerClock {
   provider(provider: ContextToolProvider): ContextToolProvider {
     const timed: ContextToolProvider = {
       id: provider.id,
-      listTools: async (context, signal) => (await provider.listTools(context, signal)).map((handler) => this.handler(handler)),
+      listTools: async (context, signal) =>
+        (await provider.listTools(context, signal)).map((handler) => this.handler(handler)),
     };
     const revision = provider.catalogueRevision?.bind(provider);
     return revision === undefined ? timed : { ...timed, catalogueRevision: revision };

@@ -32,7 +32,8 @@ export class StepRecorder implements SpanSink {
   marks = 0;
 
   constructor(capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`step recorder capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`step recorder capacity must be a positive integer, got ${capacity}`);
     this.capacity = capacity;
     const marks = {} as Record<StepName, Float64Array>;
     for (const step of STEP_NAMES) marks[step] = new Float64Array(capacity).fill(NaN);
@@ -111,7 +112,15 @@ export class StepRecorder implements SpanSink {
       callUs[i] = (this.#end[slot]! - this.#start[slot]!) * 1000;
       providerUs[i] = this.#provider[slot]!;
     }
-    return { steps, tailUs: tail, callUs, providerUs, clockReads: this.clockReads, records: this.records, marks: this.marks };
+    return {
+      steps,
+      tailUs: tail,
+      callUs,
+      providerUs,
+      clockReads: this.clockReads,
+      records: this.records,
+      marks: this.marks,
+    };
   }
 
   #slotOf(callId: string): number {
@@ -147,7 +156,10 @@ export interface StepTable {
  * of batches of back-to-back calls on a scratch recorder, so a figure is the
  * same operation the kernel paid for, JIT-warm.
  */
-export function calibrateInstrumentation(batches = 200, perBatch = 200): { markUs: number; clockReadUs: number; recordUs: number } {
+export function calibrateInstrumentation(
+  batches = 200,
+  perBatch = 200,
+): { markUs: number; clockReadUs: number; recordUs: number } {
   const scratch = new StepRecorder(1);
   scratch.expect('calibration');
   const per = (fn: () => void): number => {

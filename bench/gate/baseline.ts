@@ -68,7 +68,9 @@ export class BaselineUnreadable extends GateError {
 export class BaselineMismatch extends GateError {
   readonly code = 'BaselineMismatch';
   constructor(readonly differences: readonly string[]) {
-    super(`the baseline was counted in another setup, so its counts do not compare: ${differences.join('; ')}. Refresh it (costlab gate --update-baseline, in a commit of its own) on this machine kind.`);
+    super(
+      `the baseline was counted in another setup, so its counts do not compare: ${differences.join('; ')}. Refresh it (costlab gate --update-baseline, in a commit of its own) on this machine kind.`,
+    );
   }
 }
 
@@ -108,7 +110,9 @@ export async function readBaseline(path: string): Promise<Baseline> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new BaselineUnreadable(`no baseline at ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}); create one with: costlab gate --update-baseline`);
+    throw new BaselineUnreadable(
+      `no baseline at ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}); create one with: costlab gate --update-baseline`,
+    );
   }
   let json: unknown;
   try {
@@ -118,7 +122,9 @@ export async function readBaseline(path: string): Promise<Baseline> {
   }
   const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (version !== BASELINE_SCHEMA_VERSION) {
-    throw new BaselineUnreadable(`${path} is a baseline of schema version ${JSON.stringify(version)}; this gate reads version ${BASELINE_SCHEMA_VERSION} (windows on a swept heap after a settling window; thresholds from pooled A/A windows): refresh it with costlab gate --update-baseline`);
+    throw new BaselineUnreadable(
+      `${path} is a baseline of schema version ${JSON.stringify(version)}; this gate reads version ${BASELINE_SCHEMA_VERSION} (windows on a swept heap after a settling window; thresholds from pooled A/A windows): refresh it with costlab gate --update-baseline`,
+    );
   }
   const parsed = BaselineSchema.safeParse(json);
   if (!parsed.success) {
@@ -139,20 +145,29 @@ export async function writeBaseline(path: string, baseline: Baseline): Promise<v
  * when they compare. A dirty baseline is refused outright: no commit holds the
  * code it counted.
  */
-export function provenanceDifferences(baseline: Baseline, current: Provenance, shapes: Readonly<Record<string, LaneShape>>): string[] {
+export function provenanceDifferences(
+  baseline: Baseline,
+  current: Provenance,
+  shapes: Readonly<Record<string, LaneShape>>,
+): string[] {
   const differences: string[] = [];
   if (baseline.dirty) differences.push(`it was counted in a dirty tree at ${baseline.commit.slice(0, 12)}`);
   for (const key of ['node', 'v8', 'arch', 'valgrind', 'probeCommand'] as const) {
-    if (baseline.provenance[key] !== current[key]) differences.push(`${key} '${baseline.provenance[key]}' there, '${current[key]}' here`);
+    if (baseline.provenance[key] !== current[key])
+      differences.push(`${key} '${baseline.provenance[key]}' there, '${current[key]}' here`);
   }
   if (baseline.provenance.nodeFlags.join(' ') !== current.nodeFlags.join(' ')) {
-    differences.push(`V8 flags '${baseline.provenance.nodeFlags.join(' ')}' there, '${current.nodeFlags.join(' ')}' here`);
+    differences.push(
+      `V8 flags '${baseline.provenance.nodeFlags.join(' ')}' there, '${current.nodeFlags.join(' ')}' here`,
+    );
   }
   for (const [id, shape] of Object.entries(shapes)) {
     const recorded = baseline.lanes[id];
     if (recorded === undefined) differences.push(`lane '${id}' is not in the baseline`);
-    else if (JSON.stringify(recorded.shape) !== JSON.stringify(shape)) differences.push(`lane '${id}' shaped ${JSON.stringify(recorded.shape)} there, ${JSON.stringify(shape)} here`);
+    else if (JSON.stringify(recorded.shape) !== JSON.stringify(shape))
+      differences.push(`lane '${id}' shaped ${JSON.stringify(recorded.shape)} there, ${JSON.stringify(shape)} here`);
   }
-  for (const id of Object.keys(baseline.lanes)) if (!(id in shapes)) differences.push(`the baseline has a lane '${id}' this gate does not measure`);
+  for (const id of Object.keys(baseline.lanes))
+    if (!(id in shapes)) differences.push(`the baseline has a lane '${id}' this gate does not measure`);
   return differences;
 }

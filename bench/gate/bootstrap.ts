@@ -41,7 +41,10 @@ export function bootstrapMedianRatio(
   if (base.length === 0 || head.length === 0) throw new RangeError('bootstrap needs at least one value on each side');
   const baseScratch = new Array<number>(base.length);
   const headScratch = new Array<number>(head.length);
-  const interval = percentileInterval(options, (random) => resampledMedian(head, headScratch, random) / resampledMedian(base, baseScratch, random));
+  const interval = percentileInterval(
+    options,
+    (random) => resampledMedian(head, headScratch, random) / resampledMedian(base, baseScratch, random),
+  );
   return { ratio: median(head) / median(base), ...interval };
 }
 
@@ -49,17 +52,26 @@ export function bootstrapMedianRatio(
  * The percentile interval of `statistic` over the resamples `options` asks for, drawn with a generator seeded by
  * `options.seed`; what both bootstraps here share. Refuses a resample count or confidence level out of range, by name.
  */
-function percentileInterval(options: BootstrapOptions, statistic: (random: Random) => number): { lo: number; hi: number; confidence: number; resamples: number } {
+function percentileInterval(
+  options: BootstrapOptions,
+  statistic: (random: Random) => number,
+): { lo: number; hi: number; confidence: number; resamples: number } {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
-  if (!Number.isInteger(resamples) || resamples < 1) throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
+  if (!Number.isInteger(resamples) || resamples < 1)
+    throw new RangeError(`resamples must be a positive integer, got ${resamples}`);
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must be within (0, 1), got ${confidence}`);
   const random = mulberry32(options.seed ?? 1);
   const values = new Array<number>(resamples);
   for (let r = 0; r < resamples; r++) values[r] = statistic(random);
   values.sort((a, b) => a - b);
   const alpha = 1 - confidence;
-  return { lo: type7QuantileOfSorted(values, alpha / 2), hi: type7QuantileOfSorted(values, 1 - alpha / 2), confidence, resamples };
+  return {
+    lo: type7QuantileOfSorted(values, alpha / 2),
+    hi: type7QuantileOfSorted(values, 1 - alpha / 2),
+    confidence,
+    resamples,
+  };
 }
 
 function resampledMedian(values: readonly number[], scratch: number[], random: Random): number {
@@ -81,5 +93,8 @@ export interface MedianInterval {
 export function bootstrapMedian(values: readonly number[], options: BootstrapOptions = {}): MedianInterval {
   if (values.length === 0) throw new RangeError('bootstrap needs at least one value');
   const scratch = new Array<number>(values.length);
-  return { median: median(values), ...percentileInterval(options, (random) => resampledMedian(values, scratch, random)) };
+  return {
+    median: median(values),
+    ...percentileInterval(options, (random) => resampledMedian(values, scratch, random)),
+  };
 }

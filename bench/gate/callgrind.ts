@@ -59,8 +59,14 @@ export const DETERMINISTIC_ENV: Readonly<Record<string, string>> = Object.freeze
 /** valgrind was not found, so nothing can be counted (gate exit 2). */
 export class ValgrindMissing extends GateError {
   readonly code = 'ValgrindMissing';
-  constructor(readonly executable: string, options?: { cause?: unknown }) {
-    super(`could not measure: valgrind ('${executable}') is not installed or not on PATH; install valgrind to count instructions`, options);
+  constructor(
+    readonly executable: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `could not measure: valgrind ('${executable}') is not installed or not on PATH; install valgrind to count instructions`,
+      options,
+    );
   }
 }
 
@@ -72,7 +78,9 @@ export class CallgrindRunFailed extends GateError {
     readonly how: string,
     readonly stderrTail: string,
   ) {
-    super(`could not measure: '${script}' under callgrind ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`);
+    super(
+      `could not measure: '${script}' under callgrind ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`,
+    );
   }
 }
 
@@ -136,7 +144,8 @@ function importsFor(script: string, options: CallgrindOptions): readonly string[
 /** valgrind's version string (e.g. 'valgrind-3.19.0'), or ValgrindMissing. Use as a preflight check. */
 export async function valgrindVersion(valgrind = 'valgrind'): Promise<string> {
   const result = await runProcess(valgrind, ['--version']);
-  if (result.spawnError !== undefined || result.code !== 0) throw new ValgrindMissing(valgrind, { cause: result.spawnError });
+  if (result.spawnError !== undefined || result.code !== 0)
+    throw new ValgrindMissing(valgrind, { cause: result.spawnError });
   return result.stdout.trim();
 }
 
@@ -150,7 +159,12 @@ export async function valgrindVersion(valgrind = 'valgrind'): Promise<string> {
 export const WINDOW_MARKER = '*GetLoadAvg*';
 
 /** The argv that runs `script` under callgrind, writing its profile to `outFile`. */
-export function callgrindArgv(script: string, args: readonly string[], outFile: string, options: CallgrindOptions & { window?: boolean } = {}): string[] {
+export function callgrindArgv(
+  script: string,
+  args: readonly string[],
+  outFile: string,
+  options: CallgrindOptions & { window?: boolean } = {},
+): string[] {
   const imports = importsFor(script, options);
   return [
     '--tool=callgrind',
@@ -201,7 +215,11 @@ export function mainThreadFile(outFile: string): string {
 }
 
 /** Instructions executed by one run of `node <script> <args…>` under callgrind. */
-export async function countInstructions(script: string, args: readonly string[], options: CallgrindOptions = {}): Promise<number> {
+export async function countInstructions(
+  script: string,
+  args: readonly string[],
+  options: CallgrindOptions = {},
+): Promise<number> {
   return runCallgrind(script, args, options, false);
 }
 
@@ -210,7 +228,11 @@ export async function countInstructions(script: string, args: readonly string[],
  * `os.loadavg()` markers), main thread only. Refuses a run that did not mark
  * exactly one window: a count of anything else would pass for one.
  */
-export async function countWindow(script: string, args: readonly string[], options: CallgrindOptions = {}): Promise<number> {
+export async function countWindow(
+  script: string,
+  args: readonly string[],
+  options: CallgrindOptions = {},
+): Promise<number> {
   return (await runCallgrind(script, args, options, 1))[0]!;
 }
 
@@ -219,14 +241,35 @@ export async function countWindow(script: string, args: readonly string[], optio
  * (the probe's `--windows`: a marker before and after each).
  * Refuses a run that marked any other number.
  */
-export async function countWindows(script: string, args: readonly string[], windows: number, options: CallgrindOptions = {}): Promise<number[]> {
-  if (!Number.isInteger(windows) || windows < 1) throw new RangeError(`windows must be a positive integer, got ${windows}`);
+export async function countWindows(
+  script: string,
+  args: readonly string[],
+  windows: number,
+  options: CallgrindOptions = {},
+): Promise<number[]> {
+  if (!Number.isInteger(windows) || windows < 1)
+    throw new RangeError(`windows must be a positive integer, got ${windows}`);
   return runCallgrind(script, args, options, windows);
 }
 
-async function runCallgrind(script: string, args: readonly string[], options: CallgrindOptions, windows: number): Promise<number[]>;
-async function runCallgrind(script: string, args: readonly string[], options: CallgrindOptions, windows: false): Promise<number>;
-async function runCallgrind(script: string, args: readonly string[], options: CallgrindOptions, windows: number | false): Promise<number | number[]> {
+async function runCallgrind(
+  script: string,
+  args: readonly string[],
+  options: CallgrindOptions,
+  windows: number,
+): Promise<number[]>;
+async function runCallgrind(
+  script: string,
+  args: readonly string[],
+  options: CallgrindOptions,
+  windows: false,
+): Promise<number>;
+async function runCallgrind(
+  script: string,
+  args: readonly string[],
+  options: CallgrindOptions,
+  windows: number | false,
+): Promise<number | number[]> {
   const window = windows !== false;
   const valgrind = options.valgrind ?? 'valgrind';
   const dir = await mkdtemp(join(tmpdir(), 'callgrind-'));
@@ -253,7 +296,11 @@ async function runCallgrind(script: string, args: readonly string[], options: Ca
           `expected the probe to mark ${windows === 1 ? 'one counted window' : `${windows} counted windows`} (${2 * windows} dumps), found ${parts.length}: does it call os.loadavg() before and after each window's units?`,
         );
       }
-      return Promise.all(Array.from({ length: windows }, async (_, w) => parseCallgrindTotal(await readFile(join(dir, `callgrind.out.${2 * w + 2}-01`), 'utf8'))));
+      return Promise.all(
+        Array.from({ length: windows }, async (_, w) =>
+          parseCallgrindTotal(await readFile(join(dir, `callgrind.out.${2 * w + 2}-01`), 'utf8')),
+        ),
+      );
     }
     let text: string;
     try {
@@ -277,7 +324,8 @@ export async function measureDifference(
   iterations: number,
   options: DifferenceOptions = {},
 ): Promise<InstructionDifference> {
-  if (!Number.isInteger(iterations) || iterations <= 0) throw new RangeError(`iterations must be a positive integer, got ${iterations}`);
+  if (!Number.isInteger(iterations) || iterations <= 0)
+    throw new RangeError(`iterations must be a positive integer, got ${iterations}`);
   const flag = options.iterationsFlag ?? '--iterations';
   const run = (n: number): Promise<number> => countInstructions(script, [...args, flag, String(n)], options);
   let zero: number;

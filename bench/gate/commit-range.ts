@@ -41,6 +41,7 @@ export async function mergeBase(repo: string, base: string, head: string): Promi
   if (base.startsWith('-') || head.startsWith('-')) throw new MergeBaseNotFound(base, head, '');
   const result = await runProcess('git', ['merge-base', base, head], { cwd: repo });
   const sha = result.stdout.trim();
-  if (result.code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) throw new MergeBaseNotFound(base, head, await shallowCloneHint(repo));
+  if (result.code !== 0 || !/^[0-9a-f]{40,64}$/.test(sha))
+    throw new MergeBaseNotFound(base, head, await shallowCloneHint(repo));
   return sha;
 }

@@ -37,10 +37,21 @@ export function instructionsToBencher(counts: Partial<Record<InstructionLaneId, 
 }
 
 /** github-action-benchmark `customSmallerIsBetter` entries, one per lane. */
-export function instructionsToActionBenchmark(counts: Partial<Record<InstructionLaneId, number>>): ActionBenchmarkEntry[] {
+export function instructionsToActionBenchmark(
+  counts: Partial<Record<InstructionLaneId, number>>,
+): ActionBenchmarkEntry[] {
   return INSTRUCTION_LANES.flatMap((lane) => {
     const value = counts[lane.id];
-    return value === undefined ? [] : [{ name: `instructions: ${lane.label}`, unit: 'instructions', value: Math.round(value), extra: `callgrind, per operation, lane ${lane.id}` }];
+    return value === undefined
+      ? []
+      : [
+          {
+            name: `instructions: ${lane.label}`,
+            unit: 'instructions',
+            value: Math.round(value),
+            extra: `callgrind, per operation, lane ${lane.id}`,
+          },
+        ];
   });
 }
 
@@ -54,17 +65,28 @@ async function readJson(file: string): Promise<unknown> {
 }
 
 /** Adds (or replaces) the instruction benchmarks in a Bencher file; creates it when absent. */
-export async function mergeIntoBencher(file: string, counts: Partial<Record<InstructionLaneId, number>>): Promise<void> {
+export async function mergeIntoBencher(
+  file: string,
+  counts: Partial<Record<InstructionLaneId, number>>,
+): Promise<void> {
   const existing = await readJson(file);
-  if (existing !== undefined && (typeof existing !== 'object' || existing === null || Array.isArray(existing))) throw new Error(`${file} is not Bencher Metric Format (an object of benchmarks)`);
+  if (existing !== undefined && (typeof existing !== 'object' || existing === null || Array.isArray(existing)))
+    throw new Error(`${file} is not Bencher Metric Format (an object of benchmarks)`);
   const kept = Object.entries((existing ?? {}) as BencherMetricFormat).filter(([name]) => !name.startsWith(PREFIX));
-  await writeOutputFile(file, `${JSON.stringify({ ...Object.fromEntries(kept), ...instructionsToBencher(counts) }, null, 2)}\n`);
+  await writeOutputFile(
+    file,
+    `${JSON.stringify({ ...Object.fromEntries(kept), ...instructionsToBencher(counts) }, null, 2)}\n`,
+  );
 }
 
 /** Adds (or replaces) the instruction entries in a github-action-benchmark file; creates it when absent. */
-export async function mergeIntoActionBenchmark(file: string, counts: Partial<Record<InstructionLaneId, number>>): Promise<void> {
+export async function mergeIntoActionBenchmark(
+  file: string,
+  counts: Partial<Record<InstructionLaneId, number>>,
+): Promise<void> {
   const existing = await readJson(file);
-  if (existing !== undefined && !Array.isArray(existing)) throw new Error(`${file} is not a github-action-benchmark file (a list of entries)`);
+  if (existing !== undefined && !Array.isArray(existing))
+    throw new Error(`${file} is not a github-action-benchmark file (a list of entries)`);
   const kept = ((existing ?? []) as ActionBenchmarkEntry[]).filter((entry) => entry.unit !== 'instructions');
   await writeOutputFile(file, `${JSON.stringify([...kept, ...instructionsToActionBenchmark(counts)], null, 2)}\n`);
 }

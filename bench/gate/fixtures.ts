@@ -28,12 +28,39 @@ export interface Fixture {
 }
 
 export const FIXTURES: readonly Fixture[] = Object.freeze([
-  { name: 'ladder-derive-repeat', description: 'the per-turn derivation done k times', rungs: [1, 2, 3, 4], lanes: ['catalogue'] },
-  { name: 'ladder-registry-copies', description: 'k extra registry copies on every resolve', rungs: [1, 2, 3, 4], lanes: ['catalogue'] },
-  { name: 'ladder-provider-tools', description: 'k extra provider tools registered again every turn', rungs: [1, 2, 3, 4], lanes: ['catalogue'] },
-  { name: 'revert-turn-memo', description: 'the per-turn memo reverted: every operation derives', lanes: ['catalogue', 'call'] },
-  { name: 'mcp-listing-per-call', description: 'the MCP bridge asks the kernel for a listing on every tools/call', lanes: ['mcp'] },
-  { name: 'dearer-call', description: 'a little more work in every authorized call (the requirement serialized once more)', lanes: ['call'] },
+  {
+    name: 'ladder-derive-repeat',
+    description: 'the per-turn derivation done k times',
+    rungs: [1, 2, 3, 4],
+    lanes: ['catalogue'],
+  },
+  {
+    name: 'ladder-registry-copies',
+    description: 'k extra registry copies on every resolve',
+    rungs: [1, 2, 3, 4],
+    lanes: ['catalogue'],
+  },
+  {
+    name: 'ladder-provider-tools',
+    description: 'k extra provider tools registered again every turn',
+    rungs: [1, 2, 3, 4],
+    lanes: ['catalogue'],
+  },
+  {
+    name: 'revert-turn-memo',
+    description: 'the per-turn memo reverted: every operation derives',
+    lanes: ['catalogue', 'call'],
+  },
+  {
+    name: 'mcp-listing-per-call',
+    description: 'the MCP bridge asks the kernel for a listing on every tools/call',
+    lanes: ['mcp'],
+  },
+  {
+    name: 'dearer-call',
+    description: 'a little more work in every authorized call (the requirement serialized once more)',
+    lanes: ['call'],
+  },
 ]);
 
 export class FixtureDoesNotApply extends GateError {
@@ -44,7 +71,8 @@ export class FixtureDoesNotApply extends GateError {
 export async function fixturePatch(root: string, fixture: Fixture, k?: number): Promise<string> {
   const text = await readFile(join(root, FIXTURES_DIR, `${fixture.name}.patch`), 'utf8');
   if (fixture.rungs === undefined) return text;
-  if (k === undefined || !text.includes('@K@')) throw new FixtureDoesNotApply(`${fixture.name} is a ladder: it needs a rung, and its patch a @K@`);
+  if (k === undefined || !text.includes('@K@'))
+    throw new FixtureDoesNotApply(`${fixture.name} is a ladder: it needs a rung, and its patch a @K@`);
   return text.replaceAll('@K@', String(k));
 }
 
@@ -54,7 +82,9 @@ async function git(cwd: string, args: readonly string[], onFailure?: (stderrTail
     return await runGit(cwd, args);
   } catch (error) {
     if (!(error instanceof GitFailed)) throw error;
-    throw new FixtureDoesNotApply(onFailure?.(error.stderrTail) ?? `'git ${args.join(' ')}' ${error.how}\n${error.stderrTail}`);
+    throw new FixtureDoesNotApply(
+      onFailure?.(error.stderrTail) ?? `'git ${args.join(' ')}' ${error.how}\n${error.stderrTail}`,
+    );
   }
 }
 
@@ -71,7 +101,12 @@ export async function fixtureTree(root: string, base: string, fixture: Fixture, 
   const patchFile = join(dir, '.fixture.patch');
   await writeFile(patchFile, await fixturePatch(root, fixture, k));
   try {
-    await git(dir, ['apply', '--check', patchFile], (stderrTail) => `fixture ${fixture.name} no longer applies to ${base.slice(0, 12)}: re-fit ${join(FIXTURES_DIR, `${fixture.name}.patch`)} to the code it targets\n${stderrTail}`);
+    await git(
+      dir,
+      ['apply', '--check', patchFile],
+      (stderrTail) =>
+        `fixture ${fixture.name} no longer applies to ${base.slice(0, 12)}: re-fit ${join(FIXTURES_DIR, `${fixture.name}.patch`)} to the code it targets\n${stderrTail}`,
+    );
   } catch (error) {
     await removeFixtureTree(root, dir);
     throw error;

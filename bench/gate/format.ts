@@ -24,7 +24,6 @@ export function formatPercent(fraction: number): string {
   return `${Number.isInteger(pct) ? pct.toFixed(0) : Number(pct.toPrecision(3)).toString()}%`;
 }
 
-
 /** A p-value as "p=0.031", to two significant digits, or "p<0.0001" below that. */
 export function formatP(p: number): string {
   if (Number.isNaN(p)) return 'p=n/a';

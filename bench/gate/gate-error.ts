@@ -20,4 +20,3 @@ export abstract class GateError extends Error {
     this.name = new.target.name;
   }
 }
-

@@ -7,7 +7,16 @@ import { gitOrUndefined } from '../repository/git.js';
 import { BASELINE_SCHEMA_VERSION, BaselineMismatch, laneThreshold, provenanceDifferences } from './baseline.js';
 import type { Baseline, LaneBaseline } from './baseline.js';
 import { valgrindVersion } from './callgrind.js';
-import { BASELINE_WINDOWS, currentProvenance, INSTRUCTION_LANE_IDS, INSTRUCTION_LANES, instructionCounts, instructionRows, laneShapes, structuralLane } from './lanes.js';
+import {
+  BASELINE_WINDOWS,
+  currentProvenance,
+  INSTRUCTION_LANE_IDS,
+  INSTRUCTION_LANES,
+  instructionCounts,
+  instructionRows,
+  laneShapes,
+  structuralLane,
+} from './lanes.js';
 import type { InstructionFigures, InstructionLaneId } from './lanes.js';
 import { median, relativeSpread } from '../statistics/sample-statistics.js';
 import { exitCodeFor, isFlagged } from './verdict.js';
@@ -25,10 +34,15 @@ export interface BaselineRunOptions {
 export async function countBaseline(root: string, options: BaselineRunOptions): Promise<Baseline> {
   const valgrind = await valgrindVersion();
   const repeats = options.repeats ?? 3;
-  const figures = await instructionCounts(root, { repeats, windowsPerProcess: BASELINE_WINDOWS, ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) });
+  const figures = await instructionCounts(root, {
+    repeats,
+    windowsPerProcess: BASELINE_WINDOWS,
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+  });
   const shapes = laneShapes();
   const lanes: Record<string, LaneBaseline> = {};
-  for (const id of INSTRUCTION_LANE_IDS) lanes[id] = { shape: shapes[id], perOperation: [...figures[id]], processes: repeats };
+  for (const id of INSTRUCTION_LANE_IDS)
+    lanes[id] = { shape: shapes[id], perOperation: [...figures[id]], processes: repeats };
   return {
     schemaVersion: BASELINE_SCHEMA_VERSION,
     commit: gitOrUndefined(root, ['rev-parse', 'HEAD']) ?? 'uncommitted',
@@ -43,12 +57,16 @@ export async function countBaseline(root: string, options: BaselineRunOptions): 
 
 /** Each lane's threshold as the baseline derived it, or one override for all. */
 export function laneThresholds(baseline: Baseline, override?: number): Record<InstructionLaneId, number> {
-  return Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, override ?? laneThreshold(baseline.lanes[id]!)])) as Record<InstructionLaneId, number>;
+  return Object.fromEntries(
+    INSTRUCTION_LANE_IDS.map((id) => [id, override ?? laneThreshold(baseline.lanes[id]!)]),
+  ) as Record<InstructionLaneId, number>;
 }
 
 /** The baseline's figures in the shape instructionRows takes (the median of its pooled windows stands for the lane). */
 export function baselineFigures(baseline: Baseline): InstructionFigures {
-  return Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [median(baseline.lanes[id]!.perOperation)]])) as unknown as InstructionFigures;
+  return Object.fromEntries(
+    INSTRUCTION_LANE_IDS.map((id) => [id, [median(baseline.lanes[id]!.perOperation)]]),
+  ) as unknown as InstructionFigures;
 }
 
 /** Throws BaselineMismatch (exit 2) unless the baseline was counted in the setup this run counts in. */
@@ -81,14 +99,20 @@ export async function checkTree(root: string, baseline: Baseline, options: Check
   }
   if (options.lanes.has('instructions')) {
     await assertComparable(baseline);
-    const head = await instructionCounts(root, { ...(options.instructionLanes === undefined ? {} : { lanes: options.instructionLanes }), ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }) });
+    const head = await instructionCounts(root, {
+      ...(options.instructionLanes === undefined ? {} : { lanes: options.instructionLanes }),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    });
     rows.push(...instructionRows(baselineFigures(baseline), head, thresholds));
   }
   return { rows, thresholds, exitCode: exitCodeFor(rows) };
 }
 
 /** One line per lane: its threshold and where it came from. */
-export function describeThresholds(baseline: Baseline, thresholds: Readonly<Record<InstructionLaneId, number>>): string[] {
+export function describeThresholds(
+  baseline: Baseline,
+  thresholds: Readonly<Record<InstructionLaneId, number>>,
+): string[] {
   return INSTRUCTION_LANES.map((lane) => {
     const recorded = baseline.lanes[lane.id]!;
     return `${lane.id}: flags a change beyond ${(thresholds[lane.id] * 100).toFixed(2)}% (A/A spread ${(relativeSpread(recorded.perOperation) * 100).toFixed(4)}% over ${recorded.perOperation.length} windows in ${recorded.processes} processes)`;

@@ -60,7 +60,9 @@ export class ChildProcessFailed extends GateError {
     readonly how: string,
     readonly stderrTail: string,
   ) {
-    super(`could not measure: ${side} child in round ${round} ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`);
+    super(
+      `could not measure: ${side} child in round ${round} ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`,
+    );
   }
 }
 
@@ -111,7 +113,13 @@ export async function interleave<T = unknown>(
   return { base: results.base, head: results.head, firsts };
 }
 
-async function runOne<T>(spec: ProcessSpec, side: Side, round: number, parse: (value: unknown) => T, timeoutMs: number | undefined): Promise<T> {
+async function runOne<T>(
+  spec: ProcessSpec,
+  side: Side,
+  round: number,
+  parse: (value: unknown) => T,
+  timeoutMs: number | undefined,
+): Promise<T> {
   const result = await runProcess(spec.command, spec.args, {
     ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
     ...(spec.env === undefined ? {} : { env: spec.env }),
@@ -124,7 +132,12 @@ async function runOne<T>(spec: ProcessSpec, side: Side, round: number, parse: (v
   try {
     return parse(value.parsed);
   } catch (error) {
-    throw new ChildPrintedNoJson(side, round, `printed JSON the caller rejected: ${(error as Error).message}`, stderrTail);
+    throw new ChildPrintedNoJson(
+      side,
+      round,
+      `printed JSON the caller rejected: ${(error as Error).message}`,
+      stderrTail,
+    );
   }
 }
 

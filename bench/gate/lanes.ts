@@ -34,7 +34,14 @@ function probeArgs(root: string, extra: readonly string[]): string[] {
 
 function parseFigures(value: unknown): ProbeFigures {
   const v = value as Record<string, unknown>;
-  for (const key of ['catalogueMedianUs', 'callMedianUs', 'authorityLoadsPerTurn', 'derivationsPerTurn', 'providerCallsPerTurn', 'entriesValidatedPerTurn']) {
+  for (const key of [
+    'catalogueMedianUs',
+    'callMedianUs',
+    'authorityLoadsPerTurn',
+    'derivationsPerTurn',
+    'providerCallsPerTurn',
+    'entriesValidatedPerTurn',
+  ]) {
     if (typeof v?.[key] !== 'number') throw new ProbeFailed(`probe output lacks a numeric '${key}'`);
   }
   return v as unknown as ProbeFigures;
@@ -59,14 +66,35 @@ async function runProbe(root: string, extra: readonly string[]): Promise<ProbeFi
  */
 export async function structuralLane(root: string): Promise<StructuralRow[]> {
   const figures = await runProbe(root, ['--strategy', 'turn', '--turns', '5', '--warmup', '2', '--json']);
-  const mcp = await runIterationProbe(root, ['--strategy', 'turn', '--segment', 'mcp', '--iterations', '2', '--warmup', '1']);
+  const mcp = await runIterationProbe(root, [
+    '--strategy',
+    'turn',
+    '--segment',
+    'mcp',
+    '--iterations',
+    '2',
+    '--warmup',
+    '1',
+  ]);
   return [
     structuralVerdict({ segment: 'authority loads / turn', expected: 1, actual: figures.authorityLoadsPerTurn }),
     structuralVerdict({ segment: 'registry derivations / turn', expected: 1, actual: figures.derivationsPerTurn }),
-    structuralVerdict({ segment: 'provider calls / turn (1 provider)', expected: 1, actual: figures.providerCallsPerTurn }),
-    structuralVerdict({ segment: 'static entries re-validated / turn', expected: 0, actual: figures.entriesValidatedPerTurn - 1 }),
+    structuralVerdict({
+      segment: 'provider calls / turn (1 provider)',
+      expected: 1,
+      actual: figures.providerCallsPerTurn,
+    }),
+    structuralVerdict({
+      segment: 'static entries re-validated / turn',
+      expected: 0,
+      actual: figures.entriesValidatedPerTurn - 1,
+    }),
     // Over MCP the bridge lists once when the turn opens and answers every tools/call from that listing.
-    structuralVerdict({ segment: 'MCP: kernel listings / tools/call after the opening', expected: 0, actual: mcp.kernelListings / mcp.operations }),
+    structuralVerdict({
+      segment: 'MCP: kernel listings / tools/call after the opening',
+      expected: 0,
+      actual: mcp.kernelListings / mcp.operations,
+    }),
     structuralVerdict({ segment: 'MCP: registry derivations / turn', expected: 1, actual: mcp.total.derivations }),
   ];
 }
@@ -88,7 +116,12 @@ async function runIterationProbe(root: string, extra: readonly string[]): Promis
     throw new ProbeFailed(`probe in ${root} printed no JSON line`);
   }
   const total = value.total as Record<string, unknown> | undefined;
-  if (typeof value.operations !== 'number' || !(value.operations > 0) || typeof value.kernelListings !== 'number' || typeof total?.derivations !== 'number') {
+  if (
+    typeof value.operations !== 'number' ||
+    !(value.operations > 0) ||
+    typeof value.kernelListings !== 'number' ||
+    typeof total?.derivations !== 'number'
+  ) {
     throw new ProbeFailed(`probe in ${root}: iteration output lacks operations, kernelListings or total.derivations`);
   }
   return value as unknown as IterationFigures;
@@ -107,7 +140,15 @@ async function runIterationProbe(root: string, extra: readonly string[]): Promis
  * so a few warm-up units reach steady state; windows of tens of millions of
  * instructions stand far above the few thousand a run's event loop varies by.
  */
-export const INSTRUCTION_LANE_IDS = ['catalogue', 'catalogue-1000', 'call', 'listing', 'boundary', 'opening-2000-unsignalled', 'mcp'] as const;
+export const INSTRUCTION_LANE_IDS = [
+  'catalogue',
+  'catalogue-1000',
+  'call',
+  'listing',
+  'boundary',
+  'opening-2000-unsignalled',
+  'mcp',
+] as const;
 export type InstructionLaneId = (typeof INSTRUCTION_LANE_IDS)[number];
 
 export interface InstructionLane {
@@ -126,16 +167,72 @@ export const INSTRUCTION_LANES: readonly InstructionLane[] = Object.freeze([
   // Windows of 10–50 M instructions: a window opens on a collected heap, so
   // its count repeats within ~0.05% (call lane, three runs) and a shorter
   // window costs the gate and the power campaign less callgrind time.
-  { id: 'catalogue', label: 'catalogue segment / turn (28 resolutions)', unit: 'catalogue', world: 'reference', iterations: 40, warmup: 10, perUnit: 1 },
-  { id: 'catalogue-1000', label: 'catalogue segment / turn, 1,000 provider tools', unit: 'catalogue', world: 'scaled', iterations: 1, warmup: 1, perUnit: 1 },
-  { id: 'call', label: 'mediated call (in process)', unit: 'invoke', world: 'reference', iterations: 3, warmup: 3, perUnit: UNIT_OPERATIONS.invoke.operations },
-  { id: 'listing', label: 'listing (tools/list in process)', unit: 'list', world: 'reference', iterations: 60, warmup: 10, perUnit: UNIT_OPERATIONS.list.operations },
-  { id: 'boundary', label: 'turn boundary (lease open and close)', unit: 'boundary', world: 'reference', iterations: 15, warmup: 10, perUnit: UNIT_OPERATIONS.boundary.operations },
+  {
+    id: 'catalogue',
+    label: 'catalogue segment / turn (28 resolutions)',
+    unit: 'catalogue',
+    world: 'reference',
+    iterations: 40,
+    warmup: 10,
+    perUnit: 1,
+  },
+  {
+    id: 'catalogue-1000',
+    label: 'catalogue segment / turn, 1,000 provider tools',
+    unit: 'catalogue',
+    world: 'scaled',
+    iterations: 1,
+    warmup: 1,
+    perUnit: 1,
+  },
+  {
+    id: 'call',
+    label: 'mediated call (in process)',
+    unit: 'invoke',
+    world: 'reference',
+    iterations: 3,
+    warmup: 3,
+    perUnit: UNIT_OPERATIONS.invoke.operations,
+  },
+  {
+    id: 'listing',
+    label: 'listing (tools/list in process)',
+    unit: 'list',
+    world: 'reference',
+    iterations: 60,
+    warmup: 10,
+    perUnit: UNIT_OPERATIONS.list.operations,
+  },
+  {
+    id: 'boundary',
+    label: 'turn boundary (lease open and close)',
+    unit: 'boundary',
+    world: 'reference',
+    iterations: 15,
+    warmup: 10,
+    perUnit: UNIT_OPERATIONS.boundary.operations,
+  },
   // ADR 0046's fast path: a provider without a change signal, 2,000 tools, asked every turn and compared by identity. Warm-up
   // past the second turn, which reads every definition once more and takes it as a value; a unit that read them again
   // (the identity check lost) counts several times over.
-  { id: 'opening-2000-unsignalled', label: 'turn opening (lease, listing), 2,000 provider tools without a change signal', unit: 'opening', world: 'unsignalled-2000', iterations: 6, warmup: 3, perUnit: UNIT_OPERATIONS.opening.operations },
-  { id: 'mcp', label: 'tools/call over MCP (turn, in-memory SDK)', unit: 'mcp', world: 'reference', iterations: 2, warmup: 3, perUnit: UNIT_OPERATIONS.mcp.operations },
+  {
+    id: 'opening-2000-unsignalled',
+    label: 'turn opening (lease, listing), 2,000 provider tools without a change signal',
+    unit: 'opening',
+    world: 'unsignalled-2000',
+    iterations: 6,
+    warmup: 3,
+    perUnit: UNIT_OPERATIONS.opening.operations,
+  },
+  {
+    id: 'mcp',
+    label: 'tools/call over MCP (turn, in-memory SDK)',
+    unit: 'mcp',
+    world: 'reference',
+    iterations: 2,
+    warmup: 3,
+    perUnit: UNIT_OPERATIONS.mcp.operations,
+  },
 ]);
 
 /**
@@ -162,8 +259,16 @@ export const SETTLING_WINDOWS = 1;
 export type InstructionFigures = Readonly<Record<InstructionLaneId, readonly number[]>>;
 
 /** The lane shapes as recorded in a baseline: a count only compares with one taken in the same shape. */
-export function laneShapes(): Record<InstructionLaneId, { unit: string; world: string; iterations: number; warmup: number; settle: number; perUnit: number }> {
-  return Object.fromEntries(INSTRUCTION_LANES.map(({ id, unit, world, iterations, warmup, perUnit }) => [id, { unit, world, iterations, warmup, settle: SETTLING_WINDOWS, perUnit }])) as never;
+export function laneShapes(): Record<
+  InstructionLaneId,
+  { unit: string; world: string; iterations: number; warmup: number; settle: number; perUnit: number }
+> {
+  return Object.fromEntries(
+    INSTRUCTION_LANES.map(({ id, unit, world, iterations, warmup, perUnit }) => [
+      id,
+      { unit, world, iterations, warmup, settle: SETTLING_WINDOWS, perUnit },
+    ]),
+  ) as never;
 }
 
 export interface InstructionCountOptions {
@@ -185,13 +290,21 @@ export interface InstructionCountOptions {
  * the probe's window of N units after W warm-up units, one process per lane
  * and repeat, two at a time (counts do not depend on what runs beside them).
  */
-export async function instructionCounts(root: string, options: InstructionCountOptions = {}): Promise<InstructionFigures> {
+export async function instructionCounts(
+  root: string,
+  options: InstructionCountOptions = {},
+): Promise<InstructionFigures> {
   const script = await bundleProbe(root);
   const wanted = new Set(options.lanes ?? INSTRUCTION_LANE_IDS);
   const repeats = options.repeats ?? 1;
   const windows = options.windowsPerProcess ?? GATE_WINDOWS;
-  const figures = Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [] as number[]])) as Record<InstructionLaneId, number[]>;
-  const jobs = INSTRUCTION_LANES.filter((lane) => wanted.has(lane.id)).flatMap((lane) => Array.from({ length: repeats }, (_, i) => ({ lane, repeat: i + 1 })));
+  const figures = Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [] as number[]])) as Record<
+    InstructionLaneId,
+    number[]
+  >;
+  const jobs = INSTRUCTION_LANES.filter((lane) => wanted.has(lane.id)).flatMap((lane) =>
+    Array.from({ length: repeats }, (_, i) => ({ lane, repeat: i + 1 })),
+  );
   const results = new Map<(typeof jobs)[number], number[]>();
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -201,9 +314,28 @@ export async function instructionCounts(root: string, options: InstructionCountO
       options.onProgress?.(
         `callgrind: ${lane.id} lane${repeats > 1 ? ` (${repeat}/${repeats})` : ''}: ${windows > 1 ? `${windows} windows of ` : ''}${lane.iterations} counted units after ${lane.warmup} warm-up units and ${SETTLING_WINDOWS} settling window`,
       );
-      const args = ['--strategy', 'turn', '--segment', lane.unit, '--world', lane.world, '--warmup', String(lane.warmup), '--iterations', String(lane.iterations)];
-      const counted = await countWindows(script, [...args, '--windows', String(SETTLING_WINDOWS + windows)], SETTLING_WINDOWS + windows, { cwd: root, imports: [] });
-      results.set(job, counted.slice(SETTLING_WINDOWS).map((count) => count / (lane.iterations * lane.perUnit)));
+      const args = [
+        '--strategy',
+        'turn',
+        '--segment',
+        lane.unit,
+        '--world',
+        lane.world,
+        '--warmup',
+        String(lane.warmup),
+        '--iterations',
+        String(lane.iterations),
+      ];
+      const counted = await countWindows(
+        script,
+        [...args, '--windows', String(SETTLING_WINDOWS + windows)],
+        SETTLING_WINDOWS + windows,
+        { cwd: root, imports: [] },
+      );
+      results.set(
+        job,
+        counted.slice(SETTLING_WINDOWS).map((count) => count / (lane.iterations * lane.perUnit)),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 2, jobs.length) }, worker));
@@ -212,10 +344,19 @@ export async function instructionCounts(root: string, options: InstructionCountO
 }
 
 /** One verdict row per lane measured on both sides, each judged against its own threshold. */
-export function instructionRows(base: InstructionFigures, head: InstructionFigures, thresholds: Partial<Record<InstructionLaneId, number>> | number = {}): InstructionRow[] {
+export function instructionRows(
+  base: InstructionFigures,
+  head: InstructionFigures,
+  thresholds: Partial<Record<InstructionLaneId, number>> | number = {},
+): InstructionRow[] {
   return INSTRUCTION_LANES.filter((lane) => base[lane.id].length > 0 && head[lane.id].length > 0).map((lane) => {
     const threshold = typeof thresholds === 'number' ? thresholds : thresholds[lane.id];
-    return instructionVerdict({ segment: lane.label, base: base[lane.id], head: head[lane.id], ...(threshold === undefined ? {} : { threshold }) });
+    return instructionVerdict({
+      segment: lane.label,
+      base: base[lane.id],
+      head: head[lane.id],
+      ...(threshold === undefined ? {} : { threshold }),
+    });
   });
 }
 
@@ -225,7 +366,11 @@ export async function wallClockLane(
   headRoot: string,
   options: { rounds: number; turns: number; threshold?: number; onProgress?: (line: string) => void },
 ): Promise<WallClockRow[]> {
-  const spec = (root: string) => ({ command: process.execPath, args: probeArgs(root, ['--strategy', 'turn', '--turns', String(options.turns), '--json']), cwd: root });
+  const spec = (root: string) => ({
+    command: process.execPath,
+    args: probeArgs(root, ['--strategy', 'turn', '--turns', String(options.turns), '--json']),
+    cwd: root,
+  });
   const { base, head } = await interleave<ProbeFigures>(spec(baseRoot), spec(headRoot), {
     rounds: options.rounds,
     parse: parseFigures,
@@ -233,8 +378,18 @@ export async function wallClockLane(
   });
   const threshold = options.threshold === undefined ? {} : { threshold: options.threshold };
   return [
-    wallClockVerdict({ segment: 'catalogue segment (p50 µs)', base: base.map((f) => f.catalogueMedianUs), head: head.map((f) => f.catalogueMedianUs), ...threshold }),
-    wallClockVerdict({ segment: 'mediated call (p50 µs)', base: base.map((f) => f.callMedianUs), head: head.map((f) => f.callMedianUs), ...threshold }),
+    wallClockVerdict({
+      segment: 'catalogue segment (p50 µs)',
+      base: base.map((f) => f.catalogueMedianUs),
+      head: head.map((f) => f.catalogueMedianUs),
+      ...threshold,
+    }),
+    wallClockVerdict({
+      segment: 'mediated call (p50 µs)',
+      base: base.map((f) => f.callMedianUs),
+      head: head.map((f) => f.callMedianUs),
+      ...threshold,
+    }),
   ];
 }
 
@@ -246,6 +401,10 @@ export function currentProvenance(valgrind: string): Provenance {
     arch: process.arch,
     valgrind,
     nodeFlags: [...DETERMINISTIC_NODE_FLAGS],
-    probeCommand: `${Object.entries(DETERMINISTIC_ENV).map(([name, value]) => `${name}=${value} `).join('')}valgrind --tool=callgrind --dump-before=${WINDOW_MARKER} --separate-threads=yes -q node ${DETERMINISTIC_NODE_FLAGS.join(' ')} ${PROBE_BUNDLE} --strategy turn --segment <unit> --world <world> --warmup <warmup> --iterations <iterations>`,
+    probeCommand: `${Object.entries(DETERMINISTIC_ENV)
+      .map(([name, value]) => `${name}=${value} `)
+      .join(
+        '',
+      )}valgrind --tool=callgrind --dump-before=${WINDOW_MARKER} --separate-threads=yes -q node ${DETERMINISTIC_NODE_FLAGS.join(' ')} ${PROBE_BUNDLE} --strategy turn --segment <unit> --world <world> --warmup <warmup> --iterations <iterations>`,
   };
 }

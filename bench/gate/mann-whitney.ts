@@ -71,7 +71,8 @@ export function mannWhitneyU(
 
   const hasTies = tieGroupSizes.length > 0;
   const method = chooseMethod(options, n1, n2, hasTies);
-  const pValue = method === 'exact' ? exactTwoSidedP(u, n1, n2) : sd === 0 ? 1 : Math.min(1, 2 * normalSurvival(Math.abs(z)));
+  const pValue =
+    method === 'exact' ? exactTwoSidedP(u, n1, n2) : sd === 0 ? 1 : Math.min(1, 2 * normalSurvival(Math.abs(z)));
   return { u, z, pValue, method };
 }
 

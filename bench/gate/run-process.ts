@@ -33,12 +33,21 @@ export interface ProcessResult {
   readonly timedOut: boolean;
 }
 
-export async function runProcess(command: string, args: readonly string[], options: RunProcessOptions = {}): Promise<ProcessResult> {
+export async function runProcess(
+  command: string,
+  args: readonly string[],
+  options: RunProcessOptions = {},
+): Promise<ProcessResult> {
   let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
   try {
     // nodePath false: the command from the caller's PATH, not node_modules/.bin; inheritEnv false: the env given is the whole env.
-    const child = x(command, [...args], { nodePath: false, inheritEnv: false, throwOnError: false, nodeOptions: { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] } });
+    const child = x(command, [...args], {
+      nodePath: false,
+      inheritEnv: false,
+      throwOnError: false,
+      nodeOptions: { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    });
     if (options.timeoutMs !== undefined) {
       timer = setTimeout(() => {
         timedOut = true;
@@ -46,7 +55,13 @@ export async function runProcess(command: string, args: readonly string[], optio
       }, options.timeoutMs);
     }
     const output = await child;
-    return { code: child.process?.exitCode ?? null, signal: child.process?.signalCode ?? null, stdout: output.stdout, stderr: output.stderr, timedOut };
+    return {
+      code: child.process?.exitCode ?? null,
+      signal: child.process?.signalCode ?? null,
+      stdout: output.stdout,
+      stderr: output.stderr,
+      timedOut,
+    };
   } catch (error) {
     // The executable could not be started (ENOENT: not installed): a result, for the caller's named error.
     return { code: null, signal: null, stdout: '', stderr: '', spawnError: error as NodeJS.ErrnoException, timedOut };
@@ -59,7 +74,8 @@ export { tailLines } from '../process/stderr-tail.js';
 
 /** "exit code 3", "signal SIGKILL", "timed out", or the spawn error: how a child ended. */
 export function describeExit(result: ProcessResult): string {
-  if (result.spawnError !== undefined) return `could not start (${result.spawnError.code ?? result.spawnError.message})`;
+  if (result.spawnError !== undefined)
+    return `could not start (${result.spawnError.code ?? result.spawnError.message})`;
   if (result.timedOut) return 'timed out';
   if (result.signal !== null) return `signal ${result.signal}`;
   return `exit code ${result.code}`;

@@ -114,7 +114,12 @@ export function wallClockVerdict(input: WallClockInput): WallClockRow {
     });
   }
   if (![...base, ...head].every(Number.isFinite)) {
-    return row({ ci: [Number.NaN, Number.NaN], pValue: null, verdict: 'inconclusive', reason: 'a process reported a non-finite time' });
+    return row({
+      ci: [Number.NaN, Number.NaN],
+      pValue: null,
+      verdict: 'inconclusive',
+      reason: 'a process reported a non-finite time',
+    });
   }
   if (!(baseMedian > 0) || !(headMedian > 0)) {
     return row({
@@ -135,10 +140,20 @@ export function wallClockVerdict(input: WallClockInput): WallClockRow {
   const band = `±${formatPercent(threshold)}`;
 
   if (ratio - 1 > threshold && ci[0] > 1 && significant) {
-    return row({ ci, pValue, verdict: 'regression', reason: `head is ${formatPercent(ratio - 1)} slower (${evidence}), beyond the ${band} threshold` });
+    return row({
+      ci,
+      pValue,
+      verdict: 'regression',
+      reason: `head is ${formatPercent(ratio - 1)} slower (${evidence}), beyond the ${band} threshold`,
+    });
   }
   if (1 - ratio > threshold && ci[1] < 1 && significant) {
-    return row({ ci, pValue, verdict: 'improvement', reason: `head is ${formatPercent(1 - ratio)} faster (${evidence}), beyond the ${band} threshold` });
+    return row({
+      ci,
+      pValue,
+      verdict: 'improvement',
+      reason: `head is ${formatPercent(1 - ratio)} faster (${evidence}), beyond the ${band} threshold`,
+    });
   }
   if (Math.abs(ratio - 1) <= threshold) {
     const shift = significant && ratio !== 1 ? `a significant ${change} shift` : change;
@@ -151,7 +166,12 @@ export function wallClockVerdict(input: WallClockInput): WallClockRow {
   const why = significant
     ? 'past the threshold, but the interval still includes no change'
     : `past the threshold, but not significant at ${alpha}`;
-  return row({ ci, pValue, verdict: 'inconclusive', reason: `${change} (${evidence}): ${why}; rerun with more rounds` });
+  return row({
+    ci,
+    pValue,
+    verdict: 'inconclusive',
+    reason: `${change} (${evidence}): ${why}; rerun with more rounds`,
+  });
 }
 
 export interface InstructionInput {
@@ -214,8 +234,18 @@ export function instructionVerdict(input: InstructionInput): InstructionRow {
     // explain it. (The 05dd917 power campaign: 1,358,293 instructions against
     // a 267,660 baseline, +408%, read 'inconclusive' because its first window
     // spread the five past a 0.5% threshold.)
-    if (ci[0] - 1 > threshold) return row({ ci, verdict: 'regression', reason: `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, though they spread by ${formatPercent(spread)}` });
-    if (1 - ci[1] > threshold) return row({ ci, verdict: 'improvement', reason: `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, though they spread by ${formatPercent(spread)}` });
+    if (ci[0] - 1 > threshold)
+      return row({
+        ci,
+        verdict: 'regression',
+        reason: `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, though they spread by ${formatPercent(spread)}`,
+      });
+    if (1 - ci[1] > threshold)
+      return row({
+        ci,
+        verdict: 'improvement',
+        reason: `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, though they spread by ${formatPercent(spread)}`,
+      });
     return row({
       ci,
       verdict: 'inconclusive',
@@ -223,15 +253,31 @@ export function instructionVerdict(input: InstructionInput): InstructionRow {
     });
   }
   if (Math.abs(ratio - 1) <= noise) {
-    return row({ ci, verdict: 'no-change', reason: `${counts} (${change}), within the ${formatPercent(noise)} noise floor` });
+    return row({
+      ci,
+      verdict: 'no-change',
+      reason: `${counts} (${change}), within the ${formatPercent(noise)} noise floor`,
+    });
   }
   if (ratio - 1 > threshold) {
-    return row({ ci, verdict: 'regression', reason: `${counts} (${change}), beyond the ${formatPercent(threshold)} threshold` });
+    return row({
+      ci,
+      verdict: 'regression',
+      reason: `${counts} (${change}), beyond the ${formatPercent(threshold)} threshold`,
+    });
   }
   if (1 - ratio > threshold) {
-    return row({ ci, verdict: 'improvement', reason: `${counts} (${change}), beyond the ${formatPercent(threshold)} threshold` });
+    return row({
+      ci,
+      verdict: 'improvement',
+      reason: `${counts} (${change}), beyond the ${formatPercent(threshold)} threshold`,
+    });
   }
-  return row({ ci, verdict: 'no-change', reason: `${counts} (${change}), inside the ${formatPercent(threshold)} threshold` });
+  return row({
+    ci,
+    verdict: 'no-change',
+    reason: `${counts} (${change}), inside the ${formatPercent(threshold)} threshold`,
+  });
 }
 
 export interface StructuralInput {

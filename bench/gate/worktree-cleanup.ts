@@ -52,7 +52,11 @@ export interface WorktreeDisposal {
 }
 
 /** Measures the worktrees, then removes them unless `keep`. Distinct dirs only (base and head may be one commit). */
-export async function disposeWorktrees(repo: string, dirs: readonly string[], keep: boolean): Promise<WorktreeDisposal> {
+export async function disposeWorktrees(
+  repo: string,
+  dirs: readonly string[],
+  keep: boolean,
+): Promise<WorktreeDisposal> {
   const unique = [...new Set(dirs)];
   let bytes = 0;
   for (const dir of unique) bytes += await diskUsageBytes(dir);
@@ -61,6 +65,8 @@ export async function disposeWorktrees(repo: string, dirs: readonly string[], ke
   return {
     bytes,
     removed: !keep,
-    line: keep ? `${what}; kept (--keep-worktrees): ${unique.join(', ')}` : `${what}; removed (--keep-worktrees keeps them)`,
+    line: keep
+      ? `${what}; kept (--keep-worktrees): ${unique.join(', ')}`
+      : `${what}; removed (--keep-worktrees keeps them)`,
   };
 }

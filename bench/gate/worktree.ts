@@ -41,7 +41,9 @@ export class LockfileMissing extends GateError {
     readonly ref: string,
     readonly sha: string,
   ) {
-    super(`could not measure: commit ${sha.slice(0, 12)} ('${ref}') has no ${LOCKFILE}, so its dependencies cannot be installed reproducibly`);
+    super(
+      `could not measure: commit ${sha.slice(0, 12)} ('${ref}') has no ${LOCKFILE}, so its dependencies cannot be installed reproducibly`,
+    );
   }
 }
 
@@ -51,7 +53,9 @@ export class WorktreeDirty extends GateError {
     readonly dir: string,
     readonly files: readonly string[],
   ) {
-    super(`could not measure: the worktree ${dir} has uncommitted changes, so it no longer matches its commit: ${files.join(', ')}`);
+    super(
+      `could not measure: the worktree ${dir} has uncommitted changes, so it no longer matches its commit: ${files.join(', ')}`,
+    );
   }
 }
 
@@ -62,7 +66,9 @@ export class WorktreeMismatch extends GateError {
     readonly expected: string,
     readonly actual: string,
   ) {
-    super(`could not measure: ${dir} should be a worktree at ${expected.slice(0, 12)} but is ${actual}; remove it and retry`);
+    super(
+      `could not measure: ${dir} should be a worktree at ${expected.slice(0, 12)} but is ${actual}; remove it and retry`,
+    );
   }
 }
 
@@ -72,7 +78,9 @@ export class WorkingTreeDirty extends GateError {
     readonly repo: string,
     readonly files: readonly string[],
   ) {
-    super(`could not measure: the working tree ${repo} has uncommitted changes to tracked files, so HEAD is not what would run: ${files.join(', ')}`);
+    super(
+      `could not measure: the working tree ${repo} has uncommitted changes to tracked files, so HEAD is not what would run: ${files.join(', ')}`,
+    );
   }
 }
 
@@ -83,7 +91,9 @@ export class InstallFailed extends GateError {
     readonly how: string,
     readonly stderrTail: string,
   ) {
-    super(`could not measure: installing dependencies in ${dir} ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`);
+    super(
+      `could not measure: installing dependencies in ${dir} ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`,
+    );
   }
 }
 
@@ -190,7 +200,9 @@ export async function assertCleanTree(repo: string): Promise<void> {
 
 /** sha-256 of a file, hex. */
 async function fileHash(path: string): Promise<string> {
-  return createHash('sha256').update(await readFile(path)).digest('hex');
+  return createHash('sha256')
+    .update(await readFile(path))
+    .digest('hex');
 }
 
 /** Resolves `ref`, creates or reuses its worktree, and installs its dependencies when needed. */

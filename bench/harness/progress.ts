@@ -66,7 +66,9 @@ export class Progress {
       return;
     }
     this.#lastDraw = now;
-    this.#stream.write(`bench: ${this.#label} ${done}/${total} (${percent(done, total)})${detail === '' ? '' : ` ${detail}`}, ${seconds(now - this.#startedAt)}\n`);
+    this.#stream.write(
+      `bench: ${this.#label} ${done}/${total} (${percent(done, total)})${detail === '' ? '' : ` ${detail}`}, ${seconds(now - this.#startedAt)}\n`,
+    );
   }
 
   /** A line of its own (a note, a warning) without breaking the bar. */

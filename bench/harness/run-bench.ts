@@ -116,10 +116,22 @@ export const QUICK_COLD_PLAN = { turns: 15 } as const;
  * 2,000 warm-up turns warmed.
  */
 export function publisherTurns(warmupTurns: number, measuredTurns: number): { warmup: number; measured: number } {
-  return { warmup: Math.min(warmupTurns, Math.max(10, Math.ceil(warmupTurns / 20))), measured: Math.max(2, Math.ceil(measuredTurns / 10)) };
+  return {
+    warmup: Math.min(warmupTurns, Math.max(10, Math.ceil(warmupTurns / 20))),
+    measured: Math.max(2, Math.ceil(measuredTurns / 10)),
+  };
 }
 
-export function planBench(options: { turns?: number; warmup?: number; quick?: boolean; micro?: boolean; mcp?: boolean; mcpTurns?: number; transportRounds?: number; transportPrimingCalls?: number }): BenchPlan {
+export function planBench(options: {
+  turns?: number;
+  warmup?: number;
+  quick?: boolean;
+  micro?: boolean;
+  mcp?: boolean;
+  mcpTurns?: number;
+  transportRounds?: number;
+  transportPrimingCalls?: number;
+}): BenchPlan {
   const base = options.quick === true ? QUICK_PLAN : DEFAULT_PLAN;
   const measuredTurns = options.turns ?? base.measuredTurns;
   const warmupTurns = options.warmup ?? base.warmupTurns;
@@ -178,8 +190,18 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
   progress.phase('strategies');
   const staircases = await runWorldStaircases({
     worlds: [
-      { name: REFERENCE_SHAPE.name, build: referenceBenchWorld, warmupTurns: plan.warmupTurns, measuredTurns: plan.measuredTurns },
-      { name: PUBLISHER_SHAPE.name, build: (strategy, spans) => buildShapedKernel(strategy, PUBLISHER_SHAPE, spans), warmupTurns: plan.publisherWarmupTurns, measuredTurns: plan.publisherMeasuredTurns },
+      {
+        name: REFERENCE_SHAPE.name,
+        build: referenceBenchWorld,
+        warmupTurns: plan.warmupTurns,
+        measuredTurns: plan.measuredTurns,
+      },
+      {
+        name: PUBLISHER_SHAPE.name,
+        build: (strategy, spans) => buildShapedKernel(strategy, PUBLISHER_SHAPE, spans),
+        warmupTurns: plan.publisherWarmupTurns,
+        measuredTurns: plan.publisherMeasuredTurns,
+      },
     ],
     onProgress: (done, total, phase) => progress.update(done, total, phase),
   });
@@ -233,7 +255,10 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
   if (plan.micro) {
     progress.phase('micro');
     const { runMicroSuite } = await import('../micro/micro-suite.js');
-    micro = await runMicroSuite({ quick: plan.quick, onCase: (tool) => progress.update(tool === 'tinybench' ? 0 : 1, plan.quick ? 1 : 2, tool) });
+    micro = await runMicroSuite({
+      quick: plan.quick,
+      onCase: (tool) => progress.update(tool === 'tinybench' ? 0 : 1, plan.quick ? 1 : 2, tool),
+    });
     progress.update(1, 1);
   }
   progress.done();
@@ -274,10 +299,16 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
   const source = await loadAnchorSource(anchorsPath);
   const label = toPosix(path.relative(repoRoot, path.resolve(anchorsPath)));
   const anchors: AnchorsForReport =
-    source.status === 'loaded' ? { status: 'loaded', label, figures: source.figures } : { status: 'absent', label, reason: source.reason };
+    source.status === 'loaded'
+      ? { status: 'loaded', label, figures: source.figures }
+      : { status: 'absent', label, reason: source.reason };
   const targets = checkTargets(results);
   const sweepSection = await readSweepSection(repoRoot);
-  const files = await writeResults(options.outDir, results, renderMarkdown({ results, anchors, targets, ...(sweepSection === undefined ? {} : { sweepSection }) }));
+  const files = await writeResults(
+    options.outDir,
+    results,
+    renderMarkdown({ results, anchors, targets, ...(sweepSection === undefined ? {} : { sweepSection }) }),
+  );
   return { results, targets, files, anchors };
 }
 

@@ -43,7 +43,8 @@ export function axisValues(min: number, max: number): FlagCheck<number[]> {
     const parts = given.split(',').map((part) => part.trim());
     if (given.trim() === '' || parts.some((part) => !/^\d+$/.test(part))) return new FlagProblem(given, expected);
     const values = parts.map(Number);
-    if (values.some((value) => value < min || value > max) || new Set(values).size !== values.length) return new FlagProblem(given, expected);
+    if (values.some((value) => value < min || value > max) || new Set(values).size !== values.length)
+      return new FlagProblem(given, expected);
     return values.sort((a, b) => a - b);
   };
 }

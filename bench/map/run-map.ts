@@ -37,20 +37,40 @@ export interface RunMapOptions {
 
 /** The publisher-shaped world with this point's provider tools and grants; the 18 static tools stay. */
 export function gridShape(providerTools: number, grants: number): WorldShape {
-  return parseWorldShape({ ...PUBLISHER_SHAPE, name: `p${providerTools}-g${grants}`, tools: MAP_STATIC_TOOLS + providerTools, providerTools, grants });
+  return parseWorldShape({
+    ...PUBLISHER_SHAPE,
+    name: `p${providerTools}-g${grants}`,
+    tools: MAP_STATIC_TOOLS + providerTools,
+    providerTools,
+    grants,
+  });
 }
 
 function pointOf(shape: WorldShape, measured: Readonly<Record<StrategyName, StrategyMeasurement>>): MapPoint {
   const strategies = {} as MapPoint['strategies'];
   for (const name of STRATEGY_NAMES) {
     const f = measured[name].figures;
-    strategies[name] = { callP50Us: f.call.p50Us, catalogueP50Us: f.segments.catalogue.p50Us, catalogueShare: f.segments.catalogue.share, authorizeP50Us: f.segments.authorize.p50Us };
+    strategies[name] = {
+      callP50Us: f.call.p50Us,
+      catalogueP50Us: f.segments.catalogue.p50Us,
+      catalogueShare: f.segments.catalogue.share,
+      authorizeP50Us: f.segments.authorize.p50Us,
+    };
   }
   return { shape: { ...shape }, strategies, staircase: staircaseOf(measured) };
 }
 
 async function measurePoint(shape: WorldShape, turns: { warmup: number; measured: number }): Promise<MapPoint> {
-  const runs = await runWorldStaircases({ worlds: [{ name: shape.name, build: (strategy, spans) => buildShapedKernel(strategy, shape, spans), warmupTurns: turns.warmup, measuredTurns: turns.measured }] });
+  const runs = await runWorldStaircases({
+    worlds: [
+      {
+        name: shape.name,
+        build: (strategy, spans) => buildShapedKernel(strategy, shape, spans),
+        warmupTurns: turns.warmup,
+        measuredTurns: turns.measured,
+      },
+    ],
+  });
   return pointOf(shape, runs[shape.name]!);
 }
 
@@ -63,7 +83,9 @@ export async function runMap(options: RunMapOptions): Promise<MapOutcome> {
   const grid = options.grid ?? (options.quick ? QUICK_GRID : FULL_GRID);
   const turns = options.quick ? QUICK_MAP_TURNS : FULL_MAP_TURNS;
   // Every point's shape is built (and so checked) before the first is measured.
-  const shapes = grid.grants.flatMap((grants) => grid.providerTools.map((providerTools) => gridShape(providerTools, grants)));
+  const shapes = grid.grants.flatMap((grants) =>
+    grid.providerTools.map((providerTools) => gridShape(providerTools, grants)),
+  );
   const progress = options.progress ?? new Progress();
   const provenance = readProvenance(options.repoRoot);
   const environment = readEnvironment(options.repoRoot);
@@ -94,7 +116,10 @@ export async function runMap(options: RunMapOptions): Promise<MapOutcome> {
     axes: { providerTools: [...grid.providerTools], grants: [...grid.grants] },
     grid: points,
     worlds: { reference, publisher },
-    published: { rederiveOverShared: options.anchors.ratios.rederiveOverShared, sharedOverTurn: options.anchors.ratios.sharedOverTurn },
+    published: {
+      rederiveOverShared: options.anchors.ratios.rederiveOverShared,
+      sharedOverTurn: options.anchors.ratios.sharedOverTurn,
+    },
   } satisfies MapResults);
   const files = await writeMapOutputs(results, options.outDir);
   return { results, files };
@@ -116,7 +141,10 @@ export async function writeMapOutputs(results: MapResults, outDir: string): Prom
   const dir = path.join(outDir, 'map');
   await mkdir(dir, { recursive: true });
   const json = `${JSON.stringify(results, null, 2)}\n`;
-  const files = [path.join(dir, resultsFileName(results.commit, results.quick ? 'quick' : 'full')), path.join(outDir, results.quick ? 'staircase-map.quick.md' : 'staircase-map.md')];
+  const files = [
+    path.join(dir, resultsFileName(results.commit, results.quick ? 'quick' : 'full')),
+    path.join(outDir, results.quick ? 'staircase-map.quick.md' : 'staircase-map.md'),
+  ];
   await writeWhole(files[0]!, json);
   await writeWhole(files[1]!, renderMapMarkdown(results));
   // A quick map never replaces the latest of a full one.

@@ -7,7 +7,14 @@
 import { markdownTable } from 'markdown-table';
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { MEASUREMENT_RULES } from '../report/measurement-rules.js';
-import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, formatShare } from '../report/number-format.js';
+import {
+  formatCount,
+  formatDuration,
+  formatMicros,
+  formatNanos,
+  formatRatio,
+  formatShare,
+} from '../report/number-format.js';
 import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
 import type { AnchorFigures, StrategyName, StrategyResult } from '../results/results-schema.js';
 import type { MeasuredResults } from '../results/write-results.js';
@@ -91,14 +98,24 @@ function environmentSection(results: MeasuredResults): string {
     table(
       ['', ''],
       [
-        ['commit', results.gitCheckout === false ? 'not a git checkout' : results.commit === 'uncommitted' ? 'uncommitted' : `\`${results.commit}\`${results.dirty ? ' (dirty)' : ''}`],
+        [
+          'commit',
+          results.gitCheckout === false
+            ? 'not a git checkout'
+            : results.commit === 'uncommitted'
+              ? 'uncommitted'
+              : `\`${results.commit}\`${results.dirty ? ' (dirty)' : ''}`,
+        ],
         ['commit date', results.commitDate ?? '—'],
         ['node / V8', `${env.node} / ${env.v8}`],
         ['platform', `${env.platform} ${env.arch}`],
         ['CPU', `${escapeMarkdown(env.cpuModel)}, ${env.cores} cores`],
         ['memory', `${env.memoryGiB} GiB`],
         ['lockfile sha-256', `\`${env.lockfileHash}\``],
-        ['load average (1 min)', `${results.harness.loadAverage.start} at start, ${results.harness.loadAverage.end} at end`],
+        [
+          'load average (1 min)',
+          `${results.harness.loadAverage.start} at start, ${results.harness.loadAverage.end} at end`,
+        ],
         ['command', markdownCode(results.command, 1_000)],
       ],
       ['l', 'l'],
@@ -129,9 +146,21 @@ function callsSection(results: MeasuredResults): string {
     '## Mediated call',
     '',
     table(
-      ['path', 'calls', 'p50 (µs)', 'p95 (µs)', 'mean (µs)', 'throughput (calls/ms)', 'lease open p50 (µs)', 'lease open, cold, p50 (µs)', 'listing p50 (µs)'],
+      [
+        'path',
+        'calls',
+        'p50 (µs)',
+        'p95 (µs)',
+        'mean (µs)',
+        'throughput (calls/ms)',
+        'lease open p50 (µs)',
+        'lease open, cold, p50 (µs)',
+        'listing p50 (µs)',
+      ],
       paths(results).map(([name, r]) => {
-        const b = (boundary as Record<string, { openP50Us: number; openColdP50Us?: number; listP50Us: number } | undefined>)[name];
+        const b = (
+          boundary as Record<string, { openP50Us: number; openColdP50Us?: number; listP50Us: number } | undefined>
+        )[name];
         return [
           name,
           r.call.n,
@@ -161,7 +190,13 @@ function segmentsSection(results: MeasuredResults): string {
         ['segment', 'p50 (µs)', 'mean (µs)', 'share', 'per call'],
         SEGMENT_NAMES.map((segment) => {
           const stats = r.segments[segment];
-          return [segment === 'provider' ? 'provider (subtracted)' : segment, us(stats.p50Us), us(stats.meanUs), formatShare(stats.share), formatCount(stats.perCall)];
+          return [
+            segment === 'provider' ? 'provider (subtracted)' : segment,
+            us(stats.p50Us),
+            us(stats.meanUs),
+            formatShare(stats.share),
+            formatCount(stats.perCall),
+          ];
         }),
       ),
     );
@@ -177,7 +212,10 @@ function segmentsSection(results: MeasuredResults): string {
   const width = Math.max(...paths(results).map(([name]) => name.length));
   for (const [name, r] of paths(results)) {
     const drawn = stackedBar(
-      (['catalogue', 'discover', 'authorize', 'remainder'] as const).map((segment) => ({ weight: r.segments[segment].share, glyph: GLYPHS[segment] })),
+      (['catalogue', 'discover', 'authorize', 'remainder'] as const).map((segment) => ({
+        weight: r.segments[segment].share,
+        glyph: GLYPHS[segment],
+      })),
       50,
     );
     out.push(`${name.padEnd(width)}  ${drawn}  catalogue ${formatShare(r.segments.catalogue.share)}`);
@@ -199,17 +237,27 @@ function structuralSection(results: MeasuredResults, anchors: AnchorFigures | un
     ['catalogue tools', (r) => r.structural.catalogueTools, earlier?.catalogueTools],
     ['catalogue bytes', (r) => r.structural.catalogueBytes, earlier?.catalogueBytes],
   ];
-  const headerRow = ['per turn', ...all.map(([name]) => name), ...(earlier === undefined ? [] : ['published (earlier report)'])];
+  const headerRow = [
+    'per turn',
+    ...all.map(([name]) => name),
+    ...(earlier === undefined ? [] : ['published (earlier report)']),
+  ];
   return [
     '## Structural footprint',
     '',
     table(
       headerRow,
-      rows.map(([label, read, published]) => [label, ...all.map(([, r]) => formatCount(read(r))), ...(earlier === undefined ? [] : [published === undefined ? '—' : formatCount(published)])]),
+      rows.map(([label, read, published]) => [
+        label,
+        ...all.map(([, r]) => formatCount(read(r))),
+        ...(earlier === undefined ? [] : [published === undefined ? '—' : formatCount(published)]),
+      ]),
     ),
     '',
     `Counted from the kernel's exact counters as differences around each measured turn. Under shared and rederive, a turn resolved a catalogue ${formatCount(results.harness.resolvingOperationsPerTurn.shared)} times (its listing and every call that reached catalogue resolution); under turn, the fewest and most derivations any measured turn made were ${results.harness.derivationsRange.turn.join(' and ')}.${
-      earlier === undefined ? '' : ' The published column is the earlier report (24 calls per turn, a different attempt list), for scale only.'
+      earlier === undefined
+        ? ''
+        : ' The published column is the earlier report (24 calls per turn, a different attempt list), for scale only.'
     }`,
   ].join('\n');
 }
@@ -220,14 +268,33 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
   const s = results.strategies;
   const out: string[] = ['## The staircase beside the published figures', ''];
   // The anchors file is the user's (--anchors): its path, the reason it could not be read and its own text are outside text.
-  if (anchors.status === 'absent') out.push(`> Published figures unavailable (${escapeMarkdown(anchors.label)}: ${escapeMarkdown(anchors.reason, 1_000)}); the staircase is printed on its own.`, '');
-  else out.push(`Published figures: ${markdownCode(anchors.label)}${figures?.publisherMachine === undefined ? '' : ` (publisher's machine: ${escapeMarkdown(figures.publisherMachine)})`}.`, '');
+  if (anchors.status === 'absent')
+    out.push(
+      `> Published figures unavailable (${escapeMarkdown(anchors.label)}: ${escapeMarkdown(anchors.reason, 1_000)}); the staircase is printed on its own.`,
+      '',
+    );
+  else
+    out.push(
+      `Published figures: ${markdownCode(anchors.label)}${figures?.publisherMachine === undefined ? '' : ` (publisher's machine: ${escapeMarkdown(figures.publisherMachine)})`}.`,
+      '',
+    );
   out.push(
     table(
-      ['strategy', 'whole call p50, ours', 'published', 'amortized / call p50, ours (turn ÷ calls)', 'catalogue p50, ours', 'published', 'catalogue share, ours', 'published'],
+      [
+        'strategy',
+        'whole call p50, ours',
+        'published',
+        'amortized / call p50, ours (turn ÷ calls)',
+        'catalogue p50, ours',
+        'published',
+        'catalogue share, ours',
+        'published',
+      ],
       STRATEGY_NAMES.map((name) => {
         const published = step(name);
-        const amortized = (results.harness.turnBoundary as Partial<Record<StrategyName, { amortizedP50Us?: number }>>)[name]?.amortizedP50Us;
+        const amortized = (results.harness.turnBoundary as Partial<Record<StrategyName, { amortizedP50Us?: number }>>)[
+          name
+        ]?.amortizedP50Us;
         return [
           name,
           formatDuration(s[name].call.p50Us),
@@ -236,7 +303,9 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
           formatDuration(s[name].segments.catalogue.p50Us),
           published === undefined ? '—' : formatDuration(published.catalogueSegmentMs * 1000),
           formatShare(s[name].segments.catalogue.share),
-          published === undefined ? '—' : `${published.catalogueShareIsUpperBound === true ? '≤ ' : ''}${formatShare(published.catalogueShare)}`,
+          published === undefined
+            ? '—'
+            : `${published.catalogueShareIsUpperBound === true ? '≤ ' : ''}${formatShare(published.catalogueShare)}`,
         ];
       }),
     ),
@@ -244,10 +313,26 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
     table(
       ['step ratio', 'ours', 'published'],
       [
-        ['whole call, rederive ÷ shared', formatRatio(results.staircase.rederiveOverShared), figures === undefined ? '—' : formatRatio(figures.ratios.rederiveOverShared)],
-        ['whole call, shared ÷ turn', formatRatio(results.staircase.sharedOverTurn), figures === undefined ? '—' : formatRatio(figures.ratios.sharedOverTurn)],
-        ['whole call, rederive ÷ turn', formatRatio(results.staircase.rederiveOverTurn), figures === undefined ? '—' : formatRatio(figures.ratios.rederiveOverTurn)],
-        ['catalogue segment, shared ÷ turn', formatRatio(results.staircase.catalogueSharedOverTurn), figures === undefined ? '—' : formatRatio(figures.ratios.catalogueSegmentSharedOverTurn)],
+        [
+          'whole call, rederive ÷ shared',
+          formatRatio(results.staircase.rederiveOverShared),
+          figures === undefined ? '—' : formatRatio(figures.ratios.rederiveOverShared),
+        ],
+        [
+          'whole call, shared ÷ turn',
+          formatRatio(results.staircase.sharedOverTurn),
+          figures === undefined ? '—' : formatRatio(figures.ratios.sharedOverTurn),
+        ],
+        [
+          'whole call, rederive ÷ turn',
+          formatRatio(results.staircase.rederiveOverTurn),
+          figures === undefined ? '—' : formatRatio(figures.ratios.rederiveOverTurn),
+        ],
+        [
+          'catalogue segment, shared ÷ turn',
+          formatRatio(results.staircase.catalogueSharedOverTurn),
+          figures === undefined ? '—' : formatRatio(figures.ratios.catalogueSegmentSharedOverTurn),
+        ],
       ],
     ),
     '',
@@ -260,12 +345,16 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
   for (const name of STRATEGY_NAMES) {
     const ours = s[name].call.p50Us;
     const ratioOurs = name === 'rederive' ? '' : `  ÷${(s.rederive.call.p50Us / ours).toFixed(1)}`;
-    out.push(`${name.padEnd(9)} ours       ${bar(ours, s.rederive.call.p50Us, 40).padEnd(40)}  ${formatDuration(ours)}${ratioOurs}`);
+    out.push(
+      `${name.padEnd(9)} ours       ${bar(ours, s.rederive.call.p50Us, 40).padEnd(40)}  ${formatDuration(ours)}${ratioOurs}`,
+    );
     const published = step(name);
     const rederive = step('rederive');
     if (published !== undefined && rederive !== undefined) {
       const ratioTheirs = name === 'rederive' ? '' : `  ÷${(rederive.wholeCallMs / published.wholeCallMs).toFixed(1)}`;
-      out.push(`${''.padEnd(9)} published  ${bar(published.wholeCallMs, rederive.wholeCallMs, 40, '▒').padEnd(40)}  ${formatDuration(published.wholeCallMs * 1000)}${ratioTheirs}`);
+      out.push(
+        `${''.padEnd(9)} published  ${bar(published.wholeCallMs, rederive.wholeCallMs, 40, '▒').padEnd(40)}  ${formatDuration(published.wholeCallMs * 1000)}${ratioTheirs}`,
+      );
     }
   }
   out.push('```', '', staircaseParagraph(results, figures));
@@ -288,7 +377,11 @@ function twoWorldsSection(results: MeasuredResults, anchors: AnchorsForReport): 
     '',
     table(
       ['figure', ...worlds.map((world) => world.name), 'published'],
-      verdicts[0]!.map((first, i) => [first.figure, ...verdicts.map((rows) => `${formatFigure(rows[i]!, rows[i]!.ours)} ${rows[i]!.verdict}`), formatPublished(first)]),
+      verdicts[0]!.map((first, i) => [
+        first.figure,
+        ...verdicts.map((rows) => `${formatFigure(rows[i]!, rows[i]!.ours)} ${rows[i]!.verdict}`),
+        formatPublished(first),
+      ]),
     ),
     '',
     ...worlds.map((world) => `- **${world.name}**: ${world.about}.`),
@@ -312,7 +405,11 @@ function targetsSection(targets: readonly TargetCheck[]): string {
       targets.map((check) => [
         check.target,
         check.measured,
-        check.paired === undefined ? (check.met ? 'met' : '**missed**') : `${check.paired.verdict === 'missed' ? '**missed**' : check.paired.verdict}, ${check.paired.state}`,
+        check.paired === undefined
+          ? check.met
+            ? 'met'
+            : '**missed**'
+          : `${check.paired.verdict === 'missed' ? '**missed**' : check.paired.verdict}, ${check.paired.state}`,
       ]),
       ['l', 'l', 'l'],
     ),
@@ -321,7 +418,11 @@ function targetsSection(targets: readonly TargetCheck[]): string {
     '',
     table(
       ['target', 'state', 'last changed'],
-      PAIRED_TARGETS.map((target) => [target.statement, target.metSince === undefined ? 'open' : `failing since ${target.metSince}`, lastChangeLine(target)]),
+      PAIRED_TARGETS.map((target) => [
+        target.statement,
+        target.metSince === undefined ? 'open' : `failing since ${target.metSince}`,
+        lastChangeLine(target),
+      ]),
       ['l', 'l', 'l'],
     ),
   ].join('\n');
@@ -358,7 +459,14 @@ function stepsSection(results: MeasuredResults): string {
     '',
     table(
       ['step', 'what it holds', 'p50 (µs)', 'mean (µs)', 'share', 'per call'],
-      steps.steps.map((row) => [row.step, STEP_MEANING[row.step] ?? '', us(row.p50Us), us(row.meanUs), formatShare(row.share), row.perCall.toFixed(3)]),
+      steps.steps.map((row) => [
+        row.step,
+        STEP_MEANING[row.step] ?? '',
+        us(row.p50Us),
+        us(row.meanUs),
+        formatShare(row.share),
+        row.perCall.toFixed(3),
+      ]),
       ['l', 'l', 'r', 'r', 'r', 'r'],
     ),
   ];
@@ -372,13 +480,28 @@ function stepsSection(results: MeasuredResults): string {
       table(
         ['path', 'p50 (µs)', 'p95 (µs)', 'n'],
         [
-          ['kernel call (turn, no span sink)', us(floor.kernel.p50Us), us(floor.kernel.p95Us), formatCount(floor.kernel.n)],
+          [
+            'kernel call (turn, no span sink)',
+            us(floor.kernel.p50Us),
+            us(floor.kernel.p95Us),
+            formatCount(floor.kernel.n),
+          ],
           ['floor', us(floor.floor.p50Us), us(floor.floor.p95Us), formatCount(floor.floor.n)],
           ...(floor.cold === undefined
             ? []
             : [
-                [`kernel call, caches evicted (${floor.cold.evictedMiB} MiB read first)`, us(floor.cold.kernel.p50Us), us(floor.cold.kernel.p95Us), formatCount(floor.cold.kernel.n)],
-                [`floor, caches evicted (${floor.cold.evictedMiB} MiB read first)`, us(floor.cold.floor.p50Us), us(floor.cold.floor.p95Us), formatCount(floor.cold.floor.n)],
+                [
+                  `kernel call, caches evicted (${floor.cold.evictedMiB} MiB read first)`,
+                  us(floor.cold.kernel.p50Us),
+                  us(floor.cold.kernel.p95Us),
+                  formatCount(floor.cold.kernel.n),
+                ],
+                [
+                  `floor, caches evicted (${floor.cold.evictedMiB} MiB read first)`,
+                  us(floor.cold.floor.p50Us),
+                  us(floor.cold.floor.p95Us),
+                  formatCount(floor.cold.floor.n),
+                ],
               ]),
         ],
       ),
@@ -397,11 +520,13 @@ function stepsSection(results: MeasuredResults): string {
 
 /** What each row's two sides run, costlab's audit sink included. */
 const TRANSPORT_MEANING: Readonly<Record<string, string>> = {
-  'in-memory': "the SDK's linked in-memory pair, in this process; costlab's trail in memory (`MemoryAuditSink`, cleared every round), as the floor's is",
+  'in-memory':
+    "the SDK's linked in-memory pair, in this process; costlab's trail in memory (`MemoryAuditSink`, cleared every round), as the floor's is",
   stdio:
-    'a child process each on stdin/stdout: `costlab serve --stdio` as served by default, its trail JSON lines on stderr (`StreamAuditSink`: each decision or refusal record in the pipe before its effect or answer, an authorized call\'s outcome record after its answer, with the next record or within 1 ms, ADR 0054; the bench reads and counts them, the floor\'s too), beside the SDK\'s `StdioServerTransport`',
-  'stdio-audit-file': 'the same children, costlab with `--audit FILE`: each record appended to the file with synchronous `write(2)` (`JsonLinesFileSink`), a decision or refusal before its effect or answer, an authorized call\'s outcome after its answer, with the next record or within 1 ms (ADR 0054); the floor writes its records the same way',
-  http: 'Streamable HTTP on a 127.0.0.1 listener each, every side answering with JSON bodies (`enableJsonResponse`, ADR 0028); every client sends costlab\'s bearer execution token, which costlab checks (with body limits and connection admission) and the other two ignore (ADR 0038); costlab\'s trail in memory, as the floor\'s is',
+    "a child process each on stdin/stdout: `costlab serve --stdio` as served by default, its trail JSON lines on stderr (`StreamAuditSink`: each decision or refusal record in the pipe before its effect or answer, an authorized call's outcome record after its answer, with the next record or within 1 ms, ADR 0054; the bench reads and counts them, the floor's too), beside the SDK's `StdioServerTransport`",
+  'stdio-audit-file':
+    "the same children, costlab with `--audit FILE`: each record appended to the file with synchronous `write(2)` (`JsonLinesFileSink`), a decision or refusal before its effect or answer, an authorized call's outcome after its answer, with the next record or within 1 ms (ADR 0054); the floor writes its records the same way",
+  http: "Streamable HTTP on a 127.0.0.1 listener each, every side answering with JSON bodies (`enableJsonResponse`, ADR 0028); every client sends costlab's bearer execution token, which costlab checks (with body limits and connection admission) and the other two ignore (ADR 0038); costlab's trail in memory, as the floor's is",
 };
 
 function transportsSection(results: MeasuredResults): string {
@@ -414,12 +539,25 @@ function transportsSection(results: MeasuredResults): string {
     : '';
   const floorColumns = withFloor ? ['floor p50 (µs)', 'floor − bare (µs)', 'costlab − floor (µs)'] : [];
   return [
-    withFloor ? '## MCP per transport, beside a bare SDK server and the floor' : '## MCP per transport, beside a bare SDK server',
+    withFloor
+      ? '## MCP per transport, beside a bare SDK server and the floor'
+      : '## MCP per transport, beside a bare SDK server',
     '',
     `The same \`tools/call\` (\`${bench.tool}\`, a call the actor's grants allow) timed at the SDK client, request out to result in, against costlab's server and against a bare SDK \`McpServer\` answering the same tool with no mediation (\`bench/transports/bare-sdk-server.ts\`).${floorText} All ${sides * bench.transports.length} endpoints are open at once;${bench.primingCalls === undefined ? '' : ` each first answers ${formatCount(bench.primingCalls)} untimed calls (so a child's JIT is as warm as a long-lived server's), then`} each of ${formatCount(bench.rounds)} measured rounds (after ${bench.warmupRounds} warm-up) makes ${bench.callsPerRound} calls per side per transport, ${bench.order === 'rotating' ? 'the sides taking turns to go first' : 'the two sides alternating which goes first'}, so load drift falls on all alike. Every side pays the same client and transport (over HTTP, the same bearer header too): costlab's p50 less the bare server's is what costlab adds (the bridge's envelope, mediation, two audit records written where each row says).`,
     '',
     table(
-      ['transport', 'how', 'costlab p50 (µs)', 'costlab p95 (µs)', 'bare SDK p50 (µs)', 'bare SDK p95 (µs)', 'added p50 (µs)', 'costlab ÷ bare', ...floorColumns, 'n per side'],
+      [
+        'transport',
+        'how',
+        'costlab p50 (µs)',
+        'costlab p95 (µs)',
+        'bare SDK p50 (µs)',
+        'bare SDK p95 (µs)',
+        'added p50 (µs)',
+        'costlab ÷ bare',
+        ...floorColumns,
+        'n per side',
+      ],
       bench.transports.map((row) => [
         row.transport,
         TRANSPORT_MEANING[row.transport] ?? '',
@@ -429,7 +567,13 @@ function transportsSection(results: MeasuredResults): string {
         us(row.bare.p95Us),
         signed(row.addedP50Us),
         `${row.ratioP50}×`,
-        ...(withFloor ? [us(row.floor!.p50Us), signed(row.floorAddedP50Us ?? row.floor!.p50Us - row.bare.p50Us), signed(row.overFloorP50Us ?? row.costlab.p50Us - row.floor!.p50Us)] : []),
+        ...(withFloor
+          ? [
+              us(row.floor!.p50Us),
+              signed(row.floorAddedP50Us ?? row.floor!.p50Us - row.bare.p50Us),
+              signed(row.overFloorP50Us ?? row.costlab.p50Us - row.floor!.p50Us),
+            ]
+          : []),
         formatCount(Math.min(row.costlab.n, row.bare.n, row.floor?.n ?? Infinity)),
       ]),
       ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', ...floorColumns.map(() => 'r' as const), 'r'],
@@ -454,7 +598,11 @@ export function transportBars(bench: NonNullable<MeasuredResults['mcpTransports'
     if (transport === 'http') return bench.httpLayer?.added?.medianUs;
     return undefined;
   };
-  const rows = bench.transports.map((row) => ({ transport: row.transport, added: row.paired?.added.medianUs ?? row.addedP50Us, rules: rulesAlone(row.transport) }));
+  const rows = bench.transports.map((row) => ({
+    transport: row.transport,
+    added: row.paired?.added.medianUs ?? row.addedP50Us,
+    rules: rulesAlone(row.transport),
+  }));
   const max = Math.max(5, ...rows.map((row) => row.added));
   const CELLS = 50;
   const cellsFor = (us: number): number => (us > 0 ? Math.max(1, Math.round((us / max) * CELLS)) : 0);
@@ -462,8 +610,17 @@ export function transportBars(bench: NonNullable<MeasuredResults['mcpTransports'
   const lines = [`${'the 5 µs target'.padEnd(width)}  ${'░'.repeat(cellsFor(5)).padEnd(CELLS)}  5 µs`];
   for (const row of rows) {
     const rules = Math.min(Math.max(0, row.rules ?? 0), Math.max(0, row.added));
-    const drawn = stackedBar([{ weight: rules, glyph: '▒' }, { weight: Math.max(0, row.added) - rules, glyph: '█' }], cellsFor(row.added));
-    const said = row.rules === undefined ? 'no transport rule to measure alone here' : `the spec's rule alone ${signed(row.rules)}`;
+    const drawn = stackedBar(
+      [
+        { weight: rules, glyph: '▒' },
+        { weight: Math.max(0, row.added) - rules, glyph: '█' },
+      ],
+      cellsFor(row.added),
+    );
+    const said =
+      row.rules === undefined
+        ? 'no transport rule to measure alone here'
+        : `the spec's rule alone ${signed(row.rules)}`;
     lines.push(`${row.transport.padEnd(width)}  ${drawn.padEnd(CELLS)}  ${signed(row.added)}, ${said}`);
   }
   return [
@@ -479,14 +636,31 @@ export function transportBars(bench: NonNullable<MeasuredResults['mcpTransports'
 /** costlab's HTTP checks alone: the floor behind McpHttpServer beside the floor served bare (ADR 0039). */
 function httpLayerText(layer: NonNullable<MeasuredResults['mcpTransports']>['httpLayer']): string {
   if (layer === undefined) return '';
-  const added = layer.added === undefined ? signed(roundUs(layer.behind.p50Us - layer.floor.p50Us)) : `${signed(layer.added.medianUs)} (${signed(layer.added.loUs)} to ${signed(layer.added.hiUs)})`;
+  const added =
+    layer.added === undefined
+      ? signed(roundUs(layer.behind.p50Us - layer.floor.p50Us))
+      : `${signed(layer.added.medianUs)} (${signed(layer.added.loUs)} to ${signed(layer.added.hiUs)})`;
   return [
     '',
     `costlab's HTTP checks alone (ADR 0039), in a pass of their own after the rounds: the floor served behind costlab's \`McpHttpServer\` — its bearer token checked against the live turn, the body read under its limits, the connection admitted, the session looked up — beside the floor served bare, ${formatCount(layer.rounds)} rounds, the two taking turns to go first. What the checks SPEC §2 asks of every request cost with nothing of the kernel behind them; of costlab's excess over the floor on the http row, this much is theirs.`,
     '',
     table(
-      ['http', 'floor behind costlab\'s checks p50 (µs)', 'floor served bare p50 (µs)', `checks alone${layer.added === undefined ? ', p50 difference' : ', round by round (95% interval)'} (µs)`, 'n per side'],
-      [['floor', us(layer.behind.p50Us), us(layer.floor.p50Us), added, formatCount(Math.min(layer.behind.n, layer.floor.n))]],
+      [
+        'http',
+        "floor behind costlab's checks p50 (µs)",
+        'floor served bare p50 (µs)',
+        `checks alone${layer.added === undefined ? ', p50 difference' : ', round by round (95% interval)'} (µs)`,
+        'n per side',
+      ],
+      [
+        [
+          'floor',
+          us(layer.behind.p50Us),
+          us(layer.floor.p50Us),
+          added,
+          formatCount(Math.min(layer.behind.n, layer.floor.n)),
+        ],
+      ],
       ['l', 'r', 'r', 'r', 'r'],
     ),
   ].join('\n');
@@ -502,8 +676,20 @@ function recordWritesText(writes: NonNullable<MeasuredResults['mcpTransports']>[
     table(
       ['two records a call, written to', 'p50 (µs)', 'p95 (µs)', 'mean (µs)', 'blocks'],
       [
-        ['stderr, a pipe the bench reads (the stdio row)', us(writes.pipe.p50Us), us(writes.pipe.p95Us), us(writes.pipe.meanUs), formatCount(writes.pipe.n)],
-        ['a file, `JsonLinesFileSink` (the stdio-audit-file row)', us(writes.file.p50Us), us(writes.file.p95Us), us(writes.file.meanUs), formatCount(writes.file.n)],
+        [
+          'stderr, a pipe the bench reads (the stdio row)',
+          us(writes.pipe.p50Us),
+          us(writes.pipe.p95Us),
+          us(writes.pipe.meanUs),
+          formatCount(writes.pipe.n),
+        ],
+        [
+          'a file, `JsonLinesFileSink` (the stdio-audit-file row)',
+          us(writes.file.p50Us),
+          us(writes.file.p95Us),
+          us(writes.file.meanUs),
+          formatCount(writes.file.n),
+        ],
       ],
       ['l', 'r', 'r', 'r', 'r'],
     ),
@@ -514,17 +700,34 @@ function recordWritesText(writes: NonNullable<MeasuredResults['mcpTransports']>[
 function pairedTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transports']): string {
   const paired = rows.filter((row) => row.paired !== undefined);
   if (paired.length === 0) return '';
-  const interval = (d: { medianUs: number; loUs: number; hiUs: number }): string => `${signed(d.medianUs)} (${signed(d.loUs)} to ${signed(d.hiUs)})`;
+  const interval = (d: { medianUs: number; loUs: number; hiUs: number }): string =>
+    `${signed(d.medianUs)} (${signed(d.loUs)} to ${signed(d.hiUs)})`;
   const confidence = `${Math.round(paired[0]!.paired!.confidence * 100)}%`;
   return [
     '',
     `Round by round (\`bench/transports/round-pairs.ts\`): in every measured round each side's median over its block of calls, the round's difference between two sides, then the median of those differences over the rounds with a ${confidence} bootstrap interval. Drift between rounds cancels inside each pair, so the interval says how sure a difference is; the whole-run p50s above do not. The last two columns split the same pairs by the machine's state, read from the floor's block (not the bare server's, which is a term of the difference and would select rounds by its own noise): costlab's added cost in the third of rounds where the floor was quickest and in the third where it was slowest. A fixed amount of extra work would read the same in both; an excess that grows in the slow rounds grows when the machine is slow, as an excess of cache footprint would (the reading of ADR 0030 and ADR 0031; this machine has no counters to confirm it).`,
     '',
     table(
-      ['transport', `costlab − bare, median (${confidence} interval) (µs)`, 'floor − bare (µs)', 'costlab − floor (µs)', 'costlab − bare, quickest third (µs)', 'costlab − bare, slowest third (µs)', 'rounds'],
+      [
+        'transport',
+        `costlab − bare, median (${confidence} interval) (µs)`,
+        'floor − bare (µs)',
+        'costlab − floor (µs)',
+        'costlab − bare, quickest third (µs)',
+        'costlab − bare, slowest third (µs)',
+        'rounds',
+      ],
       paired.map((row) => {
         const p = row.paired!;
-        return [row.transport, interval(p.added), interval(p.floorAdded), interval(p.overFloor), signed(p.addedQuickThirdUs), signed(p.addedSlowThirdUs), formatCount(p.rounds)];
+        return [
+          row.transport,
+          interval(p.added),
+          interval(p.floorAdded),
+          interval(p.overFloor),
+          signed(p.addedQuickThirdUs),
+          signed(p.addedSlowThirdUs),
+          formatCount(p.rounds),
+        ];
       }),
       ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
@@ -540,7 +743,15 @@ function insideTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transp
     `Inside the servers served in this process, in a pass of their own after the rounds (so the figures above carry none of its cost): the mediated call timed where the tool handler awaits it — costlab's bridge call, the floor turn's call — as many calls a side as the rounds measured. What costlab costs over the floor end to end, less what its call costs over the floor's inside the server, is what lands around the call: the protocol layers, and the caches the call's code and data displace for the SDK and the transport that run next (ADR 0030, ADR 0031). A difference of a few µs is within the spread of these p50s from run to run.`,
     '',
     table(
-      ['transport', 'costlab call p50, inside (µs)', 'floor call p50, inside (µs)', 'costlab − floor, inside (µs)', 'costlab − floor, end to end (µs)', 'around the call (µs)', 'n per side'],
+      [
+        'transport',
+        'costlab call p50, inside (µs)',
+        'floor call p50, inside (µs)',
+        'costlab − floor, inside (µs)',
+        'costlab − floor, end to end (µs)',
+        'around the call (µs)',
+        'n per side',
+      ],
       timed.map((row) => [
         row.transport,
         us(row.inside!.costlab.p50Us),
@@ -560,11 +771,18 @@ function microSection(results: MeasuredResults): string {
   return [
     '## Microbenchmarks of single segments',
     '',
-    'Each segment isolated over the reference world\'s objects and timed by the tool named, with its own statistics (mitata batches sub-microsecond cases, so its figures go below the per-call timer tinybench uses).',
+    "Each segment isolated over the reference world's objects and timed by the tool named, with its own statistics (mitata batches sub-microsecond cases, so its figures go below the per-call timer tinybench uses).",
     '',
     table(
       ['case', 'tool', 'mean (ns)', 'p50 (ns)', 'p99 (ns)', 'samples'],
-      results.micro.map((m) => [m.name, m.tool, formatNanos(m.meanNs), formatNanos(m.p50Ns), m.p99Ns === undefined ? '—' : formatNanos(m.p99Ns), m.samples]),
+      results.micro.map((m) => [
+        m.name,
+        m.tool,
+        formatNanos(m.meanNs),
+        formatNanos(m.p50Ns),
+        m.p99Ns === undefined ? '—' : formatNanos(m.p99Ns),
+        m.samples,
+      ]),
       ['l', 'l', 'r', 'r', 'r', 'r'],
     ),
   ].join('\n');

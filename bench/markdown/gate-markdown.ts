@@ -5,12 +5,7 @@
  * lane is easily read as another's.
  */
 import { markdownTable } from 'markdown-table';
-import {
-  formatChange,
-  formatInteger,
-  formatMicroseconds,
-  formatP,
-} from '../gate/format.js';
+import { formatChange, formatInteger, formatMicroseconds, formatP } from '../gate/format.js';
 import { formatRatio } from '../report/number-format.js';
 import { escapeMarkdown } from '../../src/conformance/index.js';
 import type { VerdictRow } from '../gate/verdict.js';
@@ -30,9 +25,16 @@ export function renderMarkdownTable(rows: readonly VerdictRow[], options: Markdo
   // Every cell but the segment is costlab's own figure or verdict; the segment may be a target's tool name.
   const lines = [markdownTable([HEADER, ...rows.map(cells)], { alignDelimiters: false })];
   const reasons = options.reasons ?? 'notable';
-  const explained = rows.filter((row) => reasons === 'all' || (reasons === 'notable' && row.verdict !== 'no-change' && row.verdict !== 'pass'));
+  const explained = rows.filter(
+    (row) => reasons === 'all' || (reasons === 'notable' && row.verdict !== 'no-change' && row.verdict !== 'pass'),
+  );
   if (explained.length > 0) {
-    lines.push('', ...explained.map((row) => `- **${escapeMarkdown(row.segment)}** (${row.lane}): ${escapeMarkdown(row.reason, 1_000)}`));
+    lines.push(
+      '',
+      ...explained.map(
+        (row) => `- **${escapeMarkdown(row.segment)}** (${row.lane}): ${escapeMarkdown(row.reason, 1_000)}`,
+      ),
+    );
   }
   return `${lines.join('\n')}\n`;
 }
@@ -61,7 +63,15 @@ function cells(row: VerdictRow): string[] {
         verdict,
       ];
     case 'structural':
-      return [row.lane, escapeMarkdown(row.segment), `${row.expected} (exact)`, `${row.actual} (exact)`, ratioCell(row.ratio), 'exact', verdict];
+      return [
+        row.lane,
+        escapeMarkdown(row.segment),
+        `${row.expected} (exact)`,
+        `${row.actual} (exact)`,
+        ratioCell(row.ratio),
+        'exact',
+        verdict,
+      ];
   }
 }
 
@@ -72,4 +82,3 @@ function ratioCell(ratio: number): string {
 function intervalCell([lo, hi]: readonly [number, number]): string {
   return Number.isFinite(lo) && Number.isFinite(hi) ? `${formatRatio(lo, 3)}–${formatRatio(hi, 3)}` : '—';
 }
-

@@ -37,17 +37,27 @@ export function crossing(values: readonly (readonly [number, number])[], publish
 function ratioTable(results: MapResults, key: MapRatio, label: string): string {
   const published = results.published[key];
   const rows = results.axes.grants.map((grants) => {
-    const values = results.axes.providerTools.map((p) => [p, pointAt(results, p, grants)?.staircase[key] ?? NaN] as const);
+    const values = results.axes.providerTools.map(
+      (p) => [p, pointAt(results, p, grants)?.staircase[key] ?? NaN] as const,
+    );
     return [
       String(grants),
-      ...values.map(([, ratio]) => (Number.isNaN(ratio) ? '—' : `${formatRatio(ratio)}${compareRatio(ratio, published) === 'close to' ? ' ✓' : ''}`)),
-      crossing(values.filter(([, ratio]) => !Number.isNaN(ratio)), published),
+      ...values.map(([, ratio]) =>
+        Number.isNaN(ratio) ? '—' : `${formatRatio(ratio)}${compareRatio(ratio, published) === 'close to' ? ' ✓' : ''}`,
+      ),
+      crossing(
+        values.filter(([, ratio]) => !Number.isNaN(ratio)),
+        published,
+      ),
     ];
   });
   return [
     `### ${label} (published ${formatRatio(published)}; ✓ within 15%)`,
     '',
-    markdownTable([['grants ↓ · provider tools →', ...results.axes.providerTools.map(String), 'published value'], ...rows], { alignDelimiters: false }),
+    markdownTable(
+      [['grants ↓ · provider tools →', ...results.axes.providerTools.map(String), 'published value'], ...rows],
+      { alignDelimiters: false },
+    ),
   ].join('\n');
 }
 
@@ -70,7 +80,7 @@ export function renderMapMarkdown(results: MapResults): string {
     worldLine('publisher-shaped', results.worlds.publisher),
     worldLine('reference', results.worlds.reference),
     '',
-    "The reference world is not a point of the grid: besides its 6 grants it keeps its trail in memory, parses arguments with its own zod objects and serves the search without options (ADR 0044); it is placed on the chart at its provider tools and grants.",
+    'The reference world is not a point of the grid: besides its 6 grants it keeps its trail in memory, parses arguments with its own zod objects and serves the search without options (ADR 0044); it is placed on the chart at its provider tools and grants.',
     '',
   ].join('\n');
 }

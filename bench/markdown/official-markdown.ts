@@ -10,13 +10,18 @@ export function renderOfficialMarkdown(report: OfficialReport, command: string):
     `## ${escapeMarkdown(report.suite)} against ${markdownCode(report.url)}`,
     '',
     `- ${summary.passed} of ${summary.applicable} applicable scenarios pass${summary.failed === 0 ? '' : `, **${summary.failed} fail**`}; ${summary.notApplicable} not applicable (each names the capability or fixture tool it needs).`,
-    report.capabilities === null ? '- The server could not be read as a client: no scenario is excused.' : `- Declared capabilities: ${escapeMarkdown(Object.keys(report.capabilities).join(', ') || 'none')}; ${report.tools.length} tools listed.`,
+    report.capabilities === null
+      ? '- The server could not be read as a client: no scenario is excused.'
+      : `- Declared capabilities: ${escapeMarkdown(Object.keys(report.capabilities).join(', ') || 'none')}; ${report.tools.length} tools listed.`,
     '',
     `${markdownCode(command)}, the suite under ${escapeMarkdown(report.node)}.`,
     '',
     '| scenario | verdict | checks passed / failed | detail |',
     '| --- | --- | --- | --- |',
-    ...report.scenarios.map((s) => `| ${markdownCode(s.scenario)} | ${MARK[s.verdict]} | ${s.checksPassed} / ${s.checksFailed} | ${escapeMarkdown(s.detail)} |`),
+    ...report.scenarios.map(
+      (s) =>
+        `| ${markdownCode(s.scenario)} | ${MARK[s.verdict]} | ${s.checksPassed} / ${s.checksFailed} | ${escapeMarkdown(s.detail)} |`,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

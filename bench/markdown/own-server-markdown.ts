@@ -1,11 +1,24 @@
 /** The markdown face of a target run: one section per target, for a pull request or a CI summary. */
 import { escapeMarkdown as text, markdownCode as code } from '../../src/conformance/index.js';
-import type { CallCost, ListingFootprint, TargetOutcome, TargetReport, Timing } from '../own-server/target-report-schema.js';
+import type {
+  CallCost,
+  ListingFootprint,
+  TargetOutcome,
+  TargetReport,
+  Timing,
+} from '../own-server/target-report-schema.js';
 
 const ms = (t: Timing): string => (t.samples === 0 ? '—' : `${t.p50Ms.toFixed(3)} / ${t.p95Ms.toFixed(3)}`);
 const kib = (bytes: number): string => (bytes < 10_240 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`);
 
-const VERDICT_MARK: Record<string, string> = { pass: 'pass', fail: '**FAIL**', warn: 'warn', not_applicable: 'n/a', not_exercised: '**NOT EXERCISED**', error: '**ERROR**' };
+const VERDICT_MARK: Record<string, string> = {
+  pass: 'pass',
+  fail: '**FAIL**',
+  warn: 'warn',
+  not_applicable: 'n/a',
+  not_exercised: '**NOT EXERCISED**',
+  error: '**ERROR**',
+};
 
 /** Largest definitions shown in the markdown; the JSON holds every tool. */
 const LARGEST_SHOWN = 10;
@@ -20,12 +33,19 @@ function callsSection(calls: readonly CallCost[], timed: 'warm and cold' | 'betw
     timed === 'warm and cold'
       ? '| tool and arguments | identity | source | status | warm p50 / p95 ms | cold p50 / p95 ms | result bytes | answered | structuredContent | server text or reason |'
       : '| tool and arguments | identity | source | status | p50 / p95 ms | result bytes | answered | structuredContent | server text or reason |',
-    timed === 'warm and cold' ? '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |' : '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    timed === 'warm and cold'
+      ? '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'
+      : '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const call of calls) {
-    const structured = call.structured.problem === undefined ? call.structured.verdict : `${call.structured.verdict}: ${call.structured.problem}`;
+    const structured =
+      call.structured.problem === undefined
+        ? call.structured.verdict
+        : `${call.structured.verdict}: ${call.structured.problem}`;
     const times = timed === 'warm and cold' ? `${ms(call.warm)} | ${ms(call.cold)}` : ms(call.warm);
-    lines.push(`| ${code(call.key)} | ${text(call.identity)} | ${call.source} | ${call.status} | ${times} | ${call.status === 'called' ? call.responseBytes : '—'} | ${call.answered ?? '—'} | ${text(structured)} | ${text(call.reason ?? call.errorText ?? '')} |`);
+    lines.push(
+      `| ${code(call.key)} | ${text(call.identity)} | ${call.source} | ${call.status} | ${times} | ${call.status === 'called' ? call.responseBytes : '—'} | ${call.answered ?? '—'} | ${text(structured)} | ${text(call.reason ?? call.errorText ?? '')} |`,
+    );
   }
   return lines;
 }
@@ -37,11 +57,19 @@ function listingSection(listing: ListingFootprint): string[] {
     '',
     '| client limit | used | limit | within |',
     '| --- | --- | --- | --- |',
-    ...listing.limits.map((limit) => `| ${limit.name} | ${limit.used} ${limit.unit} | ${limit.limit} ${limit.unit} | ${limit.within ? 'yes' : '**no**'} |`),
+    ...listing.limits.map(
+      (limit) =>
+        `| ${limit.name} | ${limit.used} ${limit.unit} | ${limit.limit} ${limit.unit} | ${limit.within ? 'yes' : '**no**'} |`,
+    ),
   ];
   if (listing.tools.length > 0) {
-    lines.push('', `| largest definitions${listing.tools.length > LARGEST_SHOWN ? ` (${LARGEST_SHOWN} of ${listing.tools.length}; all in the JSON)` : ''} | bytes | schema bytes | tokens |`, '| --- | --- | --- | --- |');
-    for (const tool of listing.tools.slice(0, LARGEST_SHOWN)) lines.push(`| ${code(tool.tool)} | ${tool.bytes} | ${tool.schemaBytes} | ${tool.tokens} |`);
+    lines.push(
+      '',
+      `| largest definitions${listing.tools.length > LARGEST_SHOWN ? ` (${LARGEST_SHOWN} of ${listing.tools.length}; all in the JSON)` : ''} | bytes | schema bytes | tokens |`,
+      '| --- | --- | --- | --- |',
+    );
+    for (const tool of listing.tools.slice(0, LARGEST_SHOWN))
+      lines.push(`| ${code(tool.tool)} | ${tool.bytes} | ${tool.schemaBytes} | ${tool.tokens} |`);
   }
   return lines;
 }
@@ -59,10 +87,17 @@ function costSection(outcome: TargetOutcome): string[] {
   lines.push(...callsSection(cost.calls, 'warm and cold'));
   if (cost.listing !== undefined) lines.push(...listingSection(cost.listing));
   if (outcome.curve !== undefined) {
-    lines.push('', '| n | tools | listing bytes | schema bytes | initialize ms | tools/list p50 / p95 ms |', '| --- | --- | --- | --- | --- | --- |');
+    lines.push(
+      '',
+      '| n | tools | listing bytes | schema bytes | initialize ms | tools/list p50 / p95 ms |',
+      '| --- | --- | --- | --- | --- | --- |',
+    );
     for (const point of outcome.curve) {
       if (point.status === 'failed') lines.push(`| ${point.n} | failed: ${text(point.failure?.code ?? '')} | | | | |`);
-      else lines.push(`| ${point.n} | ${point.toolCount} | ${point.responseBytes} | ${point.schemaBytes} | ${point.initializeMs?.toFixed(1)} | ${ms(point.list!)} |`);
+      else
+        lines.push(
+          `| ${point.n} | ${point.toolCount} | ${point.responseBytes} | ${point.schemaBytes} | ${point.initializeMs?.toFixed(1)} | ${ms(point.list!)} |`,
+        );
     }
   }
   return lines;
@@ -70,21 +105,34 @@ function costSection(outcome: TargetOutcome): string[] {
 
 function rowsSection(outcome: TargetOutcome): string[] {
   const lines = ['| row | verdict | detail |', '| --- | --- | --- |'];
-  for (const row of outcome.rows ?? []) lines.push(`| \`${row.id}\` | ${VERDICT_MARK[row.verdict] ?? row.verdict} | ${text(row.detail, 1_000)} |`);
-  for (const failure of outcome.identityFailures ?? []) lines.push('', `identity ${text(failure.identity)} failed part-way: ${code(failure.code)} ${text(failure.message, 1_000)}`);
+  for (const row of outcome.rows ?? [])
+    lines.push(`| \`${row.id}\` | ${VERDICT_MARK[row.verdict] ?? row.verdict} | ${text(row.detail, 1_000)} |`);
+  for (const failure of outcome.identityFailures ?? [])
+    lines.push(
+      '',
+      `identity ${text(failure.identity)} failed part-way: ${code(failure.code)} ${text(failure.message, 1_000)}`,
+    );
   if (outcome.calls !== undefined) lines.push(...callsSection(outcome.calls, 'between listings'));
   if (outcome.listing !== undefined) lines.push(...listingSection(outcome.listing));
-  const withEvidence = (outcome.rows ?? []).filter((row) => (row.verdict === 'fail' || row.verdict === 'warn') && row.evidence.length > 0);
+  const withEvidence = (outcome.rows ?? []).filter(
+    (row) => (row.verdict === 'fail' || row.verdict === 'warn') && row.evidence.length > 0,
+  );
   for (const row of withEvidence) {
     lines.push('', `<details><summary>evidence: ${row.id}</summary>`, '');
-    for (const frame of row.evidence) lines.push(`- ${text(frame.identity)} #${frame.seq} ${frame.direction} ${text(frame.method ?? '')} (${frame.bytes} B): ${code(frame.excerpt)}`);
+    for (const frame of row.evidence)
+      lines.push(
+        `- ${text(frame.identity)} #${frame.seq} ${frame.direction} ${text(frame.method ?? '')} (${frame.bytes} B): ${code(frame.excerpt)}`,
+      );
     lines.push('', '</details>');
   }
   return lines;
 }
 
 export function renderTargetMarkdown(report: TargetReport): string {
-  const title = report.kind === 'target-bench' ? 'costlab bench --target: cost on the wire' : 'costlab conformance --target: catalogue consistency';
+  const title =
+    report.kind === 'target-bench'
+      ? 'costlab bench --target: cost on the wire'
+      : 'costlab conformance --target: catalogue consistency';
   const out = [
     `## ${title}`,
     '',
@@ -102,7 +150,9 @@ export function renderTargetMarkdown(report: TargetReport): string {
     out.push('', `### ${code(outcome.target)}`, '');
     if (outcome.targetCommit !== null) out.push(`target at commit ${outcome.targetCommit.slice(0, 10)}`, '');
     if (outcome.status === 'failed') {
-      out.push(`**failed: ${code(outcome.failure?.code ?? '')}** — ${text(outcome.failure?.message ?? '', 1_000)} (after ${(outcome.elapsedMs / 1000).toFixed(1)} s)`);
+      out.push(
+        `**failed: ${code(outcome.failure?.code ?? '')}** — ${text(outcome.failure?.message ?? '', 1_000)} (after ${(outcome.elapsedMs / 1000).toFixed(1)} s)`,
+      );
       if (outcome.rows === undefined) continue;
       out.push('');
     }

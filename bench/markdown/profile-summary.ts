@@ -56,7 +56,6 @@ export interface ProfileSummary {
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const ms = (x: number): string => x.toFixed(1);
 
-
 function link(label: string, href: string | undefined): string | undefined {
   return href === undefined ? undefined : `[${label}](${href.split('/').map(encodeURIComponent).join('/')})`;
 }
@@ -65,10 +64,10 @@ function methodSection(summary: ProfileSummary): string[] {
   return [
     '## How the figures are computed',
     '',
-    '- **Self time** of a frame: the number of samples taken while it was on top of the stack × the profile\'s mean sampling interval (as Chrome DevTools\' bottom-up view counts), so a gap in sampling on a busy machine is spread over all frames rather than charged to the frame sampled before it; shares are sample fractions. Frames are grouped by function and position; TypeScript positions are mapped back through the source maps the profiled process held (`cpu.source-maps.json`).',
-    '- **Active time**: every sample but `(idle)`; a frame\'s *share* is of active time. **Kernel time**: samples with a `src/kernel/` frame on their stack — the mediation itself, without start-up, module loading and the workload driver.',
-    '- **Frame classes** (by the frame itself): `registration` = `registerEntry` / `register` (`src/kernel/registry/tool-registry.ts`); `validation` = any frame of the `zod` package and the kernel\'s `parseContract`; `json-clone` = V8\'s `JSON.parse` / `JSON.stringify` builtins (V8 usually folds them into the caller, so the JSON round trip mostly shows as `registerEntry`\'s own time); `freeze` = `deepFreeze`; `runtime` = V8 pseudo-frames (`(garbage collector)`, `(program)`) and `node:` internals; `kernel` = other `src/kernel/` frames; `other` = the rest. Frames without a script (natives, code zod compiles with `new Function`) take their caller\'s class.',
-    '- **Registration stack**: a sample with a `registration` frame on its stack. *Registration/validation work* is registration-stack time: the zod parsing, JSON cloning and freezing of a definition being registered. Validation and freezing also run outside registration — every call\'s arguments are parsed and frozen, every audit event is frozen, in every strategy — and that time is not counted; the *on registration stack* column shows the split per frame.',
+    "- **Self time** of a frame: the number of samples taken while it was on top of the stack × the profile's mean sampling interval (as Chrome DevTools' bottom-up view counts), so a gap in sampling on a busy machine is spread over all frames rather than charged to the frame sampled before it; shares are sample fractions. Frames are grouped by function and position; TypeScript positions are mapped back through the source maps the profiled process held (`cpu.source-maps.json`).",
+    "- **Active time**: every sample but `(idle)`; a frame's *share* is of active time. **Kernel time**: samples with a `src/kernel/` frame on their stack — the mediation itself, without start-up, module loading and the workload driver.",
+    "- **Frame classes** (by the frame itself): `registration` = `registerEntry` / `register` (`src/kernel/registry/tool-registry.ts`); `validation` = any frame of the `zod` package and the kernel's `parseContract`; `json-clone` = V8's `JSON.parse` / `JSON.stringify` builtins (V8 usually folds them into the caller, so the JSON round trip mostly shows as `registerEntry`'s own time); `freeze` = `deepFreeze`; `runtime` = V8 pseudo-frames (`(garbage collector)`, `(program)`) and `node:` internals; `kernel` = other `src/kernel/` frames; `other` = the rest. Frames without a script (natives, code zod compiles with `new Function`) take their caller's class.",
+    "- **Registration stack**: a sample with a `registration` frame on its stack. *Registration/validation work* is registration-stack time: the zod parsing, JSON cloning and freezing of a definition being registered. Validation and freezing also run outside registration — every call's arguments are parsed and frozen, every audit event is frozen, in every strategy — and that time is not counted; the *on registration stack* column shows the split per frame.",
     `- **Verdict**: \`dominant\` when registration-stack time is ≥ ${pct(DOMINANCE_THRESHOLD)} of kernel time; otherwise \`present\` when any of the top ${summary.topN} frames spends ≥ ${pct(FRAME_ATTRIBUTION_THRESHOLD)} of its self time on a registration stack, else \`absent\`.`,
     '- Sampling profiles attribute time, they do not time calls: the harness (`results/`) gives the per-call figures; these say where the CPU went.',
     '',
@@ -113,7 +112,10 @@ function strategySection(profile: StrategyProfile): string[] {
       { alignDelimiters: false, align: ['r', 'l', 'l', 'r', 'r', 'l', 'r'] },
     ),
   );
-  const byClass = FRAME_CLASSES.map((c) => `${c} ${ms(analysis.byClass[c])} ms (${pct(analysis.activeMs === 0 ? 0 : analysis.byClass[c] / analysis.activeMs)})`);
+  const byClass = FRAME_CLASSES.map(
+    (c) =>
+      `${c} ${ms(analysis.byClass[c])} ms (${pct(analysis.activeMs === 0 ? 0 : analysis.byClass[c] / analysis.activeMs)})`,
+  );
   lines.push('', `Active time by class: ${byClass.join(' · ')}.`, '');
   return lines;
 }
@@ -134,7 +136,13 @@ export function renderProfileSummary(summary: ProfileSummary): string {
     '',
     markdownTable(
       [
-        ['strategy', 'registration stack, share of kernel time', 'share of active time', `top ${summary.topN} frames registering`, 'verdict'],
+        [
+          'strategy',
+          'registration stack, share of kernel time',
+          'share of active time',
+          `top ${summary.topN} frames registering`,
+          'verdict',
+        ],
         ...summary.strategies.map(({ strategy, analysis: { verdict: v } }) => [
           `\`${strategy}\``,
           pct(v.shareOfKernel),

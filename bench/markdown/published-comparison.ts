@@ -56,7 +56,9 @@ export function publishedComparisonLines(results: Staircase, anchors: AnchorsFor
   const lines = [`beside the published figures (${anchors.label}); a ratio reproduces ${REPRODUCES_WITHIN}:`];
   lines.push(`  ${'step ratio'.padEnd(width)}  ${'ours'.padStart(9)}  ${'published'.padStart(9)}`);
   for (const row of ratioComparisons(results.staircase, figures)) {
-    lines.push(`  ${row.step.padEnd(width)}  ${formatRatio(row.ours).padStart(9)}  ${formatRatio(row.published).padStart(9)}  ${row.verdict}`);
+    lines.push(
+      `  ${row.step.padEnd(width)}  ${formatRatio(row.ours).padStart(9)}  ${formatRatio(row.published).padStart(9)}  ${row.verdict}`,
+    );
   }
   const call = (name: StrategyName): string => {
     const published = figures.staircase.find((step) => step.strategy === name);

@@ -16,7 +16,8 @@ import { reproducedFigures, staircaseVerdicts, TOLERANCES } from '../verdicts/re
 import type { FigureVerdict } from '../verdicts/reproduction-verdicts.js';
 import { formatFigure, formatPublished, worldsOf } from './two-worlds.js';
 
-export const CLAIMS_START = '<!-- reproduction:start (generated from results/latest.json by costlab bench --commit-results; do not edit) -->';
+export const CLAIMS_START =
+  '<!-- reproduction:start (generated from results/latest.json by costlab bench --commit-results; do not edit) -->';
 export const CLAIMS_END = '<!-- reproduction:end -->';
 
 const COUNT_WORDS = ['None', 'One', 'Two', 'Three', 'Four'];
@@ -37,7 +38,9 @@ export function worldsSentences(results: Results, figures: AnchorFigures): strin
     const shown = (row: FigureVerdict): string => `${row.figure} (${formatFigure(row, row.ours)})`;
     sentences.push(
       `The ${world.name} world (${world.about}) reproduces ${held.length === 0 ? 'none of the figures' : list(held.map(shown))}${
-        missed.length === 0 ? '' : `; ${list(missed.map((row) => `${row.figure} is ${row.verdict} (${formatFigure(row, row.ours)} here, ${formatPublished(row)} published)`))}`
+        missed.length === 0
+          ? ''
+          : `; ${list(missed.map((row) => `${row.figure} is ${row.verdict} (${formatFigure(row, row.ours)} here, ${formatPublished(row)} published)`))}`
       }.`,
     );
   }
@@ -90,7 +93,8 @@ export function reproductionParagraph(results: Results, figures: AnchorFigures):
 export function withClaims(readme: string, paragraph: string): string {
   const start = readme.indexOf(CLAIMS_START);
   const end = readme.indexOf(CLAIMS_END);
-  if (start === -1 || end === -1 || end < start) throw new Error(`README.md has no ${CLAIMS_START} … ${CLAIMS_END} block`);
+  if (start === -1 || end === -1 || end < start)
+    throw new Error(`README.md has no ${CLAIMS_START} … ${CLAIMS_END} block`);
   return `${readme.slice(0, start + CLAIMS_START.length)}\n${paragraph}\n${readme.slice(end)}`;
 }
 
@@ -100,10 +104,18 @@ export interface ClaimsSources {
   readonly anchorsFile?: string;
 }
 
-export async function expectedReadme(sources: ClaimsSources): Promise<{ current: string; expected: string; file: string }> {
+export async function expectedReadme(
+  sources: ClaimsSources,
+): Promise<{ current: string; expected: string; file: string }> {
   const file = path.join(sources.repoRoot, 'README.md');
-  const results = parseResults(JSON.parse(await readFile(sources.resultsFile ?? path.join(sources.repoRoot, 'results', 'latest.json'), 'utf8')));
-  const figures = parseAnchorFigures(JSON.parse(await readFile(sources.anchorsFile ?? path.join(sources.repoRoot, 'reference', 'anchor-figures.json'), 'utf8')));
+  const results = parseResults(
+    JSON.parse(await readFile(sources.resultsFile ?? path.join(sources.repoRoot, 'results', 'latest.json'), 'utf8')),
+  );
+  const figures = parseAnchorFigures(
+    JSON.parse(
+      await readFile(sources.anchorsFile ?? path.join(sources.repoRoot, 'reference', 'anchor-figures.json'), 'utf8'),
+    ),
+  );
   const current = await readFile(file, 'utf8');
   return { current, expected: withClaims(current, reproductionParagraph(results, figures)), file };
 }

@@ -19,7 +19,11 @@ export type ParagraphInput = Pick<Results, 'strategies' | 'staircase' | 'timerOv
 /** Within this factor of the published ratio, a ratio "reproduces". */
 export const CLOSE = 1.15;
 
-export function compareRatio(ours: number, published: number, close: number = CLOSE): 'close to' | 'steeper than' | 'shallower than' {
+export function compareRatio(
+  ours: number,
+  published: number,
+  close: number = CLOSE,
+): 'close to' | 'steeper than' | 'shallower than' {
   if (ours <= published * close && ours >= published / close) return 'close to';
   return ours > published ? 'steeper than' : 'shallower than';
 }
@@ -70,11 +74,18 @@ export function staircaseParagraph(results: ParagraphInput, anchors: AnchorFigur
   // catalogue was before the step (C ÷ C′) and with how large catalogue work is
   // against the rest of the call (C′ ÷ R). Name the factors that moved the ratio.
   const restUs = (name: StrategyName): number => Math.max(1e-9, call(name) - catalogue(name));
-  const publishedRestUs = (name: StrategyName): number => Math.max(1e-9, (published(name).wholeCallMs - published(name).catalogueSegmentMs) * 1000);
+  const publishedRestUs = (name: StrategyName): number =>
+    Math.max(1e-9, (published(name).wholeCallMs - published(name).catalogueSegmentMs) * 1000);
   const publishedCatalogueUs = (name: StrategyName): number => published(name).catalogueSegmentMs * 1000;
   const factors = {
-    copy: { ours: catalogue('rederive') / Math.max(catalogue('shared'), 1e-9), theirs: publishedCatalogueUs('rederive') / publishedCatalogueUs('shared') },
-    weight: { ours: catalogue('shared') / restUs('shared'), theirs: publishedCatalogueUs('shared') / publishedRestUs('shared') },
+    copy: {
+      ours: catalogue('rederive') / Math.max(catalogue('shared'), 1e-9),
+      theirs: publishedCatalogueUs('rederive') / publishedCatalogueUs('shared'),
+    },
+    weight: {
+      ours: catalogue('shared') / restUs('shared'),
+      theirs: publishedCatalogueUs('shared') / publishedRestUs('shared'),
+    },
   };
   const authorizeNote =
     anchors.earlierReport === undefined
@@ -84,15 +95,25 @@ export function staircaseParagraph(results: ParagraphInput, anchors: AnchorFigur
     `Each step removes catalogue work only, so its ratio grows with how much the step cheapens catalogue resolution and with how large that resolution is against the rest of the call: sharing entries cuts the catalogue segment ${formatRatio(factors.copy.ours)} here (${formatDuration(catalogue('rederive'))} → ${formatDuration(catalogue('shared'))}) against ${formatRatio(factors.copy.theirs)} published, and under shared the catalogue segment is ${formatDuration(catalogue('shared'))} beside ${formatDuration(restUs('shared'))} of everything else, where the publisher's was ${formatDuration(publishedCatalogueUs('shared'))} beside ${formatDuration(publishedRestUs('shared'))}${authorizeNote}.`,
   );
   const why = (direction: ReturnType<typeof compareRatio>, candidates: readonly (keyof typeof factors)[]): string => {
-    const label = { copy: 'the registry copy saves more of a catalogue resolution', weight: 'everything around catalogue resolution is relatively cheaper' } as const;
-    const opposite = { copy: 'the registry copy saves less of a catalogue resolution', weight: 'the rest of the call is relatively dearer' } as const;
-    const moved = candidates.filter((key) => (direction === 'steeper than' ? factors[key].ours > factors[key].theirs : factors[key].ours < factors[key].theirs));
+    const label = {
+      copy: 'the registry copy saves more of a catalogue resolution',
+      weight: 'everything around catalogue resolution is relatively cheaper',
+    } as const;
+    const opposite = {
+      copy: 'the registry copy saves less of a catalogue resolution',
+      weight: 'the rest of the call is relatively dearer',
+    } as const;
+    const moved = candidates.filter((key) =>
+      direction === 'steeper than' ? factors[key].ours > factors[key].theirs : factors[key].ours < factors[key].theirs,
+    );
     if (moved.length === 0) return 'not by either factor alone, but by their product';
     return `because ${joinClauses(moved.map((key) => (direction === 'steeper than' ? label[key] : opposite[key])))} here`;
   };
   const readings: string[] = [];
-  if (first !== 'close to') readings.push(`the registry copy step is ${first.replace(' than', '')} ${why(first, ['copy', 'weight'])}`);
-  if (second !== 'close to') readings.push(`the lease step is ${second.replace(' than', '')} ${why(second, ['weight'])}`);
+  if (first !== 'close to')
+    readings.push(`the registry copy step is ${first.replace(' than', '')} ${why(first, ['copy', 'weight'])}`);
+  if (second !== 'close to')
+    readings.push(`the lease step is ${second.replace(' than', '')} ${why(second, ['weight'])}`);
   if (readings.length > 0) sentences.push(`So ${joinClauses(readings)}.`);
   else sentences.push(`Both factors land near the publisher's, which is why the ratios reproduce.`);
 

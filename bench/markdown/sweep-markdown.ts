@@ -8,28 +8,61 @@ import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { markdownTable } from 'markdown-table';
 import type { SweepPoint, SweepResults } from '../results/sweep-schema.js';
 
-const us = (value: number): string => (value >= 1000 ? `${(value / 1000).toPrecision(3)} ms` : `${value.toPrecision(3)} µs`);
+const us = (value: number): string =>
+  value >= 1000 ? `${(value / 1000).toPrecision(3)} ms` : `${value.toPrecision(3)} µs`;
 
 /** A table whose first column names the row and whose figures are right-aligned. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  return markdownTable([header, ...rows], { align: header.map((_, i) => (i === 0 ? '' : 'r')), alignDelimiters: false });
+  return markdownTable([header, ...rows], {
+    align: header.map((_, i) => (i === 0 ? '' : 'r')),
+    alignDelimiters: false,
+  });
 }
 
 function pointRow(p: SweepPoint, lead: string): string[] {
-  return [lead, us(p.openP50Us), us(p.listP50Us), us(p.boundaryP50Us), us(p.callP50Us), us(p.callP95Us), us(p.amortizedP50Us), String(p.turns)];
+  return [
+    lead,
+    us(p.openP50Us),
+    us(p.listP50Us),
+    us(p.boundaryP50Us),
+    us(p.callP50Us),
+    us(p.callP95Us),
+    us(p.amortizedP50Us),
+    String(p.turns),
+  ];
 }
 
-const POINT_HEADER = ['lease open p50', 'listing p50', 'boundary p50', 'call p50', 'call p95', 'amortized / call p50', 'turns'];
+const POINT_HEADER = [
+  'lease open p50',
+  'listing p50',
+  'boundary p50',
+  'call p50',
+  'call p95',
+  'amortized / call p50',
+  'turns',
+];
 
 /** One N curve under its heading: a row per point, then its fitted log–log slopes when it has any. */
-function pushToolsCurve(out: string[], heading: string, curve: readonly SweepPoint[], slopes: SweepResults['slopes']): void {
+function pushToolsCurve(
+  out: string[],
+  heading: string,
+  curve: readonly SweepPoint[],
+  slopes: SweepResults['slopes'],
+): void {
   out.push('');
   out.push(heading);
   out.push('');
-  out.push(table(['N', ...POINT_HEADER], curve.map((p) => pointRow(p, p.tools.toLocaleString('en-US')))));
+  out.push(
+    table(
+      ['N', ...POINT_HEADER],
+      curve.map((p) => pointRow(p, p.tools.toLocaleString('en-US'))),
+    ),
+  );
   if (slopes.length > 0) {
     out.push('');
-    out.push(`Fitted log–log slopes (N ${slopes[0]!.fromTools}–${slopes[0]!.toTools}): ${slopes.map((s) => `${s.metric.replace('P50Us', '')} ${s.slope}`).join(', ')}.`);
+    out.push(
+      `Fitted log–log slopes (N ${slopes[0]!.fromTools}–${slopes[0]!.toTools}): ${slopes.map((s) => `${s.metric.replace('P50Us', '')} ${s.slope}`).join(', ')}.`,
+    );
   }
 }
 
@@ -62,12 +95,17 @@ export const PROVIDER_KINDS = [
 
 /** The N curve's point under `turn`: with the providers' change signal, or (`unsignalled`) without it. */
 function turnAt(results: SweepResults, tools: number, unsignalled = false): SweepPoint | undefined {
-  return results.points.find((p) => p.axis === 'tools' && p.strategy === 'turn' && p.tools === tools && (p.changeSignal === false) === unsignalled);
+  return results.points.find(
+    (p) =>
+      p.axis === 'tools' && p.strategy === 'turn' && p.tools === tools && (p.changeSignal === false) === unsignalled,
+  );
 }
 
 /** The `changed` axis point (one tool given new content every turn) of one kind. */
 function changedAt(results: SweepResults, unsignalled: boolean): SweepPoint | undefined {
-  return results.points.find((p) => p.axis === 'changed' && p.strategy === 'turn' && (p.changeSignal === false) === unsignalled);
+  return results.points.find(
+    (p) => p.axis === 'changed' && p.strategy === 'turn' && (p.changeSignal === false) === unsignalled,
+  );
 }
 
 const toolsLabel = (point: SweepPoint): string => (point.tools === 1 ? '19' : `${18 + point.tools}`);
@@ -89,9 +127,21 @@ function ratioTarget(
 }
 
 /** The call target of one kind: the `turn` call p50 at 10,000 tools within 1.2× of the 19-tool figure. */
-function callTarget(results: SweepResults, unsignalled: boolean, label: string, kind: 'ratio' | 'open' = 'ratio'): SweepTarget {
+function callTarget(
+  results: SweepResults,
+  unsignalled: boolean,
+  label: string,
+  kind: 'ratio' | 'open' = 'ratio',
+): SweepTarget {
   const small = turnAt(results, 1, unsignalled) ?? turnAt(results, 20, unsignalled);
-  return ratioTarget(`${label}: turn call p50 at 10,000 tools within 1.2× of the ${small === undefined ? '19' : toolsLabel(small)}-tool figure`, turnAt(results, 10000, unsignalled), small, 1.2, 'callP50Us', kind);
+  return ratioTarget(
+    `${label}: turn call p50 at 10,000 tools within 1.2× of the ${small === undefined ? '19' : toolsLabel(small)}-tool figure`,
+    turnAt(results, 10000, unsignalled),
+    small,
+    1.2,
+    'callP50Us',
+    kind,
+  );
 }
 
 export function checkSweepTargets(results: SweepResults): SweepTarget[] {
@@ -99,41 +149,110 @@ export function checkSweepTargets(results: SweepResults): SweepTarget[] {
   const turnN = (tools: number) => turnAt(results, tools);
   const small = turnN(1) ?? turnN(20);
   const big = turnN(2000);
-  const slope = results.slopes.find((s) => s.strategy === 'turn' && s.metric === 'listP50Us' && s.changeSignal !== false);
+  const slope = results.slopes.find(
+    (s) => s.strategy === 'turn' && s.metric === 'listP50Us' && s.changeSignal !== false,
+  );
   const targets: SweepTarget[] = [];
   const with_ = signalled.label;
   targets.push(
     big === undefined
-      ? { target: `${with_}: turn boundary (open + listing) at 2,000 tools ≤ 2 ms`, measured: 'not measured', met: undefined, kind: 'absolute' }
-      : { target: `${with_}: turn boundary (open + listing) at 2,000 tools ≤ 2 ms`, measured: us(big.boundaryP50Us), met: big.boundaryP50Us <= 2000, kind: 'absolute' },
+      ? {
+          target: `${with_}: turn boundary (open + listing) at 2,000 tools ≤ 2 ms`,
+          measured: 'not measured',
+          met: undefined,
+          kind: 'absolute',
+        }
+      : {
+          target: `${with_}: turn boundary (open + listing) at 2,000 tools ≤ 2 ms`,
+          measured: us(big.boundaryP50Us),
+          met: big.boundaryP50Us <= 2000,
+          kind: 'absolute',
+        },
   );
   targets.push(
     small === undefined
-      ? { target: `${with_}: turn boundary at 19 tools ≤ 25 µs`, measured: 'not measured', met: undefined, kind: 'absolute' }
-      : { target: `${with_}: turn boundary at ${toolsLabel(small)} tools ≤ 25 µs`, measured: us(small.boundaryP50Us), met: small.boundaryP50Us <= 25, kind: 'absolute' },
+      ? {
+          target: `${with_}: turn boundary at 19 tools ≤ 25 µs`,
+          measured: 'not measured',
+          met: undefined,
+          kind: 'absolute',
+        }
+      : {
+          target: `${with_}: turn boundary at ${toolsLabel(small)} tools ≤ 25 µs`,
+          measured: us(small.boundaryP50Us),
+          met: small.boundaryP50Us <= 25,
+          kind: 'absolute',
+        },
   );
   targets.push(
     slope === undefined
-      ? { target: `${with_}: turn listing log–log slope ≤ 1.05 from 20 to 10,000 tools`, measured: 'not measured', met: undefined, kind: 'ratio' }
-      : { target: `${with_}: turn listing log–log slope ≤ 1.05 from 20 to 10,000 tools`, measured: `${slope.slope} (N ${slope.fromTools}–${slope.toTools})`, met: slope.toTools >= 10000 ? slope.slope <= 1.05 : undefined, kind: 'ratio' },
+      ? {
+          target: `${with_}: turn listing log–log slope ≤ 1.05 from 20 to 10,000 tools`,
+          measured: 'not measured',
+          met: undefined,
+          kind: 'ratio',
+        }
+      : {
+          target: `${with_}: turn listing log–log slope ≤ 1.05 from 20 to 10,000 tools`,
+          measured: `${slope.slope} (N ${slope.fromTools}–${slope.toTools})`,
+          met: slope.toTools >= 10000 ? slope.slope <= 1.05 : undefined,
+          kind: 'ratio',
+        },
   );
   targets.push(callTarget(results, false, with_));
   const without = unsignalled.label;
   const at20 = turnAt(results, 20, true);
   const at2000 = turnAt(results, 2000, true);
-  targets.push(ratioTarget(`${without}, unchanged: turn boundary at 2,000 tools ≤ 5× the figure at 20`, at2000, at20, 5, 'boundaryP50Us'));
-  targets.push(ratioTarget(`${without}, unchanged: turn boundary at 10,000 tools ≤ 5× the figure at 2,000`, turnAt(results, 10000, true), at2000, 5, 'boundaryP50Us', 'open'));
+  targets.push(
+    ratioTarget(
+      `${without}, unchanged: turn boundary at 2,000 tools ≤ 5× the figure at 20`,
+      at2000,
+      at20,
+      5,
+      'boundaryP50Us',
+    ),
+  );
+  targets.push(
+    ratioTarget(
+      `${without}, unchanged: turn boundary at 10,000 tools ≤ 5× the figure at 2,000`,
+      turnAt(results, 10000, true),
+      at2000,
+      5,
+      'boundaryP50Us',
+      'open',
+    ),
+  );
   targets.push(
     at2000 === undefined
-      ? { target: `${without}, unchanged: turn boundary at 2,000 tools ≤ 500 µs`, measured: 'not measured', met: undefined, kind: 'absolute' }
-      : { target: `${without}, unchanged: turn boundary at 2,000 tools ≤ 500 µs`, measured: us(at2000.boundaryP50Us), met: at2000.boundaryP50Us <= 500, kind: 'absolute' },
+      ? {
+          target: `${without}, unchanged: turn boundary at 2,000 tools ≤ 500 µs`,
+          measured: 'not measured',
+          met: undefined,
+          kind: 'absolute',
+        }
+      : {
+          target: `${without}, unchanged: turn boundary at 2,000 tools ≤ 500 µs`,
+          measured: us(at2000.boundaryP50Us),
+          met: at2000.boundaryP50Us <= 500,
+          kind: 'absolute',
+        },
   );
-  targets.push(ratioTarget(`${without}: one tool of 2,000 given new content every turn, boundary ≤ 2× the unchanged one`, changedAt(results, true), at2000, 2, 'boundaryP50Us', 'open'));
+  targets.push(
+    ratioTarget(
+      `${without}: one tool of 2,000 given new content every turn, boundary ≤ 2× the unchanged one`,
+      changedAt(results, true),
+      at2000,
+      2,
+      'boundaryP50Us',
+      'open',
+    ),
+  );
   targets.push(callTarget(results, true, without, 'open'));
   const atLeast50 = results.sdk.filter((s) => s.tools >= 50);
   targets.push({
     target: "costlab's listing over MCP cheaper than the SDK McpServer's at every N ≥ 50",
-    measured: atLeast50.length === 0 ? 'not measured' : atLeast50.map((s) => `N=${s.tools} ${s.sdkOverCostlab}×`).join(', '),
+    measured:
+      atLeast50.length === 0 ? 'not measured' : atLeast50.map((s) => `N=${s.tools} ${s.sdkOverCostlab}×`).join(', '),
     met: atLeast50.length === 0 ? undefined : atLeast50.every((s) => s.sdkOverCostlab > 1),
     kind: 'ratio',
   });
@@ -147,9 +266,13 @@ function changedNote(results: SweepResults): string | undefined {
     const changed = changedAt(results, !signalled);
     const unchanged = turnAt(results, changed?.tools ?? 2000, !signalled);
     if (changed === undefined || unchanged === undefined) continue;
-    parts.push(`${label}, ${us(changed.boundaryP50Us)} against ${us(unchanged.boundaryP50Us)} unchanged (${(changed.boundaryP50Us / unchanged.boundaryP50Us).toFixed(2)}×, ${changed.definitionsCompiledPerTurn} definition compiled a turn)`);
+    parts.push(
+      `${label}, ${us(changed.boundaryP50Us)} against ${us(unchanged.boundaryP50Us)} unchanged (${(changed.boundaryP50Us / unchanged.boundaryP50Us).toFixed(2)}×, ${changed.definitionsCompiledPerTurn} definition compiled a turn)`,
+    );
   }
-  return parts.length === 0 ? undefined : `One tool of 2,000 given new content every turn (the \`changed\` points): ${parts.join('; ')}. Such a turn compiles the one definition, builds a new shape and hashes the whole kept catalogue afresh: SPEC §1.7's \`catalogHash\` is one sha-256 over the canonical text of every kept tool, so its cost is the catalogue's, not the change's.`;
+  return parts.length === 0
+    ? undefined
+    : `One tool of 2,000 given new content every turn (the \`changed\` points): ${parts.join('; ')}. Such a turn compiles the one definition, builds a new shape and hashes the whole kept catalogue afresh: SPEC §1.7's \`catalogHash\` is one sha-256 over the canonical text of every kept tool, so its cost is the catalogue's, not the change's.`;
 }
 
 /**
@@ -160,7 +283,8 @@ function changedNote(results: SweepResults): string | undefined {
 function settlingNote(points: readonly SweepPoint[]): string | undefined {
   const warm = points.map((p) => p.warmupTurns).filter((turns): turns is number => turns !== undefined);
   if (warm.length === 0) return undefined;
-  const range = (lo: number, hi: number): string => (lo === hi ? lo.toLocaleString('en-US') : `${lo.toLocaleString('en-US')}–${hi.toLocaleString('en-US')}`);
+  const range = (lo: number, hi: number): string =>
+    lo === hi ? lo.toLocaleString('en-US') : `${lo.toLocaleString('en-US')}–${hi.toLocaleString('en-US')}`;
   return (
     `Every point ran unmeasured turns before its measured ones (${range(Math.min(...warm), Math.max(...warm))} here): a fixed warm-up, then on until a set number of turns or a time cap, whichever came first. ` +
     'V8 optimises code that runs once per turn (lease open, the derivation, the listing) only after some thousands of turns, so without settling the first point of a curve was measured on less optimised code than the points after it ' +
@@ -178,7 +302,9 @@ export function renderSweepMarkdown(results: SweepResults): string {
       'Absolute times on a loaded machine are inflated and noisy; read the ratios and slopes within the run.',
   );
   out.push('');
-  out.push('N counts provider tools (the 18 static reference tools come on top); P providers share them; C calls per turn are the first C attempts of the reference workload; G grants per principal. Per point: p50 over the measured turns; "amortized" is the whole turn (open to close) over C.');
+  out.push(
+    'N counts provider tools (the 18 static reference tools come on top); P providers share them; C calls per turn are the first C attempts of the reference workload; G grants per principal. Per point: p50 over the measured turns; "amortized" is the whole turn (open to close) over C.',
+  );
   out.push('');
   const settled = settlingNote(results.points);
   if (settled !== undefined) {
@@ -189,60 +315,124 @@ export function renderSweepMarkdown(results: SweepResults): string {
     'Two kinds of provider, every table and target naming its kind: **with a change signal** (the generated providers declare a catalogue revision that does not move, ADR 0021; `rederive` and `shared` ignore it) and **without a change signal** (the same providers declaring none, as most hosts write them: asked every turn, their answer compared with the last by identity, ADR 0046). The `turn` N curve is measured for both, side by side.',
   );
   for (const strategy of ['rederive', 'shared', 'turn'] as const) {
-    const curve = results.points.filter((p) => p.axis === 'tools' && p.strategy === strategy && p.changeSignal !== false).sort((a, b) => a.tools - b.tools);
+    const curve = results.points
+      .filter((p) => p.axis === 'tools' && p.strategy === strategy && p.changeSignal !== false)
+      .sort((a, b) => a.tools - b.tools);
     if (curve.length === 0) continue;
-    pushToolsCurve(out, `### N provider tools, \`${strategy}\`, providers with a change signal (P = 1, C = 27, G = 6)`, curve, results.slopes.filter((s) => s.strategy === strategy && s.changeSignal !== false));
+    pushToolsCurve(
+      out,
+      `### N provider tools, \`${strategy}\`, providers with a change signal (P = 1, C = 27, G = 6)`,
+      curve,
+      results.slopes.filter((s) => s.strategy === strategy && s.changeSignal !== false),
+    );
   }
-  const unsignalled = results.points.filter((p) => p.axis === 'tools' && p.strategy === 'turn' && p.changeSignal === false).sort((a, b) => a.tools - b.tools);
+  const unsignalled = results.points
+    .filter((p) => p.axis === 'tools' && p.strategy === 'turn' && p.changeSignal === false)
+    .sort((a, b) => a.tools - b.tools);
   if (unsignalled.length > 0) {
-    pushToolsCurve(out, '### N provider tools, `turn`, providers without a change signal (P = 1, C = 27, G = 6)', unsignalled, results.slopes.filter((s) => s.strategy === 'turn' && s.changeSignal === false));
+    pushToolsCurve(
+      out,
+      '### N provider tools, `turn`, providers without a change signal (P = 1, C = 27, G = 6)',
+      unsignalled,
+      results.slopes.filter((s) => s.strategy === 'turn' && s.changeSignal === false),
+    );
   }
-  const changed = results.points.filter((p) => p.axis === 'changed').sort((a, b) => Number(a.changeSignal !== false) - Number(b.changeSignal !== false));
+  const changed = results.points
+    .filter((p) => p.axis === 'changed')
+    .sort((a, b) => Number(a.changeSignal !== false) - Number(b.changeSignal !== false));
   if (changed.length > 0) {
     out.push('');
     out.push('### One tool changed every turn, `turn` (P = 1, C = 27, G = 6)');
     out.push('');
-    out.push('A new definition object with new content (its description names the turn) for one tool in the middle of the name order, every turn; with the signal, the revision moves every turn with it. Beside it, the same kind\'s unchanged point of the same N.');
+    out.push(
+      "A new definition object with new content (its description names the turn) for one tool in the middle of the name order, every turn; with the signal, the revision moves every turn with it. Beside it, the same kind's unchanged point of the same N.",
+    );
     out.push('');
     const rows = changed.flatMap((p) => {
       const unchanged = turnAt(results, p.tools, p.changeSignal === false);
       const kind = p.changeSignal === false ? 'without a change signal' : 'with a change signal';
-      return [...(unchanged === undefined ? [] : [pointRow(unchanged, `${kind}, N = ${p.tools.toLocaleString('en-US')}, unchanged`)]), pointRow(p, `${kind}, N = ${p.tools.toLocaleString('en-US')}, ${p.changedTools ?? 1} changed`)];
+      return [
+        ...(unchanged === undefined
+          ? []
+          : [pointRow(unchanged, `${kind}, N = ${p.tools.toLocaleString('en-US')}, unchanged`)]),
+        pointRow(p, `${kind}, N = ${p.tools.toLocaleString('en-US')}, ${p.changedTools ?? 1} changed`),
+      ];
     });
     out.push(table(['provider kind, point', ...POINT_HEADER], rows));
   }
   for (const axis of ['providers', 'calls', 'grants'] as const) {
     const rows = results.points.filter((p) => p.axis === axis).sort((a, b) => a.tools - b.tools || a[axis] - b[axis]);
     if (rows.length === 0) continue;
-    const base = results.points.filter((p) => p.axis === 'tools' && p.strategy === 'turn' && p.changeSignal !== false && rows.some((r) => r.tools === p.tools));
+    const base = results.points.filter(
+      (p) =>
+        p.axis === 'tools' &&
+        p.strategy === 'turn' &&
+        p.changeSignal !== false &&
+        rows.some((r) => r.tools === p.tools),
+    );
     const all = [...base.map((p) => ({ ...p, axis })), ...rows].sort((a, b) => a.tools - b.tools || a[axis] - b[axis]);
     out.push('');
-    out.push(`### ${axis === 'providers' ? 'P providers' : axis === 'calls' ? 'C calls per turn' : 'G grants per principal'}, \`turn\`, providers with a change signal`);
+    out.push(
+      `### ${axis === 'providers' ? 'P providers' : axis === 'calls' ? 'C calls per turn' : 'G grants per principal'}, \`turn\`, providers with a change signal`,
+    );
     out.push('');
-    out.push(table(['N', axis === 'providers' ? 'P' : axis === 'calls' ? 'C' : 'G', ...POINT_HEADER], all.map((p) => [p.tools.toLocaleString('en-US'), ...pointRow(p, String(p[axis]))])));
+    out.push(
+      table(
+        ['N', axis === 'providers' ? 'P' : axis === 'calls' ? 'C' : 'G', ...POINT_HEADER],
+        all.map((p) => [p.tools.toLocaleString('en-US'), ...pointRow(p, String(p[axis]))]),
+      ),
+    );
   }
   if (results.sdk.length > 0) {
     out.push('');
     out.push('### tools/list beside the official SDK (in-memory transport, same run)');
     out.push('');
-    out.push('SDK: `McpServer` with the N tools declared with zod schemas, tools/list round trip. costlab: the turn\'s listing over MCP — bridge open (lease + kernel listing) plus the tools/list round trip; the round trip alone beside it.');
+    out.push(
+      "SDK: `McpServer` with the N tools declared with zod schemas, tools/list round trip. costlab: the turn's listing over MCP — bridge open (lease + kernel listing) plus the tools/list round trip; the round trip alone beside it.",
+    );
     out.push('');
-    out.push(table(['N', 'SDK McpServer p50', 'costlab turn listing p50', 'costlab tools/list alone p50', 'SDK ÷ costlab'], results.sdk.map((s) => [s.tools.toLocaleString('en-US'), us(s.sdkListP50Us), us(s.costlabTurnListP50Us), us(s.costlabListP50Us), `${s.sdkOverCostlab}×`])));
+    out.push(
+      table(
+        ['N', 'SDK McpServer p50', 'costlab turn listing p50', 'costlab tools/list alone p50', 'SDK ÷ costlab'],
+        results.sdk.map((s) => [
+          s.tools.toLocaleString('en-US'),
+          us(s.sdkListP50Us),
+          us(s.costlabTurnListP50Us),
+          us(s.costlabListP50Us),
+          `${s.sdkOverCostlab}×`,
+        ]),
+      ),
+    );
   }
   if (results.skipped.length > 0) {
     out.push('');
     out.push('### Skipped');
     out.push('');
-    for (const s of results.skipped) out.push(`- ${s.strategy} N=${s.tools} P=${s.providers} C=${s.calls} G=${s.grants}${s.changeSignal === false ? ' without a change signal' : ''}${(s.changedTools ?? 0) > 0 ? `, ${s.changedTools} changed a turn` : ''} (${s.axis} curve): ${escapeMarkdown(s.reason, 1_000)}`);
+    for (const s of results.skipped)
+      out.push(
+        `- ${s.strategy} N=${s.tools} P=${s.providers} C=${s.calls} G=${s.grants}${s.changeSignal === false ? ' without a change signal' : ''}${(s.changedTools ?? 0) > 0 ? `, ${s.changedTools} changed a turn` : ''} (${s.axis} curve): ${escapeMarkdown(s.reason, 1_000)}`,
+      );
   }
   out.push('');
   out.push('### Targets (this run)');
   out.push('');
-  out.push(table(['target', 'kind', 'measured', 'met'], checkSweepTargets(results).map((t) => [t.target, t.kind, t.measured, t.met === undefined ? 'not measured' : t.met ? 'yes' : 'no'])));
+  out.push(
+    table(
+      ['target', 'kind', 'measured', 'met'],
+      checkSweepTargets(results).map((t) => [
+        t.target,
+        t.kind,
+        t.measured,
+        t.met === undefined ? 'not measured' : t.met ? 'yes' : 'no',
+      ]),
+    ),
+  );
   const note = changedNote(results);
   if (note !== undefined) out.push('', note);
   out.push('');
-  out.push('A missed `ratio` target (a ratio or a fitted slope, judged within this run) fails `costlab sweep`; an `absolute` ceiling in µs belongs to a machine and is reported only.');
+  out.push(
+    'A missed `ratio` target (a ratio or a fitted slope, judged within this run) fails `costlab sweep`; an `absolute` ceiling in µs belongs to a machine and is reported only.',
+  );
   out.push('');
   return out.join('\n');
 }
@@ -260,13 +450,26 @@ export function renderSweepSummary(results: SweepResults, source: string): strin
     `From \`${source}\`: \`${results.command}\` at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (dirty)' : ''}, ${results.createdAt}, load average ${results.loadAverage.start.toFixed(1)} → ${results.loadAverage.end.toFixed(1)} on ${results.environment.cores} cores. ` +
       'N provider tools on top of the 18 static ones, one provider, 27 calls a turn, 6 grants; p50s. Every curve, the P, C and G axes and what was skipped are in `scale-sweep.md`.',
   );
-  const sizes = [...new Set(results.points.filter((p) => p.axis === 'tools').map((p) => p.tools))].sort((a, b) => a - b);
+  const sizes = [...new Set(results.points.filter((p) => p.axis === 'tools').map((p) => p.tools))].sort(
+    (a, b) => a - b,
+  );
   // One column per curve: each strategy with the providers' change signal, and `turn` without it.
   const columns = [
-    ...(['rederive', 'shared', 'turn'] as const).map((strategy) => ({ strategy, signalled: true, title: strategy === 'turn' ? 'turn, with a change signal' : strategy })),
+    ...(['rederive', 'shared', 'turn'] as const).map((strategy) => ({
+      strategy,
+      signalled: true,
+      title: strategy === 'turn' ? 'turn, with a change signal' : strategy,
+    })),
     { strategy: 'turn' as const, signalled: false, title: 'turn, without a change signal' },
   ];
-  const at = (column: (typeof columns)[number], tools: number) => results.points.find((p) => p.axis === 'tools' && p.strategy === column.strategy && p.tools === tools && (p.changeSignal !== false) === column.signalled);
+  const at = (column: (typeof columns)[number], tools: number) =>
+    results.points.find(
+      (p) =>
+        p.axis === 'tools' &&
+        p.strategy === column.strategy &&
+        p.tools === tools &&
+        (p.changeSignal !== false) === column.signalled,
+    );
   const shown = columns.filter((column) => sizes.some((n) => at(column, n) !== undefined));
   for (const [label, metric] of [
     ['turn boundary (lease open + listing)', 'boundaryP50Us'],
@@ -277,23 +480,62 @@ export function renderSweepSummary(results: SweepResults, source: string): strin
     out.push(
       table(
         ['N', ...shown.map((column) => column.title)],
-        sizes.map((n) => [n.toLocaleString('en-US'), ...shown.map((column) => { const p = at(column, n); return p === undefined ? '—' : us(p[metric]); })]),
+        sizes.map((n) => [
+          n.toLocaleString('en-US'),
+          ...shown.map((column) => {
+            const p = at(column, n);
+            return p === undefined ? '—' : us(p[metric]);
+          }),
+        ]),
       ),
     );
   }
-  const fitted = shown.filter((column) => results.slopes.some((s) => s.strategy === column.strategy && (s.changeSignal !== false) === column.signalled));
+  const fitted = shown.filter((column) =>
+    results.slopes.some((s) => s.strategy === column.strategy && (s.changeSignal !== false) === column.signalled),
+  );
   if (fitted.length > 0) {
     out.push('', 'Fitted log–log slopes over N:', '');
-    out.push(table(['curve', 'N range', 'listing', 'boundary', 'call', 'amortized'], fitted.map((column) => {
-      const of = (metric: string) => results.slopes.find((s) => s.strategy === column.strategy && s.metric === metric && (s.changeSignal !== false) === column.signalled);
-      const any = of('listP50Us');
-      return [column.title, any === undefined ? '—' : `${any.fromTools}–${any.toTools}`, ...['listP50Us', 'boundaryP50Us', 'callP50Us', 'amortizedP50Us'].map((metric) => String(of(metric)?.slope ?? '—'))];
-    })));
+    out.push(
+      table(
+        ['curve', 'N range', 'listing', 'boundary', 'call', 'amortized'],
+        fitted.map((column) => {
+          const of = (metric: string) =>
+            results.slopes.find(
+              (s) =>
+                s.strategy === column.strategy &&
+                s.metric === metric &&
+                (s.changeSignal !== false) === column.signalled,
+            );
+          const any = of('listP50Us');
+          return [
+            column.title,
+            any === undefined ? '—' : `${any.fromTools}–${any.toTools}`,
+            ...['listP50Us', 'boundaryP50Us', 'callP50Us', 'amortizedP50Us'].map((metric) =>
+              String(of(metric)?.slope ?? '—'),
+            ),
+          ];
+        }),
+      ),
+    );
   }
   if (results.sdk.length > 0) {
-    out.push('', `tools/list over the in-memory transport, SDK \`McpServer\` ÷ costlab (above 1: costlab cheaper): ${results.sdk.map((s) => `N=${s.tools.toLocaleString('en-US')} ${s.sdkOverCostlab}×`).join(', ')}.`);
+    out.push(
+      '',
+      `tools/list over the in-memory transport, SDK \`McpServer\` ÷ costlab (above 1: costlab cheaper): ${results.sdk.map((s) => `N=${s.tools.toLocaleString('en-US')} ${s.sdkOverCostlab}×`).join(', ')}.`,
+    );
   }
-  out.push('', table(['sweep target', 'kind', 'measured', 'met'], checkSweepTargets(results).map((t) => [t.target, t.kind, t.measured, t.met === undefined ? 'not measured' : t.met ? 'yes' : 'no'])));
+  out.push(
+    '',
+    table(
+      ['sweep target', 'kind', 'measured', 'met'],
+      checkSweepTargets(results).map((t) => [
+        t.target,
+        t.kind,
+        t.measured,
+        t.met === undefined ? 'not measured' : t.met ? 'yes' : 'no',
+      ]),
+    ),
+  );
   const note = changedNote(results);
   if (note !== undefined) out.push('', note);
   return out.join('\n');

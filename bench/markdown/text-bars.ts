@@ -16,7 +16,10 @@ export function bar(value: number, max: number, width: number, fill = '█'): st
  * A part with a weight above zero but under one cell gets none: the caller
  * prints its share in figures beside the bar.
  */
-export function stackedBar(parts: readonly { readonly weight: number; readonly glyph: string }[], width: number): string {
+export function stackedBar(
+  parts: readonly { readonly weight: number; readonly glyph: string }[],
+  width: number,
+): string {
   const total = parts.reduce((sum, part) => sum + Math.max(0, part.weight), 0);
   if (!(total > 0)) return ' '.repeat(width);
   const exact = parts.map((part) => (Math.max(0, part.weight) / total) * width);

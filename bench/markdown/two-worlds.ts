@@ -12,19 +12,34 @@ import type { FigureVerdict, StaircaseFigures } from '../verdicts/reproduction-v
 export interface NamedStaircase extends StaircaseFigures {
   readonly name: string;
   readonly about: string;
-  readonly strategies: StaircaseFigures['strategies'] & Readonly<Record<StrategyName, { readonly segments: Readonly<Record<'discover' | 'authorize' | 'remainder', { readonly p50Us: number }>> }>>;
+  readonly strategies: StaircaseFigures['strategies'] &
+    Readonly<
+      Record<
+        StrategyName,
+        { readonly segments: Readonly<Record<'discover' | 'authorize' | 'remainder', { readonly p50Us: number }>> }
+      >
+    >;
 }
 
 /** The worlds of a run: the reference world always, the publisher-shaped one when it was measured. */
-export function worldsOf(results: Pick<Results, 'strategies' | 'staircase' | 'workload'> & { readonly publisherWorld?: WorldStaircase | undefined }): NamedStaircase[] {
+export function worldsOf(
+  results: Pick<Results, 'strategies' | 'staircase' | 'workload'> & {
+    readonly publisherWorld?: WorldStaircase | undefined;
+  },
+): NamedStaircase[] {
   const worlds: NamedStaircase[] = [
-    { name: 'reference', about: `${results.workload.definitions} definitions, 1 from a provider, the bench actor's 6 grants, trail in memory`, strategies: results.strategies, staircase: results.staircase },
+    {
+      name: 'reference',
+      about: `${results.workload.definitions} definitions, 1 from a provider, the bench actor's 6 grants, trail in memory`,
+      strategies: results.strategies,
+      staircase: results.staircase,
+    },
   ];
   const p = results.publisherWorld;
   if (p !== undefined) {
     worlds.push({
       name: p.shape.name,
-      about: `${p.shape.tools} definitions, ${p.shape.providerTools} from a provider${p.shape.searchOptions ? ' (the large search)' : ''}, ${p.shape.grants} grants, trail to a ${p.shape.sink} sink${p.shape.schemaArguments ? ', arguments parsed against each tool\'s schema' : ''}`,
+      about: `${p.shape.tools} definitions, ${p.shape.providerTools} from a provider${p.shape.searchOptions ? ' (the large search)' : ''}, ${p.shape.grants} grants, trail to a ${p.shape.sink} sink${p.shape.schemaArguments ? ", arguments parsed against each tool's schema" : ''}`,
       strategies: p.strategies,
       staircase: p.staircase,
     });
@@ -51,9 +66,14 @@ export function twoWorldsLines(worlds: readonly NamedStaircase[], anchors: Ancho
   lines.push(`  ${''.padEnd(width)}  ${worlds.map((world) => world.name.padEnd(20)).join(' ')}  published`);
   figures.forEach((figure, i) => {
     const first = verdicts[0]![i]!;
-    lines.push(`  ${figure.padEnd(width)}  ${verdicts.map((rows) => cell(rows[i]!).padEnd(20)).join(' ')}  ${formatPublished(first)}`);
+    lines.push(
+      `  ${figure.padEnd(width)}  ${verdicts.map((rows) => cell(rows[i]!).padEnd(20)).join(' ')}  ${formatPublished(first)}`,
+    );
   });
-  for (const world of worlds) lines.push(`  ${world.name}: ${world.about}; call p50 ${(['rederive', 'shared', 'turn'] as const).map((name) => formatDuration(world.strategies[name].call.p50Us)).join(' / ')}`);
+  for (const world of worlds)
+    lines.push(
+      `  ${world.name}: ${world.about}; call p50 ${(['rederive', 'shared', 'turn'] as const).map((name) => formatDuration(world.strategies[name].call.p50Us)).join(' / ')}`,
+    );
   return lines;
 }
 
@@ -61,7 +81,10 @@ export function twoWorldsLines(worlds: readonly NamedStaircase[], anchors: Ancho
 export function makeupLines(worlds: readonly NamedStaircase[], anchors: AnchorFigures | undefined): string[] {
   return worlds.map((world) => {
     const m = restMakeup(world.strategies.turn, anchors);
-    const published = m.published === undefined ? '' : `; published: authorization ${formatDuration(m.published.authorizeP50Us)} of ${formatDuration(m.published.callP50Us)} (${formatShare(m.published.authorizeOfCall)})`;
+    const published =
+      m.published === undefined
+        ? ''
+        : `; published: authorization ${formatDuration(m.published.authorizeP50Us)} of ${formatDuration(m.published.callP50Us)} (${formatShare(m.published.authorizeOfCall)})`;
     return `${world.name} turn call ${formatDuration(m.callP50Us)}: authorization ${formatDuration(m.authorizeP50Us)} (${formatShare(m.authorizeOfCall)}), discovery ${formatDuration(m.discoverP50Us)}, remainder ${formatDuration(m.remainderP50Us)}, catalogue ${formatDuration(m.catalogueP50Us)}${published}`;
   });
 }

@@ -14,7 +14,17 @@
  * refuse what the kernel refuses), and prints the kernel's call ÷ this one.
  */
 import { RecordIds } from '../../src/kernel/index.js';
-import type { AccessContext, Address, Grant, JsonObject, ParsedToolCall, Requirement, ToolCall, ToolHandler, ToolResult } from '../../src/kernel/index.js';
+import type {
+  AccessContext,
+  Address,
+  Grant,
+  JsonObject,
+  ParsedToolCall,
+  Requirement,
+  ToolCall,
+  ToolHandler,
+  ToolResult,
+} from '../../src/kernel/index.js';
 
 interface FloorCapability {
   readonly namespace: string;
@@ -37,7 +47,8 @@ interface FloorGrant {
   readonly capabilities: readonly FloorCapability[];
 }
 
-const keyOf = (a: Address): string => `${a.kind}:${(a as Record<string, string>)[`${a.kind === 'human' ? 'user' : a.kind}Id`]}`;
+const keyOf = (a: Address): string =>
+  `${a.kind}:${(a as Record<string, string>)[`${a.kind === 'human' ? 'user' : a.kind}Id`]}`;
 
 function compile(grant: Grant): FloorGrant {
   const c = grant.constraints;
@@ -46,7 +57,10 @@ function compile(grant: Grant): FloorGrant {
     namespaceId: grant.namespaceId,
     subjectKey: keyOf(grant.subject),
     issuerKey: keyOf(grant.issuer),
-    admissibleFromMs: Math.max(Date.parse(grant.issuedAt), c.notBefore === undefined ? -Infinity : Date.parse(c.notBefore)),
+    admissibleFromMs: Math.max(
+      Date.parse(grant.issuedAt),
+      c.notBefore === undefined ? -Infinity : Date.parse(c.notBefore),
+    ),
     expiresAtMs: c.expiresAt === undefined ? Infinity : Date.parse(c.expiresAt),
     revokedAtMs: grant.revokedAt === undefined ? Infinity : Date.parse(grant.revokedAt),
     purposes: c.purposes,
@@ -120,7 +134,13 @@ export class FloorTurn {
     return { status, code, message, callId: call.id, tool: call.tool, completedAt: this.context.now };
   }
 
-  #record(write: FloorRecordSink, type: string, outcome: string, call: ToolCall, fields: Record<string, unknown>): void {
+  #record(
+    write: FloorRecordSink,
+    type: string,
+    outcome: string,
+    call: ToolCall,
+    fields: Record<string, unknown>,
+  ): void {
     const { context } = this;
     write({
       id: this.floor.ids.next(),
@@ -143,11 +163,14 @@ export class FloorTurn {
   async call(call: ToolCall): Promise<ToolResult> {
     const { context } = this;
     this.lastHandlerUs = 0;
-    if (call.traceId !== context.traceId) return this.#refuse(call, 'denied', 'trace_mismatch', 'the call names another trace');
+    if (call.traceId !== context.traceId)
+      return this.#refuse(call, 'denied', 'trace_mismatch', 'the call names another trace');
     const handler = this.floor.tools.get(call.tool);
-    if (handler === undefined || !this.#enabled.has(handler.definition.namespace)) return this.#refuse(call, 'denied', 'tool_unavailable', 'not available');
+    if (handler === undefined || !this.#enabled.has(handler.definition.namespace))
+      return this.#refuse(call, 'denied', 'tool_unavailable', 'not available');
     const ceiling = handler.definition.requiredCapability;
-    if (!this.#eligible.some((g) => this.#covers(g, ceiling, true))) return this.#refuse(call, 'denied', 'tool_unavailable', 'not available');
+    if (!this.#eligible.some((g) => this.#covers(g, ceiling, true)))
+      return this.#refuse(call, 'denied', 'tool_unavailable', 'not available');
     let parsed: ParsedToolCall;
     try {
       parsed = { ...call, arguments: handler.parseArguments(call.arguments) as JsonObject };
@@ -156,7 +179,8 @@ export class FloorTurn {
     }
     const requirement = handler.resolveRequirement?.(context, parsed) ?? ceiling;
     const owner = requirement.resource.owner;
-    if (owner !== undefined && keyOf(owner) !== this.#ownerKey) return this.#refuse(call, 'denied', 'invalid_request', 'another owner');
+    if (owner !== undefined && keyOf(owner) !== this.#ownerKey)
+      return this.#refuse(call, 'denied', 'invalid_request', 'another owner');
     if (
       requirement.action !== ceiling.action ||
       requirement.resource.namespace !== ceiling.resource.namespace ||
@@ -190,7 +214,14 @@ export class FloorTurn {
     const result: ToolResult =
       raw.callId === call.id && raw.tool === call.tool && typeof raw.status === 'string'
         ? (raw as ToolResult)
-        : { status: 'failed', code: 'invalid_tool_result', message: 'malformed result', callId: call.id, tool: call.tool, completedAt: context.now };
+        : {
+            status: 'failed',
+            code: 'invalid_tool_result',
+            message: 'malformed result',
+            callId: call.id,
+            tool: call.tool,
+            completedAt: context.now,
+          };
     // The outcome record, which may leave after the answer where the sink can hold it (ADR 0054), as the kernel's does.
     this.#record(this.floor.holdOutcome, 'tool.invoked', result.status, call, {
       reason: result.status === 'succeeded' ? 'allowed' : result.code,

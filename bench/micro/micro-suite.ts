@@ -18,7 +18,10 @@ export interface MicroSuiteOptions {
 export async function runMicroSuite(options: MicroSuiteOptions): Promise<MicroBench[]> {
   const { cases } = await buildMicroWorld();
   options.onCase?.('tinybench');
-  const results = await runWithTinybench(cases, options.quick ? { timeMs: 40, warmupMs: 10 } : { timeMs: 300, warmupMs: 100 });
+  const results = await runWithTinybench(
+    cases,
+    options.quick ? { timeMs: 40, warmupMs: 10 } : { timeMs: 300, warmupMs: 100 },
+  );
   if (!options.quick) {
     options.onCase?.('mitata');
     results.push(...(await runWithMitata(cases, { cpuTimeMs: 300 })));

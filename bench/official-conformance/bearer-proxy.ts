@@ -20,15 +20,19 @@ const LOOPBACK = '127.0.0.1';
 
 export async function startBearerProxy(upstream: string, token: string): Promise<BearerProxy> {
   const target = new URL(upstream);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error(`the bearer proxy forwards to loopback only, not ${target.hostname}`);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname))
+    throw new Error(`the bearer proxy forwards to loopback only, not ${target.hostname}`);
   let own = '';
   const server = http.createServer((req, res) => {
     const headers = { ...req.headers, authorization: `Bearer ${token}` };
     if (headers.host === own) headers.host = target.host;
-    const forwarded = http.request({ host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, method: req.method, path: req.url, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forwarded = http.request(
+      { host: target.hostname.replace(/^\[|\]$/g, ''), port: target.port, method: req.method, path: req.url, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forwarded.on('error', () => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end('costlab bearer proxy: the server did not answer');

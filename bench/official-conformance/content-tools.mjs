@@ -36,7 +36,12 @@ function redPixelPng() {
   header.writeUInt32BE(1, 4);
   header[8] = 8; // bit depth
   header[9] = 2; // truecolour
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))), chunk('IEND', Buffer.alloc(0))]).toString('base64');
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]).toString('base64');
 }
 /** 10 ms of silence: a WAV of 8-bit mono samples at 8 kHz. */
 function silentWav() {
@@ -58,17 +63,41 @@ function silentWav() {
 }
 
 const png = redPixelPng();
-const resource = { type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } };
+const resource = {
+  type: 'resource',
+  resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+};
 const server = new McpServer({ name: 'conformance-content-tools', version: '1.0.0' });
 const readOnly = { annotations: { readOnlyHint: true } };
-server.registerTool('test_image_content', { description: 'Returns a 1x1 red PNG.', ...readOnly }, async () => ({ content: [{ type: 'image', data: png, mimeType: 'image/png' }] }));
-server.registerTool('test_audio_content', { description: 'Returns 10 ms of silence as WAV.', ...readOnly }, async () => ({ content: [{ type: 'audio', data: silentWav(), mimeType: 'audio/wav' }] }));
-server.registerTool('test_embedded_resource', { description: 'Returns an embedded text resource.', ...readOnly }, async () => ({ content: [resource] }));
-server.registerTool('test_multiple_content_types', { description: 'Returns text, an image and a resource.', ...readOnly }, async () => ({
-  content: [
-    { type: 'text', text: 'Multiple content types test:' },
-    { type: 'image', data: png, mimeType: 'image/png' },
-    { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) } },
-  ],
+server.registerTool('test_image_content', { description: 'Returns a 1x1 red PNG.', ...readOnly }, async () => ({
+  content: [{ type: 'image', data: png, mimeType: 'image/png' }],
 }));
+server.registerTool(
+  'test_audio_content',
+  { description: 'Returns 10 ms of silence as WAV.', ...readOnly },
+  async () => ({ content: [{ type: 'audio', data: silentWav(), mimeType: 'audio/wav' }] }),
+);
+server.registerTool(
+  'test_embedded_resource',
+  { description: 'Returns an embedded text resource.', ...readOnly },
+  async () => ({ content: [resource] }),
+);
+server.registerTool(
+  'test_multiple_content_types',
+  { description: 'Returns text, an image and a resource.', ...readOnly },
+  async () => ({
+    content: [
+      { type: 'text', text: 'Multiple content types test:' },
+      { type: 'image', data: png, mimeType: 'image/png' },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'test://mixed-content-resource',
+          mimeType: 'application/json',
+          text: JSON.stringify({ test: 'data', value: 123 }),
+        },
+      },
+    ],
+  }),
+);
 await server.connect(new StdioServerTransport());

@@ -40,7 +40,12 @@ export interface OfficialReport {
   readonly capabilities: Record<string, unknown> | null;
   readonly tools: readonly string[];
   readonly scenarios: readonly OfficialScenario[];
-  readonly summary: { readonly applicable: number; readonly passed: number; readonly failed: number; readonly notApplicable: number };
+  readonly summary: {
+    readonly applicable: number;
+    readonly passed: number;
+    readonly failed: number;
+    readonly notApplicable: number;
+  };
 }
 
 export class OfficialSuiteFailed extends Error {
@@ -49,7 +54,8 @@ export class OfficialSuiteFailed extends Error {
 
 /** The command that runs the suite: under this node when it is 22 or newer, under node@22 from npm otherwise. */
 export function suiteCommand(url: string, outDir: string, nodeVersion = process.versions.node): string[] {
-  const packages = Number(nodeVersion.split('.')[0]) >= 22 ? ['-p', SUITE_PACKAGE] : ['-p', SUITE_NODE, '-p', SUITE_PACKAGE];
+  const packages =
+    Number(nodeVersion.split('.')[0]) >= 22 ? ['-p', SUITE_PACKAGE] : ['-p', SUITE_NODE, '-p', SUITE_PACKAGE];
   return ['npx', '--yes', ...packages, 'conformance', 'server', '--url', url, '--output-dir', outDir];
 }
 
@@ -83,7 +89,9 @@ async function runSuite(url: string, outDir: string, onProgress: (line: string) 
     const take = (chunk: Buffer): void => {
       const text = chunk.toString('utf8');
       output = (output + text).slice(-65_536);
-      for (const line of text.split('\n')) if (line.startsWith('=== Running scenario:')) onProgress(line.replace(/^=== Running scenario: (.*) ===$/, 'scenario $1'));
+      for (const line of text.split('\n'))
+        if (line.startsWith('=== Running scenario:'))
+          onProgress(line.replace(/^=== Running scenario: (.*) ===$/, 'scenario $1'));
     };
     child.stdout.on('data', take);
     child.stderr.on('data', take);
@@ -99,15 +107,25 @@ async function runSuite(url: string, outDir: string, onProgress: (line: string) 
 }
 
 /** The server's declared capabilities and what it lists by name, read as a client would; null when it cannot be read. */
-async function serverFacts(url: string, headers: Record<string, string>): Promise<{ capabilities: Record<string, unknown>; tools: string[]; fixtures: string[] } | null> {
+async function serverFacts(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ capabilities: Record<string, unknown>; tools: string[]; fixtures: string[] } | null> {
   let session: TargetSession | undefined;
   try {
-    session = await TargetSession.open(parseTargetSpec(url), { name: 'suite', headers, env: {}, exclusive: [] }, { timeoutMs: 30_000, limits: DEFAULT_TARGET_CONFIG, redactor: new Redactor() });
+    session = await TargetSession.open(
+      parseTargetSpec(url),
+      { name: 'suite', headers, env: {}, exclusive: [] },
+      { timeoutMs: 30_000, limits: DEFAULT_TARGET_CONFIG, redactor: new Redactor() },
+    );
     const capabilities = session.capabilities;
-    const tools = capabilities['tools'] === undefined ? [] : (await session.list()).tools.map((tool) => String(tool['name']));
+    const tools =
+      capabilities['tools'] === undefined ? [] : (await session.list()).tools.map((tool) => String(tool['name']));
     const fixtures = [
       ...(capabilities['prompts'] === undefined ? [] : await session.names('prompts/list')),
-      ...(capabilities['resources'] === undefined ? [] : [...(await session.names('resources/list')), ...(await session.names('resources/templates/list'))]),
+      ...(capabilities['resources'] === undefined
+        ? []
+        : [...(await session.names('resources/list')), ...(await session.names('resources/templates/list'))]),
     ];
     return { capabilities, tools, fixtures };
   } catch {
@@ -142,9 +160,21 @@ export async function runOfficialSuite(options: OfficialRunOptions): Promise<Off
       const failed = list.filter((check) => check.status === 'FAILURE');
       // Without the server's own answer, nothing is excused: every scenario applies.
       const excuse = facts === null ? undefined : notApplicableBecause(scenario, facts.capabilities, offer);
-      if (excuse !== undefined && failed.length > 0) return { scenario, verdict: 'not_applicable', checksPassed: passed, checksFailed: failed.length, detail: excuse };
+      if (excuse !== undefined && failed.length > 0)
+        return {
+          scenario,
+          verdict: 'not_applicable',
+          checksPassed: passed,
+          checksFailed: failed.length,
+          detail: excuse,
+        };
       const verdict = failed.length === 0 && passed > 0 ? 'pass' : 'fail';
-      const detail = failed.length === 0 ? (passed > 0 ? '' : 'no check passed') : failed.map((check) => `${check.name ?? ''}: ${check.errorMessage ?? 'failed'}`.slice(0, 300)).join('; ');
+      const detail =
+        failed.length === 0
+          ? passed > 0
+            ? ''
+            : 'no check passed'
+          : failed.map((check) => `${check.name ?? ''}: ${check.errorMessage ?? 'failed'}`.slice(0, 300)).join('; ');
       return { scenario, verdict, checksPassed: passed, checksFailed: failed.length, detail };
     });
   const applicable = scenarios.filter((s) => s.verdict !== 'not_applicable');
@@ -153,10 +183,18 @@ export async function runOfficialSuite(options: OfficialRunOptions): Promise<Off
     kind: 'official-conformance',
     url: options.url,
     suite: SUITE_PACKAGE,
-    node: Number(process.versions.node.split('.')[0]) >= 22 ? process.version : `${SUITE_NODE} from npm (host ${process.version})`,
+    node:
+      Number(process.versions.node.split('.')[0]) >= 22
+        ? process.version
+        : `${SUITE_NODE} from npm (host ${process.version})`,
     capabilities: facts?.capabilities ?? null,
     tools: [...tools],
     scenarios,
-    summary: { applicable: applicable.length, passed: applicable.filter((s) => s.verdict === 'pass').length, failed: applicable.filter((s) => s.verdict === 'fail').length, notApplicable: scenarios.length - applicable.length },
+    summary: {
+      applicable: applicable.length,
+      passed: applicable.filter((s) => s.verdict === 'pass').length,
+      failed: applicable.filter((s) => s.verdict === 'fail').length,
+      notApplicable: scenarios.length - applicable.length,
+    },
   };
 }

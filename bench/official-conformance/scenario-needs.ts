@@ -35,42 +35,79 @@ export const SCENARIO_NEEDS: Readonly<Record<string, ScenarioNeed>> = {
   'tools-call-mixed-content': { capability: 'tools', tool: { name: 'test_multiple_content_types' } },
   'tools-call-error': { capability: 'tools', tool: { name: 'test_error_handling' } },
   'json-schema-2020-12': { capability: 'tools', tool: { name: 'json_schema_2020_12_tool' } },
-  'tools-call-with-logging': { capability: 'logging', tool: { name: 'test_tool_with_logging', behaviour: 'sends log notifications while it runs' } },
-  'tools-call-with-progress': { capability: 'tools', tool: { name: 'test_tool_with_progress', behaviour: 'sends progress notifications while it runs' } },
-  'tools-call-sampling': { capability: 'tools', tool: { name: 'test_sampling', behaviour: 'asks the client for sampling/createMessage during the call' } },
-  'tools-call-elicitation': { capability: 'tools', tool: { name: 'test_elicitation', behaviour: 'asks the client for elicitation/create during the call' } },
-  'elicitation-sep1034-defaults': { capability: 'tools', tool: { name: 'test_client_elicitation_defaults', behaviour: 'asks the client for elicitation/create with defaults' } },
-  'elicitation-sep1330-enums': { capability: 'tools', tool: { name: 'test_elicitation_sep1330_enums', behaviour: 'asks the client for elicitation/create with enums' } },
+  'tools-call-with-logging': {
+    capability: 'logging',
+    tool: { name: 'test_tool_with_logging', behaviour: 'sends log notifications while it runs' },
+  },
+  'tools-call-with-progress': {
+    capability: 'tools',
+    tool: { name: 'test_tool_with_progress', behaviour: 'sends progress notifications while it runs' },
+  },
+  'tools-call-sampling': {
+    capability: 'tools',
+    tool: { name: 'test_sampling', behaviour: 'asks the client for sampling/createMessage during the call' },
+  },
+  'tools-call-elicitation': {
+    capability: 'tools',
+    tool: { name: 'test_elicitation', behaviour: 'asks the client for elicitation/create during the call' },
+  },
+  'elicitation-sep1034-defaults': {
+    capability: 'tools',
+    tool: {
+      name: 'test_client_elicitation_defaults',
+      behaviour: 'asks the client for elicitation/create with defaults',
+    },
+  },
+  'elicitation-sep1330-enums': {
+    capability: 'tools',
+    tool: { name: 'test_elicitation_sep1330_enums', behaviour: 'asks the client for elicitation/create with enums' },
+  },
   'logging-set-level': { capability: 'logging' },
   'completion-complete': { capability: 'completions', fixture: { kind: 'prompt', name: 'test_prompt_with_arguments' } },
   'resources-list': { capability: 'resources' },
   'resources-read-text': { capability: 'resources', fixture: { kind: 'resource', name: 'test://static-text' } },
   'resources-read-binary': { capability: 'resources', fixture: { kind: 'resource', name: 'test://static-binary' } },
-  'resources-templates-read': { capability: 'resources', fixture: { kind: 'resource template', name: 'test://template/{id}/data' } },
+  'resources-templates-read': {
+    capability: 'resources',
+    fixture: { kind: 'resource template', name: 'test://template/{id}/data' },
+  },
   'resources-subscribe': { capability: 'resources.subscribe' },
   'resources-unsubscribe': { capability: 'resources.subscribe' },
   'prompts-list': { capability: 'prompts' },
   'prompts-get-simple': { capability: 'prompts', fixture: { kind: 'prompt', name: 'test_simple_prompt' } },
   'prompts-get-with-args': { capability: 'prompts', fixture: { kind: 'prompt', name: 'test_prompt_with_arguments' } },
-  'prompts-get-embedded-resource': { capability: 'prompts', fixture: { kind: 'prompt', name: 'test_prompt_with_embedded_resource' } },
+  'prompts-get-embedded-resource': {
+    capability: 'prompts',
+    fixture: { kind: 'prompt', name: 'test_prompt_with_embedded_resource' },
+  },
   'prompts-get-with-image': { capability: 'prompts', fixture: { kind: 'prompt', name: 'test_prompt_with_image' } },
 };
 
 /** Whether the server declared a capability (`resources.subscribe` is `resources: { subscribe: true }`). */
-export function declares(capabilities: Record<string, unknown>, capability: NonNullable<ScenarioNeed['capability']>): boolean {
-  if (capability === 'resources.subscribe') return (capabilities['resources'] as { subscribe?: unknown } | undefined)?.subscribe === true;
+export function declares(
+  capabilities: Record<string, unknown>,
+  capability: NonNullable<ScenarioNeed['capability']>,
+): boolean {
+  if (capability === 'resources.subscribe')
+    return (capabilities['resources'] as { subscribe?: unknown } | undefined)?.subscribe === true;
   return capabilities[capability] !== undefined;
 }
 
 /** Why a scenario does not apply to a server with these capabilities and tools, or undefined when it does. */
-export function notApplicableBecause(scenario: string, capabilities: Record<string, unknown>, offer: ServerOffer): string | undefined {
+export function notApplicableBecause(
+  scenario: string,
+  capabilities: Record<string, unknown>,
+  offer: ServerOffer,
+): string | undefined {
   const need = SCENARIO_NEEDS[scenario];
   // A scenario this table does not know (a newer suite) applies: an unknown is never excused.
   if (need === undefined) return undefined;
-  if (need.capability !== undefined && !declares(capabilities, need.capability)) return `needs the ${need.capability} capability, which the server does not declare`;
+  if (need.capability !== undefined && !declares(capabilities, need.capability))
+    return `needs the ${need.capability} capability, which the server does not declare`;
   if (need.tool !== undefined && !offer.tools.has(need.tool.name)) {
     return `needs the suite's fixture tool ${need.tool.name}${need.tool.behaviour === undefined ? '' : `, a tool that ${need.tool.behaviour}`}, which the server does not list`;
   }
-  if (need.fixture !== undefined && !offer.fixtures.has(need.fixture.name)) return `needs the suite's fixture ${need.fixture.kind} ${need.fixture.name}, which the server does not list`;
+  if (need.fixture !== undefined && !offer.fixtures.has(need.fixture.name))
+    return `needs the suite's fixture ${need.fixture.kind} ${need.fixture.name}, which the server does not list`;
   return undefined;
 }

@@ -27,7 +27,11 @@ export interface SelfServer {
 }
 
 export async function startSelfServer(): Promise<SelfServer> {
-  const child = spawn(process.execPath, ['bin/costlab.mjs', 'serve', '--http', '--world', CONFORMANCE_WORLD, '--audit', '/dev/null'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['bin/costlab.mjs', 'serve', '--http', '--world', CONFORMANCE_WORLD, '--audit', '/dev/null'],
+    { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const stop = (): Promise<void> =>
     new Promise((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -40,7 +44,15 @@ export async function startSelfServer(): Promise<SelfServer> {
   });
   const started = await new Promise<{ url: string; token: string }>((resolve, reject) => {
     let text = '';
-    const timer = setTimeout(() => reject(new Error(`costlab serve --http printed no connection config within ${START_TIMEOUT_MS / 1000} s: ${tailLines(log, 5)}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `costlab serve --http printed no connection config within ${START_TIMEOUT_MS / 1000} s: ${tailLines(log, 5)}`,
+          ),
+        ),
+      START_TIMEOUT_MS,
+    );
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`costlab serve --http exited (${code}): ${tailLines(log, 5)}`));

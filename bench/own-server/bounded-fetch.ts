@@ -37,7 +37,7 @@ function methodOf(body: unknown): string | undefined {
 
 /** Bytes after the last blank line (an event boundary: `\n\n` or `\n\r\n`), or -1 if the chunk holds none; `before` is the previous chunk's last two bytes. */
 function bytesAfterBoundary(chunk: Uint8Array, before: readonly [number, number]): number {
-  const at = (i: number): number => (i >= 0 ? chunk[i]! : before[2 + i] ?? -1);
+  const at = (i: number): number => (i >= 0 ? chunk[i]! : (before[2 + i] ?? -1));
   for (let i = chunk.length - 1; i >= 0; i--) {
     if (chunk[i] !== LF) continue;
     if (at(i - 1) === LF || (at(i - 1) === CR && at(i - 2) === LF)) return chunk.length - i - 1;
@@ -45,7 +45,11 @@ function bytesAfterBoundary(chunk: Uint8Array, before: readonly [number, number]
   return -1;
 }
 
-function meter(bound: BodyBound, method: string | undefined, eventStream: boolean): TransformStream<Uint8Array, Uint8Array> {
+function meter(
+  bound: BodyBound,
+  method: string | undefined,
+  eventStream: boolean,
+): TransformStream<Uint8Array, Uint8Array> {
   const limit = bound.bytesFor(method);
   let unfinished = 0;
   let before: [number, number] = [-1, -1];

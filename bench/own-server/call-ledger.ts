@@ -28,7 +28,9 @@ export class CallLedger {
 
   constructor(plan: readonly PlannedCall[], tools: readonly Record<string, unknown>[], redactor: Redactor) {
     this.#plan = plan;
-    this.#tools = new Map(tools.filter((tool) => typeof tool['name'] === 'string').map((tool) => [tool['name'] as string, tool]));
+    this.#tools = new Map(
+      tools.filter((tool) => typeof tool['name'] === 'string').map((tool) => [tool['name'] as string, tool]),
+    );
     this.#redactor = redactor;
   }
 
@@ -45,8 +47,15 @@ export class CallLedger {
     // Judged on the first successful answer and whenever one disagrees with it: a schema is compiled per check, not per sample.
     const before = this.#checks.get(call.key);
     if (before === undefined || before.verdict === 'not_checked' || before.verdict === 'valid') {
-      const check = structuredContentCheck(this.#tools.get(call.tool), outcome.kind === 'result' ? outcome.result : undefined);
-      if (before === undefined || check.verdict !== 'not_checked') this.#checks.set(call.key, check.problem === undefined ? check : { ...check, problem: this.#redactor.scrub(check.problem) });
+      const check = structuredContentCheck(
+        this.#tools.get(call.tool),
+        outcome.kind === 'result' ? outcome.result : undefined,
+      );
+      if (before === undefined || check.verdict !== 'not_checked')
+        this.#checks.set(
+          call.key,
+          check.problem === undefined ? check : { ...check, problem: this.#redactor.scrub(check.problem) },
+        );
     }
   }
 

@@ -66,8 +66,12 @@ function keyOf(tool: string, args: Record<string, unknown>): string {
 }
 
 /** Arguments for one tool from its inputSchema, or the reason none could be made. */
-export async function generateArguments(inputSchema: unknown, seed: number): Promise<{ arguments: Record<string, unknown> } | { reason: string }> {
-  if (inputSchema === null || typeof inputSchema !== 'object' || Array.isArray(inputSchema)) return { reason: 'no inputSchema object to generate arguments from' };
+export async function generateArguments(
+  inputSchema: unknown,
+  seed: number,
+): Promise<{ arguments: Record<string, unknown> } | { reason: string }> {
+  if (inputSchema === null || typeof inputSchema !== 'object' || Array.isArray(inputSchema))
+    return { reason: 'no inputSchema object to generate arguments from' };
   let last = '';
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     let value: unknown;
@@ -91,7 +95,7 @@ export async function generateArguments(inputSchema: unknown, seed: number): Pro
 /** A stable seed per tool: one tool's arguments do not change when another tool is added to the listing. */
 function toolSeed(seed: number, name: string): number {
   let hash = seed >>> 0;
-  for (let i = 0; i < name.length; i++) hash = (Math.imul(hash ^ name.charCodeAt(i), 16777619) >>> 0);
+  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 16777619) >>> 0;
   return hash % 2_147_483_647;
 }
 
@@ -117,7 +121,15 @@ export async function planCalls(
       if (name === undefined) continue;
       const generated = await generateArguments(tool['inputSchema'], toolSeed(options.seed, name));
       if ('reason' in generated) {
-        planned.push({ tool: name, key: `${name} (no arguments)`, identity: first, source: 'generated', arguments: {}, status: 'skipped', reason: generated.reason });
+        planned.push({
+          tool: name,
+          key: `${name} (no arguments)`,
+          identity: first,
+          source: 'generated',
+          arguments: {},
+          status: 'skipped',
+          reason: generated.reason,
+        });
         continue;
       }
       const skip = !options.allowDestructive && mayBeDestructive(tool);

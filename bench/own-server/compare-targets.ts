@@ -30,7 +30,10 @@ export interface ProcessFigures {
 
 export interface TargetComparison {
   readonly rows: WallClockRow[];
-  readonly exact: { readonly base: Omit<ProcessFigures, 'initializeUs' | 'listUs' | 'callUs'>; readonly head: Omit<ProcessFigures, 'initializeUs' | 'listUs' | 'callUs'> };
+  readonly exact: {
+    readonly base: Omit<ProcessFigures, 'initializeUs' | 'listUs' | 'callUs'>;
+    readonly head: Omit<ProcessFigures, 'initializeUs' | 'listUs' | 'callUs'>;
+  };
   readonly firsts: Side[];
 }
 
@@ -46,7 +49,12 @@ export class CompareSideFailed extends Error {
 }
 
 /** One fresh process of a target: initialize, then warm-up and `samples` rounds of tools/list and the configured calls. */
-export async function measureProcess(spec: TargetSpec, identity: ResolvedIdentity, config: TargetConfig, redactor: Redactor): Promise<ProcessFigures> {
+export async function measureProcess(
+  spec: TargetSpec,
+  identity: ResolvedIdentity,
+  config: TargetConfig,
+  redactor: Redactor,
+): Promise<ProcessFigures> {
   const session = await TargetSession.open(spec, identity, { timeoutMs: config.timeoutMs, limits: config, redactor });
   try {
     const calls = config.calls.filter((call) => call.identity === undefined || call.identity === identity.name);
@@ -55,7 +63,12 @@ export async function measureProcess(spec: TargetSpec, identity: ResolvedIdentit
     let facts = { toolCount: 0, listingBytes: 0, schemaBytes: 0 };
     for (let round = 0; round < config.warmup + config.samples; round++) {
       const listed = await session.list();
-      if (round === 0) facts = { toolCount: listed.tools.length, listingBytes: listed.bytes, schemaBytes: schemaBytesOf(listed.tools) };
+      if (round === 0)
+        facts = {
+          toolCount: listed.tools.length,
+          listingBytes: listed.bytes,
+          schemaBytes: schemaBytesOf(listed.tools),
+        };
       const measured = round >= config.warmup;
       if (measured) lists.push(listed.ms * 1000);
       for (const [i, call] of calls.entries()) {
@@ -64,7 +77,12 @@ export async function measureProcess(spec: TargetSpec, identity: ResolvedIdentit
       }
       session.forgetFrames();
     }
-    return { initializeUs: session.initializeMs * 1000, listUs: median(lists), callUs: perCall.map((samples) => median(samples)), ...facts };
+    return {
+      initializeUs: session.initializeMs * 1000,
+      listUs: median(lists),
+      callUs: perCall.map((samples) => median(samples)),
+      ...facts,
+    };
   } finally {
     await session.close();
   }
@@ -88,7 +106,13 @@ export async function compareTargets(
       try {
         figures[side].push(await measureProcess(specs[side], identity, config, redactor));
       } catch (error) {
-        const failure = error instanceof TargetFailure ? error : new TargetFailure('protocol_error', redactor.scrub(error instanceof Error ? error.message : String(error)));
+        const failure =
+          error instanceof TargetFailure
+            ? error
+            : new TargetFailure(
+                'protocol_error',
+                redactor.scrub(error instanceof Error ? error.message : String(error)),
+              );
         throw new CompareSideFailed(side, r + 1, failure);
       }
     }
@@ -102,6 +126,10 @@ export async function compareTargets(
     verdict('tools/list (median per process)', (f) => f.listUs),
     ...calls.map((call, i) => verdict(`tools/call ${call.tool} (median per process)`, (f) => f.callUs[i]!)),
   ];
-  const exact = (f: ProcessFigures) => ({ toolCount: f.toolCount, listingBytes: f.listingBytes, schemaBytes: f.schemaBytes });
+  const exact = (f: ProcessFigures) => ({
+    toolCount: f.toolCount,
+    listingBytes: f.listingBytes,
+    schemaBytes: f.schemaBytes,
+  });
   return { rows, exact: { base: exact(figures.base[0]!), head: exact(figures.head[0]!) }, firsts };
 }

@@ -40,11 +40,17 @@ export async function probeIdentity(
     for (let i = 0; i < config.listRepeats; i++) {
       if (i > 0) {
         const ledger = between.ledger ?? (await between.plan(listings[0]!.tools));
-        for (const call of ledger.calls) if (call.identity === identity) ledger.record(call, await session.call(call.tool, call.arguments), 'warm');
+        for (const call of ledger.calls)
+          if (call.identity === identity) ledger.record(call, await session.call(call.tool, call.arguments), 'warm');
       }
       const noticesBefore = session.listChangedNotices;
       const listed = await session.list();
-      listings.push({ tools: listed.tools, result: listed.result, noticesBefore, frame: session.frames.findLast((f) => f.direction === 'received' && f.method === 'tools/list') });
+      listings.push({
+        tools: listed.tools,
+        result: listed.result,
+        noticesBefore,
+        frame: session.frames.findLast((f) => f.direction === 'received' && f.method === 'tools/list'),
+      });
     }
     const listedNames = new Set(listings.flatMap((l) => l.tools.map((t) => t['name'])));
     let name = `costlab-unlisted-${randomBytes(4).toString('hex')}`;
@@ -67,8 +73,17 @@ export async function probeIdentity(
     };
     return { identity, declaresListChanged, listings, unlisted };
   } catch (error) {
-    const failure = error instanceof TargetFailure ? error : new TargetFailure('protocol_error', redactor.scrub(error instanceof Error ? error.message : String(error)));
-    return { identity, declaresListChanged, listings, ...(unlisted === undefined ? {} : { unlisted }), failure: { code: failure.code, message: redactor.scrub(failure.message) } };
+    const failure =
+      error instanceof TargetFailure
+        ? error
+        : new TargetFailure('protocol_error', redactor.scrub(error instanceof Error ? error.message : String(error)));
+    return {
+      identity,
+      declaresListChanged,
+      listings,
+      ...(unlisted === undefined ? {} : { unlisted }),
+      failure: { code: failure.code, message: redactor.scrub(failure.message) },
+    };
   } finally {
     await session?.close();
   }
@@ -89,7 +104,8 @@ export async function probeConsistency(
 ): Promise<ConsistencyProbe> {
   const between: CallsBetweenListings = {
     ledger: undefined,
-    plan: async (tools) => (between.ledger ??= new CallLedger(await planCalls(tools, config, identities, plan), tools, redactor)),
+    plan: async (tools) =>
+      (between.ledger ??= new CallLedger(await planCalls(tools, config, identities, plan), tools, redactor)),
   };
   const observations: IdentityObservation[] = [];
   for (const identity of identities) observations.push(await probeIdentity(spec, identity, config, redactor, between));

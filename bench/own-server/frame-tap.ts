@@ -93,7 +93,12 @@ export class FrameTap extends ForwardingTransport {
     for (const [id, count] of this.#framesWhileOpen) {
       this.#framesWhileOpen.set(id, count + 1);
       if (count + 1 > limits.maxFramesPerRequest) {
-        this.#violation(new TargetFailure('too_many_frames', `target ${target} sent more than ${limits.maxFramesPerRequest} frames while ${this.#pending.get(id)} (id ${JSON.stringify(id)}) was open, past ${limitLabel(limits, 'maxFramesPerRequest')}`));
+        this.#violation(
+          new TargetFailure(
+            'too_many_frames',
+            `target ${target} sent more than ${limits.maxFramesPerRequest} frames while ${this.#pending.get(id)} (id ${JSON.stringify(id)}) was open, past ${limitLabel(limits, 'maxFramesPerRequest')}`,
+          ),
+        );
       }
     }
     if (!('method' in message) || 'id' in message) return;
@@ -104,7 +109,12 @@ export class FrameTap extends ForwardingTransport {
     }
     this.#windowCount += 1;
     if (this.#windowCount > limits.maxNotificationsPerSecond) {
-      this.#violation(new TargetFailure('notification_flood', `target ${target} sent more than ${limits.maxNotificationsPerSecond} notifications within one second (the last ${message.method}), past ${limitLabel(limits, 'maxNotificationsPerSecond')}`));
+      this.#violation(
+        new TargetFailure(
+          'notification_flood',
+          `target ${target} sent more than ${limits.maxNotificationsPerSecond} notifications within one second (the last ${message.method}), past ${limitLabel(limits, 'maxNotificationsPerSecond')}`,
+        ),
+      );
     }
   }
 

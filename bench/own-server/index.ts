@@ -5,7 +5,14 @@
  */
 export { parseTargetSpec, atSize, hasSizePlaceholder, TargetSpecInvalid } from './target-spec.js';
 export type { TargetSpec } from './target-spec.js';
-export { TargetConfigSchema, parseTargetConfig, loadTargetConfig, resolveIdentities, CredentialMissing, ANONYMOUS } from './target-config.js';
+export {
+  TargetConfigSchema,
+  parseTargetConfig,
+  loadTargetConfig,
+  resolveIdentities,
+  CredentialMissing,
+  ANONYMOUS,
+} from './target-config.js';
 export type { TargetConfig, ResolvedIdentity } from './target-config.js';
 export { TargetSession } from './target-session.js';
 export { TargetFailure } from './target-failure.js';

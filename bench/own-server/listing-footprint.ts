@@ -23,14 +23,19 @@ export const DEFAULT_TOKEN_BUDGET = 12_800;
 
 const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
 
-export function listingFootprint(tools: readonly Record<string, unknown>[], redactor: Redactor, tokenBudget = DEFAULT_TOKEN_BUDGET): ListingFootprint {
+export function listingFootprint(
+  tools: readonly Record<string, unknown>[],
+  redactor: Redactor,
+  tokenBudget = DEFAULT_TOKEN_BUDGET,
+): ListingFootprint {
   const rows = tools
     .map((tool) => {
       const text = JSON.stringify(tool);
       return {
         tool: redactor.scrub(typeof tool['name'] === 'string' ? tool['name'] : '(unnamed)'),
         bytes: Buffer.byteLength(text, 'utf8'),
-        schemaBytes: bytesOf(tool['inputSchema']) + (tool['outputSchema'] === undefined ? 0 : bytesOf(tool['outputSchema'])),
+        schemaBytes:
+          bytesOf(tool['inputSchema']) + (tool['outputSchema'] === undefined ? 0 : bytesOf(tool['outputSchema'])),
         tokens: countTokens(text),
       };
     })
@@ -43,8 +48,20 @@ export function listingFootprint(tools: readonly Record<string, unknown>[], reda
     totalBytes,
     totalTokens,
     limits: [
-      { name: 'tools a client accepts (VS Code Copilot)', limit: CLIENT_TOOL_LIMIT, unit: 'tools', used: rows.length, within: rows.length <= CLIENT_TOOL_LIMIT },
-      { name: 'token budget for tool definitions', limit: tokenBudget, unit: 'tokens', used: totalTokens, within: totalTokens <= tokenBudget },
+      {
+        name: 'tools a client accepts (VS Code Copilot)',
+        limit: CLIENT_TOOL_LIMIT,
+        unit: 'tools',
+        used: rows.length,
+        within: rows.length <= CLIENT_TOOL_LIMIT,
+      },
+      {
+        name: 'token budget for tool definitions',
+        limit: tokenBudget,
+        unit: 'tokens',
+        used: totalTokens,
+        within: totalTokens <= tokenBudget,
+      },
     ],
     tools: rows,
   };

@@ -39,10 +39,13 @@ export interface TargetProfile {
 
 /** Whether a stdio target's command is node, so 0x can run it. */
 export function nodeCommandOf(spec: TargetSpec): string {
-  if (spec.kind !== 'stdio') throw new TargetNotProfilable('profile --target needs a stdio: target (a Node process to run under 0x), not a URL');
+  if (spec.kind !== 'stdio')
+    throw new TargetNotProfilable('profile --target needs a stdio: target (a Node process to run under 0x), not a URL');
   const base = path.basename(spec.command);
   if (spec.command === process.execPath || base === 'node' || base === 'node.exe') return process.execPath;
-  throw new TargetNotProfilable(`profile --target runs the server under 0x, which profiles node; '${base}' is not node (start the server with node …)`);
+  throw new TargetNotProfilable(
+    `profile --target runs the server under 0x, which profiles node; '${base}' is not node (start the server with node …)`,
+  );
 }
 
 async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
@@ -61,11 +64,16 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
 /** The children of a process, from /proc (Linux); none elsewhere, where 0x's own soft exit is all there is. */
 async function childPids(pid: number): Promise<number[]> {
   const text = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
-  return text.split(/\s+/).filter((word) => word !== '').map(Number);
+  return text
+    .split(/\s+/)
+    .filter((word) => word !== '')
+    .map(Number);
 }
 
 async function isolateLogs(dir: string): Promise<string[]> {
-  return (await readdir(dir).catch(() => [] as string[])).filter((name) => ISOLATE_LOG.test(name)).map((name) => path.join(dir, name));
+  return (await readdir(dir).catch(() => [] as string[]))
+    .filter((name) => ISOLATE_LOG.test(name))
+    .map((name) => path.join(dir, name));
 }
 
 export async function profileTarget(
@@ -87,10 +95,25 @@ export async function profileTarget(
     const profiled: TargetSpec = {
       kind: 'stdio',
       command: process.execPath,
-      args: [zeroX, '--collect-only', '--quiet', '--working-dir', scratch, '--output-dir', dataDir, '--', node, ...spec.args],
+      args: [
+        zeroX,
+        '--collect-only',
+        '--quiet',
+        '--working-dir',
+        scratch,
+        '--output-dir',
+        dataDir,
+        '--',
+        node,
+        ...spec.args,
+      ],
       text: `0x ${spec.text}`,
     };
-    const session = await TargetSession.open(profiled, identity, { timeoutMs: config.timeoutMs, limits: config, redactor });
+    const session = await TargetSession.open(profiled, identity, {
+      timeoutMs: config.timeoutMs,
+      limits: config,
+      redactor,
+    });
     let requests = 0;
     try {
       const calls = config.calls.filter((call) => call.identity === undefined || call.identity === identity.name);
@@ -110,7 +133,12 @@ export async function profileTarget(
         // Ctrl+C reaches 0x and the server alike (one process group); 0x's soft exit expects both.
         process.kill(pid, 'SIGINT');
         for (const child of await childPids(pid)) process.kill(child, 'SIGINT');
-        if (!(await waitForExit(pid, EXIT_WAIT_MS))) throw new ProfilerFailed('0x --collect-only (target)', null, `did not exit within ${EXIT_WAIT_MS / 1000} s of SIGINT`);
+        if (!(await waitForExit(pid, EXIT_WAIT_MS)))
+          throw new ProfilerFailed(
+            '0x --collect-only (target)',
+            null,
+            `did not exit within ${EXIT_WAIT_MS / 1000} s of SIGINT`,
+          );
       }
     } finally {
       await session.close();
@@ -120,11 +148,15 @@ export async function profileTarget(
     const sized = await Promise.all(candidates.map(async (file) => ({ file, bytes: (await stat(file)).size })));
     const chosen = sized.sort((a, b) => b.bytes - a.bytes)[0]!.file;
     await mkdir(dataDir, { recursive: true });
-    for (const file of candidates) if (file !== chosen && path.dirname(file) === dataDir) await rm(file, { force: true });
+    for (const file of candidates)
+      if (file !== chosen && path.dirname(file) === dataDir) await rm(file, { force: true });
     if (path.dirname(chosen) !== dataDir) await moveFile(chosen, path.join(dataDir, path.basename(chosen)));
     options.onProgress?.('drawing the flame graph');
-    const render = await runChild(process.execPath, [zeroX, '--quiet', '--visualize-only', dataDir], { cwd: options.outDir });
-    if (render.exitCode !== 0) throw new ProfilerFailed('0x --visualize-only (target)', render.exitCode, outputTail(render.output));
+    const render = await runChild(process.execPath, [zeroX, '--quiet', '--visualize-only', dataDir], {
+      cwd: options.outDir,
+    });
+    if (render.exitCode !== 0)
+      throw new ProfilerFailed('0x --visualize-only (target)', render.exitCode, outputTail(render.output));
     const html = path.join(options.outDir, 'flamegraph.html');
     await moveFile(path.join(dataDir, 'flamegraph.html'), html);
     return { html, requests, elapsedMs: performance.now() - started, isolateLog: path.basename(chosen) };

@@ -38,15 +38,28 @@ export interface TargetRunOptions {
 
 function named(error: unknown, redactor: Redactor): { code: string; message: string } {
   if (error instanceof TargetFailure) return { code: error.code, message: redactor.scrub(error.message) };
-  return { code: 'protocol_error', message: redactor.scrub(error instanceof Error ? `${error.name}: ${error.message}` : String(error)) };
+  return {
+    code: 'protocol_error',
+    message: redactor.scrub(error instanceof Error ? `${error.name}: ${error.message}` : String(error)),
+  };
 }
 
 /** Rows as the report holds them: an evidence frame without a method has no `method` key. */
 function reportRows(rows: readonly ConsistencyRow[]): NonNullable<TargetOutcome['rows']> {
-  return rows.map((row) => ({ ...row, evidence: row.evidence.map((frame) => (frame.method === undefined ? (({ method: _m, ...rest }) => rest)(frame) : frame)) }));
+  return rows.map((row) => ({
+    ...row,
+    evidence: row.evidence.map((frame) =>
+      frame.method === undefined ? (({ method: _m, ...rest }) => rest)(frame) : frame,
+    ),
+  }));
 }
 
-async function runOne(kind: TargetRunKind, spec: TargetSpec, options: TargetRunOptions, redactor: Redactor): Promise<TargetOutcome> {
+async function runOne(
+  kind: TargetRunKind,
+  spec: TargetSpec,
+  options: TargetRunOptions,
+  redactor: Redactor,
+): Promise<TargetOutcome> {
   const started = performance.now();
   const progress = (line: string): void => options.onProgress?.(`${spec.text}: ${line}`);
   const identities = await resolveIdentities(options.config, redactor, options.env);
@@ -54,16 +67,27 @@ async function runOne(kind: TargetRunKind, spec: TargetSpec, options: TargetRunO
   const plan = options.plan ?? DEFAULT_CALL_PLAN;
   const base = { target: spec.text, targetCommit: targetCommit(spec) };
   // A `{n}` target's single-size runs use the smallest configured size (or 1).
-  const single = hasSizePlaceholder(spec) ? atSize(spec, options.config.sizes.length === 0 ? 1 : Math.min(...options.config.sizes)) : spec;
+  const single = hasSizePlaceholder(spec)
+    ? atSize(spec, options.config.sizes.length === 0 ? 1 : Math.min(...options.config.sizes))
+    : spec;
   if (kind === 'target-conformance') {
     progress('consistency probe');
     const { observations, calls } = await probeConsistency(single, identities, options.config, redactor, plan);
-    const identityFailures = observations.filter((o) => o.failure !== undefined).map((o) => ({ identity: o.identity.name, ...o.failure! }));
+    const identityFailures = observations
+      .filter((o) => o.failure !== undefined)
+      .map((o) => ({ identity: o.identity.name, ...o.failure! }));
     const firstListing = observations.find((o) => o.listings.length > 0)?.listings[0];
     // Dead, hung before its first listing, or not speaking MCP: nothing the target promises was seen, so every row fails with the cause.
     if (firstListing === undefined) {
       const cause = identityFailures[0] ?? { code: 'protocol_error', message: 'no identity received a listing' };
-      return { ...base, status: 'failed', failure: { code: cause.code, message: cause.message }, elapsedMs: elapsed(), rows: reportRows(failedTargetRows(cause)), ...(identityFailures.length === 0 ? {} : { identityFailures }) };
+      return {
+        ...base,
+        status: 'failed',
+        failure: { code: cause.code, message: cause.message },
+        elapsedMs: elapsed(),
+        rows: reportRows(failedTargetRows(cause)),
+        ...(identityFailures.length === 0 ? {} : { identityFailures }),
+      };
     }
     const callRows = calls?.rows();
     const rows = judgeConsistency(observations, redactor, callRows);
@@ -80,7 +104,10 @@ async function runOne(kind: TargetRunKind, spec: TargetSpec, options: TargetRunO
   try {
     progress('wire cost');
     const cost = await measureWireCost(single, identities, options.config, redactor, plan, { onProgress: progress });
-    const curve = hasSizePlaceholder(spec) && options.config.sizes.length > 0 ? await measureCurve(spec, identities[0]!, options.config, redactor, { onProgress: progress }) : undefined;
+    const curve =
+      hasSizePlaceholder(spec) && options.config.sizes.length > 0
+        ? await measureCurve(spec, identities[0]!, options.config, redactor, { onProgress: progress })
+        : undefined;
     return { ...base, status: 'measured', elapsedMs: elapsed(), cost, ...(curve === undefined ? {} : { curve }) };
   } catch (error) {
     return { ...base, status: 'failed', failure: named(error, redactor), elapsedMs: elapsed() };
@@ -97,10 +124,19 @@ export async function runTargets(options: TargetRunOptions): Promise<TargetRepor
       targets.push(await runOne(options.kind, spec, options, redactor));
     } catch (error) {
       const failure = named(error, redactor);
-      targets.push({ target: spec.text, targetCommit: targetCommit(spec), status: 'failed', failure, elapsedMs: 0, ...(options.kind === 'target-conformance' ? { rows: reportRows(failedTargetRows(failure)) } : {}) });
+      targets.push({
+        target: spec.text,
+        targetCommit: targetCommit(spec),
+        status: 'failed',
+        failure,
+        elapsedMs: 0,
+        ...(options.kind === 'target-conformance' ? { rows: reportRows(failedTargetRows(failure)) } : {}),
+      });
     }
     const last = targets.at(-1)!;
-    options.onProgress?.(`${spec.text}: ${last.status}${last.failure === undefined ? '' : ` (${last.failure.code})`} in ${(last.elapsedMs / 1000).toFixed(1)} s`);
+    options.onProgress?.(
+      `${spec.text}: ${last.status}${last.failure === undefined ? '' : ` (${last.failure.code})`} in ${(last.elapsedMs / 1000).toFixed(1)} s`,
+    );
   }
   const cpu = cpus();
   const report: TargetReport = {
@@ -110,7 +146,12 @@ export async function runTargets(options: TargetRunOptions): Promise<TargetRepor
     command: options.command,
     commit: costlabCommit(),
     summary: summaryLines(options.kind, targets),
-    machine: { cpu: cpu[0]?.model.trim() ?? 'unknown', cores: cpu.length, node: process.version, platform: `${process.platform}-${process.arch}` },
+    machine: {
+      cpu: cpu[0]?.model.trim() ?? 'unknown',
+      cores: cpu.length,
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
     settings: {
       samples: options.config.samples,
       warmup: options.config.warmup,
@@ -130,6 +171,12 @@ export async function runTargets(options: TargetRunOptions): Promise<TargetRepor
 
 /** Exit code of a run: 0 all measured (and, for conformance, no row failed, errored or went unexercised), 1 otherwise. */
 export function targetRunExitCode(report: TargetReport): 0 | 1 {
-  const bad = report.targets.some((t) => t.status === 'failed' || (t.rows ?? []).some((row) => row.verdict === 'fail' || row.verdict === 'error' || row.verdict === 'not_exercised'));
+  const bad = report.targets.some(
+    (t) =>
+      t.status === 'failed' ||
+      (t.rows ?? []).some(
+        (row) => row.verdict === 'fail' || row.verdict === 'error' || row.verdict === 'not_exercised',
+      ),
+  );
   return bad ? 1 : 0;
 }

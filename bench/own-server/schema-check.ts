@@ -25,7 +25,11 @@ const DRAFT_2019 = /2019-09\/schema/;
 
 // Not strict: unknown keywords (`x-…`, vendor annotations) are legal JSON Schema, only unusual.
 const options = { strict: false, allErrors: true, validateFormats: false };
-const validators = { d7: new Ajv07.default(options), d2019: new Ajv2019.default(options), d2020: new Ajv2020.default(options) };
+const validators = {
+  d7: new Ajv07.default(options),
+  d2019: new Ajv2019.default(options),
+  d2020: new Ajv2020.default(options),
+};
 
 function validatorFor(schema: Record<string, unknown>): AjvCore {
   const declared = typeof schema['$schema'] === 'string' ? schema['$schema'] : '';
@@ -39,9 +43,11 @@ export function inputSchemaProblem(schema: unknown): string | undefined {
   if (schema === undefined) return 'no inputSchema';
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'inputSchema is not a JSON object';
   const record = schema as Record<string, unknown>;
-  if (record['type'] !== 'object') return `inputSchema.type is ${JSON.stringify(record['type']) ?? 'absent'}, not "object"`;
+  if (record['type'] !== 'object')
+    return `inputSchema.type is ${JSON.stringify(record['type']) ?? 'absent'}, not "object"`;
   const ajv = validatorFor(record);
-  if (!ajv.validateSchema(record)) return `not a valid JSON Schema: ${ajv.errors?.[0] === undefined ? 'rejected by the meta-schema' : firstError(ajv, ajv.errors)}`;
+  if (!ajv.validateSchema(record))
+    return `not a valid JSON Schema: ${ajv.errors?.[0] === undefined ? 'rejected by the meta-schema' : firstError(ajv, ajv.errors)}`;
   try {
     ajv.compile(record);
     // Compiled schemas are cached by content; drop them so a long run does not grow the cache.
@@ -56,7 +62,8 @@ export function schemaProblems(tools: readonly Record<string, unknown>[]): Schem
   const problems: SchemaProblem[] = [];
   for (const tool of tools) {
     const problem = inputSchemaProblem(tool['inputSchema']);
-    if (problem !== undefined) problems.push({ tool: typeof tool['name'] === 'string' ? tool['name'] : '(unnamed)', problem });
+    if (problem !== undefined)
+      problems.push({ tool: typeof tool['name'] === 'string' ? tool['name'] : '(unnamed)', problem });
   }
   return problems;
 }
@@ -87,12 +94,20 @@ export function valueProblem(schema: Record<string, unknown>, value: unknown): s
  * schema, or no schema to judge by. A refusal (`isError`) carries no
  * structured result by design and is not checked.
  */
-export function structuredContentCheck(tool: Record<string, unknown> | undefined, result: Record<string, unknown> | undefined): StructuredCheck {
+export function structuredContentCheck(
+  tool: Record<string, unknown> | undefined,
+  result: Record<string, unknown> | undefined,
+): StructuredCheck {
   if (result === undefined || result['isError'] === true) return { verdict: 'not_checked' };
   const schema = tool?.['outputSchema'];
   if (schema === undefined) return { verdict: 'no_schema' };
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return { verdict: 'invalid', problem: 'the outputSchema is not a JSON object' };
-  if (!('structuredContent' in result)) return { verdict: 'missing', problem: 'the tool declares an outputSchema, and its result carries no structuredContent' };
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+    return { verdict: 'invalid', problem: 'the outputSchema is not a JSON object' };
+  if (!('structuredContent' in result))
+    return {
+      verdict: 'missing',
+      problem: 'the tool declares an outputSchema, and its result carries no structuredContent',
+    };
   const problem = valueProblem(schema as Record<string, unknown>, result['structuredContent']);
   return problem === undefined ? { verdict: 'valid' } : { verdict: 'invalid', problem: `structuredContent ${problem}` };
 }

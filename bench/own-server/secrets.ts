@@ -34,7 +34,13 @@ export class Redactor {
    */
   scrub(text: string): string {
     if (this.#secrets.size === 0 || text.length === 0) return text;
-    this.#pattern ??= new RegExp([...this.#secrets].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'g');
+    this.#pattern ??= new RegExp(
+      [...this.#secrets]
+        .sort((a, b) => b.length - a.length)
+        .map(escapeRegExp)
+        .join('|'),
+      'g',
+    );
     return text.replace(this.#pattern, REDACTED);
   }
 

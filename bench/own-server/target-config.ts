@@ -62,9 +62,19 @@ export const TargetConfigSchema = z
     /** Per-request timeout; initialize gets the same. */
     timeoutMs: z.number().int().min(100).max(600_000).default(10_000),
     /** What the target may send (bench/own-server/target-limits.ts); past each, a named failure. One `tools/list` answer, all pages. */
-    maxListingBytes: z.number().int().min(1024).max(512 * 1024 * 1024).default(4 * 1024 * 1024),
+    maxListingBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(512 * 1024 * 1024)
+      .default(4 * 1024 * 1024),
     /** Any other frame: a tools/call result, a notification. */
-    maxResultBytes: z.number().int().min(1024).max(512 * 1024 * 1024).default(8 * 1024 * 1024),
+    maxResultBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(512 * 1024 * 1024)
+      .default(8 * 1024 * 1024),
     maxNotificationsPerSecond: z.number().int().min(1).max(1_000_000).default(1000),
     /** Notifications kept as evidence; later ones are counted and dropped. */
     maxRetainedNotifications: z.number().int().min(0).max(1_000_000).default(1000),
@@ -77,11 +87,17 @@ export const TargetConfigSchema = z
   .superRefine((config, ctx) => {
     const names = new Set<string>();
     config.identities.forEach((identity, i) => {
-      if (names.has(identity.name)) ctx.addIssue({ code: 'custom', path: ['identities', i, 'name'], message: `duplicate identity '${identity.name}'` });
+      if (names.has(identity.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['identities', i, 'name'],
+          message: `duplicate identity '${identity.name}'`,
+        });
       names.add(identity.name);
     });
     config.calls.forEach((call, i) => {
-      if (call.identity !== undefined && !names.has(call.identity)) ctx.addIssue({ code: 'custom', path: ['calls', i, 'identity'], message: `names no identity of the config` });
+      if (call.identity !== undefined && !names.has(call.identity))
+        ctx.addIssue({ code: 'custom', path: ['calls', i, 'identity'], message: `names no identity of the config` });
     });
   });
 export type TargetConfig = z.infer<typeof TargetConfigSchema>;
@@ -102,7 +118,9 @@ export async function loadTargetConfig(file: string): Promise<TargetConfig> {
   try {
     raw = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
-    throw new TargetConfigUnreadable(`${file} is not readable JSON: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw new TargetConfigUnreadable(
+      `${file} is not readable JSON: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    );
   }
   return parseTargetConfig(raw, path.dirname(path.resolve(file)), file);
 }
@@ -113,7 +131,9 @@ export function parseTargetConfig(raw: unknown, baseDir = process.cwd(), source 
   return {
     ...config,
     identities: config.identities.map((identity) =>
-      identity.headersFile === undefined ? identity : { ...identity, headersFile: path.resolve(baseDir, identity.headersFile) },
+      identity.headersFile === undefined
+        ? identity
+        : { ...identity, headersFile: path.resolve(baseDir, identity.headersFile) },
     ),
   };
 }
@@ -136,13 +156,20 @@ const HeadersFileSchema = z.record(z.string().min(1), z.string());
  * A missing variable or unreadable headers file is a CredentialMissing that
  * names the variable or file, never a value.
  */
-export async function resolveIdentities(config: TargetConfig, redactor: Redactor, env: NodeJS.ProcessEnv = process.env): Promise<ResolvedIdentity[]> {
+export async function resolveIdentities(
+  config: TargetConfig,
+  redactor: Redactor,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ResolvedIdentity[]> {
   if (config.identities.length === 0) return [ANONYMOUS];
   const out: ResolvedIdentity[] = [];
   for (const identity of config.identities) {
     const secret = (ref: { fromEnv: string; prefix?: string | undefined }, what: string): string => {
       const value = env[ref.fromEnv];
-      if (value === undefined || value === '') throw new CredentialMissing(`identity '${identity.name}' ${what} needs environment variable ${ref.fromEnv}, which is not set`);
+      if (value === undefined || value === '')
+        throw new CredentialMissing(
+          `identity '${identity.name}' ${what} needs environment variable ${ref.fromEnv}, which is not set`,
+        );
       redactor.add(value);
       return `${ref.prefix ?? ''}${value}`;
     };
@@ -153,7 +180,9 @@ export async function resolveIdentities(config: TargetConfig, redactor: Redactor
         parsed = HeadersFileSchema.parse(JSON.parse(await readFile(identity.headersFile, 'utf8')));
       } catch {
         // The file's content is a secret: say which file, not what was in it.
-        throw new CredentialMissing(`identity '${identity.name}' headersFile ${identity.headersFile} is not a readable JSON object of header names to string values`);
+        throw new CredentialMissing(
+          `identity '${identity.name}' headersFile ${identity.headersFile} is not a readable JSON object of header names to string values`,
+        );
       }
       for (const [name, value] of Object.entries(parsed)) {
         redactor.add(value);

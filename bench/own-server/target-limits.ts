@@ -58,8 +58,17 @@ export function largestFrame(limits: TargetLimits): number {
 }
 
 /** The refusal of a frame past its byte bound; `arriving` when it was refused before its end came. */
-export function frameTooLarge(target: string, limits: TargetLimits, method: string | undefined, bytes: number, arriving: boolean): TargetFailure {
+export function frameTooLarge(
+  target: string,
+  limits: TargetLimits,
+  method: string | undefined,
+  bytes: number,
+  arriving: boolean,
+): TargetFailure {
   const bound = frameBound(limits, method);
   const what = method === undefined ? 'a frame' : `a frame while ${method} was open`;
-  return new TargetFailure(bound.code, `target ${target} sent ${what} of ${arriving ? 'more than ' : ''}${bytes} bytes${arriving ? ' (refused as it arrived)' : ''}, past ${limitLabel(limits, bound.limit)}`);
+  return new TargetFailure(
+    bound.code,
+    `target ${target} sent ${what} of ${arriving ? 'more than ' : ''}${bytes} bytes${arriving ? ' (refused as it arrived)' : ''}, past ${limitLabel(limits, bound.limit)}`,
+  );
 }

@@ -66,7 +66,15 @@ export const ListingFootprintSchema = z.strictObject({
   toolCount: z.number().int().nonnegative(),
   totalBytes: z.number().int().nonnegative(),
   totalTokens: z.number().int().nonnegative(),
-  limits: z.array(z.strictObject({ name: z.string(), limit: z.number().int().positive(), unit: z.enum(['tools', 'tokens']), used: z.number().int().nonnegative(), within: z.boolean() })),
+  limits: z.array(
+    z.strictObject({
+      name: z.string(),
+      limit: z.number().int().positive(),
+      unit: z.enum(['tools', 'tokens']),
+      used: z.number().int().nonnegative(),
+      within: z.boolean(),
+    }),
+  ),
   /** Every tool, largest definition first. */
   tools: z.array(ToolFootprintSchema),
 });

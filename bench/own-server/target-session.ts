@@ -63,11 +63,21 @@ const ERROR_TEXT_CHARS = 300;
 /** The text a refusal carried: a JSON-RPC error's message (and data), or the text items of an isError result. */
 function refusalText(answer: Record<string, unknown>): string {
   const error = answer['error'] as { message?: unknown; data?: unknown } | undefined;
-  if (error !== undefined) return [typeof error.message === 'string' ? error.message : '', error.data === undefined ? '' : JSON.stringify(error.data)].filter((part) => part !== '').join(' ');
+  if (error !== undefined)
+    return [
+      typeof error.message === 'string' ? error.message : '',
+      error.data === undefined ? '' : JSON.stringify(error.data),
+    ]
+      .filter((part) => part !== '')
+      .join(' ');
   const content = (answer['result'] as { content?: unknown } | undefined)?.content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((item: unknown) => (item !== null && typeof item === 'object' && (item as { type?: unknown }).type === 'text' ? String((item as { text?: unknown }).text ?? '') : ''))
+    .map((item: unknown) =>
+      item !== null && typeof item === 'object' && (item as { type?: unknown }).type === 'text'
+        ? String((item as { text?: unknown }).text ?? '')
+        : '',
+    )
     .filter((text) => text !== '')
     .join(' ');
 }
@@ -129,7 +139,13 @@ export class TargetSession {
   initializeMs = 0;
   listChangedNotices = 0;
 
-  private constructor(client: Client, tap: FrameTap, options: SessionOptions, stderr: { text: string }, target: string) {
+  private constructor(
+    client: Client,
+    tap: FrameTap,
+    options: SessionOptions,
+    stderr: { text: string },
+    target: string,
+  ) {
     this.#target = target;
     this.#client = client;
     this.#tap = tap;
@@ -175,7 +191,10 @@ export class TargetSession {
 
   static async open(spec: TargetSpec, identity: ResolvedIdentity, options: SessionOptions): Promise<TargetSession> {
     const stderr = { text: '' };
-    const meter: { over?: (method: string | undefined, bytes: number, judged?: boolean) => void; openMethod?: () => string | undefined } = {};
+    const meter: {
+      over?: (method: string | undefined, bytes: number, judged?: boolean) => void;
+      openMethod?: () => string | undefined;
+    } = {};
     let inner: Transport;
     if (spec.kind === 'stdio') {
       const transport = new MeteredStdioTransport({
@@ -194,11 +213,18 @@ export class TargetSession {
       transport.onUnfinishedLine = (bytes) => meter.over?.(meter.openMethod?.(), bytes);
       inner = transport;
     } else {
-      const fetch = boundedFetch({ bytesFor: (method) => frameBound(options.limits, method).bytes, onOver: (method, bytes) => meter.over?.(method, bytes, true) });
+      const fetch = boundedFetch({
+        bytesFor: (method) => frameBound(options.limits, method).bytes,
+        onOver: (method, bytes) => meter.over?.(method, bytes, true),
+      });
       inner = httpClientTransport(new URL(spec.url), identity.headers, fetch);
     }
     const violation: { to?: (failure: TargetFailure) => void } = {};
-    const tap = new FrameTap(inner, { target: spec.text, limits: options.limits, onViolation: (failure) => violation.to?.(failure) });
+    const tap = new FrameTap(inner, {
+      target: spec.text,
+      limits: options.limits,
+      onViolation: (failure) => violation.to?.(failure),
+    });
     const client = new Client({ name: 'costlab-target', version: '0.1.0' }, { capabilities: {} });
     const session = new TargetSession(client, tap, options, stderr, spec.text);
     if (inner instanceof StdioClientTransport) session.#stdio = inner;
@@ -207,18 +233,23 @@ export class TargetSession {
     meter.openMethod = () => tap.openMethod;
     // Over HTTP the body meter has already judged the bound of the request the body answers.
     meter.over = (method, bytes, judged = false) => {
-      if (judged || bytes > frameBound(options.limits, method).bytes) session.#fail(frameTooLarge(spec.text, options.limits, method, bytes, true));
+      if (judged || bytes > frameBound(options.limits, method).bytes)
+        session.#fail(frameTooLarge(spec.text, options.limits, method, bytes, true));
     };
     client.onerror = (error) => session.#onTransportError(error);
     client.onclose = () => {
       // Deferred a turn: when a request's own error closed the connection (an HTTP 401, say), that error names the failure.
       setImmediate(() => {
-        if (!session.#closing) session.#fail(new TargetFailure('target_exited', `the target closed the connection${session.#stderrNote()}`));
+        if (!session.#closing)
+          session.#fail(new TargetFailure('target_exited', `the target closed the connection${session.#stderrNote()}`));
       });
     };
-    client.setNotificationHandler(z.object({ method: z.literal('notifications/tools/list_changed') }).passthrough() as never, () => {
-      session.listChangedNotices += 1;
-    });
+    client.setNotificationHandler(
+      z.object({ method: z.literal('notifications/tools/list_changed') }).passthrough() as never,
+      () => {
+        session.listChangedNotices += 1;
+      },
+    );
     const started = performance.now();
     try {
       await session.#guard(client.connect(tap, { timeout: options.timeoutMs }), 'initialize');
@@ -238,8 +269,15 @@ export class TargetSession {
   #onTransportError(error: Error): void {
     if (this.#closing) return;
     // The stdio transport reports a line it cannot read as a JSON-RPC message (a SyntaxError or a schema error).
-    const unreadable = error instanceof SyntaxError || error.name === 'ZodError' || /JSON|parse|Unexpected token/i.test(error.message);
-    if (unreadable) this.#fail(new TargetFailure('garbage_on_stdout', `the target wrote a line that is not a JSON-RPC message: ${this.#options.redactor.scrub(error.message).slice(0, 200)}`));
+    const unreadable =
+      error instanceof SyntaxError || error.name === 'ZodError' || /JSON|parse|Unexpected token/i.test(error.message);
+    if (unreadable)
+      this.#fail(
+        new TargetFailure(
+          'garbage_on_stdout',
+          `the target wrote a line that is not a JSON-RPC message: ${this.#options.redactor.scrub(error.message).slice(0, 200)}`,
+        ),
+      );
   }
 
   #fail(failure: TargetFailure): void {
@@ -264,17 +302,34 @@ export class TargetSession {
     const scrub = (text: string): string => this.#options.redactor.scrub(text).slice(0, 400);
     let failure: TargetFailure;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      failure = new TargetFailure(what === 'initialize' ? 'initialize_timeout' : 'request_timeout', `no answer to ${what} within ${this.#options.timeoutMs} ms${this.#stderrNote()}`);
+      failure = new TargetFailure(
+        what === 'initialize' ? 'initialize_timeout' : 'request_timeout',
+        `no answer to ${what} within ${this.#options.timeoutMs} ms${this.#stderrNote()}`,
+      );
     } else if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
       failure = new TargetFailure('target_exited', `the connection closed during ${what}${this.#stderrNote()}`);
     } else if (error instanceof StreamableHTTPError) {
       failure = new TargetFailure('http_error', `${what}: HTTP ${error.code ?? ''} ${scrub(error.message)}`);
-    } else if (error instanceof Error && 'code' in error && typeof (error as NodeJS.ErrnoException).code === 'string' && (error as NodeJS.ErrnoException).syscall?.startsWith('spawn')) {
-      failure = new TargetFailure('spawn_failed', `could not start the target: ${(error as NodeJS.ErrnoException).code}`);
+    } else if (
+      error instanceof Error &&
+      'code' in error &&
+      typeof (error as NodeJS.ErrnoException).code === 'string' &&
+      (error as NodeJS.ErrnoException).syscall?.startsWith('spawn')
+    ) {
+      failure = new TargetFailure(
+        'spawn_failed',
+        `could not start the target: ${(error as NodeJS.ErrnoException).code}`,
+      );
     } else if (error instanceof TypeError && /fetch/i.test(error.message)) {
-      failure = new TargetFailure('http_error', `${what}: ${scrub(error.message)}${error.cause instanceof Error ? ` (${scrub(error.cause.message)})` : ''}`);
+      failure = new TargetFailure(
+        'http_error',
+        `${what}: ${scrub(error.message)}${error.cause instanceof Error ? ` (${scrub(error.cause.message)})` : ''}`,
+      );
     } else {
-      failure = new TargetFailure('protocol_error', `${what}: ${scrub(error instanceof Error ? error.message : String(error))}`);
+      failure = new TargetFailure(
+        'protocol_error',
+        `${what}: ${scrub(error instanceof Error ? error.message : String(error))}`,
+      );
     }
     this.#fail(failure);
     return failure;
@@ -290,14 +345,21 @@ export class TargetSession {
     let pages = 0;
     do {
       const page = await this.#guard(
-        this.#client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, ListResult, { timeout: this.#options.timeoutMs }),
+        this.#client.request(
+          { method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) },
+          ListResult,
+          { timeout: this.#options.timeoutMs },
+        ),
         'tools/list',
       );
       const frame = this.#tap.lastResponseTo('tools/list');
       const pageBytes = frame === undefined ? 0 : frameBytes(frame.message);
       bytes += pageBytes;
       if (bytes > this.#options.limits.maxListingBytes) {
-        const failure = new TargetFailure('listing_too_large', `target ${this.#target} answered tools/list with ${bytes} bytes over ${pages + 1} page(s), past ${limitLabel(this.#options.limits, 'maxListingBytes')}`);
+        const failure = new TargetFailure(
+          'listing_too_large',
+          `target ${this.#target} answered tools/list with ${bytes} bytes over ${pages + 1} page(s), past ${limitLabel(this.#options.limits, 'maxListingBytes')}`,
+        );
         this.#fail(failure);
         throw failure;
       }
@@ -314,8 +376,16 @@ export class TargetSession {
    * templates (`uriTemplate`). For the official suite's applicability table.
    */
   async names(method: 'prompts/list' | 'resources/list' | 'resources/templates/list'): Promise<string[]> {
-    const [key, field] = method === 'prompts/list' ? ['prompts', 'name'] : method === 'resources/list' ? ['resources', 'uri'] : ['resourceTemplates', 'uriTemplate'];
-    const page = await this.#guard(this.#client.request({ method }, LooseResult, { timeout: this.#options.timeoutMs }), method);
+    const [key, field] =
+      method === 'prompts/list'
+        ? ['prompts', 'name']
+        : method === 'resources/list'
+          ? ['resources', 'uri']
+          : ['resourceTemplates', 'uriTemplate'];
+    const page = await this.#guard(
+      this.#client.request({ method }, LooseResult, { timeout: this.#options.timeoutMs }),
+      method,
+    );
     const items = Array.isArray(page[key]) ? (page[key] as Record<string, unknown>[]) : [];
     return items.map((item) => String(item[field]));
   }
@@ -327,16 +397,37 @@ export class TargetSession {
     const started = performance.now();
     let result: Record<string, unknown>;
     try {
-      result = await Promise.race([this.#client.request({ method: 'tools/call', params: { name, arguments: args } }, LooseResult, { timeout: this.#options.timeoutMs }), this.#failed]);
+      result = await Promise.race([
+        this.#client.request({ method: 'tools/call', params: { name, arguments: args } }, LooseResult, {
+          timeout: this.#options.timeoutMs,
+        }),
+        this.#failed,
+      ]);
     } catch (error) {
       const ms = performance.now() - started;
       const answered = this.#tap.lastResponseTo('tools/call');
-      const jsonRpcError = answered !== undefined && 'error' in answered.message ? (answered.message as { error: { code: number } }).error.code : undefined;
+      const jsonRpcError =
+        answered !== undefined && 'error' in answered.message
+          ? (answered.message as { error: { code: number } }).error.code
+          : undefined;
       if (error instanceof McpError && jsonRpcError === error.code && this.#failure === undefined) {
-        return { kind: 'error', isError: true, errorCode: error.code, errorText: this.#errorText(answered!.message as unknown as Record<string, unknown>), ms, bytes: frameBytes(answered!.message) };
+        return {
+          kind: 'error',
+          isError: true,
+          errorCode: error.code,
+          errorText: this.#errorText(answered!.message as unknown as Record<string, unknown>),
+          ms,
+          bytes: frameBytes(answered!.message),
+        };
       }
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout && this.#failure === undefined) {
-        return { kind: 'timeout', isError: false, errorText: `no answer within ${this.#options.timeoutMs} ms; the request was cancelled`, ms, bytes: 0 };
+        return {
+          kind: 'timeout',
+          isError: false,
+          errorText: `no answer within ${this.#options.timeoutMs} ms; the request was cancelled`,
+          ms,
+          bytes: 0,
+        };
       }
       throw this.#name(error, what);
     }
@@ -353,7 +444,9 @@ export class TargetSession {
     return {
       kind: 'result',
       isError,
-      ...(isError && frame !== undefined ? { errorText: this.#errorText(frame.message as unknown as Record<string, unknown>) } : {}),
+      ...(isError && frame !== undefined
+        ? { errorText: this.#errorText(frame.message as unknown as Record<string, unknown>) }
+        : {}),
       result,
       ms,
       bytes,
@@ -375,13 +468,16 @@ export class TargetSession {
     if (this.#closing) return;
     this.#closing = true;
     const pid = this.#pid;
-    const nudge = pid === undefined ? undefined : setTimeout(() => {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }, CLOSE_GRACE_MS);
+    const nudge =
+      pid === undefined
+        ? undefined
+        : setTimeout(() => {
+            try {
+              process.kill(pid, 'SIGTERM');
+            } catch {
+              // already gone
+            }
+          }, CLOSE_GRACE_MS);
     // An HTTP session is ended the way the protocol asks: DELETE with its Mcp-Session-Id, so the server can free it now
     // rather than at its idle timeout. A server that refuses (405: it keeps no sessions) or is gone is not a failure here.
     if (this.#http?.sessionId !== undefined && this.#failure === undefined) {

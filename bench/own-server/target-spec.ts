@@ -22,7 +22,10 @@ export function parseTargetSpec(text: string): TargetSpec {
     const args: string[] = [];
     for (const word of words) {
       // Operators (pipes, redirections, globs) would need a shell; a target is one command.
-      if (typeof word !== 'string') throw new TargetSpecInvalid(`--target stdio: takes one command and its arguments, without shell operators (found ${JSON.stringify(word)})`);
+      if (typeof word !== 'string')
+        throw new TargetSpecInvalid(
+          `--target stdio: takes one command and its arguments, without shell operators (found ${JSON.stringify(word)})`,
+        );
       args.push(word);
     }
     const [command, ...rest] = args;
@@ -36,7 +39,10 @@ export function parseTargetSpec(text: string): TargetSpec {
     } catch {
       throw new TargetSpecInvalid(`--target is not a valid URL`);
     }
-    if (url.username !== '' || url.password !== '') throw new TargetSpecInvalid('--target URL carries credentials; put them in an identity (environment variable or headers file) instead');
+    if (url.username !== '' || url.password !== '')
+      throw new TargetSpecInvalid(
+        '--target URL carries credentials; put them in an identity (environment variable or headers file) instead',
+      );
     return { kind: 'http', url: trimmed, text: trimmed };
   }
   throw new TargetSpecInvalid(`--target must be stdio:<command…> or an http(s) URL, got '${trimmed.slice(0, 80)}'`);
@@ -49,6 +55,7 @@ export function hasSizePlaceholder(spec: TargetSpec): boolean {
 /** The spec with `{n}` replaced by a size. */
 export function atSize(spec: TargetSpec, n: number): TargetSpec {
   const fill = (s: string): string => s.replaceAll(SIZE_PLACEHOLDER, String(n));
-  if (spec.kind === 'stdio') return { kind: 'stdio', command: fill(spec.command), args: spec.args.map(fill), text: fill(spec.text) };
+  if (spec.kind === 'stdio')
+    return { kind: 'stdio', command: fill(spec.command), args: spec.args.map(fill), text: fill(spec.text) };
   return { kind: 'http', url: fill(spec.url), text: fill(spec.text) };
 }

@@ -8,7 +8,10 @@ import type { TargetOutcome } from './target-report-schema.js';
 function counts(outcome: TargetOutcome): string {
   const tally = new Map<string, number>();
   for (const row of outcome.rows ?? []) tally.set(row.verdict, (tally.get(row.verdict) ?? 0) + 1);
-  return ['pass', 'fail', 'error', 'not_exercised', 'warn', 'not_applicable'].filter((v) => tally.has(v)).map((v) => `${tally.get(v)} ${v}`).join(', ');
+  return ['pass', 'fail', 'error', 'not_exercised', 'warn', 'not_applicable']
+    .filter((v) => tally.has(v))
+    .map((v) => `${tally.get(v)} ${v}`)
+    .join(', ');
 }
 
 export function summaryLines(kind: 'target-bench' | 'target-conformance', targets: readonly TargetOutcome[]): string[] {
@@ -19,13 +22,18 @@ export function summaryLines(kind: 'target-bench' | 'target-conformance', target
       : `${t.target}: FAILED, nothing measured: ${t.failure?.message ?? 'no cause recorded'}`,
   );
   for (const t of targets.filter((o) => o.status !== 'failed')) {
-    if (kind === 'target-conformance') lines.push(`${t.target}: ${counts(t)}${t.identityFailures === undefined ? '' : `; ${t.identityFailures.map((f) => `identity ${f.identity} failed part-way: ${f.message}`).join('; ')}`}`);
+    if (kind === 'target-conformance')
+      lines.push(
+        `${t.target}: ${counts(t)}${t.identityFailures === undefined ? '' : `; ${t.identityFailures.map((f) => `identity ${f.identity} failed part-way: ${f.message}`).join('; ')}`}`,
+      );
     else {
       const calls = t.cost?.calls ?? [];
       const skipped = calls.filter((c) => c.status === 'skipped').length;
       const refused = calls.filter((c) => c.answered === 'isError' || c.answered === 'jsonrpc-error').length;
       const timedOut = calls.filter((c) => c.answered === 'timeout').length;
-      lines.push(`${t.target}: measured; ${calls.length - skipped} call(s) made, ${refused} refused, ${timedOut} unanswered, ${skipped} skipped`);
+      lines.push(
+        `${t.target}: measured; ${calls.length - skipped} call(s) made, ${refused} refused, ${timedOut} unanswered, ${skipped} skipped`,
+      );
     }
   }
   return lines;

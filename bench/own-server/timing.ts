@@ -6,5 +6,11 @@ export function timing(samples: readonly number[]): Timing {
   if (samples.length === 0) return { samples: 0, p50Ms: 0, p95Ms: 0, minMs: 0, maxMs: 0 };
   const sorted = sortedSamples(samples);
   const round = (ms: number): number => Math.round(ms * 1000) / 1000;
-  return { samples: samples.length, p50Ms: round(nearestRankSorted(sorted, 50)), p95Ms: round(nearestRankSorted(sorted, 95)), minMs: round(sorted[0]!), maxMs: round(sorted[sorted.length - 1]!) };
+  return {
+    samples: samples.length,
+    p50Ms: round(nearestRankSorted(sorted, 50)),
+    p95Ms: round(nearestRankSorted(sorted, 95)),
+    minMs: round(sorted[0]!),
+    maxMs: round(sorted[sorted.length - 1]!),
+  };
 }

@@ -45,7 +45,10 @@ export async function measureWireCost(
   let ledger: CallLedger | undefined;
   const ledgerFor = async (tools: readonly Record<string, unknown>[]): Promise<CallLedger> =>
     (ledger ??= new CallLedger(await planCalls(tools, config, identities, plan), tools, redactor));
-  const callersOf = (l: CallLedger): ResolvedIdentity[] => [first, ...identities.filter((i) => i !== first && l.calls.some((c) => c.identity === i))];
+  const callersOf = (l: CallLedger): ResolvedIdentity[] => [
+    first,
+    ...identities.filter((i) => i !== first && l.calls.some((c) => c.identity === i)),
+  ];
 
   // Cold: a fresh process/connection per run, per identity that makes calls (the first always).
   const coldInit: number[] = [];
@@ -60,7 +63,8 @@ export async function measureWireCost(
         const listed = await session.list();
         if (identity === first) coldList.push(listed.ms);
         const l = await ledgerFor(listed.tools);
-        for (const call of l.calls) if (call.identity === identity) l.record(call, await session.call(call.tool, call.arguments), 'cold');
+        for (const call of l.calls)
+          if (call.identity === identity) l.record(call, await session.call(call.tool, call.arguments), 'cold');
       } finally {
         await session.close();
       }
@@ -69,7 +73,16 @@ export async function measureWireCost(
 
   // Warm: one session per calling identity, warm-up rounds discarded.
   const warmList: number[] = [];
-  let facts: { server: WireCost['server']; declaresListChanged: boolean; toolCount: number; responseBytes: number; schemaBytes: number; tools: readonly Record<string, unknown>[] } | undefined;
+  let facts:
+    | {
+        server: WireCost['server'];
+        declaresListChanged: boolean;
+        toolCount: number;
+        responseBytes: number;
+        schemaBytes: number;
+        tools: readonly Record<string, unknown>[];
+      }
+    | undefined;
   for (let c = 0; c < (ledger === undefined ? 1 : callersOf(ledger).length); c++) {
     const identity = ledger === undefined ? first : callersOf(ledger)[c]!;
     const session = await TargetSession.open(spec, identity, sessionOptions);
@@ -82,7 +95,13 @@ export async function measureWireCost(
         if (identity === first) {
           if (measured) warmList.push(listed.ms);
           facts ??= {
-            server: session.serverInfo === undefined ? null : { name: redactor.scrub(session.serverInfo.name), version: redactor.scrub(session.serverInfo.version) },
+            server:
+              session.serverInfo === undefined
+                ? null
+                : {
+                    name: redactor.scrub(session.serverInfo.name),
+                    version: redactor.scrub(session.serverInfo.version),
+                  },
             declaresListChanged: session.declaresListChanged,
             toolCount: listed.tools.length,
             responseBytes: listed.bytes,
@@ -91,7 +110,9 @@ export async function measureWireCost(
           };
         }
         const l = await ledgerFor(listed.tools);
-        for (const call of l.calls) if (call.identity === identity) l.record(call, await session.call(call.tool, call.arguments), measured ? 'warm' : 'unmeasured');
+        for (const call of l.calls)
+          if (call.identity === identity)
+            l.record(call, await session.call(call.tool, call.arguments), measured ? 'warm' : 'unmeasured');
         session.forgetFrames();
       }
     } finally {
@@ -103,7 +124,13 @@ export async function measureWireCost(
     server: facts.server,
     declaresListChanged: facts.declaresListChanged,
     initialize: { cold: timing(coldInit) },
-    list: { warm: timing(warmList), cold: timing(coldList), toolCount: facts.toolCount, responseBytes: facts.responseBytes, schemaBytes: facts.schemaBytes },
+    list: {
+      warm: timing(warmList),
+      cold: timing(coldList),
+      toolCount: facts.toolCount,
+      responseBytes: facts.responseBytes,
+      schemaBytes: facts.schemaBytes,
+    },
     calls: ledger.rows(),
     listing: listingFootprint(facts.tools, redactor),
   };
@@ -114,14 +141,24 @@ export async function measureWireCost(
  * fresh session per size, listings timed after warm-up. A size that fails is
  * a failed point; the others are still measured.
  */
-export async function measureCurve(spec: TargetSpec, identity: ResolvedIdentity, config: TargetConfig, redactor: Redactor, options: CostOptions = {}): Promise<CurvePoint[]> {
+export async function measureCurve(
+  spec: TargetSpec,
+  identity: ResolvedIdentity,
+  config: TargetConfig,
+  redactor: Redactor,
+  options: CostOptions = {},
+): Promise<CurvePoint[]> {
   const progress = options.onProgress ?? (() => undefined);
   const points: CurvePoint[] = [];
   for (const n of config.sizes) {
     progress(`curve n=${n}`);
     let session: TargetSession | undefined;
     try {
-      session = await TargetSession.open(atSize(spec, n), identity, { timeoutMs: config.timeoutMs, limits: config, redactor });
+      session = await TargetSession.open(atSize(spec, n), identity, {
+        timeoutMs: config.timeoutMs,
+        limits: config,
+        redactor,
+      });
       const samples: number[] = [];
       let last;
       for (let round = 0; round < config.warmup + config.samples; round++) {
@@ -129,9 +166,20 @@ export async function measureCurve(spec: TargetSpec, identity: ResolvedIdentity,
         if (round >= config.warmup) samples.push(last.ms);
         session.forgetFrames();
       }
-      points.push({ n, status: 'measured', toolCount: last!.tools.length, responseBytes: last!.bytes, schemaBytes: schemaBytesOf(last!.tools), initializeMs: Math.round(session.initializeMs * 1000) / 1000, list: timing(samples) });
+      points.push({
+        n,
+        status: 'measured',
+        toolCount: last!.tools.length,
+        responseBytes: last!.bytes,
+        schemaBytes: schemaBytesOf(last!.tools),
+        initializeMs: Math.round(session.initializeMs * 1000) / 1000,
+        list: timing(samples),
+      });
     } catch (error) {
-      const failure = error instanceof TargetFailure ? error : new TargetFailure('protocol_error', error instanceof Error ? error.message : String(error));
+      const failure =
+        error instanceof TargetFailure
+          ? error
+          : new TargetFailure('protocol_error', error instanceof Error ? error.message : String(error));
       points.push({ n, status: 'failed', failure: { code: failure.code, message: redactor.scrub(failure.message) } });
     } finally {
       await session?.close();

@@ -61,8 +61,17 @@ export function splitCalls(table: SpanTable, callSpan: CallSpan = 'kernel.tool.i
   const calls: number[] = [];
   for (let slot = 0; slot < table.callIds.length; slot++) if (counts[callSpan][slot]! > 0) calls.push(slot);
   const n = calls.length;
-  const column = (): { us: Float64Array; counts: Uint32Array } => ({ us: new Float64Array(n), counts: new Uint32Array(n) });
-  const segments = { catalogue: column(), discover: column(), authorize: column(), provider: column(), remainder: column() };
+  const column = (): { us: Float64Array; counts: Uint32Array } => ({
+    us: new Float64Array(n),
+    counts: new Uint32Array(n),
+  });
+  const segments = {
+    catalogue: column(),
+    discover: column(),
+    authorize: column(),
+    provider: column(),
+    remainder: column(),
+  };
   const callUs = new Float64Array(n);
   const callIds: string[] = new Array(n);
   let clamped = 0;

@@ -6,9 +6,19 @@
 import type { KernelCounters } from '../../src/kernel/index.js';
 
 /** The counters a structural footprint is made from. */
-export type Counted = Pick<KernelCounters, 'authorityLoads' | 'derivations' | 'providerCalls' | 'decisions' | 'auditEvents' | 'invocations'>;
+export type Counted = Pick<
+  KernelCounters,
+  'authorityLoads' | 'derivations' | 'providerCalls' | 'decisions' | 'auditEvents' | 'invocations'
+>;
 
-export const COUNTED: readonly (keyof Counted)[] = ['authorityLoads', 'derivations', 'providerCalls', 'decisions', 'auditEvents', 'invocations'];
+export const COUNTED: readonly (keyof Counted)[] = [
+  'authorityLoads',
+  'derivations',
+  'providerCalls',
+  'decisions',
+  'auditEvents',
+  'invocations',
+];
 
 export function snapshotCounters(counters: Readonly<KernelCounters>): Counted {
   return {

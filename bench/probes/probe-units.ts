@@ -10,8 +10,21 @@
  * alone.
  */
 import { StaticGrantSource } from '../../src/kernel/index.js';
-import type { CatalogueStrategyName, ContextToolProvider, MediationKernel, MemoryAuditSink, ToolResult } from '../../src/kernel/index.js';
-import { buildCatalogueSources, createCatalogueStrategy, createCounters, prepareContext, resolveAuthority, TurnLease } from '../../src/kernel/internals.js';
+import type {
+  CatalogueStrategyName,
+  ContextToolProvider,
+  MediationKernel,
+  MemoryAuditSink,
+  ToolResult,
+} from '../../src/kernel/index.js';
+import {
+  buildCatalogueSources,
+  createCatalogueStrategy,
+  createCounters,
+  prepareContext,
+  resolveAuthority,
+  TurnLease,
+} from '../../src/kernel/internals.js';
 import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
 import { buildReferenceKernel } from '../world/build-world.js';
 import { buildScaleKernel, generatedProvider } from '../world/scale-world.js';
@@ -70,8 +83,12 @@ function providerFor(world: ProbeWorld): ContextToolProvider {
   return world === 'scaled' ? scaledNotionProvider(SCALED_PROVIDER_TOOLS) : notionProvider();
 }
 
-function kernelFor(strategy: CatalogueStrategyName, world: ProbeWorld): { readonly kernel: MediationKernel; readonly audit: MemoryAuditSink } {
-  if (world === 'unsignalled-2000') return buildScaleKernel(strategy, { tools: UNSIGNALLED_TOOLS, providers: 1, grants: 6, changeSignal: false });
+function kernelFor(
+  strategy: CatalogueStrategyName,
+  world: ProbeWorld,
+): { readonly kernel: MediationKernel; readonly audit: MemoryAuditSink } {
+  if (world === 'unsignalled-2000')
+    return buildScaleKernel(strategy, { tools: UNSIGNALLED_TOOLS, providers: 1, grants: 6, changeSignal: false });
   return world === 'scaled' ? buildScaledKernel(strategy, SCALED_PROVIDER_TOOLS) : buildReferenceKernel(strategy);
 }
 
@@ -91,7 +108,11 @@ function countsOf(kernel: MediationKernel, tally: { readonly listings: number })
   return { derivations, providerCalls, invocations, kernelListings: tally.listings };
 }
 
-export async function unitRunner(unit: ProbeUnit, strategy: CatalogueStrategyName, world: ProbeWorld): Promise<UnitRunner> {
+export async function unitRunner(
+  unit: ProbeUnit,
+  strategy: CatalogueStrategyName,
+  world: ProbeWorld,
+): Promise<UnitRunner> {
   switch (unit) {
     case 'catalogue':
       return catalogueUnit(strategy, world);
@@ -117,9 +138,16 @@ export async function unitRunner(unit: ProbeUnit, strategy: CatalogueStrategyNam
  */
 async function catalogueUnit(strategy: CatalogueStrategyName, world: ProbeWorld): Promise<UnitRunner> {
   const counters = createCounters();
-  const resolver = createCatalogueStrategy(strategy, buildCatalogueSources(referenceTools(), [providerFor(world)], counters));
+  const resolver = createCatalogueStrategy(
+    strategy,
+    buildCatalogueSources(referenceTools(), [providerFor(world)], counters),
+  );
   const prepared = prepareContext(worldContext(0));
-  const authority = await resolveAuthority(new StaticGrantSource(referenceGrants()), prepared, new AbortController().signal);
+  const authority = await resolveAuthority(
+    new StaticGrantSource(referenceGrants()),
+    prepared,
+    new AbortController().signal,
+  );
   return {
     async run() {
       const lease = new TurnLease(prepared, false, async () => authority);
@@ -130,7 +158,12 @@ async function catalogueUnit(strategy: CatalogueStrategyName, world: ProbeWorld)
       }
       lease.release();
     },
-    counts: () => ({ derivations: counters.derivations, providerCalls: counters.providerCalls, kernelListings: 0, invocations: 0 }),
+    counts: () => ({
+      derivations: counters.derivations,
+      providerCalls: counters.providerCalls,
+      kernelListings: 0,
+      invocations: 0,
+    }),
     close: async () => undefined,
   };
 }
@@ -161,8 +194,14 @@ async function invokeUnit(strategy: CatalogueStrategyName, world: ProbeWorld): P
     async run(index) {
       for (let i = 0; i < TURN_ATTEMPTS.length; i++) {
         const attempt = TURN_ATTEMPTS[i]!;
-        const result: ToolResult = await kernel.invokeTool(context, toolCall(attempt, index, i, context.traceId, context.now));
-        checkOutcome('probe invoke', index, i, attempt, { status: result.status, code: result.status === 'succeeded' ? undefined : result.code });
+        const result: ToolResult = await kernel.invokeTool(
+          context,
+          toolCall(attempt, index, i, context.traceId, context.now),
+        );
+        checkOutcome('probe invoke', index, i, attempt, {
+          status: result.status,
+          code: result.status === 'succeeded' ? undefined : result.code,
+        });
       }
       audit.clear();
     },
@@ -195,7 +234,8 @@ async function boundaryUnit(strategy: CatalogueStrategyName, world: ProbeWorld):
   return {
     async run(turn) {
       const scope = await kernel.openTurnAuthority(worldContext(turn));
-      if (scope.status !== 'available') throw new TurnNotListed(`probe boundary ${turn}: authority ${scope.code ?? 'unavailable'}`);
+      if (scope.status !== 'available')
+        throw new TurnNotListed(`probe boundary ${turn}: authority ${scope.code ?? 'unavailable'}`);
       scope.close();
       audit.clear();
     },
@@ -217,7 +257,8 @@ async function openingUnit(strategy: CatalogueStrategyName, world: ProbeWorld): 
       const context = worldContext(turn);
       const scope = await kernel.openTurnAuthority(context);
       try {
-        if (scope.status !== 'available') throw new TurnNotListed(`probe opening ${turn}: authority ${scope.code ?? 'unavailable'}`);
+        if (scope.status !== 'available')
+          throw new TurnNotListed(`probe opening ${turn}: authority ${scope.code ?? 'unavailable'}`);
         const listed = await kernel.listTools(context);
         if (listed.status !== 'listed') throw new TurnNotListed(`probe opening ${turn}: listing ${listed.status}`);
       } finally {

@@ -215,7 +215,10 @@ export async function iterate(options: IterationOptions): Promise<IterationResul
     providerCalls: after.providerCalls - before.providerCalls,
     kernelListings: after.kernelListings - before.kernelListings,
     invocations: after.invocations - before.invocations,
-    operations: windows * options.iterations * (segment === 'catalogue' ? CATALOGUE_OPERATIONS : UNIT_OPERATIONS[segment].operations),
+    operations:
+      windows *
+      options.iterations *
+      (segment === 'catalogue' ? CATALOGUE_OPERATIONS : UNIT_OPERATIONS[segment].operations),
     total: runner.counts(),
   };
 }
@@ -223,7 +226,8 @@ export async function iterate(options: IterationOptions): Promise<IterationResul
 function integer(name: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < min) throw new TypeError(`--${name} must be an integer ≥ ${min}, got '${value}'`);
+  if (!Number.isInteger(parsed) || parsed < min)
+    throw new TypeError(`--${name} must be an integer ≥ ${min}, got '${value}'`);
   return parsed;
 }
 
@@ -243,20 +247,38 @@ export async function main(argv: readonly string[]): Promise<number> {
     strict: true,
   });
   const strategy = values.strategy;
-  if (!isCatalogueStrategyName(strategy)) throw new TypeError(`--strategy must be rederive, shared or turn, got '${strategy}'`);
+  if (!isCatalogueStrategyName(strategy))
+    throw new TypeError(`--strategy must be rederive, shared or turn, got '${strategy}'`);
   const segment = values.segment ?? (values.iterations === undefined ? 'catalogue' : 'call');
   const warmupTurns = integer('warmup', values.warmup, 0);
   const iterations = integer('iterations', values.iterations, 0);
   const windows = integer('windows', values.windows, 1);
   let output: ProbeResult | IterationResult;
   if (iterations !== undefined) {
-    if (!(PROBE_UNITS as readonly string[]).includes(segment)) throw new TypeError(`--iterations counts units of work: --segment must be one of ${PROBE_UNITS.join(', ')}, got '${segment}'`);
+    if (!(PROBE_UNITS as readonly string[]).includes(segment))
+      throw new TypeError(
+        `--iterations counts units of work: --segment must be one of ${PROBE_UNITS.join(', ')}, got '${segment}'`,
+      );
     const world = values.world;
-    if (!(PROBE_WORLDS as readonly string[]).includes(world)) throw new TypeError(`--world must be one of ${PROBE_WORLDS.join(', ')}, got '${world}'`);
-    output = await iterate({ strategy, iterations, segment: segment as ProbeUnit, world: world as ProbeWorld, ...(warmupTurns === undefined ? {} : { warmupTurns }), ...(windows === undefined ? {} : { windows }) });
+    if (!(PROBE_WORLDS as readonly string[]).includes(world))
+      throw new TypeError(`--world must be one of ${PROBE_WORLDS.join(', ')}, got '${world}'`);
+    output = await iterate({
+      strategy,
+      iterations,
+      segment: segment as ProbeUnit,
+      world: world as ProbeWorld,
+      ...(warmupTurns === undefined ? {} : { warmupTurns }),
+      ...(windows === undefined ? {} : { windows }),
+    });
   } else {
-    if (!(PROBE_SEGMENTS as readonly string[]).includes(segment)) throw new TypeError(`--segment must be one of ${PROBE_SEGMENTS.join(', ')}, got '${segment}'`);
-    output = await probe({ strategy, turns: integer('turns', values.turns, 1) ?? 200, segment: segment as ProbeSegment, ...(warmupTurns === undefined ? {} : { warmupTurns }) });
+    if (!(PROBE_SEGMENTS as readonly string[]).includes(segment))
+      throw new TypeError(`--segment must be one of ${PROBE_SEGMENTS.join(', ')}, got '${segment}'`);
+    output = await probe({
+      strategy,
+      turns: integer('turns', values.turns, 1) ?? 200,
+      segment: segment as ProbeSegment,
+      ...(warmupTurns === undefined ? {} : { warmupTurns }),
+    });
   }
   // One line either way: the gate takes the last JSON line of stdout.
   process.stdout.write(`${JSON.stringify(output)}\n`);

@@ -48,7 +48,8 @@ export class SpanRecorder implements SpanSink {
 
   /** @param clock milliseconds, as `performance.now()`; tests pass a scripted one. */
   constructor(capacity: number, clock: Clock = performanceClock) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`span recorder capacity must be a positive integer, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`span recorder capacity must be a positive integer, got ${capacity}`);
     this.capacity = capacity;
     this.#clock = clock;
     const durations = {} as Record<SpanName, Float64Array>;

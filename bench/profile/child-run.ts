@@ -25,10 +25,18 @@ export async function runChild(command: string, args: readonly string[], options
   const started = performance.now();
   const run = await runProcess(command, args, { cwd: options.cwd, env: options.env ?? process.env });
   if (run.spawnError !== undefined) throw run.spawnError;
-  return { exitCode: run.code, signal: run.signal, output: `${run.stdout}${run.stderr}`.slice(-KEEP_BYTES), elapsedMs: performance.now() - started };
+  return {
+    exitCode: run.code,
+    signal: run.signal,
+    output: `${run.stdout}${run.stderr}`.slice(-KEEP_BYTES),
+    elapsedMs: performance.now() - started,
+  };
 }
 
 /** The workload's own closing line (turns, calls, elapsed), if the child printed it. */
 export function workloadLine(output: string): string | undefined {
-  return output.split('\n').find((line) => line.startsWith('profile-workload:'))?.trim();
+  return output
+    .split('\n')
+    .find((line) => line.startsWith('profile-workload:'))
+    ?.trim();
 }

@@ -81,15 +81,30 @@ export async function runClinic(tool: ClinicTool, options: ClinicOptions): Promi
   await clearPrevious(options.dest, tool);
   const run = await runChild(
     process.execPath,
-    [options.clinicBin ?? clinicCommand(), tool, '--open=false', '--name', CLINIC_RUN_NAME, '--dest', options.dest, '--', process.execPath, ...options.nodeArgs],
+    [
+      options.clinicBin ?? clinicCommand(),
+      tool,
+      '--open=false',
+      '--name',
+      CLINIC_RUN_NAME,
+      '--dest',
+      options.dest,
+      '--',
+      process.execPath,
+      ...options.nodeArgs,
+    ],
     { cwd: options.cwd, env: options.env ?? clinicEnv() },
   );
   if (!(await exists(html))) throw new ClinicProducedNoFile(tool, options.dest, run.exitCode, outputTail(run.output));
   const workload = workloadLine(run.output);
-  if (run.exitCode !== 0 || workload === undefined) throw new ProfilerFailed(step, run.exitCode, outputTail(run.output));
+  if (run.exitCode !== 0 || workload === undefined)
+    throw new ProfilerFailed(step, run.exitCode, outputTail(run.output));
   if (tool === 'flame') {
-    const samples = await readFile(path.join(dataDir, `${CLINIC_RUN_NAME}.clinic-flame-samples`), 'utf8').catch(() => '');
-    if (!samples.includes(options.workloadFile)) throw new ProfiledWrongThread(step, `its samples hold no frame of ${options.workloadFile}`);
+    const samples = await readFile(path.join(dataDir, `${CLINIC_RUN_NAME}.clinic-flame-samples`), 'utf8').catch(
+      () => '',
+    );
+    if (!samples.includes(options.workloadFile))
+      throw new ProfiledWrongThread(step, `its samples hold no frame of ${options.workloadFile}`);
   }
   return { tool, html, dataDir, elapsedMs: run.elapsedMs, workload };
 }

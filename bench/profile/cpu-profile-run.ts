@@ -32,15 +32,24 @@ export async function recordCpuProfile(options: {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'costlab-cpu-prof-'));
   try {
     const sourceMaps = path.join(options.outDir, 'cpu.source-maps.json');
-    const run = await runChild(process.execPath, workloadNodeArgs({ ...options.invocation, sourceMaps }, ['--cpu-prof', '--cpu-prof-dir', scratch]), {
-      cwd: options.repoRoot,
-    });
+    const run = await runChild(
+      process.execPath,
+      workloadNodeArgs({ ...options.invocation, sourceMaps }, ['--cpu-prof', '--cpu-prof-dir', scratch]),
+      {
+        cwd: options.repoRoot,
+      },
+    );
     if (run.exitCode !== 0) throw new ProfilerFailed(step, run.exitCode, outputTail(run.output));
     const written = (await readdir(scratch)).filter((name) => name.endsWith('.cpuprofile'));
     const main = written.filter((name) => MAIN_THREAD_PROFILE.test(name));
-    if (main.length !== 1) throw new ProfiledWrongThread(step, `expected one main-thread profile, found ${main.length} among [${written.join(', ')}]`);
+    if (main.length !== 1)
+      throw new ProfiledWrongThread(
+        step,
+        `expected one main-thread profile, found ${main.length} among [${written.join(', ')}]`,
+      );
     const source = path.join(scratch, main[0]!);
-    if (!mentionsWorkload(await readFile(source, 'utf8'))) throw new ProfiledWrongThread(step, `${main[0]} has no frame of the workload script`);
+    if (!mentionsWorkload(await readFile(source, 'utf8')))
+      throw new ProfiledWrongThread(step, `${main[0]} has no frame of the workload script`);
     const cpuProfile = path.join(options.outDir, 'cpu.cpuprofile');
     await moveFile(source, cpuProfile);
     return { cpuProfile, sourceMaps, elapsedMs: run.elapsedMs, workload: workloadLine(run.output) };

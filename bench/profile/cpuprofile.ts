@@ -45,16 +45,21 @@ export class InvalidCpuProfile extends Error {
 /** Checks shape and internal consistency: every sample and child names a node, one delta per sample. */
 export function parseCpuProfile(raw: unknown, source = 'cpuprofile'): CpuProfile {
   const checked = CpuProfileSchema.safeParse(raw);
-  if (!checked.success) throw new InvalidCpuProfile(`${source}: not a V8 cpuprofile: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+  if (!checked.success)
+    throw new InvalidCpuProfile(`${source}: not a V8 cpuprofile: ${checked.error.issues[0]?.message ?? 'invalid'}`);
   const profile = checked.data;
   if (profile.samples.length !== profile.timeDeltas.length) {
-    throw new InvalidCpuProfile(`${source}: ${profile.samples.length} samples but ${profile.timeDeltas.length} time deltas`);
+    throw new InvalidCpuProfile(
+      `${source}: ${profile.samples.length} samples but ${profile.timeDeltas.length} time deltas`,
+    );
   }
   const ids = new Set(profile.nodes.map((node) => node.id));
   for (const node of profile.nodes) {
-    for (const child of node.children ?? []) if (!ids.has(child)) throw new InvalidCpuProfile(`${source}: node ${node.id} names unknown child ${child}`);
+    for (const child of node.children ?? [])
+      if (!ids.has(child)) throw new InvalidCpuProfile(`${source}: node ${node.id} names unknown child ${child}`);
   }
-  for (const sample of profile.samples) if (!ids.has(sample)) throw new InvalidCpuProfile(`${source}: a sample names unknown node ${sample}`);
+  for (const sample of profile.samples)
+    if (!ids.has(sample)) throw new InvalidCpuProfile(`${source}: a sample names unknown node ${sample}`);
   return profile;
 }
 

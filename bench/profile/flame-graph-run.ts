@@ -56,26 +56,45 @@ export async function recordFlameGraph(options: {
   try {
     const collect = await runChild(
       process.execPath,
-      [zeroX, '--collect-only', '--quiet', '--working-dir', scratch, '--output-dir', dataDir, '--', process.execPath, ...workloadNodeArgs(options.invocation)],
+      [
+        zeroX,
+        '--collect-only',
+        '--quiet',
+        '--working-dir',
+        scratch,
+        '--output-dir',
+        dataDir,
+        '--',
+        process.execPath,
+        ...workloadNodeArgs(options.invocation),
+      ],
       { cwd: options.repoRoot },
     );
     const workload = workloadLine(collect.output);
-    if (collect.exitCode !== 0 || workload === undefined) throw new ProfilerFailed(`${step} --collect-only`, collect.exitCode, outputTail(collect.output));
+    if (collect.exitCode !== 0 || workload === undefined)
+      throw new ProfilerFailed(`${step} --collect-only`, collect.exitCode, outputTail(collect.output));
 
     const candidates = [...(await isolateLogs(dataDir)), ...(await isolateLogs(scratch))];
     const main: string[] = [];
     for (const log of candidates) if (mentionsWorkload(await readFile(log, 'utf8'))) main.push(log);
     if (main.length !== 1) {
-      throw new ProfiledWrongThread(step, `expected one isolate log naming the workload, found ${main.length} among [${candidates.map((c) => path.basename(c)).join(', ')}]`);
+      throw new ProfiledWrongThread(
+        step,
+        `expected one isolate log naming the workload, found ${main.length} among [${candidates.map((c) => path.basename(c)).join(', ')}]`,
+      );
     }
     const chosen = main[0]!;
     if (path.dirname(chosen) !== dataDir) {
-      for (const name of await readdir(dataDir)) if (name.startsWith('isolate-')) await rm(path.join(dataDir, name), { force: true });
+      for (const name of await readdir(dataDir))
+        if (name.startsWith('isolate-')) await rm(path.join(dataDir, name), { force: true });
       await moveFile(chosen, path.join(dataDir, path.basename(chosen)));
     }
 
-    const render = await runChild(process.execPath, [zeroX, '--quiet', '--visualize-only', dataDir], { cwd: options.repoRoot });
-    if (render.exitCode !== 0) throw new ProfilerFailed(`${step} --visualize-only`, render.exitCode, outputTail(render.output));
+    const render = await runChild(process.execPath, [zeroX, '--quiet', '--visualize-only', dataDir], {
+      cwd: options.repoRoot,
+    });
+    if (render.exitCode !== 0)
+      throw new ProfilerFailed(`${step} --visualize-only`, render.exitCode, outputTail(render.output));
     await moveFile(path.join(dataDir, 'flamegraph.html'), html);
     return { html, dataDir, elapsedMs: collect.elapsedMs + render.elapsedMs, workload };
   } finally {

@@ -36,11 +36,27 @@
 import type { CallFrame, CpuProfile } from './cpuprofile.js';
 import { V8_PSEUDO_FRAMES, parentsOf } from './cpuprofile.js';
 
-export const FRAME_CLASSES = ['registration', 'validation', 'json-clone', 'freeze', 'kernel', 'runtime', 'other'] as const;
+export const FRAME_CLASSES = [
+  'registration',
+  'validation',
+  'json-clone',
+  'freeze',
+  'kernel',
+  'runtime',
+  'other',
+] as const;
 export type FrameClass = (typeof FRAME_CLASSES)[number];
 
-const KERNEL_FRAMES: readonly { readonly file: string; readonly functions: ReadonlySet<string>; readonly frameClass: FrameClass }[] = [
-  { file: '/src/kernel/registry/tool-registry.ts', functions: new Set(['registerEntry', 'register']), frameClass: 'registration' },
+const KERNEL_FRAMES: readonly {
+  readonly file: string;
+  readonly functions: ReadonlySet<string>;
+  readonly frameClass: FrameClass;
+}[] = [
+  {
+    file: '/src/kernel/registry/tool-registry.ts',
+    functions: new Set(['registerEntry', 'register']),
+    frameClass: 'registration',
+  },
   { file: '/src/kernel/registry/deep-freeze.ts', functions: new Set(['deepFreeze']), frameClass: 'freeze' },
 ];
 
@@ -55,7 +71,11 @@ function isKernelUrl(url: string): boolean {
 }
 
 function isJsonBuiltin(frame: CallFrame): boolean {
-  return frame.url === '' && (frame.functionName === 'parse' || frame.functionName === 'stringify') && Number(frame.scriptId) === 0;
+  return (
+    frame.url === '' &&
+    (frame.functionName === 'parse' || frame.functionName === 'stringify') &&
+    Number(frame.scriptId) === 0
+  );
 }
 
 /**
@@ -110,7 +130,8 @@ export function classifyNodes(profile: CpuProfile): Map<number, NodeClassificati
       const classification: NodeClassification = {
         frameClass,
         onRegistrationStack: frameClass === 'registration' || (above?.onRegistrationStack ?? false),
-        onKernelStack: frameClass === 'registration' || isKernelUrl(node.callFrame.url) || (above?.onKernelStack ?? false),
+        onKernelStack:
+          frameClass === 'registration' || isKernelUrl(node.callFrame.url) || (above?.onKernelStack ?? false),
       };
       out.set(node.id, classification);
       above = classification;

@@ -105,7 +105,9 @@ function verdictStatement(kind: RegistrationVerdictKind, v: Omit<RegistrationVer
   const first = v.firstRegistrationFrame;
   const frames =
     `${v.registrationTopFrames} of the top ${v.topN} frames spend most of their self time registering entries` +
-    (first === undefined ? '' : ` (highest: \`${first.functionName}\`, #${first.rank}, ${percent(first.share)} of active time)`);
+    (first === undefined
+      ? ''
+      : ` (highest: \`${first.functionName}\`, #${first.rank}, ${percent(first.share)} of active time)`);
   const other =
     v.otherValidationTopFrames === 0
       ? ''
@@ -149,7 +151,9 @@ export function analyseCpuProfile(profile: CpuProfile, options: AnalysisOptions 
   }
 
   const activeUs = sampledUs - idleUs;
-  const ranked = [...frames.entries()].sort((a, b) => b[1].selfUs - a[1].selfUs || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const ranked = [...frames.entries()].sort(
+    (a, b) => b[1].selfUs - a[1].selfUs || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0),
+  );
   const topFrames: FrameSelfTime[] = ranked.slice(0, topN).map(([, acc]) => {
     const name = nameFrame(acc.frame, mapPosition, options.repoRoot);
     const frameClass = [...acc.byClass.entries()].sort((a, b) => b[1] - a[1])[0]![0];
@@ -168,9 +172,18 @@ export function analyseCpuProfile(profile: CpuProfile, options: AnalysisOptions 
   const registrationTopFrames = topFrames.filter((f) => f.onRegistrationStack >= FRAME_ATTRIBUTION_THRESHOLD).length;
   const firstIndex = topFrames.findIndex((f) => f.onRegistrationStack >= FRAME_ATTRIBUTION_THRESHOLD);
   const firstRegistrationFrame =
-    firstIndex < 0 ? undefined : { rank: firstIndex + 1, functionName: topFrames[firstIndex]!.functionName, share: topFrames[firstIndex]!.share };
-  const otherValidationTopFrames = topFrames.filter((f) => f.frameClass === 'validation' && f.onRegistrationStack < FRAME_ATTRIBUTION_THRESHOLD).length;
-  const kind: RegistrationVerdictKind = shareOfKernel >= DOMINANCE_THRESHOLD ? 'dominant' : registrationTopFrames > 0 ? 'present' : 'absent';
+    firstIndex < 0
+      ? undefined
+      : {
+          rank: firstIndex + 1,
+          functionName: topFrames[firstIndex]!.functionName,
+          share: topFrames[firstIndex]!.share,
+        };
+  const otherValidationTopFrames = topFrames.filter(
+    (f) => f.frameClass === 'validation' && f.onRegistrationStack < FRAME_ATTRIBUTION_THRESHOLD,
+  ).length;
+  const kind: RegistrationVerdictKind =
+    shareOfKernel >= DOMINANCE_THRESHOLD ? 'dominant' : registrationTopFrames > 0 ? 'present' : 'absent';
   const figures = {
     shareOfKernel,
     shareOfActive,
@@ -180,7 +193,10 @@ export function analyseCpuProfile(profile: CpuProfile, options: AnalysisOptions 
     ...(firstRegistrationFrame === undefined ? {} : { firstRegistrationFrame }),
   };
 
-  const byClass = Object.fromEntries(FRAME_CLASSES.map((c) => [c, byClassUs.get(c)! / 1000])) as Record<FrameClass, number>;
+  const byClass = Object.fromEntries(FRAME_CLASSES.map((c) => [c, byClassUs.get(c)! / 1000])) as Record<
+    FrameClass,
+    number
+  >;
   return {
     sampledMs: sampledUs / 1000,
     idleMs: idleUs / 1000,

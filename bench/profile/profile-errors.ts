@@ -12,7 +12,9 @@ export class ProfilerFailed extends Error {
     readonly exitCode: number | null,
     readonly outputTail: string,
   ) {
-    super(`${step} exited ${exitCode === null ? 'on a signal' : `with code ${exitCode}`}${outputTail === '' ? '' : `:\n${outputTail}`}`);
+    super(
+      `${step} exited ${exitCode === null ? 'on a signal' : `with code ${exitCode}`}${outputTail === '' ? '' : `:\n${outputTail}`}`,
+    );
   }
 }
 
@@ -29,7 +31,9 @@ export class ClinicProducedNoFile extends Error {
     readonly exitCode: number | null,
     readonly outputTail: string,
   ) {
-    super(`clinic ${tool} exited ${exitCode ?? 'on a signal'} but wrote no ${tool} report into ${dest}${outputTail === '' ? '' : `:\n${outputTail}`}`);
+    super(
+      `clinic ${tool} exited ${exitCode ?? 'on a signal'} but wrote no ${tool} report into ${dest}${outputTail === '' ? '' : `:\n${outputTail}`}`,
+    );
   }
 }
 

@@ -43,7 +43,12 @@ export async function driveProfileTurn(kernel: MediationKernel, turn: number): P
       });
       const code = result.status === 'succeeded' ? undefined : result.code;
       if (result.status !== attempt.expect.status || code !== attempt.expect.code) {
-        throw new WorkloadOutcomeMismatch(turn, attempt.tool, outcomeLabel(attempt.expect.status, attempt.expect.code), outcomeLabel(result.status, code));
+        throw new WorkloadOutcomeMismatch(
+          turn,
+          attempt.tool,
+          outcomeLabel(attempt.expect.status, attempt.expect.code),
+          outcomeLabel(result.status, code),
+        );
       }
     }
     return calls;

@@ -29,7 +29,8 @@ export class WorkloadUsageError extends Error {
   override readonly name = 'WorkloadUsageError';
 }
 
-export const WORKLOAD_USAGE = 'usage: profile-workload --strategy rederive|shared|turn [--turns N] [--concurrent K] [--source-maps FILE]';
+export const WORKLOAD_USAGE =
+  'usage: profile-workload --strategy rederive|shared|turn [--turns N] [--concurrent K] [--source-maps FILE]';
 
 function positive(flag: string, given: string | undefined, fallback: number): number {
   if (given === undefined) return fallback;
@@ -41,12 +42,18 @@ function positive(flag: string, given: string | undefined, fallback: number): nu
 export function parseWorkloadArgs(argv: readonly string[]): WorkloadOptions {
   const { values } = parseArgs({
     args: [...argv],
-    options: { strategy: { type: 'string' }, turns: { type: 'string' }, concurrent: { type: 'string' }, 'source-maps': { type: 'string' } },
+    options: {
+      strategy: { type: 'string' },
+      turns: { type: 'string' },
+      concurrent: { type: 'string' },
+      'source-maps': { type: 'string' },
+    },
     strict: true,
     allowPositionals: false,
   });
   const strategy = values.strategy ?? 'turn';
-  if (!isCatalogueStrategyName(strategy)) throw new WorkloadUsageError(`--strategy must be one of ${CATALOGUE_STRATEGIES.join(', ')}, got '${strategy}'`);
+  if (!isCatalogueStrategyName(strategy))
+    throw new WorkloadUsageError(`--strategy must be one of ${CATALOGUE_STRATEGIES.join(', ')}, got '${strategy}'`);
   const sourceMaps = values['source-maps'];
   return {
     strategy,
@@ -79,7 +86,8 @@ export async function runProfileWorkload(options: WorkloadOptions): Promise<Work
   let calls = 0;
   for (let first = 1; first <= options.turns; first += options.concurrent) {
     const batch: Promise<number>[] = [];
-    for (let turn = first; turn < first + options.concurrent && turn <= options.turns; turn++) batch.push(driveProfileTurn(kernel, turn));
+    for (let turn = first; turn < first + options.concurrent && turn <= options.turns; turn++)
+      batch.push(driveProfileTurn(kernel, turn));
     for (const made of await Promise.all(batch)) calls += made;
     audit.clear();
     if (options.concurrent > 1) await yieldToEventLoop();

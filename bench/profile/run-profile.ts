@@ -21,7 +21,12 @@ import { recordFlameGraph } from './flame-graph-run.js';
 import { analyseCpuProfile } from './profile-analysis.js';
 import type { ProfileOptions } from './profile-options.js';
 import { PROFILE_SUMMARY_SCHEMA_VERSION, renderProfileSummary } from '../markdown/profile-summary.js';
-import type { ProfileEnvironment, ProfileSummary, StrategyProfile, StrategyProfileFiles } from '../markdown/profile-summary.js';
+import type {
+  ProfileEnvironment,
+  ProfileSummary,
+  StrategyProfile,
+  StrategyProfileFiles,
+} from '../markdown/profile-summary.js';
 import { positionMapper, readSourceMapSidecar } from './source-map-sidecar.js';
 import { WORKLOAD_BUNDLE_NAME, bundleWorkload } from './workload-bundle.js';
 import { writeOutputFile } from '../results/output-directory.js';
@@ -59,7 +64,10 @@ async function writeSummary(commitDir: string, summary: ProfileSummary): Promise
   return summaryFile;
 }
 
-export async function runProfile(options: ProfileOptions, context: { readonly repoRoot: string; readonly progress?: Progress }): Promise<ProfileRun> {
+export async function runProfile(
+  options: ProfileOptions,
+  context: { readonly repoRoot: string; readonly progress?: Progress },
+): Promise<ProfileRun> {
   const { repoRoot } = context;
   const progress = context.progress ?? stderrProgress;
   const commit = await commitLabel(repoRoot);
@@ -71,7 +79,9 @@ export async function runProfile(options: ProfileOptions, context: { readonly re
     step++;
     progress(`[${step}/${steps}] ${strategy}: ${what}…`);
   };
-  progress(`writing into ${relativeTo(repoRoot, commitDir)}/ (${options.strategies.join(', ')}; ${options.turns} turns each)`);
+  progress(
+    `writing into ${relativeTo(repoRoot, commitDir)}/ (${options.strategies.join(', ')}; ${options.turns} turns each)`,
+  );
 
   const profiles: StrategyProfile[] = [];
   for (const strategy of options.strategies) {
@@ -112,7 +122,11 @@ export async function runProfile(options: ProfileOptions, context: { readonly re
   } as const;
   // Rewritten after each strategy's clinic runs, so a failure later keeps the links made so far.
   const current = [...profiles];
-  const summaryNow = (): ProfileSummary => ({ ...base, ...(options.clinic ? { clinicConcurrency: options.concurrent } : {}), strategies: [...current] });
+  const summaryNow = (): ProfileSummary => ({
+    ...base,
+    ...(options.clinic ? { clinicConcurrency: options.concurrent } : {}),
+    strategies: [...current],
+  });
   let summaryFile = await writeSummary(commitDir, summaryNow());
   if (!options.clinic) return { commitDir, summaryFile, summary: summaryNow() };
 
@@ -121,7 +135,15 @@ export async function runProfile(options: ProfileOptions, context: { readonly re
     const bundle = await bundleWorkload(repoRoot, scratch);
     for (const [i, profile] of profiles.entries()) {
       const dest = path.join(commitDir, profile.strategy);
-      const nodeArgs = [bundle, '--strategy', profile.strategy, '--turns', String(options.turns), '--concurrent', String(options.concurrent)];
+      const nodeArgs = [
+        bundle,
+        '--strategy',
+        profile.strategy,
+        '--turns',
+        String(options.turns),
+        '--concurrent',
+        String(options.concurrent),
+      ];
       const clinic = { cwd: repoRoot, dest, nodeArgs, workloadFile: WORKLOAD_BUNDLE_NAME, label: profile.strategy };
       announce(profile.strategy, `clinic doctor, ${options.turns} turns ${options.concurrent} at a time`);
       const doctor = await runClinic('doctor', clinic);
@@ -129,7 +151,14 @@ export async function runProfile(options: ProfileOptions, context: { readonly re
       announce(profile.strategy, `clinic flame, ${options.turns} turns ${options.concurrent} at a time`);
       const flame = await runClinic('flame', clinic);
       progress(`    ${relativeTo(commitDir, flame.html)} in ${seconds(flame.elapsedMs)}`);
-      current[i] = { ...profile, files: { ...profile.files, clinicDoctor: relativeTo(commitDir, doctor.html), clinicFlame: relativeTo(commitDir, flame.html) } };
+      current[i] = {
+        ...profile,
+        files: {
+          ...profile.files,
+          clinicDoctor: relativeTo(commitDir, doctor.html),
+          clinicFlame: relativeTo(commitDir, flame.html),
+        },
+      };
       summaryFile = await writeSummary(commitDir, summaryNow());
     }
   } finally {

@@ -18,7 +18,11 @@ import { pathToFileURL } from 'node:url';
 export type SourceMapSidecar = Record<string, SourceMapPayload>;
 
 /** A 0-based generated position → 0-based original line and column, or undefined where the map says nothing. */
-export type PositionMapper = (url: string, line: number, column: number) => { readonly line: number; readonly column: number } | undefined;
+export type PositionMapper = (
+  url: string,
+  line: number,
+  column: number,
+) => { readonly line: number; readonly column: number } | undefined;
 
 const SOURCE_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.tsx']);
 

@@ -36,7 +36,9 @@ export async function bundleWorkload(repoRoot: string, outDir: string): Promise<
     format: 'esm',
     target: `node${process.versions.node.split('.')[0]}`,
     tsconfig: path.join(repoRoot, 'tsconfig.json'),
-    banner: { js: "import { createRequire as __costlabCreateRequire } from 'node:module'; const require = __costlabCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __costlabCreateRequire } from 'node:module'; const require = __costlabCreateRequire(import.meta.url);",
+    },
     logLevel: 'silent',
   });
   return outfile;

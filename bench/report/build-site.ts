@@ -27,7 +27,14 @@ import { describeThrown } from '../../src/kernel/index.js';
 import { parseSweepResults } from '../results/sweep-schema.js';
 import { parseMapResults } from '../results/map-schema.js';
 import { mapChartRows, mapChartSpec } from './map-chart.js';
-import { renderReportPage, type ChartName, type CiHistoryOnPage, type GateHistoryOnPage, type MapOnPage, type SweepOnPage } from './report-page.js';
+import {
+  renderReportPage,
+  type ChartName,
+  type CiHistoryOnPage,
+  type GateHistoryOnPage,
+  type MapOnPage,
+  type SweepOnPage,
+} from './report-page.js';
 import { dashboardRunsByTestbed, readDashboardHistory } from './dashboard-history.js';
 import { dashboardHistoryChartSpec, dashboardSteps, lastRunPerCommit } from './dashboard-history-chart.js';
 import { historyByTestbed, loadResultsCollection } from './results-collection.js';
@@ -79,7 +86,13 @@ function shownPath(target: string): string {
  * file that does not parse is logged and left out: the rest of the report
  * does not depend on it.
  */
-async function findBeside<T>(resultsDirs: readonly string[], relative: string, what: string, parse: (json: unknown) => T, log: (line: string) => void): Promise<{ file: string; results: T } | undefined> {
+async function findBeside<T>(
+  resultsDirs: readonly string[],
+  relative: string,
+  what: string,
+  parse: (json: unknown) => T,
+  log: (line: string) => void,
+): Promise<{ file: string; results: T } | undefined> {
   for (const dir of resultsDirs) {
     const file = path.join(dir, relative);
     let text: string;
@@ -108,7 +121,9 @@ async function chartDashboardHistory(
   const read = [];
   for (const file of files) {
     const history = await readDashboardHistory(file);
-    log(`CI history from ${shownPath(file)} (${history.format}): ${history.runs.length} run(s)${history.passedOver > 0 ? `, ${history.passedOver} entr(ies) without costlab's figures passed over` : ''}`);
+    log(
+      `CI history from ${shownPath(file)} (${history.format}): ${history.runs.length} run(s)${history.passedOver > 0 ? `, ${history.passedOver} entr(ies) without costlab's figures passed over` : ''}`,
+    );
     read.push(history);
   }
   const testbeds = [];
@@ -128,7 +143,14 @@ async function chartDashboardHistory(
       steps: steps.map((step) => describeStep(step, (value) => formatMicros(value))),
     });
   }
-  return { files: read.map((history) => ({ file: shownPath(history.file), format: history.format, runs: history.runs.length })), testbeds };
+  return {
+    files: read.map((history) => ({
+      file: shownPath(history.file),
+      format: history.format,
+      runs: history.runs.length,
+    })),
+    testbeds,
+  };
 }
 
 export async function buildReportSite(options: BuildReportOptions): Promise<BuiltReport> {
@@ -142,7 +164,9 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
   const history = chartedEntries.map((entry) => entry.results);
   const tableEntries = byTestbed.flatMap((group) => group.entries);
   const steps = historySteps(chartedEntries);
-  log(`${collection.history.length} run(s) in history on ${byTestbed.length} testbed(s); latest is ${commitLabel(collection.latest.results)} (${collection.latest.file})`);
+  log(
+    `${collection.history.length} run(s) in history on ${byTestbed.length} testbed(s); latest is ${commitLabel(collection.latest.results)} (${collection.latest.file})`,
+  );
   // Other writers' files (a baseline, dashboard exports) are expected; only a results file this reader cannot use is news.
   for (const skipped of collection.skipped) if (skipped.suspect) log(`skipped ${skipped.file}: ${skipped.reason}`);
 
@@ -162,45 +186,77 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     }
     return chart.svg;
   };
-  const sweep: SweepOnPage | undefined = await findBeside(resultsDirs, path.join('sweep', 'latest.json'), 'scale sweep', parseSweepResults, log);
-  const map: MapOnPage | undefined = await findBeside(resultsDirs, path.join('map', 'latest.json'), 'staircase map', parseMapResults, log);
-  const charts: Record<Exclude<ChartName, 'sweep' | 'map' | 'ci-history'>, string> & { sweep?: string; map?: string } = {
-    staircase: await render('staircase', staircaseChartSpec(staircaseRows(latest, figures)), {
-      title: 'The staircase',
-      summary: `Whole call and catalogue segment medians per catalogue strategy, ours${figures === undefined ? '' : ' beside published'}, log scale`,
-    }),
-    segments: await render('segments', segmentsChartSpec(segmentShareRows(latest), figures === undefined ? [] : publishedShareRows(figures)), {
-      title: 'Segment shares',
-      summary: 'Share of call time per segment, stacked, for each strategy',
-    }),
-    history: await render('history', historyChartSpec(historyRows(history, steps), history.map(commitLabel)), {
-      title: 'History',
-      summary: `Whole call and catalogue segment medians across ${history.length} commit(s) on testbed ${collection.latest.testbed.id}, per strategy, log scale`,
-    }),
-  };
+  const sweep: SweepOnPage | undefined = await findBeside(
+    resultsDirs,
+    path.join('sweep', 'latest.json'),
+    'scale sweep',
+    parseSweepResults,
+    log,
+  );
+  const map: MapOnPage | undefined = await findBeside(
+    resultsDirs,
+    path.join('map', 'latest.json'),
+    'staircase map',
+    parseMapResults,
+    log,
+  );
+  const charts: Record<Exclude<ChartName, 'sweep' | 'map' | 'ci-history'>, string> & { sweep?: string; map?: string } =
+    {
+      staircase: await render('staircase', staircaseChartSpec(staircaseRows(latest, figures)), {
+        title: 'The staircase',
+        summary: `Whole call and catalogue segment medians per catalogue strategy, ours${figures === undefined ? '' : ' beside published'}, log scale`,
+      }),
+      segments: await render(
+        'segments',
+        segmentsChartSpec(segmentShareRows(latest), figures === undefined ? [] : publishedShareRows(figures)),
+        {
+          title: 'Segment shares',
+          summary: 'Share of call time per segment, stacked, for each strategy',
+        },
+      ),
+      history: await render('history', historyChartSpec(historyRows(history, steps), history.map(commitLabel)), {
+        title: 'History',
+        summary: `Whole call and catalogue segment medians across ${history.length} commit(s) on testbed ${collection.latest.testbed.id}, per strategy, log scale`,
+      }),
+    };
   if (sweep !== undefined) {
     charts.sweep = await render('sweep', sweepChartSpec(sweepChartRows(sweep.results)), {
       title: 'Catalogue resolution at scale',
-      summary: 'Listing, turn boundary, call and amortized per-call medians against N provider tools per strategy, log–log, with fitted slopes',
+      summary:
+        'Listing, turn boundary, call and amortized per-call medians against N provider tools per strategy, log–log, with fitted slopes',
     });
   }
 
   if (map !== undefined) {
     charts.map = await render('map', mapChartSpec(mapChartRows(map.results), map.results.axes), {
       title: 'The staircase map',
-      summary: 'Both step ratios measured over provider tools × grants, coloured by measured ÷ published, the published band outlined, both worlds as points',
+      summary:
+        'Both step ratios measured over provider tools × grants, coloured by measured ÷ published, the published band outlined, both worlds as points',
     });
   }
-  const ciHistory = options.dashboardHistory === undefined || options.dashboardHistory.length === 0 ? undefined : await chartDashboardHistory(options.dashboardHistory, render, log);
+  const ciHistory =
+    options.dashboardHistory === undefined || options.dashboardHistory.length === 0
+      ? undefined
+      : await chartDashboardHistory(options.dashboardHistory, render, log);
 
   log('looking for profiles');
   const pageDir = path.resolve(options.outDir);
-  const profiles = await findCommitProfiles(history, { profilesDir: options.profilesDir, repoRoot: options.repoRoot, pageDir });
+  const profiles = await findCommitProfiles(history, {
+    profilesDir: options.profilesDir,
+    repoRoot: options.repoRoot,
+    pageDir,
+  });
   log(profiles.length === 0 ? 'no profiles found' : `profiles for ${profiles.length} commit(s)`);
 
   const replay = await findBeside(resultsDirs, GATE_HISTORY_JSON, 'gate history replay', parseGateHistorySummary, log);
   const gateHistory: GateHistoryOnPage | undefined =
-    replay === undefined ? undefined : { file: replay.file.replace(/\.json$/, '.md'), href: relativeHref(pageDir, path.resolve(replay.file.replace(/\.json$/, '.md'))), summary: replay.results };
+    replay === undefined
+      ? undefined
+      : {
+          file: replay.file.replace(/\.json$/, '.md'),
+          href: relativeHref(pageDir, path.resolve(replay.file.replace(/\.json$/, '.md'))),
+          summary: replay.results,
+        };
 
   const html = renderReportPage({
     generatedAt: (options.now ?? new Date()).toISOString(),
@@ -242,7 +298,9 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     indexPath,
     bytes,
     charts: [...(Object.keys(charts) as ChartName[]), ...(ciHistory === undefined ? [] : (['ci-history'] as const))],
-    ...(ciHistory === undefined ? {} : { ciHistory: ciHistory.testbeds.map((t) => ({ testbed: t.testbed, runs: t.runs, steps: t.steps.length })) }),
+    ...(ciHistory === undefined
+      ? {}
+      : { ciHistory: ciHistory.testbeds.map((t) => ({ testbed: t.testbed, runs: t.runs, steps: t.steps.length })) }),
     resultsUsed: collection.history.length,
     skipped: collection.skipped,
     anchorsLoaded: anchors.status === 'loaded',

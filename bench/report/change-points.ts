@@ -69,7 +69,12 @@ export function tTestPValue(left: readonly number[], right: readonly number[]): 
 }
 
 /** The most significant split of `values[from, to)`, if any split leaves `minRuns` on each side. */
-function strongestSplit(values: readonly number[], from: number, to: number, minRuns: number): { index: number; pValue: number } | undefined {
+function strongestSplit(
+  values: readonly number[],
+  from: number,
+  to: number,
+  minRuns: number,
+): { index: number; pValue: number } | undefined {
   let best: { index: number; pValue: number } | undefined;
   const splits = to - from - 2 * minRuns + 1;
   for (let index = from + minRuns; index <= to - minRuns; index++) {
@@ -101,6 +106,12 @@ export function findChangePoints(values: readonly number[], options: ChangePoint
   return indices.map((index, i) => {
     const before = mean(values.slice(indices[i - 1] ?? 0, index));
     const after = mean(values.slice(index, indices[i + 1] ?? values.length));
-    return { index, before, after, ratio: after / before, pValue: found.find((point) => point.index === index)!.pValue };
+    return {
+      index,
+      before,
+      after,
+      ratio: after / before,
+      pValue: found.find((point) => point.index === index)!.pValue,
+    };
   });
 }

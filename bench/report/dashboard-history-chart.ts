@@ -25,7 +25,10 @@ export function dashboardSteps(runs: readonly DashboardRun[]): Array<HistoryStep
   return stepsIn(runs, (run, series, measure) => run.figures.get(figureKey(series, measure)));
 }
 
-export function dashboardHistoryRows(runs: readonly DashboardRun[], steps: readonly HistoryStepOf<DashboardRun>[]): HistoryRow[] {
+export function dashboardHistoryRows(
+  runs: readonly DashboardRun[],
+  steps: readonly HistoryStepOf<DashboardRun>[],
+): HistoryRow[] {
   return runs.flatMap((run, position) =>
     STEP_SERIES.flatMap((series) =>
       STEP_MEASURES.flatMap((measure) => {
@@ -50,6 +53,9 @@ export function dashboardHistoryRows(runs: readonly DashboardRun[], steps: reado
   );
 }
 
-export function dashboardHistoryChartSpec(runs: readonly DashboardRun[], steps: readonly HistoryStepOf<DashboardRun>[]): TopLevelSpec {
+export function dashboardHistoryChartSpec(
+  runs: readonly DashboardRun[],
+  steps: readonly HistoryStepOf<DashboardRun>[],
+): TopLevelSpec {
   return historyChartSpec(dashboardHistoryRows(runs, steps), runs.map(runLabel));
 }

@@ -64,7 +64,12 @@ const SERIES: readonly StepSeries[] = [...STRATEGY_NAMES, MCP_TURN];
 const bencherSlug = (series: StepSeries): string => series.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase();
 
 // github-action-benchmark: window.BENCHMARK_DATA = { lastUpdate, repoUrl, entries: { <suite name>: [run, …] } }
-const ActionBenchSchema = z.object({ name: z.string(), value: z.number().finite(), unit: z.string(), extra: z.string().optional() });
+const ActionBenchSchema = z.object({
+  name: z.string(),
+  value: z.number().finite(),
+  unit: z.string(),
+  extra: z.string().optional(),
+});
 const ActionRunSchema = z.object({
   commit: z.object({ id: z.string().min(1), timestamp: z.string().optional() }),
   date: z.number(),
@@ -105,7 +110,13 @@ function contextFromExtra(extras: readonly string[]): { testbed?: string; loadPe
   return out;
 }
 
-function runOf(commit: string, time: string, testbed: string | undefined, loadPerCore: number | undefined, figures: Map<string, number>): DashboardRun {
+function runOf(
+  commit: string,
+  time: string,
+  testbed: string | undefined,
+  loadPerCore: number | undefined,
+  figures: Map<string, number>,
+): DashboardRun {
   return {
     commit,
     time,
@@ -123,8 +134,12 @@ function fromActionBenchmark(data: z.infer<typeof ActionDataSchema>): { runs: Da
     for (const entry of suite) {
       const figures = new Map<string, number>();
       for (const series of SERIES) {
-        const call = entry.benches.find((bench) => bench.name === `mediated call p50 (${series})` && bench.unit === 'µs');
-        const catalogue = entry.benches.find((bench) => bench.name === `catalogue segment p50 (${series})` && bench.unit === 'µs');
+        const call = entry.benches.find(
+          (bench) => bench.name === `mediated call p50 (${series})` && bench.unit === 'µs',
+        );
+        const catalogue = entry.benches.find(
+          (bench) => bench.name === `catalogue segment p50 (${series})` && bench.unit === 'µs',
+        );
         if (call !== undefined) figures.set(figureKey(series, 'call'), call.value);
         if (catalogue !== undefined) figures.set(figureKey(series, 'catalogue'), catalogue.value);
       }
@@ -132,8 +147,18 @@ function fromActionBenchmark(data: z.infer<typeof ActionDataSchema>): { runs: Da
         passedOver += 1;
         continue;
       }
-      const context = contextFromExtra(entry.benches.flatMap((bench) => (bench.extra === undefined ? [] : [bench.extra])));
-      runs.push(runOf(entry.commit.id, entry.commit.timestamp ?? new Date(entry.date).toISOString(), context.testbed, context.loadPerCore, figures));
+      const context = contextFromExtra(
+        entry.benches.flatMap((bench) => (bench.extra === undefined ? [] : [bench.extra])),
+      );
+      runs.push(
+        runOf(
+          entry.commit.id,
+          entry.commit.timestamp ?? new Date(entry.date).toISOString(),
+          context.testbed,
+          context.loadPerCore,
+          figures,
+        ),
+      );
     }
   }
   return { runs, passedOver };
@@ -141,7 +166,10 @@ function fromActionBenchmark(data: z.infer<typeof ActionDataSchema>): { runs: Da
 
 function fromBencher(perf: z.infer<typeof BencherPerfSchema>): { runs: DashboardRun[]; passedOver: number } {
   // One run per testbed and commit (the version hash; the start time when a report has none).
-  const byRun = new Map<string, { commit: string; time: string; testbed: string; figures: Map<string, number>; loadPerCore?: number }>();
+  const byRun = new Map<
+    string,
+    { commit: string; time: string; testbed: string; figures: Map<string, number>; loadPerCore?: number }
+  >();
   let passedOver = 0;
   const keyOf = (series: StepSeries, benchmark: string): string | undefined => {
     if (benchmark === `mediated-call/${bencherSlug(series)}`) return figureKey(series, 'call');
@@ -152,7 +180,9 @@ function fromBencher(perf: z.infer<typeof BencherPerfSchema>): { runs: Dashboard
     const measure = result.measure.slug ?? result.measure.name;
     const isLatency = measure === 'latency' || result.measure.name === 'Latency';
     const isLoad = result.benchmark.name === BENCHER_RUN_CONTEXT && measure === BENCHER_LOAD_PER_CORE;
-    const key = isLatency ? SERIES.map((series) => keyOf(series, result.benchmark.name)).find((k) => k !== undefined) : undefined;
+    const key = isLatency
+      ? SERIES.map((series) => keyOf(series, result.benchmark.name)).find((k) => k !== undefined)
+      : undefined;
     if (key === undefined && !isLoad) {
       passedOver += result.metrics.length;
       continue;
@@ -160,7 +190,12 @@ function fromBencher(perf: z.infer<typeof BencherPerfSchema>): { runs: Dashboard
     for (const metric of result.metrics) {
       const commit = metric.version?.hash ?? metric.start_time;
       const id = `${result.testbed.name}\u0000${commit}`;
-      const run = byRun.get(id) ?? { commit, time: metric.start_time, testbed: result.testbed.name, figures: new Map<string, number>() };
+      const run = byRun.get(id) ?? {
+        commit,
+        time: metric.start_time,
+        testbed: result.testbed.name,
+        figures: new Map<string, number>(),
+      };
       if (metric.start_time < run.time) run.time = metric.start_time;
       // Latency is in ns in Bencher; the report charts µs.
       if (key !== undefined) run.figures.set(key, Number((metric.metric.value / 1000).toPrecision(12)));
@@ -199,12 +234,16 @@ export async function readDashboardHistory(file: string): Promise<DashboardHisto
       `${file}: neither github-action-benchmark's data file ({ entries: { <suite>: [{ commit, date, benches }] } }) nor a Bencher perf export ({ results: [{ testbed, benchmark, measure, metrics }] })`,
     );
   }
-  const runs = [...read.runs].sort((a, b) => Date.parse(a.time) - Date.parse(b.time) || a.commit.localeCompare(b.commit));
+  const runs = [...read.runs].sort(
+    (a, b) => Date.parse(a.time) - Date.parse(b.time) || a.commit.localeCompare(b.commit),
+  );
   return { format: read.format, file, runs, passedOver: read.passedOver };
 }
 
 /** The runs grouped by testbed, each oldest first; the testbed with the most runs first. */
-export function dashboardRunsByTestbed(runs: readonly DashboardRun[]): Array<{ readonly testbed: string; readonly runs: readonly DashboardRun[] }> {
+export function dashboardRunsByTestbed(
+  runs: readonly DashboardRun[],
+): Array<{ readonly testbed: string; readonly runs: readonly DashboardRun[] }> {
   const groups = new Map<string, DashboardRun[]>();
   for (const run of runs) groups.set(run.testbed, [...(groups.get(run.testbed) ?? []), run]);
   return [...groups.entries()]

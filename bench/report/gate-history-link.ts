@@ -24,7 +24,8 @@ export interface GateHistorySummary {
 
 function count(record: Record<string, unknown>, key: string): number {
   const value = record[key];
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new TypeError(`'${key}' is not a non-negative integer`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw new TypeError(`'${key}' is not a non-negative integer`);
   return value;
 }
 

@@ -40,12 +40,19 @@ export function stepMarkText(step: Pick<HistoryStepOf<unknown>, 'ratio' | 'pValu
   return `step ${pct >= 0 ? '+' : ''}${pct.toFixed(0)}% (p = ${step.pValue.toPrecision(2)})`;
 }
 
-export const measureLabel = (measure: StepMeasure): typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT => (measure === 'call' ? WHOLE_CALL : CATALOGUE_SEGMENT);
+export const measureLabel = (measure: StepMeasure): typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT =>
+  measure === 'call' ? WHOLE_CALL : CATALOGUE_SEGMENT;
 
 /** `history` must already be in commit order; `steps` are the change points found in it. */
 export function historyRows(history: readonly Results[], steps: readonly HistoryStep[] = []): HistoryRow[] {
-  const stepOf = (results: Results, series: SegmentRowName, measure: typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT): string => {
-    const step = steps.find((s) => s.entry.results === results && s.series === series && measureLabel(s.measure) === measure);
+  const stepOf = (
+    results: Results,
+    series: SegmentRowName,
+    measure: typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT,
+  ): string => {
+    const step = steps.find(
+      (s) => s.entry.results === results && s.series === series && measureLabel(s.measure) === measure,
+    );
     return step === undefined ? '' : stepMarkText(step);
   };
   return history.flatMap((results, position) => {
@@ -105,7 +112,10 @@ export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder:
       width: Math.max(270, commitsInOrder.length * 46),
       height: 200,
       layer: [
-        { mark: { type: 'line', strokeWidth: 2, aria: false }, encoding: { ...encoding, order: { field: 'position' } } },
+        {
+          mark: { type: 'line', strokeWidth: 2, aria: false },
+          encoding: { ...encoding, order: { field: 'position' } },
+        },
         {
           mark: { type: 'point', filled: true, size: 55, opacity: 1 },
           encoding: { ...encoding, description: { field: 'description' } },
@@ -113,13 +123,36 @@ export function historyChartSpec(allRows: readonly HistoryRow[], commitsInOrder:
         // A noisy run's point ringed in grey: its figure is shown, and left out of the step detection.
         {
           transform: [{ filter: 'datum.noisy === true' }],
-          mark: { type: 'point', shape: 'circle', filled: false, size: 190, strokeWidth: 1.5, color: '#9a9a9a', opacity: 1, aria: false },
+          mark: {
+            type: 'point',
+            shape: 'circle',
+            filled: false,
+            size: 190,
+            strokeWidth: 1.5,
+            color: '#9a9a9a',
+            opacity: 1,
+            aria: false,
+          },
           encoding: { x: encoding.x, y: encoding.y },
         },
         // The step marks, named for what they mark (role "step", so they are not counted as data points).
         {
-          transform: [{ filter: "datum.step !== ''" }, { calculate: "datum.step + ' starts at ' + datum.commit + ': ' + datum.series + ', ' + datum.measure", as: 'stepDescription' }],
-          mark: { type: 'point', shape: 'triangle-up', filled: false, size: 260, strokeWidth: 2, opacity: 1, ariaRoleDescription: 'step' },
+          transform: [
+            { filter: "datum.step !== ''" },
+            {
+              calculate: "datum.step + ' starts at ' + datum.commit + ': ' + datum.series + ', ' + datum.measure",
+              as: 'stepDescription',
+            },
+          ],
+          mark: {
+            type: 'point',
+            shape: 'triangle-up',
+            filled: false,
+            size: 260,
+            strokeWidth: 2,
+            opacity: 1,
+            ariaRoleDescription: 'step',
+          },
           encoding: { x: encoding.x, y: encoding.y, color: encoding.color, description: { field: 'stepDescription' } },
         },
       ],

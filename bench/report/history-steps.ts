@@ -60,8 +60,19 @@ export function stepsIn<Run extends { readonly noisy: boolean }>(
         const value = run.noisy ? undefined : figure(run, series, measure);
         return value === undefined ? [] : [{ run, value }];
       });
-      for (const point of findChangePoints(measured.map((m) => m.value), options)) {
-        steps.push({ series, measure, entry: measured[point.index]!.run, beforeUs: point.before, afterUs: point.after, ratio: point.ratio, pValue: point.pValue });
+      for (const point of findChangePoints(
+        measured.map((m) => m.value),
+        options,
+      )) {
+        steps.push({
+          series,
+          measure,
+          entry: measured[point.index]!.run,
+          beforeUs: point.before,
+          afterUs: point.after,
+          ratio: point.ratio,
+          pValue: point.pValue,
+        });
       }
     }
   }
@@ -73,7 +84,10 @@ export const STEP_RULE =
   "a step (change point): the runs before and after it differ by Student's t-test at p < 0.001 (corrected for the splits tried) and by at least 5% in mean, found by binary segmentation as Hunter (Apache Otava) does; noisy runs are left out, and a step at the newest commit shows once a later run confirms it";
 
 /** `turn call p50 steps +35% at abc1234567 (15.4 → 20.8 µs, p = 2.1e-5)` */
-export function describeStep(step: HistoryStepOf<ResultsFile | { readonly commit: string }>, us: (value: number) => string): string {
+export function describeStep(
+  step: HistoryStepOf<ResultsFile | { readonly commit: string }>,
+  us: (value: number) => string,
+): string {
   const pct = (step.ratio - 1) * 100;
   const what = step.measure === 'call' ? 'call p50' : 'catalogue p50';
   const commit = 'results' in step.entry ? step.entry.results.commit : step.entry.commit;

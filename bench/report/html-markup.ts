@@ -63,14 +63,18 @@ export function renderTable(table: Table): string {
   if (table.groups !== undefined) {
     const spanned = table.groups.reduce((sum, group) => sum + group.span, 0);
     if (spanned !== table.columns.length) {
-      throw new Error(`table ${table.id}: column groups span ${spanned} columns, the table has ${table.columns.length}`);
+      throw new Error(
+        `table ${table.id}: column groups span ${spanned} columns, the table has ${table.columns.length}`,
+      );
     }
   }
   const groups = table.groups === undefined ? '' : renderGroups(table.groups);
   // A column is numeric when its cells are (judged on the first row), so its header aligns with them.
   const numeric = table.columns.map((_column, index) => typeof table.rows[0]?.[index] === 'object');
   const head = table.columns
-    .map((column, index) => `<th scope="col"${numeric[index] === true ? ' class="num"' : ''}>${escapeHtml(column)}</th>`)
+    .map(
+      (column, index) => `<th scope="col"${numeric[index] === true ? ' class="num"' : ''}>${escapeHtml(column)}</th>`,
+    )
     .join('');
   const body = table.rows.map((row) => `<tr>${row.map(renderCell).join('')}</tr>`).join('\n');
   const note = table.note === undefined ? '' : `\n<p class="table-note">${escapeHtml(table.note)}</p>`;

@@ -31,7 +31,8 @@ export function logAxis(values: readonly number[], headroom?: number): LogAxis {
 }
 
 /** Decade labels that stay short: 1, 10, 100, 1k, 10k, … */
-export const COMPACT_DECADE = "datum.value >= 1000 ? format(datum.value / 1000, '~g') + 'k' : format(datum.value, '~g')";
+export const COMPACT_DECADE =
+  "datum.value >= 1000 ? format(datum.value / 1000, '~g') + 'k' : format(datum.value, '~g')";
 
 /** A quantitative position channel on a log scale labelled at its decades, with a grid. */
 export function logPosition<Field extends string, Title extends string>(field: Field, title: Title, axis: LogAxis) {

@@ -52,7 +52,10 @@ export function mapChartRows(results: MapResults): { cells: MapCellRow[]; worlds
         description: `${ratio} at ${point.shape.providerTools} provider tools, ${point.shape.grants} grants: ${formatRatio(value)} (published ${formatRatio(published)})`,
       });
     }
-    for (const [world, point] of [['publisher-shaped', results.worlds.publisher], ['reference', results.worlds.reference]] as const) {
+    for (const [world, point] of [
+      ['publisher-shaped', results.worlds.publisher],
+      ['reference', results.worlds.reference],
+    ] as const) {
       worlds.push({
         ratio,
         providerTools: point.shape.providerTools,
@@ -65,9 +68,23 @@ export function mapChartRows(results: MapResults): { cells: MapCellRow[]; worlds
   return { cells, worlds };
 }
 
-export function mapChartSpec(rows: { cells: readonly MapCellRow[]; worlds: readonly MapWorldRow[] }, axes: MapResults['axes']): TopLevelSpec {
-  const x = { field: 'providerTools', type: 'ordinal', title: 'provider tools (catalogue work shared still does per call)', sort: axes.providerTools, axis: { labelAngle: 0 } } as const;
-  const y = { field: 'grants', type: 'ordinal', title: 'grants (the weight of the rest of a call)', sort: [...axes.grants].reverse() } as const;
+export function mapChartSpec(
+  rows: { cells: readonly MapCellRow[]; worlds: readonly MapWorldRow[] },
+  axes: MapResults['axes'],
+): TopLevelSpec {
+  const x = {
+    field: 'providerTools',
+    type: 'ordinal',
+    title: 'provider tools (catalogue work shared still does per call)',
+    sort: axes.providerTools,
+    axis: { labelAngle: 0 },
+  } as const;
+  const y = {
+    field: 'grants',
+    type: 'ordinal',
+    title: 'grants (the weight of the rest of a call)',
+    sort: [...axes.grants].reverse(),
+  } as const;
   const spread = Math.max(2, ...rows.cells.map((cell) => Math.max(cell.relative, 1 / cell.relative)));
   const panel = (ratio: string) => ({
     title: `${ratio} (white = published)`,
@@ -82,7 +99,12 @@ export function mapChartSpec(rows: { cells: readonly MapCellRow[]; worlds: reado
             encoding: {
               x,
               y,
-              color: { field: 'relative', type: 'quantitative' as const, title: '÷ published', scale: { type: 'log' as const, scheme: 'blueorange', domain: [1 / spread, spread], domainMid: 1 } },
+              color: {
+                field: 'relative',
+                type: 'quantitative' as const,
+                title: '÷ published',
+                scale: { type: 'log' as const, scheme: 'blueorange', domain: [1 / spread, spread], domainMid: 1 },
+              },
               strokeWidth: { condition: { test: 'datum.reproduced', value: 2.5 }, value: 0 },
               description: { field: 'description' },
             },
@@ -95,7 +117,17 @@ export function mapChartSpec(rows: { cells: readonly MapCellRow[]; worlds: reado
         layer: [
           {
             mark: { type: 'point' as const, filled: true, size: 70, color: PUBLISHED_MARK, xOffset: 14, yOffset: -9 },
-            encoding: { x, y, shape: { field: 'world', type: 'nominal' as const, title: 'world', legend: { orient: 'bottom' as const } }, description: { field: 'description' } },
+            encoding: {
+              x,
+              y,
+              shape: {
+                field: 'world',
+                type: 'nominal' as const,
+                title: 'world',
+                legend: { orient: 'bottom' as const },
+              },
+              description: { field: 'description' },
+            },
           },
         ],
       },

@@ -64,7 +64,10 @@ export async function findCommitProfiles(
       const files = await profileFiles(dir);
       files.sort((a, b) => Number(path.basename(b) === 'summary.md') - Number(path.basename(a) === 'summary.md'));
       for (const file of files) {
-        links.push({ label: path.relative(dir, file).split(path.sep).join('/'), href: relativeHref(path.resolve(options.pageDir), file) });
+        links.push({
+          label: path.relative(dir, file).split(path.sep).join('/'),
+          href: relativeHref(path.resolve(options.pageDir), file),
+        });
       }
     }
     if (links.length > 0) out.push({ commit: results.commit, links });

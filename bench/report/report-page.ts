@@ -66,7 +66,10 @@ export interface ReportPageModel {
   /** Paths as shown to the reader (already made relative where that reads better). */
   readonly shownPaths: { readonly results: string; readonly anchors: string; readonly profiles: string };
   /** The sweep chart is present exactly when `sweep` is. */
-  readonly charts: Readonly<Record<Exclude<ChartName, 'sweep' | 'map' | 'ci-history'>, string>> & { readonly sweep?: string; readonly map?: string };
+  readonly charts: Readonly<Record<Exclude<ChartName, 'sweep' | 'map' | 'ci-history'>, string>> & {
+    readonly sweep?: string;
+    readonly map?: string;
+  };
   readonly sweep?: SweepOnPage;
   /** The map chart is present exactly when `map` is. */
   readonly map?: MapOnPage;
@@ -101,9 +104,13 @@ ${svg}
 }
 
 function ciHistorySection(history: CiHistoryOnPage): string {
-  const files = history.files.map((f) => `<code>${escapeHtml(f.file)}</code> (${escapeHtml(f.format)}, ${f.runs} run(s))`).join(', ');
+  const files = history.files
+    .map((f) => `<code>${escapeHtml(f.file)}</code> (${escapeHtml(f.format)}, ${f.runs} run(s))`)
+    .join(', ');
   const testbeds = history.testbeds.map(
-    (t) => `<h3 id="ci-history-${escapeHtml(t.testbed.replace(/[^A-Za-z0-9_-]+/g, '-'))}">Testbed <code>${escapeHtml(t.testbed)}</code>: ${t.runs} run(s), ${t.noisyRuns} noisy, ${escapeHtml(t.first.slice(0, 10))} to ${escapeHtml(t.last.slice(0, 10))}</h3>
+    (
+      t,
+    ) => `<h3 id="ci-history-${escapeHtml(t.testbed.replace(/[^A-Za-z0-9_-]+/g, '-'))}">Testbed <code>${escapeHtml(t.testbed)}</code>: ${t.runs} run(s), ${t.noisyRuns} noisy, ${escapeHtml(t.first.slice(0, 10))} to ${escapeHtml(t.last.slice(0, 10))}</h3>
 ${figure('ci-history', t.svg, `Whole call and catalogue segment p50 per CI run and strategy on testbed ${t.testbed} (µs, log scale); a grey ring marks a noisy run${t.steps.length > 0 ? ', a triangle where a step starts' : ''}.`, t.testbed)}
 ${stepsList(t.steps, `ci-history-steps-${t.testbed.replace(/[^A-Za-z0-9_-]+/g, '-')}`)}`,
   );
@@ -123,7 +130,9 @@ function sweepSection(sweep: SweepOnPage, svg: string): string {
   const slopes = results.slopes.filter((slope) => slope.metric === 'listP50Us');
   const sdk = results.sdk.map((s) => `N = ${s.tools.toLocaleString('en-US')}: ${s.sdkOverCostlab}×`).join(', ');
   return `<p>The sweep in <code>${escapeHtml(sweep.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${results.loadAverage.start.toFixed(1)} at start on ${results.environment.cores} cores): N provider tools beside the 18 static ones, one provider, 27 calls a turn. The providers declare a change signal (ADR 0021) on every curve but <code>${escapeHtml(TURN_UNSIGNALLED)}</code>: the same providers declaring none, as most hosts write them (ADR 0046). Log–log axes: a line of slope 1 is cost linear in N; each curve's fitted slope is printed at its last point.${
-    slopes.length === 0 ? '' : ` Listing slopes: ${escapeHtml(slopes.map((s) => `${s.strategy}${s.changeSignal === false ? ' without a change signal' : ''} ${s.slope} (N ${s.fromTools}–${s.toTools})`).join(', '))}.`
+    slopes.length === 0
+      ? ''
+      : ` Listing slopes: ${escapeHtml(slopes.map((s) => `${s.strategy}${s.changeSignal === false ? ' without a change signal' : ''} ${s.slope} (N ${s.fromTools}–${s.toTools})`).join(', '))}.`
   }${sdk === '' ? '' : ` tools/list, SDK <code>McpServer</code> ÷ costlab: ${escapeHtml(sdk)}.`}</p>
 ${figure('sweep', svg, 'Listing, turn boundary, call and amortized per-call p50 against N provider tools, per strategy, with fitted log–log slopes (µs, log–log).')}`;
 }
@@ -139,7 +148,9 @@ function mapSection(map: MapOnPage, svg: string): string {
   const p = results.worlds.publisher;
   const own = pointAt(results, p.shape.providerTools, p.shape.grants);
   return `<p>The map in <code>${escapeHtml(map.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${results.loadAverage.start.toFixed(1)} at start on ${results.environment.cores} cores): the publisher-shaped world with each cell's provider tools and grants, every cell measured under the three strategies (${results.turns.measured} turns each). A step removes catalogue work only, so its ratio is set by the catalogue work <code>shared</code> still does per call (provider tools) and the weight of the rest of a call (grants). Colour is measured ÷ published (white: the published ratio); outlined cells are within 15% of it. The publisher-shaped world measured as its own point: rederive ÷ shared ${escapeHtml(formatRatio(p.staircase.rederiveOverShared))}, shared ÷ turn ${escapeHtml(formatRatio(p.staircase.sharedOverTurn))}${
-    own === undefined ? '' : ` (its grid cell: ${escapeHtml(formatRatio(own.staircase.rederiveOverShared))}, ${escapeHtml(formatRatio(own.staircase.sharedOverTurn))})`
+    own === undefined
+      ? ''
+      : ` (its grid cell: ${escapeHtml(formatRatio(own.staircase.rederiveOverShared))}, ${escapeHtml(formatRatio(own.staircase.sharedOverTurn))})`
   }; the reference world: ${escapeHtml(formatRatio(results.worlds.reference.staircase.rederiveOverShared))}, ${escapeHtml(formatRatio(results.worlds.reference.staircase.sharedOverTurn))}.</p>
 ${figure('map', svg, 'Whole-call rederive ÷ shared and shared ÷ turn over provider tools × grants, measured ÷ published, the published band outlined, both worlds as points.')}`;
 }
@@ -165,7 +176,9 @@ function noiseNotice(model: ReportPageModel): string {
     );
   }
   if (noisyInHistory > 0) {
-    parts.push(`${noisyInHistory} run(s) in the history are marked noisy (${escapeHtml(NOISE_RULE)}): a step next to one says more about the machine than about the commit.`);
+    parts.push(
+      `${noisyInHistory} run(s) in the history are marked noisy (${escapeHtml(NOISE_RULE)}): a step next to one says more about the machine than about the commit.`,
+    );
   }
   if (parts.length === 0) return '';
   return `<p class="notice" id="noise-caveat" role="note">${parts.join(' ')}</p>`;
@@ -182,7 +195,9 @@ function summaryStrip(model: ReportPageModel): string {
     ['over MCP, turn (p50)', formatDuration(results.mcp.turn.call.p50Us)],
   ];
   return `<ul class="summary-strip" aria-label="headline figures">${items
-    .map(([key, value]) => `<li><span class="k">${escapeHtml(key)}</span><span class="v">${escapeHtml(value)}</span></li>`)
+    .map(
+      ([key, value]) => `<li><span class="k">${escapeHtml(key)}</span><span class="v">${escapeHtml(value)}</span></li>`,
+    )
     .join('')}</ul>`;
 }
 
@@ -274,11 +289,19 @@ ${figure('history', model.charts.history, `Whole call and catalogue segment p50 
 ${stepsList(model.steps)}
 ${renderTable(t.history)}`,
     ],
-    ...(model.ciHistory === undefined ? [] : [['ci-history', 'History across CI runs', ciHistorySection(model.ciHistory)] as const]),
-    ...(model.gateHistory === undefined ? [] : [['gate-history', 'The gate replayed over history', gateHistorySection(model.gateHistory)] as const]),
-    ...(model.sweep === undefined || model.charts.sweep === undefined ? [] : [['scale', '4. Catalogue resolution at scale', sweepSection(model.sweep, model.charts.sweep)] as const]),
+    ...(model.ciHistory === undefined
+      ? []
+      : [['ci-history', 'History across CI runs', ciHistorySection(model.ciHistory)] as const]),
+    ...(model.gateHistory === undefined
+      ? []
+      : [['gate-history', 'The gate replayed over history', gateHistorySection(model.gateHistory)] as const]),
+    ...(model.sweep === undefined || model.charts.sweep === undefined
+      ? []
+      : [['scale', '4. Catalogue resolution at scale', sweepSection(model.sweep, model.charts.sweep)] as const]),
     ['profiles', model.sweep === undefined ? '4. Profiles' : '5. Profiles', profilesSection(model)],
-    ...(model.map === undefined || model.charts.map === undefined ? [] : [['map', 'The staircase map', mapSection(model.map, model.charts.map)] as const]),
+    ...(model.map === undefined || model.charts.map === undefined
+      ? []
+      : [['map', 'The staircase map', mapSection(model.map, model.charts.map)] as const]),
     ...(t.transports === undefined
       ? []
       : [
@@ -301,7 +324,10 @@ ${renderTable(t.transports)}`,
   ];
   const toc = sections.map(([id, title]) => `<li><a href="#${id}">${escapeHtml(title)}</a></li>`).join('');
   const body = sections
-    .map(([id, title, content]) => `<section id="${id}" aria-labelledby="${id}-title">\n<h2 id="${id}-title">${escapeHtml(title)}</h2>\n${content}\n</section>`)
+    .map(
+      ([id, title, content]) =>
+        `<section id="${id}" aria-labelledby="${id}-title">\n<h2 id="${id}-title">${escapeHtml(title)}</h2>\n${content}\n</section>`,
+    )
     .join('\n');
 
   return `<!doctype html>

@@ -74,7 +74,11 @@ export function ratiosTable(latest: Results, anchors: AnchorFigures | undefined)
     ['whole call, rederive ÷ shared', latest.staircase.rederiveOverShared, anchors?.ratios.rederiveOverShared],
     ['whole call, shared ÷ turn', latest.staircase.sharedOverTurn, anchors?.ratios.sharedOverTurn],
     ['whole call, rederive ÷ turn', latest.staircase.rederiveOverTurn, anchors?.ratios.rederiveOverTurn],
-    ['catalogue segment, shared ÷ turn', latest.staircase.catalogueSharedOverTurn, anchors?.ratios.catalogueSegmentSharedOverTurn],
+    [
+      'catalogue segment, shared ÷ turn',
+      latest.staircase.catalogueSharedOverTurn,
+      anchors?.ratios.catalogueSegmentSharedOverTurn,
+    ],
   ];
   return {
     id: 'table-ratios',
@@ -84,7 +88,9 @@ export function ratiosTable(latest: Results, anchors: AnchorFigures | undefined)
       label,
       ratio(ours),
       published === undefined ? NONE : ratio(published),
-      published === undefined ? NONE : { text: formatRatio(ours / published), value: clean(ours / published), unit: 'ratio' },
+      published === undefined
+        ? NONE
+        : { text: formatRatio(ours / published), value: clean(ours / published), unit: 'ratio' },
     ]),
   };
 }
@@ -93,7 +99,15 @@ export function callTable(latest: Results): Table {
   return {
     id: 'table-calls',
     caption: 'Mediated call per strategy (latest run)',
-    columns: ['strategy', 'p50 (µs)', 'p95 (µs)', 'mean (µs)', 'calls measured', 'throughput (calls/ms)', 'wire bytes per call'],
+    columns: [
+      'strategy',
+      'p50 (µs)',
+      'p95 (µs)',
+      'mean (µs)',
+      'calls measured',
+      'throughput (calls/ms)',
+      'wire bytes per call',
+    ],
     rows: segmentRowResults(latest).map(([name, result]) => [
       name,
       micros(result.call.p50Us),
@@ -114,7 +128,13 @@ export function segmentsTable(latest: Results): Table {
     rows: segmentRowResults(latest).flatMap(([name, result]) =>
       SEGMENT_NAMES.map((segment) => {
         const stats = result.segments[segment];
-        return [`${name} · ${segment}`, micros(stats.p50Us), micros(stats.meanUs), share(stats.share), count(stats.perCall)];
+        return [
+          `${name} · ${segment}`,
+          micros(stats.p50Us),
+          micros(stats.meanUs),
+          share(stats.share),
+          count(stats.perCall),
+        ];
       }),
     ),
   };
@@ -228,7 +248,19 @@ export function transportsTable(latest: Results): Table | undefined {
   return {
     id: 'table-transports',
     caption: `tools/call per MCP transport, costlab beside a bare SDK server answering the same tool and beside the floor served over MCP (${bench.tool}; sides taking turns to go first; latest run)`,
-    columns: ['transport', 'costlab p50 (µs)', 'costlab p95 (µs)', 'bare SDK p50 (µs)', 'bare SDK p95 (µs)', 'added p50 (µs)', `added, round by round, median (${Math.round(confidence * 100)}% interval) (µs)`, 'costlab ÷ bare', 'floor p50 (µs)', 'costlab − floor (µs)', 'calls per side'],
+    columns: [
+      'transport',
+      'costlab p50 (µs)',
+      'costlab p95 (µs)',
+      'bare SDK p50 (µs)',
+      'bare SDK p95 (µs)',
+      'added p50 (µs)',
+      `added, round by round, median (${Math.round(confidence * 100)}% interval) (µs)`,
+      'costlab ÷ bare',
+      'floor p50 (µs)',
+      'costlab − floor (µs)',
+      'calls per side',
+    ],
     rows: bench.transports.map((row) => [
       row.transport,
       micros(row.costlab.p50Us),
@@ -259,7 +291,10 @@ export function environmentEntries(latest: Results): Array<readonly [string, str
     ['CPU', `${env.cpuModel}, ${env.cores} cores`],
     ['memory', `${env.memoryGiB} GiB`],
     ['lockfile hash', env.lockfileHash],
-    ['workload', `${workload.callsPerTurn} calls per turn; ${workload.warmupTurns} warm-up turns discarded, ${workload.measuredTurns} measured`],
+    [
+      'workload',
+      `${workload.callsPerTurn} calls per turn; ${workload.warmupTurns} warm-up turns discarded, ${workload.measuredTurns} measured`,
+    ],
     ['world', `${workload.definitions} tool definitions, ${workload.served} served to the bench actor`],
     ['timer overhead', `${latest.timerOverheadUs} µs per reading (printed, never subtracted)`],
   ];

@@ -7,7 +7,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { safeParseResults, type Results } from '../results/results-schema.js';
-import { isNoisy, LoadAverageSchema, testbedOf, type LoadAverage, type RunKind, type Testbed } from '../results/run-context.js';
+import {
+  isNoisy,
+  LoadAverageSchema,
+  testbedOf,
+  type LoadAverage,
+  type RunKind,
+  type Testbed,
+} from '../results/run-context.js';
 
 export interface ResultsFile {
   /** File name inside the results directory (prefixed with the directory's name when several are read). */
@@ -22,9 +29,14 @@ export interface ResultsFile {
 }
 
 /** Run context of a parsed file; `raw` is the file's JSON, for fields older harnesses kept under `harness`. */
-export function runContextOf(results: Results, raw?: unknown): Pick<ResultsFile, 'kind' | 'testbed' | 'loadAverage' | 'noisy'> {
+export function runContextOf(
+  results: Results,
+  raw?: unknown,
+): Pick<ResultsFile, 'kind' | 'testbed' | 'loadAverage' | 'noisy'> {
   const kind = results.kind ?? (/\s--quick\b/.test(results.command) ? 'quick' : 'full');
-  const older = LoadAverageSchema.safeParse((raw as { harness?: { loadAverage?: unknown } } | undefined)?.harness?.loadAverage);
+  const older = LoadAverageSchema.safeParse(
+    (raw as { harness?: { loadAverage?: unknown } } | undefined)?.harness?.loadAverage,
+  );
   const loadAverage = results.loadAverage ?? (older.success ? older.data : undefined);
   return {
     kind,
@@ -118,7 +130,12 @@ export async function loadResultsCollection(dirOrDirs: string | readonly string[
       }
       const outcome = safeParseResults(json);
       if (outcome.ok) parsed.push({ file, results: outcome.results, ...runContextOf(outcome.results, json) });
-      else skipped.push({ file, reason: describeIssues(outcome.issues), suspect: typeof json === 'object' && json !== null && 'schemaVersion' in json && 'strategies' in json });
+      else
+        skipped.push({
+          file,
+          reason: describeIssues(outcome.issues),
+          suspect: typeof json === 'object' && json !== null && 'schemaVersion' in json && 'strategies' in json,
+        });
     }
   }
   if (unreadable.length === dirs.length) throw new NoResultsError(unreadable.join('; '));
@@ -140,7 +157,8 @@ export async function loadResultsCollection(dirOrDirs: string | readonly string[
     const better =
       held === undefined ||
       KIND_RANK[entry.kind] > KIND_RANK[held.kind] ||
-      (KIND_RANK[entry.kind] === KIND_RANK[held.kind] && Date.parse(entry.results.createdAt) > Date.parse(held.results.createdAt));
+      (KIND_RANK[entry.kind] === KIND_RANK[held.kind] &&
+        Date.parse(entry.results.createdAt) > Date.parse(held.results.createdAt));
     if (better) perCommit.set(key, entry);
   }
   const history = [...perCommit.values()].sort(byCommitOrder);
@@ -151,7 +169,9 @@ export async function loadResultsCollection(dirOrDirs: string | readonly string[
 }
 
 /** The history entries run on one testbed, in commit order, the latest run's testbed first. */
-export function historyByTestbed(collection: ResultsCollection): Array<{ readonly testbed: Testbed; readonly entries: readonly ResultsFile[] }> {
+export function historyByTestbed(
+  collection: ResultsCollection,
+): Array<{ readonly testbed: Testbed; readonly entries: readonly ResultsFile[] }> {
   const groups = new Map<string, { testbed: Testbed; entries: ResultsFile[] }>();
   for (const entry of collection.history) {
     const group = groups.get(entry.testbed.id) ?? { testbed: entry.testbed, entries: [] };

@@ -70,7 +70,10 @@ export function publishedShareRows(anchors: AnchorFigures | undefined): Publishe
   }));
 }
 
-export function segmentsChartSpec(shares: readonly SegmentShareRow[], published: readonly PublishedShareRow[]): TopLevelSpec {
+export function segmentsChartSpec(
+  shares: readonly SegmentShareRow[],
+  published: readonly PublishedShareRow[],
+): TopLevelSpec {
   const y = { field: 'strategy', type: 'nominal', sort: [...SEGMENT_ROWS], title: null } as const;
   return {
     $schema: VEGA_LITE_SCHEMA,

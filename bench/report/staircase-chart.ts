@@ -24,7 +24,13 @@ export const CATALOGUE_SEGMENT = 'catalogue segment (p50)';
 
 /** The staircase and the history both stack a whole-call panel over a catalogue-segment panel, labelled at their top left. */
 export const MEASURE_PANELS: Extract<TopLevelSpec, { facet: unknown }>['facet'] = {
-  row: { field: 'measure', type: 'nominal', sort: [WHOLE_CALL, CATALOGUE_SEGMENT], title: null, header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' } },
+  row: {
+    field: 'measure',
+    type: 'nominal',
+    sort: [WHOLE_CALL, CATALOGUE_SEGMENT],
+    title: null,
+    header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top' },
+  },
 };
 
 export interface StaircaseRow {
@@ -85,7 +91,10 @@ export { COMPACT_DECADE } from './log-axis.js';
 export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSpec {
   const rows = allRows.filter((row) => row.micros > 0);
   // Headroom past the longest bar, so its value label stays inside the panel.
-  const axis = logAxis(rows.map((row) => row.micros), 5);
+  const axis = logAxis(
+    rows.map((row) => row.micros),
+    5,
+  );
   const sources = [OURS, ...(rows.some((row) => row.source === PUBLISHED) ? [PUBLISHED] : [])];
   const position = {
     y: {
@@ -132,7 +141,14 @@ export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSp
               sort: sources,
               title: null,
               scale: { domain: sources, range: [1, PUBLISHED_OPACITY].slice(0, sources.length) },
-              legend: { orient: 'top', direction: 'horizontal', labelFontSize: 12, symbolType: 'square', symbolFillColor: '#555', symbolStrokeWidth: 0 },
+              legend: {
+                orient: 'top',
+                direction: 'horizontal',
+                labelFontSize: 12,
+                symbolType: 'square',
+                symbolFillColor: '#555',
+                symbolStrokeWidth: 0,
+              },
             },
             description: { field: 'description' },
           },

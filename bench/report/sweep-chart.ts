@@ -43,9 +43,14 @@ export function sweepChartRows(results: SweepResults): SweepChartRow[] {
     { strategy: TURN_UNSIGNALLED, of: 'turn', signalled: false },
   ];
   for (const { strategy, of, signalled } of curves) {
-    const curve = results.points.filter((p) => p.axis === 'tools' && p.strategy === of && (p.changeSignal !== false) === signalled).sort((a, b) => a.tools - b.tools);
+    const curve = results.points
+      .filter((p) => p.axis === 'tools' && p.strategy === of && (p.changeSignal !== false) === signalled)
+      .sort((a, b) => a.tools - b.tools);
     for (const [metric, measure] of SWEEP_MEASURES) {
-      const fitted = results.slopes.find((s) => s.strategy === of && s.metric === (metric satisfies SweepMetric) && (s.changeSignal !== false) === signalled);
+      const fitted = results.slopes.find(
+        (s) =>
+          s.strategy === of && s.metric === (metric satisfies SweepMetric) && (s.changeSignal !== false) === signalled,
+      );
       const last = curve.at(-1);
       for (const point of curve) {
         const micros = point[metric];
@@ -58,7 +63,9 @@ export function sweepChartRows(results: SweepResults): SweepChartRow[] {
           micros,
           slopeLabel,
           description: `${strategy} · ${measure} · N=${point.tools.toLocaleString('en-US')} = ${formatMicros(micros)} µs${
-            fitted === undefined ? '' : ` (fitted log–log slope ${fitted.slope} over N ${fitted.fromTools}–${fitted.toTools})`
+            fitted === undefined
+              ? ''
+              : ` (fitted log–log slope ${fitted.slope} over N ${fitted.fromTools}–${fitted.toTools})`
           }`,
         });
       }
@@ -69,7 +76,10 @@ export function sweepChartRows(results: SweepResults): SweepChartRow[] {
 
 export function sweepChartSpec(rows: readonly SweepChartRow[]): TopLevelSpec {
   const x = logAxis(rows.map((row) => row.tools));
-  const y = logAxis(rows.map((row) => row.micros), 3);
+  const y = logAxis(
+    rows.map((row) => row.micros),
+    3,
+  );
   const strategies = SERIES_NAMES.filter((name) => rows.some((row) => row.strategy === name));
   const encoding = {
     x: logPosition('tools', 'N provider tools (log scale)', x),
@@ -91,7 +101,14 @@ export function sweepChartSpec(rows: readonly SweepChartRow[]): TopLevelSpec {
         type: 'nominal',
         sort: SWEEP_MEASURES.map(([, measure]) => measure),
         title: null,
-        header: { labelAngle: 0, labelAlign: 'left', labelAnchor: 'start', labelOrient: 'top', labelLimit: 300, labelFontSize: 12 },
+        header: {
+          labelAngle: 0,
+          labelAlign: 'left',
+          labelAnchor: 'start',
+          labelOrient: 'top',
+          labelLimit: 300,
+          labelFontSize: 12,
+        },
       },
     },
     spec: {
@@ -99,11 +116,22 @@ export function sweepChartSpec(rows: readonly SweepChartRow[]): TopLevelSpec {
       height: 190,
       layer: [
         { mark: { type: 'line', strokeWidth: 2, aria: false }, encoding: { ...encoding, order: { field: 'tools' } } },
-        { mark: { type: 'point', filled: true, size: 50, opacity: 1 }, encoding: { ...encoding, description: { field: 'description' } } },
+        {
+          mark: { type: 'point', filled: true, size: 50, opacity: 1 },
+          encoding: { ...encoding, description: { field: 'description' } },
+        },
         // One label layer per strategy, each at its own height: curves that end at the same N would print on top of each other.
         ...strategies.map((strategy, k) => ({
           transform: [{ filter: `datum.slopeLabel !== null && datum.strategy === '${strategy}'` }],
-          mark: { type: 'text' as const, align: 'right' as const, dx: -6, dy: -9 - 13 * (strategies.length - 1 - k), fontSize: 11, fontWeight: 'bold' as const, aria: false },
+          mark: {
+            type: 'text' as const,
+            align: 'right' as const,
+            dx: -6,
+            dy: -9 - 13 * (strategies.length - 1 - k),
+            fontSize: 11,
+            fontWeight: 'bold' as const,
+            aria: false,
+          },
           encoding: { x: encoding.x, y: encoding.y, color: encoding.color, text: { field: 'slopeLabel' } },
         })),
       ],

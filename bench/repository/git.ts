@@ -38,10 +38,16 @@ export class GitFailed extends Error {
  * git's stdout, trimmed (untrimmed with `trim: false`, for `-z` output whose first
  * record may begin with a space); GitFailed on a non-zero exit or when git cannot be started.
  */
-export async function git(cwd: string, args: readonly string[], options: { readonly trim?: boolean } = {}): Promise<string> {
+export async function git(
+  cwd: string,
+  args: readonly string[],
+  options: { readonly trim?: boolean } = {},
+): Promise<string> {
   const result = await runProcess('git', args, { cwd, env: gitEnvironment() });
-  if (result.spawnError !== undefined) throw new GitFailed(args, `an error starting it (${result.spawnError.code ?? String(result.spawnError)})`, '');
-  if (result.code !== 0) throw new GitFailed(args, result.code === null ? 'a signal' : `exit code ${result.code}`, tailLines(result.stderr));
+  if (result.spawnError !== undefined)
+    throw new GitFailed(args, `an error starting it (${result.spawnError.code ?? String(result.spawnError)})`, '');
+  if (result.code !== 0)
+    throw new GitFailed(args, result.code === null ? 'a signal' : `exit code ${result.code}`, tailLines(result.stderr));
   return options.trim === false ? result.stdout : result.stdout.trim();
 }
 
@@ -55,11 +61,21 @@ export function gitSync(cwd: string, args: readonly string[]): string {
   try {
     // nodePath false: git from the caller's PATH, not node_modules/.bin; inheritEnv false, or
     // tinyexec would merge process.env — GIT_DIR included — back over the cleaned environment.
-    result = xSync('git', [...args], { nodePath: false, inheritEnv: false, nodeOptions: { cwd, env: gitEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] }, throwOnError: false });
+    result = xSync('git', [...args], {
+      nodePath: false,
+      inheritEnv: false,
+      nodeOptions: { cwd, env: gitEnvironment(), stdio: ['ignore', 'pipe', 'pipe'] },
+      throwOnError: false,
+    });
   } catch (error) {
     throw new GitFailed(args, `an error starting it (${(error as NodeJS.ErrnoException).code ?? String(error)})`, '');
   }
-  if (result.exitCode !== 0) throw new GitFailed(args, result.exitCode === undefined ? 'a signal' : `exit code ${result.exitCode}`, tailLines(result.stderr));
+  if (result.exitCode !== 0)
+    throw new GitFailed(
+      args,
+      result.exitCode === undefined ? 'a signal' : `exit code ${result.exitCode}`,
+      tailLines(result.stderr),
+    );
   return result.stdout.trim();
 }
 

@@ -86,11 +86,13 @@ async function oneTurn(kernel: MediationKernel, turn: number, calls: number, pat
   let listUs = 0;
   let served = 0;
   try {
-    if (scope.status !== 'available') throw new TurnNotListed(`${path}, turn ${turn}: authority ${scope.code ?? 'unavailable'}`);
+    if (scope.status !== 'available')
+      throw new TurnNotListed(`${path}, turn ${turn}: authority ${scope.code ?? 'unavailable'}`);
     const listed = await kernel.listTools(context);
     const t2 = performance.now();
     listUs = (t2 - t1) * 1000;
-    if (listed.status !== 'listed') throw new TurnNotListed(`${path}, turn ${turn}: listing ${listed.status} ${listed.code ?? ''}`);
+    if (listed.status !== 'listed')
+      throw new TurnNotListed(`${path}, turn ${turn}: listing ${listed.status} ${listed.code ?? ''}`);
     served = listed.tools.length;
     for (let i = 0; i < calls; i++) {
       const attempt = TURN_ATTEMPTS[i]!;
@@ -98,7 +100,10 @@ async function oneTurn(kernel: MediationKernel, turn: number, calls: number, pat
       const c0 = performance.now();
       const result: ToolResult = await kernel.invokeTool(context, call);
       callsUs.push((performance.now() - c0) * 1000);
-      checkOutcome(path, turn, i, attempt, { status: result.status, code: result.status === 'succeeded' ? undefined : result.code });
+      checkOutcome(path, turn, i, attempt, {
+        status: result.status,
+        code: result.status === 'succeeded' ? undefined : result.code,
+      });
     }
   } finally {
     scope.close();
@@ -111,8 +116,13 @@ export function pointLabel(spec: PointSpec): string {
 }
 
 /** Measures one point. `onTurn` is told each finished turn (progress). */
-export async function runPoint(spec: PointSpec, budget: PointBudget, onTurn?: (done: number) => void): Promise<PointFigures> {
-  if (spec.calls < 1 || spec.calls > TURN_ATTEMPTS.length) throw new RangeError(`calls per turn must be 1–${TURN_ATTEMPTS.length}, got ${spec.calls}`);
+export async function runPoint(
+  spec: PointSpec,
+  budget: PointBudget,
+  onTurn?: (done: number) => void,
+): Promise<PointFigures> {
+  if (spec.calls < 1 || spec.calls > TURN_ATTEMPTS.length)
+    throw new RangeError(`calls per turn must be 1–${TURN_ATTEMPTS.length}, got ${spec.calls}`);
   const { kernel, audit } = buildScaleKernel(spec.strategy, spec);
   const path = `sweep ${pointLabel(spec)}`;
   let turn = 0;

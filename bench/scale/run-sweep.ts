@@ -60,7 +60,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     const probe = await runPoint(spec, { warmupTurns: 1, minTurns: 1, maxTurns: 1, budgetMs: 0 });
     if (probe.turnP50Us / 1000 > plan.turnCeilingMs) {
       tooSlow.set(curve, point.tools);
-      skipped.push({ ...point, reason: `one turn took ${Math.round(probe.turnP50Us / 1000)} ms (ceiling ${plan.turnCeilingMs} ms)` });
+      skipped.push({
+        ...point,
+        reason: `one turn took ${Math.round(probe.turnP50Us / 1000)} ms (ceiling ${plan.turnCeilingMs} ms)`,
+      });
       continue;
     }
     const figures = await runPoint(spec, plan.budget);
@@ -91,21 +94,36 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
     slopes: fitSlopes(points),
     ...(options.shard === undefined ? {} : { shard: { ...options.shard, plan: planId(wholePlan) } }),
   });
-  const files = options.shard === undefined ? await writeSweepOutputs(results, options.outDir) : [await writeShardFile(results, options.shard, options.outDir)];
+  const files =
+    options.shard === undefined
+      ? await writeSweepOutputs(results, options.outDir)
+      : [await writeShardFile(results, options.shard, options.outDir)];
   return { results, files };
 }
 
 /** The log–log slope of each N curve (from N = 20 up), per metric: every strategy's, and `turn`'s without a change signal (marked `changeSignal: false`). */
 export function fitSlopes(points: readonly SweepPoint[]): SweepResults['slopes'] {
   const slopes: SweepResults['slopes'] = [];
-  const curves = [...(['rederive', 'shared', 'turn'] as const).map((strategy) => ({ strategy, signalled: true })), { strategy: 'turn' as const, signalled: false }];
+  const curves = [
+    ...(['rederive', 'shared', 'turn'] as const).map((strategy) => ({ strategy, signalled: true })),
+    { strategy: 'turn' as const, signalled: false },
+  ];
   for (const { strategy, signalled } of curves) {
-    const curve = points.filter((p) => p.axis === 'tools' && p.strategy === strategy && (p.changeSignal !== false) === signalled && p.tools >= 20);
+    const curve = points.filter(
+      (p) => p.axis === 'tools' && p.strategy === strategy && (p.changeSignal !== false) === signalled && p.tools >= 20,
+    );
     if (new Set(curve.map((p) => p.tools)).size < 2) continue;
     const fromTools = Math.min(...curve.map((p) => p.tools));
     const toTools = Math.max(...curve.map((p) => p.tools));
     for (const metric of ['listP50Us', 'boundaryP50Us', 'callP50Us', 'amortizedP50Us'] as const) {
-      slopes.push({ strategy, metric, fromTools, toTools, slope: logLogSlope(curve.map((p) => ({ x: p.tools, y: p[metric] }))), ...(signalled ? {} : { changeSignal: false }) });
+      slopes.push({
+        strategy,
+        metric,
+        fromTools,
+        toTools,
+        slope: logLogSlope(curve.map((p) => ({ x: p.tools, y: p[metric] }))),
+        ...(signalled ? {} : { changeSignal: false }),
+      });
     }
   }
   return slopes;
@@ -115,7 +133,11 @@ export function fitSlopes(points: readonly SweepPoint[]): SweepResults['slopes']
 export async function writeSweepOutputs(results: SweepResults, outDir: string): Promise<string[]> {
   const dir = path.join(outDir, 'sweep');
   const json = `${JSON.stringify(results, null, 2)}\n`;
-  const files = [path.join(dir, `${results.commit}${results.quick ? '-quick' : ''}.json`), path.join(dir, results.quick ? 'latest-quick.json' : 'latest.json'), path.join(outDir, results.quick ? 'scale-sweep-quick.md' : 'scale-sweep.md')];
+  const files = [
+    path.join(dir, `${results.commit}${results.quick ? '-quick' : ''}.json`),
+    path.join(dir, results.quick ? 'latest-quick.json' : 'latest.json'),
+    path.join(outDir, results.quick ? 'scale-sweep-quick.md' : 'scale-sweep.md'),
+  ];
   await withOutputDirectory(outDir, results.command, async () => {
     await writeOutputFile(files[0]!, json);
     await writeOutputFile(files[1]!, json);
@@ -126,7 +148,13 @@ export async function writeSweepOutputs(results: SweepResults, outDir: string): 
 
 /** A shard writes its part only, `<out>/sweep/<commit>[-quick].shard-<i>-of-<n>.json`: never the latest file or the markdown. */
 async function writeShardFile(results: SweepResults, shard: Shard, outDir: string): Promise<string> {
-  const file = path.join(outDir, 'sweep', `${results.commit}${results.quick ? '-quick' : ''}.shard-${shard.index}-of-${shard.count}.json`);
-  await withOutputDirectory(outDir, results.command, () => writeOutputFile(file, `${JSON.stringify(results, null, 2)}\n`));
+  const file = path.join(
+    outDir,
+    'sweep',
+    `${results.commit}${results.quick ? '-quick' : ''}.shard-${shard.index}-of-${shard.count}.json`,
+  );
+  await withOutputDirectory(outDir, results.command, () =>
+    writeOutputFile(file, `${JSON.stringify(results, null, 2)}\n`),
+  );
   return file;
 }

@@ -82,7 +82,8 @@ export async function measureSdkListing(tools: number, repetitions: number): Pro
       const s0 = performance.now();
       const sdkListed = await listTools(sdkClient);
       const s1 = performance.now();
-      if (sdkListed.tools.length !== tools) throw new Error(`SDK McpServer listed ${sdkListed.tools.length} of ${tools} tools`);
+      if (sdkListed.tools.length !== tools)
+        throw new Error(`SDK McpServer listed ${sdkListed.tools.length} of ${tools} tools`);
 
       const c0 = performance.now();
       const bridge = await OpenToolBridge.open(kernel, worldContext(rep + 2));
@@ -96,7 +97,8 @@ export async function measureSdkListing(tools: number, repetitions: number): Pro
       await client.close();
       await server.close();
       bridge.close();
-      if (listed.tools.length < tools) throw new Error(`costlab listed ${listed.tools.length} tools, expected at least ${tools}`);
+      if (listed.tools.length < tools)
+        throw new Error(`costlab listed ${listed.tools.length} tools, expected at least ${tools}`);
       if (rep < 0) continue;
       sdkUs.push((s1 - s0) * 1000);
       listUs.push((c2 - c1) * 1000);

@@ -53,7 +53,10 @@ export async function readShardFiles(files: readonly string[]): Promise<ShardFil
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
-      throw new SweepMergeRefused('shard_unreadable', `${file}: ${(error as NodeJS.ErrnoException).code ?? 'cannot be read'}`);
+      throw new SweepMergeRefused(
+        'shard_unreadable',
+        `${file}: ${(error as NodeJS.ErrnoException).code ?? 'cannot be read'}`,
+      );
     }
     let value: unknown;
     try {
@@ -62,8 +65,19 @@ export async function readShardFiles(files: readonly string[]): Promise<ShardFil
       throw new SweepMergeRefused('shard_unreadable', `${file}: not JSON`);
     }
     const parsed = SweepResultsSchema.safeParse(value);
-    if (!parsed.success) throw new SweepMergeRefused('shard_unreadable', `${file}: not sweep results (${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).slice(0, 3).join('; ')})`);
-    if (parsed.data.shard === undefined) throw new SweepMergeRefused('shard_unreadable', `${file}: the results of a whole sweep, not of a shard (run with --shard i/n)`);
+    if (!parsed.success)
+      throw new SweepMergeRefused(
+        'shard_unreadable',
+        `${file}: not sweep results (${parsed.error.issues
+          .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
+          .slice(0, 3)
+          .join('; ')})`,
+      );
+    if (parsed.data.shard === undefined)
+      throw new SweepMergeRefused(
+        'shard_unreadable',
+        `${file}: the results of a whole sweep, not of a shard (run with --shard i/n)`,
+      );
     shards.push({ file, results: parsed.data });
   }
   return shards;
@@ -74,15 +88,23 @@ export async function readShardFiles(files: readonly string[]): Promise<ShardFil
  * shards' kind (quick or full). `command` is the merge's own command line;
  * each shard's is kept in `mergedFrom`.
  */
-export function mergeSweepShards(shards: readonly ShardFile[], command: string, plan: SweepPlan = planSweep(shards[0]?.results.quick ?? false)): SweepResults {
+export function mergeSweepShards(
+  shards: readonly ShardFile[],
+  command: string,
+  plan: SweepPlan = planSweep(shards[0]?.results.quick ?? false),
+): SweepResults {
   if (shards.length === 0) throw new SweepMergeRefused('shards_incomplete', 'no shard files given');
   const first = shards[0]!.results;
-  const name = (shard: ShardFile): string => `${path.basename(shard.file)} (shard ${shard.results.shard!.index}/${shard.results.shard!.count})`;
+  const name = (shard: ShardFile): string =>
+    `${path.basename(shard.file)} (shard ${shard.results.shard!.index}/${shard.results.shard!.count})`;
 
   // One commit, one kind of run.
   for (const shard of shards) {
     if (shard.results.commit !== first.commit || shard.results.quick !== first.quick) {
-      throw new SweepMergeRefused('commit_mismatch', `${name(shard)} measured ${describeRun(shard.results)}, ${name(shards[0]!)} measured ${describeRun(first)}`);
+      throw new SweepMergeRefused(
+        'commit_mismatch',
+        `${name(shard)} measured ${describeRun(shard.results)}, ${name(shards[0]!)} measured ${describeRun(first)}`,
+      );
     }
   }
   // One plan, the one this checkout makes, split the same number of ways.
@@ -90,29 +112,52 @@ export function mergeSweepShards(shards: readonly ShardFile[], command: string, 
   const count = first.shard!.count;
   for (const shard of shards) {
     if (shard.results.shard!.plan !== expectedPlan) {
-      throw new SweepMergeRefused('plan_mismatch', `${name(shard)} was split from plan ${shard.results.shard!.plan}; this checkout plans ${expectedPlan} for a ${first.quick ? 'quick' : 'full'} sweep (merge with the code that measured the shards)`);
+      throw new SweepMergeRefused(
+        'plan_mismatch',
+        `${name(shard)} was split from plan ${shard.results.shard!.plan}; this checkout plans ${expectedPlan} for a ${first.quick ? 'quick' : 'full'} sweep (merge with the code that measured the shards)`,
+      );
     }
-    if (shard.results.shard!.count !== count) throw new SweepMergeRefused('plan_mismatch', `${name(shard)} is one of ${shard.results.shard!.count} shards, ${name(shards[0]!)} one of ${count}`);
+    if (shard.results.shard!.count !== count)
+      throw new SweepMergeRefused(
+        'plan_mismatch',
+        `${name(shard)} is one of ${shard.results.shard!.count} shards, ${name(shards[0]!)} one of ${count}`,
+      );
   }
   // Shards 1..n, each once.
   const byIndex = new Map<number, ShardFile>();
   for (const shard of shards) {
     const seen = byIndex.get(shard.results.shard!.index);
-    if (seen !== undefined) throw new SweepMergeRefused('shards_overlap', `shard ${shard.results.shard!.index}/${count} given twice: ${seen.file} and ${shard.file}`);
+    if (seen !== undefined)
+      throw new SweepMergeRefused(
+        'shards_overlap',
+        `shard ${shard.results.shard!.index}/${count} given twice: ${seen.file} and ${shard.file}`,
+      );
     byIndex.set(shard.results.shard!.index, shard);
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
-  if (missing.length > 0) throw new SweepMergeRefused('shards_incomplete', `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} missing`);
+  if (missing.length > 0)
+    throw new SweepMergeRefused(
+      'shards_incomplete',
+      `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} missing`,
+    );
 
   // Every planned point in exactly one shard — the one the split gives it to — as measured or skipped, and nothing else.
   const { curves, sdkTools } = assignShards(plan, count);
   const owner = new Map<string, { readonly shard: ShardFile; readonly kind: 'point' | 'skip' }>();
   for (const shard of [...byIndex.values()]) {
-    const entries = [...shard.results.points.map((p) => ({ key: pointKey(p), curve: curveOf(p), kind: 'point' as const })), ...shard.results.skipped.map((p) => ({ key: pointKey(p), curve: curveOf(p), kind: 'skip' as const }))];
+    const entries = [
+      ...shard.results.points.map((p) => ({ key: pointKey(p), curve: curveOf(p), kind: 'point' as const })),
+      ...shard.results.skipped.map((p) => ({ key: pointKey(p), curve: curveOf(p), kind: 'skip' as const })),
+    ];
     for (const entry of entries) {
       const other = owner.get(entry.key);
-      if (other !== undefined) throw new SweepMergeRefused('shards_overlap', `${entry.key} is in ${name(other.shard)} and in ${name(shard)}`);
-      if (curves.get(entry.curve) !== shard.results.shard!.index) throw new SweepMergeRefused('plan_mismatch', `${name(shard)} holds ${entry.key}, which the plan gives to shard ${curves.get(entry.curve) ?? 'none'}`);
+      if (other !== undefined)
+        throw new SweepMergeRefused('shards_overlap', `${entry.key} is in ${name(other.shard)} and in ${name(shard)}`);
+      if (curves.get(entry.curve) !== shard.results.shard!.index)
+        throw new SweepMergeRefused(
+          'plan_mismatch',
+          `${name(shard)} holds ${entry.key}, which the plan gives to shard ${curves.get(entry.curve) ?? 'none'}`,
+        );
       owner.set(entry.key, { shard, kind: entry.kind });
     }
   }
@@ -125,18 +170,33 @@ export function mergeSweepShards(shards: readonly ShardFile[], command: string, 
   for (const shard of byIndex.values()) {
     for (const entry of shard.results.sdk) {
       const other = sdkSeen.get(entry.tools);
-      if (other !== undefined) throw new SweepMergeRefused('shards_overlap', `the SDK side by side at N=${entry.tools} is in ${name(other)} and in ${name(shard)}`);
-      if (sdkTools.get(entry.tools) !== shard.results.shard!.index) throw new SweepMergeRefused('plan_mismatch', `${name(shard)} holds the SDK side by side at N=${entry.tools}, which the plan gives to shard ${sdkTools.get(entry.tools) ?? 'none'}`);
+      if (other !== undefined)
+        throw new SweepMergeRefused(
+          'shards_overlap',
+          `the SDK side by side at N=${entry.tools} is in ${name(other)} and in ${name(shard)}`,
+        );
+      if (sdkTools.get(entry.tools) !== shard.results.shard!.index)
+        throw new SweepMergeRefused(
+          'plan_mismatch',
+          `${name(shard)} holds the SDK side by side at N=${entry.tools}, which the plan gives to shard ${sdkTools.get(entry.tools) ?? 'none'}`,
+        );
       sdkSeen.set(entry.tools, shard);
     }
   }
   const sdkAbsent = plan.sdkTools.filter((tools) => !sdkSeen.has(tools));
-  if (sdkAbsent.length > 0) throw new SweepMergeRefused('shards_incomplete', `the SDK side by side at N=${sdkAbsent.join(', ')} is in no shard`);
+  if (sdkAbsent.length > 0)
+    throw new SweepMergeRefused(
+      'shards_incomplete',
+      `the SDK side by side at N=${sdkAbsent.join(', ')} is in no shard`,
+    );
 
   // In the order a whole sweep writes them: points and skips as planned (refusals first), the SDK sizes ascending as planned.
-  const ordered = [...byIndex.values()].sort((a, b) => a.results.shard!.index - b.results.shard!.index).map((shard) => shard.results);
+  const ordered = [...byIndex.values()]
+    .sort((a, b) => a.results.shard!.index - b.results.shard!.index)
+    .map((shard) => shard.results);
   const rank = new Map(planned.map((key, i) => [key, i]));
-  const byPlan = <T extends Parameters<typeof pointKey>[0]>(a: T, b: T): number => rank.get(pointKey(a))! - rank.get(pointKey(b))!;
+  const byPlan = <T extends Parameters<typeof pointKey>[0]>(a: T, b: T): number =>
+    rank.get(pointKey(a))! - rank.get(pointKey(b))!;
   const points = ordered.flatMap((results) => results.points).sort(byPlan);
   const sdkRank = new Map(plan.sdkTools.map((tools, i) => [tools, i]));
   return SweepResultsSchema.parse({
@@ -148,7 +208,10 @@ export function mergeSweepShards(shards: readonly ShardFile[], command: string, 
     quick: first.quick,
     // Each shard's testbed is in mergedFrom; a curve never spans shards, so every slope is from one of them.
     environment: first.environment,
-    loadAverage: { start: Math.max(...ordered.map((r) => r.loadAverage.start)), end: Math.max(...ordered.map((r) => r.loadAverage.end)) },
+    loadAverage: {
+      start: Math.max(...ordered.map((r) => r.loadAverage.start)),
+      end: Math.max(...ordered.map((r) => r.loadAverage.end)),
+    },
     points,
     skipped: ordered.flatMap((results) => results.skipped).sort(byPlan),
     sdk: ordered.flatMap((results) => results.sdk).sort((a, b) => sdkRank.get(a.tools)! - sdkRank.get(b.tools)!),

@@ -28,7 +28,14 @@ export interface SweepPlan {
   readonly points: readonly PlannedPoint[];
   readonly refused: readonly (PlannedPoint & { readonly reason: string })[];
   readonly sdkTools: readonly number[];
-  readonly budget: { readonly warmupTurns: number; readonly settleTurns: number; readonly settleMs: number; readonly minTurns: number; readonly maxTurns: number; readonly budgetMs: number };
+  readonly budget: {
+    readonly warmupTurns: number;
+    readonly settleTurns: number;
+    readonly settleMs: number;
+    readonly minTurns: number;
+    readonly maxTurns: number;
+    readonly budgetMs: number;
+  };
   /** A strategy whose probe turn at a point takes longer than this is skipped there, with the time in the reason. */
   readonly turnCeilingMs: number;
 }
@@ -52,19 +59,28 @@ export function planSweep(quick: boolean): SweepPlan {
   const strategies: readonly StrategyName[] = quick ? ['shared', 'turn'] : ['rederive', 'shared', 'turn'];
   const points: PlannedPoint[] = [];
   const refused: (PlannedPoint & { reason: string })[] = [];
-  for (const strategy of strategies) for (const tools of axes.tools) points.push({ axis: 'tools', strategy, tools, ...BASE });
+  for (const strategy of strategies)
+    for (const tools of axes.tools) points.push({ axis: 'tools', strategy, tools, ...BASE });
   // The same N curve under `turn` with providers that give no revision (most hosts' providers; ADR 0046), measured and judged beside the signal's.
   for (const tools of axes.tools) points.push({ axis: 'tools', strategy: 'turn', tools, ...BASE, changeSignal: false });
   // One tool of 2,000 given new content every turn, for both kinds: what one change costs the boundary beside the unchanged N = 2,000 point.
-  for (const changeSignal of [false, true]) points.push({ axis: 'changed', strategy: 'turn', tools: CHANGED_AT, ...BASE, changeSignal, changedTools: 1 });
+  for (const changeSignal of [false, true])
+    points.push({ axis: 'changed', strategy: 'turn', tools: CHANGED_AT, ...BASE, changeSignal, changedTools: 1 });
   const at = quick ? axes.tools : [20, 2000];
   for (const tools of at) {
-    for (const providers of axes.providers) if (providers !== BASE.providers && providers <= tools) points.push({ axis: 'providers', strategy: 'turn', tools, ...BASE, providers });
-    for (const calls of axes.calls) if (calls !== BASE.calls) points.push({ axis: 'calls', strategy: 'turn', tools, ...BASE, calls });
+    for (const providers of axes.providers)
+      if (providers !== BASE.providers && providers <= tools)
+        points.push({ axis: 'providers', strategy: 'turn', tools, ...BASE, providers });
+    for (const calls of axes.calls)
+      if (calls !== BASE.calls) points.push({ axis: 'calls', strategy: 'turn', tools, ...BASE, calls });
     for (const grants of axes.grants) {
       if (grants === BASE.grants) continue;
       const point = { axis: 'grants' as const, strategy: 'turn' as const, tools, ...BASE, grants };
-      if (grants > MAX_GRANTS) refused.push({ ...point, reason: `the kernel accepts at most ${MAX_GRANTS} grants per principal (grant_limit_exceeded)` });
+      if (grants > MAX_GRANTS)
+        refused.push({
+          ...point,
+          reason: `the kernel accepts at most ${MAX_GRANTS} grants per principal (grant_limit_exceeded)`,
+        });
       else points.push(point);
     }
   }

@@ -27,7 +27,9 @@ export function parseShard(given: string): Shard | undefined {
   if (match === null) return undefined;
   const index = Number(match[1]);
   const count = Number(match[2]);
-  return Number.isSafeInteger(index) && Number.isSafeInteger(count) && index >= 1 && index <= count ? { index, count } : undefined;
+  return Number.isSafeInteger(index) && Number.isSafeInteger(count) && index >= 1 && index <= count
+    ? { index, count }
+    : undefined;
 }
 
 /** The curve a planned point belongs to; the sweep's ceiling skips along it. */
@@ -36,7 +38,12 @@ export function curveOf(point: Pick<PlannedPoint, 'axis' | 'strategy'> & { reado
 }
 
 /** A point's identity within a plan: what it measures, not what it measured. */
-export function pointKey(point: Pick<PlannedPoint, 'axis' | 'strategy' | 'tools' | 'providers' | 'calls' | 'grants'> & { readonly changeSignal?: boolean; readonly changedTools?: number }): string {
+export function pointKey(
+  point: Pick<PlannedPoint, 'axis' | 'strategy' | 'tools' | 'providers' | 'calls' | 'grants'> & {
+    readonly changeSignal?: boolean;
+    readonly changedTools?: number;
+  },
+): string {
   return `${point.axis}/${point.strategy} N=${point.tools} P=${point.providers} C=${point.calls} G=${point.grants}${point.changeSignal === false ? ' unsignalled' : ''}${(point.changedTools ?? 0) > 0 ? ` changed=${point.changedTools}` : ''}`;
 }
 
@@ -50,7 +57,10 @@ export function planId(plan: SweepPlan): string {
 }
 
 /** Which shard (1-based) each curve and each SDK size goes to, for `count` shards. */
-export function assignShards(plan: SweepPlan, count: number): { readonly curves: ReadonlyMap<string, number>; readonly sdkTools: ReadonlyMap<number, number> } {
+export function assignShards(
+  plan: SweepPlan,
+  count: number,
+): { readonly curves: ReadonlyMap<string, number>; readonly sdkTools: ReadonlyMap<number, number> } {
   const sizes = new Map<string, number>();
   for (const point of plan.points) sizes.set(curveOf(point), (sizes.get(curveOf(point)) ?? 0) + 1);
   for (const point of plan.refused) if (!sizes.has(curveOf(point))) sizes.set(curveOf(point), 0);

@@ -138,7 +138,14 @@ export function referenceBenchWorld(strategy: StrategyName, spans: SpanRecorder)
 /** The staircase of the reference world alone. */
 export async function runStrategies(options: RunStrategiesOptions): Promise<Record<StrategyName, StrategyMeasurement>> {
   const runs = await runWorldStaircases({
-    worlds: [{ name: 'reference', build: referenceBenchWorld, warmupTurns: options.warmupTurns, measuredTurns: options.measuredTurns }],
+    worlds: [
+      {
+        name: 'reference',
+        build: referenceBenchWorld,
+        warmupTurns: options.warmupTurns,
+        measuredTurns: options.measuredTurns,
+      },
+    ],
     ...(options.strategies === undefined ? {} : { strategies: options.strategies }),
     ...(options.blockTurns === undefined ? {} : { blockTurns: options.blockTurns }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
@@ -147,8 +154,10 @@ export async function runStrategies(options: RunStrategiesOptions): Promise<Reco
 }
 
 function checkTurns(name: string, warmupTurns: number, measuredTurns: number): void {
-  if (!Number.isInteger(measuredTurns) || measuredTurns < 1) throw new RangeError(`${name}: measured turns must be a positive integer, got ${measuredTurns}`);
-  if (!Number.isInteger(warmupTurns) || warmupTurns < 0) throw new RangeError(`${name}: warm-up turns must be a non-negative integer, got ${warmupTurns}`);
+  if (!Number.isInteger(measuredTurns) || measuredTurns < 1)
+    throw new RangeError(`${name}: measured turns must be a positive integer, got ${measuredTurns}`);
+  if (!Number.isInteger(warmupTurns) || warmupTurns < 0)
+    throw new RangeError(`${name}: warm-up turns must be a non-negative integer, got ${warmupTurns}`);
 }
 
 /**
@@ -157,10 +166,13 @@ function checkTurns(name: string, warmupTurns: number, measuredTurns: number): v
  * proportion to their turns (a world with a tenth of the turns runs a block
  * round every tenth of the way), so drift lands on every world alike too.
  */
-export async function runWorldStaircases(options: RunWorldsOptions): Promise<Record<string, Record<StrategyName, StrategyMeasurement>>> {
+export async function runWorldStaircases(
+  options: RunWorldsOptions,
+): Promise<Record<string, Record<StrategyName, StrategyMeasurement>>> {
   const strategies = options.strategies ?? STRATEGY_NAMES;
   const block = options.blockTurns ?? BLOCK_TURNS;
-  if (!Number.isInteger(block) || block < 1) throw new RangeError(`turns per block must be a positive integer, got ${block}`);
+  if (!Number.isInteger(block) || block < 1)
+    throw new RangeError(`turns per block must be a positive integer, got ${block}`);
   for (const plan of options.worlds) checkTurns(plan.name, plan.warmupTurns, plan.measuredTurns);
   const runs: WorldRun[] = [];
   try {
@@ -169,7 +181,16 @@ export async function runWorldStaircases(options: RunWorldsOptions): Promise<Rec
       runs.push({ plan, lanes, total: plan.warmupTurns + plan.measuredTurns, next: 0 });
       for (const strategy of strategies) {
         const recorder = new SpanRecorder(plan.measuredTurns * TURN_ATTEMPTS.length);
-        lanes.push({ strategy, world: plan.build(strategy, recorder), recorder, tally: new StructuralTally(), openUs: [], openColdUs: [], listUs: [], amortizedUs: [] });
+        lanes.push({
+          strategy,
+          world: plan.build(strategy, recorder),
+          recorder,
+          tally: new StructuralTally(),
+          openUs: [],
+          openColdUs: [],
+          listUs: [],
+          amortizedUs: [],
+        });
       }
     }
     const grandTotal = runs.reduce((sum, run) => sum + run.total, 0);
@@ -221,7 +242,11 @@ async function runRound(run: WorldRun, block: number): Promise<void> {
 }
 
 /** A strategy's calls cut into the run's rounds (`block` measured turns each, in the order they ran). */
-function roundsOf(split: ReturnType<typeof splitCalls>, measuredTurns: number, block: number): StrategyRounds | undefined {
+function roundsOf(
+  split: ReturnType<typeof splitCalls>,
+  measuredTurns: number,
+  block: number,
+): StrategyRounds | undefined {
   const callsPerTurn = split.callUs.length / measuredTurns;
   if (!Number.isInteger(callsPerTurn) || callsPerTurn < 1) return undefined;
   const size = callsPerTurn * block;
@@ -245,7 +270,8 @@ function summarizeWorld(run: WorldRun, block: number): Record<StrategyName, Stra
   const measuredTurns = run.plan.measuredTurns;
   const out = {} as Record<StrategyName, StrategyMeasurement>;
   for (const lane of run.lanes) {
-    if (lane.world.kernel.openLeases !== 0) throw new Error(`${lane.strategy}: ${lane.world.kernel.openLeases} lease(s) still open after the run`);
+    if (lane.world.kernel.openLeases !== 0)
+      throw new Error(`${lane.strategy}: ${lane.world.kernel.openLeases} lease(s) still open after the run`);
     const table = lane.recorder.table();
     if (table.overflow > 0) throw new Error(`${lane.strategy}: ${table.overflow} spans found no slot`);
     const split = splitCalls(table);
@@ -261,7 +287,9 @@ function summarizeWorld(run: WorldRun, block: number): Record<StrategyName, Stra
       turnBoundary: {
         openP50Us: round(nearestRank(lane.openUs, 50)),
         ...(lane.openColdUs.length === 0 ? {} : { openColdP50Us: round(nearestRank(lane.openColdUs, 50)) }),
-        listP50Us: round(nearestRank(lane.listUs, 50)), amortizedP50Us: round(nearestRank(lane.amortizedUs, 50)) },
+        listP50Us: round(nearestRank(lane.listUs, 50)),
+        amortizedP50Us: round(nearestRank(lane.amortizedUs, 50)),
+      },
       derivationsByTurn: lane.tally.derivationsByTurn,
       resolvingOperationsPerTurn: 1 + catalogueSpans / measuredTurns,
       catalogHash: lane.tally.catalogHash!,

@@ -40,7 +40,14 @@ export class CatalogueChanged extends Error {
 /** Sums counter differences over measured turns; the footprint is their per-turn mean. */
 export class StructuralTally {
   #turns = 0;
-  readonly #totals: Counted = { authorityLoads: 0, derivations: 0, providerCalls: 0, decisions: 0, auditEvents: 0, invocations: 0 };
+  readonly #totals: Counted = {
+    authorityLoads: 0,
+    derivations: 0,
+    providerCalls: 0,
+    decisions: 0,
+    auditEvents: 0,
+    invocations: 0,
+  };
   #catalogue: CatalogueShown | undefined;
   /** Per-turn derivations, kept whole so an exact check can say which turn broke it. */
   readonly derivationsByTurn: number[] = [];
@@ -53,7 +60,9 @@ export class StructuralTally {
     if (this.#catalogue === undefined) {
       this.#catalogue = size();
     } else if (this.#catalogue.catalogHash !== catalogHash) {
-      throw new CatalogueChanged(`turn ${this.#turns} listed catalogue ${catalogHash.slice(0, 12)}…, the first measured turn ${this.#catalogue.catalogHash.slice(0, 12)}…`);
+      throw new CatalogueChanged(
+        `turn ${this.#turns} listed catalogue ${catalogHash.slice(0, 12)}…, the first measured turn ${this.#catalogue.catalogHash.slice(0, 12)}…`,
+      );
     }
   }
 

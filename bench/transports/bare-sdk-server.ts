@@ -85,7 +85,9 @@ export async function listenBareHttp(serve: () => SessionServer = bareSdkServer)
       try {
         body = text === '' ? undefined : JSON.parse(text);
       } catch {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
         return;
       }
       const sessionId = req.headers['mcp-session-id'];
@@ -95,7 +97,9 @@ export async function listenBareHttp(serve: () => SessionServer = bareSdkServer)
         return;
       }
       if (req.method !== 'POST' || !isInitializeRequest(body)) {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'no such session' } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'no such session' } }));
         return;
       }
       const server = serve();

@@ -15,8 +15,11 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { bareSdkServer } from './bare-sdk-server.js';
 import { floorSdkServer, floorStdioSink } from './floor-sdk-server.js';
 
-const { values } = parseArgs({ options: { floor: { type: 'boolean', default: false }, audit: { type: 'string' } }, strict: true });
-if (values.audit !== undefined && !values.floor) throw new Error('--audit FILE is the floor\'s trail: it needs --floor');
+const { values } = parseArgs({
+  options: { floor: { type: 'boolean', default: false }, audit: { type: 'string' } },
+  strict: true,
+});
+if (values.audit !== undefined && !values.floor) throw new Error("--audit FILE is the floor's trail: it needs --floor");
 
 const trail = values.floor ? floorStdioSink(values.audit) : undefined;
 const server = trail === undefined ? bareSdkServer() : floorSdkServer(trail.sink, trail.hold).server;

@@ -46,7 +46,8 @@ export function floorStdioSink(auditFile: string | undefined): FloorStdioSink {
   const lost: unknown[] = [];
   const failed = (error: unknown): void => void lost.push(error);
   const closed = (): void => {
-    if (lost.length > 0) throw new Error(`the floor's trail lost ${lost.length} held outcome record(s)`, { cause: lost[0] });
+    if (lost.length > 0)
+      throw new Error(`the floor's trail lost ${lost.length} held outcome record(s)`, { cause: lost[0] });
   };
   // Both sinks write any JSON value; the floor's records are not the kernel's AuditEvent type, only shaped like one.
   if (auditFile === undefined) {
@@ -100,7 +101,10 @@ export function floorSdkServer(sink?: FloorRecordSink, hold?: FloorRecordSink): 
   const tools = publishCatalogue(handlers.map((handler) => handler.definition)) as unknown as Tool[];
   let calls = 0;
 
-  const server = new Server({ name: 'floor-sdk', version: '0.0.0' }, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server(
+    { name: 'floor-sdk', version: '0.0.0' },
+    { capabilities: { tools: { listChanged: false } } },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   // Filed as costlab files its own (ADR 0037): the request checked, the result built valid and not parsed again.
   setToolsCallHandler(server, async ({ params }): Promise<CallToolResult> => {

@@ -37,7 +37,10 @@ export class InsideCallTimer {
     this.#timing = true;
     const { samples } = this;
     for (const target of this.#targets) {
-      const original = Object.getPrototypeOf(target) === Object.prototype ? undefined : (target.call as (...args: never[]) => Promise<unknown>);
+      const original =
+        Object.getPrototypeOf(target) === Object.prototype
+          ? undefined
+          : (target.call as (...args: never[]) => Promise<unknown>);
       if (original === undefined) throw new TypeError('an inside call timer times a method of a class instance');
       Object.defineProperty(target, 'call', {
         configurable: true,

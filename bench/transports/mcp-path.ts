@@ -105,7 +105,8 @@ export async function runMcpPath(options: McpPathOptions): Promise<McpMeasuremen
     const client = new Client({ name: 'costlab-bench', version: '0.1.0' });
     const frames = new FrameLog(clientSide);
     try {
-      if (bridge.catalogue.status !== 'listed') throw new TurnNotListed(`over MCP, turn ${turn}: listing ${bridge.catalogue.status}`);
+      if (bridge.catalogue.status !== 'listed')
+        throw new TurnNotListed(`over MCP, turn ${turn}: listing ${bridge.catalogue.status}`);
       await server.connect(serverSide);
       await client.connect(frames);
       await client.listTools();
@@ -135,7 +136,9 @@ export async function runMcpPath(options: McpPathOptions): Promise<McpMeasuremen
     audit.clear();
     if (measured) {
       // `invocations` counts calls the kernel was asked; over MCP the harness made more (the bridge answered some).
-      tally.add(before, { ...after, invocations: before.invocations + MCP_ATTEMPTS.length }, bridge.catalogHash, () => shownOfPublished(bridge.catalogue.tools, bridge.catalogHash));
+      tally.add(before, { ...after, invocations: before.invocations + MCP_ATTEMPTS.length }, bridge.catalogHash, () =>
+        shownOfPublished(bridge.catalogue.tools, bridge.catalogHash),
+      );
     } else {
       recorder.reset();
     }
@@ -145,7 +148,8 @@ export async function runMcpPath(options: McpPathOptions): Promise<McpMeasuremen
   const table = recorder.table();
   if (table.overflow > 0) throw new Error(`over MCP: ${table.overflow} spans found no slot`);
   const figures = summarizeCalls(splitCalls(table, 'mcp.handle'));
-  if (figures.call.n !== calls) throw new Error(`over MCP: ${calls} calls made, ${figures.call.n} mcp.handle spans recorded`);
+  if (figures.call.n !== calls)
+    throw new Error(`over MCP: ${calls} calls made, ${figures.call.n} mcp.handle spans recorded`);
   return {
     result: {
       call: figures.call,

@@ -27,12 +27,16 @@ export class StderrTrail {
   /** The records counted once the stream has ended (the child has exited); waits at most `timeoutMs` for that. */
   async invoked(timeoutMs = 5000): Promise<number> {
     let timer: NodeJS.Timeout | undefined;
-    const ended = await Promise.race([this.#ended.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
+    const ended = await Promise.race([
+      this.#ended.then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    ]);
     clearTimeout(timer);
     if (!ended) throw new Error(`the child's stderr did not end within ${timeoutMs} ms`);
     if (this.#carry.length > 0) this.#line(this.#carry);
     this.#carry = '';
-    if (this.#torn !== undefined) throw new Error(`the child's trail holds a line that is not a record: ${this.#torn.slice(0, 200)}`);
+    if (this.#torn !== undefined)
+      throw new Error(`the child's trail holds a line that is not a record: ${this.#torn.slice(0, 200)}`);
     return this.#invoked;
   }
 

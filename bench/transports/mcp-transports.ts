@@ -162,14 +162,20 @@ class Closers {
         errors.push(error);
       }
     }
-    if (errors.length > 0) throw new TransportBenchError(`closing the transport bench's endpoints: ${errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`);
+    if (errors.length > 0)
+      throw new TransportBenchError(
+        `closing the transport bench's endpoints: ${errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`,
+      );
   }
 }
 
 function costlabCheck(transport: McpTransportName): (result: CallToolResult) => void {
   return (result) => {
     const status = (result._meta as { status?: unknown } | undefined)?.status;
-    if (status !== 'succeeded') throw new TransportBenchError(`costlab over ${transport}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result._meta ?? result.content)}, expected succeeded`);
+    if (status !== 'succeeded')
+      throw new TransportBenchError(
+        `costlab over ${transport}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result._meta ?? result.content)}, expected succeeded`,
+      );
   };
 }
 
@@ -177,7 +183,8 @@ function costlabCheck(transport: McpTransportName): (result: CallToolResult) => 
 function readCheck(label: string): (result: CallToolResult) => void {
   return (result) => {
     const ok = (result.structuredContent as { ok?: unknown } | undefined)?.ok;
-    if (result.isError === true || ok !== true) throw new TransportBenchError(`${label}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result.content)}`);
+    if (result.isError === true || ok !== true)
+      throw new TransportBenchError(`${label}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result.content)}`);
   };
 }
 
@@ -190,14 +197,20 @@ function stderrTail(transport: StdioClientTransport): () => string {
   return () => tail.trim();
 }
 
-async function connectStdio(closers: Closers, transport: StdioClientTransport, label: string): Promise<{ client: Client; pid: number }> {
+async function connectStdio(
+  closers: Closers,
+  transport: StdioClientTransport,
+  label: string,
+): Promise<{ client: Client; pid: number }> {
   const tail = stderrTail(transport);
   const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
   closers.add(() => client.close());
   try {
     await client.connect(transport);
   } catch (error) {
-    throw new TransportBenchError(`${label}: the child did not start (${error instanceof Error ? error.message : String(error)}; stderr: ${tail() || '(empty)'})`);
+    throw new TransportBenchError(
+      `${label}: the child did not start (${error instanceof Error ? error.message : String(error)}; stderr: ${tail() || '(empty)'})`,
+    );
   }
   const pid = transport.pid;
   if (pid === null) throw new TransportBenchError(`${label}: the child has no pid`);
@@ -205,8 +218,17 @@ async function connectStdio(closers: Closers, transport: StdioClientTransport, l
 }
 
 /** A child serving on stdio (`node <args>`) whose stderr's trail is counted from the first byte. */
-async function spawnStdioWithTrail(closers: Closers, args: readonly string[], label: string): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
-  const stdio = new StdioClientTransport({ command: process.execPath, args: [...args], cwd: PACKAGE_ROOT, stderr: 'pipe' });
+async function spawnStdioWithTrail(
+  closers: Closers,
+  args: readonly string[],
+  label: string,
+): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
+  const stdio = new StdioClientTransport({
+    command: process.execPath,
+    args: [...args],
+    cwd: PACKAGE_ROOT,
+    stderr: 'pipe',
+  });
   if (stdio.stderr === null) throw new TransportBenchError(`${label}: no stderr pipe`);
   const trail = new StderrTrail(stdio.stderr as Readable);
   const { client, pid } = await connectStdio(closers, stdio, label);
@@ -214,18 +236,31 @@ async function spawnStdioWithTrail(closers: Closers, args: readonly string[], la
 }
 
 /** `costlab serve --stdio` as a child, with `args` after it. */
-function spawnCostlabStdio(closers: Closers, args: readonly string[]): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
-  return spawnStdioWithTrail(closers, [...costlabCliArgs(), 'serve', '--stdio', ...args], `costlab serve --stdio ${args.join(' ')}`.trim());
+function spawnCostlabStdio(
+  closers: Closers,
+  args: readonly string[],
+): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
+  return spawnStdioWithTrail(
+    closers,
+    [...costlabCliArgs(), 'serve', '--stdio', ...args],
+    `costlab serve --stdio ${args.join(' ')}`.trim(),
+  );
 }
 
-async function openCostlab(transport: McpTransportName, closers: Closers, scratch: () => Promise<string>): Promise<Endpoint> {
+async function openCostlab(
+  transport: McpTransportName,
+  closers: Closers,
+  scratch: () => Promise<string>,
+): Promise<Endpoint> {
   const check = costlabCheck(transport);
   switch (transport) {
     case 'in-memory': {
       const { kernel, audit } = buildReferenceKernel('turn');
       const bridge = await OpenToolBridge.open(kernel, worldContext(0));
       closers.add(async () => bridge.close());
-      const connection = await connectClientToBridge(bridge, { clientInfo: { name: 'costlab-transport-bench', version: '0.1.0' } });
+      const connection = await connectClientToBridge(bridge, {
+        clientInfo: { name: 'costlab-transport-bench', version: '0.1.0' },
+      });
       closers.add(() => connection.close());
       const inside = new InsideCallTimer();
       inside.add(bridge);
@@ -246,13 +281,26 @@ async function openCostlab(transport: McpTransportName, closers: Closers, scratc
       const inside = new InsideCallTimer();
       const server = await McpHttpServer.listen({
         openTurn: async (executionId) => {
-          const bridge = await OpenToolBridge.open(kernel, { ...worldContext(0), traceId: executionId, turnId: executionId });
+          const bridge = await OpenToolBridge.open(kernel, {
+            ...worldContext(0),
+            traceId: executionId,
+            turnId: executionId,
+          });
           inside.add(bridge);
           return bridge;
         },
       });
       const { client, requestHeaders } = await connectToExecution(closers, server);
-      return { transport, side: 'costlab', client, url: server.url.href, requestHeaders, check, afterRound: () => audit.clear(), inside };
+      return {
+        transport,
+        side: 'costlab',
+        client,
+        url: server.url.href,
+        requestHeaders,
+        check,
+        afterRound: () => audit.clear(),
+        inside,
+      };
     }
   }
 }
@@ -268,7 +316,10 @@ async function connectHttp(client: Client, url: URL, headers: RequestHeaders | u
 }
 
 /** Opens an execution on a costlab HTTP server and connects a client carrying its bearer token; both close with the bench. */
-async function connectToExecution(closers: Closers, server: McpHttpServer): Promise<{ client: Client; requestHeaders: RequestHeaders }> {
+async function connectToExecution(
+  closers: Closers,
+  server: McpHttpServer,
+): Promise<{ client: Client; requestHeaders: RequestHeaders }> {
   closers.add(() => server.close());
   const execution = await server.openExecution();
   const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
@@ -278,7 +329,11 @@ async function connectToExecution(closers: Closers, server: McpHttpServer): Prom
   return { client, requestHeaders };
 }
 
-async function openBare(transport: McpTransportName, closers: Closers, headers: RequestHeaders | undefined): Promise<Endpoint> {
+async function openBare(
+  transport: McpTransportName,
+  closers: Closers,
+  headers: RequestHeaders | undefined,
+): Promise<Endpoint> {
   const check = readCheck(`bare SDK server over ${transport}`);
   switch (transport) {
     case 'in-memory': {
@@ -293,7 +348,12 @@ async function openBare(transport: McpTransportName, closers: Closers, headers: 
     }
     case 'stdio':
     case 'stdio-audit-file': {
-      const stdio = new StdioClientTransport({ command: process.execPath, args: BARE_STDIO_ARGS, cwd: PACKAGE_ROOT, stderr: 'pipe' });
+      const stdio = new StdioClientTransport({
+        command: process.execPath,
+        args: BARE_STDIO_ARGS,
+        cwd: PACKAGE_ROOT,
+        stderr: 'pipe',
+      });
       const { client, pid } = await connectStdio(closers, stdio, 'bare SDK server on stdio');
       return { transport, side: 'bare', client, pid, check };
     }
@@ -303,13 +363,25 @@ async function openBare(transport: McpTransportName, closers: Closers, headers: 
       const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
       closers.add(() => client.close());
       await connectHttp(client, server.url, headers);
-      return { transport, side: 'bare', client, url: server.url.href, ...(headers === undefined ? {} : { requestHeaders: headers }), check };
+      return {
+        transport,
+        side: 'bare',
+        client,
+        url: server.url.href,
+        ...(headers === undefined ? {} : { requestHeaders: headers }),
+        check,
+      };
     }
   }
 }
 
 /** The floor served over MCP on each transport, its records kept as costlab's side keeps its trail there. */
-async function openFloor(transport: McpTransportName, closers: Closers, scratch: () => Promise<string>, headers: RequestHeaders | undefined): Promise<Endpoint> {
+async function openFloor(
+  transport: McpTransportName,
+  closers: Closers,
+  scratch: () => Promise<string>,
+  headers: RequestHeaders | undefined,
+): Promise<Endpoint> {
   const check = readCheck(`the floor over ${transport}`);
   switch (transport) {
     case 'in-memory': {
@@ -325,12 +397,20 @@ async function openFloor(transport: McpTransportName, closers: Closers, scratch:
       return { transport, side: 'floor', client, check, afterRound: floor.clear, inside };
     }
     case 'stdio': {
-      const { client, pid, trail } = await spawnStdioWithTrail(closers, [...BARE_STDIO_ARGS, '--floor'], 'the floor on stdio');
+      const { client, pid, trail } = await spawnStdioWithTrail(
+        closers,
+        [...BARE_STDIO_ARGS, '--floor'],
+        'the floor on stdio',
+      );
       return { transport, side: 'floor', client, pid, check, invokedRecords: () => trail.invoked() };
     }
     case 'stdio-audit-file': {
       const auditFile = path.join(await scratch(), 'floor-stdio-audit.jsonl');
-      const { client, pid } = await spawnStdioWithTrail(closers, [...BARE_STDIO_ARGS, '--floor', '--audit', auditFile], 'the floor on stdio --audit FILE');
+      const { client, pid } = await spawnStdioWithTrail(
+        closers,
+        [...BARE_STDIO_ARGS, '--floor', '--audit', auditFile],
+        'the floor on stdio --audit FILE',
+      );
       return { transport, side: 'floor', client, pid, check, invokedRecords: () => countInvokedInFile(auditFile) };
     }
     case 'http': {
@@ -346,7 +426,16 @@ async function openFloor(transport: McpTransportName, closers: Closers, scratch:
       const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
       closers.add(() => client.close());
       await connectHttp(client, server.url, headers);
-      return { transport, side: 'floor', client, url: server.url.href, ...(headers === undefined ? {} : { requestHeaders: headers }), check, afterRound: () => floors.forEach((floor) => floor.clear()), inside };
+      return {
+        transport,
+        side: 'floor',
+        client,
+        url: server.url.href,
+        ...(headers === undefined ? {} : { requestHeaders: headers }),
+        check,
+        afterRound: () => floors.forEach((floor) => floor.clear()),
+        inside,
+      };
     }
   }
 }
@@ -369,7 +458,8 @@ async function openFloorBehindHttp(closers: Closers): Promise<Endpoint> {
   const { kernel } = buildReferenceKernel('turn');
   const floors: FloorSdkServer[] = [];
   const server = await McpHttpServer.listen({
-    openTurn: (executionId) => OpenToolBridge.open(kernel, { ...worldContext(0), traceId: executionId, turnId: executionId }),
+    openTurn: (executionId) =>
+      OpenToolBridge.open(kernel, { ...worldContext(0), traceId: executionId, turnId: executionId }),
     session: () => {
       const floor = floorSdkServer();
       floors.push(floor);
@@ -377,7 +467,15 @@ async function openFloorBehindHttp(closers: Closers): Promise<Endpoint> {
     },
   });
   const { client, requestHeaders } = await connectToExecution(closers, server);
-  return { transport: 'http', side: 'floor', client, url: server.url.href, requestHeaders, check: readCheck('the floor behind costlab\'s HTTP checks'), afterRound: () => floors.forEach((floor) => floor.clear()) };
+  return {
+    transport: 'http',
+    side: 'floor',
+    client,
+    url: server.url.href,
+    requestHeaders,
+    check: readCheck("the floor behind costlab's HTTP checks"),
+    afterRound: () => floors.forEach((floor) => floor.clear()),
+  };
 }
 
 /** Untimed calls before the first measured one, each answer checked, the side's accumulation dropped every 100 and at the end. */
@@ -410,7 +508,12 @@ async function timedBlock(endpoint: Endpoint, calls: number): Promise<number[]> 
 async function timeHttpChecks(
   floor: Endpoint,
   closers: Closers,
-  plan: { readonly rounds: number; readonly callsPerRound: number; readonly primingCalls: number; readonly onOpen?: (endpoint: OpenedEndpoint) => void },
+  plan: {
+    readonly rounds: number;
+    readonly callsPerRound: number;
+    readonly primingCalls: number;
+    readonly onOpen?: (endpoint: OpenedEndpoint) => void;
+  },
 ): Promise<NonNullable<McpTransports['httpLayer']>> {
   const behind = await openFloorBehindHttp(closers);
   plan.onOpen?.(describe(behind));
@@ -446,12 +549,26 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
   const transports = options.transports ?? MCP_TRANSPORT_NAMES;
   const { warmupRounds, rounds, callsPerRound } = options;
   const primingCalls = options.primingCalls ?? PRIMING_CALLS;
-  if (!(Number.isSafeInteger(rounds) && rounds > 0 && Number.isSafeInteger(callsPerRound) && callsPerRound > 0 && Number.isSafeInteger(warmupRounds) && warmupRounds >= 0 && Number.isSafeInteger(primingCalls) && primingCalls >= 0)) {
-    throw new RangeError(`the transport bench needs whole rounds > 0 and calls per round > 0 (got rounds ${rounds}, calls ${callsPerRound}, warm-up ${warmupRounds}, priming ${primingCalls})`);
+  if (
+    !(
+      Number.isSafeInteger(rounds) &&
+      rounds > 0 &&
+      Number.isSafeInteger(callsPerRound) &&
+      callsPerRound > 0 &&
+      Number.isSafeInteger(warmupRounds) &&
+      warmupRounds >= 0 &&
+      Number.isSafeInteger(primingCalls) &&
+      primingCalls >= 0
+    )
+  ) {
+    throw new RangeError(
+      `the transport bench needs whole rounds > 0 and calls per round > 0 (got rounds ${rounds}, calls ${callsPerRound}, warm-up ${warmupRounds}, priming ${primingCalls})`,
+    );
   }
   const closers = new Closers();
   let scratchDir: string | undefined;
-  const scratch = async (): Promise<string> => (scratchDir ??= await mkdtemp(path.join(tmpdir(), 'costlab-transports-')));
+  const scratch = async (): Promise<string> =>
+    (scratchDir ??= await mkdtemp(path.join(tmpdir(), 'costlab-transports-')));
   try {
     const endpoints = new Map<McpTransportName, Record<TransportSide, Endpoint>>();
     for (const transport of transports) {
@@ -464,7 +581,8 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       // One listing each, so every client holds the tool's output schema before the first timed call.
       for (const endpoint of [costlab, bare, floor]) {
         const listed = await endpoint.client.listTools();
-        if (!listed.tools.some((tool) => tool.name === TRANSPORT_CALL.name)) throw new TransportBenchError(`${endpoint.side} over ${transport} does not list ${TRANSPORT_CALL.name}`);
+        if (!listed.tools.some((tool) => tool.name === TRANSPORT_CALL.name))
+          throw new TransportBenchError(`${endpoint.side} over ${transport} does not list ${TRANSPORT_CALL.name}`);
       }
       endpoints.set(transport, { costlab, bare, floor });
     }
@@ -523,7 +641,8 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
         for (let round = 0; round < 2 * rounds; round++) {
           if (round === rounds) for (const timer of [timers.costlab, timers.floor]) timer.samples.length = 0;
           for (const side of ['costlab', 'floor'] as const) {
-            for (let i = 0; i < callsPerRound; i++) sides[side].check((await sides[side].client.callTool(TRANSPORT_CALL)) as CallToolResult);
+            for (let i = 0; i < callsPerRound; i++)
+              sides[side].check((await sides[side].client.callTool(TRANSPORT_CALL)) as CallToolResult);
             sides[side].afterRound?.();
           }
         }
@@ -535,7 +654,14 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     }
 
     // costlab's HTTP checks alone, after the rounds (ADR 0039).
-    const httpLayer = transports.includes('http') ? await timeHttpChecks(endpoints.get('http')!.floor, closers, { rounds, callsPerRound, primingCalls, ...(options.onOpen === undefined ? {} : { onOpen: options.onOpen }) }) : undefined;
+    const httpLayer = transports.includes('http')
+      ? await timeHttpChecks(endpoints.get('http')!.floor, closers, {
+          rounds,
+          callsPerRound,
+          primingCalls,
+          ...(options.onOpen === undefined ? {} : { onOpen: options.onOpen }),
+        })
+      : undefined;
 
     const rows = transports.map((transport): McpTransportRow => {
       const costlab = callStats(samples.get(key(transport, 'costlab'))!);
@@ -550,7 +676,15 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
         floor,
         floorAddedP50Us: roundUs(floor.p50Us - bare.p50Us),
         overFloorP50Us: roundUs(costlab.p50Us - floor.p50Us),
-        ...(rounds >= MIN_PAIRED_ROUNDS ? { paired: pairRounds({ costlab: blocks.get(key(transport, 'costlab'))!, bare: blocks.get(key(transport, 'bare'))!, floor: blocks.get(key(transport, 'floor'))! }) } : {}),
+        ...(rounds >= MIN_PAIRED_ROUNDS
+          ? {
+              paired: pairRounds({
+                costlab: blocks.get(key(transport, 'costlab'))!,
+                bare: blocks.get(key(transport, 'bare'))!,
+                floor: blocks.get(key(transport, 'floor'))!,
+              }),
+            }
+          : {}),
         ...(() => {
           const timed = insideSamples.get(transport);
           if (timed === undefined) return {};
@@ -562,17 +696,32 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     // Close first, so each stdio child has written its whole trail and exited; then check it mediated (and recorded) every call.
     await closers.closeAll();
     // With the endpoints closed: what the two records cost alone, written as the stdio rows write them (ADR 0039).
-    const recordWrites = transports.some((transport) => transport === 'stdio' || transport === 'stdio-audit-file') ? await measureRecordWrites({ blocks: rounds, calls: callsPerRound }) : undefined;
+    const recordWrites = transports.some((transport) => transport === 'stdio' || transport === 'stdio-audit-file')
+      ? await measureRecordWrites({ blocks: rounds, calls: callsPerRound })
+      : undefined;
     for (const transport of transports) {
       for (const side of SIDES) {
         const { invokedRecords } = endpoints.get(transport)![side];
         if (invokedRecords === undefined) continue;
         const invoked = await invokedRecords();
         const made = callsMade.get(key(transport, side))!;
-        if (invoked !== made) throw new TransportBenchError(`${side} over ${transport} recorded ${invoked} tool.invoked events for ${made} calls`);
+        if (invoked !== made)
+          throw new TransportBenchError(
+            `${side} over ${transport} recorded ${invoked} tool.invoked events for ${made} calls`,
+          );
       }
     }
-    return { tool: TRANSPORT_CALL.name, primingCalls, warmupRounds, rounds, callsPerRound, order: 'rotating', transports: rows, ...(httpLayer === undefined ? {} : { httpLayer }), ...(recordWrites === undefined ? {} : { recordWrites }) };
+    return {
+      tool: TRANSPORT_CALL.name,
+      primingCalls,
+      warmupRounds,
+      rounds,
+      callsPerRound,
+      order: 'rotating',
+      transports: rows,
+      ...(httpLayer === undefined ? {} : { httpLayer }),
+      ...(recordWrites === undefined ? {} : { recordWrites }),
+    };
   } catch (error) {
     // The run's own failure is the one to report; closing still happens, and its errors are secondary.
     await closers.closeAll().catch(() => undefined);

@@ -20,10 +20,16 @@ import { TRANSPORT_CALL } from './bare-sdk-server.js';
 import { floorStdioSink } from './floor-sdk-server.js';
 import type { FloorStdioSink } from './floor-sdk-server.js';
 
-const { values } = parseArgs({ options: { blocks: { type: 'string' }, calls: { type: 'string' }, audit: { type: 'string' } }, strict: true });
+const { values } = parseArgs({
+  options: { blocks: { type: 'string' }, calls: { type: 'string' }, audit: { type: 'string' } },
+  strict: true,
+});
 const blocks = Number(values.blocks);
 const calls = Number(values.calls);
-if (!(Number.isSafeInteger(blocks) && blocks > 0 && Number.isSafeInteger(calls) && calls > 0) || values.audit === undefined) {
+if (
+  !(Number.isSafeInteger(blocks) && blocks > 0 && Number.isSafeInteger(calls) && calls > 0) ||
+  values.audit === undefined
+) {
   throw new Error('usage: record-writes-child --blocks N --calls N --audit FILE');
 }
 
@@ -31,9 +37,21 @@ if (!(Number.isSafeInteger(blocks) && blocks > 0 && Number.isSafeInteger(calls) 
 const captured: Record<string, unknown>[] = [];
 const handlers = referenceTools().filter((handler) => handler.definition.name === TRANSPORT_CALL.name);
 const context = worldContext(0);
-const turn = new FloorMediation(handlers, referenceGrants(), undefined, (record) => void captured.push(record)).openTurn(context);
-const result = await turn.call({ id: 'records/call-1', tool: TRANSPORT_CALL.name, arguments: TRANSPORT_CALL.arguments as JsonObject, traceId: context.traceId, requestedAt: context.now });
-if (result.status !== 'succeeded' || captured.length !== 2) throw new Error(`the floor's call made ${captured.length} records (${result.status}), expected 2`);
+const turn = new FloorMediation(
+  handlers,
+  referenceGrants(),
+  undefined,
+  (record) => void captured.push(record),
+).openTurn(context);
+const result = await turn.call({
+  id: 'records/call-1',
+  tool: TRANSPORT_CALL.name,
+  arguments: TRANSPORT_CALL.arguments as JsonObject,
+  traceId: context.traceId,
+  requestedAt: context.now,
+});
+if (result.status !== 'succeeded' || captured.length !== 2)
+  throw new Error(`the floor's call made ${captured.length} records (${result.status}), expected 2`);
 const [decision, outcome] = captured as [Record<string, unknown>, Record<string, unknown>];
 
 // Through the floor's own stdio sinks (floorStdioSink), as its children write them: a JSON line on stderr, or the file.

@@ -50,7 +50,19 @@ export async function measureRecordWrites(options: RecordWritesOptions): Promise
   const dir = await mkdtemp(path.join(tmpdir(), 'costlab-record-writes-'));
   try {
     const auditFile = path.join(dir, 'records.jsonl');
-    const child = spawn(process.execPath, [...(options.childArgs ?? CHILD_ARGS), '--blocks', String(blocks), '--calls', String(calls), '--audit', auditFile], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        ...(options.childArgs ?? CHILD_ARGS),
+        '--blocks',
+        String(blocks),
+        '--calls',
+        String(calls),
+        '--audit',
+        auditFile,
+      ],
+      { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const trail = new StderrTrail(child.stderr as Readable);
     // The end of what the child said, for the message if it fails (the trail reader keeps only its count).
     let tail = '';
@@ -66,19 +78,38 @@ export async function measureRecordWrites(options: RecordWritesOptions): Promise
     });
     if (exit.code !== 0) {
       const how = exit.error === undefined ? `exited ${String(exit.code)}` : `did not start (${exit.error.message})`;
-      throw new RecordWritesError(`the record-writing child ${how}; stderr: ${tail.trim().split('\n').slice(-5).join(' | ') || '(empty)'}`);
+      throw new RecordWritesError(
+        `the record-writing child ${how}; stderr: ${tail.trim().split('\n').slice(-5).join(' | ') || '(empty)'}`,
+      );
     }
-    const reported = JSON.parse(stdout.trim().split('\n').pop() ?? '') as { pipeUs?: unknown; fileUs?: unknown; records?: unknown };
-    if (!Array.isArray(reported.pipeUs) || !Array.isArray(reported.fileUs) || reported.pipeUs.length !== blocks || reported.fileUs.length !== blocks || typeof reported.records !== 'number') {
+    const reported = JSON.parse(stdout.trim().split('\n').pop() ?? '') as {
+      pipeUs?: unknown;
+      fileUs?: unknown;
+      records?: unknown;
+    };
+    if (
+      !Array.isArray(reported.pipeUs) ||
+      !Array.isArray(reported.fileUs) ||
+      reported.pipeUs.length !== blocks ||
+      reported.fileUs.length !== blocks ||
+      typeof reported.records !== 'number'
+    ) {
       throw new RecordWritesError(`the record-writing child printed no figures for ${blocks} blocks`);
     }
     // Every record whole in each sink: the pipe's outcome records are `tool.invoked`, one a call; the file holds every line.
     const invoked = await trail.invoked();
     const lines = (await readFile(auditFile, 'utf8')).split('\n').filter((line) => line.length > 0).length;
     if (invoked !== reported.records / 2 || lines !== reported.records) {
-      throw new RecordWritesError(`records written ${reported.records} a sink, found ${invoked * 2} on the pipe and ${lines} in the file`);
+      throw new RecordWritesError(
+        `records written ${reported.records} a sink, found ${invoked * 2} on the pipe and ${lines} in the file`,
+      );
     }
-    return { pipe: callStats(reported.pipeUs as number[]), file: callStats(reported.fileUs as number[]), blocks, callsPerBlock: calls };
+    return {
+      pipe: callStats(reported.pipeUs as number[]),
+      file: callStats(reported.fileUs as number[]),
+      blocks,
+      callsPerBlock: calls,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

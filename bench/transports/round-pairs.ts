@@ -69,7 +69,8 @@ function interval(differences: readonly number[]): PairedDifference {
 
 /** Two sides' block medians paired round by round: the median of `a − b` over the rounds, with its bootstrap interval (DEFAULT_CONFIDENCE). */
 export function pairedDifference(a: readonly number[], b: readonly number[]): PairedDifference {
-  if (a.length !== b.length || a.length === 0) throw new RangeError(`pairing needs a block of each side in every round (${a.length} and ${b.length})`);
+  if (a.length !== b.length || a.length === 0)
+    throw new RangeError(`pairing needs a block of each side in every round (${a.length} and ${b.length})`);
   return interval(a.map((us, r) => us - b[r]!));
 }
 
@@ -83,9 +84,12 @@ export function blockMedian(samples: readonly number[]): number {
 export function pairRounds(blocks: RoundBlocks): RoundPairs {
   const rounds = blocks.bare.length;
   if (blocks.costlab.length !== rounds || blocks.floor.length !== rounds) {
-    throw new RangeError(`every side needs a block in every round (costlab ${blocks.costlab.length}, bare ${rounds}, floor ${blocks.floor.length})`);
+    throw new RangeError(
+      `every side needs a block in every round (costlab ${blocks.costlab.length}, bare ${rounds}, floor ${blocks.floor.length})`,
+    );
   }
-  if (rounds < MIN_PAIRED_ROUNDS) throw new RangeError(`pairing rounds needs at least ${MIN_PAIRED_ROUNDS} rounds, got ${rounds}`);
+  if (rounds < MIN_PAIRED_ROUNDS)
+    throw new RangeError(`pairing rounds needs at least ${MIN_PAIRED_ROUNDS} rounds, got ${rounds}`);
   const added = blocks.costlab.map((us, r) => us - blocks.bare[r]!);
   const floorAdded = blocks.floor.map((us, r) => us - blocks.bare[r]!);
   const overFloor = blocks.costlab.map((us, r) => us - blocks.floor[r]!);
@@ -120,14 +124,20 @@ export interface RoundInterval {
 const round6 = (value: number): number => Number(value.toPrecision(6));
 
 export function roundInterval(perRound: readonly number[]): RoundInterval {
-  if (perRound.length === 0 || perRound.some((value) => !Number.isFinite(value))) throw new RangeError(`a round interval needs one finite value per round (${perRound.length} rounds)`);
+  if (perRound.length === 0 || perRound.some((value) => !Number.isFinite(value)))
+    throw new RangeError(`a round interval needs one finite value per round (${perRound.length} rounds)`);
   const found = bootstrapMedian(perRound, { confidence: DEFAULT_CONFIDENCE });
   return { rounds: perRound.length, median: round6(found.median), lo: round6(found.lo), hi: round6(found.hi) };
 }
 
 /** Consecutive runs of `size` values (the calls of one round), each reduced to one figure; a short last run is dropped. */
-export function perRound(values: ArrayLike<number>, size: number, reduce: (from: number, to: number) => number): number[] {
-  if (!Number.isInteger(size) || size < 1) throw new RangeError(`a round holds a whole number of values ≥ 1, got ${size}`);
+export function perRound(
+  values: ArrayLike<number>,
+  size: number,
+  reduce: (from: number, to: number) => number,
+): number[] {
+  if (!Number.isInteger(size) || size < 1)
+    throw new RangeError(`a round holds a whole number of values ≥ 1, got ${size}`);
   const out: number[] = [];
   for (let from = 0; from + size <= values.length; from += size) out.push(reduce(from, from + size));
   return out;

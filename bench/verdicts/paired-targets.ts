@@ -38,7 +38,10 @@ export interface TargetChange {
 }
 
 /** What a paired target reads of a results file: its schema fields only, so a committed file can be judged too. */
-export type PairedSource = Pick<Results, 'strategies' | 'staircase' | 'staircaseByRound' | 'floor' | 'steps' | 'mcpTransports'>;
+export type PairedSource = Pick<
+  Results,
+  'strategies' | 'staircase' | 'staircaseByRound' | 'floor' | 'steps' | 'mcpTransports'
+>;
 
 /** A target's reading: the round-by-round interval where the run paired its rounds, and the whole-run figure beside it. */
 export interface PairedReading {
@@ -74,18 +77,29 @@ export interface PairedJudgement {
 }
 
 export function pairedVerdict(bound: PairedBound, lo: number, hi: number): PairedVerdict {
-  if ((bound.atMost !== undefined && lo > bound.atMost) || (bound.atLeast !== undefined && hi < bound.atLeast)) return 'missed';
-  if ((bound.atMost === undefined || hi <= bound.atMost) && (bound.atLeast === undefined || lo >= bound.atLeast)) return 'met';
+  if ((bound.atMost !== undefined && lo > bound.atMost) || (bound.atLeast !== undefined && hi < bound.atLeast))
+    return 'missed';
+  if ((bound.atMost === undefined || hi <= bound.atMost) && (bound.atLeast === undefined || lo >= bound.atLeast))
+    return 'met';
   return 'straddles';
 }
 
 /** The interval's distance from lying wholly inside the bound. */
 export function gapToBound(bound: PairedBound, lo: number, hi: number): number {
-  return Math.max(0, bound.atMost === undefined ? 0 : hi - bound.atMost, bound.atLeast === undefined ? 0 : bound.atLeast - lo);
+  return Math.max(
+    0,
+    bound.atMost === undefined ? 0 : hi - bound.atMost,
+    bound.atLeast === undefined ? 0 : bound.atLeast - lo,
+  );
 }
 
 export function judgePaired(definition: PairedTargetDefinition, reading: PairedReading): PairedJudgement {
-  const { lo, median, hi, rounds } = reading.interval ?? { lo: reading.whole, median: reading.whole, hi: reading.whole, rounds: 0 };
+  const { lo, median, hi, rounds } = reading.interval ?? {
+    lo: reading.whole,
+    median: reading.whole,
+    hi: reading.whole,
+    rounds: 0,
+  };
   return {
     id: definition.id,
     verdict: pairedVerdict(definition.bound, lo, hi),
@@ -118,7 +132,10 @@ export function describeJudgement(definition: PairedTargetDefinition, judgement:
       ? `${f(judgement.median)} (whole run: no rounds to pair)`
       : `median ${f(judgement.median)}, 95% interval ${f(judgement.lo)} to ${f(judgement.hi)} over ${judgement.rounds} rounds`;
   const state = judgement.state === 'failing' ? `failing since ${judgement.metSince}` : 'open';
-  const gap = judgement.verdict === 'met' ? '' : `; gap ${f(judgement.gap).replace(/^−/, '')}${definition.unit === 'share' ? ' (points)' : ''}`;
+  const gap =
+    judgement.verdict === 'met'
+      ? ''
+      : `; gap ${f(judgement.gap).replace(/^−/, '')}${definition.unit === 'share' ? ' (points)' : ''}`;
   return `${judgement.verdict} (${state}): ${reading}${gap}`;
 }
 
@@ -126,14 +143,19 @@ export function describeJudgement(definition: PairedTargetDefinition, judgement:
 export function lastChangeLine(definition: Pick<PairedTargetDefinition, 'history'>): string {
   const last = definition.history.at(-1);
   if (last === undefined) return 'history unavailable';
-  const where = [last.date, last.commit, last.adr === undefined ? undefined : `ADR ${last.adr}`].filter((part) => part !== undefined).join(', ');
-  return last.from === undefined ? `${where}: set to “${last.to}” (${last.why})` : `${where}: from “${last.from}” to “${last.to}” (${last.why})`;
+  const where = [last.date, last.commit, last.adr === undefined ? undefined : `ADR ${last.adr}`]
+    .filter((part) => part !== undefined)
+    .join(', ');
+  return last.from === undefined
+    ? `${where}: set to “${last.to}” (${last.why})`
+    : `${where}: from “${last.from}” to “${last.to}” (${last.why})`;
 }
 
 const staircase = (results: PairedSource) => results.staircaseByRound;
 
 /** A reading with its interval where the run has one. */
-const reading = (whole: number, interval: RoundIntervalRecord | undefined): PairedReading => (interval === undefined ? { whole } : { whole, interval });
+const reading = (whole: number, interval: RoundIntervalRecord | undefined): PairedReading =>
+  interval === undefined ? { whole } : { whole, interval };
 
 const EACH_STEP = 'staircase: each step faster (call p50 rederive > shared > turn)';
 
@@ -152,10 +174,25 @@ function stepTarget(
     unit: '×',
     metSince: '638d019',
     history: [
-      { date: '2026-11-30', commit: 'b7d5c00', to: EACH_STEP, why: 'the published staircase, as the harness was first measured' },
-      { date: '2026-12-03', adr: '0063', from: EACH_STEP, to: statement, why: 'each step judged on its own round-by-round interval' },
+      {
+        date: '2026-11-30',
+        commit: 'b7d5c00',
+        to: EACH_STEP,
+        why: 'the published staircase, as the harness was first measured',
+      },
+      {
+        date: '2026-12-03',
+        adr: '0063',
+        from: EACH_STEP,
+        to: statement,
+        why: 'each step judged on its own round-by-round interval',
+      },
     ],
-    read: (results) => reading(whole(results.staircase), results.staircaseByRound === undefined ? undefined : byRound(results.staircaseByRound)),
+    read: (results) =>
+      reading(
+        whole(results.staircase),
+        results.staircaseByRound === undefined ? undefined : byRound(results.staircaseByRound),
+      ),
   };
 }
 
@@ -163,7 +200,8 @@ const FLOOR_SET = 'set when the step split and the floor were first measured in 
 const TRANSPORT_SET = 'set when the per-transport bench first served costlab beside a bare SDK server';
 
 function transportTargets(transport: McpTransportName): PairedTargetDefinition[] {
-  const row = (results: PairedSource) => results.mcpTransports?.transports.find((candidate) => candidate.transport === transport);
+  const row = (results: PairedSource) =>
+    results.mcpTransports?.transports.find((candidate) => candidate.transport === transport);
   return [
     {
       id: `mcp-added:${transport}`,
@@ -171,7 +209,12 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
       bound: { atMost: 5 },
       unit: 'µs',
       history: [
-        { date: '2026-12-01', commit: '202c663', to: 'added cost over a bare SDK server ≤ 5 µs p50 per tools/call', why: TRANSPORT_SET },
+        {
+          date: '2026-12-01',
+          commit: '202c663',
+          to: 'added cost over a bare SDK server ≤ 5 µs p50 per tools/call',
+          why: TRANSPORT_SET,
+        },
         {
           date: '2026-12-02',
           commit: 'c4e2b59',
@@ -192,7 +235,12 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
         const found = row(results);
         if (found === undefined) return undefined;
         const paired = found.paired;
-        return reading(found.addedP50Us, paired === undefined ? undefined : { rounds: paired.rounds, median: paired.added.medianUs, lo: paired.added.loUs, hi: paired.added.hiUs });
+        return reading(
+          found.addedP50Us,
+          paired === undefined
+            ? undefined
+            : { rounds: paired.rounds, median: paired.added.medianUs, lo: paired.added.loUs, hi: paired.added.hiUs },
+        );
       },
     },
     {
@@ -212,7 +260,17 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
         const found = row(results);
         if (found?.overFloorP50Us === undefined) return undefined;
         const paired = found.paired;
-        return reading(found.overFloorP50Us, paired === undefined ? undefined : { rounds: paired.rounds, median: paired.overFloor.medianUs, lo: paired.overFloor.loUs, hi: paired.overFloor.hiUs });
+        return reading(
+          found.overFloorP50Us,
+          paired === undefined
+            ? undefined
+            : {
+                rounds: paired.rounds,
+                median: paired.overFloor.medianUs,
+                lo: paired.overFloor.loUs,
+                hi: paired.overFloor.hiUs,
+              },
+        );
       },
     },
   ];
@@ -225,24 +283,50 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
  * (0.99% against 1%) and every transport row did not, and stay open.
  */
 export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
-  stepTarget('rederive', 'shared', (ratios) => ratios.rederiveOverShared, (rounds) => rounds.rederiveOverShared),
-  stepTarget('shared', 'turn', (ratios) => ratios.sharedOverTurn, (rounds) => rounds.sharedOverTurn),
+  stepTarget(
+    'rederive',
+    'shared',
+    (ratios) => ratios.rederiveOverShared,
+    (rounds) => rounds.rederiveOverShared,
+  ),
+  stepTarget(
+    'shared',
+    'turn',
+    (ratios) => ratios.sharedOverTurn,
+    (rounds) => rounds.sharedOverTurn,
+  ),
   {
     id: 'share:rederive',
     statement: 'catalogue share under rederive ≥ 60%',
     bound: { atLeast: 0.6 },
     unit: 'share',
     metSince: '638d019',
-    history: [{ date: '2026-11-30', commit: 'b7d5c00', to: 'catalogue share under rederive ≥ 60%', why: 'the published share (about 80%) with room for a world of its own' }],
-    read: (results) => reading(results.strategies.rederive.segments.catalogue.share, staircase(results)?.catalogueShare.rederive),
+    history: [
+      {
+        date: '2026-11-30',
+        commit: 'b7d5c00',
+        to: 'catalogue share under rederive ≥ 60%',
+        why: 'the published share (about 80%) with room for a world of its own',
+      },
+    ],
+    read: (results) =>
+      reading(results.strategies.rederive.segments.catalogue.share, staircase(results)?.catalogueShare.rederive),
   },
   {
     id: 'share:shared',
     statement: 'catalogue share under shared within 20–80%',
     bound: { atLeast: 0.2, atMost: 0.8 },
     unit: 'share',
-    history: [{ date: '2026-11-30', commit: 'b7d5c00', to: 'catalogue share under shared within 20–80%', why: 'the published share (about 50%) with room either side' }],
-    read: (results) => reading(results.strategies.shared.segments.catalogue.share, staircase(results)?.catalogueShare.shared),
+    history: [
+      {
+        date: '2026-11-30',
+        commit: 'b7d5c00',
+        to: 'catalogue share under shared within 20–80%',
+        why: 'the published share (about 50%) with room either side',
+      },
+    ],
+    read: (results) =>
+      reading(results.strategies.shared.segments.catalogue.share, staircase(results)?.catalogueShare.shared),
   },
   {
     id: 'share:turn',
@@ -250,7 +334,12 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
     bound: { atMost: 0.01 },
     unit: 'share',
     history: [
-      { date: '2026-11-30', commit: 'b7d5c00', to: 'catalogue share under turn < 1%', why: 'the published figure, “under 1%”' },
+      {
+        date: '2026-11-30',
+        commit: 'b7d5c00',
+        to: 'catalogue share under turn < 1%',
+        why: 'the published figure, “under 1%”',
+      },
       {
         date: '2026-12-02',
         commit: '2367a74',
@@ -267,7 +356,8 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         why: 'the escape undone: judged on the round-by-round interval, a run at the clock’s floor straddles 1% and no longer fails on one p50',
       },
     ],
-    read: (results) => reading(results.strategies.turn.segments.catalogue.share, staircase(results)?.catalogueShare.turn),
+    read: (results) =>
+      reading(results.strategies.turn.segments.catalogue.share, staircase(results)?.catalogueShare.turn),
   },
   {
     id: 'segment:shared/turn',
@@ -276,7 +366,12 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
     unit: '×',
     metSince: '638d019',
     history: [
-      { date: '2026-11-30', commit: 'b7d5c00', to: 'catalogue segment p50 under turn ≥ 50× cheaper than under shared', why: 'the published segment ratio is 250×; 50× still says the catalogue is resolved once per turn' },
+      {
+        date: '2026-11-30',
+        commit: 'b7d5c00',
+        to: 'catalogue segment p50 under turn ≥ 50× cheaper than under shared',
+        why: 'the published segment ratio is 250×; 50× still says the catalogue is resolved once per turn',
+      },
       {
         date: '2026-12-03',
         adr: '0063',
@@ -294,10 +389,33 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
     unit: '×',
     metSince: '638d019',
     history: [
-      { date: '2026-12-01', commit: 'ad32301', to: 'turn: in-process call p50 ≤ 3× the floor measured beside it', why: FLOOR_SET },
-      { date: '2026-12-01', commit: 'c46f7f5', from: 'ratio', to: 'goal', why: 'missed at 5.2× in the full run at 00a2785: printed, not failing, until met' },
-      { date: '2026-12-01', commit: '6cc3d7b', from: 'goal', to: 'ratio', why: 'met in every run since 875a2ef, 2.24–2.61×' },
-      { date: '2026-12-01', commit: '841bffd', from: 'ratio', to: 'goal', why: 'met by as little as 6% (2.24–2.82×): too thin to fail a loaded CI run on a p50' },
+      {
+        date: '2026-12-01',
+        commit: 'ad32301',
+        to: 'turn: in-process call p50 ≤ 3× the floor measured beside it',
+        why: FLOOR_SET,
+      },
+      {
+        date: '2026-12-01',
+        commit: 'c46f7f5',
+        from: 'ratio',
+        to: 'goal',
+        why: 'missed at 5.2× in the full run at 00a2785: printed, not failing, until met',
+      },
+      {
+        date: '2026-12-01',
+        commit: '6cc3d7b',
+        from: 'goal',
+        to: 'ratio',
+        why: 'met in every run since 875a2ef, 2.24–2.61×',
+      },
+      {
+        date: '2026-12-01',
+        commit: '841bffd',
+        from: 'ratio',
+        to: 'goal',
+        why: 'met by as little as 6% (2.24–2.82×): too thin to fail a loaded CI run on a p50',
+      },
       {
         date: '2026-12-03',
         adr: '0064',
@@ -306,7 +424,8 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         why: 'the demotion undone: judged on its turn-by-turn interval, a failing target once a committed run reads it met',
       },
     ],
-    read: (results) => (results.floor === undefined ? undefined : reading(results.floor.ratioP50, results.floor.ratioByTurn)),
+    read: (results) =>
+      results.floor === undefined ? undefined : reading(results.floor.ratioP50, results.floor.ratioByTurn),
   },
   {
     id: 'floor:cold',
@@ -315,7 +434,13 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
     unit: '×',
     metSince: '638d019',
     history: [
-      { date: '2026-12-01', commit: '43f4ca5', adr: '0030', to: 'turn: call with cold caches p50 ≤ 3× the floor with cold caches', why: 'the call as a server runs it, its caches evicted' },
+      {
+        date: '2026-12-01',
+        commit: '43f4ca5',
+        adr: '0030',
+        to: 'turn: call with cold caches p50 ≤ 3× the floor with cold caches',
+        why: 'the call as a server runs it, its caches evicted',
+      },
       {
         date: '2026-12-03',
         adr: '0063',
@@ -336,7 +461,12 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
     unit: 'share',
     metSince: '638d019',
     history: [
-      { date: '2026-12-01', commit: 'ad32301', to: 'turn: no unnamed part of the call over 10% (share of the run’s time)', why: FLOOR_SET },
+      {
+        date: '2026-12-01',
+        commit: 'ad32301',
+        to: 'turn: no unnamed part of the call over 10% (share of the run’s time)',
+        why: FLOOR_SET,
+      },
       {
         date: '2026-12-02',
         commit: '97bb288',
@@ -364,7 +494,10 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
 ];
 
 /** Every paired target the results file has a reading of, judged. */
-export function judgePairedTargets(results: PairedSource, definitions: readonly PairedTargetDefinition[] = PAIRED_TARGETS): Array<{ definition: PairedTargetDefinition; judgement: PairedJudgement }> {
+export function judgePairedTargets(
+  results: PairedSource,
+  definitions: readonly PairedTargetDefinition[] = PAIRED_TARGETS,
+): Array<{ definition: PairedTargetDefinition; judgement: PairedJudgement }> {
   const out: Array<{ definition: PairedTargetDefinition; judgement: PairedJudgement }> = [];
   for (const definition of definitions) {
     const reading = definition.read(results);

@@ -38,7 +38,15 @@ export interface FigureVerdict {
 
 /** What a verdict reads of a world's staircase: call and catalogue medians, catalogue shares, the step ratios. */
 export interface StaircaseFigures {
-  readonly strategies: Readonly<Record<StrategyName, { readonly call: { readonly p50Us: number }; readonly segments: { readonly catalogue: { readonly p50Us: number; readonly share: number } } }>>;
+  readonly strategies: Readonly<
+    Record<
+      StrategyName,
+      {
+        readonly call: { readonly p50Us: number };
+        readonly segments: { readonly catalogue: { readonly p50Us: number; readonly share: number } };
+      }
+    >
+  >;
   readonly staircase: StaircaseRatios;
 }
 
@@ -71,18 +79,36 @@ export function staircaseVerdicts(world: StaircaseFigures, anchors: AnchorFigure
       ours: s[name].segments.catalogue.share,
       published: published.catalogueShare,
       ...(published.catalogueShareIsUpperBound === true ? { ceiling: true } : {}),
-      verdict: shareVerdict(s[name].segments.catalogue.share, published.catalogueShare, published.catalogueShareIsUpperBound === true),
+      verdict: shareVerdict(
+        s[name].segments.catalogue.share,
+        published.catalogueShare,
+        published.catalogueShareIsUpperBound === true,
+      ),
     });
   }
   const segment = (name: StrategyName): number => s[name].segments.catalogue.p50Us;
-  ratio('catalogue segment, rederive ÷ shared', segment('rederive') / Math.max(segment('shared'), 1e-9), step('rederive').catalogueSegmentMs / step('shared').catalogueSegmentMs, SEGMENT_CLOSE);
-  rows.push({ figure: 'catalogue segment, shared ÷ turn', kind: 'ratio', ours: world.staircase.catalogueSharedOverTurn, published: anchors.ratios.catalogueSegmentSharedOverTurn, verdict: 'clock floor' });
+  ratio(
+    'catalogue segment, rederive ÷ shared',
+    segment('rederive') / Math.max(segment('shared'), 1e-9),
+    step('rederive').catalogueSegmentMs / step('shared').catalogueSegmentMs,
+    SEGMENT_CLOSE,
+  );
+  rows.push({
+    figure: 'catalogue segment, shared ÷ turn',
+    kind: 'ratio',
+    ours: world.staircase.catalogueSharedOverTurn,
+    published: anchors.ratios.catalogueSegmentSharedOverTurn,
+    verdict: 'clock floor',
+  });
   return rows;
 }
 
 /** The figures a world reproduces, and those it does not (the clock-floor row is neither). */
 export function reproducedFigures(rows: readonly FigureVerdict[]): { held: FigureVerdict[]; missed: FigureVerdict[] } {
-  return { held: rows.filter((row) => row.verdict === 'reproduced'), missed: rows.filter((row) => row.verdict === 'steeper' || row.verdict === 'shallower') };
+  return {
+    held: rows.filter((row) => row.verdict === 'reproduced'),
+    missed: rows.filter((row) => row.verdict === 'steeper' || row.verdict === 'shallower'),
+  };
 }
 
 /**
@@ -99,10 +125,22 @@ export interface RestMakeup {
   readonly catalogueP50Us: number;
   /** authorize p50 ÷ call p50. */
   readonly authorizeOfCall: number;
-  readonly published?: { readonly callP50Us: number; readonly authorizeP50Us: number; readonly authorizeOfCall: number };
+  readonly published?: {
+    readonly callP50Us: number;
+    readonly authorizeP50Us: number;
+    readonly authorizeOfCall: number;
+  };
 }
 
-export function restMakeup(turn: { readonly call: { readonly p50Us: number }; readonly segments: Readonly<Record<'catalogue' | 'discover' | 'authorize' | 'remainder', { readonly p50Us: number }>> }, anchors: AnchorFigures | undefined): RestMakeup {
+export function restMakeup(
+  turn: {
+    readonly call: { readonly p50Us: number };
+    readonly segments: Readonly<
+      Record<'catalogue' | 'discover' | 'authorize' | 'remainder', { readonly p50Us: number }>
+    >;
+  },
+  anchors: AnchorFigures | undefined,
+): RestMakeup {
   const publishedCall = anchors?.staircase.find((step) => step.strategy === 'turn')?.wholeCallMs;
   const earlier = anchors?.earlierReport;
   return {
@@ -114,6 +152,12 @@ export function restMakeup(turn: { readonly call: { readonly p50Us: number }; re
     authorizeOfCall: turn.segments.authorize.p50Us / turn.call.p50Us,
     ...(earlier === undefined || publishedCall === undefined
       ? {}
-      : { published: { callP50Us: publishedCall * 1000, authorizeP50Us: earlier.authorizationP50Us, authorizeOfCall: earlier.authorizationP50Us / (publishedCall * 1000) } }),
+      : {
+          published: {
+            callP50Us: publishedCall * 1000,
+            authorizeP50Us: earlier.authorizationP50Us,
+            authorizeOfCall: earlier.authorizationP50Us / (publishedCall * 1000),
+          },
+        }),
   };
 }

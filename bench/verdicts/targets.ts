@@ -33,7 +33,9 @@ export interface TargetCheck {
 
 /** Targets whose miss fails the run (exit 1): a missed structural one, and a failing paired one whose interval lies wholly beyond it. */
 export function failingTargets(checks: readonly TargetCheck[]): TargetCheck[] {
-  return checks.filter((check) => (check.kind === 'structural' && !check.met) || (check.paired !== undefined && failsRun(check.paired)));
+  return checks.filter(
+    (check) => (check.kind === 'structural' && !check.met) || (check.paired !== undefined && failsRun(check.paired)),
+  );
 }
 
 const us = (value: number): string => `${value < 0 ? '−' : ''}${Number(Math.abs(value).toPrecision(3))} µs`;
@@ -53,12 +55,20 @@ function pairedChecks(results: MeasuredResults): TargetCheck[] {
   return judgePairedTargets(results).map(({ definition, judgement }) => {
     const { atMost, atLeast } = definition.bound;
     const transport = definition.id.startsWith('mcp-added:') ? definition.id.slice('mcp-added:'.length) : undefined;
-    const records = writes === undefined ? undefined : transport === 'stdio' ? writes.pipe : transport === 'stdio-audit-file' ? writes.file : undefined;
+    const records =
+      writes === undefined
+        ? undefined
+        : transport === 'stdio'
+          ? writes.pipe
+          : transport === 'stdio-audit-file'
+            ? writes.file
+            : undefined;
     const beside = `${records === undefined ? '' : `; its two records alone ${us(records.p50Us)}`}${transport === 'http' && httpChecks !== undefined ? `; its HTTP checks alone ${us(httpChecks.medianUs)}` : ''}`;
     return {
       target: definition.statement,
       measured: `${describeJudgement(definition, judgement)}${beside}`,
-      met: (atMost === undefined || judgement.median <= atMost) && (atLeast === undefined || judgement.median >= atLeast),
+      met:
+        (atMost === undefined || judgement.median <= atMost) && (atLeast === undefined || judgement.median >= atLeast),
       kind: 'paired' as const,
       paired: judgement,
     };
@@ -70,9 +80,24 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
   const call = (name: StrategyName): number => s[name].call.p50Us;
   const checks: TargetCheck[] = [
     ...pairedChecks(results),
-    { target: 'turn: in-process mediated call p50 ≤ 40 µs', measured: us(call('turn')), met: call('turn') <= 40, kind: 'absolute' },
-    { target: 'turn: catalogue segment p50 ≤ 2 µs', measured: us(s.turn.segments.catalogue.p50Us), met: s.turn.segments.catalogue.p50Us <= 2, kind: 'absolute' },
-    { target: 'turn: authorization p50 ≤ 5 µs', measured: us(s.turn.segments.authorize.p50Us), met: s.turn.segments.authorize.p50Us <= 5, kind: 'absolute' },
+    {
+      target: 'turn: in-process mediated call p50 ≤ 40 µs',
+      measured: us(call('turn')),
+      met: call('turn') <= 40,
+      kind: 'absolute',
+    },
+    {
+      target: 'turn: catalogue segment p50 ≤ 2 µs',
+      measured: us(s.turn.segments.catalogue.p50Us),
+      met: s.turn.segments.catalogue.p50Us <= 2,
+      kind: 'absolute',
+    },
+    {
+      target: 'turn: authorization p50 ≤ 5 µs',
+      measured: us(s.turn.segments.authorize.p50Us),
+      met: s.turn.segments.authorize.p50Us <= 5,
+      kind: 'absolute',
+    },
   ];
   if (results.steps !== undefined) {
     checks.push({

@@ -1,5 +1,17 @@
-import { InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../src/kernel/index.js';
-import type { CatalogueStrategyName, ContextToolProvider, Grant, SpanSink, ToolHandler } from '../../src/kernel/index.js';
+import {
+  InMemoryToolNamespaceSettings,
+  InMemoryUsageStore,
+  MediationKernel,
+  MemoryAuditSink,
+  StaticGrantSource,
+} from '../../src/kernel/index.js';
+import type {
+  CatalogueStrategyName,
+  ContextToolProvider,
+  Grant,
+  SpanSink,
+  ToolHandler,
+} from '../../src/kernel/index.js';
 import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools } from '../../src/world/index.js';
 
 export interface ReferenceKernel {

@@ -25,11 +25,37 @@ import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { InMemoryToolNamespaceSettings, InMemoryUsageStore, JsonLinesFileSink, MAX_GRANTS, MediationKernel, MemoryAuditSink, StaticGrantSource, ContractViolation } from '../../src/kernel/index.js';
-import type { AuditSink, CatalogueStrategyName, ContextToolProvider, Grant, JsonObject, SpanSink, ToolHandler } from '../../src/kernel/index.js';
+import {
+  InMemoryToolNamespaceSettings,
+  InMemoryUsageStore,
+  JsonLinesFileSink,
+  MAX_GRANTS,
+  MediationKernel,
+  MemoryAuditSink,
+  StaticGrantSource,
+  ContractViolation,
+} from '../../src/kernel/index.js';
+import type {
+  AuditSink,
+  CatalogueStrategyName,
+  ContextToolProvider,
+  Grant,
+  JsonObject,
+  SpanSink,
+  ToolHandler,
+} from '../../src/kernel/index.js';
 import { schemaArgumentParser } from '../../src/mcp/index.js';
 import { countingProvider } from './scaled-world.js';
-import { BENCH_ACTOR, ENABLED_NAMESPACES, NOTION_SEARCH, STATIC_TOOL_SPECS, WORLD_AUTHORITY, WORLD_NAMESPACE, handlerOf, referenceGrants } from '../../src/world/index.js';
+import {
+  BENCH_ACTOR,
+  ENABLED_NAMESPACES,
+  NOTION_SEARCH,
+  STATIC_TOOL_SPECS,
+  WORLD_AUTHORITY,
+  WORLD_NAMESPACE,
+  handlerOf,
+  referenceGrants,
+} from '../../src/world/index.js';
 
 /** The audit sinks a shaped world can write to: in memory (the reference world's) or an append-only file, as a host runs in production. */
 export const AUDIT_SINK_KINDS = ['memory', 'file'] as const;
@@ -44,7 +70,11 @@ export const AUDIT_SINK_KINDS = ['memory', 'file'] as const;
 export const WorldShapeSchema = z
   .strictObject({
     name: z.string().min(1).max(64),
-    tools: z.number().int().min(STATIC_TOOL_SPECS.length + 1).max(1000),
+    tools: z
+      .number()
+      .int()
+      .min(STATIC_TOOL_SPECS.length + 1)
+      .max(1000),
     providerTools: z.number().int().min(1).max(1000),
     grants: z.number().int().min(referenceGrants().length).max(MAX_GRANTS),
     sink: z.enum(AUDIT_SINK_KINDS),
@@ -55,7 +85,11 @@ export const WorldShapeSchema = z
   })
   .superRefine((shape, context) => {
     if (shape.providerTools > shape.tools) {
-      context.addIssue({ code: 'custom', path: ['providerTools'], message: `${shape.providerTools} provider tools is more than the world's ${shape.tools} tools` });
+      context.addIssue({
+        code: 'custom',
+        path: ['providerTools'],
+        message: `${shape.providerTools} provider tools is more than the world's ${shape.tools} tools`,
+      });
     } else if (shape.tools - shape.providerTools < STATIC_TOOL_SPECS.length) {
       context.addIssue({
         code: 'custom',
@@ -68,7 +102,8 @@ export type WorldShape = z.infer<typeof WorldShapeSchema>;
 
 function valueAt(input: unknown, at: readonly PropertyKey[]): unknown {
   let value = input;
-  for (const key of at) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of at)
+    value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   return value;
 }
 
@@ -78,7 +113,10 @@ export function parseWorldShape(input: unknown): WorldShape {
   if (parsed.success) return parsed.data;
   throw new ContractViolation(
     'WorldShape',
-    parsed.error.issues.map((issue) => ({ ...issue, message: `${issue.message}, got ${JSON.stringify(valueAt(input, issue.path)) ?? 'nothing'}` })),
+    parsed.error.issues.map((issue) => ({
+      ...issue,
+      message: `${issue.message}, got ${JSON.stringify(valueAt(input, issue.path)) ?? 'nothing'}`,
+    })),
   );
 }
 
@@ -143,38 +181,62 @@ const NOTION_SEARCH_OPTIONS: JsonObject = Object.freeze({
     maxItems: 2,
     items: {
       type: 'object',
-      properties: { timestamp: { type: 'string', enum: ['last_edited_time', 'created_time'] }, direction: { type: 'string', enum: ['ascending', 'descending'] } },
+      properties: {
+        timestamp: { type: 'string', enum: ['last_edited_time', 'created_time'] },
+        direction: { type: 'string', enum: ['ascending', 'descending'] },
+      },
       required: ['timestamp'],
       additionalProperties: false,
     },
   },
-  include: { type: 'array', items: { type: 'string', enum: ['highlights', 'properties', 'parent', 'last_editor', 'icon'] }, uniqueItems: true },
+  include: {
+    type: 'array',
+    items: { type: 'string', enum: ['highlights', 'properties', 'parent', 'last_editor', 'icon'] },
+    uniqueItems: true,
+  },
   start_cursor: { type: 'string', description: 'The next_cursor of a previous answer, to continue from there.' },
   page_size: { type: 'integer', minimum: 1, maximum: 100, default: 10 },
   archived: { type: 'boolean', default: false },
 });
 
 function shapedSpec(spec: ToolSpec, searchOptions: boolean): ToolSpec {
-  return searchOptions && spec.name.startsWith(NOTION_SEARCH.name) ? { ...spec, properties: { ...spec.properties, ...NOTION_SEARCH_OPTIONS } } : spec;
+  return searchOptions && spec.name.startsWith(NOTION_SEARCH.name)
+    ? { ...spec, properties: { ...spec.properties, ...NOTION_SEARCH_OPTIONS } }
+    : spec;
 }
 
 /** The handler of `spec` in a shaped world: the reference handler, its arguments parsed against its own input schema when the shape says so. */
 function shapedHandler(spec: ToolSpec, shape: WorldShape, source?: string): ToolHandler {
   const handler = handlerOf(shapedSpec(spec, shape.searchOptions), source);
   // The arguments the reference tool takes stay the required ones; the search's options are optional.
-  const definition = { ...handler.definition, inputSchema: { ...handler.definition.inputSchema, required: Object.keys(spec.properties) } };
-  return { ...handler, definition, ...(shape.schemaArguments ? { parseArguments: schemaArgumentParser(definition.inputSchema) } : {}) };
+  const definition = {
+    ...handler.definition,
+    inputSchema: { ...handler.definition.inputSchema, required: Object.keys(spec.properties) },
+  };
+  return {
+    ...handler,
+    definition,
+    ...(shape.schemaArguments ? { parseArguments: schemaArgumentParser(definition.inputSchema) } : {}),
+  };
 }
 
 /** The static tools the workload does not call: more of the drive's tools, shaped as its others. */
 function extraStaticSpec(index: number): ToolSpec {
   const base = STATIC_TOOL_SPECS[index % 13]!; // the 13 files.* tools
-  return { ...base, name: `${base.name}_${String(index).padStart(3, '0')}`, description: `${base.description} (drive ${index}).` };
+  return {
+    ...base,
+    name: `${base.name}_${String(index).padStart(3, '0')}`,
+    description: `${base.description} (drive ${index}).`,
+  };
 }
 
 /** The provider's tools beyond `notion.search`: more of the workspace's searches, each as large. */
 function extraProviderSpec(index: number): ToolSpec {
-  return { ...NOTION_SEARCH, name: `notion.search_${String(index).padStart(3, '0')}`, description: `Search one teamspace of the user's Notion workspace (teamspace ${index}).` };
+  return {
+    ...NOTION_SEARCH,
+    name: `notion.search_${String(index).padStart(3, '0')}`,
+    description: `Search one teamspace of the user's Notion workspace (teamspace ${index}).`,
+  };
 }
 
 /** The user's provider in a shaped world: `notion.search` and `providerTools − 1` more, the same handlers every turn. */
@@ -197,19 +259,33 @@ export function projectGrants(count: number): Grant[] {
     namespaceId: WORLD_NAMESPACE,
     subject: BENCH_ACTOR,
     issuer: WORLD_AUTHORITY,
-    capabilities: [{ resource: { namespace: 'files', path: ['teams', `team-${j}`] }, actions: ['read', 'list'], scope: 'descendants' as const }],
+    capabilities: [
+      {
+        resource: { namespace: 'files', path: ['teams', `team-${j}`] },
+        actions: ['read', 'list'],
+        scope: 'descendants' as const,
+      },
+    ],
     constraints: {},
     issuedAt: '2026-10-01T00:00:00.000Z',
   }));
 }
 
 /** The tool handlers and grants of a shaped world, before any kernel: what its structure tests read. */
-export function shapedWorldParts(shape: WorldShape): { tools: ToolHandler[]; provider: ContextToolProvider & { calls: number }; grants: Grant[] } {
+export function shapedWorldParts(shape: WorldShape): {
+  tools: ToolHandler[];
+  provider: ContextToolProvider & { calls: number };
+  grants: Grant[];
+} {
   const tools = STATIC_TOOL_SPECS.map((spec) => shapedHandler(spec, shape));
   const staticCount = shape.tools - shape.providerTools;
   for (let i = STATIC_TOOL_SPECS.length; i < staticCount; i++) tools.push(shapedHandler(extraStaticSpec(i), shape));
   const reference = referenceGrants();
-  return { tools, provider: shapedProvider(shape), grants: [...projectGrants(shape.grants - reference.length), ...reference] };
+  return {
+    tools,
+    provider: shapedProvider(shape),
+    grants: [...projectGrants(shape.grants - reference.length), ...reference],
+  };
 }
 
 /** A kernel over a shaped world, and what the bench does with its trail between turns. */
@@ -227,7 +303,13 @@ export interface ShapedKernel {
   close(): void;
 }
 
-function shapedSink(shape: WorldShape): { sink: AuditSink; file?: string; flush(): void; clear(): void; close(): void } {
+function shapedSink(shape: WorldShape): {
+  sink: AuditSink;
+  file?: string;
+  flush(): void;
+  clear(): void;
+  close(): void;
+} {
   if (shape.sink === 'memory') {
     const sink = new MemoryAuditSink();
     return { sink, flush: () => undefined, clear: () => sink.clear(), close: () => undefined };
@@ -253,7 +335,11 @@ function shapedSink(shape: WorldShape): { sink: AuditSink; file?: string; flush(
   };
 }
 
-export function buildShapedKernel(strategy: CatalogueStrategyName, shape: WorldShape, spanSink?: SpanSink): ShapedKernel {
+export function buildShapedKernel(
+  strategy: CatalogueStrategyName,
+  shape: WorldShape,
+  spanSink?: SpanSink,
+): ShapedKernel {
   const checked = parseWorldShape(shape);
   const { tools, provider, grants } = shapedWorldParts(checked);
   const trail = shapedSink(checked);
@@ -267,5 +353,13 @@ export function buildShapedKernel(strategy: CatalogueStrategyName, shape: WorldS
     catalogueStrategy: strategy,
     ...(spanSink === undefined ? {} : { spanSink }),
   });
-  return { shape: checked, kernel, provider, trailFile: trail.file, flushTrail: trail.flush, clearTrail: trail.clear, close: trail.close };
+  return {
+    shape: checked,
+    kernel,
+    provider,
+    trailFile: trail.file,
+    flushTrail: trail.flush,
+    clearTrail: trail.clear,
+    close: trail.close,
+  };
 }

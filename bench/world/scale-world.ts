@@ -13,9 +13,28 @@
  * `changedTools` gives that many tools new content every turn (ADR 0046's
  * cost of one change).
  */
-import type { AccessContext, CatalogueStrategyName, ContextToolProvider, Grant, JsonObject, MediationKernel, MemoryAuditSink, ParsedToolCall, ToolDefinition, ToolHandler, ToolResult } from '../../src/kernel/index.js';
+import type {
+  AccessContext,
+  CatalogueStrategyName,
+  ContextToolProvider,
+  Grant,
+  JsonObject,
+  MediationKernel,
+  MemoryAuditSink,
+  ParsedToolCall,
+  ToolDefinition,
+  ToolHandler,
+  ToolResult,
+} from '../../src/kernel/index.js';
 import { deepFreeze } from '../../src/kernel/internals.js';
-import { BENCH_ACTOR, NOTION_SEARCH, WORLD_AUTHORITY, WORLD_EPOCH, WORLD_NAMESPACE, handlerOf } from '../../src/world/index.js';
+import {
+  BENCH_ACTOR,
+  NOTION_SEARCH,
+  WORLD_AUTHORITY,
+  WORLD_EPOCH,
+  WORLD_NAMESPACE,
+  handlerOf,
+} from '../../src/world/index.js';
 import { buildWorldKernel } from './build-world.js';
 
 /** Distinct declared ceilings among the generated tools: a provider's tools share a handful of capabilities, not one each. */
@@ -52,7 +71,10 @@ export function generatedDefinition(provider: number, index: number): ToolDefini
       additionalProperties: false,
     },
     outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-    requiredCapability: { resource: { namespace: 'notion', path: ['Handbook', `area${index % GENERATED_CEILINGS}`] }, action: 'search' },
+    requiredCapability: {
+      resource: { namespace: 'notion', path: ['Handbook', `area${index % GENERATED_CEILINGS}`] },
+      action: 'search',
+    },
     annotations: { readOnly: true, idempotent: true },
   };
 }
@@ -85,22 +107,44 @@ class GeneratedHandler implements ToolHandler {
  * handler objects. Provider 0 also serves the reference `notion.search`
  * (one of its `count`), so the workload's notion calls mean what they declare.
  */
-export function generatedProvider(provider: number, count: number, frozen: boolean, changeSignal = false, changed = 0): ContextToolProvider {
+export function generatedProvider(
+  provider: number,
+  count: number,
+  frozen: boolean,
+  changeSignal = false,
+  changed = 0,
+): ContextToolProvider {
   const generated = provider === 0 ? count - 1 : count;
-  const definitions = Array.from({ length: generated }, (_, i) => (frozen ? deepFreeze(generatedDefinition(provider, i)) : generatedDefinition(provider, i)));
+  const definitions = Array.from({ length: generated }, (_, i) =>
+    frozen ? deepFreeze(generatedDefinition(provider, i)) : generatedDefinition(provider, i),
+  );
   const id = `gen${provider}`;
   // The changed tools sit in the middle of the list (and of the name order): the catalogue hash is one sha-256 over the whole sorted text (SPEC §1.7).
   const firstChanged = Math.floor((generated - changed) / 2);
   return {
     id,
     // A host provider whose catalogue is fixed for the run (one revision, for every principal), or, when tools change every turn, one revision a turn.
-    ...(changeSignal ? { catalogueRevision: (context: AccessContext) => (changed > 0 ? `turn:${context.turnId ?? context.traceId}` : 'fixed') } : {}),
+    ...(changeSignal
+      ? {
+          catalogueRevision: (context: AccessContext) =>
+            changed > 0 ? `turn:${context.turnId ?? context.traceId}` : 'fixed',
+        }
+      : {}),
     async listTools(context: AccessContext): Promise<readonly ToolHandler[]> {
       const handlers: ToolHandler[] = provider === 0 ? [handlerOf(NOTION_SEARCH, `provider:${id}`)] : [];
       for (let i = 0; i < definitions.length; i++) {
         const definition = definitions[i]!;
         const fresh = i >= firstChanged && i < firstChanged + changed;
-        handlers.push(new GeneratedHandler(fresh ? { ...definition, description: `${definition.description} Revised for ${context.turnId ?? context.traceId}.` } : definition));
+        handlers.push(
+          new GeneratedHandler(
+            fresh
+              ? {
+                  ...definition,
+                  description: `${definition.description} Revised for ${context.turnId ?? context.traceId}.`,
+                }
+              : definition,
+          ),
+        );
       }
       return handlers;
     },
@@ -114,7 +158,13 @@ export function generatedGrants(count: number): Grant[] {
     namespaceId: WORLD_NAMESPACE,
     subject: BENCH_ACTOR,
     issuer: WORLD_AUTHORITY,
-    capabilities: [{ resource: { namespace: 'notion', path: ['Projects', `p${j}`] }, actions: ['search', 'read'], scope: 'descendants' as const }],
+    capabilities: [
+      {
+        resource: { namespace: 'notion', path: ['Projects', `p${j}`] },
+        actions: ['search', 'read'],
+        scope: 'descendants' as const,
+      },
+    ],
     constraints: {},
     issuedAt: '2026-11-01T00:00:00.000Z',
   }));
@@ -128,9 +178,20 @@ export function toolsPerProvider(shape: ScaleShape): number[] | null {
   return Array.from({ length: providers }, (_, k) => base + (k < tools % providers ? 1 : 0));
 }
 
-export function buildScaleKernel(strategy: CatalogueStrategyName, shape: ScaleShape): { kernel: MediationKernel; audit: MemoryAuditSink } {
+export function buildScaleKernel(
+  strategy: CatalogueStrategyName,
+  shape: ScaleShape,
+): { kernel: MediationKernel; audit: MemoryAuditSink } {
   const split = toolsPerProvider(shape);
   if (split === null) throw new RangeError(`${shape.tools} tools cannot be spread over ${shape.providers} providers`);
-  const providers = split.map((count, k) => generatedProvider(k, count, shape.frozenDefinitions === true, shape.changeSignal === true, k === 0 ? (shape.changedTools ?? 0) : 0));
+  const providers = split.map((count, k) =>
+    generatedProvider(
+      k,
+      count,
+      shape.frozenDefinitions === true,
+      shape.changeSignal === true,
+      k === 0 ? (shape.changedTools ?? 0) : 0,
+    ),
+  );
   return buildWorldKernel(strategy, providers, undefined, generatedGrants(Math.max(0, shape.grants - 6)));
 }

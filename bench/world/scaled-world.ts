@@ -14,7 +14,10 @@ import type { ReferenceKernel } from './build-world.js';
 export const SCALED_PROVIDER_TOOLS = 1000;
 
 /** A provider answering `handlers` on every call, counting its calls. */
-export function countingProvider(id: string, handlers: readonly ToolHandler[]): ContextToolProvider & { calls: number } {
+export function countingProvider(
+  id: string,
+  handlers: readonly ToolHandler[],
+): ContextToolProvider & { calls: number } {
   return {
     id,
     calls: 0,
@@ -27,18 +30,28 @@ export function countingProvider(id: string, handlers: readonly ToolHandler[]): 
 
 /** A provider answering the same handlers every turn, as a user's own MCP server with a large catalogue would. */
 export function scaledNotionProvider(extraTools: number, id = 'notion'): ContextToolProvider & { calls: number } {
-  if (!Number.isInteger(extraTools) || extraTools < 0) throw new RangeError(`extraTools must be a non-negative integer, got ${extraTools}`);
+  if (!Number.isInteger(extraTools) || extraTools < 0)
+    throw new RangeError(`extraTools must be a non-negative integer, got ${extraTools}`);
   const source = `provider:${id}`;
   const handlers: ToolHandler[] = [handlerOf(NOTION_SEARCH, source)];
   for (let i = 0; i < extraTools; i++) {
     const name = `notion.page_${String(i).padStart(4, '0')}`;
-    handlers.push(handlerOf({ ...NOTION_SEARCH, name, description: `Search one page tree of the user's Notion workspace (${name}).` }, source));
+    handlers.push(
+      handlerOf(
+        { ...NOTION_SEARCH, name, description: `Search one page tree of the user's Notion workspace (${name}).` },
+        source,
+      ),
+    );
   }
   return countingProvider(id, handlers);
 }
 
 /** A kernel over the reference world whose provider serves `extraTools` more tools. */
-export function buildScaledKernel(strategy: CatalogueStrategyName, extraTools: number, spanSink?: SpanSink): ReferenceKernel {
+export function buildScaledKernel(
+  strategy: CatalogueStrategyName,
+  extraTools: number,
+  spanSink?: SpanSink,
+): ReferenceKernel {
   const provider = scaledNotionProvider(extraTools);
   return { ...buildWorldKernel(strategy, [provider], spanSink), provider };
 }

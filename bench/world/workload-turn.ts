@@ -25,7 +25,9 @@ export class WorkloadMismatch extends Error {
   ) {
     const expected = `${attempt.expect.status}${attempt.expect.code === undefined ? '' : ` ${attempt.expect.code}`}`;
     const got = `${actual.status}${actual.code === undefined ? '' : ` ${actual.code}`}`;
-    super(`${path}, turn ${turn}, attempt ${attemptIndex + 1} (${attempt.role} ${attempt.tool}): expected ${expected}, got ${got}`);
+    super(
+      `${path}, turn ${turn}, attempt ${attemptIndex + 1} (${attempt.role} ${attempt.tool}): expected ${expected}, got ${got}`,
+    );
   }
 }
 
@@ -35,7 +37,13 @@ export class TurnNotListed extends Error {
 }
 
 /** Throws WorkloadMismatch unless `actual` is what `attempt` declares. */
-export function checkOutcome(path: string, turn: number, index: number, attempt: Attempt, actual: { status: string; code?: string | undefined }): void {
+export function checkOutcome(
+  path: string,
+  turn: number,
+  index: number,
+  attempt: Attempt,
+  actual: { status: string; code?: string | undefined },
+): void {
   const { expect } = attempt;
   if (actual.status === expect.status && (expect.code === undefined || actual.code === expect.code)) return;
   throw new WorkloadMismatch(path, turn, index, attempt, actual);
@@ -83,7 +91,11 @@ export interface KernelTurn {
 }
 
 /** Runs one turn of the workload against `kernel`. */
-export async function runKernelTurn(kernel: MediationKernel, turn: number, options: KernelTurnOptions): Promise<KernelTurn> {
+export async function runKernelTurn(
+  kernel: MediationKernel,
+  turn: number,
+  options: KernelTurnOptions,
+): Promise<KernelTurn> {
   const { clock } = options;
   const context = worldContext(turn);
   const t0 = clock === undefined ? 0 : clock();
@@ -91,10 +103,12 @@ export async function runKernelTurn(kernel: MediationKernel, turn: number, optio
   const t1 = clock === undefined ? 0 : clock();
   let turnDone: Omit<KernelTurn, 'turnUs'>;
   try {
-    if (scope.status !== 'available') throw new TurnNotListed(`${options.path}, turn ${turn}: authority ${scope.code ?? 'unavailable'}`);
+    if (scope.status !== 'available')
+      throw new TurnNotListed(`${options.path}, turn ${turn}: authority ${scope.code ?? 'unavailable'}`);
     const listed = await kernel.listTools(context);
     const t2 = clock === undefined ? 0 : clock();
-    if (listed.status !== 'listed') throw new TurnNotListed(`${options.path}, turn ${turn}: listing ${listed.status} ${listed.code ?? ''}`);
+    if (listed.status !== 'listed')
+      throw new TurnNotListed(`${options.path}, turn ${turn}: listing ${listed.status} ${listed.code ?? ''}`);
     for (let i = 0; i < TURN_ATTEMPTS.length; i++) {
       const attempt = TURN_ATTEMPTS[i]!;
       const call = toolCall(attempt, turn, i, context.traceId, context.now);
@@ -102,9 +116,15 @@ export async function runKernelTurn(kernel: MediationKernel, turn: number, optio
       const started = options.afterCall === undefined ? 0 : performance.now();
       const result: ToolResult = await kernel.invokeTool(context, call);
       if (options.afterCall !== undefined) options.afterCall((performance.now() - started) * 1000);
-      checkOutcome(options.path, turn, i, attempt, { status: result.status, code: result.status === 'succeeded' ? undefined : result.code });
+      checkOutcome(options.path, turn, i, attempt, {
+        status: result.status,
+        code: result.status === 'succeeded' ? undefined : result.code,
+      });
     }
-    turnDone = clock === undefined ? { listed, openUs: NaN, listUs: NaN } : { listed, openUs: (t1 - t0) * 1000, listUs: (t2 - t1) * 1000 };
+    turnDone =
+      clock === undefined
+        ? { listed, openUs: NaN, listUs: NaN }
+        : { listed, openUs: (t1 - t0) * 1000, listUs: (t2 - t1) * 1000 };
   } finally {
     scope.close();
   }

@@ -44,21 +44,39 @@ export const command = defineCommand<ConformanceFlags>({
         oneOf<StrategyChoice>([...CATALOGUE_STRATEGIES, 'all']),
         'turn',
       )
-      .addOption(new Option('--columns <list>', `comma-separated subset of: ${COLUMN_IDS.join(', ')}`).argParser(subsetOf(COLUMN_IDS)).default(COLUMN_IDS, 'all'))
-      .option('--out <dir>', 'where conformance.json and conformance.md go (default: results/runs, git-ignored, so a run leaves the clone clean)')
+      .addOption(
+        new Option('--columns <list>', `comma-separated subset of: ${COLUMN_IDS.join(', ')}`)
+          .argParser(subsetOf(COLUMN_IDS))
+          .default(COLUMN_IDS, 'all'),
+      )
+      .option(
+        '--out <dir>',
+        'where conformance.json and conformance.md go (default: results/runs, git-ignored, so a run leaves the clone clean)',
+      )
       .addOption(new Option('--commit-results', 'write into results/, the committed matrix').conflicts('out'))
-      .option('--official [url]', `run the official MCP suite (@modelcontextprotocol/conformance, Node 22 from npm when needed) against a Streamable HTTP URL; without one, against costlab serve --http`)
+      .option(
+        '--official [url]',
+        `run the official MCP suite (@modelcontextprotocol/conformance, Node 22 from npm when needed) against a Streamable HTTP URL; without one, against costlab serve --http`,
+      )
       .addHelpText('after', '\nExits 1 when a gating cell is fail or not_exercised, 2 on a usage error.');
     addTargetOptions(command);
   },
   async run(values, { argv }) {
-    if (values.official !== undefined) return (await import('../target/official-conformance.js')).runOfficial(values.official, { ...values, out: values.out ?? LOCAL_RESULTS_DIR }, argv);
-    if (wantsTarget(values)) return (await import('../target/run-target-report.js')).runTargetReport('conformance', values, argv);
+    if (values.official !== undefined)
+      return (await import('../target/official-conformance.js')).runOfficial(
+        values.official,
+        { ...values, out: values.out ?? LOCAL_RESULTS_DIR },
+        argv,
+      );
+    if (wantsTarget(values))
+      return (await import('../target/run-target-report.js')).runTargetReport('conformance', values, argv);
     const outcome = await runConformance({
       strategy: values.strategy,
       columns: standardColumns([...values.columns]),
       onCell: (s, cell, done, total) => {
-        process.stderr.write(`[${s} ${String(done).padStart(String(total).length)}/${total}] ${cell.column} ${cell.row}: ${cell.status}${cell.note === undefined || cell.status === 'not_applicable' ? '' : ` (${cell.note})`}\n`);
+        process.stderr.write(
+          `[${s} ${String(done).padStart(String(total).length)}/${total}] ${cell.column} ${cell.row}: ${cell.status}${cell.note === undefined || cell.status === 'not_applicable' ? '' : ` (${cell.note})`}\n`,
+        );
       },
     });
 
@@ -70,7 +88,12 @@ export const command = defineCommand<ConformanceFlags>({
       machine: `${cpus()[0]?.model.trim() ?? 'unknown CPU'} × ${cpus().length}`,
       ...(commit === undefined ? {} : { commit }),
     });
-    const outDir = values.commitResults === true ? COMMITTED_RESULTS_DIR : values.out === undefined ? LOCAL_RESULTS_DIR : path.resolve(values.out);
+    const outDir =
+      values.commitResults === true
+        ? COMMITTED_RESULTS_DIR
+        : values.out === undefined
+          ? LOCAL_RESULTS_DIR
+          : path.resolve(values.out);
     const jsonPath = path.join(outDir, 'conformance.json');
     const mdPath = path.join(outDir, 'conformance.md');
     await withOutputDirectory(outDir, doc.environment.command ?? 'costlab conformance', async () => {

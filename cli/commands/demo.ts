@@ -14,15 +14,24 @@ interface DemoFlags {
 export const command = defineCommand<DemoFlags>({
   define(command) {
     command
-      .description('Runs one turn of the reference world through the kernel and prints each call\'s outcome, then the audit trail and the per-turn counters.')
-      .option('--strategy <name>', `catalogue strategy: ${CATALOGUE_STRATEGIES.join(', ')}`, oneOf(CATALOGUE_STRATEGIES), 'turn');
+      .description(
+        "Runs one turn of the reference world through the kernel and prints each call's outcome, then the audit trail and the per-turn counters.",
+      )
+      .option(
+        '--strategy <name>',
+        `catalogue strategy: ${CATALOGUE_STRATEGIES.join(', ')}`,
+        oneOf(CATALOGUE_STRATEGIES),
+        'turn',
+      );
   },
   async run({ strategy }) {
     const { kernel, audit, provider } = buildReferenceKernel(strategy);
     const context = worldContext(1);
     const scope = await kernel.openTurnAuthority(context);
     const catalogue = await kernel.listTools(context);
-    process.stdout.write(`turn opened (${scope.status}); ${catalogue.tools.length} tools listed, ${catalogue.withheldCount} withheld; catalogHash ${catalogue.catalogHash.slice(0, 16)}…\n\n`);
+    process.stdout.write(
+      `turn opened (${scope.status}); ${catalogue.tools.length} tools listed, ${catalogue.withheldCount} withheld; catalogHash ${catalogue.catalogHash.slice(0, 16)}…\n\n`,
+    );
     let i = 0;
     for (const attempt of TURN_ATTEMPTS) {
       i++;
@@ -39,7 +48,9 @@ export const command = defineCommand<DemoFlags>({
     scope.close();
     process.stdout.write(`\naudit trail (${audit.length} events):\n`);
     for (const event of audit.events) {
-      const detail = [event.tool, event.reason, event.cause, event.grantId, event.catalogHash?.slice(0, 12)].filter(Boolean).join(' ');
+      const detail = [event.tool, event.reason, event.cause, event.grantId, event.catalogHash?.slice(0, 12)]
+        .filter(Boolean)
+        .join(' ');
       process.stdout.write(`  ${event.type.padEnd(32)} ${event.outcome.padEnd(11)} ${detail}\n`);
     }
     const c = kernel.counters;

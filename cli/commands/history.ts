@@ -45,24 +45,42 @@ export const command = defineCommand<HistoryFlags>({
           "first, with each commit's change against the one before it on the same testbed.\n" +
           `A noisy run (${NOISE_RULE}) is marked, and so is a change that involves one.`,
       )
-      .option('--results <dirs>', 'results directories, comma-separated (default: the committed results/ and the local results/runs/)')
-      .option('--strategy <s>', `${STRATEGY_NAMES.join(', ')} or all`, oneOf<StrategyName | 'all'>([...STRATEGY_NAMES, 'all']), 'all');
+      .option(
+        '--results <dirs>',
+        'results directories, comma-separated (default: the committed results/ and the local results/runs/)',
+      )
+      .option(
+        '--strategy <s>',
+        `${STRATEGY_NAMES.join(', ')} or all`,
+        oneOf<StrategyName | 'all'>([...STRATEGY_NAMES, 'all']),
+        'all',
+      );
   },
   async run(values) {
     const strategies = values.strategy === 'all' ? STRATEGY_NAMES : [values.strategy];
     let collection;
     try {
-      collection = await loadResultsCollection(values.results === undefined ? [COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR] : values.results.split(','));
+      collection = await loadResultsCollection(
+        values.results === undefined ? [COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR] : values.results.split(','),
+      );
     } catch (error) {
       process.stderr.write(`costlab history: ${describeThrown(error)}\n`);
       return 1;
     }
-    const header = ['commit', 'date', 'run', ...strategies.flatMap((s) => [`${s} catalogue p50 µs`, `${s} call p50 µs`])];
+    const header = [
+      'commit',
+      'date',
+      'run',
+      ...strategies.flatMap((s) => [`${s} catalogue p50 µs`, `${s} call p50 µs`]),
+    ];
     const out: string[] = [];
     let anySteps = false;
     for (const { testbed, entries } of historyByTestbed(collection)) {
-      const steps = historySteps(entries).filter((step) => (step.series === MCP_TURN ? strategies.includes('turn') : strategies.includes(step.series)));
-      const stepAt = (entry: ResultsFile, series: StrategyName, measure: StepMeasure): boolean => steps.some((step) => step.entry === entry && step.series === series && step.measure === measure);
+      const steps = historySteps(entries).filter((step) =>
+        step.series === MCP_TURN ? strategies.includes('turn') : strategies.includes(step.series),
+      );
+      const stepAt = (entry: ResultsFile, series: StrategyName, measure: StepMeasure): boolean =>
+        steps.some((step) => step.entry === entry && step.series === series && step.measure === measure);
       const rows: string[][] = [];
       let previous: ResultsFile | undefined;
       for (const entry of entries) {
@@ -78,13 +96,20 @@ export const command = defineCommand<HistoryFlags>({
           const now = results.strategies[strategy];
           const before = previous?.results.strategies[strategy];
           const mark = (measure: StepMeasure): string => (stepAt(entry, strategy, measure) ? ` ${STEP_MARK}` : '');
-          cells.push(`${us(now.segments.catalogue.p50Us)}${change(now.segments.catalogue.p50Us, before?.segments.catalogue.p50Us, caveat)}${mark('catalogue')}`);
+          cells.push(
+            `${us(now.segments.catalogue.p50Us)}${change(now.segments.catalogue.p50Us, before?.segments.catalogue.p50Us, caveat)}${mark('catalogue')}`,
+          );
           cells.push(`${us(now.call.p50Us)}${change(now.call.p50Us, before?.call.p50Us, caveat)}${mark('call')}`);
         }
         rows.push(cells);
         previous = entry;
       }
-      out.push(`### testbed ${testbed.id}: ${testbed.summary}`, '', markdownTable([header, ...rows], { alignDelimiters: false }), '');
+      out.push(
+        `### testbed ${testbed.id}: ${testbed.summary}`,
+        '',
+        markdownTable([header, ...rows], { alignDelimiters: false }),
+        '',
+      );
       if (steps.length > 0) {
         anySteps = true;
         out.push('Steps (change points):', '', ...steps.map((step) => `- ${describeStep(step, us)}`), '');
@@ -92,11 +117,14 @@ export const command = defineCommand<HistoryFlags>({
     }
     if (anySteps) out.push(`${STEP_MARK} ${STEP_RULE}`);
     if (collection.history.some((entry) => entry.noisy)) {
-      out.push(`noisy: ${NOISE_RULE}; a change marked ? involves a noisy run and says more about the machine than the commit.`);
+      out.push(
+        `noisy: ${NOISE_RULE}; a change marked ? involves a noisy run and says more about the machine than the commit.`,
+      );
     }
     process.stdout.write(`${out.join('\n')}\n`);
     // Other writers' files in results/ (a baseline, dashboard exports) are expected; a results file this reader cannot use is news.
-    for (const skipped of collection.skipped.filter((entry) => entry.suspect)) process.stderr.write(`history: skipped ${skipped.file}: ${skipped.reason}\n`);
+    for (const skipped of collection.skipped.filter((entry) => entry.suspect))
+      process.stderr.write(`history: skipped ${skipped.file}: ${skipped.reason}\n`);
     return 0;
   },
 });

@@ -30,8 +30,15 @@ interface ProfileFlags extends TargetFlags {
 export const command = defineCommand<ProfileFlags>({
   define(command) {
     command
-      .description('Profiles the reference workload per catalogue strategy (0x flame graphs, --cpu-prof, clinic) and summarises the top self-time frames.')
-      .option('--strategy <s>', 'which catalogue strategy to profile', oneOf<CatalogueStrategyName | 'all'>([...CATALOGUE_STRATEGIES, 'all']), 'all')
+      .description(
+        'Profiles the reference workload per catalogue strategy (0x flame graphs, --cpu-prof, clinic) and summarises the top self-time frames.',
+      )
+      .option(
+        '--strategy <s>',
+        'which catalogue strategy to profile',
+        oneOf<CatalogueStrategyName | 'all'>([...CATALOGUE_STRATEGIES, 'all']),
+        'all',
+      )
       .option('--turns <n>', 'turns of the reference world per run', positiveInteger, PROFILE_DEFAULTS.turns)
       .option('--concurrent <k>', 'turns in flight at once under clinic', positiveInteger, PROFILE_DEFAULTS.concurrent)
       .option('--no-clinic', 'skip clinic doctor and clinic flame (the slow part)')
@@ -58,8 +65,13 @@ export const command = defineCommand<ProfileFlags>({
         process.stdout.write(`${JSON.stringify(run.summary, null, 2)}\n`);
         return 0;
       }
-      process.stdout.write(`wrote ${path.relative(process.cwd(), run.summaryFile) || run.summaryFile} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-      for (const profile of run.summary.strategies) process.stdout.write(`  ${profile.strategy.padEnd(8)} ${profile.analysis.verdict.kind.padEnd(8)} ${profile.analysis.verdict.statement}\n`);
+      process.stdout.write(
+        `wrote ${path.relative(process.cwd(), run.summaryFile) || run.summaryFile} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+      );
+      for (const profile of run.summary.strategies)
+        process.stdout.write(
+          `  ${profile.strategy.padEnd(8)} ${profile.analysis.verdict.kind.padEnd(8)} ${profile.analysis.verdict.statement}\n`,
+        );
       return 0;
     } catch (error) {
       process.stderr.write(`costlab profile: ${describeThrownWithName(error)}\n`);

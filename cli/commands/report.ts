@@ -11,7 +11,6 @@ import { NoResultsError } from '../../bench/report/index.js';
 import { DashboardHistoryUnreadable } from '../../bench/report/index.js';
 import { defineCommand } from '../command.js';
 
-
 interface ReportFlags {
   readonly results: string;
   readonly out: string;

@@ -63,7 +63,9 @@ function auditFailureReporter(): (error: unknown, event: AuditEvent) => void {
   return (error, event) => {
     failures++;
     if (failures === 1 || failures % 1000 === 0) {
-      say(`audit: ${failures} record(s) could not be written, the latest ${event.type} ${event.operationId ?? ''} (${error instanceof Error ? error.message : 'unknown cause'})`);
+      say(
+        `audit: ${failures} record(s) could not be written, the latest ${event.type} ${event.operationId ?? ''} (${error instanceof Error ? error.message : 'unknown cause'})`,
+      );
     }
   };
 }
@@ -105,11 +107,19 @@ function shutdownSignal(): Promise<string> {
 
 async function serveOverStdio(world: ServedWorld, options: ServeOptions): Promise<void> {
   const executionId = `exec-${randomUUID()}`;
-  const bridge = await OpenToolBridge.open(world.kernel, world.contextFor(executionId), world.clock === undefined ? {} : { clock: world.clock });
+  const bridge = await OpenToolBridge.open(
+    world.kernel,
+    world.contextFor(executionId),
+    world.clock === undefined ? {} : { clock: world.clock },
+  );
   try {
     const serving = await serveStdio(bridge);
-    say(`world '${world.name}', strategy ${options.strategy}: execution ${executionId} listed ${bridge.catalogue.tools.length} tools, catalogHash ${bridge.catalogHash}`);
-    say(`serving MCP on stdio. A client spawns this command; for example:\n${JSON.stringify(stdioClientConfig(process.execPath, [BIN, 'serve', '--stdio', ...servedWorldArgs(options)]), null, 2)}`);
+    say(
+      `world '${world.name}', strategy ${options.strategy}: execution ${executionId} listed ${bridge.catalogue.tools.length} tools, catalogHash ${bridge.catalogHash}`,
+    );
+    say(
+      `serving MCP on stdio. A client spawns this command; for example:\n${JSON.stringify(stdioClientConfig(process.execPath, [BIN, 'serve', '--stdio', ...servedWorldArgs(options)]), null, 2)}`,
+    );
     await Promise.race([serving.closed, shutdownSignal()]);
     await serving.server.close();
   } finally {
@@ -121,7 +131,9 @@ async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise
   let stopping = false;
   // The token is a credential: it goes to stdout (free in HTTP mode), never into stderr, which carries the audit trail.
   const announce = (execution: LiveExecution): void => {
-    say(`execution ${execution.executionId}: ${execution.bridge.catalogue.tools.length} tools, catalogHash ${execution.bridge.catalogHash}, token valid until ${execution.expiresAt} (connection config on stdout)`);
+    say(
+      `execution ${execution.executionId}: ${execution.bridge.catalogue.tools.length} tools, catalogHash ${execution.bridge.catalogHash}, token valid until ${execution.expiresAt} (connection config on stdout)`,
+    );
     process.stdout.write(`${JSON.stringify(httpClientConfig(server.url, execution.token), null, 2)}\n`);
   };
   const server: McpHttpServer = await McpHttpServer.listen({
@@ -129,21 +141,33 @@ async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise
     idleTimeoutMs: options.idleTimeoutMs,
     tokenTtlMs: options.tokenTtlMs,
     limits: options.limits,
-    onInternalError: (error) => say(`internal error answered as internal_error: ${error instanceof Error ? error.message : 'a non-error was thrown'}`),
+    onInternalError: (error) =>
+      say(
+        `internal error answered as internal_error: ${error instanceof Error ? error.message : 'a non-error was thrown'}`,
+      ),
     onTokenRenewed: (execution) => {
       say(`execution ${execution.executionId}: token renewed`);
       announce(execution);
     },
-    openTurn: (executionId) => OpenToolBridge.open(world.kernel, world.contextFor(executionId), world.clock === undefined ? {} : { clock: world.clock }),
+    openTurn: (executionId) =>
+      OpenToolBridge.open(
+        world.kernel,
+        world.contextFor(executionId),
+        world.clock === undefined ? {} : { clock: world.clock },
+      ),
     onExecutionClosed: (execution, reason) => {
       if (stopping) return;
       say(`execution ${execution.executionId} closed (${reason}); opening a new one`);
-      server.openExecution().then(announce, (error: unknown) => say(`could not open a new execution: ${describeThrown(error)}`));
+      server
+        .openExecution()
+        .then(announce, (error: unknown) => say(`could not open a new execution: ${describeThrown(error)}`));
     },
   });
   say(`world '${world.name}', strategy ${options.strategy}: serving MCP (Streamable HTTP) at ${server.url.href}`);
   const { limits } = server;
-  say(`limits: ${limits.maxConnections} connections, headers within ${limits.headersTimeoutMs} ms, bodies within ${limits.bodyTimeoutMs} ms and ${limits.maxBodyBytes} bytes`);
+  say(
+    `limits: ${limits.maxConnections} connections, headers within ${limits.headersTimeoutMs} ms, bodies within ${limits.bodyTimeoutMs} ms and ${limits.maxBodyBytes} bytes`,
+  );
   announce(await server.openExecution());
   const signal = await shutdownSignal();
   stopping = true;
@@ -162,14 +186,39 @@ export const command = defineCommand<ServeFlags>({
       .option('--http', 'serve Streamable HTTP on 127.0.0.1; prints the URL and an execution token')
       .addOption(new Option('--port <n>', 'HTTP port').argParser(portNumber).default(0, 'any free port'))
       .option('--world <file.json>', 'a world file (grants, tools, upstream MCP servers); default: the reference world')
-      .option('--strategy <name>', `catalogue strategy: ${CATALOGUE_STRATEGIES.join(', ')}`, oneOf(CATALOGUE_STRATEGIES), 'turn')
+      .option(
+        '--strategy <name>',
+        `catalogue strategy: ${CATALOGUE_STRATEGIES.join(', ')}`,
+        oneOf(CATALOGUE_STRATEGIES),
+        'turn',
+      )
       .option('--audit <file.jsonl>', 'append the audit trail to a JSON-lines file (default: JSON lines on stderr)')
       .option('--idle-timeout <s>', 'HTTP: close an execution after this many idle seconds', positiveNumber, 900)
-      .option('--token-ttl <s>', 'HTTP: lifetime of a minted execution token, in seconds (renewed at half life)', positiveNumber, 3600)
-      .option('--max-connections <n>', 'HTTP: open connections at most; past it the one longest without progress is closed (default: 4096, kept under ulimit -n)', positiveInteger)
-      .option('--headers-timeout <s>', "HTTP: a connection must send a request's headers within this many seconds (default: 10)", positiveNumber)
-      .option('--body-timeout <s>', "HTTP: a request's body must arrive within this many seconds (default: 30)", positiveNumber)
-      .option('--conformance-world <condition>', 'stdio: the conformance world armed by <condition> (spawned by `costlab conformance`)')
+      .option(
+        '--token-ttl <s>',
+        'HTTP: lifetime of a minted execution token, in seconds (renewed at half life)',
+        positiveNumber,
+        3600,
+      )
+      .option(
+        '--max-connections <n>',
+        'HTTP: open connections at most; past it the one longest without progress is closed (default: 4096, kept under ulimit -n)',
+        positiveInteger,
+      )
+      .option(
+        '--headers-timeout <s>',
+        "HTTP: a connection must send a request's headers within this many seconds (default: 10)",
+        positiveNumber,
+      )
+      .option(
+        '--body-timeout <s>',
+        "HTTP: a request's body must arrive within this many seconds (default: 30)",
+        positiveNumber,
+      )
+      .option(
+        '--conformance-world <condition>',
+        'stdio: the conformance world armed by <condition> (spawned by `costlab conformance`)',
+      )
       // The rest of the conformance world's options are read by src/conformance/stdio-host.ts; they are for the suite, not for people.
       .addOption(new Option('--conformance-control <address>').hideHelp())
       .addOption(new Option('--conformance-turn <n>').hideHelp())
@@ -177,9 +226,12 @@ export const command = defineCommand<ServeFlags>({
   },
   async run(values, { argv }) {
     // The conformance suite's sdk-stdio column serves its own world, armed by a condition; loaded only when asked for.
-    if (values.conformanceWorld !== undefined) return (await import('../../src/conformance/index.js')).serveConformanceFromArgv(argv);
+    if (values.conformanceWorld !== undefined)
+      return (await import('../../src/conformance/index.js')).serveConformanceFromArgv(argv);
     if ((values.stdio === true) === (values.http === true)) {
-      process.stderr.write('costlab serve: choose exactly one of --stdio and --http\n(run `costlab serve --help` for its options)\n');
+      process.stderr.write(
+        'costlab serve: choose exactly one of --stdio and --http\n(run `costlab serve --help` for its options)\n',
+      );
       return 2;
     }
     const options: ServeOptions = {
@@ -196,7 +248,8 @@ export const command = defineCommand<ServeFlags>({
         ...(values.bodyTimeout === undefined ? {} : { bodyTimeoutMs: Math.round(values.bodyTimeout * 1000) }),
       },
     };
-    const sink = options.audit === undefined ? new StreamAuditSink(process.stderr) : new JsonLinesFileSink(options.audit);
+    const sink =
+      options.audit === undefined ? new StreamAuditSink(process.stderr) : new JsonLinesFileSink(options.audit);
     let world: ServedWorld;
     try {
       world = await buildWorld(options, sink);

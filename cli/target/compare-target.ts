@@ -33,7 +33,9 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
   let options;
   try {
     // --world names the world; the targets are the two commits serving it, built below.
-    options = await targetOptions(flags.world === undefined ? flags : { ...flags, world: undefined, target: ['stdio:true'] });
+    options = await targetOptions(
+      flags.world === undefined ? flags : { ...flags, world: undefined, target: ['stdio:true'] },
+    );
   } catch (error) {
     return usageFailure('compare', error);
   }
@@ -54,10 +56,17 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
       const b = await prepareCommit({ repo: process.cwd(), ref: operands[0]! });
       progress(`preparing ${operands[1]}`);
       const h = await prepareCommit({ repo: process.cwd(), ref: operands[1]! });
-      base = { ...worldTarget(file, path.join(b.dir, 'bin/costlab.mjs')), text: `${b.sha.slice(0, 10)} serving ${world}` };
-      head = { ...worldTarget(file, path.join(h.dir, 'bin/costlab.mjs')), text: `${h.sha.slice(0, 10)} serving ${world}` };
+      base = {
+        ...worldTarget(file, path.join(b.dir, 'bin/costlab.mjs')),
+        text: `${b.sha.slice(0, 10)} serving ${world}`,
+      };
+      head = {
+        ...worldTarget(file, path.join(h.dir, 'bin/costlab.mjs')),
+        text: `${h.sha.slice(0, 10)} serving ${world}`,
+      };
     } else {
-      if (options.specs.length !== 2 || operands.length > 0) throw new Error('name exactly two targets: --target <base> --target <head>');
+      if (options.specs.length !== 2 || operands.length > 0)
+        throw new Error('name exactly two targets: --target <base> --target <head>');
       [base, head] = options.specs as [TargetSpec, TargetSpec];
     }
     labels = [base.text, head.text];
@@ -68,7 +77,11 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
   try {
     const identities = await resolveIdentities(options.config, redactor);
     progress(`${rounds} rounds of fresh processes, A B B A …`);
-    const comparison = await compareTargets(base, head, identities[0]!, options.config, redactor, { rounds, threshold, onProgress: progress });
+    const comparison = await compareTargets(base, head, identities[0]!, options.config, redactor, {
+      rounds,
+      threshold,
+      onProgress: progress,
+    });
     const { exact } = comparison;
     const markdown = [
       `## costlab compare: ${markdownCode(labels[0])} → ${markdownCode(labels[1])}`,
@@ -84,15 +97,28 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
       `| input schema bytes | ${exact.base.schemaBytes} | ${exact.head.schemaBytes} |`,
       '',
     ].join('\n');
-    const document = { schemaVersion: 1, kind: 'target-compare', base: labels[0], head: labels[1], rounds, firsts: comparison.firsts, rows: comparison.rows, exact };
+    const document = {
+      schemaVersion: 1,
+      kind: 'target-compare',
+      base: labels[0],
+      head: labels[1],
+      rounds,
+      firsts: comparison.firsts,
+      rows: comparison.rows,
+      exact,
+    };
     await withOutputDirectory(options.out, 'costlab compare --target', async () => {
       await writeOutputFile(path.join(options.out, 'compare-targets.md'), markdown);
-      await writeOutputFile(path.join(options.out, 'compare-targets.json'), `${JSON.stringify(redactor.scrubValue(document), null, 2)}\n`);
+      await writeOutputFile(
+        path.join(options.out, 'compare-targets.json'),
+        `${JSON.stringify(redactor.scrubValue(document), null, 2)}\n`,
+      );
     });
     process.stdout.write(redactor.scrub(options.json ? `${JSON.stringify(document, null, 2)}\n` : markdown));
     return exitCodeFor(comparison.rows);
   } catch (error) {
-    const detail = error instanceof CompareSideFailed ? `${error.failure.code}: ${error.message}` : describeThrownWithName(error);
+    const detail =
+      error instanceof CompareSideFailed ? `${error.failure.code}: ${error.message}` : describeThrownWithName(error);
     process.stderr.write(`costlab compare: could not measure: ${redactor.scrub(detail)}\n`);
     return 2;
   }

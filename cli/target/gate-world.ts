@@ -23,10 +23,18 @@ export async function runGateWorld(worldFile: string, out: string | undefined): 
   });
   const outcome = report.targets[0]!;
   if (outcome.status === 'failed') {
-    process.stderr.write(`costlab gate: could not measure: the served world failed: ${outcome.failure?.code} ${outcome.failure?.message}\n`);
+    process.stderr.write(
+      `costlab gate: could not measure: the served world failed: ${outcome.failure?.code} ${outcome.failure?.message}\n`,
+    );
     return 2;
   }
-  const rows = (outcome.rows ?? []).map((row) => structuralVerdict({ segment: `${row.id} (${row.verdict})`, expected: 1, actual: row.verdict === 'fail' || row.verdict === 'error' || row.verdict === 'not_exercised' ? 0 : 1 }));
+  const rows = (outcome.rows ?? []).map((row) =>
+    structuralVerdict({
+      segment: `${row.id} (${row.verdict})`,
+      expected: 1,
+      actual: row.verdict === 'fail' || row.verdict === 'error' || row.verdict === 'not_exercised' ? 0 : 1,
+    }),
+  );
   const table = `## costlab gate: world ${worldFile}, served and judged on the catalogue consistency rows\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
   process.stdout.write(table);
   if (out !== undefined) await writeOutputFile(out, table);

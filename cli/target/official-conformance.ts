@@ -14,13 +14,20 @@ import { startSelfServer } from '../../bench/official-conformance/index.js';
 import type { SelfServer } from '../../bench/official-conformance/index.js';
 import { parseTargetSpec } from '../../bench/own-server/index.js';
 
-export async function runOfficial(official: string | true, flags: { out: string; json?: boolean }, argv: readonly string[]): Promise<number> {
+export async function runOfficial(
+  official: string | true,
+  flags: { out: string; json?: boolean },
+  argv: readonly string[],
+): Promise<number> {
   const progress = (line: string): void => void process.stderr.write(`conformance --official: ${line}\n`);
   if (official !== true) {
     try {
-      if (parseTargetSpec(official).kind !== 'http') throw new Error('takes an http(s) URL: the suite speaks Streamable HTTP');
+      if (parseTargetSpec(official).kind !== 'http')
+        throw new Error('takes an http(s) URL: the suite speaks Streamable HTTP');
     } catch (error) {
-      process.stderr.write(`costlab conformance: --official ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `costlab conformance: --official ${error instanceof Error ? error.message : String(error)}\n`,
+      );
       return 2;
     }
   }
@@ -30,7 +37,11 @@ export async function runOfficial(official: string | true, flags: { out: string;
       progress('starting costlab serve --http over the conformance world, behind the loopback bearer proxy');
       self = await startSelfServer();
     }
-    const report = await runOfficialSuite({ url: self?.url ?? (official as string), ...(self === undefined ? {} : { facts: self.upstream }), onProgress: progress });
+    const report = await runOfficialSuite({
+      url: self?.url ?? (official as string),
+      ...(self === undefined ? {} : { facts: self.upstream }),
+      onProgress: progress,
+    });
     const markdown = renderOfficialMarkdown(report, ['costlab conformance', ...argv].join(' '));
     await mkdir(flags.out, { recursive: true });
     await writeFile(path.join(flags.out, 'official-conformance.json'), `${JSON.stringify(report, null, 2)}\n`);

@@ -37,8 +37,11 @@ export async function runProfileTarget(flags: ProfileTargetFlags): Promise<numbe
     return 0;
   } catch (error) {
     // A target 0x cannot run (a URL, a server that is not node) is the caller's to change, like a missing credential.
-    if (error instanceof CredentialMissing || error instanceof TargetNotProfilable) return usageFailure('profile', error);
-    process.stderr.write(`costlab profile: ${redactor.scrub(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}\n`);
+    if (error instanceof CredentialMissing || error instanceof TargetNotProfilable)
+      return usageFailure('profile', error);
+    process.stderr.write(
+      `costlab profile: ${redactor.scrub(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}\n`,
+    );
     return 1;
   }
 }

@@ -16,7 +16,11 @@ import { targetOptions, usageFailure } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
 import { withOutputDirectory, writeOutputFile } from '../../bench/results/index.js';
 
-export async function runTargetReport(command: 'bench' | 'conformance', flags: TargetFlags, argv: readonly string[]): Promise<number> {
+export async function runTargetReport(
+  command: 'bench' | 'conformance',
+  flags: TargetFlags,
+  argv: readonly string[],
+): Promise<number> {
   let options;
   try {
     options = await targetOptions(flags);

@@ -57,10 +57,20 @@ export function wantsTarget(flags: TargetFlags): boolean {
 const collect = (value: string, previous: readonly string[] | undefined): string[] => [...(previous ?? []), value];
 
 /** Declares the shared target options (not `--out`, which each command already has). */
-export function addTargetOptions(command: Command, what: { world?: boolean; json?: boolean; calls?: boolean } = {}): Command {
+export function addTargetOptions(
+  command: Command,
+  what: { world?: boolean; json?: boolean; calls?: boolean } = {},
+): Command {
   command
-    .option('--target <target>', 'an MCP server to measure instead of the reference world: stdio:<command…> or an http(s) URL; repeatable; {n} in it is the curve size (docs/targets.md)', collect)
-    .option('--config <file>', `target runs: calls, identities, sizes and limits (default: ${DEFAULT_CONFIG_FILE} when present)`);
+    .option(
+      '--target <target>',
+      'an MCP server to measure instead of the reference world: stdio:<command…> or an http(s) URL; repeatable; {n} in it is the curve size (docs/targets.md)',
+      collect,
+    )
+    .option(
+      '--config <file>',
+      `target runs: calls, identities, sizes and limits (default: ${DEFAULT_CONFIG_FILE} when present)`,
+    );
   // A command whose own run also prints JSON declares --json itself, for both.
   if (what.json !== false) command.option('--json', 'print the JSON document instead of the markdown or summary lines');
   command
@@ -70,20 +80,43 @@ export function addTargetOptions(command: Command, what: { world?: boolean; json
   // compare and profile time the config's calls only: a command that would ignore --calls does not take it.
   if (what.calls !== false) {
     command
-      .option('--calls <which>', `target runs: config (the config file's calls) or all (also every listed tool, arguments generated from its inputSchema); default all without a config file, config with one`, oneOf<CallsMode>(['config', 'all']))
-      .option('--allow-destructive', 'target runs, --calls all: also call tools that may be destructive (destructiveHint true, or absent on a tool not readOnlyHint: true)')
-      .option('--seed <n>', `target runs, --calls all: seed of the argument generator (default ${DEFAULT_CALL_PLAN.seed})`, positiveInteger);
+      .option(
+        '--calls <which>',
+        `target runs: config (the config file's calls) or all (also every listed tool, arguments generated from its inputSchema); default all without a config file, config with one`,
+        oneOf<CallsMode>(['config', 'all']),
+      )
+      .option(
+        '--allow-destructive',
+        'target runs, --calls all: also call tools that may be destructive (destructiveHint true, or absent on a tool not readOnlyHint: true)',
+      )
+      .option(
+        '--seed <n>',
+        `target runs, --calls all: seed of the argument generator (default ${DEFAULT_CALL_PLAN.seed})`,
+        positiveInteger,
+      );
   }
   const defaults = DEFAULT_TARGET_CONFIG;
   const limit = (name: TargetLimitName, what: string, parse = positiveInteger): void => {
-    command.option(`${LIMIT_FLAGS[name]} <n>`, `target runs: ${what}, past which the target is refused by name (default ${defaults[name]}; overrides the config)`, parse);
+    command.option(
+      `${LIMIT_FLAGS[name]} <n>`,
+      `target runs: ${what}, past which the target is refused by name (default ${defaults[name]}; overrides the config)`,
+      parse,
+    );
   };
   limit('maxListingBytes', 'bytes in one tools/list answer');
   limit('maxResultBytes', 'bytes in any other frame (a tools/call result, a notification)');
   limit('maxNotificationsPerSecond', 'notifications within one second');
-  limit('maxRetainedNotifications', 'notifications kept as evidence (later ones are counted, not kept)', nonNegativeInteger);
+  limit(
+    'maxRetainedNotifications',
+    'notifications kept as evidence (later ones are counted, not kept)',
+    nonNegativeInteger,
+  );
   limit('maxFramesPerRequest', 'frames received while one request is open');
-  if (what.world !== false) command.option('--world <file>', 'target runs: the world file `serve --world` reads, served by `costlab serve --stdio --world <file>`');
+  if (what.world !== false)
+    command.option(
+      '--world <file>',
+      'target runs: the world file `serve --world` reads, served by `costlab serve --stdio --world <file>`',
+    );
   return command;
 }
 
@@ -102,7 +135,12 @@ export interface TargetCommandOptions {
 
 /** The target `costlab serve --stdio --world <file>` makes of a world file, run by node from this checkout (or the `bin` given). */
 export function worldTarget(worldFile: string, bin = BIN): TargetSpec {
-  return { kind: 'stdio', command: process.execPath, args: [bin, 'serve', '--stdio', '--world', worldFile, '--audit', '/dev/null'], text: `world ${worldFile}` };
+  return {
+    kind: 'stdio',
+    command: process.execPath,
+    args: [bin, 'serve', '--stdio', '--world', worldFile, '--audit', '/dev/null'],
+    text: `world ${worldFile}`,
+  };
 }
 
 /** Reads the config and turns the flags into targets; throws TargetUsageError, TargetSpecInvalid or the config's ContractViolation. */
@@ -123,15 +161,23 @@ export async function targetOptions(flags: TargetFlags): Promise<TargetCommandOp
   const specs = (flags.target ?? []).map(parseTargetSpec);
   if (flags.world !== undefined) specs.push(worldTarget(flags.world));
   if (specs.length === 0 && config.target !== undefined) specs.push(parseTargetSpec(config.target));
-  if (specs.length === 0) throw new TargetUsageError(`name a target with --target, --world, or "target" in ${DEFAULT_CONFIG_FILE}`);
+  if (specs.length === 0)
+    throw new TargetUsageError(`name a target with --target, --world, or "target" in ${DEFAULT_CONFIG_FILE}`);
   // A server author with no config file wants every tool exercised; a config file's calls are the author's own choice.
-  const plan: CallPlanOptions = { calls: flags.calls ?? (configFile === undefined ? 'all' : 'config'), allowDestructive: flags.allowDestructive === true, seed: flags.seed ?? DEFAULT_CALL_PLAN.seed };
+  const plan: CallPlanOptions = {
+    calls: flags.calls ?? (configFile === undefined ? 'all' : 'config'),
+    allowDestructive: flags.allowDestructive === true,
+    seed: flags.seed ?? DEFAULT_CALL_PLAN.seed,
+  };
   return { specs, config, out: flags.out ?? TARGET_RESULTS_DIR, json: flags.json === true, plan };
 }
 
 /** Writes a usage failure and returns exit code 2. */
 export function usageFailure(command: string, error: unknown): number {
-  const message = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
-  process.stderr.write(`costlab ${command}: ${message}\n(run \`costlab ${command} --help\` for its options; docs/targets.md for targets)\n`);
+  const message =
+    error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
+  process.stderr.write(
+    `costlab ${command}: ${message}\n(run \`costlab ${command} --help\` for its options; docs/targets.md for targets)\n`,
+  );
   return 2;
 }

@@ -30,7 +30,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(ROOT, 'bin', 'costlab.mjs');
 export const DOC = path.join(ROOT, 'docs', 'ci.md');
 export const SAMPLES_DIR = path.join(ROOT, 'docs', 'ci');
-export const SAMPLE_FILES = { 'compare-comment': 'compare-comment.md', 'compare-disk': 'compare-disk.txt', 'shallow-clone': 'shallow-clone.txt' } as const;
+export const SAMPLE_FILES = {
+  'compare-comment': 'compare-comment.md',
+  'compare-disk': 'compare-disk.txt',
+  'shallow-clone': 'shallow-clone.txt',
+} as const;
 export type SampleName = keyof typeof SAMPLE_FILES;
 
 const BLOCK = /(<!-- sample: ([\w-]+) -->\n)([\s\S]*?)(<!-- \/sample -->)/g;
@@ -46,7 +50,9 @@ export function spliceSamples(doc: string, samples: Readonly<Record<SampleName, 
 }
 
 export function readSamples(dir = SAMPLES_DIR): Record<SampleName, string> {
-  return Object.fromEntries(Object.entries(SAMPLE_FILES).map(([name, file]) => [name, readFileSync(path.join(dir, file), 'utf8')])) as Record<SampleName, string>;
+  return Object.fromEntries(
+    Object.entries(SAMPLE_FILES).map(([name, file]) => [name, readFileSync(path.join(dir, file), 'utf8')]),
+  ) as Record<SampleName, string>;
 }
 
 /** What `costlab compare <the commit before HEAD> HEAD` says in a depth-1 clone of `repo`, its commit id as `<sha>`. */
@@ -56,9 +62,15 @@ export function shallowCloneSample(repo: string): string {
     const parent = gitSync(repo, ['rev-parse', 'HEAD~1']);
     const clone = path.join(scratch, 'clone');
     gitSync(scratch, ['clone', '-q', '--depth', '1', pathToFileURL(repo).href, clone]);
-    const run = spawnSync(process.execPath, [BIN, 'compare', parent, 'HEAD', '--lanes', 'structural'], { cwd: clone, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [BIN, 'compare', parent, 'HEAD', '--lanes', 'structural'], {
+      cwd: clone,
+      encoding: 'utf8',
+    });
     const line = run.stderr.split('\n').find((text) => text.startsWith('costlab compare: '));
-    if (run.status !== 2 || line === undefined) throw new Error(`compare in a shallow clone exited ${run.status}, expected 2 with a 'costlab compare:' line; stderr: ${run.stderr}`);
+    if (run.status !== 2 || line === undefined)
+      throw new Error(
+        `compare in a shallow clone exited ${run.status}, expected 2 with a 'costlab compare:' line; stderr: ${run.stderr}`,
+      );
     return `${line.replaceAll(parent, '<sha>')}\n`;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -81,13 +93,19 @@ async function main(argv: readonly string[]): Promise<number> {
   let output = flag(argv, '--compare-output');
   let log = flag(argv, '--compare-log');
   if ((output === undefined) !== (log === undefined)) {
-    process.stderr.write('doc-samples: give both --compare-output and --compare-log, or neither (then compare runs here)\n');
+    process.stderr.write(
+      'doc-samples: give both --compare-output and --compare-log, or neither (then compare runs here)\n',
+    );
     return 2;
   }
   if (output === undefined || log === undefined) {
     process.stderr.write('doc-samples: running costlab compare --merge-base main HEAD (minutes)…\n');
     const out = mkdtempSync(path.join(tmpdir(), 'costlab-doc-compare-'));
-    const run = spawnSync(process.execPath, [BIN, 'compare', '--merge-base', 'main', 'HEAD', '--out', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = spawnSync(process.execPath, [BIN, 'compare', '--merge-base', 'main', 'HEAD', '--out', out], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     if (run.status !== 0 && run.status !== 1) {
       process.stderr.write(`doc-samples: compare exited ${run.status}:\n${run.stderr}`);
       return 1;
@@ -102,10 +120,16 @@ async function main(argv: readonly string[]): Promise<number> {
     'compare-disk': diskLine(readFileSync(log, 'utf8')),
     'shallow-clone': shallowCloneSample(ROOT),
   };
-  for (const [name, file] of Object.entries(SAMPLE_FILES)) writeFileSync(path.join(SAMPLES_DIR, file), samples[name as SampleName]);
+  for (const [name, file] of Object.entries(SAMPLE_FILES))
+    writeFileSync(path.join(SAMPLES_DIR, file), samples[name as SampleName]);
   writeFileSync(DOC, spliceSamples(readFileSync(DOC, 'utf8'), samples));
-  process.stdout.write(`doc-samples: wrote ${Object.values(SAMPLE_FILES).map((file) => `docs/ci/${file}`).join(', ')} and docs/ci.md\n`);
+  process.stdout.write(
+    `doc-samples: wrote ${Object.values(SAMPLE_FILES)
+      .map((file) => `docs/ci/${file}`)
+      .join(', ')} and docs/ci.md\n`,
+  );
   return 0;
 }
 
-if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exitCode = await main(process.argv.slice(2));
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url))
+  process.exitCode = await main(process.argv.slice(2));

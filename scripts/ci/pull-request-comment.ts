@@ -23,7 +23,11 @@ export const MARKER = '<!-- costlab compare -->';
 /** GitHub refuses comment bodies over 65,536 characters. */
 const MAX_BODY = 65_000;
 
-const CommentSchema = z.object({ id: z.number().int(), body: z.string().nullable().optional(), html_url: z.string().optional() });
+const CommentSchema = z.object({
+  id: z.number().int(),
+  body: z.string().nullable().optional(),
+  html_url: z.string().optional(),
+});
 const CommentsSchema = z.array(CommentSchema);
 
 class ApiRefused extends Error {
@@ -42,7 +46,11 @@ function required(name: string): string {
   return value;
 }
 
-async function call(url: string, token: string, init: { method: string; body?: unknown } = { method: 'GET' }): Promise<unknown> {
+async function call(
+  url: string,
+  token: string,
+  init: { method: string; body?: unknown } = { method: 'GET' },
+): Promise<unknown> {
   const response = await fetch(url, {
     method: init.method,
     headers: {
@@ -54,7 +62,10 @@ async function call(url: string, token: string, init: { method: string; body?: u
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
   const text = await response.text();
-  if (!response.ok) throw new ApiRefused(`${init.method} ${url}: ${response.status} ${response.statusText}${text === '' ? '' : `: ${text.slice(0, 300)}`}`);
+  if (!response.ok)
+    throw new ApiRefused(
+      `${init.method} ${url}: ${response.status} ${response.statusText}${text === '' ? '' : `: ${text.slice(0, 300)}`}`,
+    );
   return text === '' ? undefined : JSON.parse(text);
 }
 
@@ -79,9 +90,11 @@ async function main(argv: readonly string[]): Promise<number> {
     token = required('GITHUB_TOKEN');
     repository = required('GITHUB_REPOSITORY');
     issue = required('PR_NUMBER');
-    if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) throw new TypeError(`GITHUB_REPOSITORY must be owner/name, got '${repository}'`);
+    if (!/^[\w.-]+\/[\w.-]+$/.test(repository))
+      throw new TypeError(`GITHUB_REPOSITORY must be owner/name, got '${repository}'`);
     if (!/^\d+$/.test(issue)) throw new TypeError(`PR_NUMBER must be a number, got '${issue}'`);
-    if (expectedHead !== undefined && !/^[0-9a-f]{40}$/.test(expectedHead)) throw new TypeError(`PR_HEAD_SHA must be a 40-digit commit id, got '${expectedHead}'`);
+    if (expectedHead !== undefined && !/^[0-9a-f]{40}$/.test(expectedHead))
+      throw new TypeError(`PR_HEAD_SHA must be a 40-digit commit id, got '${expectedHead}'`);
   } catch (error) {
     process.stderr.write(`pull-request-comment: ${(error as Error).message}\n`);
     return 2;
@@ -91,24 +104,38 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     if (expectedHead !== undefined) {
       const pull = PullSchema.parse(await call(`${api}/repos/${repository}/pulls/${issue}`, token));
-      if (pull.head.sha !== expectedHead) throw new PullRequestMismatch(`pull request ${issue} is at ${pull.head.sha}, not at ${expectedHead}, the commit compared: no comment posted`);
+      if (pull.head.sha !== expectedHead)
+        throw new PullRequestMismatch(
+          `pull request ${issue} is at ${pull.head.sha}, not at ${expectedHead}, the commit compared: no comment posted`,
+        );
     }
     let existing: z.infer<typeof CommentSchema> | undefined;
     for (let page = 1; existing === undefined; page++) {
-      const comments = CommentsSchema.parse(await call(`${api}/repos/${repository}/issues/${issue}/comments?per_page=100&page=${page}`, token));
+      const comments = CommentsSchema.parse(
+        await call(`${api}/repos/${repository}/issues/${issue}/comments?per_page=100&page=${page}`, token),
+      );
       existing = comments.find((comment) => comment.body?.startsWith(MARKER) === true);
       if (comments.length < 100) break;
     }
     if (existing === undefined) {
-      const created = CommentSchema.parse(await call(`${api}/repos/${repository}/issues/${issue}/comments`, token, { method: 'POST', body: { body } }));
-      process.stdout.write(`pull-request-comment: posted comment ${created.id}${created.html_url === undefined ? '' : ` (${created.html_url})`}\n`);
+      const created = CommentSchema.parse(
+        await call(`${api}/repos/${repository}/issues/${issue}/comments`, token, { method: 'POST', body: { body } }),
+      );
+      process.stdout.write(
+        `pull-request-comment: posted comment ${created.id}${created.html_url === undefined ? '' : ` (${created.html_url})`}\n`,
+      );
     } else {
-      await call(`${api}/repos/${repository}/issues/comments/${existing.id}`, token, { method: 'PATCH', body: { body } });
+      await call(`${api}/repos/${repository}/issues/comments/${existing.id}`, token, {
+        method: 'PATCH',
+        body: { body },
+      });
       process.stdout.write(`pull-request-comment: updated comment ${existing.id}\n`);
     }
     return 0;
   } catch (error) {
-    process.stderr.write(`pull-request-comment: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
+    process.stderr.write(
+      `pull-request-comment: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`,
+    );
     return 1;
   }
 }

@@ -89,7 +89,10 @@ export function isFlaggedRow(row: ReplayRow): boolean {
 
 /** Whether any instruction lane moved past its threshold, up (regression) or down (improvement). */
 export function movedPastThreshold(row: ReplayRow): boolean {
-  return row.comparable && row.lanes.some((lane) => lane.verdict === 'regression' || lane.verdict === 'improvement' || lane.verdict === 'fail');
+  return (
+    row.comparable &&
+    row.lanes.some((lane) => lane.verdict === 'regression' || lane.verdict === 'improvement' || lane.verdict === 'fail')
+  );
 }
 
 export function summarize(table: ReplayTable): ReplaySummary {
@@ -129,9 +132,19 @@ export function renderReplayMarkdown(table: ReplayTable): string {
     .join(', ');
   const header = ['commit', 'subject', ...table.lanes, 'states a cost change', 'explanation'];
   const body = table.rows.map((row) => {
-    const lanes = row.comparable ? table.lanes.map((id) => laneCell(row.lanes.find((lane) => lane.lane === id))) : table.lanes.map((_, i) => (i === 0 ? `not comparable: ${escapeMarkdown(row.reason, 300)}` : '—'));
-    const intent = row.intent.stated ? `yes (${row.intent.evidence.map((text) => escapeMarkdown(text, 40)).join('; ')})` : 'no';
-    return [`\`${row.sha.slice(0, 7)}\``, escapeMarkdown(row.subject, 120), ...lanes, intent, row.explanation === undefined ? '' : escapeMarkdown(row.explanation, 1_000)];
+    const lanes = row.comparable
+      ? table.lanes.map((id) => laneCell(row.lanes.find((lane) => lane.lane === id)))
+      : table.lanes.map((_, i) => (i === 0 ? `not comparable: ${escapeMarkdown(row.reason, 300)}` : '—'));
+    const intent = row.intent.stated
+      ? `yes (${row.intent.evidence.map((text) => escapeMarkdown(text, 40)).join('; ')})`
+      : 'no';
+    return [
+      `\`${row.sha.slice(0, 7)}\``,
+      escapeMarkdown(row.subject, 120),
+      ...lanes,
+      intent,
+      row.explanation === undefined ? '' : escapeMarkdown(row.explanation, 1_000),
+    ];
   });
   const lines = [
     '# The gate replayed over the history of src/',
@@ -161,11 +174,14 @@ export function renderReplayJson(table: ReplayTable): string {
 /** Explanations keyed by a commit's sha or a prefix of it (at least 7 hex digits); refuses anything else. */
 export function parseExplanations(text: string): ReadonlyMap<string, string> {
   const value: unknown = JSON.parse(text);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new TypeError('explanations must be a JSON object of sha → text');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new TypeError('explanations must be a JSON object of sha → text');
   const map = new Map<string, string>();
   for (const [sha, explanation] of Object.entries(value as Record<string, unknown>)) {
-    if (!/^[0-9a-f]{7,40}$/.test(sha)) throw new TypeError(`explanations: '${sha}' is not a commit sha (7 to 40 hex digits)`);
-    if (typeof explanation !== 'string' || explanation.trim() === '') throw new TypeError(`explanations: ${sha} needs a non-empty text`);
+    if (!/^[0-9a-f]{7,40}$/.test(sha))
+      throw new TypeError(`explanations: '${sha}' is not a commit sha (7 to 40 hex digits)`);
+    if (typeof explanation !== 'string' || explanation.trim() === '')
+      throw new TypeError(`explanations: ${sha} needs a non-empty text`);
     map.set(sha, explanation);
   }
   return map;

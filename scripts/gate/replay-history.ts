@@ -34,7 +34,13 @@ import { readBaseline } from '../../bench/gate/baseline.js';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { removeFixtureTree, sharedDependencyTree } from '../../bench/gate/fixtures.js';
 import { laneThresholds } from '../../bench/gate/gate-run.js';
-import { INSTRUCTION_LANE_IDS, INSTRUCTION_LANES, instructionCounts, instructionRows, structuralLane } from '../../bench/gate/lanes.js';
+import {
+  INSTRUCTION_LANE_IDS,
+  INSTRUCTION_LANES,
+  instructionCounts,
+  instructionRows,
+  structuralLane,
+} from '../../bench/gate/lanes.js';
 import type { InstructionFigures, InstructionLaneId } from '../../bench/gate/lanes.js';
 import { formatChange } from '../../bench/gate/format.js';
 import { isFlagged } from '../../bench/gate/verdict.js';
@@ -42,7 +48,14 @@ import type { StructuralRow } from '../../bench/gate/verdict.js';
 import { positiveInteger, positiveNumber, subsetOf, FlagProblem } from '../../bench/command-line/flag-values.js';
 import { git } from '../../bench/repository/git.js';
 import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
-import { explanationFor, parseExplanations, renderReplayJson, renderReplayMarkdown, REPLAY_SCHEMA_VERSION, withExplanations } from './history-table.js';
+import {
+  explanationFor,
+  parseExplanations,
+  renderReplayJson,
+  renderReplayMarkdown,
+  REPLAY_SCHEMA_VERSION,
+  withExplanations,
+} from './history-table.js';
 import type { LaneJudgement, ReplayRow, ReplayTable } from './history-table.js';
 import { INTENT_RULE, statedIntent } from './stated-intent.js';
 
@@ -66,7 +79,11 @@ const { values } = parseArgs({
   strict: true,
 });
 const problems: string[] = [];
-const read = <T>(flag: string, given: string | undefined, checkValue: (given: string) => T | FlagProblem): T | undefined => {
+const read = <T>(
+  flag: string,
+  given: string | undefined,
+  checkValue: (given: string) => T | FlagProblem,
+): T | undefined => {
   if (given === undefined) return undefined;
   const value = checkValue(given);
   if (value instanceof FlagProblem) {
@@ -78,14 +95,17 @@ const read = <T>(flag: string, given: string | undefined, checkValue: (given: st
 const requested = read('--commits', values.commits, positiveInteger) ?? 60;
 const lanes = read('--lanes', values.lanes, subsetOf<ReplayLane>(LANE_CHOICES)) ?? [];
 const budgetMinutes = read('--budget-minutes', values['budget-minutes'], positiveNumber);
-if (values['commit-results'] && values.out !== undefined) problems.push('--commit-results writes into results/gate-history/; it takes no --out');
+if (values['commit-results'] && values.out !== undefined)
+  problems.push('--commit-results writes into results/gate-history/; it takes no --out');
 if (problems.length > 0) {
   process.stderr.write(`replay-history: ${problems.join('; ')}\n`);
   process.exit(2);
 }
 const instructionLanes = INSTRUCTION_LANE_IDS.filter((id) => lanes.includes(id));
 const withStructural = lanes.includes('structural');
-const outDir = values['commit-results'] ? join(root, 'results', 'gate-history') : resolve(values.out ?? join(root, 'results', 'runs'));
+const outDir = values['commit-results']
+  ? join(root, 'results', 'gate-history')
+  : resolve(values.out ?? join(root, 'results', 'runs'));
 const command = `npx tsx scripts/gate/replay-history.ts --commits ${requested} --lanes ${lanes.join(',')}${budgetMinutes === undefined ? '' : ` --budget-minutes ${budgetMinutes}`}${values.head === 'HEAD' ? '' : ` --head ${values.head}`}${values.resume ? ' --resume' : ''}${values['commit-results'] ? ' --commit-results' : ''}`;
 
 const started = Date.now();
@@ -94,14 +114,17 @@ const elapsed = (): string => {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 };
 let position = '';
-const progress = (line: string): void => void process.stderr.write(`replay-history [${elapsed()}] ${position}${line}\n`);
+const progress = (line: string): void =>
+  void process.stderr.write(`replay-history [${elapsed()}] ${position}${line}\n`);
 
 const explanations = parseExplanations(await readFile(join(import.meta.dirname, 'replay-explanations.json'), 'utf8'));
 if (values.explain) {
   const file = join(outDir, 'gate-history.json');
   const stored = JSON.parse(await readFile(file, 'utf8')) as ReplayTable;
   if (stored.schemaVersion !== REPLAY_SCHEMA_VERSION) {
-    process.stderr.write(`replay-history: ${file} is schema version ${String(stored.schemaVersion)}, this script writes ${REPLAY_SCHEMA_VERSION}: replay again instead\n`);
+    process.stderr.write(
+      `replay-history: ${file} is schema version ${String(stored.schemaVersion)}, this script writes ${REPLAY_SCHEMA_VERSION}: replay again instead\n`,
+    );
     process.exit(2);
   }
   const written = withExplanations(stored, explanations);
@@ -109,7 +132,9 @@ if (values.explain) {
     await writeOutputFile(join(outDir, 'gate-history.md'), renderReplayMarkdown(written));
     await writeOutputFile(file, renderReplayJson(written));
   });
-  process.stderr.write(`replay-history: ${file} and its .md rewritten with ${explanations.size} explanation(s); nothing counted\n`);
+  process.stderr.write(
+    `replay-history: ${file} and its .md rewritten with ${explanations.size} explanation(s); nothing counted\n`,
+  );
   process.exit(0);
 }
 const head = await git(root, ['rev-parse', '--verify', `${values.head}^{commit}`]);
@@ -121,15 +146,24 @@ const head = await git(root, ['rev-parse', '--verify', `${values.head}^{commit}`
 let resumed: ReplayTable | undefined;
 if (values.resume) {
   resumed = JSON.parse(await readFile(join(outDir, 'gate-history.json'), 'utf8')) as ReplayTable;
-  if (resumed.schemaVersion !== REPLAY_SCHEMA_VERSION || resumed.head !== head || resumed.lanes.join(',') !== lanes.join(',') || resumed.requested !== requested) {
-    process.stderr.write(`replay-history: --resume continues a table of the same head, lanes and --commits; ${join(outDir, 'gate-history.json')} is of head ${String(resumed.head).slice(0, 12)}, lanes ${resumed.lanes.join(',')}, ${resumed.requested} commits\n`);
+  if (
+    resumed.schemaVersion !== REPLAY_SCHEMA_VERSION ||
+    resumed.head !== head ||
+    resumed.lanes.join(',') !== lanes.join(',') ||
+    resumed.requested !== requested
+  ) {
+    process.stderr.write(
+      `replay-history: --resume continues a table of the same head, lanes and --commits; ${join(outDir, 'gate-history.json')} is of head ${String(resumed.head).slice(0, 12)}, lanes ${resumed.lanes.join(',')}, ${resumed.requested} commits\n`,
+    );
     process.exit(2);
   }
 }
 const baseline = await readBaseline(join(root, 'results', 'baseline.json'));
 const thresholds = laneThresholds(baseline);
 const valgrind = await valgrindVersion();
-const commits = (await git(root, ['log', '--no-merges', '--format=%H', '-n', String(requested), head, '--', 'src'])).split('\n').filter((sha) => sha !== '');
+const commits = (await git(root, ['log', '--no-merges', '--format=%H', '-n', String(requested), head, '--', 'src']))
+  .split('\n')
+  .filter((sha) => sha !== '');
 
 interface Measured {
   readonly figures: InstructionFigures;
@@ -160,10 +194,16 @@ async function measure(sha: string, side: string): Promise<Measurement> {
     const sideProgress = (line: string): void => progress(`${side} src ${sha.slice(0, 7)}: ${line}`);
     const structural = withStructural ? await structuralLane(tree) : [];
     if (withStructural) sideProgress('structural lane counted');
-    const figures = instructionLanes.length === 0 ? emptyFigures() : await instructionCounts(tree, { lanes: instructionLanes, onProgress: sideProgress });
+    const figures =
+      instructionLanes.length === 0
+        ? emptyFigures()
+        : await instructionCounts(tree, { lanes: instructionLanes, onProgress: sideProgress });
     measurement = { ok: true, measured: { figures, structural } };
   } catch (error) {
-    const message = error instanceof Error ? `${error.name === 'Error' ? '' : `${(error as { code?: string }).code ?? error.name}: `}${error.message}` : String(error);
+    const message =
+      error instanceof Error
+        ? `${error.name === 'Error' ? '' : `${(error as { code?: string }).code ?? error.name}: `}${error.message}`
+        : String(error);
     measurement = { ok: false, reason: placeless(message.split('\n').slice(0, 2).join(' ')) };
   }
   treeSeconds.push((Date.now() - begun) / 1000);
@@ -264,13 +304,27 @@ await withOutputDirectory(outDir, command, async () => {
       const before = await measure(parent, 'parent');
       const after = await measure(sha, 'commit');
       if (!before.ok || !after.ok) {
-        const reason = [before.ok ? undefined : `parent's src/: ${before.reason}`, after.ok ? undefined : `commit's src/: ${after.reason}`].filter((text) => text !== undefined).join('; ');
+        const reason = [
+          before.ok ? undefined : `parent's src/: ${before.reason}`,
+          after.ok ? undefined : `commit's src/: ${after.reason}`,
+        ]
+          .filter((text) => text !== undefined)
+          .join('; ');
         rows.push({ ...common, ...withExplanation, comparable: false, reason });
       } else {
         rows.push({ ...common, ...withExplanation, comparable: true, lanes: judge(before.measured, after.measured) });
       }
       const last = rows.at(-1)!;
-      progress(last.comparable ? last.lanes.map((lane) => `${lane.lane} ${lane.flagged ? 'FLAGGED' : lane.verdict}${lane.change === undefined ? '' : ` ${lane.change}`}`).join(', ') : `not comparable: ${last.reason}`);
+      progress(
+        last.comparable
+          ? last.lanes
+              .map(
+                (lane) =>
+                  `${lane.lane} ${lane.flagged ? 'FLAGGED' : lane.verdict}${lane.change === undefined ? '' : ` ${lane.change}`}`,
+              )
+              .join(', ')
+          : `not comparable: ${last.reason}`,
+      );
       await writeTable();
     }
   } finally {

@@ -15,9 +15,15 @@ interface IntentCue {
 }
 
 const CUES: readonly IntentCue[] = [
-  { name: 'a word of cost or speed', pattern: /\b(?:faster|slower|dearer|cheaper|costlier|costs?|costing|speed(?:s|up)?|quicker|overhead)\b/iu },
+  {
+    name: 'a word of cost or speed',
+    pattern: /\b(?:faster|slower|dearer|cheaper|costlier|costs?|costing|speed(?:s|up)?|quicker|overhead)\b/iu,
+  },
   { name: 'a time figure (ns, µs, ms)', pattern: /\d(?:[\d.,]*\d)?\s?(?:ns|µs|μs|us|ms)\b/u },
-  { name: 'an instruction or allocation figure', pattern: /\d(?:[\d.,]*\d)?\s?(?:[kKMG]\s?)?(?:instructions?|allocations?)\b/u },
+  {
+    name: 'an instruction or allocation figure',
+    pattern: /\d(?:[\d.,]*\d)?\s?(?:[kKMG]\s?)?(?:instructions?|allocations?)\b/u,
+  },
   { name: 'a ratio (×, or a number then x)', pattern: /\d(?:[\d.,]*\d)?\s?(?:×|x\b)|×\s?\d/u },
   { name: 'a percentage change (+/−n%)', pattern: /[+\-−]\s?\d(?:[\d.,]*\d)?\s?%/u },
 ];

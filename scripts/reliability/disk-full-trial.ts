@@ -40,16 +40,32 @@ export interface DiskFullResult {
   readonly window: number;
 }
 
-const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'disk-full', version: '0' } } });
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'disk-full', version: '0' } },
+});
 /** Every fourth call reads what no grant allows: refused `no_matching_grant`, its refusal recorded. */
 const call = (id: number) =>
-  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'files.read', arguments: { path: id % 4 === 0 ? ['hr', 'salaries.csv'] : ['projects', 'roadmap.md'] } } });
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'files.read',
+      arguments: { path: id % 4 === 0 ? ['hr', 'salaries.csv'] : ['projects', 'roadmap.md'] },
+    },
+  });
 
 export async function runDiskFullTrial(options: DiskFullOptions): Promise<DiskFullResult> {
   rmSync(options.auditFile, { force: true });
   const window = options.window ?? 8;
   const command = `ulimit -f ${options.limitBlocks} && exec "$0" bin/costlab.mjs serve --stdio --audit "$1"`;
-  const child = spawn('sh', ['-c', command, process.execPath, options.auditFile], { cwd: options.root, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn('sh', ['-c', command, process.execPath, options.auditFile], {
+    cwd: options.root,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const order: Array<{ id: number; status: string; callId: string | undefined }> = [];
   let sent = 0;
@@ -65,11 +81,19 @@ export async function runDiskFullTrial(options: DiskFullOptions): Promise<DiskFu
     buffer += chunk;
     let newline: number;
     while ((newline = buffer.indexOf('\n')) !== -1) {
-      const frame = JSON.parse(buffer.slice(0, newline)) as { id?: unknown; result?: { _meta?: { status?: string; code?: string; callId?: string } }; error?: { code: number } };
+      const frame = JSON.parse(buffer.slice(0, newline)) as {
+        id?: unknown;
+        result?: { _meta?: { status?: string; code?: string; callId?: string } };
+        error?: { code: number };
+      };
       buffer = buffer.slice(newline + 1);
       if (frame.id === 'init') continue;
       const meta = frame.result?._meta;
-      order.push({ id: Number(frame.id), status: meta?.code ?? meta?.status ?? `error ${frame.error?.code}`, callId: meta?.callId });
+      order.push({
+        id: Number(frame.id),
+        status: meta?.code ?? meta?.status ?? `error ${frame.error?.code}`,
+        callId: meta?.callId,
+      });
     }
     topUp();
   });
@@ -114,11 +138,19 @@ export async function runDiskFullTrial(options: DiskFullOptions): Promise<DiskFu
     tornLines,
     allowedDecisions,
     invokedByOutcome,
-    succeededWithoutDecision: order.filter((a) => a.status === 'succeeded' && (a.callId === undefined || !decided.has(a.callId))).length,
-    refusalsWithoutRecord: order.filter((a) => a.status !== 'succeeded' && a.status !== 'audit_unavailable' && (a.callId === undefined || !invoked.has(a.callId))).length,
+    succeededWithoutDecision: order.filter(
+      (a) => a.status === 'succeeded' && (a.callId === undefined || !decided.has(a.callId)),
+    ).length,
+    refusalsWithoutRecord: order.filter(
+      (a) =>
+        a.status !== 'succeeded' &&
+        a.status !== 'audit_unavailable' &&
+        (a.callId === undefined || !invoked.has(a.callId)),
+    ).length,
     outcomesMissing: missing.length,
     missingUnreported: missing.filter((a) => !reported.has(a.callId!)).length,
-    succeededAfterFirstRefusal: firstRefusal === -1 ? 0 : order.slice(firstRefusal).filter((a) => a.status === 'succeeded').length,
+    succeededAfterFirstRefusal:
+      firstRefusal === -1 ? 0 : order.slice(firstRefusal).filter((a) => a.status === 'succeeded').length,
     window,
   };
 }

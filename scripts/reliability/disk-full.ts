@@ -16,7 +16,9 @@ import { CHECKOUT_ROOT as REPO, commitOf, machine } from './run-identity.js';
 import { runDiskFullTrial } from './disk-full-trial.js';
 import type { DiskFullResult } from './disk-full-trial.js';
 
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '2000' }, root: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { calls: { type: 'string', default: '2000' }, root: { type: 'string' }, out: { type: 'string' } },
+});
 const calls = Number(values.calls);
 const root = values.root ?? REPO;
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-disk-full-'));
@@ -24,7 +26,12 @@ const rows: Array<DiskFullResult & { limitBlocks: number }> = [];
 try {
   for (const limitBlocks of [64, 256, 1024]) {
     process.stderr.write(`disk-full: ulimit -f ${limitBlocks}, ${calls} calls… `);
-    const result = await runDiskFullTrial({ root, auditFile: path.join(scratch, `full-${limitBlocks}.jsonl`), limitBlocks, calls });
+    const result = await runDiskFullTrial({
+      root,
+      auditFile: path.join(scratch, `full-${limitBlocks}.jsonl`),
+      limitBlocks,
+      calls,
+    });
     rows.push({ ...result, limitBlocks });
     process.stderr.write(`${JSON.stringify(result.answers)}, ${result.tornLines} torn\n`);
   }
@@ -39,12 +46,24 @@ const table = [
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ...rows.map(
     (r) =>
-      `| ${r.limitBlocks} | ${r.fileBytes} | ${r.answers.succeeded ?? 0} | ${r.answers.audit_unavailable ?? 0} | ${r.allowedDecisions} | ${Object.entries(r.invokedByOutcome).map(([k, v]) => `${v} ${k}`).join(', ')} | **${r.succeededWithoutDecision}** | ${r.succeededAfterFirstRefusal} | **${r.tornLines}** | ${r.endsWithNewline ? 'yes' : 'no'} |`,
+      `| ${r.limitBlocks} | ${r.fileBytes} | ${r.answers.succeeded ?? 0} | ${r.answers.audit_unavailable ?? 0} | ${r.allowedDecisions} | ${Object.entries(
+        r.invokedByOutcome,
+      )
+        .map(([k, v]) => `${v} ${k}`)
+        .join(
+          ', ',
+        )} | **${r.succeededWithoutDecision}** | ${r.succeededAfterFirstRefusal} | **${r.tornLines}** | ${r.endsWithNewline ? 'yes' : 'no'} |`,
   ),
 ];
 mkdirSync(values.out ?? path.join(REPO, 'results', 'reliability'), { recursive: true });
 const out = values.out ?? path.join(REPO, 'results', 'reliability');
-writeFileSync(path.join(out, 'disk-full.json'), `${JSON.stringify({ command, commit, machine: host, rows }, null, 2)}\n`);
-writeFileSync(path.join(out, 'disk-full.md'), `# Disk-full campaign\n\n\`${command}\` at ${commit}, on ${host}.\n\n${table.join('\n')}\n`);
+writeFileSync(
+  path.join(out, 'disk-full.json'),
+  `${JSON.stringify({ command, commit, machine: host, rows }, null, 2)}\n`,
+);
+writeFileSync(
+  path.join(out, 'disk-full.md'),
+  `# Disk-full campaign\n\n\`${command}\` at ${commit}, on ${host}.\n\n${table.join('\n')}\n`,
+);
 process.stdout.write(`${table.join('\n')}\n`);
 process.exit(rows.every((r) => r.tornLines === 0 && r.succeededWithoutDecision === 0) ? 0 : 1);

@@ -20,7 +20,8 @@ const MB = 1_000_000;
 const RSS_CEILING = 300 * MB;
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/targets/', import.meta.url));
 const node = JSON.stringify(process.execPath);
-const at = (file: string, ...args: string[]): string => `stdio:${node} ${JSON.stringify(`${FIXTURES}${file}`)} ${args.join(' ')}`;
+const at = (file: string, ...args: string[]): string =>
+  `stdio:${node} ${JSON.stringify(`${FIXTURES}${file}`)} ${args.join(' ')}`;
 
 const cases = [
   { target: at('hostile-server.mjs', 'listing', String(500 * MB)), expect: 'listing_too_large' },
@@ -33,23 +34,41 @@ let peak = process.memoryUsage().rss;
 const sampler = setInterval(() => {
   peak = Math.max(peak, process.memoryUsage().rss);
 }, 20);
-const config = { ...DEFAULT_TARGET_CONFIG, calls: [{ tool: 'echo', arguments: { text: 'hi' } }], samples: 3, warmup: 1, coldRuns: 1 };
+const config = {
+  ...DEFAULT_TARGET_CONFIG,
+  calls: [{ tool: 'echo', arguments: { text: 'hi' } }],
+  samples: 3,
+  warmup: 1,
+  coldRuns: 1,
+};
 const startRss = process.memoryUsage().rss;
 let ok = true;
-process.stdout.write(`hostile targets at commit ${commitOf(fileURLToPath(new URL('../../', import.meta.url)))} on ${machine()}; limits: maxListingBytes ${config.maxListingBytes}, maxResultBytes ${config.maxResultBytes}, maxNotificationsPerSecond ${config.maxNotificationsPerSecond}, maxRetainedNotifications ${config.maxRetainedNotifications}, maxFramesPerRequest ${config.maxFramesPerRequest}\n`);
+process.stdout.write(
+  `hostile targets at commit ${commitOf(fileURLToPath(new URL('../../', import.meta.url)))} on ${machine()}; limits: maxListingBytes ${config.maxListingBytes}, maxResultBytes ${config.maxResultBytes}, maxNotificationsPerSecond ${config.maxNotificationsPerSecond}, maxRetainedNotifications ${config.maxRetainedNotifications}, maxFramesPerRequest ${config.maxFramesPerRequest}\n`,
+);
 process.stdout.write(`client RSS at start ${(startRss / MB).toFixed(1)} MB\n`);
 for (const { target, expect } of cases) {
   const before = peak;
   peak = process.memoryUsage().rss;
-  const report = await runTargets({ kind: 'target-bench', specs: [parseTargetSpec(target)], config, command: 'scripts/reliability/hostile-targets.ts', onProgress: (line) => process.stderr.write(`${line}\n`) });
+  const report = await runTargets({
+    kind: 'target-bench',
+    specs: [parseTargetSpec(target)],
+    config,
+    command: 'scripts/reliability/hostile-targets.ts',
+    onProgress: (line) => process.stderr.write(`${line}\n`),
+  });
   const outcome = report.targets[0]!;
   const code = outcome.failure?.code;
   const met = code === expect && (expect !== undefined || outcome.status === 'measured');
   ok &&= met;
-  process.stdout.write(`${met ? 'ok  ' : 'FAIL'} ${outcome.status}${code === undefined ? '' : ` ${code}`} in ${(outcome.elapsedMs / 1000).toFixed(1)} s, peak client RSS ${(peak / MB).toFixed(1)} MB\n     ${outcome.failure?.message ?? `${outcome.cost?.list.toolCount} tools measured`}\n`);
+  process.stdout.write(
+    `${met ? 'ok  ' : 'FAIL'} ${outcome.status}${code === undefined ? '' : ` ${code}`} in ${(outcome.elapsedMs / 1000).toFixed(1)} s, peak client RSS ${(peak / MB).toFixed(1)} MB\n     ${outcome.failure?.message ?? `${outcome.cost?.list.toolCount} tools measured`}\n`,
+  );
   peak = Math.max(before, peak);
 }
 clearInterval(sampler);
 const under = peak < RSS_CEILING;
-process.stdout.write(`peak client RSS over the run ${(peak / MB).toFixed(1)} MB (ceiling ${RSS_CEILING / MB} MB): ${under ? 'under' : 'OVER'}\n`);
+process.stdout.write(
+  `peak client RSS over the run ${(peak / MB).toFixed(1)} MB (ceiling ${RSS_CEILING / MB} MB): ${under ? 'under' : 'OVER'}\n`,
+);
 process.exit(ok && under ? 0 : 1);

@@ -56,7 +56,10 @@ const say = (line: string) => process.stderr.write(`http-flood: ${line}\n`);
 
 // ------------------------------------------------------------------ the server
 const serveCommand = `${values['server-nofile'] === undefined ? '' : `ulimit -n ${values['server-nofile']} && `}exec "$0" bin/costlab.mjs serve --http --port 0 --audit "$1"`;
-const server = spawn('sh', ['-c', serveCommand, process.execPath, path.join(scratch, 'audit.jsonl')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn('sh', ['-c', serveCommand, process.execPath, path.join(scratch, 'audit.jsonl')], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 const announced = announcement(server);
 const { url, token } = await announced;
 say(`serving at ${url.href} (pid ${server.pid})`);
@@ -75,41 +78,66 @@ const sampler = setInterval(() => {
 // ------------------------------------------------------------------ the legitimate client
 // Keep-alive by default, as an SDK client does; `--fresh-connections` opens a connection per call (a client that reconnects).
 const client = new RawHttpClient(url, token, 1, !values['fresh-connections']);
-const post = (body: string, headers: Record<string, string>): Promise<HttpReply> => client.send('POST', body, headers, 10_000);
+const post = (body: string, headers: Record<string, string>): Promise<HttpReply> =>
+  client.send('POST', body, headers, 10_000);
 
 interface Phase {
   readonly latencies: number[];
   readonly failures: Map<string, number>;
 }
 async function legitimateClient(): Promise<Phase> {
-const latencies: number[] = [];
-const failures = new Map<string, number>();
-let sessionHeaders: Record<string, string> | undefined;
-for (let attempt = 0; attempt < 20 && sessionHeaders === undefined && Date.now() - started < RUN_LIMIT_MS; attempt++) {
-  try {
-    const init = await post(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood-client', version: '0' } } }), {});
-    if (init.status === 200 && init.sessionId !== null) {
-      sessionHeaders = { 'mcp-session-id': init.sessionId, 'mcp-protocol-version': '2025-06-18' };
-      await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sessionHeaders);
+  const latencies: number[] = [];
+  const failures = new Map<string, number>();
+  let sessionHeaders: Record<string, string> | undefined;
+  for (
+    let attempt = 0;
+    attempt < 20 && sessionHeaders === undefined && Date.now() - started < RUN_LIMIT_MS;
+    attempt++
+  ) {
+    try {
+      const init = await post(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'flood-client', version: '0' },
+          },
+        }),
+        {},
+      );
+      if (init.status === 200 && init.sessionId !== null) {
+        sessionHeaders = { 'mcp-session-id': init.sessionId, 'mcp-protocol-version': '2025-06-18' };
+        await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), sessionHeaders);
+      }
+    } catch (error) {
+      const key = `initialize: ${(error as { code?: string }).code ?? (error as Error).message}`;
+      failures.set(key, (failures.get(key) ?? 0) + 1);
     }
-  } catch (error) {
-    const key = `initialize: ${(error as { code?: string }).code ?? (error as Error).message}`;
-    failures.set(key, (failures.get(key) ?? 0) + 1);
   }
-}
-for (let i = 1; i <= CALLS && sessionHeaders !== undefined && Date.now() - started < RUN_LIMIT_MS; i++) {
-  const t0 = performance.now();
-  try {
-    const reply = await post(JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } } }), sessionHeaders);
-    const elapsed = performance.now() - t0;
-    if (reply.status === 200 && reply.text.includes('"status":"succeeded"')) latencies.push(elapsed);
-    else failures.set(`HTTP ${reply.status}`, (failures.get(`HTTP ${reply.status}`) ?? 0) + 1);
-  } catch (error) {
-    const key = String((error as { code?: string }).code ?? (error as Error).message);
-    failures.set(key, (failures.get(key) ?? 0) + 1);
+  for (let i = 1; i <= CALLS && sessionHeaders !== undefined && Date.now() - started < RUN_LIMIT_MS; i++) {
+    const t0 = performance.now();
+    try {
+      const reply = await post(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'tools/call',
+          params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } },
+        }),
+        sessionHeaders,
+      );
+      const elapsed = performance.now() - t0;
+      if (reply.status === 200 && reply.text.includes('"status":"succeeded"')) latencies.push(elapsed);
+      else failures.set(`HTTP ${reply.status}`, (failures.get(`HTTP ${reply.status}`) ?? 0) + 1);
+    } catch (error) {
+      const key = String((error as { code?: string }).code ?? (error as Error).message);
+      failures.set(key, (failures.get(key) ?? 0) + 1);
+    }
   }
-}
-return { latencies, failures };
+  return { latencies, failures };
 }
 
 say(`quiet phase: ${CALLS} calls with no flood…`);
@@ -160,7 +188,9 @@ for (let i = 0; i < IDLE; i++) opening.push(attack('idle'));
 for (let i = 0; i < STALLED; i++) opening.push(attack(i % 2 === 0 ? 'large' : 'small'));
 await Promise.all(opening);
 await new Promise((resolve) => setTimeout(resolve, 1000));
-say(`flood in place: ${attackers.size} attack sockets open; server RSS ${(rssOf(serverPid).rss / 2 ** 20).toFixed(0)} MiB`);
+say(
+  `flood in place: ${attackers.size} attack sockets open; server RSS ${(rssOf(serverPid).rss / 2 ** 20).toFixed(0)} MiB`,
+);
 
 say(`flood phase: ${CALLS} calls…`);
 const flooded = await legitimateClient();
@@ -192,12 +222,23 @@ const report = {
   command: `npx tsx scripts/reliability/http-flood.ts --idle=${IDLE} --stalled=${STALLED} --calls=${CALLS}${values['server-nofile'] === undefined ? '' : ` --server-nofile=${values['server-nofile']}`}${values['fresh-connections'] ? ' --fresh-connections' : ''}`,
   commit,
   machine: `${machine()}; load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
-  attack: { idle: IDLE, stalled: STALLED, idleOpened: tally.idleOpened, stalledOpened: tally.stalledOpened, closedByServer: tally.closedByServer, closedWith: Object.fromEntries(tally.refusedWith) },
+  attack: {
+    idle: IDLE,
+    stalled: STALLED,
+    idleOpened: tally.idleOpened,
+    stalledOpened: tally.stalledOpened,
+    closedByServer: tally.closedByServer,
+    closedWith: Object.fromEntries(tally.refusedWith),
+  },
   // The same client on the same server, with no flood and then under it: the ratio is what a loaded machine cannot blur.
   quiet: quietSummary,
   flood: floodSummary,
   p95FloodOverQuiet: Number((floodSummary.p95Ms / quietSummary.p95Ms).toFixed(2)),
-  server: { quietRssMiB: Number((quietRss / 2 ** 20).toFixed(1)), peakRssMiB: Number((peakRss / 2 ** 20).toFixed(1)), vmHwmMiB: Number((hwm / 2 ** 20).toFixed(1)) },
+  server: {
+    quietRssMiB: Number((quietRss / 2 ** 20).toFixed(1)),
+    peakRssMiB: Number((peakRss / 2 ** 20).toFixed(1)),
+    vmHwmMiB: Number((hwm / 2 ** 20).toFixed(1)),
+  },
   elapsedS: Number(((Date.now() - started) / 1000).toFixed(1)),
 };
 const out = values.out ?? path.join(REPO, 'results', 'reliability');

@@ -74,7 +74,12 @@ const INITIALIZE = JSON.stringify({
 /** Every fourth call reads what no grant allows (refused `no_matching_grant`, its decision and its refusal recorded). */
 function call(id: number): string {
   const path = id % 4 === 0 ? ['hr', 'salaries.csv'] : ['projects', 'roadmap.md'];
-  return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'files.read', arguments: { path } } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'files.read', arguments: { path } },
+  });
 }
 
 interface Answer {
@@ -85,7 +90,12 @@ interface Answer {
 export async function runKillTrial(options: KillTrialOptions): Promise<KillTrialResult> {
   const window = options.window ?? 32;
   const readStderr = options.readStderr ?? true;
-  const args = ['bin/costlab.mjs', 'serve', '--stdio', ...(options.sink === 'file' ? ['--audit', options.auditFile!] : [])];
+  const args = [
+    'bin/costlab.mjs',
+    'serve',
+    '--stdio',
+    ...(options.sink === 'file' ? ['--audit', options.auditFile!] : []),
+  ];
   const started = Date.now();
   const child = spawn(process.execPath, args, { cwd: options.root, stdio: ['pipe', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -119,7 +129,10 @@ export async function runKillTrial(options: KillTrialOptions): Promise<KillTrial
     buffer += chunk;
     let newline: number;
     while ((newline = buffer.indexOf('\n')) !== -1) {
-      const frame = JSON.parse(buffer.slice(0, newline)) as { id?: unknown; result?: { _meta?: { callId?: string; status?: string; code?: string } } };
+      const frame = JSON.parse(buffer.slice(0, newline)) as {
+        id?: unknown;
+        result?: { _meta?: { callId?: string; status?: string; code?: string } };
+      };
       buffer = buffer.slice(newline + 1);
       if (frame.id === 'init') {
         initialized = true;
@@ -140,7 +153,8 @@ export async function runKillTrial(options: KillTrialOptions): Promise<KillTrial
   // A stalled server answers nothing more: kill it once answers stop, or at the deadline.
   const watch = setInterval(() => {
     const now = Date.now();
-    if (now > deadline || (options.stallMs !== undefined && initialized && now - lastAnswerAt > options.stallMs)) kill();
+    if (now > deadline || (options.stallMs !== undefined && initialized && now - lastAnswerAt > options.stallMs))
+      kill();
   }, 50);
   await exited;
   clearInterval(watch);
@@ -148,7 +162,9 @@ export async function runKillTrial(options: KillTrialOptions): Promise<KillTrial
   child.stderr.resume();
   await stderrEnded;
 
-  const trail = (options.sink === 'file' ? readFileSync(options.auditFile!) : Buffer.concat(stderrChunks)).toString('utf8');
+  const trail = (options.sink === 'file' ? readFileSync(options.auditFile!) : Buffer.concat(stderrChunks)).toString(
+    'utf8',
+  );
   const reading = readTrail(trail);
   const invoked = new Set<string>();
   const allowed = new Set<string>();
@@ -175,7 +191,9 @@ export async function runKillTrial(options: KillTrialOptions): Promise<KillTrial
     recorded: reading.byType['tool.invoked'] ?? 0,
     unaudited: unaudited.length,
     allowedWithoutDecision: answers.filter((a) => a.status === 'succeeded' && !allowed.has(a.callId)).length,
-    refusalsWithoutRecord: answers.filter((a) => a.status !== 'succeeded' && a.status !== 'audit_unavailable' && !invoked.has(a.callId)).length,
+    refusalsWithoutRecord: answers.filter(
+      (a) => a.status !== 'succeeded' && a.status !== 'audit_unavailable' && !invoked.has(a.callId),
+    ).length,
     missingUnreported: unaudited.filter((a) => !reported.has(a.callId)).length,
     decidedWithoutOutcome: reading.decidedWithoutOutcome.length,
     window,

@@ -32,9 +32,15 @@ const turns = Number(values.turns);
 const maxGrowthBytes = Number(values['max-growth-mib']) * 1024 * 1024;
 const baselineAt = Math.min(10_000, Math.floor(turns / 10));
 const strategies: CatalogueStrategyName[] =
-  values.strategy === 'all' ? [...CATALOGUE_STRATEGIES] : isCatalogueStrategyName(values.strategy) ? [values.strategy] : [];
+  values.strategy === 'all'
+    ? [...CATALOGUE_STRATEGIES]
+    : isCatalogueStrategyName(values.strategy)
+      ? [values.strategy]
+      : [];
 if (!Number.isInteger(turns) || turns < 10 || strategies.length === 0 || !Number.isFinite(maxGrowthBytes)) {
-  process.stderr.write('usage: leak-soak.ts [--turns=N>=10] [--strategy=turn|shared|rederive|all] [--max-growth-mib=M] [--json] [--forget-to-close-every=N]\n');
+  process.stderr.write(
+    'usage: leak-soak.ts [--turns=N>=10] [--strategy=turn|shared|rederive|all] [--max-growth-mib=M] [--json] [--forget-to-close-every=N]\n',
+  );
   process.exit(2);
 }
 if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
@@ -54,7 +60,13 @@ let failed = false;
 const reports: SoakReport[] = [];
 for (const strategy of strategies) {
   const forget = values['forget-to-close-every'] === undefined ? undefined : Number(values['forget-to-close-every']);
-  const report = await runTurnSoak({ turns, strategy, gc: obtainGc(), heapCheckpoints: [baselineAt, turns], ...(forget === undefined ? {} : { forgetToCloseEvery: forget }) });
+  const report = await runTurnSoak({
+    turns,
+    strategy,
+    gc: obtainGc(),
+    heapCheckpoints: [baselineAt, turns],
+    ...(forget === undefined ? {} : { forgetToCloseEvery: forget }),
+  });
   reports.push(report);
   const growth = growthOf(report);
   const leaked = report.problems.length > 0 || growth > maxGrowthBytes;
@@ -62,10 +74,14 @@ for (const strategy of strategies) {
   const [first, last] = [report.heap[0]!, report.heap.at(-1)!];
   process.stdout.write(
     [
-      `strategy ${strategy}: ${report.turns} turns (${Object.entries(report.turnsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})`,
+      `strategy ${strategy}: ${report.turns} turns (${Object.entries(report.turnsByKind)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')})`,
       `  calls ${report.calls}, aborted ${report.abortedCalls}, listings ${report.listings} (${report.listingsCutByClose} cut short by their turn's close)`,
       `  open leases ${report.openLeases}; derivations ${report.counters.derivations}, provider calls ${report.counters.providerCalls}, authority loads ${report.counters.authorityLoads}, audit events ${report.counters.auditEvents}`,
-      `  held after ${report.collectionRounds} collection round(s): ${Object.entries(report.retention).map(([what, r]) => `${what}s ${r.made - r.collected}/${r.made}`).join(', ')}`,
+      `  held after ${report.collectionRounds} collection round(s): ${Object.entries(report.retention)
+        .map(([what, r]) => `${what}s ${r.made - r.collected}/${r.made}`)
+        .join(', ')}`,
       `  heapUsed after gc: ${mib(first.heapUsedBytes)} at ${first.turns} turns, ${mib(last.heapUsedBytes)} at ${last.turns} turns; growth ${mib(growth)} (bound ${mib(maxGrowthBytes)})`,
       ...report.problems.map((p) => `  PROBLEM: ${p}`),
       `  ${leaked ? 'LEAK' : 'no leak'}`,

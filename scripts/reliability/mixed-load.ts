@@ -66,7 +66,9 @@ async function callLoop(bytes: number, into: Series, count: number, until: () =>
     for (let i = 0; i < count && !until() && Date.now() - started < RUN_LIMIT_MS; i++) {
       const id = nextId++;
       const t0 = performance.now();
-      const reply = await client.send('POST', frame(id), session).catch((error: Error) => ({ status: 0, text: error.message }));
+      const reply = await client
+        .send('POST', frame(id), session)
+        .catch((error: Error) => ({ status: 0, text: error.message }));
       into.latencies.push(performance.now() - t0);
       const outcome = reply.status === 0 ? `transport: ${reply.text}` : outcomeOf(reply.status, reply.text);
       into.outcomes.set(outcome, (into.outcomes.get(outcome) ?? 0) + 1);
@@ -80,14 +82,22 @@ async function callLoop(bytes: number, into: Series, count: number, until: () =>
 function summary(s: Series) {
   const sorted = sortedSamples(s.latencies);
   const rank = (q: number) => (sorted.length === 0 ? Number.NaN : nearestRankSorted(sorted, q * 100));
-  return { calls: sorted.length, outcomes: Object.fromEntries(s.outcomes), p50Ms: Number(rank(0.5).toFixed(2)), p95Ms: Number(rank(0.95).toFixed(2)), maxMs: Number((sorted.at(-1) ?? Number.NaN).toFixed(2)) };
+  return {
+    calls: sorted.length,
+    outcomes: Object.fromEntries(s.outcomes),
+    p50Ms: Number(rank(0.5).toFixed(2)),
+    p95Ms: Number(rank(0.95).toFixed(2)),
+    maxMs: Number((sorted.at(-1) ?? Number.NaN).toFixed(2)),
+  };
 }
 
 say(`quiet: ${CALLS} calls of 1 KB alone…`);
 const quiet = series();
 await callLoop(1024, quiet, CALLS, () => false);
 
-say(`mixed: ${CALLS} calls of 1 KB beside ${LARGE_CLIENTS} clients of ${LARGE_BYTES}-byte calls and one of 100 KB calls…`);
+say(
+  `mixed: ${CALLS} calls of 1 KB beside ${LARGE_CLIENTS} clients of ${LARGE_BYTES}-byte calls and one of 100 KB calls…`,
+);
 let smallDone = false;
 const small = series();
 const medium = series();
@@ -95,7 +105,9 @@ const large = series();
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(pid).rss)), 100);
 const background = [
-  ...Array.from({ length: LARGE_CLIENTS }, () => callLoop(LARGE_BYTES, large, Number.MAX_SAFE_INTEGER, () => smallDone)),
+  ...Array.from({ length: LARGE_CLIENTS }, () =>
+    callLoop(LARGE_BYTES, large, Number.MAX_SAFE_INTEGER, () => smallDone),
+  ),
   callLoop(100 * 1024, medium, Number.MAX_SAFE_INTEGER, () => smallDone),
 ];
 // The stream in full flow before the first measured call.

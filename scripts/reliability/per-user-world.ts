@@ -7,7 +7,16 @@
  * handler that ran would say so.
  */
 import { z } from 'zod';
-import type { AccessContext, Address, ContextToolProvider, Grant, JsonObject, ParsedToolCall, ToolHandler, ToolResult } from '../../src/kernel/index.js';
+import type {
+  AccessContext,
+  Address,
+  ContextToolProvider,
+  Grant,
+  JsonObject,
+  ParsedToolCall,
+  ToolHandler,
+  ToolResult,
+} from '../../src/kernel/index.js';
 
 export const PER_USER_NAMESPACE = 'acme';
 export const PER_USER_AUTHORITY: Address = Object.freeze({ kind: 'service', serviceId: 'acme-grants' });
@@ -66,21 +75,41 @@ const SearchArgs = z.strictObject({ path: z.array(z.string().min(1).max(256)).ma
 const WriteArgs = z.strictObject({ path: z.array(z.string().min(1).max(256)).max(64), content: z.string().max(4096) });
 const pathSchema: JsonObject = { type: 'array', items: { type: 'string' }, maxItems: 64 };
 
-const VERB_SHAPE: Record<UserToolVerb, { action: string; readWrite: 'read' | 'write'; args: z.ZodType<JsonObject>; properties: JsonObject }> = {
+const VERB_SHAPE: Record<
+  UserToolVerb,
+  { action: string; readWrite: 'read' | 'write'; args: z.ZodType<JsonObject>; properties: JsonObject }
+> = {
   read: { action: 'read', readWrite: 'read', args: PathArgs, properties: { path: pathSchema } },
-  write: { action: 'write', readWrite: 'write', args: WriteArgs, properties: { path: pathSchema, content: { type: 'string' } } },
-  search: { action: 'search', readWrite: 'read', args: SearchArgs, properties: { path: pathSchema, query: { type: 'string' } } },
+  write: {
+    action: 'write',
+    readWrite: 'write',
+    args: WriteArgs,
+    properties: { path: pathSchema, content: { type: 'string' } },
+  },
+  search: {
+    action: 'search',
+    readWrite: 'read',
+    args: SearchArgs,
+    properties: { path: pathSchema, query: { type: 'string' } },
+  },
   wait: { action: 'read', readWrite: 'read', args: PathArgs, properties: { path: pathSchema } },
 };
 
 function succeeded(call: ParsedToolCall, output: JsonObject): ToolResult {
-  return { status: 'succeeded', output, callId: call.id, tool: call.tool, completedAt: new Date(PER_USER_EPOCH_MS).toISOString() };
+  return {
+    status: 'succeeded',
+    output,
+    callId: call.id,
+    tool: call.tool,
+    completedAt: new Date(PER_USER_EPOCH_MS).toISOString(),
+  };
 }
 
 /** Resolves when `signal` aborts, rejecting with its reason: a handler that hangs until it is cut loose. */
 function untilAborted(signal: AbortSignal): Promise<never> {
   return new Promise<never>((_resolve, reject) => {
-    const fail = (): void => reject(signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
+    const fail = (): void =>
+      reject(signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
     if (signal.aborted) fail();
     else signal.addEventListener('abort', fail, { once: true });
   });
@@ -91,7 +120,12 @@ function untilAborted(signal: AbortSignal): Promise<never> {
  * per user in name, description and declared ceiling (`notes/u17`), so two
  * users' catalogues hash differently and a crossed entry is visible.
  */
-function userTool(user: number, verb: UserToolVerb, madeInTrace: string, onRun: PerUserProviderOptions['onRun']): ToolHandler {
+function userTool(
+  user: number,
+  verb: UserToolVerb,
+  madeInTrace: string,
+  onRun: PerUserProviderOptions['onRun'],
+): ToolHandler {
   const shape = VERB_SHAPE[verb];
   const owner = userId(user);
   const name = userToolName(user, verb);
@@ -101,13 +135,21 @@ function userTool(user: number, verb: UserToolVerb, madeInTrace: string, onRun: 
     namespace: 'notes',
     source: `provider:${PER_USER_PROVIDER_ID}:${owner}`,
     readWrite: shape.readWrite,
-    inputSchema: { type: 'object', properties: shape.properties, required: Object.keys(shape.properties), additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: shape.properties,
+      required: Object.keys(shape.properties),
+      additionalProperties: false,
+    },
     requiredCapability: { resource: { namespace: 'notes', path: [owner] }, action: shape.action },
   };
   return {
     definition,
     parseArguments: (args) => shape.args.parse(args),
-    resolveRequirement: (_context, call) => ({ resource: { namespace: 'notes', path: call.arguments.path as string[] }, action: shape.action }),
+    resolveRequirement: (_context, call) => ({
+      resource: { namespace: 'notes', path: call.arguments.path as string[] },
+      action: shape.action,
+    }),
     invoke: async (context, call, signal) => {
       const invokedBy = context.actor.kind === 'human' ? context.actor.userId : '?';
       onRun?.({ tool: name, madeFor: owner, madeInTrace, invokedBy, invokedInTrace: context.traceId });
@@ -138,7 +180,8 @@ export class PerUserNotesProvider implements ContextToolProvider {
   async listTools(context: AccessContext, signal: AbortSignal): Promise<readonly ToolHandler[]> {
     this.calls++;
     await settlePace(this.options.pace?.(context) ?? 'microtask');
-    if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError');
+    if (signal.aborted)
+      throw signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError');
     const match = context.actor.kind === 'human' ? /^u(\d+)$/.exec(context.actor.userId) : null;
     if (match === null) return [];
     const user = Number(match[1]);
@@ -165,7 +208,14 @@ export function sharedClockTool(): ToolHandler {
   };
 }
 
-function userGrant(user: number, id: string, namespace: string, path: string[], actions: string[], scope: 'exact' | 'descendants'): Grant {
+function userGrant(
+  user: number,
+  id: string,
+  namespace: string,
+  path: string[],
+  actions: string[],
+  scope: 'exact' | 'descendants',
+): Grant {
   return {
     id: `g-${userId(user)}-${id}`,
     namespaceId: PER_USER_NAMESPACE,

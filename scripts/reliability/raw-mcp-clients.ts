@@ -8,10 +8,17 @@ import type { Readable, Writable } from 'node:stream';
 import { createInterface } from 'node:readline';
 
 export const PROTOCOL_VERSION = '2025-06-18';
-const INITIALIZE_PARAMS = { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'costlab-soak', version: '0' } };
+const INITIALIZE_PARAMS = {
+  protocolVersion: PROTOCOL_VERSION,
+  capabilities: {},
+  clientInfo: { name: 'costlab-soak', version: '0' },
+};
 
-export const toolsCall = (id: number, args: unknown = { path: ['projects', 'roadmap.md'] }, name = 'files.read'): string =>
-  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+export const toolsCall = (
+  id: number,
+  args: unknown = { path: ['projects', 'roadmap.md'] },
+  name = 'files.read',
+): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 /** tools/call frames of fixed arguments, serialized once: a megabyte of arguments is not stringified again for every call. */
 export function callFrames(args?: unknown, name?: string): (id: number) => string {
@@ -51,7 +58,12 @@ export class RawHttpClient {
     this.#agent = new Agent({ keepAlive, maxSockets: connections });
   }
 
-  send(method: 'POST' | 'DELETE', body: string, headers: Record<string, string> = {}, timeoutMs = 60_000): Promise<HttpReply> {
+  send(
+    method: 'POST' | 'DELETE',
+    body: string,
+    headers: Record<string, string> = {},
+    timeoutMs = 60_000,
+  ): Promise<HttpReply> {
     return new Promise((resolve, reject) => {
       const req = request(
         {
@@ -61,12 +73,24 @@ export class RawHttpClient {
           method,
           agent: this.#agent,
           timeout: timeoutMs,
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${this.token}`, 'content-length': String(Buffer.byteLength(body)), ...headers },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${this.token}`,
+            'content-length': String(Buffer.byteLength(body)),
+            ...headers,
+          },
         },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, sessionId: (res.headers['mcp-session-id'] as string | undefined) ?? null, text: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              sessionId: (res.headers['mcp-session-id'] as string | undefined) ?? null,
+              text: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
           res.on('error', reject);
         },
       );
@@ -78,8 +102,12 @@ export class RawHttpClient {
 
   /** Initializes a session; returns the headers its requests carry. */
   async openSession(): Promise<Record<string, string>> {
-    const init = await this.send('POST', JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: INITIALIZE_PARAMS }));
-    if (init.status !== 200 || init.sessionId === null) throw new Error(`initialize answered HTTP ${init.status}: ${init.text.slice(0, 200)}`);
+    const init = await this.send(
+      'POST',
+      JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: INITIALIZE_PARAMS }),
+    );
+    if (init.status !== 200 || init.sessionId === null)
+      throw new Error(`initialize answered HTTP ${init.status}: ${init.text.slice(0, 200)}`);
     const headers = { 'mcp-session-id': init.sessionId, 'mcp-protocol-version': PROTOCOL_VERSION };
     await this.send('POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), headers);
     return headers;

@@ -52,14 +52,26 @@ const BODY_BYTES = Number(values['body-bytes']);
 const nodeFlags = values['node-flags'].split(/\s+/).filter((flag) => flag !== '');
 const root = values.root ?? REPO;
 const counts = [CALLS, SESSIONS, SAMPLE_EVERY, WARMUP, MAX_SLOPE, MAX_RSS_GROWTH, BODY_BYTES];
-if ((transport !== 'http' && transport !== 'stdio') || !counts.every((n) => Number.isSafeInteger(n) && n >= 0) || SESSIONS < 1 || SAMPLE_EVERY < 1 || CALLS % SESSIONS !== 0 || (transport === 'stdio' && SESSIONS !== 1) || WARMUP + 2 * SAMPLE_EVERY > CALLS) {
-  process.stderr.write('usage: serve-soak.ts --transport=http|stdio [--calls=N] [--sessions=S dividing N, http only] [--sample-every=K] [--warmup=W, W + 2K <= N] [--max-slope=B] [--max-rss-growth-mib=M] [--body-bytes=N] [--node-flags="..."]\n');
+if (
+  (transport !== 'http' && transport !== 'stdio') ||
+  !counts.every((n) => Number.isSafeInteger(n) && n >= 0) ||
+  SESSIONS < 1 ||
+  SAMPLE_EVERY < 1 ||
+  CALLS % SESSIONS !== 0 ||
+  (transport === 'stdio' && SESSIONS !== 1) ||
+  WARMUP + 2 * SAMPLE_EVERY > CALLS
+) {
+  process.stderr.write(
+    'usage: serve-soak.ts --transport=http|stdio [--calls=N] [--sessions=S dividing N, http only] [--sample-every=K] [--warmup=W, W + 2K <= N] [--max-slope=B] [--max-rss-growth-mib=M] [--body-bytes=N] [--node-flags="..."]\n',
+  );
   process.exit(2);
 }
 const say = (line: string) => process.stderr.write(`serve-soak: ${line}\n`);
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
 
-const frame = callFrames(BODY_BYTES === 0 ? undefined : { path: ['projects', 'roadmap.md'], pad: 'x'.repeat(BODY_BYTES) });
+const frame = callFrames(
+  BODY_BYTES === 0 ? undefined : { path: ['projects', 'roadmap.md'], pad: 'x'.repeat(BODY_BYTES) },
+);
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-serve-soak-'));
 const served = await startServe({ root, transport, audit: path.join(scratch, 'audit.jsonl'), nodeFlags });
 const started = Date.now();
@@ -74,7 +86,9 @@ async function sampleIfDue(): Promise<void> {
   if (done % SAMPLE_EVERY !== 0) return;
   const sample = { calls: done, ...(await served.sample()) };
   samples.push(sample);
-  say(`${done} calls: heapUsed ${mib(sample.heapUsedBytes)}, rss ${mib(sample.rssBytes)} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  say(
+    `${done} calls: heapUsed ${mib(sample.heapUsedBytes)}, rss ${mib(sample.rssBytes)} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+  );
 }
 
 try {
@@ -140,7 +154,11 @@ const report = {
   sessions: SESSIONS,
   calls: { asked: CALLS, answered: done, outcomes: Object.fromEntries(outcomes) },
   server: { alive, exit },
-  samples: samples.map((s) => ({ calls: s.calls, heapUsedMiB: Number((s.heapUsedBytes / 2 ** 20).toFixed(3)), rssMiB: Number((s.rssBytes / 2 ** 20).toFixed(1)) })),
+  samples: samples.map((s) => ({
+    calls: s.calls,
+    heapUsedMiB: Number((s.heapUsedBytes / 2 ** 20).toFixed(3)),
+    rssMiB: Number((s.rssBytes / 2 ** 20).toFixed(1)),
+  })),
   slopeBytesPerCall: Number(slope.toFixed(2)),
   rssGrowthMiB: Number((rssGrowth / 2 ** 20).toFixed(1)),
   bounds: { maxSlopeBytesPerCall: MAX_SLOPE, maxRssGrowthMiB: MAX_RSS_GROWTH / 2 ** 20, warmupCalls: WARMUP },
@@ -154,7 +172,10 @@ process.stdout.write(
     `  calls answered ${done}/${CALLS}: ${[...outcomes].map(([what, n]) => `${what} ${n}`).join(', ')}`,
     `  server ${alive ? 'alive' : `DIED (${served.child.signalCode ?? served.child.exitCode})`} at the end`,
     `  calls      heapUsed after gc   rss`,
-    ...samples.map((s) => `  ${String(s.calls).padStart(8)}   ${mib(s.heapUsedBytes).padStart(12)}   ${mib(s.rssBytes).padStart(12)}`),
+    ...samples.map(
+      (s) =>
+        `  ${String(s.calls).padStart(8)}   ${mib(s.heapUsedBytes).padStart(12)}   ${mib(s.rssBytes).padStart(12)}`,
+    ),
     `  slope after ${WARMUP} calls: ${slope.toFixed(2)} bytes/call (bound ${MAX_SLOPE}); RSS growth ${mib(rssGrowth)} (bound ${mib(MAX_RSS_GROWTH)})`,
     `  ${report.verdict}`,
     '',

@@ -63,7 +63,9 @@ export function announcement(child: ChildProcess): Promise<{ url: URL; token: st
     };
     child.stdout?.on('data', look);
     child.stderr?.on('data', look);
-    child.once('exit', (code) => reject(new Error(`serve exited (${code}) before announcing:\n${printed.slice(-2000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`serve exited (${code}) before announcing:\n${printed.slice(-2000)}`)),
+    );
   });
 }
 
@@ -86,7 +88,9 @@ export async function startServe(options: ServeProcessOptions): Promise<ServedPr
   const child = spawn(process.execPath, args, { cwd: options.root, stdio: ['pipe', 'pipe', 'pipe', 'ipc'] });
   let stderrTail = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString('utf8')).slice(-4000)));
-  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? String(code))));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? String(code))),
+  );
   const pending: Array<{ resolve: (sample: HeapSample) => void; reject: (error: Error) => void }> = [];
   child.on('message', (message: HeapSample | { error: string }) => {
     const waiter = pending.shift();
@@ -94,7 +98,8 @@ export async function startServe(options: ServeProcessOptions): Promise<ServedPr
     else waiter?.resolve(message);
   });
   void exited.then((how) => {
-    for (const waiter of pending.splice(0)) waiter.reject(new Error(`the server exited (${how}): ${stderrTail.slice(-1000)}`));
+    for (const waiter of pending.splice(0))
+      waiter.reject(new Error(`the server exited (${how}): ${stderrTail.slice(-1000)}`));
   });
   const announced = options.transport === 'http' ? await announcement(child) : undefined;
   return {

@@ -21,7 +21,14 @@ import { CHECKOUT_ROOT as REPO, commitOf, machine } from './run-identity.js';
 import { runKillTrial } from './kill-trial.js';
 import type { KillTrialResult, TrialSink } from './kill-trial.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, calls: { type: 'string', default: '10000' }, root: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    calls: { type: 'string', default: '10000' },
+    root: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
 const runs = Number(values.runs);
 const calls = Number(values.calls);
 const root = values.root ?? REPO;
@@ -34,20 +41,38 @@ interface Row extends KillTrialResult {
 }
 const rows: Row[] = [];
 /** What the rule forbids in one trial. */
-const breaches = (r: KillTrialResult): number => r.allowedWithoutDecision + r.refusalsWithoutRecord + r.missingUnreported;
+const breaches = (r: KillTrialResult): number =>
+  r.allowedWithoutDecision + r.refusalsWithoutRecord + r.missingUnreported;
 try {
   for (const sink of ['stderr', 'file'] as TrialSink[]) {
     for (let run = 1; run <= runs; run++) {
       process.stderr.write(`sigkill-audit: sink ${sink}, run ${run}/${runs}, killing after ${calls} answers… `);
-      const result = await runKillTrial({ root, sink, auditFile: path.join(scratch, `${sink}-${run}.jsonl`), killAfter: calls, deadlineMs: 600_000 });
+      const result = await runKillTrial({
+        root,
+        sink,
+        auditFile: path.join(scratch, `${sink}-${run}.jsonl`),
+        killAfter: calls,
+        deadlineMs: 600_000,
+      });
       rows.push({ ...result, reader: 'prompt', run });
-      process.stderr.write(`${result.answered} answered, ${breaches(result)} breaches, ${result.unaudited} outcomes lost (all reported: ${result.missingUnreported === 0}), ${result.tornLines} torn, ${(result.elapsedMs / 1000).toFixed(1)} s\n`);
+      process.stderr.write(
+        `${result.answered} answered, ${breaches(result)} breaches, ${result.unaudited} outcomes lost (all reported: ${result.missingUnreported === 0}), ${result.tornLines} torn, ${(result.elapsedMs / 1000).toFixed(1)} s\n`,
+      );
     }
   }
   process.stderr.write('sigkill-audit: sink stderr, reader stalled… ');
-  const stalled = await runKillTrial({ root, sink: 'stderr', killAfter: calls, readStderr: false, stallMs: 2000, deadlineMs: 120_000 });
+  const stalled = await runKillTrial({
+    root,
+    sink: 'stderr',
+    killAfter: calls,
+    readStderr: false,
+    stallMs: 2000,
+    deadlineMs: 120_000,
+  });
   rows.push({ ...stalled, reader: 'stalled', run: 1 });
-  process.stderr.write(`${stalled.answered} answered, ${breaches(stalled)} breaches, ${stalled.unaudited} outcomes lost\n`);
+  process.stderr.write(
+    `${stalled.answered} answered, ${breaches(stalled)} breaches, ${stalled.unaudited} outcomes lost\n`,
+  );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -57,7 +82,10 @@ const host = machine();
 const command = `npx tsx scripts/reliability/sigkill-audit.ts --runs=${runs} --calls=${calls}`;
 const total = rows.reduce((sum, r) => sum + breaches(r), 0);
 mkdirSync(out, { recursive: true });
-writeFileSync(path.join(out, 'sigkill-audit.json'), `${JSON.stringify({ command, commit, machine: host, rows }, null, 2)}\n`);
+writeFileSync(
+  path.join(out, 'sigkill-audit.json'),
+  `${JSON.stringify({ command, commit, machine: host, rows }, null, 2)}\n`,
+);
 const table = [
   '| sink | stderr reader | run | answered | in flight at kill | `tool.invoked` records | allowed without decision | refusals without record | outcomes lost after the answer | of them not reported by the reader | reported "decided, outcome not recorded" | torn lines | time |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -12,15 +12,46 @@
  * version (a few thousand turns, structure only).
  */
 import { MediationKernel, StaticGrantSource } from '../../src/kernel/index.js';
-import type { AccessContext, AuditEvent, AuditSink, CatalogueStrategyName, KernelCounters, ToolHandler, ToolResult } from '../../src/kernel/index.js';
-import { PerUserNotesProvider, SHARED_TOOL, perUserContext, perUserGrants, sharedClockTool, userId, userToolName } from './per-user-world.js';
+import type {
+  AccessContext,
+  AuditEvent,
+  AuditSink,
+  CatalogueStrategyName,
+  KernelCounters,
+  ToolHandler,
+  ToolResult,
+} from '../../src/kernel/index.js';
+import {
+  PerUserNotesProvider,
+  SHARED_TOOL,
+  perUserContext,
+  perUserGrants,
+  sharedClockTool,
+  userId,
+  userToolName,
+} from './per-user-world.js';
 import type { ProviderPace } from './per-user-world.js';
 
-export const SOAK_TURN_KINDS = ['complete', 'close-races-derivation', 'aborted-mid-call', 'aborted-in-derivation', 'lease-less'] as const;
+export const SOAK_TURN_KINDS = [
+  'complete',
+  'close-races-derivation',
+  'aborted-mid-call',
+  'aborted-in-derivation',
+  'lease-less',
+] as const;
 export type SoakTurnKind = (typeof SOAK_TURN_KINDS)[number];
 
 /** Eight turns in a row cover every kind; ordinary turns are the most common, as in life. */
-const KIND_CYCLE: readonly SoakTurnKind[] = ['complete', 'close-races-derivation', 'complete', 'aborted-mid-call', 'complete', 'aborted-in-derivation', 'close-races-derivation', 'lease-less'];
+const KIND_CYCLE: readonly SoakTurnKind[] = [
+  'complete',
+  'close-races-derivation',
+  'complete',
+  'aborted-mid-call',
+  'complete',
+  'aborted-in-derivation',
+  'close-races-derivation',
+  'lease-less',
+];
 
 export function soakTurnKind(turn: number): SoakTurnKind {
   return KIND_CYCLE[turn % KIND_CYCLE.length]!;
@@ -81,7 +112,8 @@ class CountingSink implements AuditSink {
   }
   count(type: string, outcome?: string): number {
     let n = 0;
-    for (const [key, value] of this.counts) if (key === `${type}:${outcome}` || (outcome === undefined && key.startsWith(`${type}:`))) n += value;
+    for (const [key, value] of this.counts)
+      if (key === `${type}:${outcome}` || (outcome === undefined && key.startsWith(`${type}:`))) n += value;
     return n;
   }
 }
@@ -154,7 +186,10 @@ export async function runTurnSoak(options: SoakOptions): Promise<SoakReport> {
   let listingsCutByClose = 0;
 
   function expectResult(turn: number, label: string, result: ToolResult, status: ToolResult['status']): void {
-    if (result.status !== status) problem(`turn ${turn} ${label}: ${result.status}${result.status === 'succeeded' ? '' : ` ${result.code}`}, expected ${status}`);
+    if (result.status !== status)
+      problem(
+        `turn ${turn} ${label}: ${result.status}${result.status === 'succeeded' ? '' : ` ${result.code}`}, expected ${status}`,
+      );
   }
 
   async function expectAbort(turn: number, label: string, pending: Promise<ToolResult>): Promise<void> {
@@ -162,7 +197,8 @@ export async function runTurnSoak(options: SoakOptions): Promise<SoakReport> {
       const result = await pending;
       problem(`turn ${turn} ${label}: resolved ${result.status} although aborted`);
     } catch (error) {
-      if (!(error instanceof Error) || error.name !== 'AbortError') problem(`turn ${turn} ${label}: rejected with ${String(error)}, not an abort`);
+      if (!(error instanceof Error) || error.name !== 'AbortError')
+        problem(`turn ${turn} ${label}: rejected with ${String(error)}, not an abort`);
       abortedCalls++;
     }
   }
@@ -173,7 +209,13 @@ export async function runTurnSoak(options: SoakOptions): Promise<SoakReport> {
     const user = turn % users;
     let step = 0;
     const context = (): AccessContext => watch('context', perUserContext(user, turn, step++));
-    const call = (tool: string, args: Record<string, unknown>) => ({ id: `t${turn}-${tool}`, tool, arguments: args, traceId: `trace-${turn}`, requestedAt: perUserContext(user, turn).now });
+    const call = (tool: string, args: Record<string, unknown>) => ({
+      id: `t${turn}-${tool}`,
+      tool,
+      arguments: args,
+      traceId: `trace-${turn}`,
+      requestedAt: perUserContext(user, turn).now,
+    });
     const readOwn = call(userToolName(user, 'read'), { path: [userId(user), 'notes.md'] });
 
     if (kind === 'lease-less') {
@@ -193,7 +235,10 @@ export async function runTurnSoak(options: SoakOptions): Promise<SoakReport> {
         const listing = await kernel.listTools(context());
         if (listing.tools.length !== 5) problem(`turn ${turn}: listed ${listing.tools.length} tools`);
         calls += 2;
-        const [read, clock] = await Promise.all([kernel.invokeTool(context(), readOwn), kernel.invokeTool(context(), call(SHARED_TOOL, {}))]);
+        const [read, clock] = await Promise.all([
+          kernel.invokeTool(context(), readOwn),
+          kernel.invokeTool(context(), call(SHARED_TOOL, {})),
+        ]);
         expectResult(turn, 'read', read, 'succeeded');
         expectResult(turn, 'clock', clock, 'succeeded');
         break;
@@ -210,7 +255,8 @@ export async function runTurnSoak(options: SoakOptions): Promise<SoakReport> {
         const listing = await pending;
         // The close below, after the switch, is then a second close: a no-op, which is part of what is soaked.
         if (listing.status === 'failed' && listing.code === 'tool_catalog_unavailable') listingsCutByClose++;
-        else if (listing.status !== 'listed') problem(`turn ${turn}: listing cut by close answered ${listing.status} ${listing.code ?? ''}`);
+        else if (listing.status !== 'listed')
+          problem(`turn ${turn}: listing cut by close answered ${listing.status} ${listing.code ?? ''}`);
         break;
       }
       case 'aborted-mid-call': {
@@ -218,7 +264,9 @@ export async function runTurnSoak(options: SoakOptions): Promise<SoakReport> {
         await kernel.listTools(context());
         calls++;
         const controller = new AbortController();
-        const pending = kernel.invokeTool(context(), call(userToolName(user, 'wait'), { path: [userId(user)] }), { signal: controller.signal });
+        const pending = kernel.invokeTool(context(), call(userToolName(user, 'wait'), { path: [userId(user)] }), {
+          signal: controller.signal,
+        });
         await nextMacrotask();
         controller.abort();
         await expectAbort(turn, 'wait', pending);
@@ -234,7 +282,11 @@ export async function runTurnSoak(options: SoakOptions): Promise<SoakReport> {
         break;
       }
     }
-    if (options.forgetToCloseEvery !== undefined && turn % options.forgetToCloseEvery === 0 && kind !== 'close-races-derivation') {
+    if (
+      options.forgetToCloseEvery !== undefined &&
+      turn % options.forgetToCloseEvery === 0 &&
+      kind !== 'close-races-derivation'
+    ) {
       forgotten.push(scope);
       return;
     }
@@ -255,17 +307,25 @@ export async function runTurnSoak(options: SoakOptions): Promise<SoakReport> {
     }
   }
 
-  const allCollected = (): boolean => collected.handler === made.handler && collected.context === made.context && collected.scope === made.scope;
+  const allCollected = (): boolean =>
+    collected.handler === made.handler && collected.context === made.context && collected.scope === made.scope;
   const collectionRounds = await settleCollections(gc, allCollected, 20);
 
   // The trail, checked against what the turns did: every call exactly one tool.invoked, every abort an interrupted one.
   if (kernel.openLeases !== 0) problem(`${kernel.openLeases} leases still open`);
-  if (audit.count('tool.invoked') !== calls) problem(`${audit.count('tool.invoked')} tool.invoked records for ${calls} calls`);
-  if (audit.count('tool.invoked', 'interrupted') !== abortedCalls) problem(`${audit.count('tool.invoked', 'interrupted')} interrupted records for ${abortedCalls} aborted calls`);
-  if (audit.count('tool.catalog.listed') !== listings) problem(`${audit.count('tool.catalog.listed')} listing records for ${listings} listings`);
-  if (kernel.counters.authorityLoads !== turns + turnsByKind['lease-less']) problem(`${kernel.counters.authorityLoads} authority loads for ${turns} turns`);
+  if (audit.count('tool.invoked') !== calls)
+    problem(`${audit.count('tool.invoked')} tool.invoked records for ${calls} calls`);
+  if (audit.count('tool.invoked', 'interrupted') !== abortedCalls)
+    problem(`${audit.count('tool.invoked', 'interrupted')} interrupted records for ${abortedCalls} aborted calls`);
+  if (audit.count('tool.catalog.listed') !== listings)
+    problem(`${audit.count('tool.catalog.listed')} listing records for ${listings} listings`);
+  if (kernel.counters.authorityLoads !== turns + turnsByKind['lease-less'])
+    problem(`${kernel.counters.authorityLoads} authority loads for ${turns} turns`);
   for (const what of ['handler', 'context', 'scope'] as const) {
-    if (collected[what] !== made[what]) problem(`${made[what] - collected[what]} of ${made[what]} ${what} objects still held after ${collectionRounds} full collections`);
+    if (collected[what] !== made[what])
+      problem(
+        `${made[what] - collected[what]} of ${made[what]} ${what} objects still held after ${collectionRounds} full collections`,
+      );
   }
 
   return {

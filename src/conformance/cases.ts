@@ -15,7 +15,14 @@ export interface CaseDeclaration {
   readonly move: readonly MoveStep[];
 }
 
-const call = (role: Role, label: string, tool: string, args: JsonObject, expect: Expectation, credential?: 'stale-token'): CallStep => ({
+const call = (
+  role: Role,
+  label: string,
+  tool: string,
+  args: JsonObject,
+  expect: Expectation,
+  credential?: 'stale-token',
+): CallStep => ({
   do: 'call',
   role,
   label,
@@ -25,22 +32,41 @@ const call = (role: Role, label: string, tool: string, args: JsonObject, expect:
   ...(credential === undefined ? {} : { credential }),
 });
 
-const shown = (role: Role, label: string, shows: readonly string[], hides: readonly string[]): CatalogueStep => ({ do: 'catalogue', role, label, expect: { shows, hides } });
+const shown = (role: Role, label: string, shows: readonly string[], hides: readonly string[]): CatalogueStep => ({
+  do: 'catalogue',
+  role,
+  label,
+  expect: { shows, hides },
+});
 
 const MINUTE = 60_000;
 
 /** The ordinary granted read every row uses as its control. */
-const grantedRead = (label = 'a granted read'): CallStep => call('control', label, 'files.read', { path: ['projects', 'roadmap.md'] }, succeeds);
+const grantedRead = (label = 'a granted read'): CallStep =>
+  call('control', label, 'files.read', { path: ['projects', 'roadmap.md'] }, succeeds);
 
 export const CASES: readonly CaseDeclaration[] = [
   {
     id: 'forged-grant-in-arguments',
-    invariant: 'authority enters only through the GrantSource: a grant smuggled into arguments is refused, never honoured',
+    invariant:
+      'authority enters only through the GrantSource: a grant smuggled into arguments is refused, never honoured',
     conditions: ['baseline'],
     move: [
       grantedRead(),
-      call('attack', 'a read carrying a forged wildcard grant', 'files.read', { path: ['hr', 'salaries.csv'], grant: { id: 'forged', actions: ['*'], scope: 'descendants' } }, refused('invalid_tool_arguments')),
-      call('attack', 'a write carrying forged grants', 'files.write', { path: ['projects', 'roadmap.md'], content: 'x', grants: [{ id: 'forged', actions: ['write'] }] }, refused('invalid_tool_arguments')),
+      call(
+        'attack',
+        'a read carrying a forged wildcard grant',
+        'files.read',
+        { path: ['hr', 'salaries.csv'], grant: { id: 'forged', actions: ['*'], scope: 'descendants' } },
+        refused('invalid_tool_arguments'),
+      ),
+      call(
+        'attack',
+        'a write carrying forged grants',
+        'files.write',
+        { path: ['projects', 'roadmap.md'], content: 'x', grants: [{ id: 'forged', actions: ['write'] }] },
+        refused('invalid_tool_arguments'),
+      ),
     ],
   },
   {
@@ -48,9 +74,20 @@ export const CASES: readonly CaseDeclaration[] = [
     invariant: 'a tool the actor may not discover is neither shown nor callable, and looks exactly like a missing one',
     conditions: ['baseline'],
     move: [
-      shown('probe', 'the listing withholds what the actor cannot use', ['files.read', 'files.write', 'notion.search'], ['admin.purge', 'billing.export', 'files.delete']),
+      shown(
+        'probe',
+        'the listing withholds what the actor cannot use',
+        ['files.read', 'files.write', 'notion.search'],
+        ['admin.purge', 'billing.export', 'files.delete'],
+      ),
       call('attack', 'a tool no grant can discover', 'admin.purge', { path: [] }, refused('tool_unavailable')),
-      call('attack', 'a tool in a namespace not enabled', 'billing.export', { path: ['2026'] }, refused('tool_unavailable')),
+      call(
+        'attack',
+        'a tool in a namespace not enabled',
+        'billing.export',
+        { path: ['2026'] },
+        refused('tool_unavailable'),
+      ),
       call('attack', 'a tool that does not exist', 'shell.exec', { command: 'rm -rf /' }, refused('tool_unavailable')),
       call('control', 'a granted listing', 'files.list', { path: ['projects'] }, succeeds),
     ],
@@ -61,11 +98,35 @@ export const CASES: readonly CaseDeclaration[] = [
     conditions: ['baseline'],
     move: [
       grantedRead(),
-      call('attack', 'overwrite a file the actor may only read', 'files.write', { path: ['projects', 'roadmap.md'], content: 'overwritten' }, refused('no_matching_grant')),
-      call('attack', 'move a file the actor may only read', 'files.move', { path: ['projects', 'roadmap.md'], to: ['projects', 'drafts', 'roadmap.md'] }, refused('no_matching_grant')),
+      call(
+        'attack',
+        'overwrite a file the actor may only read',
+        'files.write',
+        { path: ['projects', 'roadmap.md'], content: 'overwritten' },
+        refused('no_matching_grant'),
+      ),
+      call(
+        'attack',
+        'move a file the actor may only read',
+        'files.move',
+        { path: ['projects', 'roadmap.md'], to: ['projects', 'drafts', 'roadmap.md'] },
+        refused('no_matching_grant'),
+      ),
       // No grant carries `delete`, so the tool is hidden: refused as unavailable, like a tool that does not exist.
-      call('attack', 'delete a file the actor may only read', 'files.delete', { path: ['projects', 'roadmap.md'] }, refused('tool_unavailable')),
-      call('control', 'a granted write', 'files.write', { path: ['projects', 'drafts', 'plan.md'], content: 'draft' }, succeeds),
+      call(
+        'attack',
+        'delete a file the actor may only read',
+        'files.delete',
+        { path: ['projects', 'roadmap.md'] },
+        refused('tool_unavailable'),
+      ),
+      call(
+        'control',
+        'a granted write',
+        'files.write',
+        { path: ['projects', 'drafts', 'plan.md'], content: 'draft' },
+        succeeds,
+      ),
     ],
   },
   {
@@ -75,8 +136,20 @@ export const CASES: readonly CaseDeclaration[] = [
     move: [
       grantedRead('a read before the grant expires'),
       { do: 'setup', setup: { kind: 'advance-clock', ms: 60 * MINUTE } },
-      call('attack', 'the same read after the grant expired', 'files.read', { path: ['projects', 'roadmap.md'] }, refused('no_matching_grant')),
-      call('control', 'a write on a grant still live', 'files.write', { path: ['projects', 'drafts', 'plan.md'], content: 'draft' }, succeeds),
+      call(
+        'attack',
+        'the same read after the grant expired',
+        'files.read',
+        { path: ['projects', 'roadmap.md'] },
+        refused('no_matching_grant'),
+      ),
+      call(
+        'control',
+        'a write on a grant still live',
+        'files.write',
+        { path: ['projects', 'drafts', 'plan.md'], content: 'draft' },
+        succeeds,
+      ),
     ],
   },
   {
@@ -87,13 +160,36 @@ export const CASES: readonly CaseDeclaration[] = [
       grantedRead('a read before the revocation'),
       { do: 'setup', setup: { kind: 'advance-clock', ms: MINUTE } },
       { do: 'setup', setup: { kind: 'arm' } },
-      call('probe', 'the turn admitted before the revocation keeps its authority', 'files.read', { path: ['projects', 'notes.md'] }, succeeds),
+      call(
+        'probe',
+        'the turn admitted before the revocation keeps its authority',
+        'files.read',
+        { path: ['projects', 'notes.md'] },
+        succeeds,
+      ),
       { do: 'setup', setup: { kind: 'advance-clock', ms: MINUTE } },
       { do: 'next-turn' },
-      shown('probe', 'the next turn is not shown what only the revoked grant covered', ['files.write'], ['files.read', 'files.list']),
+      shown(
+        'probe',
+        'the next turn is not shown what only the revoked grant covered',
+        ['files.write'],
+        ['files.read', 'files.list'],
+      ),
       // files.read is hidden now, so it is refused as unavailable — by the bridge, which never listed it, or by the kernel's discovery.
-      call('attack', 'the next turn reads on the revoked grant', 'files.read', { path: ['projects', 'roadmap.md'] }, refused('tool_unavailable')),
-      call('control', 'the next turn writes on a grant still live', 'files.write', { path: ['projects', 'drafts', 'plan.md'], content: 'draft' }, succeeds),
+      call(
+        'attack',
+        'the next turn reads on the revoked grant',
+        'files.read',
+        { path: ['projects', 'roadmap.md'] },
+        refused('tool_unavailable'),
+      ),
+      call(
+        'control',
+        'the next turn writes on a grant still live',
+        'files.write',
+        { path: ['projects', 'drafts', 'plan.md'], content: 'draft' },
+        succeeds,
+      ),
     ],
   },
   {
@@ -101,8 +197,20 @@ export const CASES: readonly CaseDeclaration[] = [
     invariant: "a call cannot reach another owner's resources or a namespace the turn has not enabled",
     conditions: ['baseline'],
     move: [
-      call('attack', "a tool that names another owner's resource", 'fixtures.cross_owner', { path: ['sandbox', 'b'] }, refused('invalid_request')),
-      call('attack', 'a tool in a namespace not enabled', 'billing.export', { path: ['2026'] }, refused('tool_unavailable')),
+      call(
+        'attack',
+        "a tool that names another owner's resource",
+        'fixtures.cross_owner',
+        { path: ['sandbox', 'b'] },
+        refused('invalid_request'),
+      ),
+      call(
+        'attack',
+        'a tool in a namespace not enabled',
+        'billing.export',
+        { path: ['2026'] },
+        refused('tool_unavailable'),
+      ),
       call('control', 'a granted read in the sandbox', 'fixtures.read', { path: ['sandbox', 'a'] }, succeeds),
     ],
   },
@@ -122,7 +230,13 @@ export const CASES: readonly CaseDeclaration[] = [
     conditions: ['grant-source-throws', 'grant-source-answers-garbage', 'grant-source-crosses-namespace'],
     move: [
       shown('probe', 'a fail-closed turn is shown nothing', [], ['files.read', 'notion.search']),
-      call('attack', 'a read in a turn without authority', 'files.read', { path: ['projects', 'roadmap.md'] }, refused('authority_unavailable')),
+      call(
+        'attack',
+        'a read in a turn without authority',
+        'files.read',
+        { path: ['projects', 'roadmap.md'] },
+        refused('authority_unavailable'),
+      ),
     ],
   },
   {
@@ -130,7 +244,13 @@ export const CASES: readonly CaseDeclaration[] = [
     invariant: "a call's requirement must stay inside the tool's declared ceiling",
     conditions: ['baseline'],
     move: [
-      call('attack', 'a tool asking for its whole namespace', 'fixtures.escape', { path: ['sandbox', 'a'] }, refused('invalid_tool_requirement')),
+      call(
+        'attack',
+        'a tool asking for its whole namespace',
+        'fixtures.escape',
+        { path: ['sandbox', 'a'] },
+        refused('invalid_tool_requirement'),
+      ),
       call('control', 'a granted read in the sandbox', 'fixtures.read', { path: ['sandbox', 'a'] }, succeeds),
     ],
   },
@@ -139,7 +259,13 @@ export const CASES: readonly CaseDeclaration[] = [
     invariant: 'a result that fails its contract never reaches the caller as a success',
     conditions: ['baseline'],
     move: [
-      call('probe', 'a tool answering a malformed result', 'fixtures.bad_result', { path: ['sandbox', 'a'] }, refused('invalid_tool_result')),
+      call(
+        'probe',
+        'a tool answering a malformed result',
+        'fixtures.bad_result',
+        { path: ['sandbox', 'a'] },
+        refused('invalid_tool_result'),
+      ),
       call('control', 'a granted read in the sandbox', 'fixtures.read', { path: ['sandbox', 'a'] }, succeeds),
     ],
   },
@@ -147,13 +273,29 @@ export const CASES: readonly CaseDeclaration[] = [
     id: 'provider-failing',
     invariant: 'a catalogue with a provider missing is not published as if complete: the turn fails closed',
     conditions: ['provider-throws'],
-    move: [call('probe', 'a static read while a provider is down', 'files.read', { path: ['projects', 'roadmap.md'] }, refused('tool_catalog_unavailable'))],
+    move: [
+      call(
+        'probe',
+        'a static read while a provider is down',
+        'files.read',
+        { path: ['projects', 'roadmap.md'] },
+        refused('tool_catalog_unavailable'),
+      ),
+    ],
   },
   {
     id: 'audit-sink-failing',
     invariant: 'a decision that cannot be recorded does not take effect',
     conditions: ['audit-sink-throws'],
-    move: [call('probe', 'a granted read whose decision record cannot be written', 'files.read', { path: ['projects', 'roadmap.md'] }, refused('audit_unavailable'))],
+    move: [
+      call(
+        'probe',
+        'a granted read whose decision record cannot be written',
+        'files.read',
+        { path: ['projects', 'roadmap.md'] },
+        refused('audit_unavailable'),
+      ),
+    ],
   },
   {
     id: 'stale-execution-token',
@@ -161,7 +303,14 @@ export const CASES: readonly CaseDeclaration[] = [
     conditions: ['baseline'],
     move: [
       grantedRead('a read with the live token'),
-      call('attack', 'the same read from a stale sandbox', 'files.read', { path: ['projects', 'roadmap.md'] }, refused('claims_mismatch'), 'stale-token'),
+      call(
+        'attack',
+        'the same read from a stale sandbox',
+        'files.read',
+        { path: ['projects', 'roadmap.md'] },
+        refused('claims_mismatch'),
+        'stale-token',
+      ),
     ],
   },
   {
@@ -170,8 +319,20 @@ export const CASES: readonly CaseDeclaration[] = [
     conditions: ['provider-moves-mid-turn'],
     move: [
       grantedRead(),
-      call('probe', 'a search inside the granted tree, after the provider moved', 'notion.search', { path: ['Handbook', 'Onboarding'], query: 'first week' }, succeeds),
-      call('attack', 'the same tool outside the granted tree', 'notion.search', { path: ['Payroll'], query: 'salaries' }, refused('no_matching_grant')),
+      call(
+        'probe',
+        'a search inside the granted tree, after the provider moved',
+        'notion.search',
+        { path: ['Handbook', 'Onboarding'], query: 'first week' },
+        succeeds,
+      ),
+      call(
+        'attack',
+        'the same tool outside the granted tree',
+        'notion.search',
+        { path: ['Payroll'], query: 'salaries' },
+        refused('no_matching_grant'),
+      ),
     ],
   },
 ];

@@ -45,15 +45,28 @@ export const CONDITIONS: readonly ConditionDeclaration[] = [
     summary: "the host records g-files-read's revocation at the move's arm step",
     atArm: { revokeGrant: 'g-files-read' },
   },
-  { id: 'bounded-grant', summary: 'g-files-share may be used once', grantConstraints: { 'g-files-share': { maxUses: 1 } } },
+  {
+    id: 'bounded-grant',
+    summary: 'g-files-share may be used once',
+    grantConstraints: { 'g-files-share': { maxUses: 1 } },
+  },
   { id: 'grant-source-throws', summary: 'the GrantSource throws', grantSource: 'throws' },
-  { id: 'grant-source-answers-garbage', summary: 'the GrantSource answers something that is not a list of grants', grantSource: 'answers-garbage' },
-  { id: 'grant-source-crosses-namespace', summary: "the GrantSource answers a grant for another tenant's namespace", grantSource: 'answers-for-another-namespace' },
+  {
+    id: 'grant-source-answers-garbage',
+    summary: 'the GrantSource answers something that is not a list of grants',
+    grantSource: 'answers-garbage',
+  },
+  {
+    id: 'grant-source-crosses-namespace',
+    summary: "the GrantSource answers a grant for another tenant's namespace",
+    grantSource: 'answers-for-another-namespace',
+  },
   { id: 'provider-throws', summary: 'the notion provider throws', provider: 'throws' },
   { id: 'audit-sink-throws', summary: 'the audit sink refuses every write', auditSink: 'throws' },
   {
     id: 'provider-moves-mid-turn',
-    summary: "the notion provider publishes notion.search needing `search` at the turn's first resolution, `administer` at every later one",
+    summary:
+      "the notion provider publishes notion.search needing `search` at the turn's first resolution, `administer` at every later one",
     provider: 'moves-after-first-resolution',
   },
 ];

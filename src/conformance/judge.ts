@@ -72,31 +72,57 @@ function isObservation(seen: Observation | ShownCatalogue): seen is Observation 
 
 function judgeCall(step: CallStep, seen: Observation | ShownCatalogue | undefined): AttemptVerdict {
   const expected = describeExpectation(step.expect);
-  if (seen === undefined || !isObservation(seen)) return { role: step.role, label: step.label, expected, observed: 'not observed', met: false };
-  return { role: step.role, label: step.label, expected, observed: describeObservation(seen), met: meets(step.expect, seen) };
+  if (seen === undefined || !isObservation(seen))
+    return { role: step.role, label: step.label, expected, observed: 'not observed', met: false };
+  return {
+    role: step.role,
+    label: step.label,
+    expected,
+    observed: describeObservation(seen),
+    met: meets(step.expect, seen),
+  };
 }
 
 function judgeShown(step: CatalogueStep, seen: Observation | ShownCatalogue | undefined): AttemptVerdict {
   const { shows, hides } = step.expect;
   const expected = `shows [${shows.join(', ')}], hides [${hides.join(', ')}]`;
-  if (seen === undefined || isObservation(seen)) return { role: step.role, label: step.label, expected, observed: 'not observed', met: false };
+  if (seen === undefined || isObservation(seen))
+    return { role: step.role, label: step.label, expected, observed: 'not observed', met: false };
   const listed = new Set(seen.tools);
   const missing = shows.filter((name) => !listed.has(name));
   const leaked = hides.filter((name) => listed.has(name));
-  const observed = missing.length === 0 && leaked.length === 0 ? `listed ${seen.tools.length} tools as expected` : `missing [${missing.join(', ')}], shown [${leaked.join(', ')}]`;
+  const observed =
+    missing.length === 0 && leaked.length === 0
+      ? `listed ${seen.tools.length} tools as expected`
+      : `missing [${missing.join(', ')}], shown [${leaked.join(', ')}]`;
   return { role: step.role, label: step.label, expected, observed, met: missing.length === 0 && leaked.length === 0 };
 }
 
 function judgeAttempt(played: PlayedAttempt): AttemptVerdict {
-  return played.attempt.do === 'call' ? judgeCall(played.attempt, played.seen) : judgeShown(played.attempt, played.seen);
+  return played.attempt.do === 'call'
+    ? judgeCall(played.attempt, played.seen)
+    : judgeShown(played.attempt, played.seen);
 }
 
-export function judgeCell(row: string, column: string, played: readonly PlayedAttempt[], note?: string, catalogHashes?: readonly string[]): CellVerdict {
+export function judgeCell(
+  row: string,
+  column: string,
+  played: readonly PlayedAttempt[],
+  note?: string,
+  catalogHashes?: readonly string[],
+): CellVerdict {
   const attempts = played.map(judgeAttempt);
   const controlUnmet = attempts.some((a) => a.role === 'control' && !a.met);
   const violationUnmet = attempts.some((a) => a.role !== 'control' && !a.met);
   const status: CellStatus = controlUnmet ? 'not_exercised' : violationUnmet ? 'fail' : 'pass';
-  return { row, column, status, attempts, ...(catalogHashes === undefined ? {} : { catalogHashes }), ...(note === undefined ? {} : { note }) };
+  return {
+    row,
+    column,
+    status,
+    attempts,
+    ...(catalogHashes === undefined ? {} : { catalogHashes }),
+    ...(note === undefined ? {} : { note }),
+  };
 }
 
 export function notApplicable(row: string, column: string, why: string): CellVerdict {

@@ -18,7 +18,9 @@ export type Role = 'attack' | 'probe' | 'control';
 export type ExpectedCode = RefusalCode | ExecutionTokenCode;
 
 /** A refusal is judged by its code alone: `denied` and `failed` are both refusals. */
-export type Expectation = { readonly outcome: 'succeeded' } | { readonly outcome: 'refused'; readonly code: ExpectedCode };
+export type Expectation =
+  | { readonly outcome: 'succeeded' }
+  | { readonly outcome: 'refused'; readonly code: ExpectedCode };
 
 /** What a column needs to offer for a step to be playable through it. */
 export type ColumnCapability = 'execution-token';

@@ -21,7 +21,12 @@ export interface StrategyRun {
   readonly elapsedMs: number;
 }
 
-export type ProgressListener = (strategy: CatalogueStrategyName, cell: CellVerdict, done: number, total: number) => void;
+export type ProgressListener = (
+  strategy: CatalogueStrategyName,
+  cell: CellVerdict,
+  done: number,
+  total: number,
+) => void;
 
 export interface RunOptions {
   readonly strategy: CatalogueStrategyName;
@@ -113,18 +118,30 @@ async function playRow(lane: ColumnLane, row: Row, timeoutMs: number): Promise<P
     note = `the move broke off: ${message(error)}`;
   } finally {
     try {
-      await withTimeout((async () => {
-        await turn?.close();
-        await session?.close();
-      })(), timeoutMs, `closing row ${row.id}`);
+      await withTimeout(
+        (async () => {
+          await turn?.close();
+          await session?.close();
+        })(),
+        timeoutMs,
+        `closing row ${row.id}`,
+      );
     } catch (error) {
       note = `${note === undefined ? '' : `${note}; `}closing failed: ${message(error)}`;
     }
   }
-  return { played: attempts.map((attempt, i) => ({ attempt, seen: seen[i] })), catalogHashes, ...(note === undefined ? {} : { note }) };
+  return {
+    played: attempts.map((attempt, i) => ({ attempt, seen: seen[i] })),
+    catalogHashes,
+    ...(note === undefined ? {} : { note }),
+  };
 }
 
-async function runColumn(column: Column, options: RunOptions, report: (cell: CellVerdict) => void): Promise<CellVerdict[]> {
+async function runColumn(
+  column: Column,
+  options: RunOptions,
+  report: (cell: CellVerdict) => void,
+): Promise<CellVerdict[]> {
   const cells: CellVerdict[] = [];
   const applicable = options.rows.filter((row) => [...row.needs].every((need) => column.capabilities.has(need)));
   let lane: ColumnLane | undefined;
@@ -140,12 +157,20 @@ async function runColumn(column: Column, options: RunOptions, report: (cell: Cel
     for (const row of options.rows) {
       let cell: CellVerdict;
       if (!applicable.includes(row)) {
-        cell = notApplicable(row.id, column.id, `needs ${[...row.needs].join(', ')}, which ${column.id} does not offer`);
+        cell = notApplicable(
+          row.id,
+          column.id,
+          `needs ${[...row.needs].join(', ')}, which ${column.id} does not offer`,
+        );
       } else if (lane === undefined) {
         const attempts = row.case.move.filter(isAttempt).map((attempt) => ({ attempt, seen: undefined }));
         cell = judgeCell(row.id, column.id, attempts, laneError);
       } else {
-        const { played, note, catalogHashes } = await playRow(lane, row, options.rowTimeoutMs ?? DEFAULT_ROW_TIMEOUT_MS);
+        const { played, note, catalogHashes } = await playRow(
+          lane,
+          row,
+          options.rowTimeoutMs ?? DEFAULT_ROW_TIMEOUT_MS,
+        );
         cell = judgeCell(row.id, column.id, played, note, catalogHashes);
       }
       cells.push(cell);

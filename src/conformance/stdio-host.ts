@@ -48,8 +48,15 @@ export function parseConformanceServe(argv: readonly string[]): ConformanceServe
 }
 
 /** Serves one turn; resolves with the exit code once the client has gone. */
-export async function serveConformanceTurn(options: ConformanceServeOptions, io: { input?: Readable; output?: Writable } = {}): Promise<number> {
-  const arena = new WorldArena({ conditionId: options.conditionId, strategy: options.strategy, traceTag: options.traceTag });
+export async function serveConformanceTurn(
+  options: ConformanceServeOptions,
+  io: { input?: Readable; output?: Writable } = {},
+): Promise<number> {
+  const arena = new WorldArena({
+    conditionId: options.conditionId,
+    strategy: options.strategy,
+    traceTag: options.traceTag,
+  });
   const control = await attachControl(options.control, {
     handle(request: ControlRequest) {
       switch (request.kind) {
@@ -66,9 +73,14 @@ export async function serveConformanceTurn(options: ConformanceServeOptions, io:
   });
   // The turn is admitted only after earlier turns' setup has been replayed: its authority is loaded at this instant.
   await control.replayed;
-  const bridge = await OpenToolBridge.open(arena.kernel, arena.context(options.turn), { clock: () => arena.clock.now() });
+  const bridge = await OpenToolBridge.open(arena.kernel, arena.context(options.turn), {
+    clock: () => arena.clock.now(),
+  });
   try {
-    const serving = await serveStdio(bridge, { ...(io.input === undefined ? {} : { input: io.input }), ...(io.output === undefined ? {} : { output: io.output }) });
+    const serving = await serveStdio(bridge, {
+      ...(io.input === undefined ? {} : { input: io.input }),
+      ...(io.output === undefined ? {} : { output: io.output }),
+    });
     await serving.closed;
   } finally {
     bridge.close();
@@ -87,7 +99,9 @@ export async function serveConformanceFromArgv(argv: readonly string[]): Promise
     if (!argv.includes('--stdio')) throw new Error('the conformance world is served on --stdio only');
     options = parseConformanceServe(argv);
   } catch (error) {
-    process.stderr.write(`costlab serve: ${describeThrown(error)}\nusage: costlab serve --stdio ${CONFORMANCE_SERVE_USAGE}\n`);
+    process.stderr.write(
+      `costlab serve: ${describeThrown(error)}\nusage: costlab serve --stdio ${CONFORMANCE_SERVE_USAGE}\n`,
+    );
     return 2;
   }
   return serveConformanceTurn(options);

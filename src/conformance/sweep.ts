@@ -69,7 +69,12 @@ export function analyseSweep(runs: readonly StrategyRun[]): SweepFindings {
       if (!same) differences.push({ row: cell.row, column: cell.column, byStrategy });
     }
   }
-  return { strategies: runs.map((r) => r.strategy), movedRow, otherRowsIdentical: differences.length === 0, differences };
+  return {
+    strategies: runs.map((r) => r.strategy),
+    movedRow,
+    otherRowsIdentical: differences.length === 0,
+    differences,
+  };
 }
 
 /** Cells that stop a release: under the gating strategy, any `fail` or `not_exercised`. */

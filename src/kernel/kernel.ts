@@ -40,7 +40,9 @@ export interface KernelOptions {
 }
 
 const reportToStderr: AuditFailureListener = (error, event) => {
-  process.stderr.write(`costlab kernel: audit outcome record ${event.type} ${event.id} was not written: ${describeThrown(error)}\n`);
+  process.stderr.write(
+    `costlab kernel: audit outcome record ${event.type} ${event.id} was not written: ${describeThrown(error)}\n`,
+  );
 };
 
 /**
@@ -53,7 +55,8 @@ export class MediationKernel {
 
   constructor(options: KernelOptions) {
     const strategy = options.catalogueStrategy ?? 'turn';
-    if (!isCatalogueStrategyName(strategy)) throw new TypeError(`unknown catalogue strategy '${String(strategy)}' (rederive, shared or turn)`);
+    if (!isCatalogueStrategyName(strategy))
+      throw new TypeError(`unknown catalogue strategy '${String(strategy)}' (rederive, shared or turn)`);
     this.strategy = strategy;
     const counters = createCounters();
     const sources = buildCatalogueSources(options.tools ?? [], options.providers ?? [], counters);
@@ -97,10 +100,20 @@ export class MediationKernel {
    */
   async openTurnAuthority(context: unknown, options?: OperationOptions): Promise<TurnScope> {
     // The turn is held fail-closed from the start: its refusal says so.
-    const entering = enterOperation(this.#core, context, { type: 'authority.resolved', reach: 'context', fields: { failClosed: true } });
+    const entering = enterOperation(this.#core, context, {
+      type: 'authority.resolved',
+      reach: 'context',
+      fields: { failClosed: true },
+    });
     // No await unless something waits: a lease opened in this tick is there for the next operation the host starts in it.
     const entered = entering instanceof Promise ? await entering : entering;
-    if (entered.refused) return Object.freeze({ status: 'unavailable', code: 'invalid_context', reason: 'invalid_context', close: () => undefined });
+    if (entered.refused)
+      return Object.freeze({
+        status: 'unavailable',
+        code: 'invalid_context',
+        reason: 'invalid_context',
+        close: () => undefined,
+      });
     return this.#core.leases.open(entered.prepared, options?.signal);
   }
 
@@ -112,7 +125,11 @@ export class MediationKernel {
     return listToolNamespaces(this.#core, context, options);
   }
 
-  updateToolNamespaces(context: unknown, change: { enable?: readonly string[]; disable?: readonly string[] }, options?: OperationOptions): Promise<NamespaceUpdate> {
+  updateToolNamespaces(
+    context: unknown,
+    change: { enable?: readonly string[]; disable?: readonly string[] },
+    options?: OperationOptions,
+  ): Promise<NamespaceUpdate> {
     return updateToolNamespaces(this.#core, context, change, options);
   }
 

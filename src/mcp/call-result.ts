@@ -60,7 +60,11 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
     answer._meta = meta;
     return answer;
   }
-  const meta: CallResultMeta & Record<string, unknown> = { status: result.status, code: result.code, callId: result.callId };
+  const meta: CallResultMeta & Record<string, unknown> = {
+    status: result.status,
+    code: result.code,
+    callId: result.callId,
+  };
   return {
     content: [{ type: 'text', text: refusalText(result.code, result.message) }],
     isError: true,

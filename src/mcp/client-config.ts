@@ -7,10 +7,18 @@ export type McpServerEntry =
   | { readonly command: string; readonly args: readonly string[] }
   | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
 
-export function stdioClientConfig(command: string, args: readonly string[], name = 'costlab'): { mcpServers: Record<string, McpServerEntry> } {
+export function stdioClientConfig(
+  command: string,
+  args: readonly string[],
+  name = 'costlab',
+): { mcpServers: Record<string, McpServerEntry> } {
   return { mcpServers: { [name]: { command, args: [...args] } } };
 }
 
-export function httpClientConfig(url: URL, token: string, name = 'costlab'): { mcpServers: Record<string, McpServerEntry> } {
+export function httpClientConfig(
+  url: URL,
+  token: string,
+  name = 'costlab',
+): { mcpServers: Record<string, McpServerEntry> } {
   return { mcpServers: { [name]: { type: 'http', url: url.href, headers: { Authorization: `Bearer ${token}` } } } };
 }

@@ -33,8 +33,16 @@ export type Authentication =
   | { readonly ok: true; readonly execution: LiveExecution }
   | { readonly ok: false; readonly code: ExecutionTokenCode; readonly message: string };
 
-const MALFORMED_HEADER = Object.freeze({ ok: false, code: 'malformed', message: 'expected Authorization: Bearer <execution token>' } as const);
-const NO_LIVE_EXECUTION: Authentication = Object.freeze({ ok: false, code: 'claims_mismatch', message: 'the token names no live execution' });
+const MALFORMED_HEADER = Object.freeze({
+  ok: false,
+  code: 'malformed',
+  message: 'expected Authorization: Bearer <execution token>',
+} as const);
+const NO_LIVE_EXECUTION: Authentication = Object.freeze({
+  ok: false,
+  code: 'claims_mismatch',
+  message: 'the token names no live execution',
+});
 const BEARER = 'bearer ';
 /** A token holding whitespace is not one token. */
 const WHITESPACE = /\s/;
@@ -43,7 +51,8 @@ const WHITESPACE = /\s/;
 function bearerToken(header: string | undefined): string | undefined {
   if (header === undefined || header.length <= BEARER.length) return undefined;
   // The scheme's letters in any case (an ASCII letter ORed with 0x20 is its lower case), then one space.
-  for (let i = 0; i < BEARER.length - 1; i++) if ((header.charCodeAt(i) | 0x20) !== BEARER.charCodeAt(i)) return undefined;
+  for (let i = 0; i < BEARER.length - 1; i++)
+    if ((header.charCodeAt(i) | 0x20) !== BEARER.charCodeAt(i)) return undefined;
   if (header.charCodeAt(BEARER.length - 1) !== 0x20) return undefined;
   return header.slice(BEARER.length);
 }
@@ -103,14 +112,28 @@ export class ExecutionTable {
     const executionId = `exec-${randomUUID()}`;
     const bridge = await this.#options.openTurn(executionId);
     const execution = this.#mint(executionId, bridge);
-    this.#entries.set(executionId, { execution, accepted: accepted(execution), matched: undefined, timer: this.#idleTimer(executionId, this.#options.idleTimeoutMs), lastUsedMs: performance.now(), renewal: this.#renewalTimer(executionId), closers: new Set() });
+    this.#entries.set(executionId, {
+      execution,
+      accepted: accepted(execution),
+      matched: undefined,
+      timer: this.#idleTimer(executionId, this.#options.idleTimeoutMs),
+      lastUsedMs: performance.now(),
+      renewal: this.#renewalTimer(executionId),
+      closers: new Set(),
+    });
     return execution;
   }
 
   #mint(executionId: string, bridge: OpenToolBridge): LiveExecution {
     const { context } = bridge;
     const expiresAt = new Date(this.#options.now() + this.#options.tokenTtlMs).toISOString();
-    const token = this.#options.key.mint({ executionId, namespaceId: context.namespaceId, actor: context.actor, catalogHash: bridge.catalogHash, expiresAt });
+    const token = this.#options.key.mint({
+      executionId,
+      namespaceId: context.namespaceId,
+      actor: context.actor,
+      catalogHash: bridge.catalogHash,
+      expiresAt,
+    });
     return Object.freeze({ executionId, bridge, token, expiresAt });
   }
 
@@ -144,7 +167,8 @@ export class ExecutionTable {
     if (token === undefined) return MALFORMED_HEADER;
     const { key, now } = this.#options;
     // A token recognized as one the key minted holds no whitespace; any other is checked for it first, as the header's grammar says.
-    const verdict = key.recognize(token, now()) ?? (WHITESPACE.test(token) ? MALFORMED_HEADER : key.verify(token, now()));
+    const verdict =
+      key.recognize(token, now()) ?? (WHITESPACE.test(token) ? MALFORMED_HEADER : key.verify(token, now()));
     if (!verdict.ok) return verdict;
     const { claims } = verdict;
     const entry = this.#entries.get(claims.executionId);

@@ -76,7 +76,8 @@ export class ExecutionTokenKey {
   #last: Verified | undefined;
 
   constructor(secret: Uint8Array) {
-    if (secret.byteLength < MIN_SECRET_BYTES) throw new RangeError(`an execution token key needs at least ${MIN_SECRET_BYTES} bytes`);
+    if (secret.byteLength < MIN_SECRET_BYTES)
+      throw new RangeError(`an execution token key needs at least ${MIN_SECRET_BYTES} bytes`);
     this.#secret = Buffer.from(secret);
   }
 
@@ -118,7 +119,12 @@ export class ExecutionTokenKey {
     const last = this.#last;
     let known: Verified | undefined;
     let dot: number;
-    if (last !== undefined && token.length === last.body.length + 1 + last.signatureText.length && token.charCodeAt(last.body.length) === DOT && token.slice(0, last.body.length) === last.body) {
+    if (
+      last !== undefined &&
+      token.length === last.body.length + 1 + last.signatureText.length &&
+      token.charCodeAt(last.body.length) === DOT &&
+      token.slice(0, last.body.length) === last.body
+    ) {
       known = last;
       dot = last.body.length;
     } else {
@@ -128,20 +134,24 @@ export class ExecutionTokenKey {
     }
     if (known === undefined) return undefined;
     const presented = Buffer.from(token.slice(dot + 1), 'utf8');
-    if (presented.length !== known.signatureText.length || !timingSafeEqual(presented, known.signatureText)) return undefined;
+    if (presented.length !== known.signatureText.length || !timingSafeEqual(presented, known.signatureText))
+      return undefined;
     this.#last = known;
     return this.#unexpired(known, nowMs);
   }
 
   #verifyWhole(token: string, nowMs: number): TokenVerdict {
-    if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH) return refuse('malformed', 'the token is empty or too long');
+    if (typeof token !== 'string' || token.length === 0 || token.length > MAX_TOKEN_LENGTH)
+      return refuse('malformed', 'the token is empty or too long');
     const parts = token.split('.');
-    if (parts.length !== 2 || !BASE64URL.test(parts[0]!) || !BASE64URL.test(parts[1]!)) return refuse('malformed', 'the token is not two base64url parts');
+    if (parts.length !== 2 || !BASE64URL.test(parts[0]!) || !BASE64URL.test(parts[1]!))
+      return refuse('malformed', 'the token is not two base64url parts');
     const [body, signature] = parts as [string, string];
     const presented = Buffer.from(signature, 'base64url');
     const known = this.#verified.get(body);
     const expected = known?.signature ?? this.#sign(body);
-    if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return refuse('signature_mismatch', 'the token was not signed by this server');
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected))
+      return refuse('signature_mismatch', 'the token was not signed by this server');
     let verified = known;
     if (verified === undefined) {
       let claims: ExecutionClaims;
@@ -184,6 +194,12 @@ export function matchClaims(claims: ExecutionClaims, expected: ExpectedClaims): 
     claims.namespaceId === expected.namespaceId &&
     addressKey(claims.actor) === addressKey(expected.actor) &&
     claims.catalogHash === expected.catalogHash;
-  if (!same) return refuse('claims_mismatch', claims.catalogHash === expected.catalogHash ? 'the token was issued for another execution' : 'the token was issued for another catalogue');
+  if (!same)
+    return refuse(
+      'claims_mismatch',
+      claims.catalogHash === expected.catalogHash
+        ? 'the token was issued for another execution'
+        : 'the token was issued for another catalogue',
+    );
   return { ok: true, claims };
 }

@@ -26,9 +26,13 @@ function trustedId(value: unknown): string | number | null {
 
 /** Checks a parsed value is one JSON-RPC message; a wrong shape is answered `Invalid Request`, with its id when it had a usable one. */
 export function checkMessage(value: unknown): DecodedFrame {
-  if (Array.isArray(value)) return { error: frameError(null, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported') };
+  if (Array.isArray(value))
+    return { error: frameError(null, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported') };
   const checked = JSONRPCMessageSchema.safeParse(value);
-  if (!checked.success) return { error: frameError(trustedId(value), ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message') };
+  if (!checked.success)
+    return {
+      error: frameError(trustedId(value), ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message'),
+    };
   return { message: checked.data };
 }
 
@@ -57,7 +61,14 @@ function isPlainRequest(value: unknown): value is JSONRPCMessage {
   if (typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
   if (!hasParams) return true;
   const { params } = message;
-  return Object.hasOwn(message, 'params') && typeof params === 'object' && params !== null && Object.getPrototypeOf(params) === Object.prototype && !Object.hasOwn(params, '_meta') && !Object.hasOwn(params, '__proto__');
+  return (
+    Object.hasOwn(message, 'params') &&
+    typeof params === 'object' &&
+    params !== null &&
+    Object.getPrototypeOf(params) === Object.prototype &&
+    !Object.hasOwn(params, '_meta') &&
+    !Object.hasOwn(params, '__proto__')
+  );
 }
 
 /** Reads one frame of text: not JSON is a `Parse error`, the wrong shape an `Invalid Request`. */

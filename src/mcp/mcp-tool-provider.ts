@@ -2,7 +2,17 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ToolNameSchema, canonicalJson } from '../kernel/index.js';
-import type { AccessContext, ContextToolProvider, JsonObject, JsonValue, ParsedToolCall, Requirement, ToolDefinition, ToolHandler, ToolResult } from '../kernel/index.js';
+import type {
+  AccessContext,
+  ContextToolProvider,
+  JsonObject,
+  JsonValue,
+  ParsedToolCall,
+  Requirement,
+  ToolDefinition,
+  ToolHandler,
+  ToolResult,
+} from '../kernel/index.js';
 import { schemaArgumentParser } from './json-schema-arguments.js';
 import { withRequestSignal } from './request-scoped-signal.js';
 
@@ -156,13 +166,22 @@ export class McpToolProvider implements ContextToolProvider {
     return {
       definition,
       parseArguments: this.#parserFor(definition.inputSchema),
-      ...(resolve === undefined ? {} : { resolveRequirement: (context: AccessContext, call: ParsedToolCall) => resolve(context, call, mapping.requiredCapability) }),
+      ...(resolve === undefined
+        ? {}
+        : {
+            resolveRequirement: (context: AccessContext, call: ParsedToolCall) =>
+              resolve(context, call, mapping.requiredCapability),
+          }),
       async invoke(_context, call, signal): Promise<ToolResult> {
         const params = { name: upstreamName, arguments: { ...call.arguments } };
-        const result = (await withRequestSignal(signal, (own) => client.callTool(params, undefined, { signal: own }))) as CallToolResult;
+        const result = (await withRequestSignal(signal, (own) =>
+          client.callTool(params, undefined, { signal: own }),
+        )) as CallToolResult;
         // An upstream refusal is the tool failing, not the kernel denying: it surfaces as `tool_execution_failed`.
         if (result.isError === true) throw new Error(`upstream ${upstreamName}: ${textOf(result)}`);
-        const output: JsonValue = (result.structuredContent as JsonObject | undefined) ?? ({ content: result.content } as unknown as JsonObject);
+        const output: JsonValue =
+          (result.structuredContent as JsonObject | undefined) ??
+          ({ content: result.content } as unknown as JsonObject);
         return { status: 'succeeded', output, callId: call.id, tool: call.tool, completedAt: new Date().toISOString() };
       },
     };

@@ -1,5 +1,13 @@
 import { ARGUMENT_LIMITS, argumentsTooDeepMessage, publishCatalogue } from '../kernel/index.js';
-import type { AccessContext, EnvelopeRefusal, ListedCatalogue, MediationKernel, PublishedTool, ToolResult, TurnScope } from '../kernel/index.js';
+import type {
+  AccessContext,
+  EnvelopeRefusal,
+  ListedCatalogue,
+  MediationKernel,
+  PublishedTool,
+  ToolResult,
+  TurnScope,
+} from '../kernel/index.js';
 import { DEFAULT_ARGUMENT_LIMITS, checkArguments } from './argument-limits.js';
 import type { ArgumentLimits } from './argument-limits.js';
 
@@ -62,7 +70,13 @@ export class OpenToolBridge {
   #calls = 0;
   #closed = false;
 
-  private constructor(kernel: MediationKernel, context: AccessContext, scope: TurnScope, catalogue: BridgeCatalogue, options: OpenToolBridgeOptions) {
+  private constructor(
+    kernel: MediationKernel,
+    context: AccessContext,
+    scope: TurnScope,
+    catalogue: BridgeCatalogue,
+    options: OpenToolBridgeOptions,
+  ) {
     this.kernel = kernel;
     this.context = context;
     this.scope = scope;
@@ -77,7 +91,11 @@ export class OpenToolBridge {
   }
 
   /** Opens the turn (its lease) and lists its catalogue once. */
-  static async open(kernel: MediationKernel, context: AccessContext, options: OpenToolBridgeOptions = {}): Promise<OpenToolBridge> {
+  static async open(
+    kernel: MediationKernel,
+    context: AccessContext,
+    options: OpenToolBridgeOptions = {},
+  ): Promise<OpenToolBridge> {
     const operation = options.signal === undefined ? {} : { signal: options.signal };
     const scope = await kernel.openTurnAuthority(context, operation);
     let listed: ListedCatalogue;
@@ -125,7 +143,12 @@ export class OpenToolBridge {
     const callId = options.callId ?? this.nextCallId();
     const context = this.#clock === undefined ? this.context : { ...this.context, now: this.#clock() };
     if (this.#closed) {
-      return this.#refuse(context, callId, name, { status: 'denied', code: 'tool_unavailable', cause: 'turn_closed', message: 'this turn is closed' });
+      return this.#refuse(context, callId, name, {
+        status: 'denied',
+        code: 'tool_unavailable',
+        cause: 'turn_closed',
+        message: 'this turn is closed',
+      });
     }
     const { catalogue } = this;
     if (catalogue.status !== 'listed') {
@@ -138,7 +161,12 @@ export class OpenToolBridge {
       });
     }
     if (!this.#names.has(name)) {
-      return this.#refuse(context, callId, name, { status: 'denied', code: 'tool_unavailable', cause: 'not_in_listed_catalogue', message: `tool ${name} is not available` });
+      return this.#refuse(context, callId, name, {
+        status: 'denied',
+        code: 'tool_unavailable',
+        cause: 'not_in_listed_catalogue',
+        message: `tool ${name} is not available`,
+      });
     }
     const verdict = checkArguments(args, this.#limits);
     if (verdict !== 'within') {
@@ -146,7 +174,10 @@ export class OpenToolBridge {
         status: 'denied',
         code: 'invalid_request',
         cause: verdict,
-        message: verdict === 'arguments_too_deep' ? argumentsTooDeepMessage(this.#limits.maxDepth) : `arguments exceed ${this.#limits.maxBytes} bytes`,
+        message:
+          verdict === 'arguments_too_deep'
+            ? argumentsTooDeepMessage(this.#limits.maxDepth)
+            : `arguments exceed ${this.#limits.maxBytes} bytes`,
       });
     }
     return this.kernel.invokeTool(

@@ -28,7 +28,10 @@ export function requestScopedSignal(outer: AbortSignal): RequestScopedSignal {
 }
 
 /** Runs `request` with a signal of its own that follows `outer`, unlinked once it settles. */
-export async function withRequestSignal<T>(outer: AbortSignal, request: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withRequestSignal<T>(
+  outer: AbortSignal,
+  request: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const scoped = requestScopedSignal(outer);
   try {
     return await request(scoped.signal);

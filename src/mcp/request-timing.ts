@@ -10,7 +10,9 @@ interface Pending {
 
 function requestOf(message: JSONRPCMessage): { id: RequestId; method: string } | undefined {
   const m = message as { id?: unknown; method?: unknown };
-  return (typeof m.id === 'string' || typeof m.id === 'number') && typeof m.method === 'string' ? { id: m.id, method: m.method } : undefined;
+  return (typeof m.id === 'string' || typeof m.id === 'number') && typeof m.method === 'string'
+    ? { id: m.id, method: m.method }
+    : undefined;
 }
 
 /** The id a response answers (an id and no method), or undefined for a request, a notification or an id-less error frame. */
@@ -47,7 +49,8 @@ export class TimedTransport implements Transport {
       const sink = this.#spans();
       if (sink !== undefined) {
         const request = requestOf(message);
-        if (request !== undefined && request.method === 'tools/call') this.#pending.set(request.id, { sink, start: sink.now(), callId: undefined });
+        if (request !== undefined && request.method === 'tools/call')
+          this.#pending.set(request.id, { sink, start: sink.now(), callId: undefined });
       }
       this.onmessage?.(message, extra);
     };
@@ -77,6 +80,7 @@ export class TimedTransport implements Transport {
     if (pending === undefined) return this.#inner.send(message, options);
     this.#pending.delete(id!);
     await this.#inner.send(message, options);
-    if (pending.callId !== undefined) pending.sink.record('mcp.handle', pending.callId, pending.start, pending.sink.now());
+    if (pending.callId !== undefined)
+      pending.sink.record('mcp.handle', pending.callId, pending.start, pending.sink.now());
   }
 }

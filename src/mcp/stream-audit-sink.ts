@@ -73,14 +73,16 @@ export class StreamAuditSink implements AuditSink {
 
   write(event: AuditEvent): void | Promise<void> {
     if (this.#failure !== undefined) throw new AuditBackpressure('the audit stream failed', { cause: this.#failure });
-    const owed = event.type === 'tool.invoked' && event.operationId !== undefined && this.#owed.delete(event.operationId);
+    const owed =
+      event.type === 'tool.invoked' && event.operationId !== undefined && this.#owed.delete(event.operationId);
     if (owed || this.#stream.writableLength < this.#maxBufferedBytes) {
       this.#saturated = false;
       return this.#push(event);
     }
     // The held records are owed: they go now, whether this record waits for room or is refused.
     this.flush();
-    if (this.#saturated) throw new AuditBackpressure(`the audit stream's reader is ${this.#stream.writableLength} bytes behind`);
+    if (this.#saturated)
+      throw new AuditBackpressure(`the audit stream's reader is ${this.#stream.writableLength} bytes behind`);
     return this.#room().then(() => this.#push(event));
   }
 
@@ -113,8 +115,12 @@ export class StreamAuditSink implements AuditSink {
       if (held !== undefined) reportLost(held, failure);
       throw failure;
     }
-    if (event.type === 'authorization.checked' && event.outcome === 'allowed' && event.operationId !== undefined) this.#owed.add(event.operationId);
-    const written: { done: boolean; error: Error | undefined; settle?: (error: Error | null | undefined) => void } = { done: false, error: undefined };
+    if (event.type === 'authorization.checked' && event.outcome === 'allowed' && event.operationId !== undefined)
+      this.#owed.add(event.operationId);
+    const written: { done: boolean; error: Error | undefined; settle?: (error: Error | null | undefined) => void } = {
+      done: false,
+      error: undefined,
+    };
     const line = `${JSON.stringify(event)}\n`;
     this.#stream.write(held === undefined ? line : held.text + line, (error) => {
       if (error && held !== undefined) reportLost(held, error);
@@ -146,7 +152,11 @@ export class StreamAuditSink implements AuditSink {
         } else if (Date.now() - started >= this.#maxWaitMs) {
           stop();
           this.#saturated = true;
-          reject(new AuditBackpressure(`the audit stream's reader is ${this.#stream.writableLength} bytes behind; waited ${this.#maxWaitMs} ms`));
+          reject(
+            new AuditBackpressure(
+              `the audit stream's reader is ${this.#stream.writableLength} bytes behind; waited ${this.#maxWaitMs} ms`,
+            ),
+          );
         }
       };
       this.#stream.on('drain', check);

@@ -57,12 +57,16 @@ export class McpToolServer {
     this.#spanSink = options.spanSink;
     // The low-level Server on purpose: the high-level McpServer owns its own
     // tool registry and would re-list it; this one serves only what the turn listed.
-    this.server = new Server({ ...(options.serverInfo ?? DEFAULT_SERVER_INFO) }, { capabilities: { tools: { listChanged: false } } });
+    this.server = new Server(
+      { ...(options.serverInfo ?? DEFAULT_SERVER_INFO) },
+      { capabilities: { tools: { listChanged: false } } },
+    );
     this.closed = new Promise<void>((resolve) => {
       this.server.onclose = resolve;
     });
     this.server.setRequestHandler(ToolsListMethod, (request) => {
-      if (!ListToolsRequestSchema.safeParse(request).success) throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/list request');
+      if (!ListToolsRequestSchema.safeParse(request).success)
+        throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/list request');
       return this.#list();
     });
     setToolsCallHandler(this.server, async ({ params }, extra) => {
@@ -76,7 +80,10 @@ export class McpToolServer {
   /** Serves this turn over `transport` (already constructed, not yet started). */
   async connect(transport: Transport): Promise<void> {
     // The guard sits next to the transport, so what it catches includes the timing layer and the SDK's Protocol.
-    this.#timing = new TimedTransport(new ProtocolGuard(transport), () => this.#spanSink ?? this.bridge.kernel.spanSink);
+    this.#timing = new TimedTransport(
+      new ProtocolGuard(transport),
+      () => this.#spanSink ?? this.bridge.kernel.spanSink,
+    );
     await this.server.connect(this.#timing);
   }
 
@@ -90,7 +97,11 @@ export class McpToolServer {
     const meta: ListedMeta =
       catalogue.status === 'listed'
         ? { catalogHash: catalogue.catalogHash }
-        : { catalogHash: catalogue.catalogHash, status: catalogue.status, ...(catalogue.code === undefined ? {} : { code: catalogue.code }) };
+        : {
+            catalogHash: catalogue.catalogHash,
+            status: catalogue.status,
+            ...(catalogue.code === undefined ? {} : { code: catalogue.code }),
+          };
     // Published tools are the wire form already (SPEC §1.7); the SDK's Tool type only wants them mutable.
     return { tools: catalogue.tools as unknown as Tool[], _meta: { ...meta } };
   }

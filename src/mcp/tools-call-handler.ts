@@ -2,7 +2,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolRequestSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolRequest, CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolRequest,
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 type ToolsCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -39,7 +44,8 @@ const ToolsCallMethod = z.looseObject({ method: z.literal('tools/call') });
 export function setToolsCallHandler(server: Server, handler: ToolsCallHandler): void {
   Protocol.prototype.setRequestHandler.call(server, ToolsCallMethod, (request, extra) => {
     const checked = CallToolRequestSchema.safeParse(request);
-    if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${checked.error.message}`);
+    if (!checked.success)
+      throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${checked.error.message}`);
     // The request as it came (as the SDK's wrapper passed it on), not the parse's copy of its arguments.
     return handler(request as unknown as CallToolRequest, extra as ToolsCallExtra);
   });

@@ -3,4 +3,13 @@
  * of its modules as a child process. A leaf of node built-ins, kept apart
  * from the conformance face so `costlab --version` loads nothing else.
  */
-export { PACKAGE_IS_CHECKOUT, PACKAGE_ROOT, RUNS_FROM_SOURCE, costlabCliArgs, localResultsDir, moduleScriptArgs, packageFile, packageVersion } from './package-files.js';
+export {
+  PACKAGE_IS_CHECKOUT,
+  PACKAGE_ROOT,
+  RUNS_FROM_SOURCE,
+  costlabCliArgs,
+  localResultsDir,
+  moduleScriptArgs,
+  packageFile,
+  packageVersion,
+} from './package-files.js';

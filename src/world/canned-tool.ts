@@ -26,10 +26,18 @@ export function cannedToolHandler(config: StaticToolConfig, source = 'world'): T
   return {
     definition,
     parseArguments: schemaArgumentParser(config.inputSchema),
-    ...(resolve === undefined ? {} : { resolveRequirement: (context, call) => resolve(context, call, definition.requiredCapability) }),
+    ...(resolve === undefined
+      ? {}
+      : { resolveRequirement: (context, call) => resolve(context, call, definition.requiredCapability) }),
     async invoke(_context, call): Promise<ToolResult> {
       if ('error' in answer) throw new Error(answer.error);
-      return { status: 'succeeded', output: answer.output, callId: call.id, tool: call.tool, completedAt: new Date().toISOString() };
+      return {
+        status: 'succeeded',
+        output: answer.output,
+        callId: call.id,
+        tool: call.tool,
+        completedAt: new Date().toISOString(),
+      };
     },
   };
 }

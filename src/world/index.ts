@@ -4,4 +4,17 @@ export type { WorldConfig, StaticToolConfig, UpstreamConfig } from './world-conf
 export { configuredServedWorld, referenceServedWorld } from './serve-world.js';
 export type { ServedWorld, ServeWorldOptions } from './serve-world.js';
 /** The reference world the bench measures: its tools, grants, actor and the context a turn opens with. */
-export { BENCH_ACTOR, ENABLED_NAMESPACES, NOTION_SEARCH, STATIC_TOOL_SPECS, WORLD_AUTHORITY, WORLD_EPOCH, WORLD_NAMESPACE, handlerOf, notionProvider, referenceGrants, referenceTools, worldContext } from './reference-world.js';
+export {
+  BENCH_ACTOR,
+  ENABLED_NAMESPACES,
+  NOTION_SEARCH,
+  STATIC_TOOL_SPECS,
+  WORLD_AUTHORITY,
+  WORLD_EPOCH,
+  WORLD_NAMESPACE,
+  handlerOf,
+  notionProvider,
+  referenceGrants,
+  referenceTools,
+  worldContext,
+} from './reference-world.js';

@@ -6,7 +6,9 @@ import type { AccessContext, ParsedToolCall, Requirement } from '../kernel/index
  * namespace and owner. The kernel then checks that path lies under the
  * ceiling's, so a data-declared tool cannot reach outside what it declared.
  */
-export function pathArgumentRequirement(pathArgument: string): (context: AccessContext, call: ParsedToolCall, ceiling: Requirement) => Requirement {
+export function pathArgumentRequirement(
+  pathArgument: string,
+): (context: AccessContext, call: ParsedToolCall, ceiling: Requirement) => Requirement {
   return (_context, call, ceiling) => {
     const path = call.arguments[pathArgument];
     if (!Array.isArray(path) || !path.every((segment) => typeof segment === 'string')) {

@@ -7,7 +7,18 @@
  * provider's time and measures what mediation adds.
  */
 import { z } from 'zod';
-import type { AccessContext, Address, ContextToolProvider, Grant, JsonObject, ParsedToolCall, Requirement, ToolDefinition, ToolHandler, ToolResult } from '../kernel/index.js';
+import type {
+  AccessContext,
+  Address,
+  ContextToolProvider,
+  Grant,
+  JsonObject,
+  ParsedToolCall,
+  Requirement,
+  ToolDefinition,
+  ToolHandler,
+  ToolResult,
+} from '../kernel/index.js';
 
 export const WORLD_NAMESPACE = 'acme';
 export const BENCH_ACTOR: Address = Object.freeze({ kind: 'human', userId: 'ada' });
@@ -17,7 +28,10 @@ export const WORLD_EPOCH = '2026-11-30T09:00:00.000Z';
 export const ENABLED_NAMESPACES: readonly string[] = Object.freeze(['files', 'notion', 'admin', 'fixtures']);
 
 const PathArgs = z.strictObject({ path: z.array(z.string().min(1).max(256)).max(64) });
-const MoveArgs = z.strictObject({ path: z.array(z.string().min(1).max(256)).max(64), to: z.array(z.string().min(1).max(256)).max(64) });
+const MoveArgs = z.strictObject({
+  path: z.array(z.string().min(1).max(256)).max(64),
+  to: z.array(z.string().min(1).max(256)).max(64),
+});
 const SearchArgs = z.strictObject({ path: z.array(z.string().min(1).max(256)).max(64), query: z.string().max(1024) });
 const WriteArgs = z.strictObject({ path: z.array(z.string().min(1).max(256)).max(64), content: z.string().max(65536) });
 
@@ -44,7 +58,10 @@ function succeeded(call: ParsedToolCall, output: JsonObject): ToolResult {
 }
 
 function pathRequirement(_context: AccessContext, call: ParsedToolCall, ceiling: Requirement): Requirement {
-  return { resource: { namespace: ceiling.resource.namespace, path: call.arguments.path as string[] }, action: ceiling.action };
+  return {
+    resource: { namespace: ceiling.resource.namespace, path: call.arguments.path as string[] },
+    action: ceiling.action,
+  };
 }
 
 function definitionOf(spec: ToolSpec, source: string): ToolDefinition {
@@ -54,10 +71,22 @@ function definitionOf(spec: ToolSpec, source: string): ToolDefinition {
     namespace: spec.namespace,
     source,
     readWrite: spec.readWrite,
-    inputSchema: { type: 'object', properties: spec.properties, required: Object.keys(spec.properties), additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: spec.properties,
+      required: Object.keys(spec.properties),
+      additionalProperties: false,
+    },
     outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-    requiredCapability: { resource: { namespace: spec.namespace, path: [...(spec.ceilingPath ?? [])] }, action: spec.action },
-    annotations: { readOnly: spec.readWrite === 'read', ...(spec.destructive === undefined ? {} : { destructive: spec.destructive }), idempotent: spec.readWrite === 'read' },
+    requiredCapability: {
+      resource: { namespace: spec.namespace, path: [...(spec.ceilingPath ?? [])] },
+      action: spec.action,
+    },
+    annotations: {
+      readOnly: spec.readWrite === 'read',
+      ...(spec.destructive === undefined ? {} : { destructive: spec.destructive }),
+      idempotent: spec.readWrite === 'read',
+    },
   };
 }
 
@@ -68,11 +97,22 @@ export function handlerOf(spec: ToolSpec, source = 'static'): ToolHandler {
     definition,
     parseArguments: (args) => spec.args.parse(args),
     resolveRequirement: (context, call) => resolve(context, call, definition.requiredCapability),
-    invoke: async (_context, call) => (spec.answer === undefined ? succeeded(call, { ok: true, path: (call.arguments.path as string[] | undefined) ?? [] }) : (spec.answer(call) as ToolResult)),
+    invoke: async (_context, call) =>
+      spec.answer === undefined
+        ? succeeded(call, { ok: true, path: (call.arguments.path as string[] | undefined) ?? [] })
+        : (spec.answer(call) as ToolResult),
   };
 }
 
-const fileTool = (name: string, action: string, readWrite: 'read' | 'write', args: z.ZodType<JsonObject>, properties: JsonObject, description: string, destructive?: boolean): ToolSpec => ({
+const fileTool = (
+  name: string,
+  action: string,
+  readWrite: 'read' | 'write',
+  args: z.ZodType<JsonObject>,
+  properties: JsonObject,
+  description: string,
+  destructive?: boolean,
+): ToolSpec => ({
   name: `files.${name}`,
   namespace: 'files',
   action,
@@ -87,20 +127,65 @@ const fileTool = (name: string, action: string, readWrite: 'read' | 'write', arg
 export const STATIC_TOOL_SPECS: readonly ToolSpec[] = Object.freeze([
   fileTool('read', 'read', 'read', PathArgs, { path: pathSchema }, 'Read a file from the shared drive.'),
   fileTool('list', 'list', 'read', PathArgs, { path: pathSchema }, 'List the entries of a folder.'),
-  fileTool('search', 'search', 'read', SearchArgs, { path: pathSchema, query: { type: 'string' } }, 'Search file contents under a folder.'),
+  fileTool(
+    'search',
+    'search',
+    'read',
+    SearchArgs,
+    { path: pathSchema, query: { type: 'string' } },
+    'Search file contents under a folder.',
+  ),
   fileTool('stat', 'read', 'read', PathArgs, { path: pathSchema }, 'Describe a file: size, owner, timestamps.'),
   fileTool('history', 'read', 'read', PathArgs, { path: pathSchema }, "List a file's revisions."),
-  fileTool('diff', 'read', 'read', MoveArgs, { path: pathSchema, to: pathSchema }, 'Compare two revisions or two files.'),
-  fileTool('write', 'write', 'write', WriteArgs, { path: pathSchema, content: { type: 'string' } }, 'Write a file, replacing its content.'),
-  fileTool('append', 'write', 'write', WriteArgs, { path: pathSchema, content: { type: 'string' } }, 'Append to a file.'),
+  fileTool(
+    'diff',
+    'read',
+    'read',
+    MoveArgs,
+    { path: pathSchema, to: pathSchema },
+    'Compare two revisions or two files.',
+  ),
+  fileTool(
+    'write',
+    'write',
+    'write',
+    WriteArgs,
+    { path: pathSchema, content: { type: 'string' } },
+    'Write a file, replacing its content.',
+  ),
+  fileTool(
+    'append',
+    'write',
+    'write',
+    WriteArgs,
+    { path: pathSchema, content: { type: 'string' } },
+    'Append to a file.',
+  ),
   fileTool('move', 'write', 'write', MoveArgs, { path: pathSchema, to: pathSchema }, 'Move or rename a file.', true),
   fileTool('copy', 'write', 'write', MoveArgs, { path: pathSchema, to: pathSchema }, 'Copy a file.'),
   fileTool('mkdir', 'write', 'write', PathArgs, { path: pathSchema }, 'Create a folder.'),
   fileTool('delete', 'delete', 'write', PathArgs, { path: pathSchema }, 'Delete a file.', true),
   fileTool('share', 'share', 'write', PathArgs, { path: pathSchema }, 'Share a file with the group (a bounded grant).'),
   // Attack-row fixtures.
-  { name: 'admin.purge', namespace: 'admin', action: 'administer', readWrite: 'write', description: 'Purge the workspace (no grant carries administer: hidden).', args: PathArgs, properties: { path: pathSchema }, destructive: true },
-  { name: 'billing.export', namespace: 'billing', action: 'read', readWrite: 'read', description: 'Export invoices (namespace not enabled: hidden).', args: PathArgs, properties: { path: pathSchema } },
+  {
+    name: 'admin.purge',
+    namespace: 'admin',
+    action: 'administer',
+    readWrite: 'write',
+    description: 'Purge the workspace (no grant carries administer: hidden).',
+    args: PathArgs,
+    properties: { path: pathSchema },
+    destructive: true,
+  },
+  {
+    name: 'billing.export',
+    namespace: 'billing',
+    action: 'read',
+    readWrite: 'read',
+    description: 'Export invoices (namespace not enabled: hidden).',
+    args: PathArgs,
+    properties: { path: pathSchema },
+  },
   {
     name: 'fixtures.escape',
     namespace: 'fixtures',
@@ -110,7 +195,10 @@ export const STATIC_TOOL_SPECS: readonly ToolSpec[] = Object.freeze([
     args: PathArgs,
     properties: { path: pathSchema },
     ceilingPath: ['sandbox'],
-    requirement: (_c, call, ceiling) => ({ resource: { namespace: ceiling.resource.namespace, path: call.arguments.path as string[] }, action: ceiling.action }),
+    requirement: (_c, call, ceiling) => ({
+      resource: { namespace: ceiling.resource.namespace, path: call.arguments.path as string[] },
+      action: ceiling.action,
+    }),
   },
   {
     name: 'fixtures.bad_result',
@@ -133,7 +221,11 @@ export const STATIC_TOOL_SPECS: readonly ToolSpec[] = Object.freeze([
     properties: { path: pathSchema },
     ceilingPath: ['sandbox'],
     requirement: (_c, call, ceiling) => ({
-      resource: { namespace: ceiling.resource.namespace, path: call.arguments.path as string[], owner: { kind: 'human', userId: 'mallory' } },
+      resource: {
+        namespace: ceiling.resource.namespace,
+        path: call.arguments.path as string[],
+        owner: { kind: 'human', userId: 'mallory' },
+      },
       action: ceiling.action,
     }),
   },
@@ -165,7 +257,14 @@ export function notionProvider(id = 'notion'): ContextToolProvider & { calls: nu
   };
 }
 
-function grant(id: string, namespace: string, path: string[], actions: string[], scope: 'exact' | 'descendants', maxUses?: number): Grant {
+function grant(
+  id: string,
+  namespace: string,
+  path: string[],
+  actions: string[],
+  scope: 'exact' | 'descendants',
+  maxUses?: number,
+): Grant {
   return {
     id,
     namespaceId: WORLD_NAMESPACE,
@@ -194,7 +293,11 @@ export function referenceTools(): ToolHandler[] {
 }
 
 /** The context of one operation of a bench turn. */
-export function worldContext(turn: number, nowMs = Date.parse(WORLD_EPOCH), enabled: readonly string[] = ENABLED_NAMESPACES): AccessContext {
+export function worldContext(
+  turn: number,
+  nowMs = Date.parse(WORLD_EPOCH),
+  enabled: readonly string[] = ENABLED_NAMESPACES,
+): AccessContext {
   return {
     namespaceId: WORLD_NAMESPACE,
     actor: BENCH_ACTOR,

@@ -1,8 +1,26 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ENABLED_NAMESPACES, notionProvider, referenceGrants, referenceTools, worldContext } from './reference-world.js';
-import { InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, StaticGrantSource } from '../kernel/index.js';
-import type { AccessContext, AuditFailureListener, AuditSink, CatalogueStrategyName, ContextToolProvider, SpanSink } from '../kernel/index.js';
+import {
+  ENABLED_NAMESPACES,
+  notionProvider,
+  referenceGrants,
+  referenceTools,
+  worldContext,
+} from './reference-world.js';
+import {
+  InMemoryToolNamespaceSettings,
+  InMemoryUsageStore,
+  MediationKernel,
+  StaticGrantSource,
+} from '../kernel/index.js';
+import type {
+  AccessContext,
+  AuditFailureListener,
+  AuditSink,
+  CatalogueStrategyName,
+  ContextToolProvider,
+  SpanSink,
+} from '../kernel/index.js';
 import { cannedToolHandler } from './canned-tool.js';
 import { McpToolProvider } from '../mcp/mcp-tool-provider.js';
 import { pathArgumentRequirement } from './path-requirement.js';
@@ -55,7 +73,9 @@ export function referenceServedWorld(options: ServeWorldOptions): ServedWorld {
   };
 }
 
-async function connectUpstream(config: UpstreamConfig): Promise<{ provider: ContextToolProvider; close(): Promise<void> }> {
+async function connectUpstream(
+  config: UpstreamConfig,
+): Promise<{ provider: ContextToolProvider; close(): Promise<void> }> {
   const transport = new StdioClientTransport({
     command: config.command,
     args: config.args,
@@ -77,7 +97,9 @@ async function connectUpstream(config: UpstreamConfig): Promise<{ provider: Cont
       return {
         requiredCapability: mapping.requiredCapability,
         ...(mapping.readWrite === undefined ? {} : { readWrite: mapping.readWrite }),
-        ...(mapping.pathArgument === undefined ? {} : { resolveRequirement: pathArgumentRequirement(mapping.pathArgument) }),
+        ...(mapping.pathArgument === undefined
+          ? {}
+          : { resolveRequirement: pathArgumentRequirement(mapping.pathArgument) }),
       };
     },
   });

@@ -34,7 +34,9 @@ export const StaticToolConfigSchema = z.strictObject({
   annotations: ToolAnnotationsSchema.optional(),
   pathArgument: PathArgumentSchema.optional(),
   /** What every permitted call answers: an output, or a failure with this message. */
-  answer: z.union([z.strictObject({ output: JsonValueSchema }), z.strictObject({ error: z.string().min(1).max(1024) })]).default({ output: { ok: true } }),
+  answer: z
+    .union([z.strictObject({ output: JsonValueSchema }), z.strictObject({ error: z.string().min(1).max(1024) })])
+    .default({ output: { ok: true } }),
 });
 export type StaticToolConfig = z.infer<typeof StaticToolConfigSchema>;
 

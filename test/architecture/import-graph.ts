@@ -10,7 +10,14 @@ import path from 'node:path';
 import ts from 'typescript';
 
 /** The layers, lowest first; a file may import its own layer and the layers below it. */
-export const LAYERS: readonly (readonly string[])[] = [['src/kernel', 'src/package'], ['src/mcp'], ['src/world'], ['src/conformance'], ['bench'], ['cli', 'scripts', 'bin']];
+export const LAYERS: readonly (readonly string[])[] = [
+  ['src/kernel', 'src/package'],
+  ['src/mcp'],
+  ['src/world'],
+  ['src/conformance'],
+  ['bench'],
+  ['cli', 'scripts', 'bin'],
+];
 
 export interface ImportEdge {
   readonly from: string;
@@ -42,8 +49,16 @@ function sourceFiles(root: string, dir: string): string[] {
 export function resolveImport(root: string, from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
-  const candidates = [target, target.replace(/\.js$/, '.ts'), target.replace(/\.mjs$/, '.mts'), `${target}.ts`, path.posix.join(target, 'index.ts')];
-  return candidates.find((candidate) => existsSync(path.join(root, candidate)) && statSync(path.join(root, candidate)).isFile());
+  const candidates = [
+    target,
+    target.replace(/\.js$/, '.ts'),
+    target.replace(/\.mjs$/, '.mts'),
+    `${target}.ts`,
+    path.posix.join(target, 'index.ts'),
+  ];
+  return candidates.find(
+    (candidate) => existsSync(path.join(root, candidate)) && statSync(path.join(root, candidate)).isFile(),
+  );
 }
 
 /** Every relative import among the source files under `dirs`. */

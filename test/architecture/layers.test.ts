@@ -17,8 +17,11 @@ describe('the repository import graph', () => {
   const graph = readImportGraph(REPO_ROOT, ['src', 'bench', 'cli', 'scripts', 'bin', 'test']);
 
   it('reads the graph: every layer has files and imports', () => {
-    for (const dirs of LAYERS) expect(graph.files.some((file) => dirs.some((dir) => file.startsWith(`${dir}/`)))).toBe(true);
-    expect(graph.edges.some((edge) => edge.from === 'cli/commands/serve.ts' && edge.to === 'src/kernel/index.ts')).toBe(true);
+    for (const dirs of LAYERS)
+      expect(graph.files.some((file) => dirs.some((dir) => file.startsWith(`${dir}/`)))).toBe(true);
+    expect(graph.edges.some((edge) => edge.from === 'cli/commands/serve.ts' && edge.to === 'src/kernel/index.ts')).toBe(
+      true,
+    );
     // bin runs the built command line (docs/adr/0048-built-package.md); dist/ is outside every layer and not read.
     expect(graph.edges.some((edge) => edge.from === 'bin/costlab.mjs' && edge.to === 'dist/cli/main.js')).toBe(true);
     expect(graph.files.some((file) => file.startsWith('dist/'))).toBe(false);
@@ -50,8 +53,9 @@ describe('the check itself', () => {
     root = await mkdtemp(path.join(tmpdir(), 'costlab-layers-'));
     const files: Record<string, string> = {
       'src/kernel/kernel.ts': "import { served } from '../mcp/server.js';\nexport const kernel = served;\n",
-      'src/mcp/server.ts': "import type { Kernel } from '../kernel/types.js';\nexport const served = 1;\nexport type { Kernel };\n",
-      'src/kernel/types.ts': "export type Kernel = { id: string };\n",
+      'src/mcp/server.ts':
+        "import type { Kernel } from '../kernel/types.js';\nexport const served = 1;\nexport type { Kernel };\n",
+      'src/kernel/types.ts': 'export type Kernel = { id: string };\n',
       'bench/a.ts': "export { b } from './b.js';\nexport const a = 1;\n",
       'bench/b.ts': "export const b = async () => (await import('./a.js')).a;\n",
       'cli/main.ts': "import { a } from '../bench/a.js';\nimport { z } from 'zod';\nexport { a, z };\n",

@@ -22,7 +22,9 @@ const planted = (...edges: ImportEdge[]): ImportGraph => ({ files: graph.files, 
 describe('the rooms of the repository', () => {
   it('reads a graph that has each rule’s subjects in it', () => {
     for (const face of SRC_FACES) expect(existsSync(path.join(REPO_ROOT, face)), face).toBe(true);
-    expect(graph.edges.some((edge) => edge.from === 'bench/probes/probe.ts' && edge.to === 'bench/probes/probe-units.ts')).toBe(true);
+    expect(
+      graph.edges.some((edge) => edge.from === 'bench/probes/probe.ts' && edge.to === 'bench/probes/probe-units.ts'),
+    ).toBe(true);
     expect(graph.edges.some((edge) => edge.from.startsWith('cli/') && edge.to === 'bench/gate/index.ts')).toBe(true);
     expect(graph.edges.some((edge) => edge.from.startsWith('bench/') && edge.to === 'src/world/index.ts')).toBe(true);
   });
@@ -45,20 +47,32 @@ describe('each rule, with a bad import planted in the real graph', () => {
   it('finds a deep import into src', () => {
     const bad = { from: 'bench/staircase/run-strategies.ts', to: 'src/kernel/kernel.ts' };
     expect(deepSrcImports(planted(bad))).toEqual(['bench/staircase/run-strategies.ts → src/kernel/kernel.ts']);
-    expect(deepSrcImports(planted({ from: 'scripts/gate-power.ts', to: 'src/mcp/tool-server.ts' }))).toEqual(['scripts/gate-power.ts → src/mcp/tool-server.ts']);
+    expect(deepSrcImports(planted({ from: 'scripts/gate-power.ts', to: 'src/mcp/tool-server.ts' }))).toEqual([
+      'scripts/gate-power.ts → src/mcp/tool-server.ts',
+    ]);
   });
 
   it('finds the command line importing a bench file past its room’s face', () => {
-    expect(deepBenchImportsFromCli(planted({ from: 'cli/commands/gate.ts', to: 'bench/gate/lanes.ts' }))).toEqual(['cli/commands/gate.ts → bench/gate/lanes.ts']);
+    expect(deepBenchImportsFromCli(planted({ from: 'cli/commands/gate.ts', to: 'bench/gate/lanes.ts' }))).toEqual([
+      'cli/commands/gate.ts → bench/gate/lanes.ts',
+    ]);
   });
 
   it('finds a probe importing the harness, directly or through a world builder', () => {
-    expect(probeReachViolations(planted({ from: 'bench/probes/probe.ts', to: 'bench/harness/run-bench.ts' }))).toEqual(['bench/probes/probe.ts → bench/harness/run-bench.ts']);
-    expect(probeReachViolations(planted({ from: 'bench/world/workload.ts', to: 'bench/staircase/segments.ts' }))).toEqual(['bench/world/workload.ts → bench/staircase/segments.ts']);
-    expect(probeReachViolations(planted({ from: 'bench/probes/call-segments.ts', to: 'bench/report/number-format.ts' }))).toEqual(['bench/probes/call-segments.ts → bench/report/number-format.ts']);
+    expect(probeReachViolations(planted({ from: 'bench/probes/probe.ts', to: 'bench/harness/run-bench.ts' }))).toEqual([
+      'bench/probes/probe.ts → bench/harness/run-bench.ts',
+    ]);
+    expect(
+      probeReachViolations(planted({ from: 'bench/world/workload.ts', to: 'bench/staircase/segments.ts' })),
+    ).toEqual(['bench/world/workload.ts → bench/staircase/segments.ts']);
+    expect(
+      probeReachViolations(planted({ from: 'bench/probes/call-segments.ts', to: 'bench/report/number-format.ts' })),
+    ).toEqual(['bench/probes/call-segments.ts → bench/report/number-format.ts']);
   });
 
   it('finds the statistics leaf growing an import', () => {
-    expect(leafViolations(planted({ from: 'bench/statistics/sample-statistics.ts', to: 'bench/gate/bootstrap.ts' }))).toEqual(['bench/statistics/sample-statistics.ts → bench/gate/bootstrap.ts']);
+    expect(
+      leafViolations(planted({ from: 'bench/statistics/sample-statistics.ts', to: 'bench/gate/bootstrap.ts' })),
+    ).toEqual(['bench/statistics/sample-statistics.ts → bench/gate/bootstrap.ts']);
   });
 });

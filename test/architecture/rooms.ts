@@ -33,21 +33,35 @@ export const PROBES_ROOM = 'bench/probes';
  * timed probe prints is the one the reports print); it must stay a leaf
  * (`leafViolations`), so the probe's graph cannot grow through it.
  */
-export const PROBE_ROOM_MAY_IMPORT: readonly string[] = [PROBES_ROOM, 'bench/world', 'bench/statistics/sample-statistics.ts'];
+export const PROBE_ROOM_MAY_IMPORT: readonly string[] = [
+  PROBES_ROOM,
+  'bench/world',
+  'bench/statistics/sample-statistics.ts',
+];
 export const PROBE_LEAVES: readonly string[] = ['bench/statistics/sample-statistics.ts'];
 
-const under = (file: string, dirs: readonly string[]): boolean => dirs.some((dir) => file === dir || file.startsWith(`${dir}/`));
+const under = (file: string, dirs: readonly string[]): boolean =>
+  dirs.some((dir) => file === dir || file.startsWith(`${dir}/`));
 
 const show = (edge: ImportEdge): string => `${edge.from} → ${edge.to}`;
 
 /** Imports from bench, cli or scripts into a file of src that is not a face. */
 export function deepSrcImports(graph: ImportGraph): string[] {
-  return graph.edges.filter((edge) => under(edge.from, FACE_ONLY_IMPORTERS) && edge.to.startsWith('src/') && !SRC_FACES.includes(edge.to)).map(show);
+  return graph.edges
+    .filter(
+      (edge) => under(edge.from, FACE_ONLY_IMPORTERS) && edge.to.startsWith('src/') && !SRC_FACES.includes(edge.to),
+    )
+    .map(show);
 }
 
 /** Imports from cli into a bench file that is not its room's face. */
 export function deepBenchImportsFromCli(graph: ImportGraph): string[] {
-  return graph.edges.filter((edge) => edge.from.startsWith('cli/') && edge.to.startsWith('bench/') && !/^bench\/[^/]+\/index\.ts$/.test(edge.to)).map(show);
+  return graph.edges
+    .filter(
+      (edge) =>
+        edge.from.startsWith('cli/') && edge.to.startsWith('bench/') && !/^bench\/[^/]+\/index\.ts$/.test(edge.to),
+    )
+    .map(show);
 }
 
 /**

@@ -21,7 +21,13 @@ function tableRows(markdown: string): string[] {
   return markdown
     .split('\n')
     .filter((line) => /^\| (structural|instructions|wall-clock) \|/.test(line))
-    .map((line) => line.split('|').slice(1, 3).map((cell) => cell.trim()).join(' | '));
+    .map((line) =>
+      line
+        .split('|')
+        .slice(1, 3)
+        .map((cell) => cell.trim())
+        .join(' | '),
+    );
 }
 
 describe('docs/ci.md samples', () => {
@@ -34,11 +40,15 @@ describe('docs/ci.md samples', () => {
   it('are the sample files of docs/ci/, every one of them quoted', async () => {
     const doc = await readFile(DOC, 'utf8');
     expect(spliceSamples(doc, readSamples())).toBe(doc);
-    for (const name of ['compare-comment', 'compare-disk', 'shallow-clone']) expect(doc).toContain(`<!-- sample: ${name} -->`);
+    for (const name of ['compare-comment', 'compare-disk', 'shallow-clone'])
+      expect(doc).toContain(`<!-- sample: ${name} -->`);
   });
 
   it('catch a page edited by hand (the check can fail)', async () => {
-    const doc = (await readFile(DOC, 'utf8')).replace(/(<!-- sample: compare-disk -->\n```\n)compare: /, '$1compare (edited): ');
+    const doc = (await readFile(DOC, 'utf8')).replace(
+      /(<!-- sample: compare-disk -->\n```\n)compare: /,
+      '$1compare (edited): ',
+    );
     expect(spliceSamples(doc, readSamples())).not.toBe(doc);
   });
 

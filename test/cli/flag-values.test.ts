@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { FlagProblem, nonNegativeInteger, oneOf, portNumber, positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/flag-values.js';
+import {
+  FlagProblem,
+  nonNegativeInteger,
+  oneOf,
+  portNumber,
+  positiveInteger,
+  positiveNumber,
+  subsetOf,
+} from '../../bench/command-line/flag-values.js';
 
 function problem(value: unknown): string | undefined {
   return value instanceof FlagProblem ? value.describe('--flag') : undefined;

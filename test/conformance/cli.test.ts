@@ -21,7 +21,15 @@ afterEach(async () => {
 
 describe('costlab conformance', () => {
   it('prints the table, writes conformance.json and conformance.md, and exits 0 when turn passes', async () => {
-    const code = await main(['conformance', '--strategy', 'all', '--columns', 'embedded,bridge,sdk-memory', '--out', out]);
+    const code = await main([
+      'conformance',
+      '--strategy',
+      'all',
+      '--columns',
+      'embedded,bridge,sdk-memory',
+      '--out',
+      out,
+    ]);
     expect(code).toBe(0);
     expect(output.stdout).toMatch(/strategy turn\nrow +embedded +bridge +sdk-memory/);
     expect(output.stdout).toContain('gate (turn): passed');
@@ -40,7 +48,9 @@ describe('costlab conformance', () => {
 
   it('exits 2 on a usage error', async () => {
     expect(await main(['conformance', '--columns', 'embedded,carrier-pigeon', '--out', out])).toBe(2);
-    expect(output.stderr).toContain("costlab conformance: --columns must be a comma-separated subset of embedded,bridge,sdk-memory,sdk-stdio,sdk-http,sdk-http-reconnect, got 'embedded,carrier-pigeon'");
+    expect(output.stderr).toContain(
+      "costlab conformance: --columns must be a comma-separated subset of embedded,bridge,sdk-memory,sdk-stdio,sdk-http,sdk-http-reconnect, got 'embedded,carrier-pigeon'",
+    );
     expect(await main(['conformance', '--strategy', 'fastest', '--out', out])).toBe(2);
     expect(await main(['conformance', '--bogus'])).toBe(2);
   });

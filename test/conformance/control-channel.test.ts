@@ -26,7 +26,9 @@ describe('the control channel', () => {
       expect(arena.clock.now()).toBe('2026-12-01T09:01:00.000Z');
       await server.request({ kind: 'setup', step: { kind: 'advance-clock', ms: 60_000 } });
       expect(arena.clock.now()).toBe('2026-12-01T09:02:00.000Z');
-      await expect(server.request({ kind: 'setup', step: { kind: 'advance-clock', ms: -5 } })).rejects.toThrow(/the host refused: the clock only advances/);
+      await expect(server.request({ kind: 'setup', step: { kind: 'advance-clock', ms: -5 } })).rejects.toThrow(
+        /the host refused: the clock only advances/,
+      );
       expect(await server.request({ kind: 'recorded', callId: 'nothing' })).toBeNull();
       expect(seen).toEqual(['replay', 'setup', 'setup', 'recorded']);
     } finally {
@@ -38,7 +40,19 @@ describe('the control channel', () => {
 
 describe('serve --conformance-world options', () => {
   it('reads the condition, strategy, control address and turn', () => {
-    expect(parseConformanceServe(['--stdio', '--conformance-world', 'bounded-grant', '--conformance-control', '/x.sock', '--strategy', 'shared', '--conformance-turn', '2'])).toEqual({
+    expect(
+      parseConformanceServe([
+        '--stdio',
+        '--conformance-world',
+        'bounded-grant',
+        '--conformance-control',
+        '/x.sock',
+        '--strategy',
+        'shared',
+        '--conformance-turn',
+        '2',
+      ]),
+    ).toEqual({
       conditionId: 'bounded-grant',
       control: '/x.sock',
       strategy: 'shared',
@@ -48,9 +62,22 @@ describe('serve --conformance-world options', () => {
   });
 
   it('refuses an unknown condition, a missing control address, a bad strategy or turn', () => {
-    expect(() => parseConformanceServe(['--conformance-world', 'nope', '--conformance-control', 'x'])).toThrow(/unknown conformance condition/);
+    expect(() => parseConformanceServe(['--conformance-world', 'nope', '--conformance-control', 'x'])).toThrow(
+      /unknown conformance condition/,
+    );
     expect(() => parseConformanceServe(['--conformance-world', 'baseline'])).toThrow(/--conformance-control/);
-    expect(() => parseConformanceServe(['--conformance-world', 'baseline', '--conformance-control', 'x', '--strategy', 'fast'])).toThrow(/--strategy/);
-    expect(() => parseConformanceServe(['--conformance-world', 'baseline', '--conformance-control', 'x', '--conformance-turn', '0'])).toThrow(/--conformance-turn/);
+    expect(() =>
+      parseConformanceServe(['--conformance-world', 'baseline', '--conformance-control', 'x', '--strategy', 'fast']),
+    ).toThrow(/--strategy/);
+    expect(() =>
+      parseConformanceServe([
+        '--conformance-world',
+        'baseline',
+        '--conformance-control',
+        'x',
+        '--conformance-turn',
+        '0',
+      ]),
+    ).toThrow(/--conformance-turn/);
   });
 });

@@ -3,7 +3,10 @@ import { MARKDOWN_TEXT_LIMIT, escapeMarkdown, markdownCode } from '../../src/con
 
 /** GFM's own cell split: a pipe not behind a backslash ends a cell. */
 function cellsOf(row: string): string[] {
-  return row.replace(/^\|/, '').replace(/\|$/, '').split(/(?<!\\)\|/);
+  return row
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split(/(?<!\\)\|/);
 }
 
 describe('escapeMarkdown', () => {

@@ -58,7 +58,14 @@ describe('the reports', () => {
   it('say so when another row differs between strategies', () => {
     // Doctor one cell of another row under `shared`: the statement must follow the cells, not a belief.
     const doctored: StrategyRun[] = outcome.runs.map((run) =>
-      run.strategy !== 'shared' ? run : { ...run, cells: run.cells.map((c) => (c.row === 'hidden-tool' && c.column === 'bridge' ? { ...c, status: 'fail' as const } : c)) },
+      run.strategy !== 'shared'
+        ? run
+        : {
+            ...run,
+            cells: run.cells.map((c) =>
+              c.row === 'hidden-tool' && c.column === 'bridge' ? { ...c, status: 'fail' as const } : c,
+            ),
+          },
     );
     const sweep = analyseSweep(doctored);
     expect(sweep.otherRowsIdentical).toBe(false);
@@ -71,6 +78,8 @@ describe('the reports', () => {
   it('lists what failed, attempt by attempt', () => {
     const md = renderMarkdown(conformanceDocument(outcome, env));
     expect(md).toContain('## Cells that did not pass');
-    expect(md).toContain('✗ probe “a search inside the granted tree, after the provider moved”: expected succeeded; observed refused tool_unavailable (cause no_matching_grant)');
+    expect(md).toContain(
+      '✗ probe “a search inside the granted tree, after the provider moved”: expected succeeded; observed refused tool_unavailable (cause no_matching_grant)',
+    );
   });
 });

@@ -27,8 +27,13 @@ describe('the conformance sweep over six columns', () => {
   it('under turn, passes every cell in all six columns (stale token: HTTP columns only)', () => {
     const turn = run('turn');
     for (const cell of turn.cells) {
-      const expected = cell.row === 'stale-execution-token' && !cell.column.startsWith('sdk-http') ? 'not_applicable' : 'pass';
-      expect({ row: cell.row, column: cell.column, status: cell.status, note: cell.note }).toMatchObject({ row: cell.row, column: cell.column, status: expected });
+      const expected =
+        cell.row === 'stale-execution-token' && !cell.column.startsWith('sdk-http') ? 'not_applicable' : 'pass';
+      expect({ row: cell.row, column: cell.column, status: cell.status, note: cell.note }).toMatchObject({
+        row: cell.row,
+        column: cell.column,
+        status: expected,
+      });
     }
     expect(outcome.gatingStrategy).toBe('turn');
     expect(outcome.gateFailures).toEqual([]);
@@ -69,8 +74,14 @@ describe('the conformance sweep over six columns', () => {
     // Not a cell of the table, but what makes the columns comparable: one world, one catalogue, one hash.
     for (const r of outcome.runs) {
       for (const row of r.rows) {
-        const hashes = r.cells.filter((c) => c.row === row && c.status !== 'not_applicable').map((c) => JSON.stringify(c.catalogHashes));
-        expect({ strategy: r.strategy, row, distinct: new Set(hashes).size }).toEqual({ strategy: r.strategy, row, distinct: 1 });
+        const hashes = r.cells
+          .filter((c) => c.row === row && c.status !== 'not_applicable')
+          .map((c) => JSON.stringify(c.catalogHashes));
+        expect({ strategy: r.strategy, row, distinct: new Set(hashes).size }).toEqual({
+          strategy: r.strategy,
+          row,
+          distinct: 1,
+        });
       }
     }
     const moved = run('turn').cells.find((c) => c.row === CATALOGUE_MOVED_ROW)!;

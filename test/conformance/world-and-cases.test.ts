@@ -21,7 +21,9 @@ describe('the case set and the world are data', () => {
     expect(digest.world).toMatch(/^[0-9a-f]{64}$/);
     expect(suiteDigest()).toEqual(digest);
     expect(suiteDigest(CASES.slice(1)).caseSet).not.toBe(digest.caseSet);
-    expect(suiteDigest(CASES, CONDITIONS, { ...CONFORMANCE_WORLD, epoch: '2027-01-01T00:00:00.000Z' }).world).not.toBe(digest.world);
+    expect(suiteDigest(CASES, CONDITIONS, { ...CONFORMANCE_WORLD, epoch: '2027-01-01T00:00:00.000Z' }).world).not.toBe(
+      digest.world,
+    );
   });
 });
 
@@ -58,7 +60,11 @@ describe('rows', () => {
   });
 
   it('each judge something: every move has an attack or a probe', () => {
-    for (const row of rows) expect(row.case.move.filter(isAttempt).some((a) => a.role !== 'control'), row.id).toBe(true);
+    for (const row of rows)
+      expect(
+        row.case.move.filter(isAttempt).some((a) => a.role !== 'control'),
+        row.id,
+      ).toBe(true);
   });
 
   it('declare the stale token as needing an execution token, and nothing else as needing one', () => {
@@ -70,8 +76,16 @@ describe('rows', () => {
     expect(row.condition.provider).toBe('moves-after-first-resolution');
     const attempts = row.case.move.filter(isAttempt);
     expect(attempts.map((a) => a.role)).toEqual(['control', 'probe', 'attack']);
-    expect(attempts[1]).toMatchObject({ tool: 'notion.search', arguments: { path: ['Handbook', 'Onboarding'] }, expect: { outcome: 'succeeded' } });
-    expect(attempts[2]).toMatchObject({ tool: 'notion.search', arguments: { path: ['Payroll'] }, expect: { outcome: 'refused', code: 'no_matching_grant' } });
+    expect(attempts[1]).toMatchObject({
+      tool: 'notion.search',
+      arguments: { path: ['Handbook', 'Onboarding'] },
+      expect: { outcome: 'succeeded' },
+    });
+    expect(attempts[2]).toMatchObject({
+      tool: 'notion.search',
+      arguments: { path: ['Payroll'] },
+      expect: { outcome: 'refused', code: 'no_matching_grant' },
+    });
   });
 });
 
@@ -84,23 +98,47 @@ describe('the arena armed by provider-moves-mid-turn', () => {
     const first = await provider!.listTools(context, signal);
     const later = await provider!.listTools(context, signal);
     const again = await provider!.listTools(context, signal);
-    expect(first[0]!.definition.requiredCapability).toEqual({ resource: { namespace: 'notion', path: [] }, action: 'search' });
+    expect(first[0]!.definition.requiredCapability).toEqual({
+      resource: { namespace: 'notion', path: [] },
+      action: 'search',
+    });
     expect(later[0]!.definition.requiredCapability.action).toBe(MOVED_ACTION);
     expect(again[0]!.definition.requiredCapability.action).toBe(MOVED_ACTION);
-    const call = { id: 'c', tool: 'notion.search', arguments: { path: ['Handbook', 'x'], query: 'q' }, traceId: context.traceId, requestedAt: context.now };
-    expect(later[0]!.resolveRequirement!(context, call)).toEqual({ resource: { namespace: 'notion', path: ['Handbook', 'x'] }, action: 'search' });
+    const call = {
+      id: 'c',
+      tool: 'notion.search',
+      arguments: { path: ['Handbook', 'x'], query: 'q' },
+      traceId: context.traceId,
+      requestedAt: context.now,
+    };
+    expect(later[0]!.resolveRequirement!(context, call)).toEqual({
+      resource: { namespace: 'notion', path: ['Handbook', 'x'] },
+      action: 'search',
+    });
     // No grant of the world carries the moved action.
-    expect(CONFORMANCE_WORLD.grants.some((g) => g.actions.includes(MOVED_ACTION) || g.actions.includes('*'))).toBe(false);
+    expect(CONFORMANCE_WORLD.grants.some((g) => g.actions.includes(MOVED_ACTION) || g.actions.includes('*'))).toBe(
+      false,
+    );
   });
 
   it('resolves the catalogue once per turn under `turn`, and per operation under the others', async () => {
-    for (const [strategy, resolutions] of [['turn', 1], ['shared', 4], ['rederive', 4]] as const) {
+    for (const [strategy, resolutions] of [
+      ['turn', 1],
+      ['shared', 4],
+      ['rederive', 4],
+    ] as const) {
       const arena = new WorldArena({ conditionId: 'provider-moves-mid-turn', strategy, traceTag: 't' });
       const scope = await arena.kernel.openTurnAuthority(arena.context(1));
       await arena.kernel.listTools(arena.context(1));
       for (let i = 0; i < 3; i++) {
         const context = arena.context(1);
-        await arena.kernel.invokeTool(context, { id: `c${i}`, tool: 'files.read', arguments: { path: ['projects', 'a'] }, traceId: context.traceId, requestedAt: context.now });
+        await arena.kernel.invokeTool(context, {
+          id: `c${i}`,
+          tool: 'files.read',
+          arguments: { path: ['projects', 'a'] },
+          traceId: context.traceId,
+          requestedAt: context.now,
+        });
       }
       scope.close();
       expect({ strategy, resolutions: arena.providers[0]!.resolutions }).toEqual({ strategy, resolutions });
@@ -118,7 +156,9 @@ describe('trusted setup', () => {
     arena.apply({ kind: 'arm' });
     const loaded = (await arena.grants.load(arena.context(2))) as { id: string; revokedAt?: string }[];
     expect(loaded.find((g) => g.id === 'g-files-read')?.revokedAt).toBe('2026-12-01T09:01:00.000Z');
-    expect(() => new WorldArena({ conditionId: 'baseline', strategy: 'turn', traceTag: 't' }).apply({ kind: 'arm' })).toThrow(/nothing to arm/);
+    expect(() =>
+      new WorldArena({ conditionId: 'baseline', strategy: 'turn', traceTag: 't' }).apply({ kind: 'arm' }),
+    ).toThrow(/nothing to arm/);
     expect(() => arena.apply({ kind: 'advance-clock', ms: -1 })).toThrow(/only advances/);
   });
 });

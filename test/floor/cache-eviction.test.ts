@@ -31,6 +31,7 @@ describe('cache eviction', () => {
   });
 
   it('refuses a size that is not a whole number of MiB ≥ 1, naming it', () => {
-    for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => new CacheEviction(bad)).toThrow(/whole number of MiB ≥ 1, got/);
+    for (const bad of [0, -1, 1.5, Number.NaN])
+      expect(() => new CacheEviction(bad)).toThrow(/whole number of MiB ≥ 1, got/);
   });
 });

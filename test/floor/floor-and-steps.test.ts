@@ -48,19 +48,43 @@ describe('floor and steps', () => {
   });
 
   it('refuses a cold lane of a negative or fractional number of turns, naming it', async () => {
-    await expect(runFloorAndSteps({ warmupTurns: 0, measuredTurns: 2, coldTurns: -1 })).rejects.toThrow(/cold lane needs a whole number of turns ≥ 0, got -1/);
+    await expect(runFloorAndSteps({ warmupTurns: 0, measuredTurns: 2, coldTurns: -1 })).rejects.toThrow(
+      /cold lane needs a whole number of turns ≥ 0, got -1/,
+    );
     await expect(runFloorAndSteps({ warmupTurns: 0, measuredTurns: 2, coldTurns: 1.5 })).rejects.toThrow(/got 1.5/);
   });
 
   it('the floor writes the decision record before the handler and the outcome after, and none for a refusal before the walk', async () => {
-    const floor = new FloorMediation([...referenceTools(), ...(await notionProvider().listTools(worldContext(0), new AbortController().signal))], referenceGrants());
+    const floor = new FloorMediation(
+      [...referenceTools(), ...(await notionProvider().listTools(worldContext(0), new AbortController().signal))],
+      referenceGrants(),
+    );
     const context = worldContext(0);
     const turn = floor.openTurn(context);
-    const base = { arguments: { path: ['projects', 'roadmap.md'] }, traceId: context.traceId, requestedAt: context.now };
+    const base = {
+      arguments: { path: ['projects', 'roadmap.md'] },
+      traceId: context.traceId,
+      requestedAt: context.now,
+    };
     expect(await turn.call({ id: 'a', tool: 'files.read', ...base })).toMatchObject({ status: 'succeeded' });
-    expect(await turn.call({ id: 'b', tool: 'files.write', ...base, arguments: { path: ['projects', 'roadmap.md'], content: 'x' } })).toMatchObject({ code: 'no_matching_grant' });
-    expect(await turn.call({ id: 'c', tool: 'files.read', ...base, traceId: 'other' })).toMatchObject({ code: 'trace_mismatch' });
-    expect((floor.trail as { type: string; operationId: string; outcome: string }[]).map((e) => [e.operationId, e.type, e.outcome])).toEqual([
+    expect(
+      await turn.call({
+        id: 'b',
+        tool: 'files.write',
+        ...base,
+        arguments: { path: ['projects', 'roadmap.md'], content: 'x' },
+      }),
+    ).toMatchObject({ code: 'no_matching_grant' });
+    expect(await turn.call({ id: 'c', tool: 'files.read', ...base, traceId: 'other' })).toMatchObject({
+      code: 'trace_mismatch',
+    });
+    expect(
+      (floor.trail as { type: string; operationId: string; outcome: string }[]).map((e) => [
+        e.operationId,
+        e.type,
+        e.outcome,
+      ]),
+    ).toEqual([
       ['a', 'authorization.checked', 'allowed'],
       ['a', 'tool.invoked', 'succeeded'],
       ['b', 'authorization.checked', 'denied'],

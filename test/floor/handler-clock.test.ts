@@ -27,7 +27,13 @@ describe('HandlerClock', () => {
     const [original] = await inner.listTools(context, signal);
     expect(first).not.toBe(original);
     expect(first!.definition).toBe(original!.definition);
-    const call: ParsedToolCall = Object.freeze({ id: 'c1', tool: 'files.read', arguments: { path: ['projects'] }, traceId: context.traceId, requestedAt: context.now });
+    const call: ParsedToolCall = Object.freeze({
+      id: 'c1',
+      tool: 'files.read',
+      arguments: { path: ['projects'] },
+      traceId: context.traceId,
+      requestedAt: context.now,
+    });
     const timed = clock.handler(read!);
     expect(await timed.invoke(context, call, signal)).toEqual(await read!.invoke(context, call, signal));
   });
@@ -43,7 +49,13 @@ describe('HandlerClock', () => {
       },
     };
     const context = worldContext(0);
-    const call = Object.freeze({ id: 'c1', tool: slow.definition.name, arguments: {}, traceId: context.traceId, requestedAt: context.now }) as ParsedToolCall;
+    const call = Object.freeze({
+      id: 'c1',
+      tool: slow.definition.name,
+      arguments: {},
+      traceId: context.traceId,
+      requestedAt: context.now,
+    }) as ParsedToolCall;
     await expect(clock.handler(slow).invoke(context, call, new AbortController().signal)).rejects.toThrow('boom');
     expect(clock.lastUs).toBeCloseTo(4, 6);
   });

@@ -12,7 +12,9 @@ export function baselineFixture(overrides: Partial<Baseline> = {}, valgrind = 'v
     command: 'costlab gate --update-baseline',
     provenance: currentProvenance(valgrind),
     strategy: 'turn',
-    lanes: Object.fromEntries(Object.entries(laneShapes()).map(([id, shape]) => [id, { shape, perOperation: [1000, 1001], processes: 1 }])),
+    lanes: Object.fromEntries(
+      Object.entries(laneShapes()).map(([id, shape]) => [id, { shape, perOperation: [1000, 1001], processes: 1 }]),
+    ),
     ...overrides,
   };
 }

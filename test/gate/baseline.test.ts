@@ -2,7 +2,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BaselineMismatch, BaselineUnreadable, noiseThreshold, provenanceDifferences, readBaseline } from '../../bench/gate/baseline.js';
+import {
+  BaselineMismatch,
+  BaselineUnreadable,
+  noiseThreshold,
+  provenanceDifferences,
+  readBaseline,
+} from '../../bench/gate/baseline.js';
 import type { Baseline } from '../../bench/gate/baseline.js';
 import { currentProvenance, laneShapes } from '../../bench/gate/lanes.js';
 import { baselineFixture } from './baseline-fixture.js';
@@ -23,7 +29,10 @@ describe('the baseline', () => {
   });
 
   it('names every way another setup differs: valgrind, V8 flags, node, lane shapes, a dirty tree', () => {
-    const other = baseline({ dirty: true, provenance: { ...currentProvenance('valgrind-3.22.0'), nodeFlags: ['--single-threaded'], node: 'v22.0.0' } });
+    const other = baseline({
+      dirty: true,
+      provenance: { ...currentProvenance('valgrind-3.22.0'), nodeFlags: ['--single-threaded'], node: 'v22.0.0' },
+    });
     other.lanes.catalogue = { ...other.lanes.catalogue!, shape: { ...other.lanes.catalogue!.shape, iterations: 7 } };
     const differences = provenanceDifferences(other, currentProvenance('valgrind-3.19.0'), laneShapes());
     expect(differences.join('\n')).toMatch(/dirty tree/);
@@ -38,8 +47,17 @@ describe('the baseline', () => {
   it('refuses a lane it lacks and a lane the gate no longer measures', () => {
     const b = baseline();
     const { mcp: _dropped, ...rest } = b.lanes;
-    const differences = provenanceDifferences({ ...b, lanes: { ...rest, retired: b.lanes.call! } }, currentProvenance('valgrind-3.19.0'), laneShapes());
-    expect(differences).toEqual(expect.arrayContaining([expect.stringMatching(/lane 'mcp' is not in the baseline/), expect.stringMatching(/'retired' this gate does not measure/)]));
+    const differences = provenanceDifferences(
+      { ...b, lanes: { ...rest, retired: b.lanes.call! } },
+      currentProvenance('valgrind-3.19.0'),
+      laneShapes(),
+    );
+    expect(differences).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/lane 'mcp' is not in the baseline/),
+        expect.stringMatching(/'retired' this gate does not measure/),
+      ]),
+    );
   });
 
   it('refuses a corrupt or old-format file with a named reason (exit 2)', async () => {
@@ -50,7 +68,10 @@ describe('the baseline', () => {
     await writeFile(old, JSON.stringify({ schemaVersion: 1, commit: 'x' }));
     const error = await readBaseline(old).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BaselineUnreadable);
-    expect(error).toMatchObject({ exitCode: 2, message: expect.stringMatching(/schema version 1; this gate reads version 4/) });
+    expect(error).toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/schema version 1; this gate reads version 4/),
+    });
     const shapeless = join(dir, 'shapeless.json');
     await writeFile(shapeless, JSON.stringify({ ...baselineFixture(), lanes: { call: { perOperation: [1] } } }));
     await expect(readBaseline(shapeless)).rejects.toThrow(/lanes\.call\.shape/);

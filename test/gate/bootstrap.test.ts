@@ -20,11 +20,15 @@ describe('bootstrapMedianRatio', () => {
     let covered = 0;
     const trials = 100;
     for (let t = 0; t < trials; t++) {
-      const interval = bootstrapMedianRatio(logNormalSample(20, 100, 0.1, 1000 + t), logNormalSample(20, 110, 0.1, 5000 + t), {
-        resamples: 500,
-        confidence: 0.9,
-        seed: t,
-      });
+      const interval = bootstrapMedianRatio(
+        logNormalSample(20, 100, 0.1, 1000 + t),
+        logNormalSample(20, 110, 0.1, 5000 + t),
+        {
+          resamples: 500,
+          confidence: 0.9,
+          seed: t,
+        },
+      );
       if (interval.lo <= 1.1 && 1.1 <= interval.hi) covered++;
     }
     // Nominal 90%; the percentile bootstrap of a median runs a little off nominal at n = 20.

@@ -27,7 +27,11 @@ afterAll(async () => {
 
 describe('parseCallgrindTotal', () => {
   it('reads the totals line', () => {
-    expect(parseCallgrindTotal('# callgrind format\nversion: 1\nevents: Ir\nsummary: 543854165\n\nfn=(1) main\n3 7\ntotals: 543854165\n')).toBe(543854165);
+    expect(
+      parseCallgrindTotal(
+        '# callgrind format\nversion: 1\nevents: Ir\nsummary: 543854165\n\nfn=(1) main\n3 7\ntotals: 543854165\n',
+      ),
+    ).toBe(543854165);
   });
 
   it('picks the Ir column when cache simulation adds others', () => {
@@ -104,18 +108,26 @@ describe('running callgrind', () => {
     });
 
     it('passes the iteration count under a custom flag, sequentially if asked', async () => {
-      const result = await measureDifference('probe.mjs', [], 10, { valgrind: fakeValgrind, iterationsFlag: '--n', concurrent: false });
+      const result = await measureDifference('probe.mjs', [], 10, {
+        valgrind: fakeValgrind,
+        iterationsFlag: '--n',
+        concurrent: false,
+      });
       expect(result.difference).toBe(0); // the stand-in only understands --iterations
     });
 
     it('names a failing run and quotes its stderr', async () => {
-      const error = await countInstructions('probe.mjs', ['--fail'], { valgrind: fakeValgrind }).catch((e: unknown) => e);
+      const error = await countInstructions('probe.mjs', ['--fail'], { valgrind: fakeValgrind }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(CallgrindRunFailed);
       expect((error as Error).message).toMatch(/exit code 3[\s\S]*probe exploded/);
     });
 
     it('names a run that left no output file', async () => {
-      await expect(countInstructions('probe.mjs', ['--no-output'], { valgrind: fakeValgrind })).rejects.toThrow(/no output file/);
+      await expect(countInstructions('probe.mjs', ['--no-output'], { valgrind: fakeValgrind })).rejects.toThrow(
+        /no output file/,
+      );
     });
 
     it('rejects a non-positive iteration count', async () => {

@@ -17,7 +17,17 @@ import { prepareCommit } from '../../bench/gate/worktree.js';
 
 const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));
 const git = (cwd: string, ...args: string[]): string =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.org', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.org' } }).trim();
+  execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.org',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.org',
+    },
+  }).trim();
 
 let root: string;
 let repo: string;
@@ -64,7 +74,10 @@ describe('the merge-base', () => {
 
 describe('compare with a ref that names no commit', () => {
   it('validates both refs before building either: a bad head is named, and no worktree was made for the base', () => {
-    const run = spawnSync(process.execPath, [BIN, 'compare', 'HEAD', 'no-such-head-ref', '--lanes', 'structural'], { cwd: repo, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [BIN, 'compare', 'HEAD', 'no-such-head-ref', '--lanes', 'structural'], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(`CommitNotFound: could not measure: 'no-such-head-ref' does not name a commit`);
     expect(run.stderr).not.toContain('preparing');
@@ -87,7 +100,10 @@ describe('a shallow clone', () => {
   });
 
   it('gets a hint naming fetch depth when compare cannot find the base, said once', () => {
-    const run = spawnSync(process.execPath, [BIN, 'compare', forkPoint, 'HEAD', '--lanes', 'structural'], { cwd: shallow, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [BIN, 'compare', forkPoint, 'HEAD', '--lanes', 'structural'], {
+      cwd: shallow,
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain(`CommitNotFound: could not measure: '${forkPoint}' does not name a commit`);
     expect(run.stderr.match(/could not measure/g)).toHaveLength(1);
@@ -97,7 +113,11 @@ describe('a shallow clone', () => {
   });
 
   it('gets the same hint for --merge-base when main was never fetched', () => {
-    const run = spawnSync(process.execPath, [BIN, 'compare', '--merge-base', 'origin/main', 'HEAD', '--lanes', 'structural'], { cwd: shallow, encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      [BIN, 'compare', '--merge-base', 'origin/main', 'HEAD', '--lanes', 'structural'],
+      { cwd: shallow, encoding: 'utf8' },
+    );
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('MergeBaseNotFound');
     expect(run.stderr).toContain('fetch-depth: 0');

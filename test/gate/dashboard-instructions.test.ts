@@ -2,14 +2,28 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instructionsToActionBenchmark, instructionsToBencher, laneCounts, mergeIntoActionBenchmark, mergeIntoBencher } from '../../bench/gate/dashboard-instructions.js';
+import {
+  instructionsToActionBenchmark,
+  instructionsToBencher,
+  laneCounts,
+  mergeIntoActionBenchmark,
+  mergeIntoBencher,
+} from '../../bench/gate/dashboard-instructions.js';
 import { INSTRUCTION_LANES } from '../../bench/gate/lanes.js';
 import { instructionVerdict, structuralVerdict } from '../../bench/gate/verdict.js';
 
 const rows = [
   structuralVerdict({ segment: 'registry derivations / turn', expected: 1, actual: 1 }),
-  instructionVerdict({ segment: INSTRUCTION_LANES.find((lane) => lane.id === 'call')!.label, base: [1000], head: [1010.4] }),
-  instructionVerdict({ segment: INSTRUCTION_LANES.find((lane) => lane.id === 'mcp')!.label, base: [5000], head: [4999.6] }),
+  instructionVerdict({
+    segment: INSTRUCTION_LANES.find((lane) => lane.id === 'call')!.label,
+    base: [1000],
+    head: [1010.4],
+  }),
+  instructionVerdict({
+    segment: INSTRUCTION_LANES.find((lane) => lane.id === 'mcp')!.label,
+    base: [5000],
+    head: [4999.6],
+  }),
 ];
 
 describe("the gate's instruction counts in dashboard formats", () => {
@@ -28,13 +42,21 @@ describe("the gate's instruction counts in dashboard formats", () => {
       'instructions/call': { instructions: { value: 1010 } },
       'instructions/mcp': { instructions: { value: 5000 } },
     });
-    expect(instructionsToActionBenchmark({ call: 1010.4 }).map((entry) => [entry.unit, entry.value])).toEqual([['instructions', 1010]]);
+    expect(instructionsToActionBenchmark({ call: 1010.4 }).map((entry) => [entry.unit, entry.value])).toEqual([
+      ['instructions', 1010],
+    ]);
   });
 
   it('merges into the files the bench wrote, keeping their other entries and replacing its own', async () => {
     const bencher = join(dir, 'bencher.json');
     const action = join(dir, 'action.json');
-    await writeFile(bencher, JSON.stringify({ 'mediated-call/turn': { latency: { value: 15400 } }, 'instructions/call': { instructions: { value: 1 } } }));
+    await writeFile(
+      bencher,
+      JSON.stringify({
+        'mediated-call/turn': { latency: { value: 15400 } },
+        'instructions/call': { instructions: { value: 1 } },
+      }),
+    );
     await writeFile(action, JSON.stringify([{ name: 'mediated call p50 (turn)', unit: 'µs', value: 15.4 }]));
     await mergeIntoBencher(bencher, laneCounts(rows));
     await mergeIntoActionBenchmark(action, laneCounts(rows));
@@ -48,7 +70,9 @@ describe("the gate's instruction counts in dashboard formats", () => {
 
   it('creates a missing file and refuses one of the wrong shape', async () => {
     await mergeIntoBencher(join(dir, 'new.json'), { call: 5 });
-    expect(JSON.parse(await readFile(join(dir, 'new.json'), 'utf8'))).toEqual({ 'instructions/call': { instructions: { value: 5 } } });
+    expect(JSON.parse(await readFile(join(dir, 'new.json'), 'utf8'))).toEqual({
+      'instructions/call': { instructions: { value: 5 } },
+    });
     await writeFile(join(dir, 'list.json'), '[]');
     await expect(mergeIntoBencher(join(dir, 'list.json'), { call: 5 })).rejects.toThrow(/not Bencher Metric Format/);
     await writeFile(join(dir, 'broken.json'), '{');

@@ -12,13 +12,16 @@ import { FIXTURES, FixtureDoesNotApply, fixturePatch } from '../../bench/gate/fi
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('gate fixtures', () => {
-  it.each(FIXTURES.map((fixture) => [fixture.name, fixture] as const))('%s applies to the working tree', async (_name, fixture) => {
-    for (const k of fixture.rungs ?? [undefined]) {
-      const patch = await fixturePatch(REPO_ROOT, fixture, k);
-      const check = spawnSync('git', ['apply', '--check', '-'], { cwd: REPO_ROOT, input: patch, encoding: 'utf8' });
-      expect(check.status, `${fixture.name} k=${k}: ${check.stderr}`).toBe(0);
-    }
-  });
+  it.each(FIXTURES.map((fixture) => [fixture.name, fixture] as const))(
+    '%s applies to the working tree',
+    async (_name, fixture) => {
+      for (const k of fixture.rungs ?? [undefined]) {
+        const patch = await fixturePatch(REPO_ROOT, fixture, k);
+        const check = spawnSync('git', ['apply', '--check', '-'], { cwd: REPO_ROOT, input: patch, encoding: 'utf8' });
+        expect(check.status, `${fixture.name} k=${k}: ${check.stderr}`).toBe(0);
+      }
+    },
+  );
 
   it('a ladder asked for without its rung is refused by name', async () => {
     const ladder = FIXTURES.find((fixture) => fixture.rungs !== undefined)!;
@@ -26,7 +29,8 @@ describe('gate fixtures', () => {
   });
 
   it('a patch that does not apply is what git apply --check refuses', () => {
-    const broken = 'diff --git a/src/kernel/kernel.ts b/src/kernel/kernel.ts\n--- a/src/kernel/kernel.ts\n+++ b/src/kernel/kernel.ts\n@@ -1,1 +1,1 @@\n-no such line in the kernel\n+anything\n';
+    const broken =
+      'diff --git a/src/kernel/kernel.ts b/src/kernel/kernel.ts\n--- a/src/kernel/kernel.ts\n+++ b/src/kernel/kernel.ts\n@@ -1,1 +1,1 @@\n-no such line in the kernel\n+anything\n';
     expect(spawnSync('git', ['apply', '--check', '-'], { cwd: REPO_ROOT, input: broken }).status).not.toBe(0);
   });
 });

@@ -15,7 +15,12 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(REPO_ROOT, 'bin', 'costlab.mjs');
 
 function gate(args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  return spawnSync(process.execPath, [BIN, 'gate', '--lanes', 'instructions', ...args], { cwd: REPO_ROOT, encoding: 'utf8', env, timeout: 120_000 });
+  return spawnSync(process.execPath, [BIN, 'gate', '--lanes', 'instructions', ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    env,
+    timeout: 120_000,
+  });
 }
 
 const validBaseline = (valgrind: string) => baselineFixture({}, valgrind);

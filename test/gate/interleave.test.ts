@@ -2,7 +2,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChildPrintedNoJson, ChildProcessFailed, interleave, roundFirsts, type ProcessSpec } from '../../bench/gate/interleave.js';
+import {
+  ChildPrintedNoJson,
+  ChildProcessFailed,
+  interleave,
+  roundFirsts,
+  type ProcessSpec,
+} from '../../bench/gate/interleave.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -26,10 +32,14 @@ describe('interleave', () => {
   it('alternates fresh processes ABBA and collects each side’s JSON', async () => {
     const log = join(dir, 'abba.log');
     const progress: string[] = [];
-    const result = await interleave<{ side: string }>(child('A', log, { side: 'base' }), child('B', log, { side: 'head' }), {
-      rounds: 4,
-      onProgress: (line) => progress.push(line),
-    });
+    const result = await interleave<{ side: string }>(
+      child('A', log, { side: 'base' }),
+      child('B', log, { side: 'head' }),
+      {
+        rounds: 4,
+        onProgress: (line) => progress.push(line),
+      },
+    );
     expect(await readFile(log, 'utf8')).toBe('ABBAABBA');
     expect(result.base).toEqual(Array.from({ length: 4 }, () => ({ side: 'base' })));
     expect(result.head).toEqual(Array.from({ length: 4 }, () => ({ side: 'head' })));
@@ -39,7 +49,12 @@ describe('interleave', () => {
 
   it('runs one of each per round in seeded random order', async () => {
     const log = join(dir, 'random.log');
-    const result = await interleave(child('A', log, {}), child('B', log, {}), { rounds: 6, order: 'random', seed: 5, onProgress: () => {} });
+    const result = await interleave(child('A', log, {}), child('B', log, {}), {
+      rounds: 6,
+      order: 'random',
+      seed: 5,
+      onProgress: () => {},
+    });
     const runs = await readFile(log, 'utf8');
     const pairs = runs.match(/../g) ?? [];
     expect(pairs).toHaveLength(6);
@@ -49,29 +64,41 @@ describe('interleave', () => {
   });
 
   it('applies the caller’s parser to each result', async () => {
-    const result = await interleave(nodeEval('console.log(JSON.stringify({ us: 12.5 }))'), nodeEval('console.log(JSON.stringify({ us: 13 }))'), {
-      rounds: 2,
-      parse: (value) => (value as { us: number }).us,
-      onProgress: () => {},
-    });
+    const result = await interleave(
+      nodeEval('console.log(JSON.stringify({ us: 12.5 }))'),
+      nodeEval('console.log(JSON.stringify({ us: 13 }))'),
+      {
+        rounds: 2,
+        parse: (value) => (value as { us: number }).us,
+        onProgress: () => {},
+      },
+    );
     expect(result).toMatchObject({ base: [12.5, 12.5], head: [13, 13] });
   });
 
   it('names the side and round of a child that exits non-zero, quoting its stderr', async () => {
-    const error = await interleave(nodeEval('console.log("{}")'), nodeEval('console.error("catalogue exploded"); process.exit(3)'), {
-      rounds: 2,
-      onProgress: () => {},
-    }).catch((e: unknown) => e);
+    const error = await interleave(
+      nodeEval('console.log("{}")'),
+      nodeEval('console.error("catalogue exploded"); process.exit(3)'),
+      {
+        rounds: 2,
+        onProgress: () => {},
+      },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChildProcessFailed);
     expect(error).toMatchObject({ code: 'ChildProcessFailed', side: 'head', round: 1, exitCode: 2 });
     expect((error as Error).message).toMatch(/head child in round 1 ended with exit code 3\ncatalogue exploded/);
   });
 
   it('names a child that printed no JSON', async () => {
-    const error = await interleave(nodeEval('console.log("just text"); console.log(42)'), nodeEval('console.log("{}")'), {
-      rounds: 1,
-      onProgress: () => {},
-    }).catch((e: unknown) => e);
+    const error = await interleave(
+      nodeEval('console.log("just text"); console.log(42)'),
+      nodeEval('console.log("{}")'),
+      {
+        rounds: 1,
+        onProgress: () => {},
+      },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChildPrintedNoJson);
     expect(error).toMatchObject({ side: 'base', round: 1 });
   });

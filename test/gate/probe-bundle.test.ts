@@ -9,7 +9,14 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LEGACY_PROBE_SOURCE, PROBE_BUNDLE, PROBE_SOURCE, ProbeMissing, bundleProbe, probeSource } from '../../bench/gate/probe-bundle.js';
+import {
+  LEGACY_PROBE_SOURCE,
+  PROBE_BUNDLE,
+  PROBE_SOURCE,
+  ProbeMissing,
+  bundleProbe,
+  probeSource,
+} from '../../bench/gate/probe-bundle.js';
 
 const roots: string[] = [];
 

@@ -4,14 +4,27 @@
  * come from a run of scripts/gate/replay-history.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { explanationFor, parseExplanations, renderReplayJson, renderReplayMarkdown, summarize, withExplanations } from '../../scripts/gate/history-table.js';
+import {
+  explanationFor,
+  parseExplanations,
+  renderReplayJson,
+  renderReplayMarkdown,
+  summarize,
+  withExplanations,
+} from '../../scripts/gate/history-table.js';
 import type { LaneJudgement, ReplayRow, ReplayTable } from '../../scripts/gate/history-table.js';
 import { INTENT_RULE, statedIntent } from '../../scripts/gate/stated-intent.js';
 
 describe('statedIntent', () => {
   it.each([
-    ['Lease open: the turn key by length-prefixed concatenation instead of JSON.stringify (1.47 µs of a cold open)', '1.47 µs'],
-    ['Back out SettledProbe: the 3,000 instructions a call it showed came from single-window callgrind', '3,000 instructions'],
+    [
+      'Lease open: the turn key by length-prefixed concatenation instead of JSON.stringify (1.47 µs of a cold open)',
+      '1.47 µs',
+    ],
+    [
+      'Back out SettledProbe: the 3,000 instructions a call it showed came from single-window callgrind',
+      '3,000 instructions',
+    ],
     ['Turn boundary for providers without a change signal costs what changed', 'costs'],
     ['CLI start-up 0.237 → 0.113 s: twice as fast, now cheaper', 'cheaper'],
     ['rederive ÷ shared 3.75× in the publisher-shaped world', '3.75×'],
@@ -35,12 +48,15 @@ describe('statedIntent', () => {
   });
 
   it('reads the body as well as the subject', () => {
-    expect(statedIntent('Call path: records written straight into the event\n\nThe call is 0.4 µs cheaper (mitata).').stated).toBe(true);
+    expect(
+      statedIntent('Call path: records written straight into the event\n\nThe call is 0.4 µs cheaper (mitata).').stated,
+    ).toBe(true);
   });
 
   it('states its rule in one sentence naming every cue', () => {
     expect(INTENT_RULE).toMatch(/^a message states a cost change when it contains /);
-    for (const cue of ['cost or speed', 'time figure', 'instruction', 'ratio', 'percentage']) expect(INTENT_RULE).toContain(cue);
+    for (const cue of ['cost or speed', 'time figure', 'instruction', 'ratio', 'percentage'])
+      expect(INTENT_RULE).toContain(cue);
   });
 });
 
@@ -52,7 +68,14 @@ function lane(id: string, verdict: string, change: string): LaneJudgement {
 
 /** A judged row; the structural lane passes. */
 function judged(digit: string, parentDigit: string, subject: string, lanes: readonly LaneJudgement[]): ReplayRow {
-  return { sha: sha(digit), parent: sha(parentDigit), subject, intent: statedIntent(subject), comparable: true, lanes: [...lanes, { lane: 'structural', verdict: 'pass', flagged: false, reason: 'as expected' }] };
+  return {
+    sha: sha(digit),
+    parent: sha(parentDigit),
+    subject,
+    intent: statedIntent(subject),
+    comparable: true,
+    lanes: [...lanes, { lane: 'structural', verdict: 'pass', flagged: false, reason: 'as expected' }],
+  };
 }
 
 function sampleTable(): ReplayTable {
@@ -71,17 +94,41 @@ function sampleTable(): ReplayTable {
     intentRule: INTENT_RULE,
     method: 'one worktree of HEAD with src/ swapped in',
     rows: [
-      judged('a', 'b', 'Turn derivation done twice (costs 1.4 µs)', [lane('catalogue', 'regression', '+78%'), lane('call', 'no-change', '+0.01%')]),
-      { ...judged('b', 'c', 'A renamed local | with a pipe', [lane('catalogue', 'regression', '+0.8%'), lane('call', 'improvement', '-2.0%')]), explanation: 'the renamed local moved code layout' },
+      judged('a', 'b', 'Turn derivation done twice (costs 1.4 µs)', [
+        lane('catalogue', 'regression', '+78%'),
+        lane('call', 'no-change', '+0.01%'),
+      ]),
+      {
+        ...judged('b', 'c', 'A renamed local | with a pipe', [
+          lane('catalogue', 'regression', '+0.8%'),
+          lane('call', 'improvement', '-2.0%'),
+        ]),
+        explanation: 'the renamed local moved code layout',
+      },
       judged('c', 'd', 'Docs only', [lane('catalogue', 'no-change', '+0.01%'), lane('call', 'no-change', '-0.01%')]),
-      { sha: sha('d'), parent: sha('e'), subject: 'Kernel before the internals face', intent: statedIntent('Kernel before the internals face'), comparable: false, reason: "parent's src/: ProbeMissing: cannot bundle bench/harness/probe.ts" },
+      {
+        sha: sha('d'),
+        parent: sha('e'),
+        subject: 'Kernel before the internals face',
+        intent: statedIntent('Kernel before the internals face'),
+        comparable: false,
+        reason: "parent's src/: ProbeMissing: cannot bundle bench/harness/probe.ts",
+      },
     ],
   };
 }
 
 describe('the replay table', () => {
   it('summarizes flagged, passed and not comparable, and which flags are unstated and explained', () => {
-    expect(summarize(sampleTable())).toEqual({ flagged: 2, passed: 1, notComparable: 1, flaggedUnstated: 1, flaggedUnstatedExplained: 1, statedAndMoved: 1, statedNotMoved: 0 });
+    expect(summarize(sampleTable())).toEqual({
+      flagged: 2,
+      passed: 1,
+      notComparable: 1,
+      flaggedUnstated: 1,
+      flaggedUnstatedExplained: 1,
+      statedAndMoved: 1,
+      statedNotMoved: 0,
+    });
   });
 
   it('renders one Markdown row per commit with a cell per lane, the rule and the runtime in the header', () => {
@@ -91,7 +138,9 @@ describe('the replay table', () => {
     expect(markdown).toContain('Summary: 2 flagged, 1 passed, 1 not comparable.');
     const rows = markdown.split('\n').filter((line) => line.startsWith('| '));
     expect(rows).toHaveLength(2 + 4);
-    expect(rows[0]).toMatch(/^\| commit\s+\| subject\s+\| catalogue\s+\| call\s+\| structural\s+\| states a cost change\s+\| explanation\s+\|$/);
+    expect(rows[0]).toMatch(
+      /^\| commit\s+\| subject\s+\| catalogue\s+\| call\s+\| structural\s+\| states a cost change\s+\| explanation\s+\|$/,
+    );
     // Seven cells in every row: the subject's pipe is escaped, not a cell border.
     for (const row of rows) expect(row.split(/(?<!\\)\|/).length - 2).toBe(7);
     expect(rows[2]).toContain('**flagged** +78%');
@@ -115,8 +164,15 @@ describe('the replay table', () => {
     expect(() => parseExplanations('{"aaaaaaa": ""}')).toThrow(/non-empty/);
     expect(() => parseExplanations('[]')).toThrow(/JSON object/);
     const rewritten = withExplanations(sampleTable(), explanations);
-    expect(rewritten.rows.map((row) => row.explanation)).toEqual(['planned: the derivation twice', undefined, undefined, undefined]);
+    expect(rewritten.rows.map((row) => row.explanation)).toEqual([
+      'planned: the derivation twice',
+      undefined,
+      undefined,
+      undefined,
+    ]);
     // Counts untouched: only the explanations change.
-    expect(rewritten.rows.map(({ explanation: _e, ...rest }) => rest)).toEqual(sampleTable().rows.map(({ explanation: _e, ...rest }) => rest));
+    expect(rewritten.rows.map(({ explanation: _e, ...rest }) => rest)).toEqual(
+      sampleTable().rows.map(({ explanation: _e, ...rest }) => rest),
+    );
   });
 });

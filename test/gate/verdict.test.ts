@@ -78,7 +78,11 @@ describe('wallClockVerdict', () => {
     // Same distribution on both sides, ±10% per-process noise, 200 independent comparisons.
     let alarms = 0;
     for (let seed = 1; seed <= 200; seed++) {
-      const row = wallClockVerdict({ segment: 's', base: logNormalSample(10, 100, 0.1, seed), head: logNormalSample(10, 100, 0.1, seed + 10_000) });
+      const row = wallClockVerdict({
+        segment: 's',
+        base: logNormalSample(10, 100, 0.1, seed),
+        head: logNormalSample(10, 100, 0.1, seed + 10_000),
+      });
       if (row.verdict === 'regression') alarms++;
     }
     // A one-sided false alarm needs p < alpha in one tail: at most alpha / 2 of the time.
@@ -87,16 +91,27 @@ describe('wallClockVerdict', () => {
 
   it('never flags anything when the noise is below the threshold', () => {
     for (let seed = 1; seed <= 100; seed++) {
-      const row = wallClockVerdict({ segment: 's', base: logNormalSample(10, 100, 0.01, seed), head: logNormalSample(10, 100, 0.01, seed + 10_000) });
+      const row = wallClockVerdict({
+        segment: 's',
+        base: logNormalSample(10, 100, 0.01, seed),
+        head: logNormalSample(10, 100, 0.01, seed + 10_000),
+      });
       expect(row.verdict).toBe('no-change');
     }
   });
 
   it('says inconclusive for too few processes or unusable medians', () => {
-    expect(wallClockVerdict({ segment: 's', base: [1, 2], head: [1, 2] })).toMatchObject({ verdict: 'inconclusive', pValue: null });
-    expect(wallClockVerdict({ segment: 's', base: [0, 0, 0, 0, 0], head: [1, 1, 1, 1, 1] }).verdict).toBe('inconclusive');
+    expect(wallClockVerdict({ segment: 's', base: [1, 2], head: [1, 2] })).toMatchObject({
+      verdict: 'inconclusive',
+      pValue: null,
+    });
+    expect(wallClockVerdict({ segment: 's', base: [0, 0, 0, 0, 0], head: [1, 1, 1, 1, 1] }).verdict).toBe(
+      'inconclusive',
+    );
     expect(wallClockVerdict({ segment: 's', base: [], head: [] }).reason).toMatch(/too few/);
-    expect(wallClockVerdict({ segment: 's', base: [1, 1, 1, 1, Number.NaN], head: [1, 1, 1, 1, 1] }).reason).toMatch(/non-finite/);
+    expect(wallClockVerdict({ segment: 's', base: [1, 1, 1, 1, Number.NaN], head: [1, 1, 1, 1, 1] }).reason).toMatch(
+      /non-finite/,
+    );
   });
 });
 
@@ -121,7 +136,9 @@ describe('instructionVerdict', () => {
   });
 
   it('flags an improvement past the threshold', () => {
-    expect(instructionVerdict({ segment: 's', base: [2_000_000, 2_000_010], head: [1_900_000, 1_900_020] }).verdict).toBe('improvement');
+    expect(
+      instructionVerdict({ segment: 's', base: [2_000_000, 2_000_010], head: [1_900_000, 1_900_020] }).verdict,
+    ).toBe('improvement');
   });
 
   it('refuses to judge counts whose repeats spread past the threshold when their range straddles it', () => {
@@ -131,10 +148,20 @@ describe('instructionVerdict', () => {
   });
 
   it('judges noisy counts that all lie past the threshold on one side (a first window cannot hide a +400% change)', () => {
-    const regression = instructionVerdict({ segment: 's', base: 267_660, head: [1_420_000, 1_358_293, 1_357_000, 1_358_900, 1_358_100], threshold: 0.005 });
+    const regression = instructionVerdict({
+      segment: 's',
+      base: 267_660,
+      head: [1_420_000, 1_358_293, 1_357_000, 1_358_900, 1_358_100],
+      threshold: 0.005,
+    });
     expect(regression.verdict).toBe('regression');
     expect(regression.reason).toMatch(/every count is beyond the 0\.5\d*% threshold/);
-    const improvement = instructionVerdict({ segment: 's', base: 1_000_000, head: [500_000, 520_000], threshold: 0.005 });
+    const improvement = instructionVerdict({
+      segment: 's',
+      base: 1_000_000,
+      head: [500_000, 520_000],
+      threshold: 0.005,
+    });
     expect(improvement.verdict).toBe('improvement');
   });
 

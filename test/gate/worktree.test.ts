@@ -23,7 +23,11 @@ import {
 function git(cwd: string, ...args: string[]): string {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
   for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE']) delete env[name];
-  return execFileSync('git', ['-c', 'user.name=Gate Test', '-c', 'user.email=gate@example.com', ...args], { cwd, env, encoding: 'utf8' }).trim();
+  return execFileSync('git', ['-c', 'user.name=Gate Test', '-c', 'user.email=gate@example.com', ...args], {
+    cwd,
+    env,
+    encoding: 'utf8',
+  }).trim();
 }
 
 /** A fake `npm ci` that records where it ran and leaves a node_modules behind. */
@@ -98,7 +102,9 @@ describe('prepareCommit', () => {
   });
 
   it('refuses a missing commit before touching anything', async () => {
-    await expect(prepareCommit({ repo, ref: 'nope', install: recordingInstaller() })).rejects.toBeInstanceOf(CommitNotFound);
+    await expect(prepareCommit({ repo, ref: 'nope', install: recordingInstaller() })).rejects.toBeInstanceOf(
+      CommitNotFound,
+    );
   });
 
   it('creates a worktree at the commit, installs once, then reuses both', async () => {
@@ -140,7 +146,9 @@ describe('prepareCommit', () => {
     const failing: Installer = async (where) => {
       throw new InstallFailed(where, 'exit code 1', 'npm ERR! lockfile out of date');
     };
-    await expect(prepareCommit({ repo, ref: 'main', install: failing })).rejects.toThrow(/npm ERR! lockfile out of date/);
+    await expect(prepareCommit({ repo, ref: 'main', install: failing })).rejects.toThrow(
+      /npm ERR! lockfile out of date/,
+    );
     expect(existsSync(join(dir, INSTALL_STAMP))).toBe(false);
   });
 
@@ -153,7 +161,9 @@ describe('prepareCommit', () => {
       git(other, 'commit', '-q', '-m', 'one');
       const sha = git(other, 'rev-parse', 'HEAD');
       await mkdir(join(other, '.worktrees', sha), { recursive: true }); // a stray plain directory
-      await expect(prepareCommit({ repo: other, ref: 'HEAD', install: recordingInstaller() })).rejects.toBeInstanceOf(WorktreeMismatch);
+      await expect(prepareCommit({ repo: other, ref: 'HEAD', install: recordingInstaller() })).rejects.toBeInstanceOf(
+        WorktreeMismatch,
+      );
     } finally {
       await rm(other, { recursive: true, force: true });
     }

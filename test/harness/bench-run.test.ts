@@ -46,11 +46,20 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const allPaths = (results: Results): [string, StrategyResult][] => [...STRATEGY_NAMES.map((name) => [name, results.strategies[name]] as [string, StrategyResult]), ['mcp', results.mcp.turn]];
+const allPaths = (results: Results): [string, StrategyResult][] => [
+  ...STRATEGY_NAMES.map((name) => [name, results.strategies[name]] as [string, StrategyResult]),
+  ['mcp', results.mcp.turn],
+];
 
 describe('costlab bench, a tiny run', () => {
   it('writes the results under the commit and as latest, both valid under the results schema, beside the dashboard exports and the report', async () => {
-    const names = ['latest.json', `${written.commit}.quick.json`, 'github-action-benchmark.json', 'bencher.json', 'systems-cost.md'];
+    const names = [
+      'latest.json',
+      `${written.commit}.quick.json`,
+      'github-action-benchmark.json',
+      'bencher.json',
+      'systems-cost.md',
+    ];
     for (const name of names) expect(existsSync(path.join(dir, 'results', name)), name).toBe(true);
     const latest = parseResults(JSON.parse(await readFile(path.join(dir, 'results', 'latest.json'), 'utf8')));
     expect(latest).toEqual(written);
@@ -61,14 +70,24 @@ describe('costlab bench, a tiny run', () => {
     expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'stdio-audit-file', 'http']);
     expect(bench.primingCalls).toBe(2);
     expect(bench.rounds).toBe(2);
-    for (const row of bench.transports) expect([row.costlab.n, row.bare.n, row.floor?.n]).toEqual([2 * bench.callsPerRound, 2 * bench.callsPerRound, 2 * bench.callsPerRound]);
+    for (const row of bench.transports)
+      expect([row.costlab.n, row.bare.n, row.floor?.n]).toEqual([
+        2 * bench.callsPerRound,
+        2 * bench.callsPerRound,
+        2 * bench.callsPerRound,
+      ]);
     expect(markdown).toContain('## MCP per transport, beside a bare SDK server and the floor');
     expect(markdown).toMatch(/\| floor p50 \(µs\) \| floor − bare \(µs\) \| costlab − floor \(µs\) \|/);
     expect(markdown).toMatch(/^\| transport \| costlab call p50, inside \(µs\) \| floor call p50, inside \(µs\) \|/m);
-    expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual(['in-memory', 'http']);
+    expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual([
+      'in-memory',
+      'http',
+    ]);
     const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
     // Two paired targets per transport (ADR 0063): costlab − bare and costlab − the floor.
-    expect(transportTargets.map((check) => check.paired?.id)).toEqual(bench.transports.flatMap((row) => [`mcp-added:${row.transport}`, `mcp-over-floor:${row.transport}`]));
+    expect(transportTargets.map((check) => check.paired?.id)).toEqual(
+      bench.transports.flatMap((row) => [`mcp-added:${row.transport}`, `mcp-over-floor:${row.transport}`]),
+    );
   });
 
   it('records its kind, the load average at start and end, and the testbed it ran on', () => {
@@ -80,7 +99,13 @@ describe('costlab bench, a tiny run', () => {
   });
 
   it('records the workload and the command it ran', () => {
-    expect(written.workload).toEqual({ callsPerTurn: 27, warmupTurns: 1, measuredTurns: TURNS, definitions: 19, served: 17 });
+    expect(written.workload).toEqual({
+      callsPerTurn: 27,
+      warmupTurns: 1,
+      measuredTurns: TURNS,
+      definitions: 19,
+      served: 17,
+    });
     expect(written.command).toBe('costlab bench --turns 3 --warmup 1 --quick');
     for (const [, r] of allPaths(written).slice(0, 3)) expect(r.call.n).toBe(TURNS * 27);
     expect(written.mcp.turn.call.n).toBe(TURNS * 26);
@@ -104,7 +129,15 @@ describe('costlab bench, a tiny run', () => {
       expect(r.structural.providerCallsPerTurn).toBe(27);
       expect(r.structural.catalogueBytes).toBe(turn.structural.catalogueBytes);
     }
-    expect(written.mcp.turn.structural).toMatchObject({ authorityLoadsPerTurn: 1, derivationsPerTurn: 1, providerCallsPerTurn: 1, decisionsPerTurn: 20, auditEventsPerTurn: 48, callsPerTurn: 26, catalogueTools: 17 });
+    expect(written.mcp.turn.structural).toMatchObject({
+      authorityLoadsPerTurn: 1,
+      derivationsPerTurn: 1,
+      providerCallsPerTurn: 1,
+      decisionsPerTurn: 20,
+      auditEventsPerTurn: 48,
+      callsPerTurn: 26,
+      catalogueTools: 17,
+    });
   });
 
   it('gives each segment its per-call rate from the workload: catalogue on 26 of 27 calls, authorize on 20', () => {
@@ -118,7 +151,10 @@ describe('costlab bench, a tiny run', () => {
 
   it('has in-call shares that add up to the whole within rounding, on every path', () => {
     for (const [name, r] of allPaths(written)) {
-      const sum = (['catalogue', 'discover', 'authorize', 'remainder'] as const).reduce((total, segment) => total + r.segments[segment].share, 0);
+      const sum = (['catalogue', 'discover', 'authorize', 'remainder'] as const).reduce(
+        (total, segment) => total + r.segments[segment].share,
+        0,
+      );
       expect(Math.abs(sum - 1), name).toBeLessThanOrEqual(4e-6);
       expect(r.throughputPerMs).toBeCloseTo(1000 / r.call.meanUs, 2);
     }
@@ -137,11 +173,21 @@ describe('costlab bench, a tiny run', () => {
   });
 
   it('exports the same figures for github-action-benchmark and Bencher', async () => {
-    const action = JSON.parse(await readFile(outcome.files.actionBenchmark!, 'utf8')) as { name: string; unit: string; value: number }[];
-    expect(action.find((entry) => entry.name === 'mediated call p50 (turn)')).toMatchObject({ unit: 'µs', value: written.strategies.turn.call.p50Us });
+    const action = JSON.parse(await readFile(outcome.files.actionBenchmark!, 'utf8')) as {
+      name: string;
+      unit: string;
+      value: number;
+    }[];
+    expect(action.find((entry) => entry.name === 'mediated call p50 (turn)')).toMatchObject({
+      unit: 'µs',
+      value: written.strategies.turn.call.p50Us,
+    });
     expect(action.find((entry) => entry.name === 'registry derivations per turn (turn)')?.value).toBe(1);
     for (const entry of action) expect(typeof entry.value).toBe('number');
-    const bencher = JSON.parse(await readFile(outcome.files.bencher!, 'utf8')) as Record<string, Record<string, { value: number }>>;
+    const bencher = JSON.parse(await readFile(outcome.files.bencher!, 'utf8')) as Record<
+      string,
+      Record<string, { value: number }>
+    >;
     expect(bencher['mediated-call/turn']?.latency?.value).toBeCloseTo(written.strategies.turn.call.p50Us * 1000, 0);
     expect(bencher['structural/turn']?.['derivations-per-turn']?.value).toBe(1);
   });
@@ -167,7 +213,13 @@ describe('the markdown report', () => {
       '## Environment and workload',
       '## Measurement rules',
     ]);
-    expect(markdown.split('\n').filter((line) => line.startsWith('### '))).toEqual(['### rederive', '### shared', '### turn', '### turn over MCP', '### Beside its floor']);
+    expect(markdown.split('\n').filter((line) => line.startsWith('### '))).toEqual([
+      '### rederive',
+      '### shared',
+      '### turn',
+      '### turn over MCP',
+      '### Beside its floor',
+    ]);
   });
 
   it('sets the call beside its floor hot and with the caches evicted, on the cold lane the plan sized', () => {
@@ -176,12 +228,17 @@ describe('the markdown report', () => {
     expect([cold.kernel.n, cold.floor.n]).toEqual([TURNS * 27, TURNS * 27]);
     expect(markdown).toContain(`| kernel call, caches evicted (${cold.evictedMiB} MiB read first) |`);
     expect(markdown).toContain(`**With the caches evicted: costlab call ÷ floor = ${cold.ratioP50}×**`);
-    expect(outcome.targets.find((check) => check.target.startsWith('turn: call with cold caches'))?.kind).toBe('paired');
+    expect(outcome.targets.find((check) => check.target.startsWith('turn: call with cold caches'))?.kind).toBe(
+      'paired',
+    );
   });
 
   it('folds the turn boundary into an amortized per-call column of the staircase', () => {
-    expect(markdown).toMatch(/^\| strategy \| whole call p50, ours \| published \| amortized \/ call p50, ours \(turn ÷ calls\) \|/m);
-    for (const strategy of ['rederive', 'shared', 'turn']) expect(markdown).toMatch(new RegExp(`^\\| ${strategy} \\| [^|]+ \\| [^|]+ \\| [0-9.,]+ (µs|ms) \\|`, 'm'));
+    expect(markdown).toMatch(
+      /^\| strategy \| whole call p50, ours \| published \| amortized \/ call p50, ours \(turn ÷ calls\) \|/m,
+    );
+    for (const strategy of ['rederive', 'shared', 'turn'])
+      expect(markdown).toMatch(new RegExp(`^\\| ${strategy} \\| [^|]+ \\| [^|]+ \\| [0-9.,]+ (µs|ms) \\|`, 'm'));
   });
 
   it('names the command, the commit and the machine that produced it', () => {
@@ -192,21 +249,36 @@ describe('the markdown report', () => {
   });
 
   it('prints every segment of every path, and the staircase ratios beside the published ones', () => {
-    for (const segment of SEGMENT_NAMES) expect(markdown).toMatch(new RegExp(`^\\| ${segment}( \\(subtracted\\))? \\|`, 'm'));
-    expect(markdown).toContain(`| whole call, rederive ÷ shared | ${formatRatio(written.staircase.rederiveOverShared)} | 3.37× |`);
-    expect(markdown).toContain(`| catalogue segment, shared ÷ turn | ${formatRatio(written.staircase.catalogueSharedOverTurn)} | 93.00× |`);
+    for (const segment of SEGMENT_NAMES)
+      expect(markdown).toMatch(new RegExp(`^\\| ${segment}( \\(subtracted\\))? \\|`, 'm'));
+    expect(markdown).toContain(
+      `| whole call, rederive ÷ shared | ${formatRatio(written.staircase.rederiveOverShared)} | 3.37× |`,
+    );
+    expect(markdown).toContain(
+      `| catalogue segment, shared ÷ turn | ${formatRatio(written.staircase.catalogueSharedOverTurn)} | 93.00× |`,
+    );
     // The paragraph quotes the measured ratios, not canned ones.
     expect(markdown).toContain(`The registry copy step is ${formatRatio(written.staircase.rederiveOverShared)}`);
   });
 
   it('lists every target with a verdict', () => {
-    const rows = markdown.split('## Targets')[1]!.split('\n## ')[0]!.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| target') && !line.startsWith('| :'));
+    const rows = markdown
+      .split('## Targets')[1]!
+      .split('\n## ')[0]!
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| target') && !line.startsWith('| :'));
     expect(rows).toHaveLength(outcome.targets.length);
-    for (const row of rows) expect(row).toMatch(/\| ((met|\*\*missed\*\*)|(met|straddles|\*\*missed\*\*), (failing|open)) \|$/);
+    for (const row of rows)
+      expect(row).toMatch(/\| ((met|\*\*missed\*\*)|(met|straddles|\*\*missed\*\*), (failing|open)) \|$/);
     // Each paired target's history: its state and its last change (ADR 0063).
-    const history = markdown.split('## Target history')[1]!.split('\n## ')[0]!.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| target') && !line.startsWith('| :'));
+    const history = markdown
+      .split('## Target history')[1]!
+      .split('\n## ')[0]!
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| target') && !line.startsWith('| :'));
     expect(history).toHaveLength(PAIRED_TARGETS.length);
-    for (const row of history) expect(row).toMatch(/\| (open|failing since [0-9a-f]{7,40}) \| 20\d\d-\d\d-\d\d[^|]*(set to|from) “/);
+    for (const row of history)
+      expect(row).toMatch(/\| (open|failing since [0-9a-f]{7,40}) \| 20\d\d-\d\d-\d\d[^|]*(set to|from) “/);
     // The structural targets are exact, so they are met even on 3 turns.
     expect(outcome.targets.filter((t) => /derivation/.test(t.target)).every((t) => t.met)).toBe(true);
   });

@@ -43,37 +43,54 @@ describe('argument depth bound', () => {
     expect(nestsDeeperThan(argumentsOfDepth(100_000), limit)).toBe(true);
   });
 
-  it.each(CATALOGUE_STRATEGIES)('exactly at the bound the call is mediated and its arguments echoed (%s)', async (strategy) => {
-    const { kernel, audit } = makeWorld({ tools: [echo()], strategy });
-    const ctx = context();
-    const args = argumentsOfDepth(limit);
-    const c = call(ctx, 'docs.echo', args);
-    const result = await kernel.invokeTool(ctx, c);
-    expect(result).toMatchObject({ status: 'succeeded', callId: c.id });
-    expect(result.status === 'succeeded' && result.output).toEqual(args);
-    expect(eventFor(audit, 'tool.invoked', c.id)).toMatchObject({ outcome: 'succeeded', reason: 'allowed', source: 'kernel' });
-    expect(eventFor(audit, 'authorization.checked', c.id)).toMatchObject({ outcome: 'allowed' });
-  });
+  it.each(CATALOGUE_STRATEGIES)(
+    'exactly at the bound the call is mediated and its arguments echoed (%s)',
+    async (strategy) => {
+      const { kernel, audit } = makeWorld({ tools: [echo()], strategy });
+      const ctx = context();
+      const args = argumentsOfDepth(limit);
+      const c = call(ctx, 'docs.echo', args);
+      const result = await kernel.invokeTool(ctx, c);
+      expect(result).toMatchObject({ status: 'succeeded', callId: c.id });
+      expect(result.status === 'succeeded' && result.output).toEqual(args);
+      expect(eventFor(audit, 'tool.invoked', c.id)).toMatchObject({
+        outcome: 'succeeded',
+        reason: 'allowed',
+        source: 'kernel',
+      });
+      expect(eventFor(audit, 'authorization.checked', c.id)).toMatchObject({ outcome: 'allowed' });
+    },
+  );
 
-  it.each(CATALOGUE_STRATEGIES)('one level past the bound the call is refused invalid_request, recorded, the handler never asked (%s)', async (strategy) => {
-    const echoTool = echo();
-    const { kernel, audit } = makeWorld({ tools: [echoTool], strategy });
-    const ctx = context();
-    const c = call(ctx, 'docs.echo', argumentsOfDepth(limit + 1));
-    const result = await kernel.invokeTool(ctx, c);
-    expect(result).toEqual({ status: 'denied', code: 'invalid_request', message: 'arguments nest deeper than 64 levels', callId: c.id, tool: 'docs.echo', completedAt: ctx.now });
-    expect(eventFor(audit, 'tool.invoked', c.id)).toMatchObject({
-      outcome: 'denied',
-      reason: 'invalid_request',
-      cause: 'arguments_too_deep',
-      source: 'kernel',
-      tool: 'docs.echo',
-      traceId: ctx.traceId,
-    });
-    expect(audit.ofType('authorization.checked')).toHaveLength(0);
-    expect(echoTool.seen).toMatchObject({ parsed: 0, invoked: 0 });
-    expect(kernel.counters.authorityLoads).toBe(0);
-  });
+  it.each(CATALOGUE_STRATEGIES)(
+    'one level past the bound the call is refused invalid_request, recorded, the handler never asked (%s)',
+    async (strategy) => {
+      const echoTool = echo();
+      const { kernel, audit } = makeWorld({ tools: [echoTool], strategy });
+      const ctx = context();
+      const c = call(ctx, 'docs.echo', argumentsOfDepth(limit + 1));
+      const result = await kernel.invokeTool(ctx, c);
+      expect(result).toEqual({
+        status: 'denied',
+        code: 'invalid_request',
+        message: 'arguments nest deeper than 64 levels',
+        callId: c.id,
+        tool: 'docs.echo',
+        completedAt: ctx.now,
+      });
+      expect(eventFor(audit, 'tool.invoked', c.id)).toMatchObject({
+        outcome: 'denied',
+        reason: 'invalid_request',
+        cause: 'arguments_too_deep',
+        source: 'kernel',
+        tool: 'docs.echo',
+        traceId: ctx.traceId,
+      });
+      expect(audit.ofType('authorization.checked')).toHaveLength(0);
+      expect(echoTool.seen).toMatchObject({ parsed: 0, invoked: 0 });
+      expect(kernel.counters.authorityLoads).toBe(0);
+    },
+  );
 
   it('100,000 levels deep (objects, arrays, mixed) is the same named refusal, not a RangeError, and the kernel serves on', async () => {
     const { kernel, audit } = makeWorld({ tools: [echo()] });
@@ -81,18 +98,35 @@ describe('argument depth bound', () => {
     const shapes: unknown[] = [];
     for (const shape of ['object', 'array', 'mixed'] as const) {
       let value: unknown = 'bottom';
-      for (let i = 0; i < 100_000; i++) value = shape === 'array' || (shape === 'mixed' && i % 2 === 0) ? [value] : { a: value };
+      for (let i = 0; i < 100_000; i++)
+        value = shape === 'array' || (shape === 'mixed' && i % 2 === 0) ? [value] : { a: value };
       shapes.push(value);
     }
     for (const nested of shapes) {
       const c = call(ctx, 'docs.echo', { path: [], nested } as JsonObject);
-      await expect(kernel.invokeTool(ctx, c)).resolves.toMatchObject({ status: 'denied', code: 'invalid_request', message: 'arguments nest deeper than 64 levels' });
-      expect(eventFor(audit, 'tool.invoked', c.id)).toMatchObject({ outcome: 'denied', reason: 'invalid_request', cause: 'arguments_too_deep' });
+      await expect(kernel.invokeTool(ctx, c)).resolves.toMatchObject({
+        status: 'denied',
+        code: 'invalid_request',
+        message: 'arguments nest deeper than 64 levels',
+      });
+      expect(eventFor(audit, 'tool.invoked', c.id)).toMatchObject({
+        outcome: 'denied',
+        reason: 'invalid_request',
+        cause: 'arguments_too_deep',
+      });
     }
     // A malformed call id is recorded by placeholder, deep arguments and all.
     let deep: unknown = {};
     for (let i = 0; i < 100_000; i++) deep = { a: deep };
-    await expect(kernel.invokeTool(ctx, { id: '', tool: 'docs.echo', arguments: deep, traceId: ctx.traceId, requestedAt: ctx.now })).resolves.toMatchObject({
+    await expect(
+      kernel.invokeTool(ctx, {
+        id: '',
+        tool: 'docs.echo',
+        arguments: deep,
+        traceId: ctx.traceId,
+        requestedAt: ctx.now,
+      }),
+    ).resolves.toMatchObject({
       status: 'denied',
       code: 'invalid_request',
       callId: 'invalid-call',

@@ -11,7 +11,13 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import { deepFreeze } from '../../src/kernel/internals.js';
-import type { AccessContext, ContextToolProvider, MediationKernel, ToolDefinition, ToolHandler } from '../../src/kernel/index.js';
+import type {
+  AccessContext,
+  ContextToolProvider,
+  MediationKernel,
+  ToolDefinition,
+  ToolHandler,
+} from '../../src/kernel/index.js';
 import { hostProvider as sharedHostProvider, labelledHandler, plainDefinitions } from './support/host-provider.js';
 import { context, grant, listAndCall, makeWorld, tool } from './support/world.js';
 
@@ -65,7 +71,9 @@ describe('an unchanged answer from a provider without a signal is not read (turn
   });
 
   it('the very frozen array of sealed handlers is that answer; each handler is still this answer', async () => {
-    const handlers = Object.freeze(definitionsOf().map((definition) => Object.freeze(handlerFor(deepFreeze(structuredClone(definition)), 'sealed'))));
+    const handlers = Object.freeze(
+      definitionsOf().map((definition) => Object.freeze(handlerFor(deepFreeze(structuredClone(definition)), 'sealed'))),
+    );
     const provider: ContextToolProvider = { id: 'sealed', listTools: async () => handlers };
     const { kernel } = makeWorld({ providers: [provider] });
     const first = await turn(kernel, context({ turn: '1' }));
@@ -86,7 +94,9 @@ describe('an edit in place is caught, never served stale (turn)', () => {
     await turn(kernel, context({ turn: '1' }));
     provider.definitions[4]!.description = 'edited between the first and second sight';
     const second = await turn(kernel, context({ turn: '2' }));
-    expect(second.listed.tools.find((t) => t.name === 'docs.t004')!.description).toBe('edited between the first and second sight');
+    expect(second.listed.tools.find((t) => t.name === 'docs.t004')!.description).toBe(
+      'edited between the first and second sight',
+    );
     // Now frozen, all the way down: an edit in strict-mode code throws…
     expect(() => {
       provider.definitions[4]!.description = 'too late';
@@ -104,8 +114,15 @@ describe('an edit in place is caught, never served stale (turn)', () => {
   it('a host object that is not plain JSON (a getter) is never frozen and is read every turn', async () => {
     const definitions = definitionsOf();
     let description = 'first';
-    Object.defineProperty(definitions[2]!, 'description', { get: () => description, enumerable: true, configurable: true });
-    const provider: ContextToolProvider = { id: 'getter', listTools: async () => definitions.map((definition) => handlerFor(definition, 'g')) };
+    Object.defineProperty(definitions[2]!, 'description', {
+      get: () => description,
+      enumerable: true,
+      configurable: true,
+    });
+    const provider: ContextToolProvider = {
+      id: 'getter',
+      listTools: async () => definitions.map((definition) => handlerFor(definition, 'g')),
+    };
     const { kernel } = makeWorld({ providers: [provider] });
     for (let t = 0; t < 3; t++) await turn(kernel, context({ turn: `w${t}` }));
     expect(Object.isFrozen(definitions[2])).toBe(false);
@@ -115,13 +132,20 @@ describe('an edit in place is caught, never served stale (turn)', () => {
   });
 
   it('a frozen object holding a mutable child is frozen through on its second sight, not trusted on its first', async () => {
-    const definitions = definitionsOf().map((definition) => Object.freeze({ ...definition, inputSchema: { ...definition.inputSchema } }));
-    const provider: ContextToolProvider = { id: 'shallow', listTools: async () => definitions.map((definition) => handlerFor(definition, 's')) };
+    const definitions = definitionsOf().map((definition) =>
+      Object.freeze({ ...definition, inputSchema: { ...definition.inputSchema } }),
+    );
+    const provider: ContextToolProvider = {
+      id: 'shallow',
+      listTools: async () => definitions.map((definition) => handlerFor(definition, 's')),
+    };
     const { kernel } = makeWorld({ providers: [provider] });
     await turn(kernel, context({ turn: '1' }));
     (definitions[1]!.inputSchema as { description?: string }).description = 'child edited';
     const second = await turn(kernel, context({ turn: '2' }));
-    expect(second.listed.tools.find((t) => t.name === 'docs.t001')!.inputSchema).toMatchObject({ description: 'child edited' });
+    expect(second.listed.tools.find((t) => t.name === 'docs.t001')!.inputSchema).toMatchObject({
+      description: 'child edited',
+    });
     expect(deeplyFrozen(definitions[1])).toBe(true);
   });
 });
@@ -136,23 +160,36 @@ describe('the same array object, mutated, is re-derived (turn)', () => {
     const { provider, handlers } = sameArrayProvider();
     const { kernel } = makeWorld({ providers: [provider] });
     for (let t = 0; t < 3; t++) await turn(kernel, context({ turn: `w${t}` }));
-    const names = async (t: string) => (await turn(kernel, context({ turn: t }))).listed.tools.map((d) => d.name).filter((name) => name.startsWith('docs.'));
+    const names = async (t: string) =>
+      (await turn(kernel, context({ turn: t }))).listed.tools
+        .map((d) => d.name)
+        .filter((name) => name.startsWith('docs.'));
 
-    handlers.push(handlerFor(tool({ name: 'docs.added', source: 'provider:host', ceilingPath: ['area1'] }).definition, 'same'));
+    handlers.push(
+      handlerFor(tool({ name: 'docs.added', source: 'provider:host', ceilingPath: ['area1'] }).definition, 'same'),
+    );
     expect(await names('push')).toContain('docs.added');
 
     handlers.splice(0, 1);
     expect(await names('remove')).not.toContain('docs.t000');
 
-    handlers[2] = handlerFor(tool({ name: 'docs.replaced', source: 'provider:host', ceilingPath: ['area1'] }).definition, 'same');
+    handlers[2] = handlerFor(
+      tool({ name: 'docs.replaced', source: 'provider:host', ceilingPath: ['area1'] }).definition,
+      'same',
+    );
     const replaced = await names('replace');
     expect(replaced).toContain('docs.replaced');
     expect(replaced).not.toContain('docs.t003');
 
     // The handler object stays; its definition property is another object.
-    (handlers[3] as { definition: ToolDefinition }).definition = { ...handlers[3]!.definition, description: 'reassigned' };
+    (handlers[3] as { definition: ToolDefinition }).definition = {
+      ...handlers[3]!.definition,
+      description: 'reassigned',
+    };
     const reassigned = await turn(kernel, context({ turn: 'reassign' }));
-    expect(reassigned.listed.tools.find((d) => d.name === handlers[3]!.definition.name)!.description).toBe('reassigned');
+    expect(reassigned.listed.tools.find((d) => d.name === handlers[3]!.definition.name)!.description).toBe(
+      'reassigned',
+    );
   });
 
   it('a handler that loses its invoke in place is refused by name, as registration refuses it', async () => {
@@ -165,9 +202,13 @@ describe('the same array object, mutated, is re-derived (turn)', () => {
   });
 
   it('a frozen array whose element is an accessor is not sealed: it is read every turn', async () => {
-    const sealed = definitionsOf().map((definition) => Object.freeze(handlerFor(deepFreeze(structuredClone(definition)), 'a')));
+    const sealed = definitionsOf().map((definition) =>
+      Object.freeze(handlerFor(deepFreeze(structuredClone(definition)), 'a')),
+    );
     let swapped = false;
-    const other = Object.freeze(handlerFor(deepFreeze({ ...structuredClone(sealed[0]!.definition), description: 'swapped' }), 'b'));
+    const other = Object.freeze(
+      handlerFor(deepFreeze({ ...structuredClone(sealed[0]!.definition), description: 'swapped' }), 'b'),
+    );
     const list: ToolHandler[] = [...sealed];
     Object.defineProperty(list, 0, { get: () => (swapped ? other : sealed[0]), enumerable: true });
     Object.freeze(list);
@@ -191,9 +232,15 @@ describe('answers are remembered per principal, and serve the edit under every s
         return mine[who].map((definition) => handlerFor(definition, who));
       },
     };
-    const { kernel } = makeWorld({ providers: [provider], grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }] });
+    const { kernel } = makeWorld({
+      providers: [provider],
+      grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }],
+    });
     for (let round = 0; round < 4; round++) {
-      for (const [who, actor] of [['ada', context().actor], ['bob', BOB]] as const) {
+      for (const [who, actor] of [
+        ['ada', context().actor],
+        ['bob', BOB],
+      ] as const) {
         const ctx: AccessContext = { ...context({ turn: `${who}${round}` }), actor };
         const { listed, result } = await turn(kernel, ctx, `docs.${who}004`);
         const names = listed.tools.map((t) => t.name);

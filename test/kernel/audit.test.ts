@@ -28,7 +28,14 @@ async function aTurn(kernel: MediationKernel): Promise<void> {
   scope.close();
 }
 
-const TURN_EVENT_TYPES = ['authority.resolved', 'tool.catalog.listed', 'authorization.checked', 'tool.invoked', 'tool.invoked', 'tool.invoked'];
+const TURN_EVENT_TYPES = [
+  'authority.resolved',
+  'tool.catalog.listed',
+  'authorization.checked',
+  'tool.invoked',
+  'tool.invoked',
+  'tool.invoked',
+];
 
 describe('audit events', () => {
   it('carry the principal fields of the operation’s context, at its instant', async () => {
@@ -37,7 +44,16 @@ describe('audit events', () => {
     expect(audit.events.map((e) => e.type)).toEqual(TURN_EVENT_TYPES);
     for (const event of audit.events) {
       for (const field of BASE_FIELDS) expect(event, field).toHaveProperty(field);
-      expect(event).toMatchObject({ traceId: 'trace-1', turnId: 'turn-1', namespaceId: 'acme', actor: ACTOR, authority: ISSUER, owner: OWNER, purpose: PURPOSE, at: context().now });
+      expect(event).toMatchObject({
+        traceId: 'trace-1',
+        turnId: 'turn-1',
+        namespaceId: 'acme',
+        actor: ACTOR,
+        authority: ISSUER,
+        owner: OWNER,
+        purpose: PURPOSE,
+        at: context().now,
+      });
       expect(event.id).toMatch(/^[0-9a-f-]{36}:\d+$/);
     }
     expect(new Set(audit.events.map((e) => e.id)).size).toBe(audit.events.length);
@@ -78,7 +94,9 @@ describe('audit events', () => {
     await kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }));
     (ctx.actor as { userId: string }) = { userId: 'eve' } as never;
     ctx.purpose = 'rewritten';
-    expect(audit.events.every((e) => e.purpose === PURPOSE && (e.actor as { userId: string }).userId === 'ada')).toBe(true);
+    expect(audit.events.every((e) => e.purpose === PURPOSE && (e.actor as { userId: string }).userId === 'ada')).toBe(
+      true,
+    );
   });
 });
 
@@ -103,13 +121,21 @@ describe('JsonLinesFileSink', () => {
   });
 
   function kernelOver(sink: JsonLinesFileSink): MediationKernel {
-    return new MediationKernel({ grantSource: new StaticGrantSource([grant({ id: 'g-read', actions: ['read', 'write'] })]), auditSink: sink, tools: defaultTools(), onAuditFailure: () => undefined });
+    return new MediationKernel({
+      grantSource: new StaticGrantSource([grant({ id: 'g-read', actions: ['read', 'write'] })]),
+      auditSink: sink,
+      tools: defaultTools(),
+      onAuditFailure: () => undefined,
+    });
   }
 
   function lines(path: string): AuditEvent[] {
     const text = readFileSync(path, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
-    return text.trimEnd().split('\n').map((line) => JSON.parse(line) as AuditEvent);
+    return text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as AuditEvent);
   }
 
   it('appends one JSON line per event, as it is written', async () => {
@@ -127,7 +153,10 @@ describe('JsonLinesFileSink', () => {
     // Each line is the event as the memory sink would hold it, minus the per-event id.
     const strip = ({ id: _id, ...rest }: AuditEvent) => rest;
     expect(written.map(strip).map((e) => ({ ...e, operationId: undefined }))).toEqual(
-      memory.events.map((e) => JSON.parse(JSON.stringify(e)) as AuditEvent).map(strip).map((e) => ({ ...e, operationId: undefined })),
+      memory.events
+        .map((e) => JSON.parse(JSON.stringify(e)) as AuditEvent)
+        .map(strip)
+        .map((e) => ({ ...e, operationId: undefined })),
     );
     sink.close();
   });
@@ -154,6 +183,9 @@ describe('JsonLinesFileSink', () => {
     sink.close();
     const kernel = kernelOver(sink);
     const ctx = context();
-    expect(await kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({ status: 'failed', code: 'audit_unavailable' });
+    expect(await kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({
+      status: 'failed',
+      code: 'audit_unavailable',
+    });
   });
 });

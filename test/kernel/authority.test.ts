@@ -18,33 +18,56 @@ const FAILURES: readonly [string, () => ScriptedGrantSource, string][] = [
   ['invalid_grant_material', () => fixedSource(null), 'null'],
   ['invalid_grant_material', () => fixedSource([{ id: 'g1' }]), 'grants[0]'],
   ['grant_limit_exceeded', () => fixedSource(many(MAX_GRANTS + 1)), '257'],
-  ['grant_scope_mismatch', () => fixedSource([grant({ id: 'g1' }), { ...grant({ id: 'g2' }), namespaceId: 'globex' }]), 'g2'],
+  [
+    'grant_scope_mismatch',
+    () => fixedSource([grant({ id: 'g1' }), { ...grant({ id: 'g2' }), namespaceId: 'globex' }]),
+    'g2',
+  ],
   ['grant_scope_mismatch', () => fixedSource([{ ...grant({ id: 'g1' }), subject: STRANGER }]), 'subject'],
   ['grant_scope_mismatch', () => fixedSource([{ ...grant({ id: 'g1' }), issuer: ACTOR }]), 'issuer'],
 ];
 
 describe('authority resolution fails closed', () => {
-  it.each(FAILURES)('%s surfaces as authority_unavailable on invoke, recorded failClosed', async (code, source, detail) => {
-    const { kernel, audit } = makeWorld({ grantSource: source() });
-    const ctx = context();
-    const c = call(ctx, 'docs.read', { path: ['a'] });
-    const result = await kernel.invokeTool(ctx, c);
-    expect(result).toMatchObject({ status: 'denied', code: 'authority_unavailable', callId: c.id });
-    expect(result.status === 'denied' && result.message).not.toContain(code);
-    expect(audit.events.map((e) => e.type)).toEqual(['authority.resolved', 'tool.invoked']);
-    expect(audit.events[0]).toMatchObject({ outcome: 'failed', reason: 'authority_unavailable', cause: code, failClosed: true });
-    expect(String(audit.events[0]!.metadata!.detail)).toContain(detail);
-    expect(audit.events[1]).toMatchObject({ outcome: 'denied', reason: 'authority_unavailable', cause: code, failClosed: true, operationId: c.id });
-    expect(kernel.counters.derivations).toBe(0);
-    expect(kernel.counters.decisions).toBe(0);
-  });
+  it.each(FAILURES)(
+    '%s surfaces as authority_unavailable on invoke, recorded failClosed',
+    async (code, source, detail) => {
+      const { kernel, audit } = makeWorld({ grantSource: source() });
+      const ctx = context();
+      const c = call(ctx, 'docs.read', { path: ['a'] });
+      const result = await kernel.invokeTool(ctx, c);
+      expect(result).toMatchObject({ status: 'denied', code: 'authority_unavailable', callId: c.id });
+      expect(result.status === 'denied' && result.message).not.toContain(code);
+      expect(audit.events.map((e) => e.type)).toEqual(['authority.resolved', 'tool.invoked']);
+      expect(audit.events[0]).toMatchObject({
+        outcome: 'failed',
+        reason: 'authority_unavailable',
+        cause: code,
+        failClosed: true,
+      });
+      expect(String(audit.events[0]!.metadata!.detail)).toContain(detail);
+      expect(audit.events[1]).toMatchObject({
+        outcome: 'denied',
+        reason: 'authority_unavailable',
+        cause: code,
+        failClosed: true,
+        operationId: c.id,
+      });
+      expect(kernel.counters.derivations).toBe(0);
+      expect(kernel.counters.decisions).toBe(0);
+    },
+  );
 
-  it.each(FAILURES)('%s surfaces as authority_unavailable on listing: nothing listed, recorded failClosed', async (code, source) => {
-    const { kernel, audit } = makeWorld({ grantSource: source() });
-    const listed = await kernel.listTools(context());
-    expect(listed).toMatchObject({ status: 'denied', code: 'authority_unavailable', tools: [], withheldCount: 0 });
-    expect(audit.ofType('tool.catalog.listed')).toEqual([expect.objectContaining({ outcome: 'denied', reason: 'authority_unavailable', cause: code, failClosed: true })]);
-  });
+  it.each(FAILURES)(
+    '%s surfaces as authority_unavailable on listing: nothing listed, recorded failClosed',
+    async (code, source) => {
+      const { kernel, audit } = makeWorld({ grantSource: source() });
+      const listed = await kernel.listTools(context());
+      expect(listed).toMatchObject({ status: 'denied', code: 'authority_unavailable', tools: [], withheldCount: 0 });
+      expect(audit.ofType('tool.catalog.listed')).toEqual([
+        expect.objectContaining({ outcome: 'denied', reason: 'authority_unavailable', cause: code, failClosed: true }),
+      ]);
+    },
+  );
 
   it.each(FAILURES)('%s is the reason a turn scope gives for being unavailable', async (code, source) => {
     const { kernel } = makeWorld({ grantSource: source() });
@@ -54,23 +77,28 @@ describe('authority resolution fails closed', () => {
     scope.close();
   });
 
-  it.each(FAILURES)('%s from a source answering now (loadNow) fails closed the same way, with no await', async (code, source, detail) => {
-    const now = answeringNow(source());
-    const { kernel, audit } = makeWorld({ grantSource: now });
-    const opening = kernel.openTurnAuthority(context());
-    // Recorded before the opener's first await: the source answered at once.
-    expect(audit.events.map((e) => [e.type, e.outcome, e.cause])).toEqual([['authority.resolved', 'failed', code]]);
-    expect(String(audit.events[0]!.metadata!.detail)).toContain(detail);
-    const scope = await opening;
-    expect(scope).toMatchObject({ status: 'unavailable', code: 'authority_unavailable', reason: code });
-    expect(now.loads).toBe(1);
-    scope.close();
-  });
+  it.each(FAILURES)(
+    '%s from a source answering now (loadNow) fails closed the same way, with no await',
+    async (code, source, detail) => {
+      const now = answeringNow(source());
+      const { kernel, audit } = makeWorld({ grantSource: now });
+      const opening = kernel.openTurnAuthority(context());
+      // Recorded before the opener's first await: the source answered at once.
+      expect(audit.events.map((e) => [e.type, e.outcome, e.cause])).toEqual([['authority.resolved', 'failed', code]]);
+      expect(String(audit.events[0]!.metadata!.detail)).toContain(detail);
+      const scope = await opening;
+      expect(scope).toMatchObject({ status: 'unavailable', code: 'authority_unavailable', reason: code });
+      expect(now.loads).toBe(1);
+      scope.close();
+    },
+  );
 
   it('exactly 256 grants are accepted; 257 are not', async () => {
     const at = await makeWorld({ grantSource: fixedSource(many(MAX_GRANTS)) }).kernel.openTurnAuthority(context());
     expect(at).toMatchObject({ status: 'available', snapshot: { grantCount: 256 } });
-    const over = await makeWorld({ grantSource: fixedSource(many(MAX_GRANTS + 1)) }).kernel.openTurnAuthority(context());
+    const over = await makeWorld({ grantSource: fixedSource(many(MAX_GRANTS + 1)) }).kernel.openTurnAuthority(
+      context(),
+    );
     expect(over).toMatchObject({ status: 'unavailable', reason: 'grant_limit_exceeded' });
   });
 
@@ -79,7 +107,10 @@ describe('authority resolution fails closed', () => {
     const ctx = context();
     const scope = await kernel.openTurnAuthority(ctx);
     expect(scope).toMatchObject({ status: 'available', snapshot: { grantCount: 0, grantIds: [] } });
-    expect(await kernel.invokeTool(ctx, call(ctx, 'docs.read'))).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+    expect(await kernel.invokeTool(ctx, call(ctx, 'docs.read'))).toMatchObject({
+      status: 'denied',
+      code: 'tool_unavailable',
+    });
     scope.close();
   });
 
@@ -122,13 +153,19 @@ describe('the authority snapshot', () => {
     const base = await snapshotOf([a, b]);
     expect((await snapshotOf([a])).snapshot.hash).not.toBe(base.snapshot.hash);
     expect((await snapshotOf([a, { ...b, constraints: { maxUses: 3 } }])).snapshot.hash).not.toBe(base.snapshot.hash);
-    expect((await snapshotOf([a, grant({ id: 'g-b', path: ['b'], actions: ['read'] })])).snapshot.hash).not.toBe(base.snapshot.hash);
+    expect((await snapshotOf([a, grant({ id: 'g-b', path: ['b'], actions: ['read'] })])).snapshot.hash).not.toBe(
+      base.snapshot.hash,
+    );
   });
 
   it('is recorded on authority.resolved with the grant ids, and exposes no grants', async () => {
     const { snapshot, audit } = await snapshotOf([a, b]);
     expect(audit.ofType('authority.resolved')).toEqual([
-      expect.objectContaining({ outcome: 'succeeded', authorityHash: snapshot.hash, metadata: { grantCount: 2, grantIds: ['g-a', 'g-b'], transient: false } }),
+      expect.objectContaining({
+        outcome: 'succeeded',
+        authorityHash: snapshot.hash,
+        metadata: { grantCount: 2, grantIds: ['g-a', 'g-b'], transient: false },
+      }),
     ]);
     expect(Object.keys(snapshot).sort()).toEqual(['grantCount', 'grantIds', 'hash', 'loadedAt']);
     expect(Object.isFrozen(snapshot)).toBe(true);
@@ -143,7 +180,9 @@ describe('the authority snapshot', () => {
   });
 
   it('the grant source is the only way in: the issuer and subject are the context’s', async () => {
-    const source = new ScriptedGrantSource((_n, ctx) => [{ ...grant({ id: 'g1' }), subject: ctx.actor, issuer: ctx.authority }]);
+    const source = new ScriptedGrantSource((_n, ctx) => [
+      { ...grant({ id: 'g1' }), subject: ctx.actor, issuer: ctx.authority },
+    ]);
     const { kernel } = makeWorld({ grantSource: source });
     const scope = await kernel.openTurnAuthority(context());
     expect(scope).toMatchObject({ status: 'available', snapshot: { grantIds: ['g1'] } });

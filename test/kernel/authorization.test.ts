@@ -12,7 +12,12 @@ import { settle } from './support/deferred.js';
 import { MINUTE, OWNER, STRANGER, call, context, eventFor, grant, instant, makeWorld, tool } from './support/world.js';
 import type { World } from './support/world.js';
 
-async function attempt(world: World, ctx: AccessContext, toolName: string, path: string[]): Promise<ToolResult & { id: string }> {
+async function attempt(
+  world: World,
+  ctx: AccessContext,
+  toolName: string,
+  path: string[],
+): Promise<ToolResult & { id: string }> {
   const c = call(ctx, toolName, { path });
   const result = await world.kernel.invokeTool(ctx, c);
   return { ...result, id: c.id };
@@ -25,13 +30,31 @@ function outcome(result: ToolResult): string {
 describe('capability matching', () => {
   it('exact matches only the granted path; descendants the path and everything under it', async () => {
     const world = makeWorld({
-      grants: [grant({ id: 'g-exact', path: ['a'], scope: 'exact' }), grant({ id: 'g-tree', path: ['b'], scope: 'descendants' })],
+      grants: [
+        grant({ id: 'g-exact', path: ['a'], scope: 'exact' }),
+        grant({ id: 'g-tree', path: ['b'], scope: 'descendants' }),
+      ],
     });
     const ctx = context();
     const outcomes = [];
-    for (const path of [['a'], ['a', 'x'], ['b'], ['b', 'x', 'y'], ['c'], []]) outcomes.push(outcome(await attempt(world, ctx, 'docs.read', path)));
-    expect(outcomes).toEqual(['succeeded', 'no_matching_grant', 'succeeded', 'succeeded', 'no_matching_grant', 'no_matching_grant']);
-    expect(world.audit.ofType('authorization.checked').map((e) => e.grantId ?? null)).toEqual(['g-exact', null, 'g-tree', 'g-tree', null, null]);
+    for (const path of [['a'], ['a', 'x'], ['b'], ['b', 'x', 'y'], ['c'], []])
+      outcomes.push(outcome(await attempt(world, ctx, 'docs.read', path)));
+    expect(outcomes).toEqual([
+      'succeeded',
+      'no_matching_grant',
+      'succeeded',
+      'succeeded',
+      'no_matching_grant',
+      'no_matching_grant',
+    ]);
+    expect(world.audit.ofType('authorization.checked').map((e) => e.grantId ?? null)).toEqual([
+      'g-exact',
+      null,
+      'g-tree',
+      'g-tree',
+      null,
+      null,
+    ]);
   });
 
   it('an action must be listed, or the grant must list `*`', async () => {
@@ -54,9 +77,15 @@ describe('capability matching', () => {
   it("a missing owner is the context's owner, on the grant and on the requirement", async () => {
     const explicitOwnerRequirement = tool({
       name: 'docs.owned',
-      resolve: (_c, parsed, ceiling) => ({ resource: { namespace: 'docs', path: parsed.arguments.path, owner: OWNER }, action: ceiling.action }),
+      resolve: (_c, parsed, ceiling) => ({
+        resource: { namespace: 'docs', path: parsed.arguments.path, owner: OWNER },
+        action: ceiling.action,
+      }),
     });
-    const world = makeWorld({ grants: [grant({ id: 'g-implicit' })], tools: [tool({ name: 'docs.read' }), explicitOwnerRequirement] });
+    const world = makeWorld({
+      grants: [grant({ id: 'g-implicit' })],
+      tools: [tool({ name: 'docs.read' }), explicitOwnerRequirement],
+    });
     expect(outcome(await attempt(world, context(), 'docs.read', ['a']))).toBe('succeeded');
     expect(outcome(await attempt(world, context(), 'docs.owned', ['a']))).toBe('succeeded');
 
@@ -69,7 +98,9 @@ describe('capability matching', () => {
   });
 
   it("a grant naming another owner does not cover the context owner's resources", async () => {
-    const world = makeWorld({ grants: [grant({ id: 'g-stranger', path: ['a'], owner: STRANGER }), grant({ id: 'g-mine', path: ['b'] })] });
+    const world = makeWorld({
+      grants: [grant({ id: 'g-stranger', path: ['a'], owner: STRANGER }), grant({ id: 'g-mine', path: ['b'] })],
+    });
     const result = await attempt(world, context(), 'docs.read', ['a']);
     expect(result).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
     expect(eventFor(world.audit, 'authorization.checked', result.id).metadata).toEqual({
@@ -81,11 +112,22 @@ describe('capability matching', () => {
   });
 
   it('walks grants in load order and answers with the first that covers', async () => {
-    const world = makeWorld({ grants: [grant({ id: 'g-narrow', path: ['a', 'b'] }), grant({ id: 'g-wide', path: ['a'] }), grant({ id: 'g-also', path: [] })] });
+    const world = makeWorld({
+      grants: [
+        grant({ id: 'g-narrow', path: ['a', 'b'] }),
+        grant({ id: 'g-wide', path: ['a'] }),
+        grant({ id: 'g-also', path: [] }),
+      ],
+    });
     const result = await attempt(world, context(), 'docs.read', ['a', 'c']);
     expect(result.status).toBe('succeeded');
     const checked = eventFor(world.audit, 'authorization.checked', result.id);
-    expect(checked).toMatchObject({ grantId: 'g-wide', reason: 'allowed', consumed: false, metadata: { rejected: [{ grantId: 'g-narrow', reason: 'capability' }] } });
+    expect(checked).toMatchObject({
+      grantId: 'g-wide',
+      reason: 'allowed',
+      consumed: false,
+      metadata: { rejected: [{ grantId: 'g-narrow', reason: 'capability' }] },
+    });
     expect(eventFor(world.audit, 'tool.invoked', result.id)).toMatchObject({ grantId: 'g-wide', outcome: 'succeeded' });
   });
 });
@@ -93,13 +135,21 @@ describe('capability matching', () => {
 describe('purposes', () => {
   it("a grant with purposes answers only when they include the context's purpose", async () => {
     const world = makeWorld({
-      grants: [grant({ id: 'g-audit', path: ['a'], constraints: { purposes: ['quarterly audit'] } }), grant({ id: 'g-tidy', path: ['b'], constraints: { purposes: ['quarterly audit', 'tidy the project folder'] } })],
+      grants: [
+        grant({ id: 'g-audit', path: ['a'], constraints: { purposes: ['quarterly audit'] } }),
+        grant({ id: 'g-tidy', path: ['b'], constraints: { purposes: ['quarterly audit', 'tidy the project folder'] } }),
+      ],
     });
     const a = await attempt(world, context(), 'docs.read', ['a']);
     expect(a).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
-    expect(eventFor(world.audit, 'authorization.checked', a.id).metadata!.rejected).toContainEqual({ grantId: 'g-audit', reason: 'purpose' });
+    expect(eventFor(world.audit, 'authorization.checked', a.id).metadata!.rejected).toContainEqual({
+      grantId: 'g-audit',
+      reason: 'purpose',
+    });
     expect(outcome(await attempt(world, context(), 'docs.read', ['b']))).toBe('succeeded');
-    expect(outcome(await attempt(world, context({ turn: '2', purpose: 'quarterly audit' }), 'docs.read', ['a']))).toBe('succeeded');
+    expect(outcome(await attempt(world, context({ turn: '2', purpose: 'quarterly audit' }), 'docs.read', ['a']))).toBe(
+      'succeeded',
+    );
   });
 });
 
@@ -107,7 +157,10 @@ describe('the two instants', () => {
   // Each case: a grant window, the turn's admission offset, and the offsets of its operations.
   it('notBefore and issuedAt are judged at admission: a grant that starts mid-turn waits for the next turn', async () => {
     const world = makeWorld({
-      grants: [grant({ id: 'g-later', constraints: { notBefore: instant(5 * MINUTE) } }), grant({ id: 'g-issued-later', path: ['x'], issuedAt: instant(5 * MINUTE) })],
+      grants: [
+        grant({ id: 'g-later', constraints: { notBefore: instant(5 * MINUTE) } }),
+        grant({ id: 'g-issued-later', path: ['x'], issuedAt: instant(5 * MINUTE) }),
+      ],
     });
     const admitted = context({ turn: '1', at: 0 });
     const scope = await world.kernel.openTurnAuthority(admitted);
@@ -130,7 +183,9 @@ describe('the two instants', () => {
     expect(outcome(await attempt(world, context({ at: 10 * MINUTE }), 'docs.read', ['a']))).toBe('succeeded');
     scope.close();
     const next = await world.kernel.openTurnAuthority(context({ turn: '2', at: 10 * MINUTE }));
-    expect(outcome(await attempt(world, context({ turn: '2', at: 10 * MINUTE }), 'docs.read', ['a']))).toBe('tool_unavailable');
+    expect(outcome(await attempt(world, context({ turn: '2', at: 10 * MINUTE }), 'docs.read', ['a']))).toBe(
+      'tool_unavailable',
+    );
     next.close();
   });
 
@@ -142,7 +197,9 @@ describe('the two instants', () => {
     table = [{ ...grant({ id: 'g1' }), revokedAt: instant(1 * MINUTE) }];
     expect(outcome(await attempt(world, context({ at: 2 * MINUTE }), 'docs.read', ['a']))).toBe('succeeded');
     scope.close();
-    expect(outcome(await attempt(world, context({ turn: '2', at: 2 * MINUTE }), 'docs.read', ['a']))).toBe('tool_unavailable');
+    expect(outcome(await attempt(world, context({ turn: '2', at: 2 * MINUTE }), 'docs.read', ['a']))).toBe(
+      'tool_unavailable',
+    );
     expect(source.loads).toHaveLength(2);
   });
 
@@ -194,7 +251,10 @@ describe('the two instants', () => {
 
   it('an expired grant is rejected for its window, and the reason reaches only the audit trail', async () => {
     const world = makeWorld({
-      grants: [grant({ id: 'g-open', path: ['b'] }), grant({ id: 'g-expired', path: ['a'], constraints: { expiresAt: instant(-MINUTE) } })],
+      grants: [
+        grant({ id: 'g-open', path: ['b'] }),
+        grant({ id: 'g-expired', path: ['a'], constraints: { expiresAt: instant(-MINUTE) } }),
+      ],
     });
     const result = await attempt(world, context(), 'docs.read', ['a']);
     expect(result).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
@@ -221,7 +281,9 @@ describe('bounded grants (maxUses)', () => {
       ['allowed', true],
       ['grant_exhausted', false],
     ]);
-    expect(eventFor(world.audit, 'authorization.checked', results[2]!.id).metadata).toEqual({ rejected: [{ grantId: 'g-twice', reason: 'exhausted' }] });
+    expect(eventFor(world.audit, 'authorization.checked', results[2]!.id).metadata).toEqual({
+      rejected: [{ grantId: 'g-twice', reason: 'exhausted' }],
+    });
     expect(eventFor(world.audit, 'tool.invoked', results[0]!.id)).toMatchObject({ consumed: true, grantId: 'g-twice' });
   });
 
@@ -235,7 +297,9 @@ describe('bounded grants (maxUses)', () => {
     const controller = new AbortController();
     controller.abort();
     const aborted = call(ctx, 'docs.read', { path: ['a'] });
-    await expect(world.kernel.invokeTool(ctx, aborted, { signal: controller.signal })).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
+    await expect(world.kernel.invokeTool(ctx, aborted, { signal: controller.signal })).rejects.toThrow(
+      expect.objectContaining({ name: 'AbortError' }),
+    );
     await settle();
     expect(usage.used('g-once')).toBe(0);
     expect(eventFor(world.audit, 'tool.invoked', aborted.id)).toMatchObject({ outcome: 'interrupted' });
@@ -257,12 +321,17 @@ describe('bounded grants (maxUses)', () => {
   });
 
   it('an exhausted bounded grant falls through to a later grant that covers', async () => {
-    const world = makeWorld({ grants: [grant({ id: 'g-once', constraints: { maxUses: 1 } }), grant({ id: 'g-open' })] });
+    const world = makeWorld({
+      grants: [grant({ id: 'g-once', constraints: { maxUses: 1 } }), grant({ id: 'g-open' })],
+    });
     const ctx = context();
     const first = await attempt(world, ctx, 'docs.read', ['a']);
     const second = await attempt(world, ctx, 'docs.read', ['a']);
     expect([first, second].map(outcome)).toEqual(['succeeded', 'succeeded']);
-    expect(eventFor(world.audit, 'authorization.checked', first.id)).toMatchObject({ grantId: 'g-once', consumed: true });
+    expect(eventFor(world.audit, 'authorization.checked', first.id)).toMatchObject({
+      grantId: 'g-once',
+      consumed: true,
+    });
     expect(eventFor(world.audit, 'authorization.checked', second.id)).toMatchObject({
       grantId: 'g-open',
       consumed: false,
@@ -301,15 +370,31 @@ describe('bounded grants (maxUses)', () => {
     ['a store that rejects', new FailingUsageStore('reject')],
   ] as const;
 
-  it.each(STORE_FAILURES)('with %s a bounded grant is refused usage_store_unavailable, recorded failClosed', async (_label, store) => {
-    const docsRead = tool({ name: 'docs.read' });
-    const world = makeWorld({ grants: [grant({ id: 'g-bounded', constraints: { maxUses: 5 } })], usageStore: store, tools: [docsRead] });
-    const result = await attempt(world, context(), 'docs.read', ['a']);
-    expect(result).toMatchObject({ status: 'denied', code: 'usage_store_unavailable' });
-    expect(eventFor(world.audit, 'authorization.checked', result.id)).toMatchObject({ outcome: 'denied', reason: 'usage_store_unavailable', failClosed: true, consumed: false });
-    expect(eventFor(world.audit, 'tool.invoked', result.id)).toMatchObject({ outcome: 'denied', reason: 'usage_store_unavailable', failClosed: true });
-    expect(docsRead.seen.invoked).toBe(0);
-  });
+  it.each(STORE_FAILURES)(
+    'with %s a bounded grant is refused usage_store_unavailable, recorded failClosed',
+    async (_label, store) => {
+      const docsRead = tool({ name: 'docs.read' });
+      const world = makeWorld({
+        grants: [grant({ id: 'g-bounded', constraints: { maxUses: 5 } })],
+        usageStore: store,
+        tools: [docsRead],
+      });
+      const result = await attempt(world, context(), 'docs.read', ['a']);
+      expect(result).toMatchObject({ status: 'denied', code: 'usage_store_unavailable' });
+      expect(eventFor(world.audit, 'authorization.checked', result.id)).toMatchObject({
+        outcome: 'denied',
+        reason: 'usage_store_unavailable',
+        failClosed: true,
+        consumed: false,
+      });
+      expect(eventFor(world.audit, 'tool.invoked', result.id)).toMatchObject({
+        outcome: 'denied',
+        reason: 'usage_store_unavailable',
+        failClosed: true,
+      });
+      expect(docsRead.seen.invoked).toBe(0);
+    },
+  );
 
   it('with no usage store an unbounded grant still answers', async () => {
     const world = makeWorld({ grants: [grant({ id: 'g-open' })], usageStore: null });
@@ -321,7 +406,12 @@ describe('discovery', () => {
   it('uses the looser test: a narrow grant sees a broadly declared tool, and a broad grant a narrowly declared one', async () => {
     const world = makeWorld({
       grants: [grant({ id: 'g-narrow', path: ['handbook'], scope: 'exact' })],
-      tools: [tool({ name: 'docs.read' }), tool({ name: 'docs.deep', ceilingPath: ['handbook', 'eng', 'deploys'] }), tool({ name: 'docs.sideways', ceilingPath: ['payroll'] }), tool({ name: 'docs.write', readWrite: 'write' })],
+      tools: [
+        tool({ name: 'docs.read' }),
+        tool({ name: 'docs.deep', ceilingPath: ['handbook', 'eng', 'deploys'] }),
+        tool({ name: 'docs.sideways', ceilingPath: ['payroll'] }),
+        tool({ name: 'docs.write', readWrite: 'write' }),
+      ],
     });
     const listed = await world.kernel.listTools(context());
     expect(listed.tools.map((t) => t.name)).toEqual(['docs.deep', 'docs.read']);
@@ -331,7 +421,8 @@ describe('discovery', () => {
   it('never consumes a bounded grant and never reads the usage store', async () => {
     const usage = new CountingUsageStore();
     const world = makeWorld({ grants: [grant({ id: 'g-once', constraints: { maxUses: 1 } })], usageStore: usage });
-    for (let i = 0; i < 3; i++) expect((await world.kernel.listTools(context())).tools.map((t) => t.name)).toEqual(['docs.read']);
+    for (let i = 0; i < 3; i++)
+      expect((await world.kernel.listTools(context())).tools.map((t) => t.name)).toEqual(['docs.read']);
     expect(usage.consumeCalls).toBe(0);
     expect(outcome(await attempt(world, context(), 'docs.read', ['a']))).toBe('succeeded');
     // Spent, yet still discoverable: discovery asks whether a call could be allowed, not whether this one is.
@@ -353,7 +444,8 @@ describe("a denial's explanation", () => {
     expect(result).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
     const { id: _id, ...caller } = result;
     const shown = JSON.stringify(caller);
-    for (const word of ['g-secret', 'purpose', 'window', 'capability', 'board review']) expect(shown).not.toContain(word);
+    for (const word of ['g-secret', 'purpose', 'window', 'capability', 'board review'])
+      expect(shown).not.toContain(word);
     expect(Object.keys(caller).sort()).toEqual(['callId', 'code', 'completedAt', 'message', 'status', 'tool']);
     expect(eventFor(world.audit, 'authorization.checked', result.id).metadata).toEqual({
       rejected: [

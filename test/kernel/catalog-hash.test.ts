@@ -8,11 +8,17 @@ import { ToolRegistry, canonicalJson, catalogHash, publishTool, sha256Hex } from
 import type { ToolDefinition } from '../../src/kernel/index.js';
 import { context, grant, makeWorld, tool } from './support/world.js';
 
-const def = (name: string, overrides: Partial<ToolDefinition> = {}): ToolDefinition => ({ ...tool({ name, namespace: 'docs' }).definition, ...overrides });
+const def = (name: string, overrides: Partial<ToolDefinition> = {}): ToolDefinition => ({
+  ...tool({ name, namespace: 'docs' }).definition,
+  ...overrides,
+});
 
 describe('publishTool', () => {
   it('projects a definition to its published form: no requirement, no readWrite', () => {
-    const definition = def('docs.read', { outputSchema: { type: 'object' }, annotations: { destructive: false, idempotent: true } });
+    const definition = def('docs.read', {
+      outputSchema: { type: 'object' },
+      annotations: { destructive: false, idempotent: true },
+    });
     expect(publishTool(definition)).toEqual({
       name: 'docs.read',
       description: definition.description,
@@ -26,8 +32,12 @@ describe('publishTool', () => {
   it('defaults readOnlyHint from readWrite, unless annotations.readOnly says otherwise', () => {
     expect(publishTool(def('a', { readWrite: 'read' })).annotations).toEqual({ readOnlyHint: true });
     expect(publishTool(def('b', { readWrite: 'write' })).annotations).toEqual({ readOnlyHint: false });
-    expect(publishTool(def('c', { readWrite: 'write', annotations: { readOnly: true } })).annotations).toEqual({ readOnlyHint: true });
-    expect(publishTool(def('d', { readWrite: 'read', annotations: { readOnly: false } })).annotations).toEqual({ readOnlyHint: false });
+    expect(publishTool(def('c', { readWrite: 'write', annotations: { readOnly: true } })).annotations).toEqual({
+      readOnlyHint: true,
+    });
+    expect(publishTool(def('d', { readWrite: 'read', annotations: { readOnly: false } })).annotations).toEqual({
+      readOnlyHint: false,
+    });
   });
 
   it('omits outputSchema and the optional hints when the definition has none', () => {
@@ -51,14 +61,20 @@ describe('catalogHash', () => {
   it('does not depend on input order or on key order inside a definition', () => {
     const a = def('docs.a');
     const b = def('docs.b', { inputSchema: { type: 'object', properties: { x: { type: 'string' } } } });
-    const bReordered = Object.fromEntries(Object.entries({ ...b, inputSchema: { properties: { x: { type: 'string' } }, type: 'object' } }).reverse()) as ToolDefinition;
+    const bReordered = Object.fromEntries(
+      Object.entries({ ...b, inputSchema: { properties: { x: { type: 'string' } }, type: 'object' } }).reverse(),
+    ) as ToolDefinition;
     expect(catalogHash([b, a])).toBe(catalogHash([a, b]));
     expect(catalogHash([a, bReordered])).toBe(catalogHash([a, b]));
   });
 
   it('excludes the requirement: moving a declared capability does not move the hash', () => {
-    const before = def('notion.search', { requiredCapability: { resource: { namespace: 'notion', path: [] }, action: 'search' } });
-    const after = def('notion.search', { requiredCapability: { resource: { namespace: 'notion', path: ['Handbook'] }, action: 'administer' } });
+    const before = def('notion.search', {
+      requiredCapability: { resource: { namespace: 'notion', path: [] }, action: 'search' },
+    });
+    const after = def('notion.search', {
+      requiredCapability: { resource: { namespace: 'notion', path: ['Handbook'] }, action: 'administer' },
+    });
     expect(catalogHash([after])).toBe(catalogHash([before]));
   });
 
@@ -80,19 +96,29 @@ describe('catalogHash', () => {
   });
 
   it('refuses a catalogue that publishes one name twice', () => {
-    expect(() => catalogHash([def('docs.read'), def('docs.write'), def('docs.read', { description: 'again' })])).toThrow(/publishes 'docs.read' twice/);
+    expect(() =>
+      catalogHash([def('docs.read'), def('docs.write'), def('docs.read', { description: 'again' })]),
+    ).toThrow(/publishes 'docs.read' twice/);
   });
 
   it('excludes the handler: two kernels with different handlers for the same definitions list the same hash', async () => {
-    const first = makeWorld({ tools: [tool({ name: 'docs.read', invoke: () => 'one' })], grants: [grant({ id: 'g1' })] });
-    const second = makeWorld({ tools: [tool({ name: 'docs.read', resolve: null, parse: () => ({}), invoke: () => 'two' })], grants: [grant({ id: 'other-grant-id' })] });
+    const first = makeWorld({
+      tools: [tool({ name: 'docs.read', invoke: () => 'one' })],
+      grants: [grant({ id: 'g1' })],
+    });
+    const second = makeWorld({
+      tools: [tool({ name: 'docs.read', resolve: null, parse: () => ({}), invoke: () => 'two' })],
+      grants: [grant({ id: 'other-grant-id' })],
+    });
     const [a, b] = [await first.kernel.listTools(context()), await second.kernel.listTools(context({ turn: 'other' }))];
     expect(a.catalogHash).toBe(b.catalogHash);
     expect(a.catalogHash).toBe(catalogHash(a.tools));
   });
 
   it('of a listing is the hash of exactly the kept definitions', async () => {
-    const { kernel } = makeWorld({ grants: [grant({ id: 'g1', actions: ['read'] }), grant({ id: 'g2', namespace: 'billing' })] });
+    const { kernel } = makeWorld({
+      grants: [grant({ id: 'g1', actions: ['read'] }), grant({ id: 'g2', namespace: 'billing' })],
+    });
     const listed = await kernel.listTools(context({ enabled: ['docs', 'billing'] }));
     const registry = new ToolRegistry();
     registry.register(tool({ name: 'billing.export' }));

@@ -48,9 +48,21 @@ describe('a catalogue past the limits', () => {
           },
           'too_many_tools',
         ],
-        ['two tools of one name', () => ({ provider: providerOf(() => [tool({ name: 'docs.same' }), tool({ name: 'docs.same' })]) }), 'duplicate_name'],
-        ['a name the static registry already holds', () => ({ provider: providerOf(() => [tool({ name: 'docs.read' })]) }), 'duplicate_name'],
-        ['a 10 MB definition', () => ({ provider: providerOf(() => [tool({ name: 'docs.fine' }), tenMegabyteDefinition()]) }), 'definition_too_large'],
+        [
+          'two tools of one name',
+          () => ({ provider: providerOf(() => [tool({ name: 'docs.same' }), tool({ name: 'docs.same' })]) }),
+          'duplicate_name',
+        ],
+        [
+          'a name the static registry already holds',
+          () => ({ provider: providerOf(() => [tool({ name: 'docs.read' })]) }),
+          'duplicate_name',
+        ],
+        [
+          'a 10 MB definition',
+          () => ({ provider: providerOf(() => [tool({ name: 'docs.fine' }), tenMegabyteDefinition()]) }),
+          'definition_too_large',
+        ],
       ];
       for (const [label, build, reason] of cases) {
         it(`${label}: tool_catalog_unavailable (${reason}); no listing recorded; a call is refused the same way`, async () => {

@@ -29,7 +29,10 @@ async function runTurn(strategy: CatalogueStrategyName) {
   const world = makeWorld({
     strategy,
     providers: [provider],
-    grants: [grant({ id: 'g-handbook', namespace: 'notion', path: ['Handbook'], actions: ['search'] }), grant({ id: 'g-docs' })],
+    grants: [
+      grant({ id: 'g-handbook', namespace: 'notion', path: ['Handbook'], actions: ['search'] }),
+      grant({ id: 'g-docs' }),
+    ],
   });
   const ctx = context();
   const scope = await world.kernel.openTurnAuthority(ctx);
@@ -44,7 +47,14 @@ async function runTurn(strategy: CatalogueStrategyName) {
   };
   const relisting = await world.kernel.listTools(ctx);
   scope.close();
-  return { world, provider, listing, relisting, results, ids: { probe: probe.id, attack: attack.id, control: control.id } };
+  return {
+    world,
+    provider,
+    listing,
+    relisting,
+    results,
+    ids: { probe: probe.id, attack: attack.id, control: control.id },
+  };
 }
 
 describe('catalogue-moved-mid-turn (ADR 0026)', () => {
@@ -58,24 +68,38 @@ describe('catalogue-moved-mid-turn (ADR 0026)', () => {
   it('under turn, the probe inside the granted tree succeeds and its tool.invoked carries the listing’s catalogHash', async () => {
     const { world, provider, listing, relisting, results, ids } = await runTurn('turn');
     expect(results.probe).toMatchObject({ status: 'succeeded' });
-    expect(eventFor(world.audit, 'tool.invoked', ids.probe)).toMatchObject({ outcome: 'succeeded', grantId: 'g-handbook', catalogHash: listing.catalogHash });
+    expect(eventFor(world.audit, 'tool.invoked', ids.probe)).toMatchObject({
+      outcome: 'succeeded',
+      grantId: 'g-handbook',
+      catalogHash: listing.catalogHash,
+    });
     // What the turn holds is the catalogue, not the decision: outside the granted tree is still refused.
     expect(results.attack).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
-    expect(eventFor(world.audit, 'tool.invoked', ids.attack)).toMatchObject({ reason: 'no_matching_grant', catalogHash: listing.catalogHash });
+    expect(eventFor(world.audit, 'tool.invoked', ids.attack)).toMatchObject({
+      reason: 'no_matching_grant',
+      catalogHash: listing.catalogHash,
+    });
     expect(results.control).toMatchObject({ status: 'succeeded' });
     expect(relisting.catalogHash).toBe(listing.catalogHash);
     expect(provider.calls).toHaveLength(1);
   });
 
-  it.each(['rederive', 'shared'] as const)('under %s, the probe is decided against the moved definition and refused', async (strategy) => {
-    const { world, provider, listing, relisting, results, ids } = await runTurn(strategy);
-    expect(results.probe).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
-    expect(eventFor(world.audit, 'tool.invoked', ids.probe)).toMatchObject({ reason: 'tool_unavailable', cause: 'no_matching_grant', catalogHash: listing.catalogHash });
-    expect(results.attack).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
-    expect(results.control).toMatchObject({ status: 'succeeded' });
-    // A second listing answers differently from the first: the turn's record names a catalogue the call was not answered against.
-    expect(relisting.tools.map((t) => t.name)).not.toContain('notion.search');
-    expect(relisting.catalogHash).not.toBe(listing.catalogHash);
-    expect(provider.calls).toHaveLength(5);
-  });
+  it.each(['rederive', 'shared'] as const)(
+    'under %s, the probe is decided against the moved definition and refused',
+    async (strategy) => {
+      const { world, provider, listing, relisting, results, ids } = await runTurn(strategy);
+      expect(results.probe).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+      expect(eventFor(world.audit, 'tool.invoked', ids.probe)).toMatchObject({
+        reason: 'tool_unavailable',
+        cause: 'no_matching_grant',
+        catalogHash: listing.catalogHash,
+      });
+      expect(results.attack).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+      expect(results.control).toMatchObject({ status: 'succeeded' });
+      // A second listing answers differently from the first: the turn's record names a catalogue the call was not answered against.
+      expect(relisting.tools.map((t) => t.name)).not.toContain('notion.search');
+      expect(relisting.catalogHash).not.toBe(listing.catalogHash);
+      expect(provider.calls).toHaveLength(5);
+    },
+  );
 });

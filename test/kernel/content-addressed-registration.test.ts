@@ -8,7 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { CATALOGUE_STRATEGIES, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../src/kernel/index.js';
 import type { AccessContext, ContextToolProvider, Grant, ToolDefinition, ToolHandler } from '../../src/kernel/index.js';
 import { deepFreeze } from '../../src/kernel/registry/deep-freeze.js';
-import { ACTOR, call, context, grant, listAndCall, expectToolWithdrawn, makeWorld, succeeded, tool } from './support/world.js';
+import {
+  ACTOR,
+  call,
+  context,
+  grant,
+  listAndCall,
+  expectToolWithdrawn,
+  makeWorld,
+  succeeded,
+  tool,
+} from './support/world.js';
 
 const TOOLS = 50;
 
@@ -64,7 +74,11 @@ describe('content-addressed registration (turn)', () => {
 
   it('a definition changed in one field is compiled again, and only it; the next turn lists and decides against the new one', async () => {
     // Turn 3 moves docs.t007's ceiling onto an action no grant carries.
-    const provider = freshProvider((i, n) => (i === 7 && n >= 3 ? { requiredCapability: { resource: { namespace: 'docs', path: [] }, action: 'administer' } } : {}));
+    const provider = freshProvider((i, n) =>
+      i === 7 && n >= 3
+        ? { requiredCapability: { resource: { namespace: 'docs', path: [] }, action: 'administer' } }
+        : {},
+    );
     const { kernel } = makeWorld({ tools: [], providers: [provider] });
     await turn(kernel, '1');
     const before = await turn(kernel, '2');
@@ -104,7 +118,11 @@ describe('content-addressed registration (turn)', () => {
       id: 'gen',
       async listTools() {
         version++;
-        return [stable, moving].map((definition) => ({ definition, parseArguments: (a: never) => a, invoke: async (_c: AccessContext, p: never) => succeeded(p) as never }));
+        return [stable, moving].map((definition) => ({
+          definition,
+          parseArguments: (a: never) => a,
+          invoke: async (_c: AccessContext, p: never) => succeeded(p) as never,
+        }));
       },
     };
     const { kernel } = makeWorld({ tools: [], providers: [provider] });
@@ -132,7 +150,10 @@ describe('two users, one kernel, one provider (every strategy)', () => {
         async listTools(ctx) {
           const who = ctx.actor.kind === 'human' ? ctx.actor.userId : '?';
           const handlers: ToolHandler[] = [
-            { ...tool({ name: 'docs.shared', source: 'provider:per-user' }), invoke: async (_c, p) => succeeded(p, { servedFor: who }) as never },
+            {
+              ...tool({ name: 'docs.shared', source: 'provider:per-user' }),
+              invoke: async (_c, p) => succeeded(p, { servedFor: who }) as never,
+            },
           ];
           if (who === 'ada') handlers.push(tool({ name: 'docs.private', source: 'provider:per-user' }));
           return handlers;
@@ -150,15 +171,27 @@ describe('two users, one kernel, one provider (every strategy)', () => {
       const bob: AccessContext = { ...context({ turn: 'b' }), actor: BOB };
       // Interleaved turns, several rounds, so every cache has seen the other user's answer first.
       for (let round = 0; round < 3; round++) {
-        const [scopeA, scopeB] = [await kernel.openTurnAuthority({ ...ada, turnId: `a${round}` }), await kernel.openTurnAuthority({ ...bob, turnId: `b${round}` })];
+        const [scopeA, scopeB] = [
+          await kernel.openTurnAuthority({ ...ada, turnId: `a${round}` }),
+          await kernel.openTurnAuthority({ ...bob, turnId: `b${round}` }),
+        ];
         const a = { ...ada, turnId: `a${round}` };
         const b = { ...bob, turnId: `b${round}` };
         const [listedB, listedA] = [await kernel.listTools(b), await kernel.listTools(a)];
         expect(listedA.tools.map((t) => t.name)).toEqual(['docs.private', 'docs.shared']);
         expect(listedB.tools.map((t) => t.name)).toEqual(['docs.shared']);
-        expect(await kernel.invokeTool(b, call(b, 'docs.shared', { path: ['x'] }))).toMatchObject({ status: 'succeeded', output: { servedFor: 'bob' } });
-        expect(await kernel.invokeTool(a, call(a, 'docs.shared', { path: ['x'] }))).toMatchObject({ status: 'succeeded', output: { servedFor: 'ada' } });
-        expect(await kernel.invokeTool(b, call(b, 'docs.private', { path: ['x'] }))).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+        expect(await kernel.invokeTool(b, call(b, 'docs.shared', { path: ['x'] }))).toMatchObject({
+          status: 'succeeded',
+          output: { servedFor: 'bob' },
+        });
+        expect(await kernel.invokeTool(a, call(a, 'docs.shared', { path: ['x'] }))).toMatchObject({
+          status: 'succeeded',
+          output: { servedFor: 'ada' },
+        });
+        expect(await kernel.invokeTool(b, call(b, 'docs.private', { path: ['x'] }))).toMatchObject({
+          status: 'denied',
+          code: 'tool_unavailable',
+        });
         scopeA.close();
         scopeB.close();
       }

@@ -4,7 +4,14 @@
  * refusal in the audit trail — no exception escapes unrecorded.
  */
 import { describe, expect, it } from 'vitest';
-import { ContractViolation, DuplicateToolName, MediationKernel, MemoryAuditSink, StaticGrantSource, ToolRegistry } from '../../src/kernel/index.js';
+import {
+  ContractViolation,
+  DuplicateToolName,
+  MediationKernel,
+  MemoryAuditSink,
+  StaticGrantSource,
+  ToolRegistry,
+} from '../../src/kernel/index.js';
 import type { AccessContext } from '../../src/kernel/index.js';
 import { fixedSource } from './support/grant-sources.js';
 import { call, context, grant, makeWorld, tool } from './support/world.js';
@@ -17,42 +24,62 @@ const MALFORMED_CONTEXTS: readonly [string, Mangle, string][] = [
   ['has an owner missing its id', (ctx) => ({ ...ctx, owner: { kind: 'group' } }), 'owner.groupId'],
   ['has a purpose over 512 characters', (ctx) => ({ ...ctx, purpose: 'x'.repeat(513) }), 'purpose'],
   ['has an empty purpose', (ctx) => ({ ...ctx, purpose: '' }), 'purpose'],
-  ['enables a namespace twice', (ctx) => ({ ...ctx, enabledToolNamespaces: ['docs', 'docs'] }), 'enabledToolNamespaces'],
-  ['enables more than 256 namespaces', (ctx) => ({ ...ctx, enabledToolNamespaces: Array.from({ length: 257 }, (_, i) => `ns${i}`) }), 'enabledToolNamespaces'],
+  [
+    'enables a namespace twice',
+    (ctx) => ({ ...ctx, enabledToolNamespaces: ['docs', 'docs'] }),
+    'enabledToolNamespaces',
+  ],
+  [
+    'enables more than 256 namespaces',
+    (ctx) => ({ ...ctx, enabledToolNamespaces: Array.from({ length: 257 }, (_, i) => `ns${i}`) }),
+    'enabledToolNamespaces',
+  ],
   ['has a `now` that is not an instant', (ctx) => ({ ...ctx, now: 'yesterday' }), 'now'],
   ['has a `now` without an offset', (ctx) => ({ ...ctx, now: '2026-06-01T12:00:00' }), 'now'],
   ['has no traceId', ({ traceId: _dropped, ...ctx }) => ctx, 'traceId'],
 ];
 
 describe('AccessContext', () => {
-  it.each(MALFORMED_CONTEXTS)('a context that %s is refused on invoke as invalid_context, naming the field', async (_label, mangle, field) => {
-    const { kernel, audit } = makeWorld();
-    const ctx = context();
-    const c = call(ctx, 'docs.read');
-    const result = await kernel.invokeTool(mangle(ctx), c);
-    expect(result).toMatchObject({ status: 'denied', code: 'invalid_context', callId: c.id, tool: 'docs.read' });
-    const [event] = audit.ofType('tool.invoked');
-    expect(audit.events).toHaveLength(1);
-    expect(event).toMatchObject({ reason: 'invalid_context', outcome: 'denied', operationId: c.id, actor: null, namespaceId: null });
-    expect(event!.metadata!.fields).toContain(field);
-    expect(kernel.counters.authorityLoads).toBe(0);
-  });
+  it.each(MALFORMED_CONTEXTS)(
+    'a context that %s is refused on invoke as invalid_context, naming the field',
+    async (_label, mangle, field) => {
+      const { kernel, audit } = makeWorld();
+      const ctx = context();
+      const c = call(ctx, 'docs.read');
+      const result = await kernel.invokeTool(mangle(ctx), c);
+      expect(result).toMatchObject({ status: 'denied', code: 'invalid_context', callId: c.id, tool: 'docs.read' });
+      const [event] = audit.ofType('tool.invoked');
+      expect(audit.events).toHaveLength(1);
+      expect(event).toMatchObject({
+        reason: 'invalid_context',
+        outcome: 'denied',
+        operationId: c.id,
+        actor: null,
+        namespaceId: null,
+      });
+      expect(event!.metadata!.fields).toContain(field);
+      expect(kernel.counters.authorityLoads).toBe(0);
+    },
+  );
 
-  it.each(MALFORMED_CONTEXTS)('a context that %s is refused on listing and on opening a turn, recorded', async (_label, mangle, field) => {
-    const { kernel, audit } = makeWorld();
-    const listed = await kernel.listTools(mangle(context()));
-    expect(listed).toMatchObject({ status: 'denied', code: 'invalid_context', tools: [], withheldCount: 0 });
-    const scope = await kernel.openTurnAuthority(mangle(context()));
-    expect(scope).toMatchObject({ status: 'unavailable', code: 'invalid_context' });
-    scope.close();
-    expect(audit.events.map((e) => [e.type, e.reason])).toEqual([
-      ['tool.catalog.listed', 'invalid_context'],
-      ['authority.resolved', 'invalid_context'],
-    ]);
-    for (const event of audit.events) expect(event.metadata!.fields).toContain(field);
-    expect(kernel.openLeases).toBe(0);
-    expect(kernel.counters.authorityLoads).toBe(0);
-  });
+  it.each(MALFORMED_CONTEXTS)(
+    'a context that %s is refused on listing and on opening a turn, recorded',
+    async (_label, mangle, field) => {
+      const { kernel, audit } = makeWorld();
+      const listed = await kernel.listTools(mangle(context()));
+      expect(listed).toMatchObject({ status: 'denied', code: 'invalid_context', tools: [], withheldCount: 0 });
+      const scope = await kernel.openTurnAuthority(mangle(context()));
+      expect(scope).toMatchObject({ status: 'unavailable', code: 'invalid_context' });
+      scope.close();
+      expect(audit.events.map((e) => [e.type, e.reason])).toEqual([
+        ['tool.catalog.listed', 'invalid_context'],
+        ['authority.resolved', 'invalid_context'],
+      ]);
+      for (const event of audit.events) expect(event.metadata!.fields).toContain(field);
+      expect(kernel.openLeases).toBe(0);
+      expect(kernel.counters.authorityLoads).toBe(0);
+    },
+  );
 
   it('a context that is not an object at all is refused and recorded', async () => {
     const { kernel, audit } = makeWorld();
@@ -91,39 +118,63 @@ describe('ToolCall', () => {
     ['carries a grant of its own', () => ({ ...valid(), grant: { id: 'forged' } }), 'grant'],
   ];
 
-  it.each(MALFORMED_CALLS)('a call that %s is refused as invalid_request, naming the field, recorded', async (_label, make, field) => {
-    const { kernel, audit } = makeWorld();
-    const result = await kernel.invokeTool(ctx, make());
-    expect(result).toMatchObject({ status: 'denied', code: 'invalid_request' });
-    const events = audit.ofType('tool.invoked');
-    expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ reason: 'invalid_request', outcome: 'denied' });
-    expect(events[0]!.metadata!.fields).toContain(field);
-    expect(kernel.counters.authorityLoads).toBe(0);
-  });
+  it.each(MALFORMED_CALLS)(
+    'a call that %s is refused as invalid_request, naming the field, recorded',
+    async (_label, make, field) => {
+      const { kernel, audit } = makeWorld();
+      const result = await kernel.invokeTool(ctx, make());
+      expect(result).toMatchObject({ status: 'denied', code: 'invalid_request' });
+      const events = audit.ofType('tool.invoked');
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ reason: 'invalid_request', outcome: 'denied' });
+      expect(events[0]!.metadata!.fields).toContain(field);
+      expect(kernel.counters.authorityLoads).toBe(0);
+    },
+  );
 });
 
 describe('Grant material', () => {
   const MALFORMED_GRANTS: readonly [string, unknown, string][] = [
     ['with no capabilities', { ...grant({ id: 'g1' }), capabilities: [] }, 'grants[0].capabilities'],
-    ['with an empty action list', { ...grant({ id: 'g1' }), capabilities: [{ resource: { namespace: 'docs', path: [] }, actions: [], scope: 'exact' }] }, 'grants[0].capabilities.0.actions'],
+    [
+      'with an empty action list',
+      {
+        ...grant({ id: 'g1' }),
+        capabilities: [{ resource: { namespace: 'docs', path: [] }, actions: [], scope: 'exact' }],
+      },
+      'grants[0].capabilities.0.actions',
+    ],
     ['with a dot-dot path segment', grant({ id: 'g1', path: ['a', '..'] }), 'grants[0].capabilities.0.resource.path.1'],
     ['with a separator in a segment', grant({ id: 'g1', path: ['a/b'] }), 'grants[0].capabilities.0.resource.path.0'],
-    ['with an unknown scope', { ...grant({ id: 'g1' }), capabilities: [{ resource: { namespace: 'docs', path: [] }, actions: ['read'], scope: 'subtree' }] }, 'grants[0].capabilities.0.scope'],
+    [
+      'with an unknown scope',
+      {
+        ...grant({ id: 'g1' }),
+        capabilities: [{ resource: { namespace: 'docs', path: [] }, actions: ['read'], scope: 'subtree' }],
+      },
+      'grants[0].capabilities.0.scope',
+    ],
     ['with maxUses 0', grant({ id: 'g1', constraints: { maxUses: 0 } }), 'grants[0].constraints.maxUses'],
     ['with an extra field', { ...grant({ id: 'g1' }), superuser: true }, 'grants[0]'],
-    ['with an issuedAt that is not an instant', { ...grant({ id: 'g1' }), issuedAt: 'last week' }, 'grants[0].issuedAt'],
+    [
+      'with an issuedAt that is not an instant',
+      { ...grant({ id: 'g1' }), issuedAt: 'last week' },
+      'grants[0].issuedAt',
+    ],
   ];
 
-  it.each(MALFORMED_GRANTS)('a grant %s makes the authority unavailable (invalid_grant_material), naming the field', async (_label, material, field) => {
-    const { kernel, audit } = makeWorld({ grantSource: fixedSource([material]) });
-    const ctx = context();
-    const result = await kernel.invokeTool(ctx, call(ctx, 'docs.read'));
-    expect(result).toMatchObject({ status: 'denied', code: 'authority_unavailable' });
-    const [resolved] = audit.ofType('authority.resolved');
-    expect(resolved).toMatchObject({ outcome: 'failed', cause: 'invalid_grant_material', failClosed: true });
-    expect(String(resolved!.metadata!.detail).startsWith(field)).toBe(true);
-  });
+  it.each(MALFORMED_GRANTS)(
+    'a grant %s makes the authority unavailable (invalid_grant_material), naming the field',
+    async (_label, material, field) => {
+      const { kernel, audit } = makeWorld({ grantSource: fixedSource([material]) });
+      const ctx = context();
+      const result = await kernel.invokeTool(ctx, call(ctx, 'docs.read'));
+      expect(result).toMatchObject({ status: 'denied', code: 'authority_unavailable' });
+      const [resolved] = audit.ofType('authority.resolved');
+      expect(resolved).toMatchObject({ outcome: 'failed', cause: 'invalid_grant_material', failClosed: true });
+      expect(String(resolved!.metadata!.detail).startsWith(field)).toBe(true);
+    },
+  );
 });
 
 describe('ToolDefinition', () => {
@@ -145,14 +196,18 @@ describe('ToolDefinition', () => {
     Object.assign(extra.definition, { grants: [] });
     expect(() => new ToolRegistry().register(extra)).toThrow(expect.objectContaining({ fields: ['grants'] }));
     const badPath = tool({ name: 'docs.read', ceilingPath: ['..'] });
-    expect(() => new ToolRegistry().register(badPath)).toThrow(expect.objectContaining({ fields: ['requiredCapability.resource.path.0'] }));
+    expect(() => new ToolRegistry().register(badPath)).toThrow(
+      expect.objectContaining({ fields: ['requiredCapability.resource.path.0'] }),
+    );
   });
 
   it('a duplicate name is refused with DuplicateToolName', () => {
     const registry = new ToolRegistry();
     registry.register(tool({ name: 'docs.read' }));
     expect(() => registry.register(tool({ name: 'docs.read' }))).toThrow(DuplicateToolName);
-    expect(() => registry.register(tool({ name: 'docs.read' }))).toThrow(expect.objectContaining({ code: 'duplicate_tool_name', toolName: 'docs.read' }));
+    expect(() => registry.register(tool({ name: 'docs.read' }))).toThrow(
+      expect.objectContaining({ code: 'duplicate_tool_name', toolName: 'docs.read' }),
+    );
     expect(registry.size).toBe(1);
   });
 
@@ -185,7 +240,15 @@ describe('ContractViolation', () => {
 
 describe('ContractViolation and unknown keys', () => {
   it('names each unknown key at its own path, not at the object holding it', () => {
-    const violation = new ContractViolation('Thing', [{ code: 'unrecognized_keys', keys: ['grants', 'sudo'], path: ['inner'], message: 'Unrecognized keys', input: undefined }] as never);
+    const violation = new ContractViolation('Thing', [
+      {
+        code: 'unrecognized_keys',
+        keys: ['grants', 'sudo'],
+        path: ['inner'],
+        message: 'Unrecognized keys',
+        input: undefined,
+      },
+    ] as never);
     expect(violation.fields).toEqual(['inner.grants', 'inner.sudo']);
     expect(violation.message).toBe('Thing is invalid: inner.grants, inner.sudo: Unrecognized keys');
   });
@@ -206,13 +269,18 @@ describe('context objects reused by a host', () => {
 
   it('an address edited in place, or a key added, is noticed too: the edited context is validated again', async () => {
     const world = makeWorld({ grants: [grant({ id: 'g1' })] });
-    const ctx = { ...context(), actor: { kind: 'human', userId: 'ada' } } as AccessContext & { actor: { userId: string } };
+    const ctx = { ...context(), actor: { kind: 'human', userId: 'ada' } } as AccessContext & {
+      actor: { userId: string };
+    };
     expect((await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).status).toBe('succeeded');
     (ctx.actor as { userId: string }).userId = 'mallory';
     const asMallory = await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }));
     expect(asMallory.status).not.toBe('succeeded');
     expect(world.audit.events.at(-1)).toMatchObject({ actor: { kind: 'human', userId: 'mallory' } });
     (ctx as unknown as Record<string, unknown>).grants = [{ id: 'forged' }];
-    expect(await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({ status: 'denied', code: 'invalid_context' });
+    expect(await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({
+      status: 'denied',
+      code: 'invalid_context',
+    });
   });
 });

@@ -41,16 +41,31 @@ const grantArb: fc.Arbitrary<Grant> = fc
       ...(o === undefined ? {} : { owner: o }),
       constraints: expiresIn === undefined ? {} : { expiresAt: instant(expiresIn * MINUTE) },
     });
-    return other ? { ...g, capabilities: [...g.capabilities, { resource: { namespace: 'files', path: ['a'] }, actions: ['read'], scope: 'descendants' as const }] } : g;
+    return other
+      ? {
+          ...g,
+          capabilities: [
+            ...g.capabilities,
+            { resource: { namespace: 'files', path: ['a'] }, actions: ['read'], scope: 'descendants' as const },
+          ],
+        }
+      : g;
   });
 
-const ceilingArb: fc.Arbitrary<Requirement> = fc.record({ namespace: namespaces, path, owner, action }).map(({ namespace, path: p, owner: o, action: a }) => ({
-  resource: { namespace, path: p, ...(o === undefined ? {} : { owner: o }) },
-  action: a,
-}));
+const ceilingArb: fc.Arbitrary<Requirement> = fc
+  .record({ namespace: namespaces, path, owner, action })
+  .map(({ namespace, path: p, owner: o, action: a }) => ({
+    resource: { namespace, path: p, ...(o === undefined ? {} : { owner: o }) },
+    action: a,
+  }));
 
 /** The filter built for an instant `later` minutes from T0 allows each ceiling exactly when canDiscover does. */
-function expectFilterAgrees(available: AvailableAuthority, prepared: ReturnType<typeof prepareContext>, ceilings: readonly Requirement[], later: number): void {
+function expectFilterAgrees(
+  available: AvailableAuthority,
+  prepared: ReturnType<typeof prepareContext>,
+  ceilings: readonly Requirement[],
+  later: number,
+): void {
   const latestNowMs = T0 + later * MINUTE;
   const filter = new DiscoveryFilter(available, prepared, latestNowMs);
   for (const ceiling of ceilings) {
@@ -61,13 +76,22 @@ function expectFilterAgrees(available: AvailableAuthority, prepared: ReturnType<
 describe('DiscoveryFilter', () => {
   it('answers as canDiscover for any grants, ceilings and instant', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(grantArb, { maxLength: 8, selector: (g) => g.id }), fc.array(ceilingArb, { minLength: 1, maxLength: 12 }), fc.integer({ min: -1, max: 3 }), async (grants, ceilings, later) => {
-        const prepared = prepareContext(context());
-        const authority = await resolveAuthority(new StaticGrantSource(grants), prepared, new AbortController().signal);
-        expect(authority.status).toBe('available');
-        const available = authority as AvailableAuthority;
-        expectFilterAgrees(available, prepared, ceilings, later);
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(grantArb, { maxLength: 8, selector: (g) => g.id }),
+        fc.array(ceilingArb, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: -1, max: 3 }),
+        async (grants, ceilings, later) => {
+          const prepared = prepareContext(context());
+          const authority = await resolveAuthority(
+            new StaticGrantSource(grants),
+            prepared,
+            new AbortController().signal,
+          );
+          expect(authority.status).toBe('available');
+          const available = authority as AvailableAuthority;
+          expectFilterAgrees(available, prepared, ceilings, later);
+        },
+      ),
       { numRuns: 300 },
     );
     expect(ACTOR.kind).toBe('human');
@@ -82,13 +106,20 @@ describe('DiscoveryFilter', () => {
       fc.asyncProperty(
         fc.uniqueArray(grantArb, { maxLength: 8, selector: (g) => g.id }),
         fc.array(ceilingArb, { minLength: 1, maxLength: 12 }),
-        fc.array(fc.record({ later: fc.integer({ min: -1, max: 3 }), owner: fc.constantFrom(OWNER, STRANGER) }), { minLength: 2, maxLength: 5 }),
+        fc.array(fc.record({ later: fc.integer({ min: -1, max: 3 }), owner: fc.constantFrom(OWNER, STRANGER) }), {
+          minLength: 2,
+          maxLength: 5,
+        }),
         async (grants, ceilings, turns) => {
           const source = new StaticGrantSource(grants);
           let previous: AvailableAuthority | undefined;
           for (const [index, { later, owner: turnOwner }] of turns.entries()) {
             const prepared = prepareContext(context({ turn: String(index), owner: turnOwner }));
-            const available = (await resolveAuthority(source, prepared, new AbortController().signal)) as AvailableAuthority;
+            const available = (await resolveAuthority(
+              source,
+              prepared,
+              new AbortController().signal,
+            )) as AvailableAuthority;
             // The premise: the same compiled grant objects every turn.
             if (previous !== undefined) expect(available.grants.every((g, i) => g === previous!.grants[i])).toBe(true);
             previous = available;

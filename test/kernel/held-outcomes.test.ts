@@ -28,9 +28,10 @@ const lines = (file: string): Array<{ type: string; outcome: string; operationId
 /** The test world's trail is typed as the memory sink it defaults to; these tests read their sinks' own output instead. */
 const asWorldSink = (sink: AuditSink): MemoryAuditSink => sink as MemoryAuditSink;
 
-const shape = (file: string): string[] => lines(file).map((e) => `${e.type} ${e.outcome} ${e.operationId ?? ''}`.trim());
+const shape = (file: string): string[] =>
+  lines(file).map((e) => `${e.type} ${e.outcome} ${e.operationId ?? ''}`.trim());
 
-describe('the file sink holds an authorized call\'s outcome past its answer', () => {
+describe("the file sink holds an authorized call's outcome past its answer", () => {
   it('answers with the decision in the file and the outcome held; the next record carries it; the hold runs out for the last', async () => {
     const file = path.join(scratch, 'held.jsonl');
     const sink = new JsonLinesFileSink(file);
@@ -39,13 +40,19 @@ describe('the file sink holds an authorized call\'s outcome past its answer', ()
     const first = call(ctx, 'docs.read', { path: ['a'] });
     expect(await kernel.invokeTool(ctx, first)).toMatchObject({ status: 'succeeded' });
     // Answered: its decision is in the file, its outcome is not yet (no macrotask has run since).
-    expect(shape(file).filter((line) => line.includes(first.id))).toEqual([`authorization.checked allowed ${first.id}`]);
+    expect(shape(file).filter((line) => line.includes(first.id))).toEqual([
+      `authorization.checked allowed ${first.id}`,
+    ]);
 
     const second = call(ctx, 'docs.read', { path: ['b'] });
     await kernel.invokeTool(ctx, second);
     // The second call's decision carried the first call's outcome into the file, ahead of it.
     const afterSecond = shape(file).filter((line) => line.includes(first.id) || line.includes(second.id));
-    expect(afterSecond).toEqual([`authorization.checked allowed ${first.id}`, `tool.invoked succeeded ${first.id}`, `authorization.checked allowed ${second.id}`]);
+    expect(afterSecond).toEqual([
+      `authorization.checked allowed ${first.id}`,
+      `tool.invoked succeeded ${first.id}`,
+      `authorization.checked allowed ${second.id}`,
+    ]);
     expect(readTrail(readFileSync(file, 'utf8')).decidedWithoutOutcome.map((d) => d.operationId)).toEqual([second.id]);
 
     // Nothing else comes: the hold runs out and the outcome is written on its own.
@@ -54,7 +61,7 @@ describe('the file sink holds an authorized call\'s outcome past its answer', ()
     sink.close();
   });
 
-  it('writes a refusal\'s record before the refusal is answered, carrying the held outcome with it', async () => {
+  it("writes a refusal's record before the refusal is answered, carrying the held outcome with it", async () => {
     const file = path.join(scratch, 'refusal.jsonl');
     const sink = new JsonLinesFileSink(file);
     const { kernel } = makeWorld({ auditSink: asWorldSink(sink) });
@@ -75,14 +82,14 @@ describe('the file sink holds an authorized call\'s outcome past its answer', ()
     const file = path.join(scratch, 'close.jsonl');
     const failed = vi.fn();
     const sink = new JsonLinesFileSink(file);
-    const event = (type: string, operationId: string) => ({ type, outcome: 'allowed', operationId }) as unknown as AuditEvent;
+    const event = (type: string, operationId: string) =>
+      ({ type, outcome: 'allowed', operationId }) as unknown as AuditEvent;
     sink.hold(event('tool.invoked', 'c1'), failed);
     sink.close();
     expect(shape(file)).toEqual(['tool.invoked allowed c1']);
     // Held after close: nowhere to write it, so its trail is told at once.
     sink.hold(event('tool.invoked', 'c2'), failed);
     expect(failed).toHaveBeenCalledTimes(1);
-
 
     // A descriptor that takes no writes: the next record's write fails, and with it the outcome it carried.
     const readOnly = openSync(file, 'r');
@@ -94,7 +101,7 @@ describe('the file sink holds an authorized call\'s outcome past its answer', ()
   });
 });
 
-describe('the stream sink holds an authorized call\'s outcome past its answer', () => {
+describe("the stream sink holds an authorized call's outcome past its answer", () => {
   it('sends the held outcome and the next record in one write, and the last one once the hold runs out', async () => {
     const chunks: string[] = [];
     const stream = new Writable({
@@ -115,7 +122,12 @@ describe('the stream sink holds an authorized call\'s outcome past its answer', 
     await kernel.invokeTool(ctx, second);
     const carried = chunks.slice(before);
     expect(carried).toHaveLength(1);
-    expect(carried[0]!.trimEnd().split('\n').map((line) => (JSON.parse(line) as { type: string; operationId: string }).operationId)).toEqual([first.id, second.id]);
+    expect(
+      carried[0]!
+        .trimEnd()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { type: string; operationId: string }).operationId),
+    ).toEqual([first.id, second.id]);
     expect(readTrail(chunks.join('')).decidedWithoutOutcome.map((d) => d.operationId)).toEqual([second.id]);
     // Nothing else comes: the hold runs out and the last outcome goes on its own.
     await vi.waitFor(() => expect(readTrail(chunks.join('')).decidedWithoutOutcome).toEqual([]));

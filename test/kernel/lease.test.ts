@@ -37,10 +37,22 @@ describe('turnAuthorityKey', () => {
     const base = context();
     // Each pair joins to the same text field by field; the key must still tell them apart.
     const pairs = [
-      [{ ...base, purpose: 'ab', traceId: 'c' }, { ...base, purpose: 'a', traceId: 'bc' }],
-      [{ ...base, traceId: 't', turnId: '1:x' }, { ...base, traceId: 't1:x', turnId: '' }],
-      [{ ...base, namespaceId: 'acme5' }, { ...base, namespaceId: 'acme' }],
-      [{ ...base, purpose: 'p', traceId: '-' }, (({ turnId: _dropped, ...rest }) => ({ ...rest, purpose: 'p-', traceId: '' }))(base)],
+      [
+        { ...base, purpose: 'ab', traceId: 'c' },
+        { ...base, purpose: 'a', traceId: 'bc' },
+      ],
+      [
+        { ...base, traceId: 't', turnId: '1:x' },
+        { ...base, traceId: 't1:x', turnId: '' },
+      ],
+      [
+        { ...base, namespaceId: 'acme5' },
+        { ...base, namespaceId: 'acme' },
+      ],
+      [
+        { ...base, purpose: 'p', traceId: '-' },
+        (({ turnId: _dropped, ...rest }) => ({ ...rest, purpose: 'p-', traceId: '' }))(base),
+      ],
     ];
     for (const [one, other] of pairs) expect(turnAuthorityKey(one!)).not.toBe(turnAuthorityKey(other!));
   });
@@ -138,7 +150,9 @@ describe('leases', () => {
     expect(provider.calls[0]!.signal.aborted).toBe(true);
     expect(kernel.openLeases).toBe(0);
     expect(await listing).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
-    expect(audit.ofType('tool.catalog.listed')).toEqual([expect.objectContaining({ outcome: 'failed', reason: 'tool_catalog_unavailable' })]);
+    expect(audit.ofType('tool.catalog.listed')).toEqual([
+      expect.objectContaining({ outcome: 'failed', reason: 'tool_catalog_unavailable' }),
+    ]);
   });
 
   it('an operation that gives up waiting on a turn’s authority leaves the load running for the turn’s other holders', async () => {
@@ -153,7 +167,9 @@ describe('leases', () => {
     controller.abort();
     await expect(invoking).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
     expect(source.loads[0]!.signal.aborted).toBe(false);
-    expect(audit.ofType('tool.invoked')).toEqual([expect.objectContaining({ operationId: c.id, outcome: 'interrupted', reason: 'interrupted' })]);
+    expect(audit.ofType('tool.invoked')).toEqual([
+      expect.objectContaining({ operationId: c.id, outcome: 'interrupted', reason: 'interrupted' }),
+    ]);
     answer.resolve([grant({ id: 'g1' })]);
     const scope = await opening;
     expect(scope.status).toBe('available');
@@ -170,10 +186,22 @@ describe('an unavailable authority', () => {
     });
     const { kernel, audit } = makeWorld({ grantSource: source });
     const scope = await kernel.openTurnAuthority(context());
-    expect(scope).toMatchObject({ status: 'unavailable', code: 'authority_unavailable', reason: 'grant_source_failed' });
-    expect(await kernel.listTools(context({ at: MINUTE }))).toMatchObject({ status: 'denied', code: 'authority_unavailable' });
-    expect(await kernel.invokeTool(context({ at: 2 * MINUTE }), call(context(), 'docs.read', { path: ['a'] }))).toMatchObject({ code: 'authority_unavailable' });
-    expect(await kernel.listToolNamespaces(context())).toMatchObject({ status: 'denied', code: 'authority_unavailable' });
+    expect(scope).toMatchObject({
+      status: 'unavailable',
+      code: 'authority_unavailable',
+      reason: 'grant_source_failed',
+    });
+    expect(await kernel.listTools(context({ at: MINUTE }))).toMatchObject({
+      status: 'denied',
+      code: 'authority_unavailable',
+    });
+    expect(
+      await kernel.invokeTool(context({ at: 2 * MINUTE }), call(context(), 'docs.read', { path: ['a'] })),
+    ).toMatchObject({ code: 'authority_unavailable' });
+    expect(await kernel.listToolNamespaces(context())).toMatchObject({
+      status: 'denied',
+      code: 'authority_unavailable',
+    });
     const joined = await kernel.openTurnAuthority(context());
     expect(joined).toMatchObject({ status: 'unavailable', reason: 'grant_source_failed' });
     expect(source.loads).toHaveLength(1);
@@ -210,9 +238,14 @@ describe('an operation without a lease', () => {
     const source = new ScriptedGrantSource(() => table);
     const { kernel } = makeWorld({ grantSource: source });
     const ctx = context();
-    expect(await kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({ status: 'succeeded' });
+    expect(await kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({
+      status: 'succeeded',
+    });
     table = [];
-    expect(await kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+    expect(await kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({
+      status: 'denied',
+      code: 'tool_unavailable',
+    });
     expect(source.loads).toHaveLength(2);
   });
 
@@ -228,7 +261,9 @@ describe('an operation without a lease', () => {
     controller.abort();
     await expect(invoking).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
     expect(source.signals[0]!.aborted).toBe(true);
-    expect(audit.events).toEqual([expect.objectContaining({ type: 'tool.invoked', operationId: c.id, outcome: 'interrupted' })]);
+    expect(audit.events).toEqual([
+      expect.objectContaining({ type: 'tool.invoked', operationId: c.id, outcome: 'interrupted' }),
+    ]);
     expect(kernel.openLeases).toBe(0);
   });
 });

@@ -21,7 +21,15 @@ describe('isSealedJson', () => {
     expect(isSealedJson(deepFreeze({ a: [1, 'x', null, { b: true }] }))).toBe(true);
     expect(isSealedJson({ a: 1 })).toBe(false);
     expect(isSealedJson(Object.freeze({ a: { b: 1 } }))).toBe(false);
-    expect(isSealedJson(Object.freeze({ get a() { return Math.random(); } }))).toBe(false);
+    expect(
+      isSealedJson(
+        Object.freeze({
+          get a() {
+            return Math.random();
+          },
+        }),
+      ),
+    ).toBe(false);
     expect(isSealedJson(Object.freeze(Object.assign(Object.create(null), { a: 1 })))).toBe(false);
     expect(isSealedJson(Object.freeze(new Date(0)))).toBe(false);
     expect(isSealedJson(Object.freeze({ f: () => 1 }))).toBe(false);
@@ -32,7 +40,8 @@ describe('isSealedJson', () => {
 
 describe('grant loading', () => {
   const grants = (): Grant[] => [grant({ id: 'g-b', actions: ['write'] }), grant({ id: 'g-a', actions: ['read'] })];
-  const expectedHash = (list: Grant[]): string => sha256Hex(canonicalJson([...list].sort((a, b) => (a.id < b.id ? -1 : 1))));
+  const expectedHash = (list: Grant[]): string =>
+    sha256Hex(canonicalJson([...list].sort((a, b) => (a.id < b.id ? -1 : 1))));
 
   it('hashes the sorted canonical grants, whether the material is frozen or not', async () => {
     for (const material of [grants(), grants().map((g) => deepFreeze(g))]) {

@@ -8,7 +8,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
-import type { AccessContext, ContextToolProvider, MediationKernel, ToolDefinition, ToolHandler } from '../../src/kernel/index.js';
+import type {
+  AccessContext,
+  ContextToolProvider,
+  MediationKernel,
+  ToolDefinition,
+  ToolHandler,
+} from '../../src/kernel/index.js';
 import { ProviderRevisions } from '../../src/kernel/registry/provider-revisions.js';
 import { context, grant, listAndCall, expectSameListing, makeWorld, succeeded, tool } from './support/world.js';
 
@@ -19,7 +25,10 @@ const BOB = Object.freeze({ kind: 'human', userId: 'bob' } as const);
 function countedDefinitions(prefix: string) {
   const counter = { reads: 0 };
   const definitions = Array.from({ length: TOOLS }, (_, i) => {
-    const { description, ...rest } = tool({ name: `${prefix}.t${String(i).padStart(3, '0')}`, source: 'provider:revised' }).definition;
+    const { description, ...rest } = tool({
+      name: `${prefix}.t${String(i).padStart(3, '0')}`,
+      source: 'provider:revised',
+    }).definition;
     let text = description;
     const definition = { ...rest } as ToolDefinition;
     Object.defineProperty(definition, 'description', {
@@ -53,7 +62,8 @@ function revisedProvider(prefix = 'docs') {
       return definitions.map((definition) => ({
         definition,
         parseArguments: (args) => args,
-        invoke: async (_context: AccessContext, parsed) => succeeded(parsed, { served: label, tool: parsed.tool }) as never,
+        invoke: async (_context: AccessContext, parsed) =>
+          succeeded(parsed, { served: label, tool: parsed.tool }) as never,
       }));
     },
   };
@@ -83,7 +93,14 @@ describe('an unchanged revision: no listTools, no definition read (turn)', () =>
     expect(counter.reads).toBe(reads);
     expect(state.listings).toBe(1);
     expect(state.revisionsAsked).toBe(4);
-    expect(kernel.counters).toMatchObject({ definitionsCompiled, definitionsReused, entriesValidated, providerCalls, shapesBuilt, listingsByRevision: 3 });
+    expect(kernel.counters).toMatchObject({
+      definitionsCompiled,
+      definitionsReused,
+      entriesValidated,
+      providerCalls,
+      shapesBuilt,
+      listingsByRevision: 3,
+    });
   });
 
   it('a provider that cannot tell (undefined) is listed and compared every turn, as one without the signal', async () => {
@@ -118,7 +135,10 @@ describe('a new revision is listed and served next turn, under every strategy', 
       const { provider, definitions, state } = revisedProvider();
       const { kernel } = makeWorld({ providers: [provider], strategy });
       const before = await turn(kernel, context({ turn: '1' }));
-      definitions[7]!.inputSchema = { type: 'object', properties: { path: { type: 'array', items: { type: 'string' }, maxItems: 3 } } };
+      definitions[7]!.inputSchema = {
+        type: 'object',
+        properties: { path: { type: 'array', items: { type: 'string' }, maxItems: 3 } },
+      };
       state.revision = 'r2';
       const listings = state.listings;
       const after = await turn(kernel, context({ turn: '2' }));
@@ -136,14 +156,21 @@ describe("one principal's answer never serves another (turn)", () => {
     const state = { listings: 0, revisions: new Map<string, string>() };
     const provider: ContextToolProvider = {
       id: 'per-user',
-      catalogueRevision: (ctx) => state.revisions.get(ctx.actor.kind === 'human' ? ctx.actor.userId : '?') ?? 'same-for-all',
+      catalogueRevision: (ctx) =>
+        state.revisions.get(ctx.actor.kind === 'human' ? ctx.actor.userId : '?') ?? 'same-for-all',
       async listTools(ctx) {
         state.listings++;
         const who = ctx.actor.kind === 'human' ? ctx.actor.userId : '?';
         const label = `${who}-${state.listings}`;
         return [
-          { ...tool({ name: `docs.${who}_only`, source: 'provider:per-user' }), invoke: async (_c, p) => succeeded(p, { servedFor: label }) as never },
-          { ...tool({ name: 'docs.shared', source: 'provider:per-user' }), invoke: async (_c, p) => succeeded(p, { servedFor: label }) as never },
+          {
+            ...tool({ name: `docs.${who}_only`, source: 'provider:per-user' }),
+            invoke: async (_c, p) => succeeded(p, { servedFor: label }) as never,
+          },
+          {
+            ...tool({ name: 'docs.shared', source: 'provider:per-user' }),
+            invoke: async (_c, p) => succeeded(p, { servedFor: label }) as never,
+          },
         ];
       },
     };
@@ -152,13 +179,21 @@ describe("one principal's answer never serves another (turn)", () => {
 
   it('ada and bob under one revision, interleaved: each is shown and served only its own answer', async () => {
     const { provider, state } = perUserProvider();
-    const { kernel } = makeWorld({ providers: [provider], grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }] });
+    const { kernel } = makeWorld({
+      providers: [provider],
+      grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }],
+    });
     const served: Record<string, unknown[]> = { ada: [], bob: [] };
     for (let round = 0; round < 3; round++) {
-      for (const [who, actor] of [['ada', context().actor], ['bob', BOB]] as const) {
+      for (const [who, actor] of [
+        ['ada', context().actor],
+        ['bob', BOB],
+      ] as const) {
         const ctx: AccessContext = { ...context({ turn: `${who}${round}` }), actor };
         const { listed, result } = await turn(kernel, ctx, 'docs.shared');
-        const names = listed.tools.map((t) => t.name).filter((name) => name.startsWith('docs.') && name.endsWith('_only'));
+        const names = listed.tools
+          .map((t) => t.name)
+          .filter((name) => name.startsWith('docs.') && name.endsWith('_only'));
         expect(names).toEqual([`docs.${who}_only`]);
         served[who]!.push((result as { output?: { servedFor?: string } }).output?.servedFor);
       }
@@ -172,7 +207,10 @@ describe("one principal's answer never serves another (turn)", () => {
 
   it("ada's revision moving re-lists ada only; bob's answer stays", async () => {
     const { provider, state } = perUserProvider();
-    const { kernel } = makeWorld({ providers: [provider], grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }] });
+    const { kernel } = makeWorld({
+      providers: [provider],
+      grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }],
+    });
     const ada = (id: string): AccessContext => context({ turn: id });
     const bob = (id: string): AccessContext => ({ ...context({ turn: id }), actor: BOB });
     await turn(kernel, ada('a1'), 'docs.shared');
@@ -201,7 +239,11 @@ describe('a bad revision is refused by name, and nothing is listed', () => {
   it.each([
     ['a number', () => 42, /^invalid_revision: provider 'revised' gave number/],
     ['an empty string', () => '', /^invalid_revision: provider 'revised' gave a string of 0 characters/],
-    ['a string past 256 characters', () => 'x'.repeat(257), /^invalid_revision: provider 'revised' gave a string of 257 characters/],
+    [
+      'a string past 256 characters',
+      () => 'x'.repeat(257),
+      /^invalid_revision: provider 'revised' gave a string of 257 characters/,
+    ],
     [
       'a throw',
       () => {
@@ -225,7 +267,12 @@ describe('a bad revision is refused by name, and nothing is listed', () => {
 });
 
 describe('ProviderRevisions is bounded', () => {
-  const answer = (revision: string, tools: number) => ({ revision, definitions: Array.from({ length: tools }, () => ({}) as ToolDefinition), handlers: [], chars: 0 });
+  const answer = (revision: string, tools: number) => ({
+    revision,
+    definitions: Array.from({ length: tools }, () => ({}) as ToolDefinition),
+    handlers: [],
+    chars: 0,
+  });
 
   it('by answers, the oldest remembered first out; a new revision replaces the answer and counts as new', () => {
     const memo = new ProviderRevisions(2, 100);
@@ -255,7 +302,11 @@ describe('ProviderRevisions is bounded', () => {
       { ...base, actor: BOB },
     ].map((ctx) => principalKey(prepareContext(ctx)));
     expect(new Set(keys).size).toBe(keys.length);
-    expect(principalKey(prepareContext({ ...base, turnId: 'other', traceId: 'other-trace', now: '2026-06-01T12:30:00.000Z' }))).toBe(keys[0]);
+    expect(
+      principalKey(
+        prepareContext({ ...base, turnId: 'other', traceId: 'other-trace', now: '2026-06-01T12:30:00.000Z' }),
+      ),
+    ).toBe(keys[0]);
   });
 
   it('by the tools it holds; an answer larger than the bound is not held', () => {
@@ -272,7 +323,11 @@ describe('ProviderRevisions is bounded', () => {
 
 describe('recall by revision (no provider asked) falls back to asking whenever it cannot answer the turn', () => {
   it('recalled answers that collide across providers are refused by name on every turn, naming the later provider', async () => {
-    const provider = (id: string): ContextToolProvider => ({ id, catalogueRevision: () => 'fixed', listTools: async () => [tool({ name: 'docs.same', source: `provider:${id}` })] });
+    const provider = (id: string): ContextToolProvider => ({
+      id,
+      catalogueRevision: () => 'fixed',
+      listTools: async () => [tool({ name: 'docs.same', source: `provider:${id}` })],
+    });
     const { kernel, audit } = makeWorld({ providers: [provider('aa-first'), provider('zz-second')] });
     for (const id of ['1', '2', '3']) {
       const ctx = context({ turn: id });

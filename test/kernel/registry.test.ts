@@ -33,7 +33,10 @@ describe('ToolRegistry', () => {
     const registry = new ToolRegistry();
     const entry = registry.register(handler);
     const before = structuredClone(entry.definition);
-    const mutable = handler.definition as { description: string; requiredCapability: { action: string; resource: { path: string[] } } };
+    const mutable = handler.definition as {
+      description: string;
+      requiredCapability: { action: string; resource: { path: string[] } };
+    };
     mutable.description = 'now something else';
     mutable.requiredCapability.action = 'administer';
     mutable.requiredCapability.resource.path.push('escaped');
@@ -57,7 +60,13 @@ describe('ToolRegistry', () => {
       }
       async invoke(_context: never, parsed: { id: string; tool: string }) {
         this.#calls.push('invoke');
-        return { status: 'succeeded' as const, output: null, callId: parsed.id, tool: parsed.tool, completedAt: context().now };
+        return {
+          status: 'succeeded' as const,
+          output: null,
+          callId: parsed.id,
+          tool: parsed.tool,
+          completedAt: context().now,
+        };
       }
     }
     const handler = new ClassHandler();
@@ -94,31 +103,46 @@ describe('ToolRegistry', () => {
   it('a copy refuses a name its source already holds', () => {
     const registry = new ToolRegistry();
     registry.register(tool({ name: 'docs.read' }));
-    expect(() => registry.copy().register(tool({ name: 'docs.read' }))).toThrow(expect.objectContaining({ code: 'duplicate_tool_name' }));
+    expect(() => registry.copy().register(tool({ name: 'docs.read' }))).toThrow(
+      expect.objectContaining({ code: 'duplicate_tool_name' }),
+    );
   });
 
   it('lists entries in code-unit name order, and re-sorts after an add', () => {
     const registry = new ToolRegistry();
-    for (const name of ['docs.b', 'Docs.Z', 'docs.a', 'docs_c', 'docs-c']) registry.register(tool({ name, namespace: 'docs' }));
+    for (const name of ['docs.b', 'Docs.Z', 'docs.a', 'docs_c', 'docs-c'])
+      registry.register(tool({ name, namespace: 'docs' }));
     expect(registry.list().map((e) => e.definition.name)).toEqual(['Docs.Z', 'docs-c', 'docs.a', 'docs.b', 'docs_c']);
     registry.register(tool({ name: 'a.first', namespace: 'docs' }));
-    expect(registry.list().map((e) => e.definition.name)).toEqual(['Docs.Z', 'a.first', 'docs-c', 'docs.a', 'docs.b', 'docs_c']);
+    expect(registry.list().map((e) => e.definition.name)).toEqual([
+      'Docs.Z',
+      'a.first',
+      'docs-c',
+      'docs.a',
+      'docs.b',
+      'docs_c',
+    ]);
     expect(Object.isFrozen(registry.list())).toBe(true);
   });
 });
 
 describe('static tools in the kernel', () => {
-  it.each(CATALOGUE_STRATEGIES)("under %s, a host mutating a static handler's definition after construction changes nothing", async (strategy) => {
-    // No resolveRequirement: the kernel's stored ceiling is the call's need, so only the kernel's copy is consulted.
-    const handler = tool({ name: 'docs.read', resolve: null });
-    const { kernel } = makeWorld({ tools: [handler], strategy, grants: [grant({ id: 'g1' })] });
-    const before = (await kernel.listTools(context())).tools.map((t) => structuredClone(t));
-    const mutable = handler.definition as { description: string; requiredCapability: { action: string } };
-    mutable.description = 'rewritten after registration';
-    mutable.requiredCapability.action = 'administer';
-    const after = await kernel.listTools(context());
-    expect(after.tools).toEqual(before);
-    const ctx = context();
-    expect(await kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({ status: 'succeeded' });
-  });
+  it.each(CATALOGUE_STRATEGIES)(
+    "under %s, a host mutating a static handler's definition after construction changes nothing",
+    async (strategy) => {
+      // No resolveRequirement: the kernel's stored ceiling is the call's need, so only the kernel's copy is consulted.
+      const handler = tool({ name: 'docs.read', resolve: null });
+      const { kernel } = makeWorld({ tools: [handler], strategy, grants: [grant({ id: 'g1' })] });
+      const before = (await kernel.listTools(context())).tools.map((t) => structuredClone(t));
+      const mutable = handler.definition as { description: string; requiredCapability: { action: string } };
+      mutable.description = 'rewritten after registration';
+      mutable.requiredCapability.action = 'administer';
+      const after = await kernel.listTools(context());
+      expect(after.tools).toEqual(before);
+      const ctx = context();
+      expect(await kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({
+        status: 'succeeded',
+      });
+    },
+  );
 });

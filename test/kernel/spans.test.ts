@@ -11,7 +11,13 @@ import { RecordingSpanSink } from './support/span-recorder.js';
 import type { RecordedSpan } from './support/span-recorder.js';
 import { call, context, grant, makeWorld, tool } from './support/world.js';
 
-const FULL_CALL = ['kernel.tool.invoke', 'kernel.tool.catalogue', 'kernel.tool.discover', 'kernel.authorize', 'kernel.tool.handler'];
+const FULL_CALL = [
+  'kernel.tool.invoke',
+  'kernel.tool.catalogue',
+  'kernel.tool.discover',
+  'kernel.authorize',
+  'kernel.tool.handler',
+];
 
 function byName(spans: readonly RecordedSpan[]): Map<string, RecordedSpan> {
   return new Map(spans.map((span) => [span.name, span]));
@@ -34,30 +40,37 @@ describe('spans', () => {
     expect(sink.spans).toEqual([]);
   });
 
-  it.each(CATALOGUE_STRATEGIES)('under %s, a call records invoke, catalogue, discover, authorize and handler, keyed by its id and nested in order', async (strategy) => {
-    const sink = new RecordingSpanSink();
-    const { kernel } = makeWorld({ spanSink: sink, strategy, providers: [fixedProvider('p', [tool({ name: 'notion.search' })])] });
-    const ctx = context();
-    const scope = await kernel.openTurnAuthority(ctx);
-    const calls = [call(ctx, 'docs.read', { path: ['a'] }), call(ctx, 'docs.read', { path: ['b'] })];
-    for (const c of calls) expect(await kernel.invokeTool(ctx, c)).toMatchObject({ status: 'succeeded' });
-    scope.close();
-    for (const c of calls) {
-      const spans = sink.forCall(c.id);
-      expect(spans.map((s) => s.name).sort()).toEqual([...FULL_CALL].sort());
-      const named = byName(spans);
-      const invoke = named.get('kernel.tool.invoke')!;
-      const inner = FULL_CALL.slice(1).map((name) => named.get(name)!);
-      for (const span of inner) {
-        expect(span.start).toBeGreaterThan(invoke.start);
-        expect(span.end).toBeLessThan(invoke.end);
-        expect(span.end).toBeGreaterThanOrEqual(span.start);
+  it.each(CATALOGUE_STRATEGIES)(
+    'under %s, a call records invoke, catalogue, discover, authorize and handler, keyed by its id and nested in order',
+    async (strategy) => {
+      const sink = new RecordingSpanSink();
+      const { kernel } = makeWorld({
+        spanSink: sink,
+        strategy,
+        providers: [fixedProvider('p', [tool({ name: 'notion.search' })])],
+      });
+      const ctx = context();
+      const scope = await kernel.openTurnAuthority(ctx);
+      const calls = [call(ctx, 'docs.read', { path: ['a'] }), call(ctx, 'docs.read', { path: ['b'] })];
+      for (const c of calls) expect(await kernel.invokeTool(ctx, c)).toMatchObject({ status: 'succeeded' });
+      scope.close();
+      for (const c of calls) {
+        const spans = sink.forCall(c.id);
+        expect(spans.map((s) => s.name).sort()).toEqual([...FULL_CALL].sort());
+        const named = byName(spans);
+        const invoke = named.get('kernel.tool.invoke')!;
+        const inner = FULL_CALL.slice(1).map((name) => named.get(name)!);
+        for (const span of inner) {
+          expect(span.start).toBeGreaterThan(invoke.start);
+          expect(span.end).toBeLessThan(invoke.end);
+          expect(span.end).toBeGreaterThanOrEqual(span.start);
+        }
+        // Segments follow the steps of §1.6 and do not overlap.
+        for (let i = 1; i < inner.length; i++) expect(inner[i]!.start).toBeGreaterThan(inner[i - 1]!.end);
       }
-      // Segments follow the steps of §1.6 and do not overlap.
-      for (let i = 1; i < inner.length; i++) expect(inner[i]!.start).toBeGreaterThan(inner[i - 1]!.end);
-    }
-    expect(sink.spans).toHaveLength(FULL_CALL.length * calls.length);
-  });
+      expect(sink.spans).toHaveLength(FULL_CALL.length * calls.length);
+    },
+  );
 
   it('a call refused early records only the spans of the steps it reached', async () => {
     const sink = new RecordingSpanSink();
@@ -66,13 +79,24 @@ describe('spans', () => {
     const cases = [
       [call(ctx, 'docs.read', { path: ['a'] }, { traceId: 'elsewhere' }), ['kernel.tool.invoke']],
       [call(ctx, 'shell.exec', {}), ['kernel.tool.catalogue', 'kernel.tool.invoke']],
-      [call(ctx, 'docs.write', { path: ['a'] }), ['kernel.tool.catalogue', 'kernel.tool.discover', 'kernel.tool.invoke']],
-      [call(ctx, 'docs.read', { path: ['a'], extra: true }), ['kernel.tool.catalogue', 'kernel.tool.discover', 'kernel.tool.invoke']],
+      [
+        call(ctx, 'docs.write', { path: ['a'] }),
+        ['kernel.tool.catalogue', 'kernel.tool.discover', 'kernel.tool.invoke'],
+      ],
+      [
+        call(ctx, 'docs.read', { path: ['a'], extra: true }),
+        ['kernel.tool.catalogue', 'kernel.tool.discover', 'kernel.tool.invoke'],
+      ],
       [call(ctx, 'docs.read', { path: ['b'] }), FULL_CALL],
     ] as const;
     for (const [c, expected] of cases) {
       await kernel.invokeTool(ctx, c);
-      expect(sink.forCall(c.id).map((s) => s.name).sort()).toEqual([...expected].sort());
+      expect(
+        sink
+          .forCall(c.id)
+          .map((s) => s.name)
+          .sort(),
+      ).toEqual([...expected].sort());
     }
   });
 
@@ -102,7 +126,12 @@ describe('spans', () => {
     await entered.promise;
     controller.abort();
     await expect(invoking).rejects.toThrow();
-    expect(sink.forCall(c.id).map((s) => s.name).sort()).toEqual([...FULL_CALL].sort());
+    expect(
+      sink
+        .forCall(c.id)
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual([...FULL_CALL].sort());
   });
 
   it('a sink installed mid-life starts recording; removing it stops the clock again', async () => {

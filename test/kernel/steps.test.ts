@@ -41,18 +41,39 @@ describe('steps', () => {
   });
 
   it.each([
-    ['a denied grant walk', 'docs.read', { path: ['b'] }, {}, ['call.contract', 'context', 'authority', 'catalogue', 'lookup', 'discover', 'arguments', 'requirement', 'authorize', 'decision.record', 'outcome.record']],
+    [
+      'a denied grant walk',
+      'docs.read',
+      { path: ['b'] },
+      {},
+      [
+        'call.contract',
+        'context',
+        'authority',
+        'catalogue',
+        'lookup',
+        'discover',
+        'arguments',
+        'requirement',
+        'authorize',
+        'decision.record',
+        'outcome.record',
+      ],
+    ],
     ['an unknown tool', 'shell.exec', {}, {}, ['call.contract', 'context', 'authority', 'catalogue', 'outcome.record']],
     ['a foreign trace', 'docs.read', { path: ['a'] }, { traceId: 'elsewhere' }, ['call.contract', 'outcome.record']],
-  ] as [string, string, Record<string, string[]>, { traceId?: string }, StepName[]][])('a refusal at %s ends its steps with its record', async (_label, tool, args, overrides, steps) => {
-    const sink = new MarkingSink();
-    const { kernel } = makeWorld({ spanSink: sink, grants: [grant({ id: 'g-a', path: ['a'] })] });
-    const ctx = context();
-    const c = call(ctx, tool, args, overrides);
-    const result = await kernel.invokeTool(ctx, c);
-    expect(result.status).not.toBe('succeeded');
-    expect(sink.stepsOf(c.id)).toEqual(steps);
-  });
+  ] as [string, string, Record<string, string[]>, { traceId?: string }, StepName[]][])(
+    'a refusal at %s ends its steps with its record',
+    async (_label, tool, args, overrides, steps) => {
+      const sink = new MarkingSink();
+      const { kernel } = makeWorld({ spanSink: sink, grants: [grant({ id: 'g-a', path: ['a'] })] });
+      const ctx = context();
+      const c = call(ctx, tool, args, overrides);
+      const result = await kernel.invokeTool(ctx, c);
+      expect(result.status).not.toBe('succeeded');
+      expect(sink.stepsOf(c.id)).toEqual(steps);
+    },
+  );
 
   it('a malformed call, which has no id to key by, marks nothing', async () => {
     const sink = new MarkingSink();

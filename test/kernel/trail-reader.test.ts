@@ -8,7 +8,13 @@ import { main } from '../../cli/main.js';
 import { captureOutput, type CapturedOutput } from '../fixtures/captured-output.js';
 
 const record = (id: string, type: string, outcome: string, operationId?: string, tool = 'files.read') =>
-  JSON.stringify({ id, type, outcome, at: '2026-12-03T00:00:00.000Z', ...(operationId === undefined ? {} : { operationId, tool }) });
+  JSON.stringify({
+    id,
+    type,
+    outcome,
+    at: '2026-12-03T00:00:00.000Z',
+    ...(operationId === undefined ? {} : { operationId, tool }),
+  });
 
 const TRAIL = [
   record('t1:1', 'authority.resolved', 'succeeded'),
@@ -35,13 +41,26 @@ describe('readTrail', () => {
     ]);
   });
 
-  it('pairs a reused call id\'s decisions with its outcomes in order', () => {
-    const reading = readTrail([record('t:1', 'authorization.checked', 'allowed', 'x'), record('t:2', 'tool.invoked', 'succeeded', 'x'), record('t:3', 'authorization.checked', 'allowed', 'x')].join('\n'));
+  it("pairs a reused call id's decisions with its outcomes in order", () => {
+    const reading = readTrail(
+      [
+        record('t:1', 'authorization.checked', 'allowed', 'x'),
+        record('t:2', 'tool.invoked', 'succeeded', 'x'),
+        record('t:3', 'authorization.checked', 'allowed', 'x'),
+      ].join('\n'),
+    );
     expect(reading.decidedWithoutOutcome.map((d) => d.decisionId)).toEqual(['t:3']);
   });
 
   it('reads an empty trail as empty', () => {
-    expect(readTrail('')).toEqual({ records: 0, byType: {}, tornLines: 0, otherLines: 0, decisions: 0, decidedWithoutOutcome: [] });
+    expect(readTrail('')).toEqual({
+      records: 0,
+      byType: {},
+      tornLines: 0,
+      otherLines: 0,
+      decisions: 0,
+      decidedWithoutOutcome: [],
+    });
   });
 });
 

@@ -11,7 +11,19 @@ import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import type { AccessContext, ContextToolProvider, MediationKernel } from '../../src/kernel/index.js';
 import { sameJson } from '../../src/kernel/registry/same-json.js';
 import { hostProvider as sharedHostProvider } from './support/host-provider.js';
-import { ACTOR, MINUTE, context, grant, instant, listAndCall, expectSameListing, expectToolWithdrawn, makeWorld, succeeded, tool } from './support/world.js';
+import {
+  ACTOR,
+  MINUTE,
+  context,
+  grant,
+  instant,
+  listAndCall,
+  expectSameListing,
+  expectToolWithdrawn,
+  makeWorld,
+  succeeded,
+  tool,
+} from './support/world.js';
 
 const TOOLS = 40;
 
@@ -42,9 +54,21 @@ describe('sameJson: equal as JSON up to member order, or a miss', () => {
     ['a boxed primitive', { a: 1, b: [new String('x'), { c: true, d: null }] }, false],
     ['NaN for null', { a: 1, b: ['x', { c: true, d: Number.NaN }] }, false],
     ['an inherited member', Object.assign(Object.create({ z: 1 }), { a: 1, b: ['x', { c: true, d: null }] }), false],
-    ['a member inherited in place of an own one', Object.assign(Object.create({ a: 1 }), { b: ['x', { c: true, d: null }] }), false],
-    ['a non-enumerable member (JSON skips it)', Object.defineProperty({ b: ['x', { c: true, d: null }] }, 'a', { value: 1, enumerable: false }), false],
-    ['a non-enumerable member beside an extra one', Object.defineProperty({ b: ['x', { c: true, d: null }], e: 0 }, 'a', { value: 1, enumerable: false }), false],
+    [
+      'a member inherited in place of an own one',
+      Object.assign(Object.create({ a: 1 }), { b: ['x', { c: true, d: null }] }),
+      false,
+    ],
+    [
+      'a non-enumerable member (JSON skips it)',
+      Object.defineProperty({ b: ['x', { c: true, d: null }] }, 'a', { value: 1, enumerable: false }),
+      false,
+    ],
+    [
+      'a non-enumerable member beside an extra one',
+      Object.defineProperty({ b: ['x', { c: true, d: null }], e: 0 }, 'a', { value: 1, enumerable: false }),
+      false,
+    ],
   ])('%s', (_label, raw, expected) => {
     expect(sameJson(raw, held)).toBe(expected);
   });
@@ -117,7 +141,10 @@ describe('an unchanged catalogue costs no shape and no walk (turn)', () => {
     expect(edited.listed.catalogHash).not.toBe(original.listed.catalogHash);
     // Handed a second time, the object was taken as a value (ADR 0046): frozen, so the revert is a new object.
     expect(Object.isFrozen(provider.definitions[3])).toBe(true);
-    provider.definitions[3] = { ...provider.definitions[3]!, description: original.listed.tools.find((t) => t.name === 'docs.t003')!.description };
+    provider.definitions[3] = {
+      ...provider.definitions[3]!,
+      description: original.listed.tools.find((t) => t.name === 'docs.t003')!.description,
+    };
     const shapes = kernel.counters.shapesBuilt;
     const reverted = await turn(kernel, context({ turn: '3' }));
     expect(reverted.listed.catalogHash).toBe(original.listed.catalogHash);
@@ -132,9 +159,14 @@ describe('a definition changed in one field is served next turn, with a new hash
       const provider = hostProvider();
       const { kernel } = makeWorld({ providers: [provider], strategy });
       const before = await turn(kernel, context({ turn: '1' }));
-      provider.definitions[7]!.inputSchema = { type: 'object', properties: { path: { type: 'array', items: { type: 'string' }, maxItems: 3 } } };
+      provider.definitions[7]!.inputSchema = {
+        type: 'object',
+        properties: { path: { type: 'array', items: { type: 'string' }, maxItems: 3 } },
+      };
       const after = await turn(kernel, context({ turn: '2' }));
-      expect(after.listed.tools.find((t) => t.name === 'docs.t007')!.inputSchema).toEqual(provider.definitions[7]!.inputSchema);
+      expect(after.listed.tools.find((t) => t.name === 'docs.t007')!.inputSchema).toEqual(
+        provider.definitions[7]!.inputSchema,
+      );
       expect(after.listed.catalogHash).not.toBe(before.listed.catalogHash);
       expect(after.result).toMatchObject({ status: 'succeeded', output: { served: `v${provider.calls}` } });
     });
@@ -156,7 +188,9 @@ describe('remembered listings never cross users or instants (turn)', () => {
       const bob: AccessContext = { ...context({ turn: `b${round}` }), actor: BOB };
       const [a, b] = [await turn(kernel, ada, 'docs.t003'), await turn(kernel, bob, 'docs.t003')];
       expect(a.listed.tools.filter((t) => t.name.startsWith('docs.t')).length).toBe(TOOLS);
-      expect(b.listed.tools.map((t) => t.name).filter((name) => name.startsWith('docs.t'))).toEqual(Array.from({ length: TOOLS / 4 }, (_, k) => `docs.t${String(4 * k + 1).padStart(3, '0')}`));
+      expect(b.listed.tools.map((t) => t.name).filter((name) => name.startsWith('docs.t'))).toEqual(
+        Array.from({ length: TOOLS / 4 }, (_, k) => `docs.t${String(4 * k + 1).padStart(3, '0')}`),
+      );
       expect(b.listed.catalogHash).not.toBe(a.listed.catalogHash);
       expect(b.result).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
     }
@@ -169,7 +203,10 @@ describe('remembered listings never cross users or instants (turn)', () => {
     const provider = hostProvider();
     const { kernel } = makeWorld({
       providers: [provider],
-      grants: [grant({ id: 'g-all', path: ['area0'] }), grant({ id: 'g-brief', path: ['area1'], constraints: { expiresAt: instant(5 * MINUTE) } })],
+      grants: [
+        grant({ id: 'g-all', path: ['area0'] }),
+        grant({ id: 'g-brief', path: ['area1'], constraints: { expiresAt: instant(5 * MINUTE) } }),
+      ],
     });
     const early = context({ turn: 'x' });
     const scope = await kernel.openTurnAuthority(early);
@@ -196,7 +233,10 @@ describe('remembered listings never cross users or instants (turn)', () => {
   });
 
   it('a duplicate name across two providers is refused by name, naming the later provider, and nothing is listed', async () => {
-    const second: ContextToolProvider = { id: 'zz-second', listTools: async () => [tool({ name: 'docs.t005', source: 'provider:zz' })] };
+    const second: ContextToolProvider = {
+      id: 'zz-second',
+      listTools: async () => [tool({ name: 'docs.t005', source: 'provider:zz' })],
+    };
     const { kernel, audit } = makeWorld({ providers: [hostProvider(), second] });
     const ctx = context({ turn: 'dup' });
     const scope = await kernel.openTurnAuthority(ctx);
@@ -214,11 +254,23 @@ describe('remembered listings never cross users or instants (turn)', () => {
       id: 'per-user',
       async listTools(ctx) {
         const who = ctx.actor.kind === 'human' ? ctx.actor.userId : '?';
-        return [{ ...tool({ name: 'docs.mine', source: 'provider:per-user' }), invoke: async (_c, p) => succeeded(p, { servedFor: who }) as never }];
+        return [
+          {
+            ...tool({ name: 'docs.mine', source: 'provider:per-user' }),
+            invoke: async (_c, p) => succeeded(p, { servedFor: who }) as never,
+          },
+        ];
       },
     };
-    const { kernel } = makeWorld({ providers: [provider], grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }] });
-    for (const [who, actor] of [['ada', ACTOR], ['bob', BOB], ['ada', ACTOR]] as const) {
+    const { kernel } = makeWorld({
+      providers: [provider],
+      grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }],
+    });
+    for (const [who, actor] of [
+      ['ada', ACTOR],
+      ['bob', BOB],
+      ['ada', ACTOR],
+    ] as const) {
       const ctx: AccessContext = { ...context({ turn: `t-${who}` }), actor };
       const { result } = await turn(kernel, ctx, 'docs.mine');
       expect(result).toMatchObject({ status: 'succeeded', output: { servedFor: who } });

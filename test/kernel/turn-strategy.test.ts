@@ -28,26 +28,41 @@ describe('the turn strategy', () => {
     const refused = await kernel.invokeTool(opening, call(opening, 'billing.export', { path: ['2026'] }));
     expect(refused).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
 
-    expect(await kernel.updateToolNamespaces(opening, { enable: ['billing'] })).toEqual({ status: 'updated', enabled: ['billing', 'docs'] });
+    expect(await kernel.updateToolNamespaces(opening, { enable: ['billing'] })).toEqual({
+      status: 'updated',
+      enabled: ['billing', 'docs'],
+    });
     const next = context({ at: MINUTE, enabled: settings.enabledFor(ACTOR) });
     expect((await kernel.listTools(next)).tools.map((t) => t.name)).toEqual(['billing.export', 'docs.read']);
-    expect(await kernel.invokeTool(next, call(next, 'billing.export', { path: ['2026'] }))).toMatchObject({ status: 'succeeded' });
+    expect(await kernel.invokeTool(next, call(next, 'billing.export', { path: ['2026'] }))).toMatchObject({
+      status: 'succeeded',
+    });
     expect(billing.seen.invoked).toBe(1);
     expect(kernel.counters.derivations).toBe(1);
     expect(audit.ofType('tool.namespace.selection.updated')).toEqual([
-      expect.objectContaining({ outcome: 'succeeded', metadata: { enable: ['billing'], disable: [], enabled: ['billing', 'docs'] } }),
+      expect.objectContaining({
+        outcome: 'succeeded',
+        metadata: { enable: ['billing'], disable: [], enabled: ['billing', 'docs'] },
+      }),
     ]);
     scope.close();
   });
 
   it('re-runs the permission filter on every operation: a grant expiring mid-turn refuses mid-turn', async () => {
-    const { kernel } = makeWorld({ grants: [grant({ id: 'g-until-5', constraints: { expiresAt: instant(5 * MINUTE) } })] });
+    const { kernel } = makeWorld({
+      grants: [grant({ id: 'g-until-5', constraints: { expiresAt: instant(5 * MINUTE) } })],
+    });
     const scope = await kernel.openTurnAuthority(context());
     const early = context({ at: MINUTE });
     expect((await kernel.listTools(early)).tools.map((t) => t.name)).toEqual(['docs.read']);
-    expect(await kernel.invokeTool(early, call(early, 'docs.read', { path: ['a'] }))).toMatchObject({ status: 'succeeded' });
+    expect(await kernel.invokeTool(early, call(early, 'docs.read', { path: ['a'] }))).toMatchObject({
+      status: 'succeeded',
+    });
     const late = context({ at: 6 * MINUTE });
-    expect(await kernel.invokeTool(late, call(late, 'docs.read', { path: ['a'] }))).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+    expect(await kernel.invokeTool(late, call(late, 'docs.read', { path: ['a'] }))).toMatchObject({
+      status: 'denied',
+      code: 'tool_unavailable',
+    });
     expect((await kernel.listTools(late)).tools).toEqual([]);
     expect(kernel.counters.derivations).toBe(1);
     scope.close();
@@ -55,7 +70,10 @@ describe('the turn strategy', () => {
 
   it('shares one pending derivation between concurrent operations of the turn', async () => {
     const provider = new DeferredProvider('notion');
-    const { kernel } = makeWorld({ providers: [provider], grants: [grant({ id: 'g1', namespace: 'notion' }), grant({ id: 'g2' })] });
+    const { kernel } = makeWorld({
+      providers: [provider],
+      grants: [grant({ id: 'g1', namespace: 'notion' }), grant({ id: 'g2' })],
+    });
     const ctx = context();
     const scope = await kernel.openTurnAuthority(ctx);
     const operations = [
@@ -86,11 +104,18 @@ describe('the turn strategy', () => {
     const scope = await kernel.openTurnAuthority(ctx);
     const failed = call(ctx, 'notion.search', { path: [] });
     expect(await kernel.invokeTool(ctx, failed)).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
-    expect(await kernel.invokeTool(ctx, call(ctx, 'notion.search', { path: [] }))).toMatchObject({ status: 'succeeded' });
-    expect(await kernel.invokeTool(ctx, call(ctx, 'notion.search', { path: [] }))).toMatchObject({ status: 'succeeded' });
+    expect(await kernel.invokeTool(ctx, call(ctx, 'notion.search', { path: [] }))).toMatchObject({
+      status: 'succeeded',
+    });
+    expect(await kernel.invokeTool(ctx, call(ctx, 'notion.search', { path: [] }))).toMatchObject({
+      status: 'succeeded',
+    });
     expect(provider.calls).toHaveLength(2);
     expect(kernel.counters.derivations).toBe(2);
-    expect(audit.ofType('tool.invoked').find((e) => e.operationId === failed.id)).toMatchObject({ reason: 'tool_catalog_unavailable', cause: expect.stringContaining('upstream reconnecting') });
+    expect(audit.ofType('tool.invoked').find((e) => e.operationId === failed.id)).toMatchObject({
+      reason: 'tool_catalog_unavailable',
+      cause: expect.stringContaining('upstream reconnecting'),
+    });
     scope.close();
   });
 
@@ -100,7 +125,9 @@ describe('the turn strategy', () => {
     const ctx = context();
     const scope = await kernel.openTurnAuthority(ctx);
     const controllers = [new AbortController(), new AbortController()];
-    const waiting = controllers.map((controller) => kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }), { signal: controller.signal }));
+    const waiting = controllers.map((controller) =>
+      kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }), { signal: controller.signal }),
+    );
     await settle();
     expect(provider.calls).toHaveLength(1);
     const providerSignal = provider.calls[0]!.signal;
@@ -143,13 +170,21 @@ describe('the turn strategy', () => {
   it('calls a provider once per turn, whatever the turn does', async () => {
     const settings = new InMemoryToolNamespaceSettings(['docs', 'notion']);
     const provider = fixedProvider('notion', [tool({ name: 'notion.search' })]);
-    const { kernel } = makeWorld({ providers: [provider], namespaceSettings: settings, grants: [grant({ id: 'g1', namespace: 'notion' }), grant({ id: 'g2' })] });
+    const { kernel } = makeWorld({
+      providers: [provider],
+      namespaceSettings: settings,
+      grants: [grant({ id: 'g1', namespace: 'notion' }), grant({ id: 'g2' })],
+    });
     for (const turn of ['1', '2']) {
       const ctx = context({ turn });
       const scope = await kernel.openTurnAuthority(ctx);
       await kernel.listTools(ctx);
       await kernel.listToolNamespaces(ctx);
-      for (let i = 0; i < 5; i++) await kernel.invokeTool(context({ turn, at: i * MINUTE }), call(ctx, i % 2 === 0 ? 'notion.search' : 'docs.read', { path: [] }));
+      for (let i = 0; i < 5; i++)
+        await kernel.invokeTool(
+          context({ turn, at: i * MINUTE }),
+          call(ctx, i % 2 === 0 ? 'notion.search' : 'docs.read', { path: [] }),
+        );
       await kernel.updateToolNamespaces(ctx, { disable: ['notion'] });
       await kernel.listTools(context({ turn, enabled: ['docs'] }));
       scope.close();

@@ -35,7 +35,9 @@ describe('the map grid', () => {
   it.each(['', ' ', '0', '6,300', '6,6', '6,x', '-6', '6.5'])('refuses %j', (given) => {
     const problem = grants(given);
     expect(problem).toBeInstanceOf(FlagProblem);
-    expect((problem as FlagProblem).describe('--grants')).toBe(`--grants must be a comma-separated list of distinct integers from 6 to 256, got '${given}'`);
+    expect((problem as FlagProblem).describe('--grants')).toBe(
+      `--grants must be a comma-separated list of distinct integers from 6 to 256, got '${given}'`,
+    );
   });
 
   describe('on the command line', () => {
@@ -51,8 +53,12 @@ describe('the map grid', () => {
       const out = await mkdtemp(path.join(tmpdir(), 'costlab-map-'));
       try {
         expect(await main(['map', '--provider-tools', '', '--grants', '0,300', '--out', out])).toBe(2);
-        expect(output.stderr).toContain("--provider-tools must be a comma-separated list of distinct integers from 1 to 64, got ''");
-        expect(output.stderr).toContain("--grants must be a comma-separated list of distinct integers from 6 to 256, got '0,300'");
+        expect(output.stderr).toContain(
+          "--provider-tools must be a comma-separated list of distinct integers from 1 to 64, got ''",
+        );
+        expect(output.stderr).toContain(
+          "--grants must be a comma-separated list of distinct integers from 6 to 256, got '0,300'",
+        );
         expect(output.stderr).not.toContain('map 1/');
         expect(await readdir(out)).toEqual([]);
       } finally {
@@ -64,9 +70,34 @@ describe('the map grid', () => {
 
 describe('where a row crosses the published value', () => {
   it('names the two measured columns it passes between, or the side it stays on', () => {
-    expect(crossing([[1, 4.5], [2, 3.1], [4, 2.3]], 3.37)).toBe('crosses between 1 and 2');
-    expect(crossing([[1, 6], [2, 11]], 2.52)).toBe('steeper everywhere');
-    expect(crossing([[1, 2], [2, 1.5]], 2.52)).toBe('shallower everywhere');
+    expect(
+      crossing(
+        [
+          [1, 4.5],
+          [2, 3.1],
+          [4, 2.3],
+        ],
+        3.37,
+      ),
+    ).toBe('crosses between 1 and 2');
+    expect(
+      crossing(
+        [
+          [1, 6],
+          [2, 11],
+        ],
+        2.52,
+      ),
+    ).toBe('steeper everywhere');
+    expect(
+      crossing(
+        [
+          [1, 2],
+          [2, 1.5],
+        ],
+        2.52,
+      ),
+    ).toBe('shallower everywhere');
   });
 });
 
@@ -80,13 +111,32 @@ describe('a map run', () => {
   });
 
   it('refuses a grid point that cannot be a world before measuring any, and writes nothing', async () => {
-    await expect(runMap({ quick: true, grid: { providerTools: [1], grants: [6, 300] }, outDir: out, repoRoot: REPO_ROOT, command: 'test', anchors: makeAnchorFigures() })).rejects.toThrow(ContractViolation);
+    await expect(
+      runMap({
+        quick: true,
+        grid: { providerTools: [1], grants: [6, 300] },
+        outDir: out,
+        repoRoot: REPO_ROOT,
+        command: 'test',
+        anchors: makeAnchorFigures(),
+      }),
+    ).rejects.toThrow(ContractViolation);
     expect(await readdir(out)).toEqual([]);
   });
 
   it('measures every point and both worlds under the three strategies, and writes the JSON and markdown whole', async () => {
-    const { results, files } = await runMap({ quick: true, grid: { providerTools: [1, 3], grants: [120] }, outDir: out, repoRoot: REPO_ROOT, command: 'costlab map --quick (test)', anchors: makeAnchorFigures() });
-    expect(results.grid.map((point) => [point.shape.providerTools, point.shape.grants, point.shape.tools])).toEqual([[1, 120, 19], [3, 120, 21]]);
+    const { results, files } = await runMap({
+      quick: true,
+      grid: { providerTools: [1, 3], grants: [120] },
+      outDir: out,
+      repoRoot: REPO_ROOT,
+      command: 'costlab map --quick (test)',
+      anchors: makeAnchorFigures(),
+    });
+    expect(results.grid.map((point) => [point.shape.providerTools, point.shape.grants, point.shape.tools])).toEqual([
+      [1, 120, 19],
+      [3, 120, 21],
+    ]);
     for (const point of [...results.grid, results.worlds.publisher, results.worlds.reference]) {
       const s = point.strategies;
       // Measured, not computed: each ratio is the quotient of that point's own medians.
@@ -96,7 +146,10 @@ describe('a map run', () => {
     expect(results.worlds.publisher.shape).toMatchObject({ providerTools: 1, grants: 120, sink: 'file' });
     expect(results.worlds.reference.shape).toMatchObject({ providerTools: 1, grants: 6, sink: 'memory' });
     expect(pointAt(results, 3, 120)?.shape.name).toBe('p3-g120');
-    expect(files.map((file) => path.relative(out, file))).toEqual([path.join('map', `${results.commit}.quick.json`), 'staircase-map.quick.md']);
+    expect(files.map((file) => path.relative(out, file))).toEqual([
+      path.join('map', `${results.commit}.quick.json`),
+      'staircase-map.quick.md',
+    ]);
     expect(parseMapResults(JSON.parse(await readFile(files[0]!, 'utf8')))).toEqual(results);
     const markdown = await readFile(files[1]!, 'utf8');
     expect(markdown).toContain('### whole call, rederive ÷ shared (published 3.37×; ✓ within 15%)');
@@ -104,6 +157,11 @@ describe('a map run', () => {
     expect((await readdir(path.join(out, 'map'))).filter((name) => name.endsWith('.partial'))).toEqual([]);
     const chart = mapChartRows(results);
     expect(chart.cells).toHaveLength(2 * results.grid.length);
-    expect(chart.worlds.map((world) => world.world)).toEqual(['publisher-shaped', 'reference', 'publisher-shaped', 'reference']);
+    expect(chart.worlds.map((world) => world.world)).toEqual([
+      'publisher-shaped',
+      'reference',
+      'publisher-shaped',
+      'reference',
+    ]);
   });
 });

@@ -7,7 +7,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { expectedReadme, reproductionParagraph, withClaims, CLAIMS_END, CLAIMS_START } from '../../bench/markdown/readme-claims.js';
+import {
+  expectedReadme,
+  reproductionParagraph,
+  withClaims,
+  CLAIMS_END,
+  CLAIMS_START,
+} from '../../bench/markdown/readme-claims.js';
 import { makeAnchorFigures } from '../fixtures/anchor-figures-fixture.js';
 import { makeResults } from '../fixtures/results-fixture.js';
 
@@ -24,7 +30,11 @@ describe('README: which ratios reproduce', () => {
     const paragraph = reproductionParagraph(near, makeAnchorFigures());
     expect(paragraph).toContain('Four reproduce: whole call, rederive ÷ shared (3.38× here, 3.37× published)');
     expect(paragraph).not.toMatch(/do not|comes out|cheap on purpose|bounded by the timer/);
-    const steep = makeResults({ seed: 'steep', commitDate: '2026-09-01T10:00:00Z', strategies: { rederive: { callP50Us: 24_000, catalogueP50Us: 22_700 } } });
+    const steep = makeResults({
+      seed: 'steep',
+      commitDate: '2026-09-01T10:00:00Z',
+      strategies: { rederive: { callP50Us: 24_000, catalogueP50Us: 22_700 } },
+    });
     const steepParagraph = reproductionParagraph(steep, makeAnchorFigures());
     expect(steepParagraph).toMatch(/whole call, rederive ÷ shared is steeper \(10\.01× here, 3\.37× published\)/);
     expect(steepParagraph).toContain('which is why the first step comes out steeper');

@@ -11,8 +11,14 @@ import { makeResults } from '../fixtures/results-fixture.js';
 
 /** Fixture results whose staircase is recomputed from their own call figures, as the harness does. */
 function results(strategies?: Parameters<typeof makeResults>[0]['strategies']): Results {
-  const made = makeResults({ seed: 'paragraph', commitDate: '2026-09-08T09:15:00+02:00', ...(strategies === undefined ? {} : { strategies }) });
-  const figures = Object.fromEntries(Object.entries(made.strategies).map(([name, r]) => [name, { figures: r }])) as unknown as Parameters<typeof staircaseOf>[0];
+  const made = makeResults({
+    seed: 'paragraph',
+    commitDate: '2026-09-08T09:15:00+02:00',
+    ...(strategies === undefined ? {} : { strategies }),
+  });
+  const figures = Object.fromEntries(
+    Object.entries(made.strategies).map(([name, r]) => [name, { figures: r }]),
+  ) as unknown as Parameters<typeof staircaseOf>[0];
   return { ...made, staircase: staircaseOf(figures) };
 }
 
@@ -30,7 +36,11 @@ describe('the staircase paragraph', () => {
   it('calls a step steeper, and names why, when catalogue work outweighs the rest of the call', () => {
     // Same catalogue segments, far cheaper everything else: both steps steepen.
     const text = staircaseParagraph(
-      results({ rederive: { callP50Us: 7100 }, shared: { callP50Us: 1400 }, turn: { callP50Us: 90, authorizeP50Us: 20 } }),
+      results({
+        rederive: { callP50Us: 7100 },
+        shared: { callP50Us: 1400 },
+        turn: { callP50Us: 90, authorizeP50Us: 20 },
+      }),
       anchors,
     );
     expect(text).toContain('steeper than the published 3.37×');
@@ -52,7 +62,11 @@ describe('the staircase paragraph', () => {
   it('flags a turn catalogue segment at the clock floor and quotes the microbenchmark', () => {
     const base = results({ turn: { catalogueP50Us: 0.05 } });
     const text = staircaseParagraph(
-      { ...base, timerOverheadUs: 0.04, micro: [{ name: 'catalogue.resolve (turn)', tool: 'mitata', meanNs: 4, p50Ns: 3.1, samples: 100 }] },
+      {
+        ...base,
+        timerOverheadUs: 0.04,
+        micro: [{ name: 'catalogue.resolve (turn)', tool: 'mitata', meanNs: 4, p50Ns: 3.1, samples: 100 }],
+      },
       anchors,
     );
     expect(text).toContain("at the clock's floor");

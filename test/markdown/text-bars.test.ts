@@ -3,7 +3,14 @@ import { bar, stackedBar } from '../../bench/markdown/text-bars.js';
 
 describe('text bars', () => {
   it('a stacked bar always fills its width, split by largest remainder', () => {
-    const drawn = stackedBar([{ weight: 0.62, glyph: 'C' }, { weight: 0.03, glyph: 'd' }, { weight: 0.35, glyph: '·' }], 50);
+    const drawn = stackedBar(
+      [
+        { weight: 0.62, glyph: 'C' },
+        { weight: 0.03, glyph: 'd' },
+        { weight: 0.35, glyph: '·' },
+      ],
+      50,
+    );
     expect(drawn).toHaveLength(50);
     expect(drawn).toBe(`${'C'.repeat(31)}${'d'.repeat(2)}${'·'.repeat(17)}`);
   });

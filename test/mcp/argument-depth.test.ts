@@ -30,23 +30,30 @@ describe('deep arguments over MCP (SDK client and server, in-memory transport)',
   it.each([
     ['the envelope, under its default bound', undefined, 'envelope'],
     ['an envelope configured wider, which is held to the kernel bound', { maxDepth: 1_000_000 }, 'envelope'],
-  ] as const)('100,000 levels: refused by %s, recorded, and the server serves on', async (_who, argumentLimits, source) => {
-    const world = buildWorld();
-    const connection = await connectInMemory(world.kernel, worldContext(1), argumentLimits === undefined ? {} : { bridge: { argumentLimits } });
-    open.push(connection);
-    const { client } = connection;
-    await client.listTools();
+  ] as const)(
+    '100,000 levels: refused by %s, recorded, and the server serves on',
+    async (_who, argumentLimits, source) => {
+      const world = buildWorld();
+      const connection = await connectInMemory(
+        world.kernel,
+        worldContext(1),
+        argumentLimits === undefined ? {} : { bridge: { argumentLimits } },
+      );
+      open.push(connection);
+      const { client } = connection;
+      await client.listTools();
 
-    const deep = await client.callTool({ name: 'files.read', arguments: deepArguments() });
-    expect(deep.isError).toBe(true);
-    expect(deep._meta).toMatchObject({ status: 'denied', code: 'invalid_request' });
-    expect(JSON.stringify(deep.content)).toContain(`arguments nest deeper than ${ARGUMENT_LIMITS.maxDepth} levels`);
+      const deep = await client.callTool({ name: 'files.read', arguments: deepArguments() });
+      expect(deep.isError).toBe(true);
+      expect(deep._meta).toMatchObject({ status: 'denied', code: 'invalid_request' });
+      expect(JSON.stringify(deep.content)).toContain(`arguments nest deeper than ${ARGUMENT_LIMITS.maxDepth} levels`);
 
-    const after = await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } });
-    expect(after._meta).toMatchObject({ status: 'succeeded' });
-    expect(invoked(world.audit.events).map((e) => [e.tool, e.source, e.outcome, e.reason, e.cause ?? null])).toEqual([
-      ['files.read', source, 'denied', 'invalid_request', 'arguments_too_deep'],
-      ['files.read', 'kernel', 'succeeded', 'allowed', null],
-    ]);
-  });
+      const after = await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } });
+      expect(after._meta).toMatchObject({ status: 'succeeded' });
+      expect(invoked(world.audit.events).map((e) => [e.tool, e.source, e.outcome, e.reason, e.cause ?? null])).toEqual([
+        ['files.read', source, 'denied', 'invalid_request', 'arguments_too_deep'],
+        ['files.read', 'kernel', 'succeeded', 'allowed', null],
+      ]);
+    },
+  );
 });

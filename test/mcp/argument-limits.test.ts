@@ -35,7 +35,9 @@ describe('checkArguments', () => {
     for (const text of ['\u0001'.repeat(50), 'é'.repeat(50), '😀'.repeat(50), '\ud800'.repeat(50), '"\\'.repeat(50)]) {
       for (const maxBytes of [60, 100, 150, 200, 300, 320]) {
         const limits = { maxDepth: 4, maxBytes };
-        expect(checkArguments({ text }, limits), `${JSON.stringify(text.slice(0, 2))} at ${maxBytes}`).toBe(exact({ text }, limits));
+        expect(checkArguments({ text }, limits), `${JSON.stringify(text.slice(0, 2))} at ${maxBytes}`).toBe(
+          exact({ text }, limits),
+        );
       }
     }
   });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { worldContext } from '../../src/world/reference-world.js';
 import { buildWorld, invoked } from './support/world.js';
 
-const refusal = { status: 'denied', code: 'tool_unavailable', cause: 'not_in_listed_catalogue', message: 'tool x is not available' } as const;
+const refusal = {
+  status: 'denied',
+  code: 'tool_unavailable',
+  cause: 'not_in_listed_catalogue',
+  message: 'tool x is not available',
+} as const;
 
 describe('kernel.recordEnvelopeRefusal (the bridge’s record of a call it refused)', () => {
   it('records tool.invoked with source envelope and the turn’s catalogHash, without invoking, resolving or deriving anything', async () => {
@@ -12,9 +17,24 @@ describe('kernel.recordEnvelopeRefusal (the bridge’s record of a call it refus
     const listed = await kernel.listTools(context);
     const before = { ...kernel.counters };
     const result = await kernel.recordEnvelopeRefusal(context, { id: 'c1', tool: 'shell.exec' }, refusal);
-    expect(result).toEqual({ status: 'denied', code: 'tool_unavailable', message: 'tool x is not available', callId: 'c1', tool: 'shell.exec', completedAt: context.now });
+    expect(result).toEqual({
+      status: 'denied',
+      code: 'tool_unavailable',
+      message: 'tool x is not available',
+      callId: 'c1',
+      tool: 'shell.exec',
+      completedAt: context.now,
+    });
     expect(invoked(audit.events)).toEqual([
-      expect.objectContaining({ tool: 'shell.exec', operationId: 'c1', outcome: 'denied', reason: 'tool_unavailable', cause: 'not_in_listed_catalogue', source: 'envelope', catalogHash: listed.catalogHash }),
+      expect.objectContaining({
+        tool: 'shell.exec',
+        operationId: 'c1',
+        outcome: 'denied',
+        reason: 'tool_unavailable',
+        cause: 'not_in_listed_catalogue',
+        source: 'envelope',
+        catalogHash: listed.catalogHash,
+      }),
     ]);
     expect({ ...kernel.counters, auditEvents: before.auditEvents }).toEqual(before);
     expect(kernel.counters.auditEvents).toBe(before.auditEvents + 1);
@@ -38,6 +58,11 @@ describe('kernel.recordEnvelopeRefusal (the bridge’s record of a call it refus
     );
     expect([result.callId, result.tool]).toEqual(['invalid-call', 'invalid-tool']);
     expect(result.status === 'succeeded' ? '' : result.message.length).toBeLessThan(1100);
-    expect(invoked(audit.events)[0]).toMatchObject({ tool: 'invalid-tool', operationId: 'invalid-call', failClosed: true, source: 'envelope' });
+    expect(invoked(audit.events)[0]).toMatchObject({
+      tool: 'invalid-tool',
+      operationId: 'invalid-call',
+      failClosed: true,
+      source: 'envelope',
+    });
   });
 });

@@ -36,10 +36,19 @@ describe('execution token', () => {
     expect(again).toEqual({ ok: true, claims });
     expect(again.ok && first.ok && again.claims).toBe(first.ok ? first.claims : undefined);
     expect(Object.isFrozen(again.ok && again.claims)).toBe(true);
-    expect(remembering.verify(`${body}.${flip(signature, 3)}`, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
-    expect(remembering.verify(`${body}.${signature.slice(0, 10)}`, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
+    expect(remembering.verify(`${body}.${flip(signature, 3)}`, before)).toMatchObject({
+      ok: false,
+      code: 'signature_mismatch',
+    });
+    expect(remembering.verify(`${body}.${signature.slice(0, 10)}`, before)).toMatchObject({
+      ok: false,
+      code: 'signature_mismatch',
+    });
     expect(remembering.verify(token, Date.parse(claims.expiresAt))).toMatchObject({ ok: false, code: 'expired' });
-    expect(new ExecutionTokenKey(Buffer.alloc(32, 8)).verify(token, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
+    expect(new ExecutionTokenKey(Buffer.alloc(32, 8)).verify(token, before)).toMatchObject({
+      ok: false,
+      code: 'signature_mismatch',
+    });
   });
 
   it('recognizes a remembered token only when spelt exactly as minted; any other spelling is judged whole', () => {
@@ -52,7 +61,12 @@ describe('execution token', () => {
     expect(remembering.recognize(token, Date.parse(claims.expiresAt))).toMatchObject({ ok: false, code: 'expired' });
     // A forged signature, one character beyond Latin-1 that narrows to a signature character, a trailing space: not recognized.
     const wide = String.fromCharCode(0x100 + signature.charCodeAt(0));
-    for (const other of [`${body}.${flip(signature, 3)}`, `${body}.${wide}${signature.slice(1)}`, `${token} `, `${body}..${signature}`]) {
+    for (const other of [
+      `${body}.${flip(signature, 3)}`,
+      `${body}.${wide}${signature.slice(1)}`,
+      `${token} `,
+      `${body}..${signature}`,
+    ]) {
       expect(remembering.recognize(other, before), other).toBeUndefined();
       expect(remembering.verify(other, before), other).toMatchObject({ ok: false });
     }
@@ -68,7 +82,13 @@ describe('execution token', () => {
   });
 
   it('encodes canonical claims: key order does not change the token', () => {
-    const reordered = { expiresAt: claims.expiresAt, catalogHash: claims.catalogHash, actor: { userId: 'ada', kind: 'human' as const }, namespaceId: 'acme', executionId: 'exec-1' };
+    const reordered = {
+      expiresAt: claims.expiresAt,
+      catalogHash: claims.catalogHash,
+      actor: { userId: 'ada', kind: 'human' as const },
+      namespaceId: 'acme',
+      executionId: 'exec-1',
+    };
     expect(key.mint(reordered)).toBe(key.mint(claims));
   });
 
@@ -90,11 +110,20 @@ describe('execution token', () => {
   it('refuses a forged signature, a tampered body and another key as signature_mismatch', () => {
     const token = key.mint(claims);
     const [body, signature] = token.split('.') as [string, string];
-    expect(key.verify(`${body}.${flip(signature, 3)}`, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
-    expect(key.verify(`${body}.${signature.slice(0, 10)}`, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
+    expect(key.verify(`${body}.${flip(signature, 3)}`, before)).toMatchObject({
+      ok: false,
+      code: 'signature_mismatch',
+    });
+    expect(key.verify(`${body}.${signature.slice(0, 10)}`, before)).toMatchObject({
+      ok: false,
+      code: 'signature_mismatch',
+    });
     const widened = Buffer.from(JSON.stringify({ ...claims, catalogHash: 'b'.repeat(64) })).toString('base64url');
     expect(key.verify(`${widened}.${signature}`, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
-    expect(new ExecutionTokenKey(Buffer.alloc(32, 8)).verify(token, before)).toMatchObject({ ok: false, code: 'signature_mismatch' });
+    expect(new ExecutionTokenKey(Buffer.alloc(32, 8)).verify(token, before)).toMatchObject({
+      ok: false,
+      code: 'signature_mismatch',
+    });
   });
 
   it('refuses at and after expiresAt as expired', () => {
@@ -104,11 +133,25 @@ describe('execution token', () => {
   });
 
   it('matches claims against the live turn: another catalogue, execution or actor is claims_mismatch', () => {
-    const expected = { executionId: 'exec-1', namespaceId: 'acme', actor: { kind: 'human', userId: 'ada' } as const, catalogHash: 'a'.repeat(64) };
+    const expected = {
+      executionId: 'exec-1',
+      namespaceId: 'acme',
+      actor: { kind: 'human', userId: 'ada' } as const,
+      catalogHash: 'a'.repeat(64),
+    };
     expect(matchClaims(claims, expected).ok).toBe(true);
-    expect(matchClaims(claims, { ...expected, catalogHash: 'c'.repeat(64) })).toMatchObject({ ok: false, code: 'claims_mismatch' });
-    expect(matchClaims(claims, { ...expected, executionId: 'exec-2' })).toMatchObject({ ok: false, code: 'claims_mismatch' });
-    expect(matchClaims(claims, { ...expected, actor: { kind: 'human', userId: 'bob' } })).toMatchObject({ ok: false, code: 'claims_mismatch' });
+    expect(matchClaims(claims, { ...expected, catalogHash: 'c'.repeat(64) })).toMatchObject({
+      ok: false,
+      code: 'claims_mismatch',
+    });
+    expect(matchClaims(claims, { ...expected, executionId: 'exec-2' })).toMatchObject({
+      ok: false,
+      code: 'claims_mismatch',
+    });
+    expect(matchClaims(claims, { ...expected, actor: { kind: 'human', userId: 'bob' } })).toMatchObject({
+      ok: false,
+      code: 'claims_mismatch',
+    });
   });
 
   it('refuses a short key', () => {

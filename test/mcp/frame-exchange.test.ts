@@ -17,9 +17,19 @@ async function frames(world = buildWorld()) {
 }
 
 /** The handshake every transport enforces: nothing but ping is served before it. */
-const INITIALIZE = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'f', version: '0' } } };
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'f', version: '0' } },
+};
 
-const call = (id: number | string, name: string, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const call = (id: number | string, name: string, args: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 function nested(depth: number): unknown {
   let value: unknown = [];
@@ -30,7 +40,12 @@ function nested(depth: number): unknown {
 describe('JSON-RPC frames handed straight to McpToolServer + OpenToolBridge', () => {
   it('answers initialize, tools/list and tools/call frames', async () => {
     const { exchange, bridge } = await frames();
-    const init = (await exchange({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'f', version: '0' } } })) as any;
+    const init = (await exchange({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'f', version: '0' } },
+    })) as any;
     expect(init.result.capabilities.tools).toEqual({ listChanged: false });
     expect(await exchange({ jsonrpc: '2.0', method: 'notifications/initialized' })).toBeUndefined();
     const list = (await exchange({ jsonrpc: '2.0', id: 2, method: 'tools/list' })) as any;
@@ -46,10 +61,20 @@ describe('JSON-RPC frames handed straight to McpToolServer + OpenToolBridge', ()
     expect(await exchange('{not json')).toMatchObject({ id: null, error: { code: -32700 } });
     expect(await exchange('[]')).toMatchObject({ id: null, error: { code: -32600 } });
     expect(await exchange({ jsonrpc: '2.0', id: 'x', method: 42 })).toMatchObject({ id: 'x', error: { code: -32600 } });
-    expect(await exchange({ jsonrpc: '2.0', id: 'p', method: 'tools/list', params: { cursor: 5 } })).toMatchObject({ id: 'p', error: { code: -32602 } });
-    expect(await exchange({ jsonrpc: '2.0', id: 'm', method: 'prompts/get', params: { name: 'x' } })).toMatchObject({ id: 'm', error: { code: -32601 } });
-    expect(await exchange(call('d', 'files.read', { path: nested(50_000) }))).toMatchObject({ result: { isError: true, _meta: { status: 'denied', code: 'invalid_request' } } });
-    expect(await exchange(call('ok', 'files.read', { path: ['projects'] }))).toMatchObject({ result: { _meta: { status: 'succeeded' } } });
+    expect(await exchange({ jsonrpc: '2.0', id: 'p', method: 'tools/list', params: { cursor: 5 } })).toMatchObject({
+      id: 'p',
+      error: { code: -32602 },
+    });
+    expect(await exchange({ jsonrpc: '2.0', id: 'm', method: 'prompts/get', params: { name: 'x' } })).toMatchObject({
+      id: 'm',
+      error: { code: -32601 },
+    });
+    expect(await exchange(call('d', 'files.read', { path: nested(50_000) }))).toMatchObject({
+      result: { isError: true, _meta: { status: 'denied', code: 'invalid_request' } },
+    });
+    expect(await exchange(call('ok', 'files.read', { path: ['projects'] }))).toMatchObject({
+      result: { _meta: { status: 'succeeded' } },
+    });
     expect(invoked(world.audit.events).map((e) => [e.source, e.reason, e.cause ?? null])).toEqual([
       ['envelope', 'invalid_request', 'arguments_too_deep'],
       ['kernel', 'allowed', null],
@@ -67,7 +92,9 @@ describe('JSON-RPC frames handed straight to McpToolServer + OpenToolBridge', ()
     expect(list.result).toMatchObject({ tools: [], _meta: { status: 'failed', code: 'tool_catalog_unavailable' } });
     const result = (await exchange(call(2, 'files.read', { path: ['projects'] }))) as any;
     expect(result.result._meta).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
-    expect(invoked(world.audit.events).map((e) => [e.source, e.reason, e.cause])).toEqual([['envelope', 'tool_catalog_unavailable', 'catalogue_not_listed']]);
+    expect(invoked(world.audit.events).map((e) => [e.source, e.reason, e.cause])).toEqual([
+      ['envelope', 'tool_catalog_unavailable', 'catalogue_not_listed'],
+    ]);
     expect(world.kernel.counters.invocations).toBe(0);
   });
 
@@ -90,6 +117,8 @@ describe('JSON-RPC frames handed straight to McpToolServer + OpenToolBridge', ()
     expect(list.result).toMatchObject({ tools: [], _meta: { status: 'denied', code: 'authority_unavailable' } });
     const result = (await connection.exchange(call(2, 'files.read', { path: ['projects'] }))) as any;
     expect(result.result._meta).toMatchObject({ status: 'denied', code: 'authority_unavailable' });
-    expect(invoked(audit.events).map((e) => [e.source, e.reason, e.failClosed])).toEqual([['envelope', 'authority_unavailable', true]]);
+    expect(invoked(audit.events).map((e) => [e.source, e.reason, e.failClosed])).toEqual([
+      ['envelope', 'authority_unavailable', true],
+    ]);
   });
 });

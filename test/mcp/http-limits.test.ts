@@ -18,13 +18,23 @@ afterEach(async () => {
 
 async function serve(limits: Partial<HttpLimits> = {}, now?: () => number) {
   const world = buildWorld();
-  const server = await McpHttpServer.listen({ openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }), limits, ...(now === undefined ? {} : { now }) });
+  const server = await McpHttpServer.listen({
+    openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }),
+    limits,
+    ...(now === undefined ? {} : { now }),
+  });
   servers.push(server);
   const execution = await server.openExecution();
   return { world, server, execution };
 }
 
-const readCall = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } } });
+const readCall = (id: number) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } },
+  });
 
 /** A raw TCP connection to the server; resolves once connected. */
 function open(url: URL): Promise<Socket> {
@@ -54,7 +64,12 @@ function stallBody(socket: Socket, url: URL, token: string, declared: number, se
   );
 }
 
-const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'burst', version: '0' } } });
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'burst', version: '0' } },
+});
 
 /** A clock the test moves: the sessions' activity is judged by it. */
 function manualClock(): { now: () => number; advance: (ms: number) => void } {
@@ -73,11 +88,15 @@ describe('HTTP sessions: idle ones evicted least-recently-used, active ones neve
     }
     clock.advance(ACTIVE_SESSION_MS);
     // Sessions 0 and 1 were opened first, but 0 is used now: active. 1 is the least recently used idle one.
-    expect((await post(server.url, readCall(1), sessions[0]!)).frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
+    expect((await post(server.url, readCall(1), sessions[0]!)).frames[0]?.result?._meta).toMatchObject({
+      status: 'succeeded',
+    });
     sessions.push(await openRawSession(server.url, execution.token));
     sessions.push(await openRawSession(server.url, execution.token));
     expect(server.sessionFootprint.sessions).toBe(MAX_SESSIONS_PER_EXECUTION);
-    const statuses = await Promise.all(sessions.map((headers, i) => post(server.url, readCall(100 + i), headers).then((r) => r.status)));
+    const statuses = await Promise.all(
+      sessions.map((headers, i) => post(server.url, readCall(100 + i), headers).then((r) => r.status)),
+    );
     // 1 and 2 went, in that order; 0 (active) and the rest stay.
     expect(statuses.map((status, i) => (status === 404 ? i : -1)).filter((i) => i >= 0)).toEqual([1, 2]);
     expect(invoked(world.audit.events)).toHaveLength(1 + sessions.length - 2);
@@ -86,13 +105,19 @@ describe('HTTP sessions: idle ones evicted least-recently-used, active ones neve
   it('a burst of 40 initializes on one token: 32 sessions, 8 refused 429 session_quota_exceeded, and the session in use keeps serving', async () => {
     const { world, server, execution } = await serve();
     const inUse = await openRawSession(server.url, execution.token);
-    const burst = await Promise.all(Array.from({ length: 40 }, () => post(server.url, initialize, bearer(execution.token))));
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, () => post(server.url, initialize, bearer(execution.token))),
+    );
     const refused = burst.filter((reply) => reply.status === 429);
-    expect(burst.filter((reply) => reply.status === 200 && reply.sessionId !== null)).toHaveLength(MAX_SESSIONS_PER_EXECUTION - 1);
+    expect(burst.filter((reply) => reply.status === 200 && reply.sessionId !== null)).toHaveLength(
+      MAX_SESSIONS_PER_EXECUTION - 1,
+    );
     expect(refused).toHaveLength(40 - (MAX_SESSIONS_PER_EXECUTION - 1));
     expect(refused[0]!.frames[0]).toMatchObject({ error: 'session_quota_exceeded' });
     expect(server.sessionFootprint.sessions).toBe(MAX_SESSIONS_PER_EXECUTION);
-    expect((await post(server.url, readCall(1), inUse)).frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
+    expect((await post(server.url, readCall(1), inUse)).frames[0]?.result?._meta).toMatchObject({
+      status: 'succeeded',
+    });
     expect(invoked(world.audit.events)).toHaveLength(1);
   });
 
@@ -100,13 +125,16 @@ describe('HTTP sessions: idle ones evicted least-recently-used, active ones neve
     const clock = manualClock();
     const { server, execution } = await serve({ smallBodyBytes: 1024, bodyTimeoutMs: 5000 }, clock.now);
     const sessions: Array<Record<string, string>> = [];
-    for (let i = 0; i < MAX_SESSIONS_PER_EXECUTION; i++) sessions.push(await openRawSession(server.url, execution.token));
+    for (let i = 0; i < MAX_SESSIONS_PER_EXECUTION; i++)
+      sessions.push(await openRawSession(server.url, execution.token));
     // Session 0's request is in flight: its body is still arriving.
     const socket = await open(server.url);
     const closed = closedWith(socket);
     socket.write(
       `POST ${server.url.pathname} HTTP/1.1\r\nHost: ${server.url.host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
-        Object.entries(sessions[0]!).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+        Object.entries(sessions[0]!)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('') +
         `Content-Length: 100\r\n\r\n{`,
     );
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -163,7 +191,12 @@ describe('HTTP connection, header and body limits', () => {
   });
 
   it('makes a large body wait, unread, while the shared budget is spent; small calls are served meanwhile', async () => {
-    const { server, execution } = await serve({ smallBodyBytes: 1024, mediumBodyBytes: 1024, largeBodyBudgetBytes: 64 * 1024, bodyTimeoutMs: 2000 });
+    const { server, execution } = await serve({
+      smallBodyBytes: 1024,
+      mediumBodyBytes: 1024,
+      largeBodyBudgetBytes: 64 * 1024,
+      bodyTimeoutMs: 2000,
+    });
     const first = await open(server.url);
     stallBody(first, server.url, execution.token, 40 * 1024, 100);
     // The first reservation is made once its headers are read: wait until the server holds it.
@@ -185,7 +218,13 @@ describe('HTTP connection, header and body limits', () => {
   });
 
   it('a medium body waits only behind medium bodies: read at once while large ones wait for their spent budget, and waiting in its own line when medium ones fill theirs', async () => {
-    const limits = { smallBodyBytes: 1024, mediumBodyBytes: 8 * 1024, mediumBodyBudgetBytes: 16 * 1024, largeBodyBudgetBytes: 64 * 1024, bodyTimeoutMs: 3000 };
+    const limits = {
+      smallBodyBytes: 1024,
+      mediumBodyBytes: 8 * 1024,
+      mediumBodyBudgetBytes: 16 * 1024,
+      largeBodyBudgetBytes: 64 * 1024,
+      bodyTimeoutMs: 3000,
+    };
     const { world, server, execution } = await serve(limits);
     const session = await openRawSession(server.url, execution.token);
     const stall = async (declared: number) => {
@@ -201,7 +240,12 @@ describe('HTTP connection, header and body limits', () => {
     await stall(40 * 1024);
     await until(() => server.connections.largeBodyWaiting === 1);
     // A 4 KB call (medium) is served while a large body waits.
-    const mediumCall = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'], pad: 'm'.repeat(4 * 1024) } } });
+    const mediumCall = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'], pad: 'm'.repeat(4 * 1024) } },
+    });
     const served = await post(server.url, mediumCall, session);
     expect(served.status).toBe(200);
     expect(served.frames[0]?.id).toBe(1);
@@ -225,7 +269,9 @@ describe('HTTP connection, header and body limits', () => {
     expect([declared.status, declared.frames[0]?.error]).toEqual([413, 'body_too_large']);
     const socket = await open(server.url);
     const answered = closedWith(socket);
-    socket.write(`POST /mcp HTTP/1.1\r\nHost: ${server.url.host}\r\nAuthorization: Bearer ${execution.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: ${server.url.host}\r\nAuthorization: Bearer ${execution.token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
     for (let i = 0; i < 10; i++) socket.write(`400\r\n${'z'.repeat(1024)}\r\n`);
     expect(await answered).toMatch(/^HTTP\/1\.1 413[^]*"error":"body_too_large"/);
   });

@@ -19,9 +19,13 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function serve(world: TestWorld, options: { idleTimeoutMs?: number; onClosed?: (execution: LiveExecution, reason: string) => void } = {}) {
+async function serve(
+  world: TestWorld,
+  options: { idleTimeoutMs?: number; onClosed?: (execution: LiveExecution, reason: string) => void } = {},
+) {
   const server = await McpHttpServer.listen({
-    openTurn: (executionId) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+    openTurn: (executionId) =>
+      OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
     ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
     ...(options.onClosed === undefined ? {} : { onExecutionClosed: options.onClosed }),
   });
@@ -36,7 +40,8 @@ async function connectClient(url: URL, token: string): Promise<Client> {
   return client;
 }
 
-const toolsCall = (id: number, name: string, args: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const toolsCall = (id: number, name: string, args: unknown) =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 describe('Streamable HTTP on loopback, with an execution token', () => {
   it('listens on 127.0.0.1 and serves the turn to an SDK client: listChanged false, one catalogHash across listing and calls', async () => {
@@ -52,7 +57,11 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     const attempts = TURN_ATTEMPTS.filter((a) => a.foreignTrace !== true);
     for (const attempt of attempts) {
       const result = await client.callTool({ name: attempt.tool, arguments: attempt.arguments });
-      expect([attempt.tool, result._meta?.status, result._meta?.code]).toEqual([attempt.tool, attempt.expect.status, attempt.expect.code]);
+      expect([attempt.tool, result._meta?.status, result._meta?.code]).toEqual([
+        attempt.tool,
+        attempt.expect.status,
+        attempt.expect.code,
+      ]);
     }
     const listings = world.audit.ofType('tool.catalog.listed');
     expect(listings.map((e) => e.catalogHash)).toEqual([listed._meta?.catalogHash]);
@@ -61,11 +70,12 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     expect(calls.every((e) => e.catalogHash === listed._meta?.catalogHash)).toBe(true);
   });
 
-  it('serves a session server of the host\'s choosing behind the same checks, one per session, closed with its execution', async () => {
+  it("serves a session server of the host's choosing behind the same checks, one per session, closed with its execution", async () => {
     const world = buildWorld();
     const made: Array<{ readonly sdk: Server; readonly closed: Promise<void> }> = [];
     const server = await McpHttpServer.listen({
-      openTurn: (executionId) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+      openTurn: (executionId) =>
+        OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
       session: () => {
         const sdk = new Server({ name: 'other', version: '0.0.0' }, { capabilities: { tools: {} } });
         sdk.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
@@ -92,11 +102,12 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     await made[0]!.closed;
   });
 
-  it('answers internal_error, with nothing of the fault, when the session server of the host\'s choosing cannot be made; the host is told', async () => {
+  it("answers internal_error, with nothing of the fault, when the session server of the host's choosing cannot be made; the host is told", async () => {
     const world = buildWorld();
     const faults: unknown[] = [];
     const server = await McpHttpServer.listen({
-      openTurn: (executionId) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+      openTurn: (executionId) =>
+        OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
       session: () => {
         throw new Error('secret detail of the host');
       },
@@ -106,10 +117,19 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     const execution = await server.openExecution();
     const init = await post(
       server.url,
-      JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+      }),
       bearer(execution.token),
     );
-    expect([init.status, init.frames[0]?.error, JSON.stringify(init.frames).includes('secret')]).toEqual([500, 'internal_error', false]);
+    expect([init.status, init.frames[0]?.error, JSON.stringify(init.frames).includes('secret')]).toEqual([
+      500,
+      'internal_error',
+      false,
+    ]);
     expect(faults.map((fault) => (fault as Error).message)).toEqual(['secret detail of the host']);
     // The execution and its turn are still live (the server's close, after the test, ends them).
     expect(world.kernel.openLeases).toBe(1);
@@ -124,7 +144,10 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     await first.close();
     expect(world.kernel.openLeases).toBe(1);
     const second = await connectClient(server.url, execution.token);
-    const result = await second.callTool({ name: 'notion.search', arguments: { path: ['Handbook'], query: 'holidays' } });
+    const result = await second.callTool({
+      name: 'notion.search',
+      arguments: { path: ['Handbook'], query: 'holidays' },
+    });
     expect(result._meta).toMatchObject({ status: 'succeeded' });
     expect(world.audit.ofType('tool.catalog.listed')).toHaveLength(1);
     expect(world.provider.calls).toBe(1);
@@ -142,7 +165,11 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     const execution = await server.openExecution();
     // A live session, so a refused request could otherwise have reached a server.
     const session = await openRawSession(server.url, execution.token);
-    const claims = { executionId: execution.executionId, namespaceId: 'acme', actor: { kind: 'human' as const, userId: 'ada' } };
+    const claims = {
+      executionId: execution.executionId,
+      namespaceId: 'acme',
+      actor: { kind: 'human' as const, userId: 'ada' },
+    };
     // An honest earlier catalogue: the same world listed while `notion` was disabled.
     const earlier = await world.kernel.listTools(worldContext(99, undefined, ['files', 'admin', 'fixtures']));
     expect(earlier.catalogHash).not.toBe(execution.bridge.catalogHash);
@@ -150,7 +177,11 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     const tokens: Record<string, string> = {
       claims_mismatch: server.key.mint({ ...claims, catalogHash: earlier.catalogHash, expiresAt: execution.expiresAt }),
       signature_mismatch: `${body}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`,
-      expired: server.key.mint({ ...claims, catalogHash: execution.bridge.catalogHash, expiresAt: new Date(Date.now() - 1000).toISOString() }),
+      expired: server.key.mint({
+        ...claims,
+        catalogHash: execution.bridge.catalogHash,
+        expiresAt: new Date(Date.now() - 1000).toISOString(),
+      }),
       malformed: 'not-a-token',
     };
     const invocations = world.kernel.counters.invocations;
@@ -158,13 +189,22 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     for (const [code, token] of Object.entries(tokens)) {
       for (const headers of [{ ...session, ...bearer(token) }, bearer(token)]) {
         const reply = await post(server.url, toolsCall(7, 'files.read', { path: ['projects', 'roadmap.md'] }), headers);
-        expect([code, reply.status, reply.frames[0]]).toEqual([code, 401, { error: 'invalid_execution_token', code, message: expect.any(String) }]);
+        expect([code, reply.status, reply.frames[0]]).toEqual([
+          code,
+          401,
+          { error: 'invalid_execution_token', code, message: expect.any(String) },
+        ]);
       }
     }
-    const missing = await post(server.url, toolsCall(8, 'files.read', { path: ['projects'] }), { 'mcp-session-id': session['mcp-session-id']! });
+    const missing = await post(server.url, toolsCall(8, 'files.read', { path: ['projects'] }), {
+      'mcp-session-id': session['mcp-session-id']!,
+    });
     expect([missing.status, missing.frames[0]?.code]).toEqual([401, 'malformed']);
     // The SDK client sees the refusal as a failed connection.
-    await expect(connectClient(server.url, tokens.claims_mismatch!)).rejects.toMatchObject({ code: 401, message: expect.stringContaining('claims_mismatch') });
+    await expect(connectClient(server.url, tokens.claims_mismatch!)).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('claims_mismatch'),
+    });
     expect(world.kernel.counters.invocations).toBe(invocations);
     expect(world.audit.length).toBe(events);
     // The real token still works on the same session.
@@ -191,7 +231,10 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     const mine = await server.openExecution();
     const theirs = await server.openExecution();
     const theirSession = await openRawSession(server.url, theirs.token);
-    const reply = await post(server.url, toolsCall(1, 'files.read', { path: ['projects'] }), { ...theirSession, ...bearer(mine.token) });
+    const reply = await post(server.url, toolsCall(1, 'files.read', { path: ['projects'] }), {
+      ...theirSession,
+      ...bearer(mine.token),
+    });
     expect(reply.status).toBe(404);
     expect(invoked(world.audit.events)).toHaveLength(0);
   });
@@ -200,7 +243,8 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     const world = buildWorld();
     let now = Date.now();
     const server = await McpHttpServer.listen({
-      openTurn: (executionId) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+      openTurn: (executionId) =>
+        OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
       now: () => now,
     });
     servers.push(server);
@@ -226,16 +270,32 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     const session = await openRawSession(server.url, execution.token);
     const notJson = await post(server.url, '{"jsonrpc":"2.0","id":1,"method":', session);
     expect([notJson.status, notJson.frames[0]?.error?.code]).toEqual([400, -32700]);
-    const wrongShape = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 7 } }), session);
+    const wrongShape = await post(
+      server.url,
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 7 } }),
+      session,
+    );
     expect(wrongShape.frames[0]?.error?.code).toBe(-32602);
     const notRpc = await post(server.url, JSON.stringify({ hello: 'world' }), session);
     expect(notRpc.status).toBe(400);
-    const huge = await post(server.url, toolsCall(3, 'files.write', { path: ['projects', 'drafts', 'big.md'], content: 'x'.repeat(1_100_000) }), session);
+    const huge = await post(
+      server.url,
+      toolsCall(3, 'files.write', { path: ['projects', 'drafts', 'big.md'], content: 'x'.repeat(1_100_000) }),
+      session,
+    );
     expect(huge.frames[0]?.result?._meta).toMatchObject({ status: 'denied', code: 'invalid_request' });
     const depth = 20_000;
-    const deep = await post(server.url, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"files.read","arguments":{"path":${'['.repeat(depth)}${']'.repeat(depth)}}}}`, session);
+    const deep = await post(
+      server.url,
+      `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"files.read","arguments":{"path":${'['.repeat(depth)}${']'.repeat(depth)}}}}`,
+      session,
+    );
     expect(deep.frames[0]?.result?._meta).toMatchObject({ status: 'denied', code: 'invalid_request' });
-    const oversize = await post(server.url, toolsCall(5, 'files.read', { path: ['projects'], pad: 'y'.repeat(5 * 1024 * 1024) }), session);
+    const oversize = await post(
+      server.url,
+      toolsCall(5, 'files.read', { path: ['projects'], pad: 'y'.repeat(5 * 1024 * 1024) }),
+      session,
+    );
     expect(oversize.status).toBe(413);
     const after = await post(server.url, toolsCall(6, 'files.read', { path: ['projects', 'roadmap.md'] }), session);
     expect(after.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });

@@ -68,7 +68,11 @@ describe('McpToolServer over the in-memory transport', () => {
     for (const attempt of attempts) {
       const result = await client.callTool({ name: attempt.tool, arguments: attempt.arguments });
       const m = meta(result);
-      expect({ tool: attempt.tool, status: m.status, code: m.code }).toEqual({ tool: attempt.tool, status: attempt.expect.status, code: attempt.expect.code });
+      expect({ tool: attempt.tool, status: m.status, code: m.code }).toEqual({
+        tool: attempt.tool,
+        status: attempt.expect.status,
+        code: attempt.expect.code,
+      });
       expect(result.isError === true).toBe(attempt.expect.status !== 'succeeded');
       if (attempt.expect.status === 'succeeded') expect(result.structuredContent).toMatchObject({ ok: true });
     }
@@ -134,7 +138,11 @@ describe('McpToolServer over the in-memory transport', () => {
     ]);
     const { client } = await connect(world);
     const controller = new AbortController();
-    const pending = client.callTool({ name: 'notion.search', arguments: { path: ['Handbook'], query: 'x' } }, undefined, { signal: controller.signal });
+    const pending = client.callTool(
+      { name: 'notion.search', arguments: { path: ['Handbook'], query: 'x' } },
+      undefined,
+      { signal: controller.signal },
+    );
     await handlerStarted;
     controller.abort();
     await expect(pending).rejects.toThrow();
@@ -155,7 +163,9 @@ describe('the bridge holds the catalogue the turn was shown', () => {
       const result = await client.callTool({ name: 'notion.fetch', arguments: { path: ['Handbook'], query: 'x' } });
       expect(meta(result)).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
       expect(world.kernel.counters.invocations).toBe(before);
-      expect(invoked(world.audit.events).map((e) => [e.tool, e.source, e.cause])).toEqual([['notion.fetch', 'envelope', 'not_in_listed_catalogue']]);
+      expect(invoked(world.audit.events).map((e) => [e.tool, e.source, e.cause])).toEqual([
+        ['notion.fetch', 'envelope', 'not_in_listed_catalogue'],
+      ]);
     }
   });
 
@@ -168,7 +178,12 @@ describe('the bridge holds the catalogue the turn was shown', () => {
       world.provider.publish([notionSearch()]);
       const result = await client.callTool({ name: 'notion.fetch', arguments: { path: ['Handbook'], query: 'x' } });
       const record = invoked(world.audit.events)[0]!;
-      outcomes[strategy] = { status: meta(result).status, code: meta(result).code, source: record.source, cause: record.cause };
+      outcomes[strategy] = {
+        status: meta(result).status,
+        code: meta(result).code,
+        source: record.source,
+        cause: record.cause,
+      };
     }
     expect(outcomes).toEqual({
       rederive: { status: 'denied', code: 'tool_unavailable', source: 'kernel', cause: 'not_registered' },
@@ -179,14 +194,23 @@ describe('the bridge holds the catalogue the turn was shown', () => {
   it('catalogue moved mid-turn: the probe inside the granted tree succeeds under `turn` and fails under `rederive`', async () => {
     const moved = (): ReturnType<typeof notionSearch> => {
       const handler = notionSearch();
-      return { ...handler, definition: { ...handler.definition, requiredCapability: { ...handler.definition.requiredCapability, action: 'administer' } } };
+      return {
+        ...handler,
+        definition: {
+          ...handler.definition,
+          requiredCapability: { ...handler.definition.requiredCapability, action: 'administer' },
+        },
+      };
     };
     const outcomes: Record<string, unknown> = {};
     for (const strategy of ['rederive', 'turn'] as const) {
       const world = buildWorld(strategy);
       const { client } = await connect(world);
       world.provider.publish([moved()]);
-      const probe = await client.callTool({ name: 'notion.search', arguments: { path: ['Handbook', 'onboarding'], query: 'x' } });
+      const probe = await client.callTool({
+        name: 'notion.search',
+        arguments: { path: ['Handbook', 'onboarding'], query: 'x' },
+      });
       const attack = await client.callTool({ name: 'notion.search', arguments: { path: ['Payroll'], query: 'x' } });
       outcomes[strategy] = [meta(probe).status, meta(attack).code];
     }

@@ -29,10 +29,14 @@ function upstreamServer() {
       return { content: [{ type: 'text', text: 'ok' }], structuredContent: { hits: [`${path.join('/')}?q=${query}`] } };
     },
   );
-  const broken = server.registerTool('broken', { description: 'Always fails.', inputSchema: { path: z.array(z.string()) }, annotations: { readOnlyHint: true } }, async () => {
-    calls.push('broken');
-    return { content: [{ type: 'text', text: 'upstream exploded' }], isError: true };
-  });
+  const broken = server.registerTool(
+    'broken',
+    { description: 'Always fails.', inputSchema: { path: z.array(z.string()) }, annotations: { readOnlyHint: true } },
+    async () => {
+      calls.push('broken');
+      return { content: [{ type: 'text', text: 'upstream exploded' }], isError: true };
+    },
+  );
   server.registerTool('delete_workspace', { description: 'Not mapped by the host: never offered.' }, async () => {
     calls.push('delete_workspace');
     return { content: [] };
@@ -63,7 +67,10 @@ async function setup(strategy: CatalogueStrategyName = 'turn', followListChanged
       tool.name === 'search' || tool.name === 'broken'
         ? {
             requiredCapability: ceiling,
-            resolveRequirement: (_context, call, declared) => ({ resource: { namespace: 'notion', path: call.arguments.path as string[] }, action: declared.action }),
+            resolveRequirement: (_context, call, declared) => ({
+              resource: { namespace: 'notion', path: call.arguments.path as string[] },
+              action: declared.action,
+            }),
           }
         : undefined,
   });
@@ -78,8 +85,16 @@ describe('McpToolProvider against a real upstream SDK server', () => {
     const notion = listed.tools.filter((t) => t.namespace === 'notion');
     expect(notion.map((t) => t.name)).toEqual(['notion.broken', 'notion.search']);
     const search = notion.find((t) => t.name === 'notion.search')!;
-    expect(search).toMatchObject({ source: 'mcp:notion', readWrite: 'read', requiredCapability: ceiling, annotations: { readOnly: true } });
-    expect(search.inputSchema).toMatchObject({ type: 'object', properties: { path: { type: 'array' }, query: { type: 'string' } } });
+    expect(search).toMatchObject({
+      source: 'mcp:notion',
+      readWrite: 'read',
+      requiredCapability: ceiling,
+      annotations: { readOnly: true },
+    });
+    expect(search.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { path: { type: 'array' }, query: { type: 'string' } },
+    });
     expect(search.outputSchema).toMatchObject({ type: 'object', properties: { hits: { type: 'array' } } });
   });
 
@@ -88,10 +103,26 @@ describe('McpToolProvider against a real upstream SDK server', () => {
     const context = worldContext(1);
     const scope = await kernel.openTurnAuthority(context);
     await kernel.listTools(context);
-    const call = (id: string, args: Record<string, unknown>) => kernel.invokeTool(context, { id, tool: 'notion.search', arguments: args, traceId: context.traceId, requestedAt: context.now });
-    expect(await call('c1', { path: ['Handbook', 'onboarding'], query: 'laptop' })).toMatchObject({ status: 'succeeded', output: { hits: ['Handbook/onboarding?q=laptop'] } });
-    expect(await call('c2', { path: ['Payroll'], query: 'salary' })).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
-    expect(await call('c3', { path: 'Handbook', query: 1 })).toMatchObject({ status: 'failed', code: 'invalid_tool_arguments' });
+    const call = (id: string, args: Record<string, unknown>) =>
+      kernel.invokeTool(context, {
+        id,
+        tool: 'notion.search',
+        arguments: args,
+        traceId: context.traceId,
+        requestedAt: context.now,
+      });
+    expect(await call('c1', { path: ['Handbook', 'onboarding'], query: 'laptop' })).toMatchObject({
+      status: 'succeeded',
+      output: { hits: ['Handbook/onboarding?q=laptop'] },
+    });
+    expect(await call('c2', { path: ['Payroll'], query: 'salary' })).toMatchObject({
+      status: 'denied',
+      code: 'no_matching_grant',
+    });
+    expect(await call('c3', { path: 'Handbook', query: 1 })).toMatchObject({
+      status: 'failed',
+      code: 'invalid_tool_arguments',
+    });
     expect(upstream.calls).toEqual(['search:Handbook/onboarding']);
     scope.close();
   });
@@ -99,7 +130,13 @@ describe('McpToolProvider against a real upstream SDK server', () => {
   it('an upstream error result is the tool failing: tool_execution_failed', async () => {
     const { kernel, upstream } = await setup();
     const context = worldContext(1);
-    const result = await kernel.invokeTool(context, { id: 'c1', tool: 'notion.broken', arguments: { path: ['Handbook'] }, traceId: context.traceId, requestedAt: context.now });
+    const result = await kernel.invokeTool(context, {
+      id: 'c1',
+      tool: 'notion.broken',
+      arguments: { path: ['Handbook'] },
+      traceId: context.traceId,
+      requestedAt: context.now,
+    });
     expect(result).toMatchObject({ status: 'failed', code: 'tool_execution_failed' });
     expect(upstream.calls).toEqual(['broken']);
   });
@@ -109,7 +146,8 @@ describe('McpToolProvider against a real upstream SDK server', () => {
     for (const strategy of ['rederive', 'turn'] as const) {
       const { kernel, provider } = await setup(strategy);
       const connection = await connectInMemory(kernel, worldContext(1));
-      for (let i = 0; i < 3; i++) await connection.client.callTool({ name: 'notion.search', arguments: { path: ['Handbook'], query: `q${i}` } });
+      for (let i = 0; i < 3; i++)
+        await connection.client.callTool({ name: 'notion.search', arguments: { path: ['Handbook'], query: `q${i}` } });
       counts[strategy] = provider.listings;
       await connection.close();
     }
@@ -121,14 +159,20 @@ describe('McpToolProvider against a real upstream SDK server', () => {
     const { kernel, upstream, audit } = await setup('rederive');
     const connection = await connectInMemory(kernel, worldContext(1));
     open.push(() => connection.close());
-    upstream.server.registerTool('export', { description: 'Added mid-turn.', inputSchema: { path: z.array(z.string()) } }, async () => {
-      upstream.calls.push('export');
-      return { content: [] };
-    });
+    upstream.server.registerTool(
+      'export',
+      { description: 'Added mid-turn.', inputSchema: { path: z.array(z.string()) } },
+      async () => {
+        upstream.calls.push('export');
+        return { content: [] };
+      },
+    );
     const result = await connection.client.callTool({ name: 'notion.export', arguments: { path: ['Handbook'] } });
     expect(result._meta).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
     expect(upstream.calls).toEqual([]);
-    expect(invoked(audit.events).map((e) => [e.tool, e.source, e.cause])).toEqual([['notion.export', 'envelope', 'not_in_listed_catalogue']]);
+    expect(invoked(audit.events).map((e) => [e.tool, e.source, e.cause])).toEqual([
+      ['notion.export', 'envelope', 'not_in_listed_catalogue'],
+    ]);
   });
 
   it('following list_changed: an unchanged upstream is asked once, a notice makes the next turn list again (turn)', async () => {
@@ -164,7 +208,10 @@ describe('McpToolProvider against a real upstream SDK server', () => {
     await open.pop()!();
     expect(following.provider.catalogueRevision()).toBeUndefined();
     // A dead upstream fails the listing, as it always has, rather than being served from memory.
-    expect(await following.kernel.listTools(worldContext(2))).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
+    expect(await following.kernel.listTools(worldContext(2))).toMatchObject({
+      status: 'failed',
+      code: 'tool_catalog_unavailable',
+    });
   });
 
   it('a long turn adds no listener to its signal: 50 listings and 50 calls leave none, and an abort still reaches the request in flight', async () => {

@@ -15,8 +15,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const DEPTH = 5000;
 /** A response to a request the server never sent, nested past the SDK's JSON.stringify (issue 14, defect 1). */
-const deepResponse = (id: string | number) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"x":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}}`;
-const deepError = (id: string | number) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":1,"message":"m","data":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}}`;
+const deepResponse = (id: string | number) =>
+  `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"x":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}}`;
+const deepError = (id: string | number) =>
+  `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":1,"message":"m","data":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}}`;
 
 describe('costlab serve --stdio under a nested response frame and an early call', () => {
   it('survives a deeply nested response to no request, answering every request of the same chunk', async () => {
@@ -66,12 +68,22 @@ describe('the protocol guard on the frame exchange', () => {
     const world = buildWorld();
     const connection = await connectFrames(world.kernel, worldContext(1));
     try {
-      await connection.exchange({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'g', version: '0' } } });
+      await connection.exchange({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'g', version: '0' } },
+      });
       // An internal fault: the bridge throws where it never should.
       connection.bridge.call = () => {
         throw new RangeError('Maximum call stack size exceeded at /secret/path.ts:12');
       };
-      const reply = (await connection.exchange({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'files.read', arguments: {} } })) as { error?: { code: number; message: string; data?: unknown } };
+      const reply = (await connection.exchange({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'files.read', arguments: {} },
+      })) as { error?: { code: number; message: string; data?: unknown } };
       expect(reply.error).toEqual({ code: -32603, message: 'Internal error' });
     } finally {
       await connection.close();
@@ -87,7 +99,9 @@ afterEach(async () => {
 describe('Streamable HTTP under a nested response frame and a bad path', () => {
   it('does not echo internal error text, and keeps serving', async () => {
     const world = buildWorld();
-    const server = await McpHttpServer.listen({ openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }) });
+    const server = await McpHttpServer.listen({
+      openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }),
+    });
     servers.push(server);
     const execution = await server.openExecution();
     const session = await openRawSession(server.url, execution.token);
@@ -96,10 +110,25 @@ describe('Streamable HTTP under a nested response frame and a bad path', () => {
       expect(reply.status).toBeLessThan(500);
       expect(JSON.stringify(reply.frames)).not.toMatch(/RangeError|Maximum call stack/);
     }
-    const after = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } } }), session);
+    const after = await post(
+      server.url,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } },
+      }),
+      session,
+    );
     expect(after.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
     expect(invoked(world.audit.events)).toHaveLength(1);
-    const odd = await rawRequest(server.url, 'POST', '//%', { ...bearer(execution.token), 'content-type': 'application/json' }, '{}');
+    const odd = await rawRequest(
+      server.url,
+      'POST',
+      '//%',
+      { ...bearer(execution.token), 'content-type': 'application/json' },
+      '{}',
+    );
     expect([odd.status, odd.body.error]).toEqual([404, 'not_found']);
     expect(JSON.stringify(odd.body)).not.toMatch(/Invalid URL/);
   });

@@ -14,7 +14,10 @@ import { httpClientTransport, requestScopedFetch } from '../../src/mcp/transport
 import { bearer } from './support/http-frames.js';
 import { buildWorld } from './support/world.js';
 
-function recordingFetch(): { fetch: (url: string | URL, init?: RequestInit) => Promise<Response>; signals: AbortSignal[] } {
+function recordingFetch(): {
+  fetch: (url: string | URL, init?: RequestInit) => Promise<Response>;
+  signals: AbortSignal[];
+} {
   const signals: AbortSignal[] = [];
   return {
     signals,
@@ -32,7 +35,8 @@ describe('requestScopedFetch', () => {
     const base = recordingFetch();
     const connection = new AbortController();
     const scoped = requestScopedFetch(base.fetch);
-    for (let i = 0; i < 50; i++) await scoped('http://127.0.0.1/mcp', { method: i % 10 === 9 ? 'DELETE' : 'POST', signal: connection.signal });
+    for (let i = 0; i < 50; i++)
+      await scoped('http://127.0.0.1/mcp', { method: i % 10 === 9 ? 'DELETE' : 'POST', signal: connection.signal });
     expect(getEventListeners(connection.signal, 'abort')).toHaveLength(0);
     expect(new Set(base.signals).size).toBe(50);
     expect(base.signals.every((signal) => signal !== connection.signal)).toBe(true);
@@ -66,7 +70,9 @@ describe('requestScopedFetch', () => {
 describe('httpClientTransport', () => {
   it('300 tools/call on one client leave no listener on its connection signal', async () => {
     const world = buildWorld();
-    const server = await McpHttpServer.listen({ openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }) });
+    const server = await McpHttpServer.listen({
+      openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }),
+    });
     const execution = await server.openExecution();
     const transport = httpClientTransport(server.url, bearer(execution.token));
     const client = new Client({ name: 'listeners', version: '0' });
@@ -75,7 +81,8 @@ describe('httpClientTransport', () => {
       // The SDK's connection-wide controller, made at start: every fetch of the transport is handed its signal.
       const connection = (transport as unknown as { _abortController: AbortController })._abortController.signal;
       const before = getEventListeners(connection, 'abort').length;
-      for (let i = 0; i < 300; i++) await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } });
+      for (let i = 0; i < 300; i++)
+        await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } });
       // The standing GET stream's link, if the client opened one, is there before and after: nothing per call.
       expect(before).toBeLessThanOrEqual(1);
       expect(getEventListeners(connection, 'abort')).toHaveLength(before);

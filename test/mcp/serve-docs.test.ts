@@ -28,7 +28,12 @@ describe('docs/serve.md, the reference world', () => {
   it('documents a first call that succeeds and one that is refused, and both answer as documented', async () => {
     const calls = documentedCalls();
     expect(calls.map((entry) => entry.expect)).toEqual(['succeeded', 'denied no_matching_grant']);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [...SERVE_ARGS, '--audit', '/dev/null'], cwd: REPO_ROOT, stderr: 'ignore' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...SERVE_ARGS, '--audit', '/dev/null'],
+      cwd: REPO_ROOT,
+      stderr: 'ignore',
+    });
     const client = new Client({ name: 'serve-docs-test', version: '1.0.0' });
     await client.connect(transport);
     try {

@@ -51,16 +51,26 @@ const world = {
       cwd: REPO_ROOT,
       stderr: 'ignore',
       namespace: 'up',
-      tools: { say: { requiredCapability: { resource: { namespace: 'up', path: [] }, action: 'read' }, readWrite: 'read', pathArgument: 'path' } },
+      tools: {
+        say: {
+          requiredCapability: { resource: { namespace: 'up', path: [] }, action: 'read' },
+          readWrite: 'read',
+          pathArgument: 'path',
+        },
+      },
     },
   ],
 };
 
 describe('refusal text', () => {
   it('names the code once', () => {
-    expect(refusalText('no_matching_grant', 'not authorized: no_matching_grant')).toBe('no_matching_grant: not authorized');
+    expect(refusalText('no_matching_grant', 'not authorized: no_matching_grant')).toBe(
+      'no_matching_grant: not authorized',
+    );
     expect(refusalText('tool_unavailable', 'tool_unavailable')).toBe('tool_unavailable');
-    expect(refusalText('invalid_tool_arguments', 'path: expected array')).toBe('invalid_tool_arguments: path: expected array');
+    expect(refusalText('invalid_tool_arguments', 'path: expected array')).toBe(
+      'invalid_tool_arguments: path: expected array',
+    );
   });
 });
 
@@ -97,7 +107,14 @@ describe('costlab serve --stdio --world, in front of an upstream server', () => 
       const printed = /for example:\n(\{[\s\S]*?\n\})/.exec(stderr)?.[1];
       expect(printed, stderr).toBeDefined();
       const args = (JSON.parse(printed!) as { mcpServers: { costlab: { args: string[] } } }).mcpServers.costlab.args;
-      expect(args.slice(1)).toEqual(['serve', '--stdio', '--world', worldFile, '--audit', path.join(scratch, 'audit.jsonl')]);
+      expect(args.slice(1)).toEqual([
+        'serve',
+        '--stdio',
+        '--world',
+        worldFile,
+        '--audit',
+        path.join(scratch, 'audit.jsonl'),
+      ]);
     } finally {
       await client.close();
     }

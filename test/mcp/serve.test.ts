@@ -25,7 +25,12 @@ const grant = (id: string, namespace: string, pathPrefix: string[]) => ({
   constraints: {},
   issuedAt: '2026-11-01T00:00:00.000Z',
 });
-const pathInput = { type: 'object', properties: { path: { type: 'array', items: { type: 'string' } } }, required: ['path'], additionalProperties: false };
+const pathInput = {
+  type: 'object',
+  properties: { path: { type: 'array', items: { type: 'string' } } },
+  required: ['path'],
+  additionalProperties: false,
+};
 
 /** A world file: two canned tools and, as an upstream MCP server, another `costlab serve --stdio` over the reference world. */
 function labWorld() {
@@ -40,8 +45,23 @@ function labWorld() {
     clock: '2026-11-30T09:00:00.000Z',
     grants: [grant('g-notes', 'notes', ['public']), grant('g-up', 'up', ['projects'])],
     tools: [
-      { name: 'notes.read', namespace: 'notes', readWrite: 'read', inputSchema: pathInput, requiredCapability: { resource: { namespace: 'notes', path: [] }, action: 'read' }, pathArgument: 'path', answer: { output: { text: 'hello' } } },
-      { name: 'notes.fail', namespace: 'notes', readWrite: 'read', inputSchema: pathInput, requiredCapability: { resource: { namespace: 'notes', path: ['public'] }, action: 'read' }, answer: { error: 'disk on fire' } },
+      {
+        name: 'notes.read',
+        namespace: 'notes',
+        readWrite: 'read',
+        inputSchema: pathInput,
+        requiredCapability: { resource: { namespace: 'notes', path: [] }, action: 'read' },
+        pathArgument: 'path',
+        answer: { output: { text: 'hello' } },
+      },
+      {
+        name: 'notes.fail',
+        namespace: 'notes',
+        readWrite: 'read',
+        inputSchema: pathInput,
+        requiredCapability: { resource: { namespace: 'notes', path: ['public'] }, action: 'read' },
+        answer: { error: 'disk on fire' },
+      },
     ],
     upstream: [
       {
@@ -52,7 +72,13 @@ function labWorld() {
         stderr: 'ignore',
         namespace: 'up',
         prefix: 'up.',
-        tools: { 'files.read': { requiredCapability: { resource: { namespace: 'up', path: [] }, action: 'read' }, readWrite: 'read', pathArgument: 'path' } },
+        tools: {
+          'files.read': {
+            requiredCapability: { resource: { namespace: 'up', path: [] }, action: 'read' },
+            readWrite: 'read',
+            pathArgument: 'path',
+          },
+        },
       },
     ],
   };
@@ -61,11 +87,18 @@ function labWorld() {
 describe('a world file', () => {
   it('serves canned tools and an upstream MCP server’s mapped tools, each call mediated by this kernel', async () => {
     const audit = new MemoryAuditSink();
-    const world = await configuredServedWorld(WorldConfigSchema.parse(labWorld()), { strategy: 'turn', auditSink: audit });
+    const world = await configuredServedWorld(WorldConfigSchema.parse(labWorld()), {
+      strategy: 'turn',
+      auditSink: audit,
+    });
     try {
       const connection = await connectInMemory(world.kernel, world.contextFor('exec-lab'));
       const { client } = connection;
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['notes.fail', 'notes.read', 'up.files.read']);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+        'notes.fail',
+        'notes.read',
+        'up.files.read',
+      ]);
       const outcome = async (name: string, args: Record<string, unknown>) => {
         const result = await client.callTool({ name, arguments: args });
         return [result._meta?.status, result._meta?.code ?? null];
@@ -77,7 +110,11 @@ describe('a world file', () => {
       expect(await outcome('up.files.read', { path: ['projects', 'roadmap.md'] })).toEqual(['succeeded', null]);
       expect(await outcome('up.files.read', { path: ['secrets'] })).toEqual(['denied', 'no_matching_grant']);
       await connection.close();
-      expect(audit.ofType('tool.invoked').every((e) => e.traceId === 'exec-lab' && e.catalogHash === connection.bridge.catalogHash)).toBe(true);
+      expect(
+        audit
+          .ofType('tool.invoked')
+          .every((e) => e.traceId === 'exec-lab' && e.catalogHash === connection.bridge.catalogHash),
+      ).toBe(true);
     } finally {
       await world.close();
     }
@@ -98,7 +135,10 @@ describe('a world file', () => {
 describe('costlab serve --http', () => {
   it('prints the URL and a token on stdout (never on stderr, the audit stream), serves an SDK client, and exits cleanly on SIGTERM', async () => {
     const audit = path.join(scratch, 'http.jsonl');
-    const child = spawn(process.execPath, ['bin/costlab.mjs', 'serve', '--http', '--port', '0', '--audit', audit], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/costlab.mjs', 'serve', '--http', '--port', '0', '--audit', audit], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     let stdout = '';
     let stderr = '';
@@ -116,7 +156,11 @@ describe('costlab serve --http', () => {
     });
     const { url, token } = await announced;
     const client = new Client({ name: 'serve-http-test', version: '0.1.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
     const listed = await client.listTools();
     const result = await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } });
     expect(result._meta).toMatchObject({ status: 'succeeded' });
@@ -125,16 +169,30 @@ describe('costlab serve --http', () => {
     expect(await exited).toBe(0);
     expect(stderr).not.toContain(token);
     const trail = readAuditFile(audit);
-    expect(trail.filter((e) => e.type === 'tool.catalog.listed').map((e) => e.catalogHash)).toEqual([listed._meta?.catalogHash]);
-    expect(trail.filter((e) => e.type === 'tool.invoked').map((e) => e.catalogHash)).toEqual([listed._meta?.catalogHash]);
+    expect(trail.filter((e) => e.type === 'tool.catalog.listed').map((e) => e.catalogHash)).toEqual([
+      listed._meta?.catalogHash,
+    ]);
+    expect(trail.filter((e) => e.type === 'tool.invoked').map((e) => e.catalogHash)).toEqual([
+      listed._meta?.catalogHash,
+    ]);
   });
 
   it('refuses bad usage with exit code 2', async () => {
     const run = (args: string[]) =>
       new Promise<number | null>((resolve) => {
-        const child = spawn(process.execPath, ['bin/costlab.mjs', 'serve', ...args], { cwd: REPO_ROOT, stdio: 'ignore' });
+        const child = spawn(process.execPath, ['bin/costlab.mjs', 'serve', ...args], {
+          cwd: REPO_ROOT,
+          stdio: 'ignore',
+        });
         child.once('exit', (code) => resolve(code));
       });
-    expect(await Promise.all([run([]), run(['--stdio', '--http']), run(['--http', '--strategy', 'cached']), run(['--http', '--port', 'x'])])).toEqual([2, 2, 2, 2]);
+    expect(
+      await Promise.all([
+        run([]),
+        run(['--stdio', '--http']),
+        run(['--http', '--strategy', 'cached']),
+        run(['--http', '--port', 'x']),
+      ]),
+    ).toEqual([2, 2, 2, 2]);
   });
 });

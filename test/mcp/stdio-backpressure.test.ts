@@ -34,7 +34,9 @@ describe('StdioFrameTransport under a slow reader', () => {
       await new Promise((resolve) => setImmediate(resolve));
     }
     expect(output.listenerCount('drain')).toBe(before);
-    expect(lines.map((line) => (JSON.parse(line) as { id: number }).id)).toEqual(Array.from({ length: 50 }, (_, id) => id));
+    expect(lines.map((line) => (JSON.parse(line) as { id: number }).id)).toEqual(
+      Array.from({ length: 50 }, (_, id) => id),
+    );
     await transport.close();
   });
 });

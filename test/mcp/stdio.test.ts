@@ -5,7 +5,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
-import { REPO_ROOT, SERVE_ARGS, callFrame, initializeFrame, spawnServe, readAuditFile } from './support/serve-process.js';
+import {
+  REPO_ROOT,
+  SERVE_ARGS,
+  callFrame,
+  initializeFrame,
+  spawnServe,
+  readAuditFile,
+} from './support/serve-process.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-mcp-stdio-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -13,7 +20,12 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('costlab serve --stdio, spawned by the SDK client', () => {
   it('serves one turn: listChanged false, and the listed catalogHash is the one on tool.catalog.listed and on every tool.invoked', async () => {
     const audit = path.join(scratch, 'sdk.jsonl');
-    const transport = new StdioClientTransport({ command: process.execPath, args: [...SERVE_ARGS, '--audit', audit], cwd: REPO_ROOT, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...SERVE_ARGS, '--audit', audit],
+      cwd: REPO_ROOT,
+      stderr: 'pipe',
+    });
     const client = new Client({ name: 'stdio-test', version: '0.1.0' });
     await client.connect(transport);
     try {
@@ -23,10 +35,16 @@ describe('costlab serve --stdio, spawned by the SDK client', () => {
       const attempts = TURN_ATTEMPTS.filter((a) => a.foreignTrace !== true);
       for (const attempt of attempts) {
         const result = await client.callTool({ name: attempt.tool, arguments: attempt.arguments });
-        expect([attempt.tool, result._meta?.status, result._meta?.code]).toEqual([attempt.tool, attempt.expect.status, attempt.expect.code]);
+        expect([attempt.tool, result._meta?.status, result._meta?.code]).toEqual([
+          attempt.tool,
+          attempt.expect.status,
+          attempt.expect.code,
+        ]);
       }
       // The last call's outcome may leave up to OUTCOME_HOLD_MS after its answer (ADR 0054).
-      await vi.waitFor(() => expect(readAuditFile(audit).filter((e) => e.type === 'tool.invoked')).toHaveLength(attempts.length));
+      await vi.waitFor(() =>
+        expect(readAuditFile(audit).filter((e) => e.type === 'tool.invoked')).toHaveLength(attempts.length),
+      );
       const trail = readAuditFile(audit);
       const listings = trail.filter((e) => e.type === 'tool.catalog.listed');
       expect(listings).toHaveLength(1);
@@ -53,12 +71,25 @@ describe('costlab serve --stdio, spoken to in malformed frames', () => {
     serve.send('{"jsonrpc":"2.0","id":"trunc","method":"tools/ca');
     serve.send('[{"jsonrpc":"2.0","id":"b1","method":"tools/list"}]');
     serve.send(JSON.stringify({ jsonrpc: '1.0', id: 'old', method: 'tools/list' }));
-    serve.send(JSON.stringify({ jsonrpc: '2.0', id: 'shape', method: 'tools/call', params: { name: 7, arguments: [] } }));
-    serve.send(JSON.stringify({ jsonrpc: '2.0', id: 'args', method: 'tools/call', params: { name: 'files.read', arguments: 'projects' } }));
+    serve.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 'shape', method: 'tools/call', params: { name: 7, arguments: [] } }),
+    );
+    serve.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'args',
+        method: 'tools/call',
+        params: { name: 'files.read', arguments: 'projects' },
+      }),
+    );
     serve.send(JSON.stringify({ jsonrpc: '2.0', id: 'nomethod', method: 'resources/list' }));
-    serve.send(callFrame('huge', 'files.write', { path: ['projects', 'drafts', 'big.md'], content: 'x'.repeat(1_100_000) }));
+    serve.send(
+      callFrame('huge', 'files.write', { path: ['projects', 'drafts', 'big.md'], content: 'x'.repeat(1_100_000) }),
+    );
     const depth = 20_000;
-    serve.send(`{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"files.read","arguments":{"path":${'['.repeat(depth)}${']'.repeat(depth)}}}}`);
+    serve.send(
+      `{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"files.read","arguments":{"path":${'['.repeat(depth)}${']'.repeat(depth)}}}}`,
+    );
     serve.send(callFrame('oversize', 'files.read', { path: ['projects'], pad: 'y'.repeat(5 * 1024 * 1024) }));
     serve.send(callFrame('unknown', 'shell.exec', { command: 'id' }));
     serve.send(callFrame('after', 'files.read', { path: ['projects', 'roadmap.md'] }));
@@ -72,9 +103,18 @@ describe('costlab serve --stdio, spoken to in malformed frames', () => {
     expect((await answer('shape')).error?.code).toBe(-32602);
     expect((await answer('args')).error?.code).toBe(-32602);
     expect((await answer('nomethod')).error?.code).toBe(-32601);
-    expect((await answer('huge')).result).toMatchObject({ isError: true, _meta: { status: 'denied', code: 'invalid_request' } });
-    expect((await answer('deep')).result).toMatchObject({ isError: true, _meta: { status: 'denied', code: 'invalid_request' } });
-    expect((await answer('unknown')).result).toMatchObject({ isError: true, _meta: { status: 'denied', code: 'tool_unavailable' } });
+    expect((await answer('huge')).result).toMatchObject({
+      isError: true,
+      _meta: { status: 'denied', code: 'invalid_request' },
+    });
+    expect((await answer('deep')).result).toMatchObject({
+      isError: true,
+      _meta: { status: 'denied', code: 'invalid_request' },
+    });
+    expect((await answer('unknown')).result).toMatchObject({
+      isError: true,
+      _meta: { status: 'denied', code: 'tool_unavailable' },
+    });
     expect(serve.frames.some((f) => f.id === 'oversize')).toBe(false);
 
     expect(await serve.end()).toBe(0);

@@ -23,7 +23,9 @@ function stalledPipe() {
   child.kill('SIGSTOP');
   const chunks: Buffer[] = [];
   child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<string>((resolve) => child.stdout!.once('end', () => resolve(Buffer.concat(chunks).toString('utf8'))));
+  const done = new Promise<string>((resolve) =>
+    child.stdout!.once('end', () => resolve(Buffer.concat(chunks).toString('utf8'))),
+  );
   return {
     stream: child.stdin!,
     resume: () => {
@@ -35,7 +37,8 @@ function stalledPipe() {
 }
 
 const pad = 'x'.repeat(400);
-const event = (type: string, operationId: string, outcome = 'succeeded') => ({ type, outcome, operationId, pad }) as unknown as AuditEvent;
+const event = (type: string, operationId: string, outcome = 'succeeded') =>
+  ({ type, outcome, operationId, pad }) as unknown as AuditEvent;
 
 type Fate = 'accepted' | 'refused' | 'pending';
 
@@ -92,7 +95,8 @@ describe('StreamAuditSink with a stalled reader', () => {
     const decision = await fateOf(() => sink.write(event('authorization.checked', 'owed', 'allowed')));
     // Fill the buffer past its bound with other records (the pipe itself takes its own 64 KiB first).
     let filler = 0;
-    while (sink.bufferedBytes < 16 * 1024) void (await fateOf(() => sink.write(event('tool.catalog.listed', `f-${filler++}`)))).fate;
+    while (sink.bufferedBytes < 16 * 1024)
+      void (await fateOf(() => sink.write(event('tool.catalog.listed', `f-${filler++}`)))).fate;
     const other = await fateOf(() => sink.write(event('tool.invoked', 'not-owed')));
     expect(await other.fate).toBe('refused');
     const owed = await fateOf(() => sink.write(event('tool.invoked', 'owed')));

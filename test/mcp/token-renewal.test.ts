@@ -20,7 +20,13 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-const readCall = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } } });
+const readCall = (id: number) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } },
+  });
 const TTL_MS = 1000;
 const TICK_MS = 100;
 
@@ -56,7 +62,9 @@ describe('execution token renewal', () => {
     }
     expect(refused).toEqual([]);
     // One renewal per half life: at 500, 1000, ..., 3000 ms, each expiring a whole life after it was minted.
-    expect(renewals.map((r) => Date.parse(r.expiresAt) - start)).toEqual([1, 2, 3, 4, 5, 6].map((half) => (half * TTL_MS) / 2 + TTL_MS));
+    expect(renewals.map((r) => Date.parse(r.expiresAt) - start)).toEqual(
+      [1, 2, 3, 4, 5, 6].map((half) => (half * TTL_MS) / 2 + TTL_MS),
+    );
     expect(new Set(renewals.map((r) => r.executionId))).toEqual(new Set([execution.executionId]));
     expect(new Set(renewals.map((r) => r.token)).size).toBe(renewals.length);
     // Renewal opens nothing new: one turn throughout.
@@ -88,7 +96,8 @@ describe('execution token renewal', () => {
     expect(renewals).toEqual([renewed]);
     expect(Date.parse(renewed.expiresAt)).toBe(clock + 60_000);
     const statuses = [];
-    for (const token of [execution.token, renewed.token]) statuses.push((await post(server.url, readCall(statuses.length + 1), { ...session, ...bearer(token) })).status);
+    for (const token of [execution.token, renewed.token])
+      statuses.push((await post(server.url, readCall(statuses.length + 1), { ...session, ...bearer(token) })).status);
     expect(statuses).toEqual([200, 200]);
     clock += 30_001;
     const stale = await post(server.url, readCall(3), { ...session, ...bearer(execution.token) });
@@ -103,7 +112,9 @@ describe('execution token renewal', () => {
 
   it('renew() mints a new token for the same turn at once, and stops once the execution is closed', async () => {
     const world = buildWorld();
-    const server = await McpHttpServer.listen({ openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }) });
+    const server = await McpHttpServer.listen({
+      openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }),
+    });
     servers.push(server);
     const execution = await server.openExecution();
     const renewed = server.executions.renew(execution.executionId)!;

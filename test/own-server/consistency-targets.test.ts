@@ -21,14 +21,22 @@ const config = parseTargetConfig({
 });
 
 async function verdicts(target: string) {
-  const report = await runTargets({ kind: 'target-conformance', specs: [parseTargetSpec(target)], config, command: 'test', env });
+  const report = await runTargets({
+    kind: 'target-conformance',
+    specs: [parseTargetSpec(target)],
+    config,
+    command: 'test',
+    env,
+  });
   const outcome = report.targets[0]!;
   return { outcome, report, byRow: Object.fromEntries((outcome.rows ?? []).map((row) => [row.id, row.verdict])) };
 }
 
 describe('catalogue consistency rows on real servers', () => {
   it('catches every misbehaviour of the misbehaving fixture, with evidence, and still passes its good rows', async () => {
-    const { outcome, byRow, report } = await verdicts(misbehaving('--changes-listing', '--leaks', '--bad-schema', '--public-cache'));
+    const { outcome, byRow, report } = await verdicts(
+      misbehaving('--changes-listing', '--leaks', '--bad-schema', '--public-cache'),
+    );
     expect(outcome.status).toBe('measured');
     expect(byRow).toEqual({
       'listing-stable': 'fail',
@@ -45,9 +53,18 @@ describe('catalogue consistency rows on real servers', () => {
     expect(row('identity-differences-allowed').detail).toContain('bob is shown alice.notes');
     expect(row('input-schemas-valid').detail).toContain('broken.schema');
     expect(row('cache-scope-private').detail).toContain('"public"');
-    for (const id of ['listing-stable', 'list-changed-false-honoured', 'identity-differences-allowed', 'cache-scope-private', 'input-schemas-valid']) {
+    for (const id of [
+      'listing-stable',
+      'list-changed-false-honoured',
+      'identity-differences-allowed',
+      'cache-scope-private',
+      'input-schemas-valid',
+    ]) {
       expect(row(id).evidence.length, id).toBeGreaterThan(0);
-      expect(row(id).evidence.every((frame) => frame.method === 'tools/list' && frame.direction === 'received'), id).toBe(true);
+      expect(
+        row(id).evidence.every((frame) => frame.method === 'tools/list' && frame.direction === 'received'),
+        id,
+      ).toBe(true);
     }
     // The identities' credentials went to the children, never into the report.
     const text = JSON.stringify(report);

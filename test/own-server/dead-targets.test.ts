@@ -17,8 +17,18 @@ const config = parseTargetConfig({ listRepeats: 2, timeoutMs: 3000 });
 describe('dead, hung and non-MCP targets', () => {
   it('conformance: zero rows pass, every row fails with its cause, and the summary leads with the failure', async () => {
     const specs = ['stdio:false', broken('hang-after-init'), broken('nonsense')].map(parseTargetSpec);
-    const report = await runTargets({ kind: 'target-conformance', specs, config, command: 'test', plan: { calls: 'all', allowDestructive: false, seed: 1 } });
-    const causes = { 'stdio:false': 'target_exited', 'hang-after-init': 'request_timeout', nonsense: 'garbage_on_stdout' };
+    const report = await runTargets({
+      kind: 'target-conformance',
+      specs,
+      config,
+      command: 'test',
+      plan: { calls: 'all', allowDestructive: false, seed: 1 },
+    });
+    const causes = {
+      'stdio:false': 'target_exited',
+      'hang-after-init': 'request_timeout',
+      nonsense: 'garbage_on_stdout',
+    };
     expect(report.targets.map((t) => t.failure?.code)).toEqual(Object.values(causes));
     for (const outcome of report.targets) {
       expect(outcome.status).toBe('failed');
@@ -35,7 +45,9 @@ describe('dead, hung and non-MCP targets', () => {
     expect(report.summary[1]).toContain('no answer to tools/list');
     expect(report.summary[2]).toContain('not a JSON-RPC message');
     // The Markdown's first lines after the title are that summary.
-    expect(renderTargetMarkdown(report).split('\n')[2]).toMatch(/^- stdio:false: FAILED, every row fails: target\\?_exited/);
+    expect(renderTargetMarkdown(report).split('\n')[2]).toMatch(
+      /^- stdio:false: FAILED, every row fails: target\\?_exited/,
+    );
     expect(targetRunExitCode(report)).toBe(1);
   }, 120_000);
 });

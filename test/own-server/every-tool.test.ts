@@ -27,7 +27,9 @@ import { ContractViolation } from '../../src/kernel/index.js';
 import { REPO_ROOT, annotatedFixture, misbehaving } from './support.js';
 
 const require = createRequire(import.meta.url);
-const Ajv2020 = (require('ajv/dist/2020') as { default: new (o: object) => { compile(s: object): (v: unknown) => boolean } }).default;
+const Ajv2020 = (
+  require('ajv/dist/2020') as { default: new (o: object) => { compile(s: object): (v: unknown) => boolean } }
+).default;
 const addFormats = (require('ajv-formats') as { default: (ajv: unknown) => void }).default;
 
 const SCHEMA = {
@@ -63,7 +65,10 @@ describe('arguments generated from an inputSchema', () => {
   });
 
   it('names why no arguments could be made for a schema nothing satisfies', async () => {
-    const made = await generateArguments({ type: 'object', properties: { n: { type: 'integer', minimum: 5, maximum: 1 } }, required: ['n'] }, 1);
+    const made = await generateArguments(
+      { type: 'object', properties: { n: { type: 'integer', minimum: 5, maximum: 1 } }, required: ['n'] },
+      1,
+    );
     expect(made).toMatchObject({ reason: expect.stringContaining('could not generate arguments') });
   });
 
@@ -76,11 +81,21 @@ describe('arguments generated from an inputSchema', () => {
       [{ destructiveHint: true, readOnlyHint: true }, true],
       [{ destructiveHint: false }, false],
     ];
-    for (const [annotations, destructive] of cases) expect(mayBeDestructive({ name: 't', ...(annotations === undefined ? {} : { annotations }) }), JSON.stringify(annotations)).toBe(destructive);
+    for (const [annotations, destructive] of cases)
+      expect(
+        mayBeDestructive({ name: 't', ...(annotations === undefined ? {} : { annotations }) }),
+        JSON.stringify(annotations),
+      ).toBe(destructive);
   });
 
   it('keys rows by tool and argument set: one tool with two argument sets is two rows, identical sets are numbered', async () => {
-    const config = parseTargetConfig({ calls: [{ tool: 'echo', arguments: { text: 'a' } }, { tool: 'echo', arguments: { text: 'b' } }, { tool: 'echo', arguments: { text: 'a' } }] });
+    const config = parseTargetConfig({
+      calls: [
+        { tool: 'echo', arguments: { text: 'a' } },
+        { tool: 'echo', arguments: { text: 'b' } },
+        { tool: 'echo', arguments: { text: 'a' } },
+      ],
+    });
     const plan = await planCalls([], config, [ANONYMOUS], { calls: 'config', allowDestructive: false, seed: 1 });
     expect(plan.map((call) => call.key)).toEqual(['echo {"text":"a"}', 'echo {"text":"b"}', 'echo {"text":"a"} #2']);
   });
@@ -91,7 +106,14 @@ describe('every tool called on real servers', () => {
 
   it('bench on the annotated SDK fixture: every read-only tool called, the destructive one skipped, then called with allowDestructive', async () => {
     const spec = parseTargetSpec(annotatedFixture(3));
-    const run = (allowDestructive: boolean) => runTargets({ kind: 'target-bench', specs: [spec], config, command: 'test', plan: { calls: 'all', allowDestructive, seed: 1 } });
+    const run = (allowDestructive: boolean) =>
+      runTargets({
+        kind: 'target-bench',
+        specs: [spec],
+        config,
+        command: 'test',
+        plan: { calls: 'all', allowDestructive, seed: 1 },
+      });
     const carefulReport = await run(false);
     const careful = carefulReport.targets[0]!.cost!;
     const byTool = Object.fromEntries(careful.calls.map((call) => [call.tool, call]));
@@ -101,7 +123,10 @@ describe('every tool called on real servers', () => {
       expect(byTool[name]!.warm.samples).toBe(2);
       expect(byTool[name]!.responseBytes).toBeGreaterThan(0);
     }
-    expect(byTool['erase_records']).toMatchObject({ status: 'skipped', reason: expect.stringContaining('destructiveHint: true') });
+    expect(byTool['erase_records']).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringContaining('destructiveHint: true'),
+    });
     expect(byTool['count_records']!.structured).toEqual({ verdict: 'valid' });
     expect(byTool['echo']!.structured).toEqual({ verdict: 'no_schema' });
     // The listing by tool: every tool, largest first, bytes and tokens summing to the totals.
@@ -111,27 +136,52 @@ describe('every tool called on real servers', () => {
     expect(listing.totalBytes).toBe(listing.tools.reduce((sum, t) => sum + t.bytes, 0));
     expect(listing.totalTokens).toBe(listing.tools.reduce((sum, t) => sum + t.tokens, 0));
     expect(listing.tools.map((t) => t.bytes)).toEqual([...listing.tools.map((t) => t.bytes)].sort((a, b) => b - a));
-    expect(listing.limits.map((l) => [l.unit, l.within])).toEqual([['tools', true], ['tokens', true]]);
+    expect(listing.limits.map((l) => [l.unit, l.within])).toEqual([
+      ['tools', true],
+      ['tokens', true],
+    ]);
     // The same breakdown in the Markdown (largest first) and the HTML page (every tool, with its exact figures).
-    expect(renderTargetMarkdown(carefulReport)).toContain(`Listing by tool: 5 tools, ${listing.totalBytes} bytes of definitions, about ${listing.totalTokens} tokens`);
+    expect(renderTargetMarkdown(carefulReport)).toContain(
+      `Listing by tool: 5 tools, ${listing.totalBytes} bytes of definitions, about ${listing.totalTokens} tokens`,
+    );
     const html = renderTargetHtml(carefulReport);
-    for (const tool of listing.tools) expect(html).toContain(`<th scope="row">${tool.tool}</th><td class="num" data-value="${tool.bytes}" data-unit="B">`);
+    for (const tool of listing.tools)
+      expect(html).toContain(
+        `<th scope="row">${tool.tool}</th><td class="num" data-value="${tool.bytes}" data-unit="B">`,
+      );
 
     const bold = (await run(true)).targets[0]!.cost!;
-    expect(bold.calls.find((call) => call.tool === 'erase_records')).toMatchObject({ status: 'called', answered: 'success' });
+    expect(bold.calls.find((call) => call.tool === 'erase_records')).toMatchObject({
+      status: 'called',
+      answered: 'success',
+    });
   }, 180_000);
 
   it('conformance on the misbehaving fixture: a broken and a missing structuredContent fail the row; a refusal carries its text', async () => {
-    const report = await runTargets({ kind: 'target-conformance', specs: [parseTargetSpec(misbehaving('--bad-output'))], config, command: 'test', plan: { calls: 'all', allowDestructive: false, seed: 1 } });
+    const report = await runTargets({
+      kind: 'target-conformance',
+      specs: [parseTargetSpec(misbehaving('--bad-output'))],
+      config,
+      command: 'test',
+      plan: { calls: 'all', allowDestructive: false, seed: 1 },
+    });
     const outcome = report.targets[0]!;
     const structured = outcome.rows!.find((row) => row.id === 'structured-content-valid')!;
     expect(structured.verdict).toBe('fail');
     expect(structured.detail).toContain('report.stats {}: structuredContent /count must be integer');
-    expect(structured.detail).toContain('report.summary {}: the tool declares an outputSchema, and its result carries no structuredContent');
+    expect(structured.detail).toContain(
+      'report.summary {}: the tool declares an outputSchema, and its result carries no structuredContent',
+    );
     const refused = outcome.calls!.find((call) => call.tool === 'report.fail')!;
-    expect(refused).toMatchObject({ answered: 'isError', errorText: 'report.fail: the index | is <offline> for maintenance' });
+    expect(refused).toMatchObject({
+      answered: 'isError',
+      errorText: 'report.fail: the index | is <offline> for maintenance',
+    });
     // common.search carries no annotations: MCP's default makes it possibly destructive.
-    expect(outcome.calls!.find((call) => call.tool === 'common.search')).toMatchObject({ status: 'skipped', reason: expect.stringContaining('not readOnlyHint: true') });
+    expect(outcome.calls!.find((call) => call.tool === 'common.search')).toMatchObject({
+      status: 'skipped',
+      reason: expect.stringContaining('not readOnlyHint: true'),
+    });
   }, 180_000);
 });
 
@@ -162,9 +212,15 @@ describe('provenance, config names, HTTP sessions', () => {
       let transport = typeof id === 'string' ? sessions.get(id) : undefined;
       const ready = (async () => {
         if (transport === undefined) {
-          const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, created), onsessionclosed: (sid) => void closed.push(sid) });
+          const created = new StreamableHTTPServerTransport({
+            sessionIdGenerator: () => randomUUID(),
+            onsessioninitialized: (sid) => void sessions.set(sid, created),
+            onsessionclosed: (sid) => void closed.push(sid),
+          });
           const mcp = new McpServer({ name: 'http-fixture', version: '1.0.0' });
-          mcp.registerTool('ping', { description: 'Answers pong.', annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: 'text', text: 'pong' }] }));
+          mcp.registerTool('ping', { description: 'Answers pong.', annotations: { readOnlyHint: true } }, async () => ({
+            content: [{ type: 'text', text: 'pong' }],
+          }));
           await mcp.connect(created);
           transport = created;
         }
@@ -175,7 +231,13 @@ describe('provenance, config names, HTTP sessions', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
-      const report = await runTargets({ kind: 'target-bench', specs: [parseTargetSpec(url)], config: parseTargetConfig({ samples: 2, warmup: 0, coldRuns: 2, timeoutMs: 10_000 }), command: 'test', plan: { calls: 'all', allowDestructive: false, seed: 1 } });
+      const report = await runTargets({
+        kind: 'target-bench',
+        specs: [parseTargetSpec(url)],
+        config: parseTargetConfig({ samples: 2, warmup: 0, coldRuns: 2, timeoutMs: 10_000 }),
+        command: 'test',
+        plan: { calls: 'all', allowDestructive: false, seed: 1 },
+      });
       expect(report.targets[0]!.status).toBe('measured');
       expect(report.targets[0]!.cost!.calls.map((call) => [call.tool, call.status])).toEqual([['ping', 'called']]);
       // Two cold sessions and one warm: three initialized, three DELETEd.

@@ -42,7 +42,8 @@ function shapeOf(markdown: string): PageShape {
       if (token.type === 'tr_close') rowCells.at(-1)!.push(cells);
       if (token.type === 'link_open') links += 1;
       if (token.type === 'image') images += 1;
-      if ((token.type === 'html_inline' || token.type === 'html_block') && !/^<\/?code>$/.test(token.content)) foreignHtml.push(token.content);
+      if ((token.type === 'html_inline' || token.type === 'html_block') && !/^<\/?code>$/.test(token.content))
+        foreignHtml.push(token.content);
       if (token.type === 'text') text += token.content;
       if (Array.isArray(token.children)) visit(token.children as never);
     }
@@ -52,7 +53,14 @@ function shapeOf(markdown: string): PageShape {
 }
 
 describe('a target named to inject Markdown', () => {
-  const config = parseTargetConfig({ calls: [{ tool: TOOL, arguments: { text: 'hi' } }], samples: 2, warmup: 0, coldRuns: 1, listRepeats: 2, timeoutMs: 10_000 });
+  const config = parseTargetConfig({
+    calls: [{ tool: TOOL, arguments: { text: 'hi' } }],
+    samples: 2,
+    warmup: 0,
+    coldRuns: 1,
+    listRepeats: 2,
+    timeoutMs: 10_000,
+  });
   const spec = parseTargetSpec(hostile('names', SERVER, TOOL));
 
   it('bench and conformance pages: no link, image or foreign HTML, and whole table rows', async () => {

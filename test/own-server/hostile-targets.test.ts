@@ -19,12 +19,31 @@ import { Redactor } from '../../bench/own-server/secrets.js';
 import { hostile, sdkFixture } from './support.js';
 
 const KIB = 1024;
-const limits = { maxListingBytes: 64 * KIB, maxResultBytes: 64 * KIB, maxNotificationsPerSecond: 200, maxRetainedNotifications: 100, maxFramesPerRequest: 10 };
-const config = parseTargetConfig({ calls: [{ tool: 'echo', arguments: { text: 'hi' } }], samples: 2, warmup: 0, coldRuns: 1, listRepeats: 2, timeoutMs: 20_000, ...limits });
+const limits = {
+  maxListingBytes: 64 * KIB,
+  maxResultBytes: 64 * KIB,
+  maxNotificationsPerSecond: 200,
+  maxRetainedNotifications: 100,
+  maxFramesPerRequest: 10,
+};
+const config = parseTargetConfig({
+  calls: [{ tool: 'echo', arguments: { text: 'hi' } }],
+  samples: 2,
+  warmup: 0,
+  coldRuns: 1,
+  listRepeats: 2,
+  timeoutMs: 20_000,
+  ...limits,
+});
 
 describe('targets that send more than the limits allow', () => {
   it('refuses each by name and still measures the healthy target after them', async () => {
-    const specs = [hostile('listing', String(1024 * KIB)), hostile('result', String(1024 * KIB)), hostile('chatty', '50'), sdkFixture(4)].map(parseTargetSpec);
+    const specs = [
+      hostile('listing', String(1024 * KIB)),
+      hostile('result', String(1024 * KIB)),
+      hostile('chatty', '50'),
+      sdkFixture(4),
+    ].map(parseTargetSpec);
     const report = await runTargets({ kind: 'target-bench', specs, config, command: 'test' });
     expect(report.targets.map((t) => [t.status, t.failure?.code])).toEqual([
       ['failed', 'listing_too_large'],
@@ -33,21 +52,38 @@ describe('targets that send more than the limits allow', () => {
       ['measured', undefined],
     ]);
     // A flood also buries the open request in frames; with that limit out of its way, the rate is what refuses it.
-    const flooded = await runTargets({ kind: 'target-bench', specs: [parseTargetSpec(hostile('flood'))], config: { ...config, maxFramesPerRequest: 1_000_000 }, command: 'test' });
+    const flooded = await runTargets({
+      kind: 'target-bench',
+      specs: [parseTargetSpec(hostile('flood'))],
+      config: { ...config, maxFramesPerRequest: 1_000_000 },
+      command: 'test',
+    });
     expect(flooded.targets.map((t) => [t.status, t.failure?.code])).toEqual([['failed', 'notification_flood']]);
     const [listing, result, chatty] = report.targets.map((t) => t.failure?.message ?? '');
     const flood = flooded.targets[0]!.failure!.message;
     for (const message of [listing, result, flood, chatty]) expect(message).toContain('hostile-server.mjs');
-    expect(listing).toMatch(/sent a frame while tools\/list was open of more than \d+ bytes \(refused as it arrived\), past maxListingBytes = 65536 \(--max-listing-bytes\)/);
-    expect(result).toMatch(/sent a frame while tools\/call was open of more than \d+ bytes \(refused as it arrived\), past maxResultBytes = 65536 \(--max-result-bytes\)/);
-    expect(flood).toMatch(/sent more than 200 notifications within one second \(the last notifications\/message\), past maxNotificationsPerSecond = 200 \(--max-notifications-per-second\)/);
-    expect(chatty).toMatch(/sent more than 10 frames while tools\/list \(id \d+\) was open, past maxFramesPerRequest = 10 \(--max-frames-per-request\)/);
+    expect(listing).toMatch(
+      /sent a frame while tools\/list was open of more than \d+ bytes \(refused as it arrived\), past maxListingBytes = 65536 \(--max-listing-bytes\)/,
+    );
+    expect(result).toMatch(
+      /sent a frame while tools\/call was open of more than \d+ bytes \(refused as it arrived\), past maxResultBytes = 65536 \(--max-result-bytes\)/,
+    );
+    expect(flood).toMatch(
+      /sent more than 200 notifications within one second \(the last notifications\/message\), past maxNotificationsPerSecond = 200 \(--max-notifications-per-second\)/,
+    );
+    expect(chatty).toMatch(
+      /sent more than 10 frames while tools\/list \(id \d+\) was open, past maxFramesPerRequest = 10 \(--max-frames-per-request\)/,
+    );
     expect(report.targets[3]!.cost!.list.toolCount).toBe(4);
   }, 240_000);
 
   it('keeps maxRetainedNotifications notifications and counts the rest', async () => {
     const roomy = { ...config, maxFramesPerRequest: 1000, maxNotificationsPerSecond: 100_000 };
-    const session = await TargetSession.open(parseTargetSpec(hostile('chatty', '300')), { name: 'default', env: {}, headers: {} } as never, { timeoutMs: 20_000, limits: roomy, redactor: new Redactor() });
+    const session = await TargetSession.open(
+      parseTargetSpec(hostile('chatty', '300')),
+      { name: 'default', env: {}, headers: {} } as never,
+      { timeoutMs: 20_000, limits: roomy, redactor: new Redactor() },
+    );
     try {
       const listed = await session.list();
       expect(listed.tools).toHaveLength(1);
@@ -74,10 +110,22 @@ describe('an HTTP target whose answer is larger than its bound', () => {
         answered.push(message.method);
         response.writeHead(200, { 'content-type': 'application/json' });
         if (message.method === 'initialize') {
-          return void response.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: message.params!.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'big-http', version: '0' } } }));
+          return void response.end(
+            JSON.stringify({
+              jsonrpc: '2.0',
+              id: message.id,
+              result: {
+                protocolVersion: message.params!.protocolVersion,
+                capabilities: { tools: {} },
+                serverInfo: { name: 'big-http', version: '0' },
+              },
+            }),
+          );
         }
         // A 4 MiB listing written in 64 KiB pieces; the client must stop reading it past 64 KiB.
-        response.write(`{"jsonrpc":"2.0","id":${message.id},"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"},"description":"`);
+        response.write(
+          `{"jsonrpc":"2.0","id":${message.id},"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"},"description":"`,
+        );
         let left = 64;
         const more = (): void => {
           while (left > 0) {
@@ -101,7 +149,9 @@ describe('an HTTP target whose answer is larger than its bound', () => {
   it('is refused as the body arrives, naming the limit and the target', async () => {
     const report = await runTargets({ kind: 'target-bench', specs: [parseTargetSpec(url)], config, command: 'test' });
     expect(report.targets[0]!.failure?.code).toBe('listing_too_large');
-    expect(report.targets[0]!.failure?.message).toContain(`target ${url} sent a frame while tools/list was open of more than`);
+    expect(report.targets[0]!.failure?.message).toContain(
+      `target ${url} sent a frame while tools/list was open of more than`,
+    );
     expect(report.targets[0]!.failure?.message).toContain('past maxListingBytes = 65536 (--max-listing-bytes)');
     expect(answered).toContain('tools/list');
   }, 60_000);

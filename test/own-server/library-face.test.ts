@@ -49,10 +49,29 @@ describe('the library face (package exports)', () => {
     writeFileSync(path.join(host, 'package.json'), JSON.stringify({ name: 'host', type: 'module', private: true }));
     writeFileSync(path.join(host, 'host.mjs'), hostScript);
     // The faces resolve to the built dist/ (docs/adr/0048-built-package.md): plain node, no TypeScript loader.
-    const { stdout } = await run(process.execPath, ['host.mjs', path.join(REPO_ROOT, 'bin/costlab.mjs')], { cwd: host, maxBuffer: 4 * 1024 * 1024 });
+    const { stdout } = await run(process.execPath, ['host.mjs', path.join(REPO_ROOT, 'bin/costlab.mjs')], {
+      cwd: host,
+      maxBuffer: 4 * 1024 * 1024,
+    });
     const seen = JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, unknown>;
-    expect(seen).toMatchObject({ kernel: true, canonical: '{"a":2,"b":1}', strategy: true, mcp: true, world: true, harness: 2 });
+    expect(seen).toMatchObject({
+      kernel: true,
+      canonical: '{"a":2,"b":1}',
+      strategy: true,
+      mcp: true,
+      world: true,
+      harness: 2,
+    });
     // The served tools declare an outputSchema, and the config plans no call: that row saw nothing, so it says so.
-    expect(seen['rows']).toEqual(['pass', 'pass', 'pass', 'not_applicable', 'not_applicable', 'pass', 'pass', 'not_exercised']);
+    expect(seen['rows']).toEqual([
+      'pass',
+      'pass',
+      'pass',
+      'not_applicable',
+      'not_applicable',
+      'pass',
+      'pass',
+      'not_exercised',
+    ]);
   }, 300_000);
 });

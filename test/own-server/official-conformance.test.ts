@@ -16,12 +16,26 @@ import { startCostlabHttp } from './support.js';
 
 const post = (url: string, headers: Record<string, string>): Promise<number> =>
   new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (answer) => {
-      answer.resume();
-      resolve(answer.statusCode ?? 0);
-    });
+    const request = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (answer) => {
+        answer.resume();
+        resolve(answer.statusCode ?? 0);
+      },
+    );
     request.on('error', reject);
-    request.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } }));
+    request.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      }),
+    );
   });
 
 describe('the official suite against costlab', () => {
@@ -34,7 +48,12 @@ describe('the official suite against costlab', () => {
       expect(await post(proxy.url, {})).toBe(200);
       expect(await post(proxy.url, { host: 'evil.example:80' })).not.toBe(200);
       // A whole client session through the proxy: listed, called, and closed with DELETE.
-      const report = await runTargets({ kind: 'target-conformance', specs: [parseTargetSpec(proxy.url)], config: parseTargetConfig({ listRepeats: 2, timeoutMs: 30_000 }), command: 'test' });
+      const report = await runTargets({
+        kind: 'target-conformance',
+        specs: [parseTargetSpec(proxy.url)],
+        config: parseTargetConfig({ listRepeats: 2, timeoutMs: 30_000 }),
+        command: 'test',
+      });
       expect(report.targets[0]!.status).toBe('measured');
     } finally {
       await proxy.close();
@@ -54,7 +73,9 @@ describe('the official suite against costlab', () => {
     expect(notApplicableBecause('tools-call-simple-text', { tools: {} }, tools)).toBeUndefined();
     expect(notApplicableBecause('tools-call-sampling', { tools: {} }, tools)).toContain('sampling/createMessage');
     expect(notApplicableBecause('prompts-get-simple', { prompts: {} }, tools)).toBeUndefined();
-    expect(notApplicableBecause('prompts-get-with-image', { prompts: {} }, tools)).toContain('fixture prompt test_prompt_with_image');
+    expect(notApplicableBecause('prompts-get-with-image', { prompts: {} }, tools)).toContain(
+      'fixture prompt test_prompt_with_image',
+    );
     const nothing = { tools: new Set<string>(), fixtures: new Set<string>() };
     expect(notApplicableBecause('server-initialize', {}, nothing)).toBeUndefined();
     expect(notApplicableBecause('a-scenario-from-a-newer-suite', {}, nothing)).toBeUndefined();
@@ -62,7 +83,19 @@ describe('the official suite against costlab', () => {
   });
 
   it('runs the suite under this node from 22 on, under node@22 from npm before', () => {
-    expect(suiteCommand('http://127.0.0.1:1/mcp', '/tmp/x', '20.20.2').slice(0, 6)).toEqual(['npx', '--yes', '-p', 'node@22', '-p', '@modelcontextprotocol/conformance@0.1.16']);
-    expect(suiteCommand('http://127.0.0.1:1/mcp', '/tmp/x', '22.1.0').slice(0, 4)).toEqual(['npx', '--yes', '-p', '@modelcontextprotocol/conformance@0.1.16']);
+    expect(suiteCommand('http://127.0.0.1:1/mcp', '/tmp/x', '20.20.2').slice(0, 6)).toEqual([
+      'npx',
+      '--yes',
+      '-p',
+      'node@22',
+      '-p',
+      '@modelcontextprotocol/conformance@0.1.16',
+    ]);
+    expect(suiteCommand('http://127.0.0.1:1/mcp', '/tmp/x', '22.1.0').slice(0, 4)).toEqual([
+      'npx',
+      '--yes',
+      '-p',
+      '@modelcontextprotocol/conformance@0.1.16',
+    ]);
   });
 });

@@ -32,16 +32,30 @@ describe('costlab serve as a target', () => {
     expect(bench.targets[0]!.status).toBe('measured');
     expect(cost.declaresListChanged).toBe(false);
     expect(cost.list.toolCount).toBe(17);
-    expect(cost.calls.map((c) => [c.tool, c.answered, c.warm.samples, c.cold.samples])).toEqual([['files.read', 'success', 3, 1]]);
+    expect(cost.calls.map((c) => [c.tool, c.answered, c.warm.samples, c.cold.samples])).toEqual([
+      ['files.read', 'success', 3, 1],
+    ]);
     expect(cost.list.responseBytes).toBeGreaterThan(cost.list.schemaBytes);
     const judged = await runTargets({ kind: 'target-conformance', specs: [spec], config, command: 'test' });
     const verdicts = Object.fromEntries(judged.targets[0]!.rows!.map((row) => [row.id, row.verdict]));
-    expect(verdicts).toMatchObject({ 'listing-stable': 'pass', 'list-changed-false-honoured': 'pass', 'unlisted-name-refused': 'pass', 'input-schemas-valid': 'pass', 'tool-count-within-client-limit': 'pass' });
+    expect(verdicts).toMatchObject({
+      'listing-stable': 'pass',
+      'list-changed-false-honoured': 'pass',
+      'unlisted-name-refused': 'pass',
+      'input-schemas-valid': 'pass',
+      'tool-count-within-client-limit': 'pass',
+    });
   }, 300_000);
 
   it('measures and judges costlab serve --http with the token from an environment variable, never writing it', async () => {
     const env = { COSTLAB_EXECUTION_TOKEN: http.token };
-    const config = parseTargetConfig({ ...small, calls: [call], identities: [{ name: 'ada', headers: { Authorization: { fromEnv: 'COSTLAB_EXECUTION_TOKEN', prefix: 'Bearer ' } } }] });
+    const config = parseTargetConfig({
+      ...small,
+      calls: [call],
+      identities: [
+        { name: 'ada', headers: { Authorization: { fromEnv: 'COSTLAB_EXECUTION_TOKEN', prefix: 'Bearer ' } } },
+      ],
+    });
     const spec = parseTargetSpec(http.url);
     const bench = await runTargets({ kind: 'target-bench', specs: [spec], config, command: 'test', env });
     expect(bench.targets[0]!.status).toBe('measured');
@@ -53,8 +67,17 @@ describe('costlab serve as a target', () => {
   }, 300_000);
 
   it('names a refused credential as an HTTP failure of that target', async () => {
-    const config = parseTargetConfig({ ...small, identities: [{ name: 'mallory', headers: { Authorization: { fromEnv: 'FORGED', prefix: 'Bearer ' } } }] });
-    const report = await runTargets({ kind: 'target-bench', specs: [parseTargetSpec(http.url)], config, command: 'test', env: { FORGED: 'not-a-token-at-all' } });
+    const config = parseTargetConfig({
+      ...small,
+      identities: [{ name: 'mallory', headers: { Authorization: { fromEnv: 'FORGED', prefix: 'Bearer ' } } }],
+    });
+    const report = await runTargets({
+      kind: 'target-bench',
+      specs: [parseTargetSpec(http.url)],
+      config,
+      command: 'test',
+      env: { FORGED: 'not-a-token-at-all' },
+    });
     expect(report.targets[0]!.failure?.code).toBe('http_error');
     expect(JSON.stringify(report)).not.toContain('not-a-token-at-all');
   }, 300_000);
@@ -62,12 +85,22 @@ describe('costlab serve as a target', () => {
 
 describe('the SDK fixture with N tools', () => {
   it('draws the tool-count curve through {n}: counts and bytes grow with n', async () => {
-    const config = parseTargetConfig({ ...small, calls: [{ tool: 'echo', arguments: { text: 'hi' } }], sizes: [2, 20, 60] });
-    const report = TargetReportSchema.parse(await runTargets({ kind: 'target-bench', specs: [parseTargetSpec(sdkFixture('{n}'))], config, command: 'test' }));
+    const config = parseTargetConfig({
+      ...small,
+      calls: [{ tool: 'echo', arguments: { text: 'hi' } }],
+      sizes: [2, 20, 60],
+    });
+    const report = TargetReportSchema.parse(
+      await runTargets({ kind: 'target-bench', specs: [parseTargetSpec(sdkFixture('{n}'))], config, command: 'test' }),
+    );
     const outcome = report.targets[0]!;
     expect(outcome.status).toBe('measured');
     expect(outcome.cost!.list.toolCount).toBe(2);
-    expect(outcome.curve!.map((p) => [p.n, p.status, p.toolCount])).toEqual([[2, 'measured', 2], [20, 'measured', 20], [60, 'measured', 60]]);
+    expect(outcome.curve!.map((p) => [p.n, p.status, p.toolCount])).toEqual([
+      [2, 'measured', 2],
+      [20, 'measured', 20],
+      [60, 'measured', 60],
+    ]);
     const bytes = outcome.curve!.map((p) => p.responseBytes!);
     expect(bytes[0]! < bytes[1]! && bytes[1]! < bytes[2]!).toBe(true);
     expect(outcome.curve!.every((p) => p.list!.samples === 3)).toBe(true);

@@ -14,7 +14,13 @@ describe('the Redactor', () => {
     const redactor = redactorOf('1');
     expect(redactor.scrub('token 1 in 2021')).toBe(`token ${REDACTED} in 202${REDACTED}`);
     // Numbers, booleans and nulls are not text the target sent: a report's figures stay figures.
-    expect(redactor.scrubValue({ samples: 31, ok: true, none: null, echo: 'a1b', list: ['1', 11] })).toEqual({ samples: 31, ok: true, none: null, echo: `a${REDACTED}b`, list: [REDACTED, 11] });
+    expect(redactor.scrubValue({ samples: 31, ok: true, none: null, echo: 'a1b', list: ['1', 11] })).toEqual({
+      samples: 31,
+      ok: true,
+      none: null,
+      echo: `a${REDACTED}b`,
+      list: [REDACTED, 11],
+    });
   });
 
   it('redacts a long secret whole, also when it is split across keys and values', () => {
@@ -45,15 +51,20 @@ describe('the Redactor', () => {
 
   it('never throws and never leaves a secret in the text, for any secrets and any text', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }), { minLength: 1, maxLength: 5 }), fc.string({ unit: 'grapheme' }), (secrets, filler) => {
-        const redactor = redactorOf(...secrets);
-        const text = secrets.map((secret) => `${filler}${secret}`).join(filler);
-        const scrubbed = redactor.scrub(text);
-        const value = redactor.scrubValue({ text, n: 5, nested: [text] });
-        // Whatever remains cannot be any secret that does not also occur inside the marker itself.
-        for (const secret of secrets) if (!REDACTED.includes(secret)) expect(scrubbed.replaceAll(REDACTED, '\u0000')).not.toContain(secret);
-        expect(value.n).toBe(5);
-      }),
+      fc.property(
+        fc.array(fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }), { minLength: 1, maxLength: 5 }),
+        fc.string({ unit: 'grapheme' }),
+        (secrets, filler) => {
+          const redactor = redactorOf(...secrets);
+          const text = secrets.map((secret) => `${filler}${secret}`).join(filler);
+          const scrubbed = redactor.scrub(text);
+          const value = redactor.scrubValue({ text, n: 5, nested: [text] });
+          // Whatever remains cannot be any secret that does not also occur inside the marker itself.
+          for (const secret of secrets)
+            if (!REDACTED.includes(secret)) expect(scrubbed.replaceAll(REDACTED, '\u0000')).not.toContain(secret);
+          expect(value.n).toBe(5);
+        },
+      ),
       { numRuns: 200, seed: 36 },
     );
   });

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ContractViolation } from '../../src/kernel/index.js';
-import { CredentialMissing, loadTargetConfig, matchesToolPattern, parseTargetConfig, resolveIdentities } from '../../bench/own-server/target-config.js';
+import {
+  CredentialMissing,
+  loadTargetConfig,
+  matchesToolPattern,
+  parseTargetConfig,
+  resolveIdentities,
+} from '../../bench/own-server/target-config.js';
 import { Redactor } from '../../bench/own-server/secrets.js';
 import { TargetSpecInvalid, atSize, parseTargetSpec } from '../../bench/own-server/target-spec.js';
 
@@ -13,12 +19,22 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('costlab.config.json', () => {
   it('fills defaults for an empty file', () => {
-    expect(parseTargetConfig({})).toMatchObject({ calls: [], identities: [], samples: 30, warmup: 5, coldRuns: 5, listRepeats: 5 });
+    expect(parseTargetConfig({})).toMatchObject({
+      calls: [],
+      identities: [],
+      samples: 30,
+      warmup: 5,
+      coldRuns: 5,
+      listRepeats: 5,
+    });
   });
 
   it('names every bad field', () => {
     const bad = {
-      calls: [{ tool: '', arguments: 3 }, { tool: 'x', identity: 'nobody' }],
+      calls: [
+        { tool: '', arguments: 3 },
+        { tool: 'x', identity: 'nobody' },
+      ],
       identities: [{ name: 'a', headers: { Authorization: { fromEnv: 'not a var' } } }, { name: 'a' }],
       samples: 0,
       surprise: true,
@@ -36,9 +52,9 @@ describe('costlab.config.json', () => {
   });
 
   it('names cross-field problems once the fields themselves are valid', () => {
-    expect(() => parseTargetConfig({ calls: [{ tool: 'x', identity: 'nobody' }], identities: [{ name: 'a' }, { name: 'a' }] })).toThrow(
-      expect.objectContaining({ fields: ['identities.1.name', 'calls.0.identity'] }),
-    );
+    expect(() =>
+      parseTargetConfig({ calls: [{ tool: 'x', identity: 'nobody' }], identities: [{ name: 'a' }, { name: 'a' }] }),
+    ).toThrow(expect.objectContaining({ fields: ['identities.1.name', 'calls.0.identity'] }));
   });
 
   it('refuses a file that is not JSON, naming the file', async () => {
@@ -50,18 +66,38 @@ describe('costlab.config.json', () => {
   it('resolves credentials from the environment and a headers file, registering each with the redactor', async () => {
     const headersFile = path.join(scratch, 'headers.json');
     writeFileSync(headersFile, JSON.stringify({ 'X-Api-Key': 'file-secret-123' }));
-    writeFileSync(path.join(scratch, 'costlab.config.json'), JSON.stringify({ identities: [{ name: 'ci', headersFile: 'headers.json', headers: { Authorization: { fromEnv: 'TOKEN', prefix: 'Bearer ' } }, env: { API_KEY: { fromEnv: 'TOKEN' } } }] }));
+    writeFileSync(
+      path.join(scratch, 'costlab.config.json'),
+      JSON.stringify({
+        identities: [
+          {
+            name: 'ci',
+            headersFile: 'headers.json',
+            headers: { Authorization: { fromEnv: 'TOKEN', prefix: 'Bearer ' } },
+            env: { API_KEY: { fromEnv: 'TOKEN' } },
+          },
+        ],
+      }),
+    );
     const config = await loadTargetConfig(path.join(scratch, 'costlab.config.json'));
     const redactor = new Redactor();
     const [identity] = await resolveIdentities(config, redactor, { TOKEN: 'env-secret-456' });
     expect(identity!.headers).toEqual({ 'X-Api-Key': 'file-secret-123', Authorization: 'Bearer env-secret-456' });
     expect(identity!.env).toEqual({ API_KEY: 'env-secret-456' });
-    expect(redactor.scrub('echo: Bearer env-secret-456 and file-secret-123')).toBe('echo: Bearer [redacted] and [redacted]');
+    expect(redactor.scrub('echo: Bearer env-secret-456 and file-secret-123')).toBe(
+      'echo: Bearer [redacted] and [redacted]',
+    );
   });
 
   it('names a missing variable or unreadable headers file, never a value', async () => {
-    const config = parseTargetConfig({ identities: [{ name: 'ci', headers: { Authorization: { fromEnv: 'ABSENT_TOKEN' } } }] });
-    await expect(resolveIdentities(config, new Redactor(), {})).rejects.toThrow(new CredentialMissing("identity 'ci' header 'Authorization' needs environment variable ABSENT_TOKEN, which is not set"));
+    const config = parseTargetConfig({
+      identities: [{ name: 'ci', headers: { Authorization: { fromEnv: 'ABSENT_TOKEN' } } }],
+    });
+    await expect(resolveIdentities(config, new Redactor(), {})).rejects.toThrow(
+      new CredentialMissing(
+        "identity 'ci' header 'Authorization' needs environment variable ABSENT_TOKEN, which is not set",
+      ),
+    );
     const secretFile = path.join(scratch, 'not-headers.json');
     writeFileSync(secretFile, JSON.stringify({ token: 12345678 }));
     const fromFile = parseTargetConfig({ identities: [{ name: 'ci', headersFile: secretFile }] });
@@ -79,12 +115,22 @@ describe('costlab.config.json', () => {
 
 describe('--target', () => {
   it('reads stdio commands with quoted arguments and http(s) URLs', () => {
-    expect(parseTargetSpec('stdio:node "my server.js" --port 1')).toMatchObject({ kind: 'stdio', command: 'node', args: ['my server.js', '--port', '1'] });
-    expect(parseTargetSpec('https://mcp.example.test/mcp')).toMatchObject({ kind: 'http', url: 'https://mcp.example.test/mcp' });
-    expect(atSize(parseTargetSpec('stdio:node server.js --tools {n}'), 40)).toMatchObject({ args: ['server.js', '--tools', '40'] });
+    expect(parseTargetSpec('stdio:node "my server.js" --port 1')).toMatchObject({
+      kind: 'stdio',
+      command: 'node',
+      args: ['my server.js', '--port', '1'],
+    });
+    expect(parseTargetSpec('https://mcp.example.test/mcp')).toMatchObject({
+      kind: 'http',
+      url: 'https://mcp.example.test/mcp',
+    });
+    expect(atSize(parseTargetSpec('stdio:node server.js --tools {n}'), 40)).toMatchObject({
+      args: ['server.js', '--tools', '40'],
+    });
   });
 
   it('refuses what is not a target, shell operators, and credentials in a URL', () => {
-    for (const bad of ['server.js', 'stdio:', 'stdio:node a.js | tee log', 'https://user:pw@host/mcp', 'ftp://host']) expect(() => parseTargetSpec(bad), bad).toThrow(TargetSpecInvalid);
+    for (const bad of ['server.js', 'stdio:', 'stdio:node a.js | tee log', 'https://user:pw@host/mcp', 'ftp://host'])
+      expect(() => parseTargetSpec(bad), bad).toThrow(TargetSpecInvalid);
   });
 });

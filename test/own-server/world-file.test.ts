@@ -13,12 +13,29 @@ const WORLD = fileURLToPath(new URL('../fixtures/targets/lab-world.json', import
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-world-target-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const costlab = (args: string[]) => run(process.execPath, [path.join(REPO_ROOT, 'bin/costlab.mjs'), ...args], { cwd: scratch, maxBuffer: 8 * 1024 * 1024 });
+const costlab = (args: string[]) =>
+  run(process.execPath, [path.join(REPO_ROOT, 'bin/costlab.mjs'), ...args], {
+    cwd: scratch,
+    maxBuffer: 8 * 1024 * 1024,
+  });
 
 describe('--world FILE on bench and gate', () => {
   it('bench --world measures the served world on the wire: one tool, listChanged false', async () => {
-    const { stdout } = await costlab(['bench', '--world', WORLD, '--samples', '3', '--cold-runs', '1', '--json', '--out', scratch]);
-    const report = JSON.parse(stdout) as { targets: Array<{ status: string; cost: { list: { toolCount: number }; declaresListChanged: boolean } }> };
+    const { stdout } = await costlab([
+      'bench',
+      '--world',
+      WORLD,
+      '--samples',
+      '3',
+      '--cold-runs',
+      '1',
+      '--json',
+      '--out',
+      scratch,
+    ]);
+    const report = JSON.parse(stdout) as {
+      targets: Array<{ status: string; cost: { list: { toolCount: number }; declaresListChanged: boolean } }>;
+    };
     expect(report.targets[0]!.status).toBe('measured');
     expect(report.targets[0]!.cost.list.toolCount).toBe(1);
     expect(report.targets[0]!.cost.declaresListChanged).toBe(false);

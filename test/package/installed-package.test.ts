@@ -35,14 +35,24 @@ interface Outcome {
 async function sh(cwd: string, file: string, args: readonly string[]): Promise<Outcome> {
   const started = Date.now();
   try {
-    const { stdout, stderr } = await run(file, [...args], { cwd, maxBuffer: 32 * 1024 * 1024, env: { ...process.env, npm_config_loglevel: 'error' } });
+    const { stdout, stderr } = await run(file, [...args], {
+      cwd,
+      maxBuffer: 32 * 1024 * 1024,
+      env: { ...process.env, npm_config_loglevel: 'error' },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number | string; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? String(error) };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : -1,
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? String(error),
+    };
   } finally {
     // Progress for the CI log: each step of a minutes-long test, with its time.
-    process.stderr.write(`pack test: ${path.basename(file)} ${args.join(' ').slice(0, 120)} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+    process.stderr.write(
+      `pack test: ${path.basename(file)} ${args.join(' ').slice(0, 120)} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+    );
   }
 }
 
@@ -61,7 +71,10 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
     packed = manifest!.files.map((file) => file.path);
     project = path.join(work, 'user-project');
     await run('mkdir', [project]);
-    writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2)}\n`);
+    writeFileSync(
+      path.join(project, 'package.json'),
+      `${JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2)}\n`,
+    );
     // The user's own server (a bare SDK one), and TypeScript with Node's types to check against the shipped
     // declarations: the kernel's name Node's globals (AbortSignal), as a Node project's types provide them.
     copyFileSync(FIXTURE, path.join(project, 'server.mjs'));
@@ -82,8 +95,21 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
   });
 
   it('packs only what a user needs: the built code, its declarations, bin and the published figures', () => {
-    expect(packed).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'bin/costlab.mjs', 'dist/cli/main.js', 'dist/src/kernel/index.d.ts', 'reference/anchor-figures.json']));
-    const outside = packed.filter((file) => !/^(?:bin\/|dist\/|reference\/anchor-figures\.json$|package\.json$|README\.md$|CHANGELOG\.md$)/.test(file));
+    expect(packed).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'CHANGELOG.md',
+        'bin/costlab.mjs',
+        'dist/cli/main.js',
+        'dist/src/kernel/index.d.ts',
+        'reference/anchor-figures.json',
+      ]),
+    );
+    const outside = packed.filter(
+      (file) =>
+        !/^(?:bin\/|dist\/|reference\/anchor-figures\.json$|package\.json$|README\.md$|CHANGELOG\.md$)/.test(file),
+    );
     expect(outside).toEqual([]);
     expect(packed.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
     // A build left over from a deleted source would ship dead code: every built module has its source.
@@ -95,7 +121,14 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
 
   it('installs no TypeScript runner: costlab needs none at run time', () => {
     expect(existsSync(path.join(project, 'node_modules', 'tsx'))).toBe(false);
-    expect(readdirSync(path.join(project, 'node_modules', 'costlab')).sort()).toEqual(['CHANGELOG.md', 'README.md', 'bin', 'dist', 'package.json', 'reference']);
+    expect(readdirSync(path.join(project, 'node_modules', 'costlab')).sort()).toEqual([
+      'CHANGELOG.md',
+      'README.md',
+      'bin',
+      'dist',
+      'package.json',
+      'reference',
+    ]);
   });
 
   it('npx costlab --version prints the package version', async () => {
@@ -104,14 +137,27 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
     expect(version.stdout.trim()).toBe(repoPackage.version);
   });
 
-  it("node -e \"import('costlab/kernel')\" resolves the built kernel", async () => {
-    const probe = await sh(project, process.execPath, ['-e', "import('costlab/kernel').then((k) => console.log(typeof k.MediationKernel, k.CATALOGUE_STRATEGIES.join(',')))"]);
+  it('node -e "import(\'costlab/kernel\')" resolves the built kernel', async () => {
+    const probe = await sh(project, process.execPath, [
+      '-e',
+      "import('costlab/kernel').then((k) => console.log(typeof k.MediationKernel, k.CATALOGUE_STRATEGIES.join(',')))",
+    ]);
     expect(probe.code, probe.stderr).toBe(0);
     expect(probe.stdout.trim()).toBe('function rederive,shared,turn');
   });
 
   it('type-checks a file importing costlab/kernel against the shipped declarations, and fails on a planted type error', async () => {
-    const tsconfig = { compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023'], strict: true, noEmit: true, types: ['node'] } };
+    const tsconfig = {
+      compilerOptions: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        target: 'ES2022',
+        lib: ['ES2023'],
+        strict: true,
+        noEmit: true,
+        types: ['node'],
+      },
+    };
     writeFileSync(path.join(project, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`);
     writeFileSync(
       path.join(project, 'use-kernel.ts'),
@@ -126,7 +172,10 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
     const good = await sh(project, 'npx', ['--no-install', 'tsc', '-p', 'tsconfig.json']);
     expect(good.code, good.stdout + good.stderr).toBe(0);
 
-    writeFileSync(path.join(project, 'use-kernel.ts'), "import type { CatalogueStrategyName } from 'costlab/kernel';\nexport const strategy: CatalogueStrategyName = 'no-such-strategy';\n");
+    writeFileSync(
+      path.join(project, 'use-kernel.ts'),
+      "import type { CatalogueStrategyName } from 'costlab/kernel';\nexport const strategy: CatalogueStrategyName = 'no-such-strategy';\n",
+    );
     // The declarations were checked whole above; the planted error needs only the user's file checked against them.
     const bad = await sh(project, 'npx', ['--no-install', 'tsc', '-p', 'tsconfig.json', '--skipLibCheck']);
     expect(bad.code).not.toBe(0);
@@ -141,32 +190,80 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
     expect(bench.stdout).toContain('both worlds beside the published figures (');
     const written = readdirSync(path.join(project, 'results', 'runs'));
     expect(written).toEqual(expect.arrayContaining(['latest.json', 'systems-cost.md']));
-    const latest = JSON.parse(readFileSync(path.join(project, 'results', 'runs', 'latest.json'), 'utf8')) as Record<string, unknown>;
-    expect(latest).toMatchObject({ schemaVersion: 1, commit: 'uncommitted', gitCheckout: false, costlabVersion: repoPackage.version });
-    expect(readFileSync(path.join(project, 'results', 'runs', 'systems-cost.md'), 'utf8')).toContain(`an installed costlab ${repoPackage.version} (not a git checkout)`);
+    const latest = JSON.parse(readFileSync(path.join(project, 'results', 'runs', 'latest.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(latest).toMatchObject({
+      schemaVersion: 1,
+      commit: 'uncommitted',
+      gitCheckout: false,
+      costlabVersion: repoPackage.version,
+    });
+    expect(readFileSync(path.join(project, 'results', 'runs', 'systems-cost.md'), 'utf8')).toContain(
+      `an installed costlab ${repoPackage.version} (not a git checkout)`,
+    );
     expect(existsSync(path.join(project, 'node_modules', 'costlab', 'results'))).toBe(false);
   }, 600_000);
 
-  it('npx costlab bench --target and conformance --target judge the user\'s own server', async () => {
+  it("npx costlab bench --target and conformance --target judge the user's own server", async () => {
     const target = `stdio:node server.mjs 20`;
-    const bench = await npx(['bench', '--target', target, '--samples', '5', '--cold-runs', '2', '--out', 'target-bench', '--json']);
+    const bench = await npx([
+      'bench',
+      '--target',
+      target,
+      '--samples',
+      '5',
+      '--cold-runs',
+      '2',
+      '--out',
+      'target-bench',
+      '--json',
+    ]);
     expect(bench.code, bench.stderr).toBe(0);
-    expect(JSON.parse(bench.stdout)).toMatchObject({ schemaVersion: 1, kind: 'target-bench', targets: [{ target, status: 'measured' }] });
+    expect(JSON.parse(bench.stdout)).toMatchObject({
+      schemaVersion: 1,
+      kind: 'target-bench',
+      targets: [{ target, status: 'measured' }],
+    });
     const conformance = await npx(['conformance', '--target', target, '--out', 'target-conformance', '--json']);
     expect(conformance.code, conformance.stderr).toBe(0);
-    expect(JSON.parse(conformance.stdout)).toMatchObject({ schemaVersion: 1, kind: 'target-conformance', targets: [{ target, status: 'measured' }] });
+    expect(JSON.parse(conformance.stdout)).toMatchObject({
+      schemaVersion: 1,
+      kind: 'target-conformance',
+      targets: [{ target, status: 'measured' }],
+    });
   }, 300_000);
 
-  it('npx costlab compare --target keeps its --target form: compare loads without the checkout\'s tools', async () => {
-    const compare = await npx(['compare', '--target', 'stdio:node server.mjs 3', '--target', 'stdio:node server.mjs 5', '--rounds', '2', '--samples', '3', '--out', 'target-compare', '--json']);
+  it("npx costlab compare --target keeps its --target form: compare loads without the checkout's tools", async () => {
+    const compare = await npx([
+      'compare',
+      '--target',
+      'stdio:node server.mjs 3',
+      '--target',
+      'stdio:node server.mjs 5',
+      '--rounds',
+      '2',
+      '--samples',
+      '3',
+      '--out',
+      'target-compare',
+      '--json',
+    ]);
     expect(compare.code, compare.stderr).toBe(0);
-    expect(JSON.parse(compare.stdout)).toMatchObject({ schemaVersion: 1, kind: 'target-compare', exact: { base: { toolCount: 3 }, head: { toolCount: 5 } } });
+    expect(JSON.parse(compare.stdout)).toMatchObject({
+      schemaVersion: 1,
+      kind: 'target-compare',
+      exact: { base: { toolCount: 3 }, head: { toolCount: 5 } },
+    });
   }, 300_000);
 
   it('refuses, by name, the commands that measure a costlab checkout (gate without a target, profile)', async () => {
     const gate = await npx(['gate']);
     expect(gate.code).toBe(2);
-    expect(gate.stderr).toContain('costlab gate: without --target or --world, this command measures a costlab checkout');
+    expect(gate.stderr).toContain(
+      'costlab gate: without --target or --world, this command measures a costlab checkout',
+    );
     expect(gate.stderr).toContain('not a git checkout');
     const profile = await npx(['profile', '--target', 'stdio:node server.mjs']);
     expect(profile.code).toBe(2);

@@ -19,7 +19,10 @@ import { CHECKOUT_ONLY_COMMANDS } from '../../cli/main.js';
 import { resolveImport } from '../architecture/import-graph.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 const BUILTINS = new Set(builtinModules);
 /** Development tools the checkout-only paths load with `await import()` where they use them, never at a module's top. */
 const CHECKOUT_TOOLS = new Set(['esbuild']);
@@ -32,7 +35,10 @@ function packageName(specifier: string): string {
 }
 
 /** The packages the files reachable from `roots` import, each with one file that imports it. */
-function reachablePackages(roots: readonly string[], excluded: ReadonlySet<string>): { files: Set<string>; packages: Map<string, string>; topLevelTools: string[] } {
+function reachablePackages(
+  roots: readonly string[],
+  excluded: ReadonlySet<string>,
+): { files: Set<string>; packages: Map<string, string>; topLevelTools: string[] } {
   const files = new Set<string>();
   const packages = new Map<string, string>();
   const topLevelTools: string[] = [];
@@ -70,15 +76,29 @@ describe('the installed commands’ imports', () => {
   const { files, packages, topLevelTools } = reachablePackages(['cli/main.ts'], excluded);
 
   it('reach the harness, the report and the child processes costlab starts', () => {
-    expect(CHECKOUT_ONLY_COMMANDS).toEqual({ gate: 'without a target', compare: 'without a target', profile: 'always' });
-    for (const file of ['cli/commands/bench.ts', 'cli/commands/gate.ts', 'bench/gate/probe-bundle.ts', 'bench/micro/tinybench-runner.ts', 'bench/report/chart-svg.ts', 'bench/transports/bare-sdk-stdio.ts', 'bench/transports/record-writes-child.ts']) {
+    expect(CHECKOUT_ONLY_COMMANDS).toEqual({
+      gate: 'without a target',
+      compare: 'without a target',
+      profile: 'always',
+    });
+    for (const file of [
+      'cli/commands/bench.ts',
+      'cli/commands/gate.ts',
+      'bench/gate/probe-bundle.ts',
+      'bench/micro/tinybench-runner.ts',
+      'bench/report/chart-svg.ts',
+      'bench/transports/bare-sdk-stdio.ts',
+      'bench/transports/record-writes-child.ts',
+    ]) {
       expect(files.has(file), file).toBe(true);
     }
     expect(files.has('cli/commands/profile.ts')).toBe(false);
   });
 
   it('are all dependencies, none a development dependency', () => {
-    const missing = [...packages].filter(([name]) => manifest.dependencies[name] === undefined).map(([name, file]) => `${name} (imported by ${file})`);
+    const missing = [...packages]
+      .filter(([name]) => manifest.dependencies[name] === undefined)
+      .map(([name, file]) => `${name} (imported by ${file})`);
     expect(missing).toEqual([]);
     expect(Object.keys(manifest.dependencies).filter((name) => name in manifest.devDependencies)).toEqual([]);
     expect(topLevelTools).toEqual([]);

@@ -15,7 +15,13 @@ function expectClose(actual: ArrayLike<number>, expected: readonly number[]): vo
 }
 
 /** Records a span of `us` microseconds (the recorder's clock is in ms). */
-function span(recorder: SpanRecorder, name: Parameters<SpanRecorder['record']>[0], id: string, startUs: number, us: number): void {
+function span(
+  recorder: SpanRecorder,
+  name: Parameters<SpanRecorder['record']>[0],
+  id: string,
+  startUs: number,
+  us: number,
+): void {
   recorder.record(name, id, startUs / 1000, (startUs + us) / 1000);
 }
 

@@ -22,7 +22,8 @@ import { PROBE_ROOM_MAY_IMPORT } from '../architecture/rooms.js';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** A function added to a module and called at its top level, which no tree-shaking may drop. */
-const ADDED = "\nexport function addedBesideTheMeasure(): number {\n  return globalThis.performance.now();\n}\naddedBesideTheMeasure();\n";
+const ADDED =
+  '\nexport function addedBesideTheMeasure(): number {\n  return globalThis.performance.now();\n}\naddedBesideTheMeasure();\n';
 
 /** Serves `file` with ADDED appended, as an edit on disk would. */
 function editing(file: string): Plugin {
@@ -32,14 +33,24 @@ function editing(file: string): Plugin {
     setup(builder) {
       builder.onLoad({ filter: /\.ts$/ }, async (args) => {
         if (args.path !== absolute) return undefined;
-        return { contents: (await readFile(args.path, 'utf8')) + ADDED, loader: 'ts', resolveDir: path.dirname(args.path) };
+        return {
+          contents: (await readFile(args.path, 'utf8')) + ADDED,
+          loader: 'ts',
+          resolveDir: path.dirname(args.path),
+        };
       });
     },
   };
 }
 
 async function bundle(plugins: Plugin[] = []): Promise<{ sha256: string; inputs: string[] }> {
-  const result = await build({ ...probeBuildOptions(REPO_ROOT, PROBE_SOURCE), outfile: 'probe.mjs', write: false, metafile: true, plugins });
+  const result = await build({
+    ...probeBuildOptions(REPO_ROOT, PROBE_SOURCE),
+    outfile: 'probe.mjs',
+    write: false,
+    metafile: true,
+    plugins,
+  });
   return {
     sha256: createHash('sha256').update(result.outputFiles[0]!.contents).digest('hex'),
     inputs: Object.keys(result.metafile.inputs).sort(),
@@ -50,7 +61,13 @@ describe('the probe bundle', () => {
   it('is built only from src and the files the probes room may import', async () => {
     const { inputs } = await bundle();
     expect(inputs).toContain('bench/probes/probe.ts');
-    expect(inputs.filter((file) => !file.startsWith('src/') && !PROBE_ROOM_MAY_IMPORT.some((allowed) => file === allowed || file.startsWith(`${allowed}/`)))).toEqual([]);
+    expect(
+      inputs.filter(
+        (file) =>
+          !file.startsWith('src/') &&
+          !PROBE_ROOM_MAY_IMPORT.some((allowed) => file === allowed || file.startsWith(`${allowed}/`)),
+      ),
+    ).toEqual([]);
   });
 
   it('stays byte-identical when a function is added to the staircase’s segments module, and changes when one is added to the probe’s', async () => {

@@ -48,7 +48,15 @@ describe('runClinic', () => {
   const STAND_IN = path.join(repoRoot, 'test/fixtures/clinic-stand-in.mjs');
   const standInRun = async (tool: 'doctor' | 'flame', mode: string, dest?: string) => {
     const out = dest ?? path.join(await tempDir(), 'out');
-    const options = { cwd: repoRoot, dest: out, nodeArgs: ['bundle/profile-workload.mjs'], workloadFile: 'profile-workload.mjs', label: 'turn', clinicBin: STAND_IN, env: { ...clinicEnv(), STAND_IN_MODE: mode } };
+    const options = {
+      cwd: repoRoot,
+      dest: out,
+      nodeArgs: ['bundle/profile-workload.mjs'],
+      workloadFile: 'profile-workload.mjs',
+      label: 'turn',
+      clinicBin: STAND_IN,
+      env: { ...clinicEnv(), STAND_IN_MODE: mode },
+    };
     return { out, run: runClinic(tool, options) };
   };
 
@@ -58,9 +66,18 @@ describe('runClinic', () => {
     await writeFile(path.join(out, 'concurrent.clinic-doctor', 'stale-data'), 'from an earlier run');
     await writeFile(path.join(out, 'concurrent.clinic-flame.html'), 'kept: another tool');
     const doctor = await (await standInRun('doctor', 'ok', out)).run;
-    expect(doctor).toMatchObject({ tool: 'doctor', html: path.join(out, 'concurrent.clinic-doctor.html'), dataDir: path.join(out, 'concurrent.clinic-doctor'), workload: 'profile-workload: 40 turns (4 at a time) in 12 ms' });
+    expect(doctor).toMatchObject({
+      tool: 'doctor',
+      html: path.join(out, 'concurrent.clinic-doctor.html'),
+      dataDir: path.join(out, 'concurrent.clinic-doctor'),
+      workload: 'profile-workload: 40 turns (4 at a time) in 12 ms',
+    });
     expect(await readdir(path.join(out, 'concurrent.clinic-doctor'))).toEqual([]);
-    expect((await readdir(out)).sort()).toEqual(['concurrent.clinic-doctor', 'concurrent.clinic-doctor.html', 'concurrent.clinic-flame.html']);
+    expect((await readdir(out)).sort()).toEqual([
+      'concurrent.clinic-doctor',
+      'concurrent.clinic-doctor.html',
+      'concurrent.clinic-flame.html',
+    ]);
     const flame = await (await standInRun('flame', 'ok', out)).run;
     expect(flame.html).toBe(path.join(out, 'concurrent.clinic-flame.html'));
   });
@@ -93,7 +110,12 @@ describe('runClinic', () => {
       expect((await stat(doctor.html)).size).toBeGreaterThan(0);
       expect((await stat(flame.html)).size).toBeGreaterThan(0);
       expect(doctor.workload).toMatch(/40 turns \(4 at a time\)/);
-      expect((await readdir(dest)).sort()).toEqual(['concurrent.clinic-doctor', 'concurrent.clinic-doctor.html', 'concurrent.clinic-flame', 'concurrent.clinic-flame.html']);
+      expect((await readdir(dest)).sort()).toEqual([
+        'concurrent.clinic-doctor',
+        'concurrent.clinic-doctor.html',
+        'concurrent.clinic-flame',
+        'concurrent.clinic-flame.html',
+      ]);
     },
     120_000,
   );

@@ -10,28 +10,32 @@ import { ProfileBuilder, REPO, frame, pseudo } from './synthetic-profile.js';
  * root ─ (garbage collector), (idle)
  */
 function workloadProfile() {
-  return new ProfileBuilder()
-    .node('main', 'root', frame('runWorkload', 'bench/profile/profile-workload.ts', 10, 2))
-    .node('invoke', 'main', frame('invokeTool', 'src/kernel/operations/invoke-tool.ts', 40, 0))
-    .node('zod-a', 'invoke', frame('inst._zod.parse', 'node_modules/zod/v4/core/schemas.js', 1722, 22))
-    .node('register', 'main', frame('registerEntry', 'src/kernel/registry/tool-registry.ts', 37, 0))
-    .node('zod-r', 'register', frame('inst._zod.parse', 'node_modules/zod/v4/core/schemas.js', 1722, 22))
-    .node('gc', 'root', pseudo('(garbage collector)'))
-    .node('idle', 'root', pseudo('(idle)'))
-    // Every sample lasts 0.5 ms here, so each counts 0.5 ms.
-    .sample('zod-r', 500, 6) // 3.0 ms of zod under registration
-    .sample('register', 500, 5) // 2.5 ms registerEntry itself
-    .sample('zod-a', 500, 2) // 1.0 ms of zod parsing arguments
-    .sample('invoke', 500, 1) // 0.5 ms
-    .sample('gc', 500, 3) // 1.5 ms
-    .sample('main', 500, 2) // 1.0 ms
-    .sample('idle', 500, 7) // 3.5 ms, not active
-    .build();
+  return (
+    new ProfileBuilder()
+      .node('main', 'root', frame('runWorkload', 'bench/profile/profile-workload.ts', 10, 2))
+      .node('invoke', 'main', frame('invokeTool', 'src/kernel/operations/invoke-tool.ts', 40, 0))
+      .node('zod-a', 'invoke', frame('inst._zod.parse', 'node_modules/zod/v4/core/schemas.js', 1722, 22))
+      .node('register', 'main', frame('registerEntry', 'src/kernel/registry/tool-registry.ts', 37, 0))
+      .node('zod-r', 'register', frame('inst._zod.parse', 'node_modules/zod/v4/core/schemas.js', 1722, 22))
+      .node('gc', 'root', pseudo('(garbage collector)'))
+      .node('idle', 'root', pseudo('(idle)'))
+      // Every sample lasts 0.5 ms here, so each counts 0.5 ms.
+      .sample('zod-r', 500, 6) // 3.0 ms of zod under registration
+      .sample('register', 500, 5) // 2.5 ms registerEntry itself
+      .sample('zod-a', 500, 2) // 1.0 ms of zod parsing arguments
+      .sample('invoke', 500, 1) // 0.5 ms
+      .sample('gc', 500, 3) // 1.5 ms
+      .sample('main', 500, 2) // 1.0 ms
+      .sample('idle', 500, 7) // 3.5 ms, not active
+      .build()
+  );
 }
 
 describe('nodeSelfTimes', () => {
   const byName = (profile: ReturnType<typeof workloadProfile>, self: Map<number, number>, name: string) =>
-    [...self.entries()].filter(([id]) => profile.nodes.find((n) => n.id === id)!.callFrame.functionName === name).reduce((sum, [, us]) => sum + us, 0);
+    [...self.entries()]
+      .filter(([id]) => profile.nodes.find((n) => n.id === id)!.callFrame.functionName === name)
+      .reduce((sum, [, us]) => sum + us, 0);
 
   it('gives each node its sample count × the mean interval, adding up to the profile’s span', () => {
     const profile = workloadProfile();
@@ -105,7 +109,10 @@ describe('analyseCpuProfile', () => {
   });
 
   it('maps positions through a source map when one is given', () => {
-    const mapped = analyseCpuProfile(workloadProfile(), { repoRoot: REPO, mapPosition: (_url, line, column) => ({ line: line + 100, column }) });
+    const mapped = analyseCpuProfile(workloadProfile(), {
+      repoRoot: REPO,
+      mapPosition: (_url, line, column) => ({ line: line + 100, column }),
+    });
     expect(mapped.topFrames[1]!.location).toBe('src/kernel/registry/tool-registry.ts:138');
   });
 });
@@ -117,7 +124,9 @@ describe('parseCpuProfile', () => {
 
   it('refuses a sample naming an unknown node, and mismatched samples and deltas', () => {
     const profile = workloadProfile();
-    expect(() => parseCpuProfile({ ...profile, samples: [...profile.samples.slice(0, -1), 999] })).toThrow(InvalidCpuProfile);
+    expect(() => parseCpuProfile({ ...profile, samples: [...profile.samples.slice(0, -1), 999] })).toThrow(
+      InvalidCpuProfile,
+    );
     expect(() => parseCpuProfile({ ...profile, timeDeltas: profile.timeDeltas.slice(1) })).toThrow(/time deltas/);
     expect(() => parseCpuProfile({ nodes: [] })).toThrow(InvalidCpuProfile);
   });

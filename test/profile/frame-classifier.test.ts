@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { classifyFrame, classifyNodes } from '../../bench/profile/frame-classifier.js';
 import { ProfileBuilder, frame, pseudo, url } from './synthetic-profile.js';
 
-const at = (functionName: string, file: string, scriptId = '1') => ({ functionName, url: file === '' ? '' : url(file), lineNumber: 0, columnNumber: 0, scriptId });
+const at = (functionName: string, file: string, scriptId = '1') => ({
+  functionName,
+  url: file === '' ? '' : url(file),
+  lineNumber: 0,
+  columnNumber: 0,
+  scriptId,
+});
 
 describe('classifyFrame', () => {
   it('names the kernel registry functions that register an entry', () => {
@@ -32,7 +38,8 @@ describe('classifyFrame', () => {
   });
 
   it('classes V8 pseudo-frames and Node internals as runtime', () => {
-    for (const name of ['(garbage collector)', '(program)', '(idle)', '(root)']) expect(classifyFrame(pseudo(name) as never)).toBe('runtime');
+    for (const name of ['(garbage collector)', '(program)', '(idle)', '(root)'])
+      expect(classifyFrame(pseudo(name) as never)).toBe('runtime');
     expect(classifyFrame({ ...at('makeSyncRequest', ''), url: 'node:internal/modules/esm/hooks' })).toBe('runtime');
   });
 
@@ -54,7 +61,13 @@ describe('classifyNodes', () => {
     .node('zod-args', 'invoke', frame('inst._zod.parse', 'node_modules/zod/v4/core/schemas.js'))
     .node('jit-args', 'zod-args', { functionName: '', url: '', scriptId: '400', lineNumber: 2, columnNumber: 16 })
     .node('register', 'invoke', frame('registerEntry', 'src/kernel/registry/tool-registry.ts'))
-    .node('freeze-native', 'register', { functionName: 'freeze', url: '', scriptId: '0', lineNumber: -1, columnNumber: -1 })
+    .node('freeze-native', 'register', {
+      functionName: 'freeze',
+      url: '',
+      scriptId: '0',
+      lineNumber: -1,
+      columnNumber: -1,
+    })
     .node('zod-def', 'register', frame('inst._zod.parse', 'node_modules/zod/v4/core/schemas.js'))
     .node('gc', 'root', pseudo('(garbage collector)'))
     .node('freeze-def', 'register', frame('deepFreeze', 'src/kernel/registry/deep-freeze.ts'))

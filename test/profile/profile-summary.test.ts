@@ -47,7 +47,9 @@ describe('the registration verdict', () => {
     expect(v.kind).toBe('absent');
     expect(v.shareOfKernel).toBe(0);
     expect(v.otherValidationTopFrames).toBe(1);
-    expect(v.statement).toMatch(/1 other schema-validation frame in the top \d+ parse calls and contexts, not definitions/);
+    expect(v.statement).toMatch(
+      /1 other schema-validation frame in the top \d+ parse calls and contexts, not definitions/,
+    );
   });
 });
 
@@ -58,7 +60,9 @@ function strategy(name: StrategyProfile['strategy'], registerUs: number, clinic:
       flameGraph: `${name}/flamegraph.html`,
       cpuProfile: `${name}/cpu.cpuprofile`,
       sourceMaps: `${name}/cpu.source-maps.json`,
-      ...(clinic ? { clinicDoctor: `${name}/concurrent.clinic-doctor.html`, clinicFlame: `${name}/concurrent.clinic-flame.html` } : {}),
+      ...(clinic
+        ? { clinicDoctor: `${name}/concurrent.clinic-doctor.html`, clinicFlame: `${name}/concurrent.clinic-flame.html` }
+        : {}),
     },
     workload: `profile-workload: ${name}: 10 turns (1 at a time), 270 calls in 12 ms`,
     analysis: analyseCpuProfile(kernelProfile(registerUs, 4000), { repoRoot: REPO, topN: 4 }),
@@ -99,12 +103,16 @@ describe('renderProfileSummary', () => {
 
   it('lists the top frames of each strategy in a table with every column', () => {
     const section = lines.slice(lines.indexOf('## `rederive`'), lines.indexOf('## `turn`'));
-    const header = section.findIndex((l) => l.startsWith('| # | function | file:line | self ms | share | class | on registration stack |'));
+    const header = section.findIndex((l) =>
+      l.startsWith('| # | function | file:line | self ms | share | class | on registration stack |'),
+    );
     expect(header).toBeGreaterThan(0);
     const rows = section.slice(header + 2).filter((l) => l.startsWith('| '));
     // Three frames were sampled, fewer than the top 4 asked for.
     expect(rows).toHaveLength(3);
-    expect(rows[0]).toBe('| 1 | <code>registerEntry</code> | src/kernel/registry/tool-registry.ts:38 | 20.0 | 69.0% | registration | 100.0% |');
+    expect(rows[0]).toBe(
+      '| 1 | <code>registerEntry</code> | src/kernel/registry/tool-registry.ts:38 | 20.0 | 69.0% | registration | 100.0% |',
+    );
   });
 
   it('links the flame graph, CPU profile and clinic reports relative to the summary', () => {
@@ -121,7 +129,9 @@ describe('renderProfileSummary', () => {
   });
 
   it('discloses how evenly the sampler ran for each strategy', () => {
-    expect(lines.filter((l) => l.startsWith('Sampling: median interval 1.00 ms; 0.0% of the span fell in gaps'))).toHaveLength(2);
+    expect(
+      lines.filter((l) => l.startsWith('Sampling: median interval 1.00 ms; 0.0% of the span fell in gaps')),
+    ).toHaveLength(2);
   });
 
   it('states the frame classifier and the verdict rule it applied', () => {

@@ -5,7 +5,9 @@ import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
 
 describe('parseWorkloadArgs', () => {
   it('reads strategy, turns, concurrency and the source-map sidecar', () => {
-    expect(parseWorkloadArgs(['--strategy', 'rederive', '--turns', '7', '--concurrent', '3', '--source-maps', 'maps.json'])).toEqual({
+    expect(
+      parseWorkloadArgs(['--strategy', 'rederive', '--turns', '7', '--concurrent', '3', '--source-maps', 'maps.json']),
+    ).toEqual({
       strategy: 'rederive',
       turns: 7,
       concurrent: 3,
@@ -25,10 +27,13 @@ describe('parseWorkloadArgs', () => {
 });
 
 describe('runProfileWorkload', () => {
-  it.each(CATALOGUE_STRATEGIES)('drives every declared attempt of every turn under %s, with the declared outcomes', async (strategy) => {
-    const report = await runProfileWorkload({ strategy, turns: 3, concurrent: 1 });
-    expect(report.calls).toBe(3 * TURN_ATTEMPTS.length);
-  });
+  it.each(CATALOGUE_STRATEGIES)(
+    'drives every declared attempt of every turn under %s, with the declared outcomes',
+    async (strategy) => {
+      const report = await runProfileWorkload({ strategy, turns: 3, concurrent: 1 });
+      expect(report.calls).toBe(3 * TURN_ATTEMPTS.length);
+    },
+  );
 
   it('runs K turns at a time, including a last partial batch', async () => {
     const report = await runProfileWorkload({ strategy: 'turn', turns: 5, concurrent: 2 });

@@ -16,7 +16,13 @@ export interface SyntheticNode {
 }
 
 export function frame(functionName: string, file: string, lineNumber = 0, columnNumber = 0): SyntheticNode['frame'] {
-  return { functionName, url: file === '' ? '' : url(file), lineNumber, columnNumber, scriptId: file === '' ? '0' : '1' };
+  return {
+    functionName,
+    url: file === '' ? '' : url(file),
+    lineNumber,
+    columnNumber,
+    scriptId: file === '' ? '0' : '1',
+  };
 }
 
 export function pseudo(name: string): SyntheticNode['frame'] {

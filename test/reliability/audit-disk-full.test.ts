@@ -13,9 +13,21 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('the audit file at a file-size limit', () => {
   it('fails calls closed with audit_unavailable, leaves no torn line, runs no call without its decision record, answers no refusal without its record, and names every lost outcome', async () => {
-    const result = await runDiskFullTrial({ root: REPO_ROOT, auditFile: path.join(scratch, 'full.jsonl'), limitBlocks: 128, calls: 200 });
+    const result = await runDiskFullTrial({
+      root: REPO_ROOT,
+      auditFile: path.join(scratch, 'full.jsonl'),
+      limitBlocks: 128,
+      calls: 200,
+    });
     // Before the fix: the file ended in a torn decision record, and one call succeeded over it.
-    expect([result.exitCode, result.tornLines, result.endsWithNewline, result.succeededWithoutDecision, result.refusalsWithoutRecord, result.missingUnreported]).toEqual([0, 0, true, 0, 0, 0]);
+    expect([
+      result.exitCode,
+      result.tornLines,
+      result.endsWithNewline,
+      result.succeededWithoutDecision,
+      result.refusalsWithoutRecord,
+      result.missingUnreported,
+    ]).toEqual([0, 0, true, 0, 0, 0]);
     expect(result.answers.audit_unavailable).toBeGreaterThan(0);
     expect(result.answers.no_matching_grant).toBeGreaterThan(0);
     expect(result.answers.succeeded).toBe(result.allowedDecisions);

@@ -5,7 +5,13 @@
  * named refusal and the auditor a record, never a thrown error or a gap.
  */
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE_STRATEGIES, InMemoryUsageStore, MediationKernel, MemoryAuditSink, StaticGrantSource } from '../../src/kernel/index.js';
+import {
+  CATALOGUE_STRATEGIES,
+  InMemoryUsageStore,
+  MediationKernel,
+  MemoryAuditSink,
+  StaticGrantSource,
+} from '../../src/kernel/index.js';
 import type {
   AuditEvent,
   AuditSink,
@@ -85,7 +91,11 @@ function invokedRecord(audit: MemoryAuditSink, callId: string): AuditEvent {
 
 /** Ways host code throws: an Error, a rejection, and values that are not errors (one with no string form at all). */
 /** A call in a turn whose catalogue could not be resolved: refused as tool_catalog_unavailable, recorded so, the tool never run. */
-async function expectCallRefusedUnavailable(kernel: ReturnType<typeof setup>['kernel'], audit: MemoryAuditSink, clock: { runs: number }): Promise<void> {
+async function expectCallRefusedUnavailable(
+  kernel: ReturnType<typeof setup>['kernel'],
+  audit: MemoryAuditSink,
+  clock: { runs: number },
+): Promise<void> {
   const result = await kernel.invokeTool(context(2), clockCall());
   expect(result).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
   expect(invokedRecord(audit, 'call-1')).toMatchObject({ outcome: 'failed', reason: 'tool_catalog_unavailable' });
@@ -101,33 +111,36 @@ const THROWN: readonly [string, () => unknown][] = [
 
 describe('a provider that throws', () => {
   describe.each(CATALOGUE_STRATEGIES)('strategy %s', (strategy) => {
-    it.each(THROWN)('throwing %s: the listing and the call are refused tool_catalog_unavailable and recorded', async (_label, thrown) => {
-      let failing = true;
-      const provider: ContextToolProvider = {
-        id: 'flaky',
-        listTools: async () => {
-          if (failing) throw thrown();
-          return [];
-        },
-      };
-      const { kernel, audit, clock } = setup({ strategy, providers: [provider] });
-      const scope = await kernel.openTurnAuthority(context());
+    it.each(THROWN)(
+      'throwing %s: the listing and the call are refused tool_catalog_unavailable and recorded',
+      async (_label, thrown) => {
+        let failing = true;
+        const provider: ContextToolProvider = {
+          id: 'flaky',
+          listTools: async () => {
+            if (failing) throw thrown();
+            return [];
+          },
+        };
+        const { kernel, audit, clock } = setup({ strategy, providers: [provider] });
+        const scope = await kernel.openTurnAuthority(context());
 
-      const listing = await kernel.listTools(context(1));
-      expect(listing).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
-      const listed = audit.ofType('tool.catalog.listed');
-      expect(listed).toHaveLength(1);
-      expect(listed[0]).toMatchObject({ outcome: 'failed', reason: 'tool_catalog_unavailable' });
-      expect(listed[0]!.cause).toContain("provider 'flaky'");
+        const listing = await kernel.listTools(context(1));
+        expect(listing).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
+        const listed = audit.ofType('tool.catalog.listed');
+        expect(listed).toHaveLength(1);
+        expect(listed[0]).toMatchObject({ outcome: 'failed', reason: 'tool_catalog_unavailable' });
+        expect(listed[0]!.cause).toContain("provider 'flaky'");
 
-      await expectCallRefusedUnavailable(kernel, audit, clock);
+        await expectCallRefusedUnavailable(kernel, audit, clock);
 
-      // A failed derivation is not held: once the provider recovers, the same turn answers.
-      failing = false;
-      expect(await kernel.invokeTool(context(3), clockCall('call-2'))).toMatchObject({ status: 'succeeded' });
-      scope.close();
-      expect(kernel.openLeases).toBe(0);
-    });
+        // A failed derivation is not held: once the provider recovers, the same turn answers.
+        failing = false;
+        expect(await kernel.invokeTool(context(3), clockCall('call-2'))).toMatchObject({ status: 'succeeded' });
+        scope.close();
+        expect(kernel.openLeases).toBe(0);
+      },
+    );
   });
 });
 
@@ -150,7 +163,11 @@ describe('a provider that hangs', () => {
       const { kernel, audit } = setup({ strategy, providers: [provider], grants: perUserGrants(10) });
       const hungScope = await kernel.openTurnAuthority(context(0, 100, 0));
       const controller = new AbortController();
-      const hung = kernel.invokeTool(context(1, 100, 0), { ...clockCall('hung-call', 100) }, { signal: controller.signal });
+      const hung = kernel.invokeTool(
+        context(1, 100, 0),
+        { ...clockCall('hung-call', 100) },
+        { signal: controller.signal },
+      );
       let hungSettled = false;
       hung.then(
         () => (hungSettled = true),
@@ -199,7 +216,9 @@ describe('a provider that hangs', () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
       scope.close();
       expect(await listing).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
-      expect(audit.ofType('tool.catalog.listed')).toMatchObject([{ outcome: 'failed', reason: 'tool_catalog_unavailable' }]);
+      expect(audit.ofType('tool.catalog.listed')).toMatchObject([
+        { outcome: 'failed', reason: 'tool_catalog_unavailable' },
+      ]);
       expect(kernel.openLeases).toBe(0);
     });
   });
@@ -220,12 +239,32 @@ const MALFORMED: readonly [string, () => ContextToolProvider[]][] = [
   ['not a list (null)', () => [providerOf('bad', () => null)]],
   ['a list holding null', () => [providerOf('bad', () => [null])]],
   ['a definition with an illegal name', () => [providerOf('bad', () => [wellFormed('no spaces allowed')])]],
-  ['a definition missing its requirement', () => [providerOf('bad', () => [{ ...wellFormed('x.y'), definition: { ...wellFormed('x.y').definition, requiredCapability: undefined } }])]],
-  ['a definition carrying an unknown field', () => [providerOf('bad', () => [{ ...wellFormed('x.y'), definition: { ...wellFormed('x.y').definition, grants: ['*'] } }])]],
-  ['a handler with no invoke', () => [providerOf('bad', () => [{ definition: wellFormed('x.y').definition, parseArguments: (a: unknown) => a }])]],
+  [
+    'a definition missing its requirement',
+    () => [
+      providerOf('bad', () => [
+        { ...wellFormed('x.y'), definition: { ...wellFormed('x.y').definition, requiredCapability: undefined } },
+      ]),
+    ],
+  ],
+  [
+    'a definition carrying an unknown field',
+    () => [
+      providerOf('bad', () => [
+        { ...wellFormed('x.y'), definition: { ...wellFormed('x.y').definition, grants: ['*'] } },
+      ]),
+    ],
+  ],
+  [
+    'a handler with no invoke',
+    () => [providerOf('bad', () => [{ definition: wellFormed('x.y').definition, parseArguments: (a: unknown) => a }])],
+  ],
   ['a duplicate name within one provider', () => [providerOf('bad', () => [wellFormed('x.y'), wellFormed('x.y')])]],
   ['a name colliding with a static tool', () => [providerOf('bad', () => [wellFormed(SHARED_TOOL)])]],
-  ['a name colliding with another provider', () => [providerOf('a-first', () => [wellFormed('x.y')]), providerOf('b-second', () => [wellFormed('x.y')])]],
+  [
+    'a name colliding with another provider',
+    () => [providerOf('a-first', () => [wellFormed('x.y')]), providerOf('b-second', () => [wellFormed('x.y')])],
+  ],
 ];
 
 describe('a provider that returns malformed definitions or a duplicate name', () => {
@@ -233,8 +272,14 @@ describe('a provider that returns malformed definitions or a duplicate name', ()
     it.each(MALFORMED)('%s: the whole catalogue is unavailable, refused and recorded', async (_label, providers) => {
       const { kernel, audit, clock } = setup({ strategy, providers: providers() });
       const scope = await kernel.openTurnAuthority(context());
-      expect(await kernel.listTools(context(1))).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
-      expect(audit.ofType('tool.catalog.listed')).toMatchObject([{ outcome: 'failed', reason: 'tool_catalog_unavailable' }]);
+      expect(await kernel.listTools(context(1))).toMatchObject({
+        status: 'failed',
+        code: 'tool_catalog_unavailable',
+        tools: [],
+      });
+      expect(audit.ofType('tool.catalog.listed')).toMatchObject([
+        { outcome: 'failed', reason: 'tool_catalog_unavailable' },
+      ]);
       await expectCallRefusedUnavailable(kernel, audit, clock);
       // Not held: a malformed answer is asked again, never served from the lease.
       expect(kernel.counters.derivations).toBe(2);
@@ -252,50 +297,121 @@ const validGrants = () => perUserGrants(1);
 const tooMany = () => Array.from({ length: 257 }, (_, i) => ({ ...validGrants()[0]!, id: `g-${i}` }));
 
 const GRANT_SOURCE_FAILURES: readonly [string, string, GrantSource][] = [
-  ['throws an Error', 'grant_source_failed', grantSourceOf(() => { throw new Error('grant db down'); })],
-  ['throws a value with no string form', 'grant_source_failed', grantSourceOf(() => { throw Object.create(null); })],
-  ['throws synchronously', 'grant_source_failed', { load: () => { throw new Error('sync'); } }],
+  [
+    'throws an Error',
+    'grant_source_failed',
+    grantSourceOf(() => {
+      throw new Error('grant db down');
+    }),
+  ],
+  [
+    'throws a value with no string form',
+    'grant_source_failed',
+    grantSourceOf(() => {
+      throw Object.create(null);
+    }),
+  ],
+  [
+    'throws synchronously',
+    'grant_source_failed',
+    {
+      load: () => {
+        throw new Error('sync');
+      },
+    },
+  ],
   ['returns null', 'invalid_grant_material', grantSourceOf(() => null)],
   ['returns an object', 'invalid_grant_material', grantSourceOf(() => ({ grants: validGrants() }))],
   ['returns a string', 'invalid_grant_material', grantSourceOf(() => 'all')],
   ['returns a list of garbage', 'invalid_grant_material', grantSourceOf(() => [1, 'two', { id: 3 }])],
-  ['returns a grant with a forged extra field', 'invalid_grant_material', grantSourceOf(() => [{ ...validGrants()[0]!, admin: true }])],
-  ['returns an element whose getter throws', 'invalid_grant_material', grantSourceOf(() => [Object.defineProperty({}, 'id', { enumerable: true, get: () => { throw new Error('getter'); } })])],
+  [
+    'returns a grant with a forged extra field',
+    'invalid_grant_material',
+    grantSourceOf(() => [{ ...validGrants()[0]!, admin: true }]),
+  ],
+  [
+    'returns an element whose getter throws',
+    'invalid_grant_material',
+    grantSourceOf(() => [
+      Object.defineProperty({}, 'id', {
+        enumerable: true,
+        get: () => {
+          throw new Error('getter');
+        },
+      }),
+    ]),
+  ],
   ['returns more than 256 grants', 'grant_limit_exceeded', grantSourceOf(tooMany)],
-  ['returns another user\'s grant', 'grant_scope_mismatch', grantSourceOf(() => perUserGrants(2).filter((g) => g.id.startsWith('g-u1-')))],
-  ['returns a grant for another namespace', 'grant_scope_mismatch', grantSourceOf(() => [{ ...validGrants()[0]!, namespaceId: 'globex' }])],
-  ['returns a grant from another issuer', 'grant_scope_mismatch', grantSourceOf(() => [{ ...validGrants()[0]!, issuer: { kind: 'service', serviceId: 'rogue' } }])],
+  [
+    "returns another user's grant",
+    'grant_scope_mismatch',
+    grantSourceOf(() => perUserGrants(2).filter((g) => g.id.startsWith('g-u1-'))),
+  ],
+  [
+    'returns a grant for another namespace',
+    'grant_scope_mismatch',
+    grantSourceOf(() => [{ ...validGrants()[0]!, namespaceId: 'globex' }]),
+  ],
+  [
+    'returns a grant from another issuer',
+    'grant_scope_mismatch',
+    grantSourceOf(() => [{ ...validGrants()[0]!, issuer: { kind: 'service', serviceId: 'rogue' } }]),
+  ],
 ];
 
 describe('a grant source that throws or returns garbage', () => {
-  it.each(GRANT_SOURCE_FAILURES)('%s: the turn is held fail-closed as authority_unavailable (%s), every operation refused and recorded', async (_label, reason, grantSource) => {
-    const provider = new PerUserNotesProvider();
-    const { kernel, audit, clock } = setup({ grantSource, providers: [provider] });
-    const scope = await kernel.openTurnAuthority(context());
-    expect(scope).toMatchObject({ status: 'unavailable', code: 'authority_unavailable', reason });
-    expect(scope.snapshot).toBeUndefined();
-    expect(audit.ofType('authority.resolved')).toMatchObject([{ outcome: 'failed', reason: 'authority_unavailable', cause: reason, failClosed: true }]);
+  it.each(GRANT_SOURCE_FAILURES)(
+    '%s: the turn is held fail-closed as authority_unavailable (%s), every operation refused and recorded',
+    async (_label, reason, grantSource) => {
+      const provider = new PerUserNotesProvider();
+      const { kernel, audit, clock } = setup({ grantSource, providers: [provider] });
+      const scope = await kernel.openTurnAuthority(context());
+      expect(scope).toMatchObject({ status: 'unavailable', code: 'authority_unavailable', reason });
+      expect(scope.snapshot).toBeUndefined();
+      expect(audit.ofType('authority.resolved')).toMatchObject([
+        { outcome: 'failed', reason: 'authority_unavailable', cause: reason, failClosed: true },
+      ]);
 
-    expect(await kernel.listTools(context(1))).toMatchObject({ status: 'denied', code: 'authority_unavailable', tools: [] });
-    expect(audit.ofType('tool.catalog.listed')).toMatchObject([{ outcome: 'denied', reason: 'authority_unavailable', failClosed: true }]);
+      expect(await kernel.listTools(context(1))).toMatchObject({
+        status: 'denied',
+        code: 'authority_unavailable',
+        tools: [],
+      });
+      expect(audit.ofType('tool.catalog.listed')).toMatchObject([
+        { outcome: 'denied', reason: 'authority_unavailable', failClosed: true },
+      ]);
 
-    const result = await kernel.invokeTool(context(2), clockCall());
-    expect(result).toMatchObject({ status: 'denied', code: 'authority_unavailable' });
-    expect(invokedRecord(audit, 'call-1')).toMatchObject({ outcome: 'denied', reason: 'authority_unavailable', cause: reason, failClosed: true });
+      const result = await kernel.invokeTool(context(2), clockCall());
+      expect(result).toMatchObject({ status: 'denied', code: 'authority_unavailable' });
+      expect(invokedRecord(audit, 'call-1')).toMatchObject({
+        outcome: 'denied',
+        reason: 'authority_unavailable',
+        cause: reason,
+        failClosed: true,
+      });
 
-    // Fail-closed means nothing downstream was even asked.
-    expect(clock.runs).toBe(0);
-    expect(provider.calls).toBe(0);
-    expect(kernel.counters.authorityLoads).toBe(1);
-    scope.close();
-    expect(kernel.openLeases).toBe(0);
-  });
+      // Fail-closed means nothing downstream was even asked.
+      expect(clock.runs).toBe(0);
+      expect(provider.calls).toBe(0);
+      expect(kernel.counters.authorityLoads).toBe(1);
+      scope.close();
+      expect(kernel.openLeases).toBe(0);
+    },
+  );
 
   it('a lease-less operation against a failing source is refused the same way (a turn of one operation)', async () => {
-    const { kernel, audit, clock } = setup({ grantSource: grantSourceOf(() => { throw Object.create(null); }) });
+    const { kernel, audit, clock } = setup({
+      grantSource: grantSourceOf(() => {
+        throw Object.create(null);
+      }),
+    });
     const result = await kernel.invokeTool(context(), clockCall());
     expect(result).toMatchObject({ status: 'denied', code: 'authority_unavailable' });
-    expect(invokedRecord(audit, 'call-1')).toMatchObject({ reason: 'authority_unavailable', cause: 'grant_source_failed', failClosed: true });
+    expect(invokedRecord(audit, 'call-1')).toMatchObject({
+      reason: 'authority_unavailable',
+      cause: 'grant_source_failed',
+      failClosed: true,
+    });
     expect(clock.runs).toBe(0);
     expect(kernel.openLeases).toBe(0);
   });
@@ -338,57 +454,104 @@ describe('a grant source that hangs', () => {
 
 /** The clock grant bounded, so a call has to consume a use from the store. */
 function boundedGrants(): Grant[] {
-  return perUserGrants(1).map((grant) => (grant.id.endsWith('-clock') ? { ...grant, constraints: { maxUses: 5 } } : grant));
+  return perUserGrants(1).map((grant) =>
+    grant.id.endsWith('-clock') ? { ...grant, constraints: { maxUses: 5 } } : grant,
+  );
 }
 
 const USAGE_STORE_FAILURES: readonly [string, UsageStore | null][] = [
   ['no store configured', null],
-  ['a store that throws', { consume: () => { throw new Error('redis down'); } }],
-  ['a store that rejects', { consume: async () => { throw new Error('redis timeout'); } }],
-  ['a store that throws a value with no string form', { consume: () => { throw Object.create(null); } }],
+  [
+    'a store that throws',
+    {
+      consume: () => {
+        throw new Error('redis down');
+      },
+    },
+  ],
+  [
+    'a store that rejects',
+    {
+      consume: async () => {
+        throw new Error('redis timeout');
+      },
+    },
+  ],
+  [
+    'a store that throws a value with no string form',
+    {
+      consume: () => {
+        throw Object.create(null);
+      },
+    },
+  ],
   ['a store that answers a string', { consume: () => 'yes' as unknown as boolean }],
   ['a store that answers a number', { consume: async () => 1 as unknown as boolean }],
   ['a store that answers nothing', { consume: () => undefined as unknown as boolean }],
 ];
 
 describe('a usage store that fails', () => {
-  it.each(USAGE_STORE_FAILURES)('%s: a bounded call is denied usage_store_unavailable, fail-closed, and nothing runs', async (_label, usageStore) => {
-    const { kernel, audit, clock } = setup({ grants: boundedGrants(), usageStore });
-    const scope = await kernel.openTurnAuthority(context());
-    const result = await kernel.invokeTool(context(1), clockCall());
-    expect(result).toMatchObject({ status: 'denied', code: 'usage_store_unavailable' });
-    expect(audit.ofType('authorization.checked')).toMatchObject([
-      { outcome: 'denied', reason: 'usage_store_unavailable', failClosed: true, consumed: false, grantId: 'g-u0-clock' },
-    ]);
-    expect(invokedRecord(audit, 'call-1')).toMatchObject({ outcome: 'denied', reason: 'usage_store_unavailable', failClosed: true });
-    expect(clock.runs).toBe(0);
-    scope.close();
-  });
+  it.each(USAGE_STORE_FAILURES)(
+    '%s: a bounded call is denied usage_store_unavailable, fail-closed, and nothing runs',
+    async (_label, usageStore) => {
+      const { kernel, audit, clock } = setup({ grants: boundedGrants(), usageStore });
+      const scope = await kernel.openTurnAuthority(context());
+      const result = await kernel.invokeTool(context(1), clockCall());
+      expect(result).toMatchObject({ status: 'denied', code: 'usage_store_unavailable' });
+      expect(audit.ofType('authorization.checked')).toMatchObject([
+        {
+          outcome: 'denied',
+          reason: 'usage_store_unavailable',
+          failClosed: true,
+          consumed: false,
+          grantId: 'g-u0-clock',
+        },
+      ]);
+      expect(invokedRecord(audit, 'call-1')).toMatchObject({
+        outcome: 'denied',
+        reason: 'usage_store_unavailable',
+        failClosed: true,
+      });
+      expect(clock.runs).toBe(0);
+      scope.close();
+    },
+  );
 
   it('an unbounded grant never asks the store, so a broken store does not stop it', async () => {
-    const { kernel, clock } = setup({ usageStore: { consume: () => { throw new Error('never asked'); } } });
+    const { kernel, clock } = setup({
+      usageStore: {
+        consume: () => {
+          throw new Error('never asked');
+        },
+      },
+    });
     expect(await kernel.invokeTool(context(), clockCall())).toMatchObject({ status: 'succeeded' });
     expect(clock.runs).toBe(1);
   });
 });
 
 describe('a namespace settings store that fails', () => {
-  it.each(THROWN)('throwing %s: the update fails namespace_settings_unavailable and is recorded', async (_label, thrown) => {
-    const audit = new MemoryAuditSink();
-    const kernel = new MediationKernel({
-      grantSource: new StaticGrantSource(perUserGrants(1)),
-      auditSink: audit,
-      tools: [sharedClockTool()],
-      namespaceSettings: {
-        update: async () => {
-          throw thrown();
+  it.each(THROWN)(
+    'throwing %s: the update fails namespace_settings_unavailable and is recorded',
+    async (_label, thrown) => {
+      const audit = new MemoryAuditSink();
+      const kernel = new MediationKernel({
+        grantSource: new StaticGrantSource(perUserGrants(1)),
+        auditSink: audit,
+        tools: [sharedClockTool()],
+        namespaceSettings: {
+          update: async () => {
+            throw thrown();
+          },
         },
-      },
-    });
-    const update = await kernel.updateToolNamespaces(context(), { disable: ['clock'] });
-    expect(update).toMatchObject({ status: 'failed', code: 'namespace_settings_unavailable' });
-    expect(audit.ofType('tool.namespace.selection.updated')).toMatchObject([{ outcome: 'failed', reason: 'namespace_settings_unavailable' }]);
-  });
+      });
+      const update = await kernel.updateToolNamespaces(context(), { disable: ['clock'] });
+      expect(update).toMatchObject({ status: 'failed', code: 'namespace_settings_unavailable' });
+      expect(audit.ofType('tool.namespace.selection.updated')).toMatchObject([
+        { outcome: 'failed', reason: 'namespace_settings_unavailable' },
+      ]);
+    },
+  );
 });
 
 /** A sink that keeps everything except the event types it is told to fail on. */
@@ -415,7 +578,11 @@ describe('an audit sink that fails', () => {
       expect(result).toMatchObject({ status: 'failed', code: 'audit_unavailable' });
       expect(clock.runs).toBe(0);
       // The refusal itself is an outcome record, and this sink takes those.
-      expect(invokedRecord(sink.kept, 'call-1')).toMatchObject({ outcome: 'failed', reason: 'audit_unavailable', failClosed: true });
+      expect(invokedRecord(sink.kept, 'call-1')).toMatchObject({
+        outcome: 'failed',
+        reason: 'audit_unavailable',
+        failClosed: true,
+      });
       expect(sink.kept.ofType('authorization.checked')).toEqual([]);
       expect(auditFailures).toEqual([]);
       scope.close();
@@ -427,7 +594,10 @@ describe('an audit sink that fails', () => {
       const result = await kernel.invokeTool(context(), clockCall());
       expect(result).toMatchObject({ status: 'failed', code: 'audit_unavailable' });
       expect(clock.runs).toBe(0);
-      expect(auditFailures.map((f) => `${f.event.type}:${f.event.outcome}`)).toEqual(['authority.resolved:succeeded', 'tool.invoked:failed']);
+      expect(auditFailures.map((f) => `${f.event.type}:${f.event.outcome}`)).toEqual([
+        'authority.resolved:succeeded',
+        'tool.invoked:failed',
+      ]);
     });
 
     it('on the outcome record: the caller still gets its result, and onAuditFailure is told', async () => {
@@ -439,7 +609,11 @@ describe('an audit sink that fails', () => {
       expect(clock.runs).toBe(1);
       expect(sink.kept.ofType('authorization.checked')).toMatchObject([{ outcome: 'allowed', operationId: 'call-1' }]);
       expect(auditFailures).toHaveLength(1);
-      expect(auditFailures[0]!.event).toMatchObject({ type: 'tool.invoked', outcome: 'succeeded', operationId: 'call-1' });
+      expect(auditFailures[0]!.event).toMatchObject({
+        type: 'tool.invoked',
+        outcome: 'succeeded',
+        operationId: 'call-1',
+      });
       expect(String((auditFailures[0]!.error as Error).message)).toContain('disk full');
       scope.close();
     });

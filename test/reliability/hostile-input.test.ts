@@ -17,8 +17,26 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ARGUMENT_LIMITS, AccessContextSchema, CATALOGUE_STRATEGIES, InMemoryToolNamespaceSettings, InMemoryUsageStore, MediationKernel, MemoryAuditSink, ToolCallSchema, ToolResultSchema, nestsDeeperThan } from '../../src/kernel/index.js';
-import type { AccessContext, AuditEvent, CatalogueStrategyName, GrantSource, Requirement, ToolResult } from '../../src/kernel/index.js';
+import {
+  ARGUMENT_LIMITS,
+  AccessContextSchema,
+  CATALOGUE_STRATEGIES,
+  InMemoryToolNamespaceSettings,
+  InMemoryUsageStore,
+  MediationKernel,
+  MemoryAuditSink,
+  ToolCallSchema,
+  ToolResultSchema,
+  nestsDeeperThan,
+} from '../../src/kernel/index.js';
+import type {
+  AccessContext,
+  AuditEvent,
+  CatalogueStrategyName,
+  GrantSource,
+  Requirement,
+  ToolResult,
+} from '../../src/kernel/index.js';
 import {
   ACTIONS,
   ACTORS,
@@ -70,7 +88,11 @@ const capability = fc
     actions: fc.oneof(fc.constant(['read']), fc.constant(['*']), fc.subarray([...ACTIONS], { minLength: 1 })),
     scope: fc.constantFrom('exact' as const, 'descendants' as const),
   })
-  .map(({ namespace, path: p, owner, actions, scope }) => ({ resource: withoutUndefined({ namespace, path: p, owner }), actions, scope }));
+  .map(({ namespace, path: p, owner, actions, scope }) => ({
+    resource: withoutUndefined({ namespace, path: p, owner }),
+    actions,
+    scope,
+  }));
 
 const grantBody = fc.record({
   namespaceId: mostly('acme', ['globex']),
@@ -89,7 +111,9 @@ const grantBody = fc.record({
   revokedAt: sometimes(instant),
 });
 
-const grants = fc.array(grantBody, { minLength: 1, maxLength: 6 }).map((bodies) => bodies.map((body, i) => withoutUndefined({ id: `g${i}`, ...body }) as ModelGrant));
+const grants = fc
+  .array(grantBody, { minLength: 1, maxLength: 6 })
+  .map((bodies) => bodies.map((body, i) => withoutUndefined({ id: `g${i}`, ...body }) as ModelGrant));
 
 const validContext = fc
   .record({
@@ -105,17 +129,38 @@ const validContext = fc
   })
   .map((c) => withoutUndefined(c) as AccessContext);
 
-const POLLUTING_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isAdmin'];
+const POLLUTING_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__defineGetter__',
+  'isAdmin',
+];
 
 /** An object built by JSON.parse from key/value pairs, so `__proto__` arrives as an own key, the way it does off the wire. */
 function wireObject(pairs: readonly (readonly [string, unknown])[]): Record<string, unknown> {
-  return JSON.parse(`{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v ?? null)}`).join(',')}}`) as Record<string, unknown>;
+  return JSON.parse(
+    `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v ?? null)}`).join(',')}}`,
+  ) as Record<string, unknown>;
 }
 
 const pollutingObject = fc
-  .array(fc.tuple(fc.constantFrom(...POLLUTING_KEYS, 'path'), fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constant({ polluted: true }), fc.constant({ prototype: { polluted: true } }))), {
-    maxLength: 5,
-  })
+  .array(
+    fc.tuple(
+      fc.constantFrom(...POLLUTING_KEYS, 'path'),
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.constant({ polluted: true }),
+        fc.constant({ prototype: { polluted: true } }),
+      ),
+    ),
+    {
+      maxLength: 5,
+    },
+  )
   .map(wireObject);
 
 /** Nesting far past what a recursive validator survives (the stack gives out in the low thousands). */
@@ -143,7 +188,12 @@ const OVERSIZED: readonly unknown[] = [
  */
 type ArgumentRecipe =
   | { readonly kind: 'value'; readonly value: unknown }
-  | { readonly kind: 'deep'; readonly depth: number; readonly shape: 'object' | 'array' | 'mixed'; readonly underPath: boolean }
+  | {
+      readonly kind: 'deep';
+      readonly depth: number;
+      readonly shape: 'object' | 'array' | 'mixed';
+      readonly underPath: boolean;
+    }
   | { readonly kind: 'oversized'; readonly index: number };
 
 function buildArguments(recipe: ArgumentRecipe): unknown {
@@ -159,7 +209,14 @@ function buildArguments(recipe: ArgumentRecipe): unknown {
   }
 }
 
-const wrongType = fc.oneof(fc.integer(), fc.constant(null), fc.string(), fc.boolean(), fc.array(fc.integer(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
+const wrongType = fc.oneof(
+  fc.integer(),
+  fc.constant(null),
+  fc.string(),
+  fc.boolean(),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.object({ maxDepth: 1 }),
+);
 
 const plainArguments = fc.oneof(
   { weight: 8, arbitrary: fc.record({ path }) },
@@ -182,7 +239,13 @@ const toolArguments: fc.Arbitrary<ArgumentRecipe> = fc.oneof(
       underPath: fc.boolean(),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('oversized' as const), index: fc.integer({ min: 0, max: OVERSIZED.length - 1 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('oversized' as const),
+      index: fc.integer({ min: 0, max: OVERSIZED.length - 1 }),
+    }),
+  },
 );
 
 const toolName = fc.oneof(
@@ -191,11 +254,23 @@ const toolName = fc.oneof(
   { weight: 1, arbitrary: fc.string({ maxLength: 140 }) },
 );
 
-const CONTEXT_FIELDS = ['namespaceId', 'actor', 'authority', 'owner', 'purpose', 'traceId', 'turnId', 'enabledToolNamespaces', 'now'] as const;
+const CONTEXT_FIELDS = [
+  'namespaceId',
+  'actor',
+  'authority',
+  'owner',
+  'purpose',
+  'traceId',
+  'turnId',
+  'enabledToolNamespaces',
+  'now',
+] as const;
 
 const hostileContext = fc.oneof(
   fc.anything({ maxDepth: 2 }),
-  fc.tuple(validContext, fc.constantFrom(...CONTEXT_FIELDS), fc.anything({ maxDepth: 2 })).map(([c, field, value]) => ({ ...c, [field]: value })),
+  fc
+    .tuple(validContext, fc.constantFrom(...CONTEXT_FIELDS), fc.anything({ maxDepth: 2 }))
+    .map(([c, field, value]) => ({ ...c, [field]: value })),
   fc.tuple(validContext, grants).map(([c, g]) => ({ ...c, grants: g })),
   validContext.map((c) => ({ ...c, purpose: 'p'.repeat(513) })),
   validContext.map((c) => ({ ...c, enabledToolNamespaces: ['docs', 'docs'] })),
@@ -203,7 +278,9 @@ const hostileContext = fc.oneof(
   validContext.map((c) => ({ ...c, now: '2026-13-45T99:00:00Z' })),
   validContext.map((c) => ({ ...c, actor: { ...c.actor, isAdmin: true } })),
   fc.tuple(validContext, pollutingObject).map(([c, p]) => Object.assign(wireObject(Object.entries(p)), c)),
-  validContext.map((c) => wireObject([...Object.entries(c), ['__proto__', { actor: { kind: 'service', serviceId: 'root' } }]])),
+  validContext.map((c) =>
+    wireObject([...Object.entries(c), ['__proto__', { actor: { kind: 'service', serviceId: 'root' } }]]),
+  ),
   validContext.map((c) => ({ ...c, traceId: 't'.repeat(100_000) })),
 );
 
@@ -211,11 +288,21 @@ const hostileContext = fc.oneof(
 const contextChoice = fc.oneof(
   {
     weight: 6,
-    arbitrary: fc.record({ kind: fc.constant('same-turn' as const), nowHours: fc.integer({ min: -3, max: 6 }), enabled: mostly(['docs', 'admin'], [['docs'], ['admin'], []]) }),
+    arbitrary: fc.record({
+      kind: fc.constant('same-turn' as const),
+      nowHours: fc.integer({ min: -3, max: 6 }),
+      enabled: mostly(['docs', 'admin'], [['docs'], ['admin'], []]),
+    }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('independent' as const), context: validContext }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('hostile' as const), context: hostileContext }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('oversized' as const), index: fc.integer({ min: 0, max: OVERSIZED.length - 1 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('oversized' as const),
+      index: fc.integer({ min: 0, max: OVERSIZED.length - 1 }),
+    }),
+  },
 );
 
 const callChoice = fc.oneof(
@@ -226,16 +313,34 @@ const callChoice = fc.oneof(
       tool: toolName,
       arguments: toolArguments,
       foreignTrace: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
-      abort: fc.oneof({ weight: 8, arbitrary: fc.constant('never' as const) }, { weight: 1, arbitrary: fc.constantFrom('before' as const, 'soon' as const, 'later' as const) }),
+      abort: fc.oneof(
+        { weight: 8, arbitrary: fc.constant('never' as const) },
+        { weight: 1, arbitrary: fc.constantFrom('before' as const, 'soon' as const, 'later' as const) },
+      ),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('hostile-call' as const), call: fc.oneof(fc.anything({ maxDepth: 2 }), fc.record({ id: fc.string({ minLength: 257, maxLength: 300 }), tool: toolName })) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('hostile-call' as const),
+      call: fc.oneof(
+        fc.anything({ maxDepth: 2 }),
+        fc.record({ id: fc.string({ minLength: 257, maxLength: 300 }), tool: toolName }),
+      ),
+    }),
+  },
 );
 
 const hostileOperation = fc.oneof(
   { weight: 6, arbitrary: fc.record({ context: contextChoice, call: callChoice }) },
   { weight: 2, arbitrary: fc.record({ context: contextChoice, list: fc.constant(true as const) }) },
-  { weight: 1, arbitrary: fc.record({ context: contextChoice, namespaces: fc.oneof(fc.anything({ maxDepth: 2 }), fc.record({ enable: fc.subarray([...TOOL_NAMESPACES]) })) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      context: contextChoice,
+      namespaces: fc.oneof(fc.anything({ maxDepth: 2 }), fc.record({ enable: fc.subarray([...TOOL_NAMESPACES]) })),
+    }),
+  },
 );
 
 /** Well-formed contexts and calls only: the grant rules are what varies, so most calls reach a decision. */
@@ -244,21 +349,42 @@ const wellFormedOperation = fc.oneof(
     weight: 6,
     arbitrary: fc.record({
       context: fc.oneof(
-        { weight: 6, arbitrary: fc.record({ kind: fc.constant('same-turn' as const), nowHours: fc.integer({ min: -3, max: 6 }), enabled: fc.constant(['docs', 'admin']) }) },
+        {
+          weight: 6,
+          arbitrary: fc.record({
+            kind: fc.constant('same-turn' as const),
+            nowHours: fc.integer({ min: -3, max: 6 }),
+            enabled: fc.constant(['docs', 'admin']),
+          }),
+        },
         { weight: 1, arbitrary: fc.record({ kind: fc.constant('independent' as const), context: validContext }) },
       ),
       call: fc.record({
         kind: fc.constant('call' as const),
         tool: fc.constantFrom(...HOSTILE_TOOL_NAMES),
         arguments: fc
-          .oneof(fc.record({ path }), fc.record({ path, content: fc.constant('text') }), fc.record({ path, owner: fc.constantFrom(...OWNERS, ...ACTORS) }))
+          .oneof(
+            fc.record({ path }),
+            fc.record({ path, content: fc.constant('text') }),
+            fc.record({ path, owner: fc.constantFrom(...OWNERS, ...ACTORS) }),
+          )
           .map((value): ArgumentRecipe => ({ kind: 'value', value })),
         foreignTrace: fc.constant(false),
         abort: fc.constant('never' as const),
       }),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ context: fc.record({ kind: fc.constant('same-turn' as const), nowHours: fc.integer({ min: -3, max: 6 }), enabled: fc.constant(['docs', 'admin']) }), list: fc.constant(true as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      context: fc.record({
+        kind: fc.constant('same-turn' as const),
+        nowHours: fc.integer({ min: -3, max: 6 }),
+        enabled: fc.constant(['docs', 'admin']),
+      }),
+      list: fc.constant(true as const),
+    }),
+  },
 );
 
 type Operation = typeof hostileOperation extends fc.Arbitrary<infer T> ? T : never;
@@ -268,12 +394,22 @@ function scenarioOf(operation: fc.Arbitrary<Operation>, source: fc.Arbitrary<'fi
     strategy: fc.constantFrom(...CATALOGUE_STRATEGIES),
     grants,
     source,
-    garbage: fc.oneof(fc.anything({ maxDepth: 3 }), fc.array(fc.anything({ maxDepth: 2 }), { maxLength: 3 }), pollutingObject.map((o) => [o])),
+    garbage: fc.oneof(
+      fc.anything({ maxDepth: 3 }),
+      fc.array(fc.anything({ maxDepth: 2 }), { maxLength: 3 }),
+      pollutingObject.map((o) => [o]),
+    ),
     opener: fc.option(validContext, { freq: 5, nil: undefined }),
     operations: fc.array(operation, { minLength: 1, maxLength: 12 }),
   });
 }
-const hostileScenario = scenarioOf(hostileOperation, fc.oneof({ weight: 6, arbitrary: fc.constant('filtered' as const) }, { weight: 1, arbitrary: fc.constantFrom('raw' as const, 'garbage' as const) }));
+const hostileScenario = scenarioOf(
+  hostileOperation,
+  fc.oneof(
+    { weight: 6, arbitrary: fc.constant('filtered' as const) },
+    { weight: 1, arbitrary: fc.constantFrom('raw' as const, 'garbage' as const) },
+  ),
+);
 const grantRulesScenario = scenarioOf(wellFormedOperation as fc.Arbitrary<Operation>, fc.constant('filtered' as const));
 type Scenario = typeof hostileScenario extends fc.Arbitrary<infer T> ? T : never;
 
@@ -299,7 +435,10 @@ function unpolluted(): boolean {
   if (now.size !== PRISTINE.size) return false;
   for (const [key, value] of now) {
     const before = PRISTINE.get(key);
-    const same = Array.isArray(value) && Array.isArray(before) ? value[0] === before[0] && value[1] === before[1] : Object.is(value, before);
+    const same =
+      Array.isArray(value) && Array.isArray(before)
+        ? value[0] === before[0] && value[1] === before[1]
+        : Object.is(value, before);
     if (!same) return false;
   }
   const probe = {} as Record<string, unknown>;
@@ -340,21 +479,41 @@ function sameTurn(a: AccessContext, b: AccessContext): boolean {
 function sourceAnswer(s: Scenario, context: AccessContext): unknown {
   if (s.source === 'garbage') return s.garbage;
   if (s.source === 'raw') return s.grants;
-  return s.grants.filter((g) => g.namespaceId === context.namespaceId && sameAddress(g.subject, context.actor) && sameAddress(g.issuer, context.authority));
+  return s.grants.filter(
+    (g) =>
+      g.namespaceId === context.namespaceId &&
+      sameAddress(g.subject, context.actor) &&
+      sameAddress(g.issuer, context.authority),
+  );
 }
 
 function isValidContext(value: unknown): value is AccessContext {
-  return value !== null && typeof value === 'object' && 'now' in value && typeof (value as AccessContext).now === 'string' && !Number.isNaN(Date.parse((value as AccessContext).now));
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    'now' in value &&
+    typeof (value as AccessContext).now === 'string' &&
+    !Number.isNaN(Date.parse((value as AccessContext).now))
+  );
 }
 
 /** The grants and instants the model judges an operation by: the turn's when it joins the open lease, its own otherwise. */
-function modelView(s: Scenario, context: AccessContext, opener: AccessContext | undefined, turnLatest: number): { grants: ModelGrant[]; at: ModelInstants } {
+function modelView(
+  s: Scenario,
+  context: AccessContext,
+  opener: AccessContext | undefined,
+  turnLatest: number,
+): { grants: ModelGrant[]; at: ModelInstants } {
   const joinsTurn = opener !== undefined && sameTurn(context, opener);
   const admittedFrom = joinsTurn ? opener : context;
   const answer = sourceAnswer(s, admittedFrom);
   return {
     grants: Array.isArray(answer) ? (answer as ModelGrant[]) : [],
-    at: { admittedAt: Date.parse(admittedFrom.now), now: Date.parse(context.now), ...(joinsTurn ? { latestNow: turnLatest } : {}) },
+    at: {
+      admittedAt: Date.parse(admittedFrom.now),
+      now: Date.parse(context.now),
+      ...(joinsTurn ? { latestNow: turnLatest } : {}),
+    },
   };
 }
 
@@ -367,7 +526,12 @@ function reachesLease(context: unknown, call?: unknown): boolean {
   if (!AccessContextSchema.safeParse(context).success) return false;
   if (call === undefined) return true;
   // Arguments past the kernel's depth bound are refused as malformed before the lease, whatever zod would say of them.
-  if (typeof call === 'object' && call !== null && nestsDeeperThan((call as { arguments?: unknown }).arguments, ARGUMENT_LIMITS.maxDepth)) return false;
+  if (
+    typeof call === 'object' &&
+    call !== null &&
+    nestsDeeperThan((call as { arguments?: unknown }).arguments, ARGUMENT_LIMITS.maxDepth)
+  )
+    return false;
   try {
     const parsed = ToolCallSchema.safeParse(call);
     return parsed.success && parsed.data.traceId === (context as AccessContext).traceId;
@@ -406,7 +570,16 @@ async function runScenario(s: Scenario, tally: Tally): Promise<void> {
   const usage = new ModelUsage();
   const allowedCalls = new Map<string, Requirement>();
   const abortedBeforeCall = new Set<string>();
-  const fallback: AccessContext = { namespaceId: 'acme', actor: ACTORS[0]!, authority: AUTHORITIES[0]!, owner: OWNERS[0]!, purpose: PURPOSES[0]!, traceId: 'trace-1', enabledToolNamespaces: ['docs'], now: instantAt(0) };
+  const fallback: AccessContext = {
+    namespaceId: 'acme',
+    actor: ACTORS[0]!,
+    authority: AUTHORITIES[0]!,
+    owner: OWNERS[0]!,
+    purpose: PURPOSES[0]!,
+    traceId: 'trace-1',
+    enabledToolNamespaces: ['docs'],
+    now: instantAt(0),
+  };
 
   const scope = s.opener === undefined ? undefined : await kernel.openTurnAuthority(s.opener);
   let callNumber = 0;
@@ -449,7 +622,11 @@ async function runScenario(s: Scenario, tally: Tally): Promise<void> {
             id: callId,
             tool: op.call.tool,
             arguments: buildArguments(op.call.arguments),
-            traceId: op.call.foreignTrace ? 'trace-other' : isValidContext(context) ? (context as AccessContext).traceId : 'trace-1',
+            traceId: op.call.foreignTrace
+              ? 'trace-other'
+              : isValidContext(context)
+                ? (context as AccessContext).traceId
+                : 'trace-1',
             requestedAt: instantAt(0),
           };
     const invokedBefore = audit.ofType('tool.invoked').length;
@@ -485,7 +662,8 @@ async function runScenario(s: Scenario, tally: Tally): Promise<void> {
       expect(record.outcome).toBe(result.status);
       expect(record.reason).toBe(result.status === 'succeeded' ? 'allowed' : result.code);
       expect(record.operationId).toBe(result.callId);
-      if (result.status !== 'succeeded') tally.refusedByCode.set(result.code, (tally.refusedByCode.get(result.code) ?? 0) + 1);
+      if (result.status !== 'succeeded')
+        tally.refusedByCode.set(result.code, (tally.refusedByCode.get(result.code) ?? 0) + 1);
     }
     if (op.call.kind !== 'call') continue;
 
@@ -509,7 +687,11 @@ async function runScenario(s: Scenario, tally: Tally): Promise<void> {
     } else if (decision.reason === 'no_matching_grant' || decision.reason === 'grant_exhausted') {
       // And the other way round, for decisions the grants alone made: no grant the model would accept was passed over.
       tally.deniedByGrants++;
-      for (const grant of modelGrants) expect(grantMayAllow(modelGrants, grant.id, requirement, ctx, at, usage), `grant ${grant.id} was passed over`).toBe(false);
+      for (const grant of modelGrants)
+        expect(
+          grantMayAllow(modelGrants, grant.id, requirement, ctx, at, usage),
+          `grant ${grant.id} was passed over`,
+        ).toBe(false);
     }
   }
 
@@ -567,11 +749,23 @@ const HOSTILE_REGRESSIONS: Scenario[] = [
     operations: [
       {
         context: { kind: 'same-turn', nowHours: 0, enabled: ['docs', 'admin'] },
-        call: { kind: 'call', tool: 'docs.echo', arguments: { kind: 'deep', depth: 2566, shape: 'object', underPath: true }, foreignTrace: false, abort: 'never' },
+        call: {
+          kind: 'call',
+          tool: 'docs.echo',
+          arguments: { kind: 'deep', depth: 2566, shape: 'object', underPath: true },
+          foreignTrace: false,
+          abort: 'never',
+        },
       },
       {
         context: { kind: 'oversized', index: 0 },
-        call: { kind: 'call', tool: '__proto__', arguments: { kind: 'value', value: { path: [], toThrow: undefined } }, foreignTrace: true, abort: 'never' },
+        call: {
+          kind: 'call',
+          tool: '__proto__',
+          arguments: { kind: 'value', value: { path: [], toThrow: undefined } },
+          foreignTrace: true,
+          abort: 'never',
+        },
       },
     ],
   },
@@ -593,7 +787,15 @@ describe('hostile input (property-based)', () => {
     );
     // Not vacuous: the mixture reaches handlers and every early refusal.
     expect(hostile.handlerRuns).toBeGreaterThan(0);
-    for (const code of ['invalid_context', 'invalid_request', 'trace_mismatch', 'authority_unavailable', 'tool_unavailable', 'invalid_tool_arguments', 'no_matching_grant']) {
+    for (const code of [
+      'invalid_context',
+      'invalid_request',
+      'trace_mismatch',
+      'authority_unavailable',
+      'tool_unavailable',
+      'invalid_tool_arguments',
+      'no_matching_grant',
+    ]) {
       expect(hostile.refusedByCode.get(code) ?? 0, code).toBeGreaterThan(0);
     }
   });

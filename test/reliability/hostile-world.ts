@@ -7,7 +7,14 @@
  * errors, and a tool no grant should reach.
  */
 import { z } from 'zod';
-import type { Address, JsonObject, ParsedToolCall, Requirement, ToolHandler, ToolResult } from '../../src/kernel/index.js';
+import type {
+  Address,
+  JsonObject,
+  ParsedToolCall,
+  Requirement,
+  ToolHandler,
+  ToolResult,
+} from '../../src/kernel/index.js';
 
 const HOSTILE_EPOCH_MS = Date.parse('2026-11-30T09:00:00.000Z');
 const HOUR_MS = 3_600_000;
@@ -52,13 +59,21 @@ interface ToolShape {
 const Path = z.array(z.string().min(1).max(256)).max(64);
 
 function succeeded(call: ParsedToolCall, output: unknown): ToolResult {
-  return { status: 'succeeded', output: output as JsonObject, callId: call.id, tool: call.tool, completedAt: instantAt(0) };
+  return {
+    status: 'succeeded',
+    output: output as JsonObject,
+    callId: call.id,
+    tool: call.tool,
+    completedAt: instantAt(0),
+  };
 }
 
 /** The argument path if it is a list of strings, else the ceiling's (the kernel then judges the result). */
 function pathOr(args: Readonly<JsonObject>, ceiling: Requirement): string[] {
   const path = args.path;
-  return Array.isArray(path) && path.every((s) => typeof s === 'string') ? (path as string[]) : [...ceiling.resource.path];
+  return Array.isArray(path) && path.every((s) => typeof s === 'string')
+    ? (path as string[])
+    : [...ceiling.resource.path];
 }
 
 const pathRequirement = (args: Readonly<JsonObject>, ceiling: Requirement): Requirement => ({
@@ -95,7 +110,11 @@ export const HOSTILE_TOOL_SHAPES: readonly ToolShape[] = Object.freeze([
     ceiling: { resource: { namespace: 'docs', path: [] }, action: 'read' },
     parse: (args) => args,
     requirement: (args, ceiling) => ({
-      resource: { namespace: 'docs', path: pathOr(args, ceiling), ...(args.owner === undefined ? {} : { owner: args.owner as unknown as Address }) },
+      resource: {
+        namespace: 'docs',
+        path: pathOr(args, ceiling),
+        ...(args.owner === undefined ? {} : { owner: args.owner as unknown as Address }),
+      },
       action: ceiling.action,
     }),
     answer: (call) => succeeded(call, { ok: true }),
@@ -127,7 +146,8 @@ export function ceilingOf(tool: string): Requirement | undefined {
 /** The handlers, reporting each run to `runs`. */
 export function hostileTools(runs: HostileRun[]): ToolHandler[] {
   return HOSTILE_TOOL_SHAPES.map((shape) => {
-    const stated = (call: ParsedToolCall): Requirement => (shape.requirement ?? ((_a, c) => c))(call.arguments, shape.ceiling);
+    const stated = (call: ParsedToolCall): Requirement =>
+      (shape.requirement ?? ((_a, c) => c))(call.arguments, shape.ceiling);
     return {
       definition: {
         name: shape.name,

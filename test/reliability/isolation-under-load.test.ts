@@ -67,13 +67,29 @@ function plannedCalls(user: number, other: number): PlannedCall[] {
   return [
     { tool: userToolName(user, 'read'), arguments: { path: [own, 'diary.md'] }, expect: { status: 'succeeded' } },
     { tool: userToolName(user, 'search'), arguments: { path: [own], query: 'plans' }, expect: { status: 'succeeded' } },
-    { tool: userToolName(user, 'write'), arguments: { path: [own, 'drafts', 'todo.md'], content: 'x' }, expect: { status: 'succeeded' } },
-    { tool: userToolName(user, 'write'), arguments: { path: [own, 'diary.md'], content: 'x' }, expect: { status: 'denied', code: 'no_matching_grant' } },
+    {
+      tool: userToolName(user, 'write'),
+      arguments: { path: [own, 'drafts', 'todo.md'], content: 'x' },
+      expect: { status: 'succeeded' },
+    },
+    {
+      tool: userToolName(user, 'write'),
+      arguments: { path: [own, 'diary.md'], content: 'x' },
+      expect: { status: 'denied', code: 'no_matching_grant' },
+    },
     { tool: SHARED_TOOL, arguments: {}, expect: { status: 'succeeded' } },
     // Another user's tool, named outright: not in this turn's registry at all.
-    { tool: userToolName(other, 'read'), arguments: { path: [theirs, 'diary.md'] }, expect: { status: 'denied', code: 'tool_unavailable' } },
+    {
+      tool: userToolName(other, 'read'),
+      arguments: { path: [theirs, 'diary.md'] },
+      expect: { status: 'denied', code: 'tool_unavailable' },
+    },
     // The user's own tool aimed at another user's notes: outside the tool's declared ceiling.
-    { tool: userToolName(user, 'read'), arguments: { path: [theirs, 'diary.md'] }, expect: { status: 'failed', code: 'invalid_tool_requirement' } },
+    {
+      tool: userToolName(user, 'read'),
+      arguments: { path: [theirs, 'diary.md'] },
+      expect: { status: 'failed', code: 'invalid_tool_requirement' },
+    },
   ];
 }
 
@@ -107,7 +123,13 @@ async function runLoad(strategy: CatalogueStrategyName, seed: number) {
       const results = await Promise.all(
         calls.map(async (call, i) => {
           await yieldRandomly(random);
-          return kernel.invokeTool(context(), { id: `t${t}-c${i}`, tool: call.tool, arguments: call.arguments, traceId, requestedAt: context().now });
+          return kernel.invokeTool(context(), {
+            id: `t${t}-c${i}`,
+            tool: call.tool,
+            arguments: call.arguments,
+            traceId,
+            requestedAt: context().now,
+          });
         }),
       );
       return { turn: t, user, traceId, listing, calls, results };
@@ -120,72 +142,79 @@ async function runLoad(strategy: CatalogueStrategyName, seed: number) {
   return { kernel, audit, provider, runs, turns };
 }
 
-describe.each(CATALOGUE_STRATEGIES.map((strategy, i) => [strategy, 0x5eed + i] as const))('isolation under load, strategy %s', (strategy, seed) => {
-  it(`${TURNS} concurrent turns of ${USERS} users never cross catalogues, calls or audit records`, async () => {
-    const { kernel, audit, provider, runs, turns } = await runLoad(strategy, seed);
-    const callCount = turns.reduce((n, t) => n + t.calls.length, 0);
+describe.each(CATALOGUE_STRATEGIES.map((strategy, i) => [strategy, 0x5eed + i] as const))(
+  'isolation under load, strategy %s',
+  (strategy, seed) => {
+    it(`${TURNS} concurrent turns of ${USERS} users never cross catalogues, calls or audit records`, async () => {
+      const { kernel, audit, provider, runs, turns } = await runLoad(strategy, seed);
+      const callCount = turns.reduce((n, t) => n + t.calls.length, 0);
 
-    // Every turn listed exactly its own user's tools and the shared one.
-    const hashByUser = new Map<number, string>();
-    for (const t of turns) {
-      expect(t.listing.status).toBe('listed');
-      const names = t.listing.tools.map((tool) => tool.name);
-      expect(names).toEqual([SHARED_TOOL, ...USER_TOOL_VERBS.map((verb) => userToolName(t.user, verb)).sort()]);
-      for (const name of names) expect([undefined, userId(t.user)]).toContain(toolOwner(name));
-      const seen = hashByUser.get(t.user);
-      if (seen === undefined) hashByUser.set(t.user, t.listing.catalogHash);
-      else expect(t.listing.catalogHash).toBe(seen);
-    }
-    // One catalogue per user, and no two users share one.
-    expect(new Set(hashByUser.values()).size).toBe(USERS);
+      // Every turn listed exactly its own user's tools and the shared one.
+      const hashByUser = new Map<number, string>();
+      for (const t of turns) {
+        expect(t.listing.status).toBe('listed');
+        const names = t.listing.tools.map((tool) => tool.name);
+        expect(names).toEqual([SHARED_TOOL, ...USER_TOOL_VERBS.map((verb) => userToolName(t.user, verb)).sort()]);
+        for (const name of names) expect([undefined, userId(t.user)]).toContain(toolOwner(name));
+        const seen = hashByUser.get(t.user);
+        if (seen === undefined) hashByUser.set(t.user, t.listing.catalogHash);
+        else expect(t.listing.catalogHash).toBe(seen);
+      }
+      // One catalogue per user, and no two users share one.
+      expect(new Set(hashByUser.values()).size).toBe(USERS);
 
-    // Every call answered as its own turn's catalogue and grants say it must be.
-    for (const t of turns) {
-      t.calls.forEach((call, i) => {
-        const result = t.results[i]!;
-        expect({ tool: call.tool, status: result.status, code: 'code' in result ? result.code : undefined }).toEqual({
-          tool: call.tool,
-          status: call.expect.status,
-          code: call.expect.code,
+      // Every call answered as its own turn's catalogue and grants say it must be.
+      for (const t of turns) {
+        t.calls.forEach((call, i) => {
+          const result = t.results[i]!;
+          expect({ tool: call.tool, status: result.status, code: 'code' in result ? result.code : undefined }).toEqual({
+            tool: call.tool,
+            status: call.expect.status,
+            code: call.expect.code,
+          });
+          if (result.status === 'succeeded' && call.tool !== SHARED_TOOL)
+            expect((result.output as JsonObject).owner).toBe(userId(t.user));
         });
-        if (result.status === 'succeeded' && call.tool !== SHARED_TOOL) expect((result.output as JsonObject).owner).toBe(userId(t.user));
-      });
-    }
+      }
 
-    // Every handler that ran was made for the user who invoked it, in the turn that invoked it.
-    const successfulUserCalls = turns.reduce((n, t) => n + t.results.filter((r) => r.status === 'succeeded' && r.tool !== SHARED_TOOL).length, 0);
-    expect(runs).toHaveLength(successfulUserCalls);
-    expect(runs.filter((run) => run.madeFor !== run.invokedBy || run.madeInTrace !== run.invokedInTrace)).toEqual([]);
+      // Every handler that ran was made for the user who invoked it, in the turn that invoked it.
+      const successfulUserCalls = turns.reduce(
+        (n, t) => n + t.results.filter((r) => r.status === 'succeeded' && r.tool !== SHARED_TOOL).length,
+        0,
+      );
+      expect(runs).toHaveLength(successfulUserCalls);
+      expect(runs.filter((run) => run.madeFor !== run.invokedBy || run.madeInTrace !== run.invokedInTrace)).toEqual([]);
 
-    // The trail: per turn, one listing and one tool.invoked per call, each stamped with that turn's catalogHash.
-    const byTrace = new Map(turns.map((t) => [t.traceId, t]));
-    const invoked = audit.ofType('tool.invoked');
-    expect(invoked).toHaveLength(callCount);
-    const invokedPerTrace = new Map<string, number>();
-    for (const event of invoked) {
-      const t = byTrace.get(event.traceId!)!;
-      expect(event.actor).toEqual({ kind: 'human', userId: userId(t.user) });
-      expect(event.catalogHash).toBe(t.listing.catalogHash);
-      expect(event.operationId?.startsWith(`t${t.turn}-`)).toBe(true);
-      invokedPerTrace.set(event.traceId!, (invokedPerTrace.get(event.traceId!) ?? 0) + 1);
-    }
-    for (const t of turns) expect(invokedPerTrace.get(t.traceId)).toBe(t.calls.length);
-    const listed = audit.ofType('tool.catalog.listed');
-    expect(listed).toHaveLength(TURNS);
-    for (const event of listed) expect(event.catalogHash).toBe(byTrace.get(event.traceId!)!.listing.catalogHash);
-    for (const event of audit.ofType('authorization.checked')) {
-      const t = byTrace.get(event.traceId!)!;
-      expect(event.actor).toEqual({ kind: 'human', userId: userId(t.user) });
-      const resource = event.resource as { namespace: string; path: string[] };
-      if (resource.namespace === 'notes') expect(resource.path[0]).toBe(userId(t.user));
-    }
+      // The trail: per turn, one listing and one tool.invoked per call, each stamped with that turn's catalogHash.
+      const byTrace = new Map(turns.map((t) => [t.traceId, t]));
+      const invoked = audit.ofType('tool.invoked');
+      expect(invoked).toHaveLength(callCount);
+      const invokedPerTrace = new Map<string, number>();
+      for (const event of invoked) {
+        const t = byTrace.get(event.traceId!)!;
+        expect(event.actor).toEqual({ kind: 'human', userId: userId(t.user) });
+        expect(event.catalogHash).toBe(t.listing.catalogHash);
+        expect(event.operationId?.startsWith(`t${t.turn}-`)).toBe(true);
+        invokedPerTrace.set(event.traceId!, (invokedPerTrace.get(event.traceId!) ?? 0) + 1);
+      }
+      for (const t of turns) expect(invokedPerTrace.get(t.traceId)).toBe(t.calls.length);
+      const listed = audit.ofType('tool.catalog.listed');
+      expect(listed).toHaveLength(TURNS);
+      for (const event of listed) expect(event.catalogHash).toBe(byTrace.get(event.traceId!)!.listing.catalogHash);
+      for (const event of audit.ofType('authorization.checked')) {
+        const t = byTrace.get(event.traceId!)!;
+        expect(event.actor).toEqual({ kind: 'human', userId: userId(t.user) });
+        const resource = event.resource as { namespace: string; path: string[] };
+        if (resource.namespace === 'notes') expect(resource.path[0]).toBe(userId(t.user));
+      }
 
-    // Structure: every lease closed; derivations as the strategy promises.
-    expect(kernel.openLeases).toBe(0);
-    const operationsResolvingACatalogue = TURNS + callCount;
-    const expectedDerivations = strategy === 'turn' ? TURNS : operationsResolvingACatalogue;
-    expect(kernel.counters.derivations).toBe(expectedDerivations);
-    expect(provider.calls).toBe(expectedDerivations);
-    expect(kernel.counters.authorityLoads).toBe(TURNS);
-  });
-});
+      // Structure: every lease closed; derivations as the strategy promises.
+      expect(kernel.openLeases).toBe(0);
+      const operationsResolvingACatalogue = TURNS + callCount;
+      const expectedDerivations = strategy === 'turn' ? TURNS : operationsResolvingACatalogue;
+      expect(kernel.counters.derivations).toBe(expectedDerivations);
+      expect(provider.calls).toBe(expectedDerivations);
+      expect(kernel.counters.authorityLoads).toBe(TURNS);
+    });
+  },
+);

@@ -17,10 +17,22 @@ const TURNS = 5_000;
 /** Registry derivations a turn of each kind causes: once per turn under `turn`, once per operation otherwise. */
 function expectedDerivations(strategy: CatalogueStrategyName, kinds: Readonly<Record<SoakTurnKind, number>>): number {
   if (strategy === 'turn') {
-    return kinds.complete + kinds['close-races-derivation'] + kinds['aborted-mid-call'] + kinds['aborted-in-derivation'] + 2 * kinds['lease-less'];
+    return (
+      kinds.complete +
+      kinds['close-races-derivation'] +
+      kinds['aborted-mid-call'] +
+      kinds['aborted-in-derivation'] +
+      2 * kinds['lease-less']
+    );
   }
   // complete: a listing and two calls; aborted mid-call: a listing and the call; lease-less: a listing and a call.
-  return 3 * kinds.complete + kinds['close-races-derivation'] + 2 * kinds['aborted-mid-call'] + kinds['aborted-in-derivation'] + 2 * kinds['lease-less'];
+  return (
+    3 * kinds.complete +
+    kinds['close-races-derivation'] +
+    2 * kinds['aborted-mid-call'] +
+    kinds['aborted-in-derivation'] +
+    2 * kinds['lease-less']
+  );
 }
 
 describe.each(CATALOGUE_STRATEGIES)('leak soak, strategy %s', (strategy) => {
@@ -36,8 +48,16 @@ describe.each(CATALOGUE_STRATEGIES)('leak soak, strategy %s', (strategy) => {
     }
 
     const kinds = report.turnsByKind;
-    expect(kinds).toEqual({ complete: 1875, 'close-races-derivation': 1250, 'aborted-mid-call': 625, 'aborted-in-derivation': 625, 'lease-less': 625 });
-    expect(report.calls).toBe(2 * kinds.complete + kinds['aborted-mid-call'] + kinds['aborted-in-derivation'] + kinds['lease-less']);
+    expect(kinds).toEqual({
+      complete: 1875,
+      'close-races-derivation': 1250,
+      'aborted-mid-call': 625,
+      'aborted-in-derivation': 625,
+      'lease-less': 625,
+    });
+    expect(report.calls).toBe(
+      2 * kinds.complete + kinds['aborted-mid-call'] + kinds['aborted-in-derivation'] + kinds['lease-less'],
+    );
     expect(report.abortedCalls).toBe(kinds['aborted-mid-call'] + kinds['aborted-in-derivation']);
     // Three of the four close moments land before the derivation settles.
     expect(report.listingsCutByClose).toBeGreaterThanOrEqual((kinds['close-races-derivation'] * 3) / 4 - 1);
@@ -49,7 +69,9 @@ describe.each(CATALOGUE_STRATEGIES)('leak soak, strategy %s', (strategy) => {
     expect(audit['tool.catalog.listed:succeeded']! + (audit['tool.catalog.listed:failed'] ?? 0)).toBe(report.listings);
     expect(audit['tool.catalog.listed:failed'] ?? 0).toBe(report.listingsCutByClose);
     // Only calls that reached their handler were decided: the ordinary ones and the ones aborted mid-call.
-    expect(audit['authorization.checked:allowed']).toBe(2 * kinds.complete + kinds['aborted-mid-call'] + kinds['lease-less']);
+    expect(audit['authorization.checked:allowed']).toBe(
+      2 * kinds.complete + kinds['aborted-mid-call'] + kinds['lease-less'],
+    );
     expect(audit['authority.resolved:succeeded']).toBe(TURNS + kinds['lease-less']);
 
     expect(report.counters.authorityLoads).toBe(TURNS + kinds['lease-less']);

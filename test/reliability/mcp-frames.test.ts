@@ -54,11 +54,30 @@ function objectText(pairs: readonly (readonly [string, string])[]): string {
   return `{${pairs.map(([key, valueText]) => `${JSON.stringify(key)}:${valueText}`).join(',')}}`;
 }
 
-const wrongType = fc.oneof(fc.integer(), fc.double(), fc.constant(null), fc.boolean(), fc.string({ maxLength: 8 }), fc.array(fc.integer(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
+const wrongType = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.constant(null),
+  fc.boolean(),
+  fc.string({ maxLength: 8 }),
+  fc.array(fc.integer(), { maxLength: 3 }),
+  fc.object({ maxDepth: 1 }),
+);
 const requestId = fc.oneof(fc.integer({ min: -1e6, max: 1e6 }), fc.string({ minLength: 1, maxLength: 12 }));
 const anyId = fc.oneof(requestId, wrongType, fc.constant(undefined));
 const method = fc.oneof(
-  fc.constantFrom('tools/call', 'tools/list', 'initialize', 'ping', 'prompts/get', 'resources/list', 'logging/setLevel', 'completion/complete', 'notifications/cancelled', 'notifications/initialized'),
+  fc.constantFrom(
+    'tools/call',
+    'tools/list',
+    'initialize',
+    'ping',
+    'prompts/get',
+    'resources/list',
+    'logging/setLevel',
+    'completion/complete',
+    'notifications/cancelled',
+    'notifications/initialized',
+  ),
   fc.string({ maxLength: 24 }),
   wrongType,
 );
@@ -72,27 +91,97 @@ const pollutingKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 't
 type FrameRecipe =
   | { readonly kind: 'text'; readonly text: string }
   | { readonly kind: 'json'; readonly value: unknown }
-  | { readonly kind: 'envelope'; readonly jsonrpc: unknown; readonly id: unknown; readonly method: unknown; readonly params: unknown }
+  | {
+      readonly kind: 'envelope';
+      readonly jsonrpc: unknown;
+      readonly id: unknown;
+      readonly method: unknown;
+      readonly params: unknown;
+    }
   | { readonly kind: 'call'; readonly id: string | number; readonly name: unknown; readonly arguments: unknown }
-  | { readonly kind: 'polluting-call'; readonly id: string | number; readonly name: string; readonly keys: readonly string[]; readonly at: 'root' | 'params' | 'arguments' }
-  | { readonly kind: 'deep'; readonly id: string | number; readonly depth: number; readonly at: 'root' | 'params' | 'arguments' | 'id' }
-  | { readonly kind: 'oversized'; readonly id: string | number; readonly which: 'name' | 'arguments' | 'batch' | 'method' }
+  | {
+      readonly kind: 'polluting-call';
+      readonly id: string | number;
+      readonly name: string;
+      readonly keys: readonly string[];
+      readonly at: 'root' | 'params' | 'arguments';
+    }
+  | {
+      readonly kind: 'deep';
+      readonly id: string | number;
+      readonly depth: number;
+      readonly at: 'root' | 'params' | 'arguments' | 'id';
+    }
+  | {
+      readonly kind: 'oversized';
+      readonly id: string | number;
+      readonly which: 'name' | 'arguments' | 'batch' | 'method';
+    }
   | { readonly kind: 'batch'; readonly items: readonly unknown[] };
 
 const frameRecipe: fc.Arbitrary<FrameRecipe> = fc.oneof(
-  fc.record({ kind: fc.constant('text' as const), text: fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('', '{', '{"jsonrpc":"2.0"', 'null', '[]', '[{}]', '{"jsonrpc":"2.0","id":1,"method":"tools/list"}garbage')) }),
+  fc.record({
+    kind: fc.constant('text' as const),
+    text: fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom(
+        '',
+        '{',
+        '{"jsonrpc":"2.0"',
+        'null',
+        '[]',
+        '[{}]',
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list"}garbage',
+      ),
+    ),
+  }),
   fc.record({ kind: fc.constant('json' as const), value: fc.jsonValue({ maxDepth: 3 }) }),
-  fc.record({ kind: fc.constant('envelope' as const), jsonrpc: fc.oneof(fc.constant('2.0'), wrongType), id: anyId, method, params: fc.oneof(fc.constant(undefined), fc.anything({ maxDepth: 3 })) }),
+  fc.record({
+    kind: fc.constant('envelope' as const),
+    jsonrpc: fc.oneof(fc.constant('2.0'), wrongType),
+    id: anyId,
+    method,
+    params: fc.oneof(fc.constant(undefined), fc.anything({ maxDepth: 3 })),
+  }),
   fc.record({
     kind: fc.constant('call' as const),
     id: requestId,
-    name: fc.oneof(fc.constantFrom(...TOOL_NAMES, 'shell.exec', '__proto__', 'constructor', ''), fc.string({ maxLength: 140 }), wrongType),
-    arguments: fc.oneof(fc.constant(undefined), fc.record({ path: fc.array(fc.constantFrom('projects', 'drafts', 'hr', '..', ''), { maxLength: 3 }) }), fc.record({ path: wrongType }), fc.anything({ maxDepth: 3 })),
+    name: fc.oneof(
+      fc.constantFrom(...TOOL_NAMES, 'shell.exec', '__proto__', 'constructor', ''),
+      fc.string({ maxLength: 140 }),
+      wrongType,
+    ),
+    arguments: fc.oneof(
+      fc.constant(undefined),
+      fc.record({ path: fc.array(fc.constantFrom('projects', 'drafts', 'hr', '..', ''), { maxLength: 3 }) }),
+      fc.record({ path: wrongType }),
+      fc.anything({ maxDepth: 3 }),
+    ),
   }),
-  fc.record({ kind: fc.constant('polluting-call' as const), id: requestId, name: fc.constantFrom(...TOOL_NAMES), keys: fc.array(pollutingKey, { minLength: 1, maxLength: 4 }), at: fc.constantFrom('root' as const, 'params' as const, 'arguments' as const) }),
-  fc.record({ kind: fc.constant('deep' as const), id: requestId, depth: fc.oneof(fc.integer({ min: 10, max: 200 }), fc.integer({ min: 1_000, max: 100_000 })), at: fc.constantFrom('root' as const, 'params' as const, 'arguments' as const, 'id' as const) }),
-  fc.record({ kind: fc.constant('oversized' as const), id: requestId, which: fc.constantFrom('name' as const, 'arguments' as const, 'batch' as const, 'method' as const) }),
-  fc.record({ kind: fc.constant('batch' as const), items: fc.array(fc.record({ jsonrpc: fc.constant('2.0'), id: requestId, method: fc.constant('tools/list') }), { maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant('polluting-call' as const),
+    id: requestId,
+    name: fc.constantFrom(...TOOL_NAMES),
+    keys: fc.array(pollutingKey, { minLength: 1, maxLength: 4 }),
+    at: fc.constantFrom('root' as const, 'params' as const, 'arguments' as const),
+  }),
+  fc.record({
+    kind: fc.constant('deep' as const),
+    id: requestId,
+    depth: fc.oneof(fc.integer({ min: 10, max: 200 }), fc.integer({ min: 1_000, max: 100_000 })),
+    at: fc.constantFrom('root' as const, 'params' as const, 'arguments' as const, 'id' as const),
+  }),
+  fc.record({
+    kind: fc.constant('oversized' as const),
+    id: requestId,
+    which: fc.constantFrom('name' as const, 'arguments' as const, 'batch' as const, 'method' as const),
+  }),
+  fc.record({
+    kind: fc.constant('batch' as const),
+    items: fc.array(fc.record({ jsonrpc: fc.constant('2.0'), id: requestId, method: fc.constant('tools/list') }), {
+      maxLength: 3,
+    }),
+  }),
 );
 
 const callEnvelope = (id: unknown, params: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params });
@@ -116,9 +205,20 @@ function buildFrame(recipe: FrameRecipe): { text: string; value?: unknown } {
     }
     case 'polluting-call': {
       const pairs = recipe.keys.map((key) => [key, '{"polluted":true,"isAdmin":true}'] as const);
-      const args = recipe.at === 'arguments' ? objectText([['path', '["projects"]'], ...pairs]) : '{"path":["projects"]}';
-      const params = objectText([['name', JSON.stringify(recipe.name)], ['arguments', args], ...(recipe.at === 'params' ? pairs : [])]);
-      const text = objectText([['jsonrpc', '"2.0"'], ['id', JSON.stringify(recipe.id)], ['method', '"tools/call"'], ['params', params], ...(recipe.at === 'root' ? pairs : [])]);
+      const args =
+        recipe.at === 'arguments' ? objectText([['path', '["projects"]'], ...pairs]) : '{"path":["projects"]}';
+      const params = objectText([
+        ['name', JSON.stringify(recipe.name)],
+        ['arguments', args],
+        ...(recipe.at === 'params' ? pairs : []),
+      ]);
+      const text = objectText([
+        ['jsonrpc', '"2.0"'],
+        ['id', JSON.stringify(recipe.id)],
+        ['method', '"tools/call"'],
+        ['params', params],
+        ...(recipe.at === 'root' ? pairs : []),
+      ]);
       return { text, value: JSON.parse(text) };
     }
     case 'deep': {
@@ -183,12 +283,19 @@ function deepText(value: unknown, depth: number): string {
 const PRISTINE = Object.getOwnPropertyNames(Object.prototype).sort().join(',');
 function unpolluted(): boolean {
   const probe = {} as Record<string, unknown>;
-  return Object.getOwnPropertyNames(Object.prototype).sort().join(',') === PRISTINE && probe.polluted === undefined && probe.isAdmin === undefined;
+  return (
+    Object.getOwnPropertyNames(Object.prototype).sort().join(',') === PRISTINE &&
+    probe.polluted === undefined &&
+    probe.isAdmin === undefined
+  );
 }
 
 interface CallResultFrame {
   readonly id: string | number;
-  readonly result: { readonly isError?: boolean; readonly _meta: { readonly status: string; readonly code?: string; readonly callId: string } };
+  readonly result: {
+    readonly isError?: boolean;
+    readonly _meta: { readonly status: string; readonly code?: string; readonly callId: string };
+  };
 }
 
 function isCallResult(frame: unknown): frame is CallResultFrame {
@@ -217,25 +324,44 @@ async function answered<T>(pending: Promise<T>, what: string): Promise<T> {
   const outcome = pending.finally(() => {
     settled = true;
   });
-  for (let turns = 0; !settled && turns < MACROTASKS_BEFORE_SILENCE; turns++) await new Promise<void>((resolve) => setImmediate(resolve));
+  for (let turns = 0; !settled && turns < MACROTASKS_BEFORE_SILENCE; turns++)
+    await new Promise<void>((resolve) => setImmediate(resolve));
   expect(settled, `no answer to ${what}`).toBe(true);
   return outcome;
 }
 
-const tally = { frames: 0, protocolErrors: 0, refusals: 0, succeeded: 0, unanswered: 0, rejectedAtSend: 0, probes: 0, byCode: new Map<string, number>() };
+const tally = {
+  frames: 0,
+  protocolErrors: 0,
+  refusals: 0,
+  succeeded: 0,
+  unanswered: 0,
+  rejectedAtSend: 0,
+  probes: 0,
+  byCode: new Map<string, number>(),
+};
 function count(key: string): void {
   tally.byCode.set(key, (tally.byCode.get(key) ?? 0) + 1);
 }
 
 // ---------------------------------------------------------------- the frame exchange
 
-async function runExchange(strategy: CatalogueStrategyName, recipes: readonly FrameRecipe[], asText: readonly boolean[]): Promise<void> {
+async function runExchange(
+  strategy: CatalogueStrategyName,
+  recipes: readonly FrameRecipe[],
+  asText: readonly boolean[],
+): Promise<void> {
   const { kernel, audit } = buildReferenceKernel(strategy);
   const connection = await connectFrames(kernel, worldContext(1));
   const results: CallResultFrame[] = [];
   let probeId = 0;
   try {
-    const init = await connection.exchange({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '0' } } });
+    const init = await connection.exchange({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '0' } },
+    });
     expect(init).toMatchObject({ result: { capabilities: { tools: { listChanged: false } } } });
     await connection.exchange({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
@@ -243,7 +369,10 @@ async function runExchange(strategy: CatalogueStrategyName, recipes: readonly Fr
       tally.frames++;
       const frame = buildFrame(recipe);
       const sendText = asText[i] ?? true;
-      const response = (await answered(Promise.resolve(connection.exchange(sendText || frame.value === undefined ? frame.text : frame.value)), `${recipe.kind} frame`)) as ResponseFrame | undefined;
+      const response = (await answered(
+        Promise.resolve(connection.exchange(sendText || frame.value === undefined ? frame.text : frame.value)),
+        `${recipe.kind} frame`,
+      )) as ResponseFrame | undefined;
       if (response === undefined) {
         tally.unanswered++;
         count('(notification)');
@@ -265,13 +394,22 @@ async function runExchange(strategy: CatalogueStrategyName, recipes: readonly Fr
       // The next well-formed request is served.
       tally.probes++;
       const probe = (await answered(
-        Promise.resolve(connection.exchange({ jsonrpc: '2.0', id: `probe-${++probeId}`, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } } })),
+        Promise.resolve(
+          connection.exchange({
+            jsonrpc: '2.0',
+            id: `probe-${++probeId}`,
+            method: 'tools/call',
+            params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } },
+          }),
+        ),
         'the probe after a hostile frame',
       )) as unknown as CallResultFrame;
       expect(probe.result._meta.status).toBe('succeeded');
       results.push(probe);
     }
-    const list = (await connection.exchange({ jsonrpc: '2.0', id: 'final-list', method: 'tools/list' })) as unknown as { result: { tools: unknown[]; _meta: { catalogHash: string } } };
+    const list = (await connection.exchange({ jsonrpc: '2.0', id: 'final-list', method: 'tools/list' })) as unknown as {
+      result: { tools: unknown[]; _meta: { catalogHash: string } };
+    };
     expect(list.result._meta.catalogHash).toBe(connection.bridge.catalogHash);
   } finally {
     await connection.close();
@@ -306,7 +444,15 @@ async function runSdkTransport(strategy: CatalogueStrategyName, recipes: readonl
     return reply;
   };
   try {
-    await answered(request({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '0' } } }), 'initialize');
+    await answered(
+      request({
+        jsonrpc: '2.0',
+        id: 'init',
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '0' } },
+      }),
+      'initialize',
+    );
     let probeId = 0;
     for (const recipe of recipes) {
       const { value } = buildFrame(recipe);
@@ -335,7 +481,15 @@ async function runSdkTransport(strategy: CatalogueStrategyName, recipes: readonl
         tally.unanswered++;
       }
       tally.probes++;
-      const probe = (await answered(request({ jsonrpc: '2.0', id: `probe-${++probeId}`, method: 'tools/call', params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } } }), 'the probe')) as CallResultFrame;
+      const probe = (await answered(
+        request({
+          jsonrpc: '2.0',
+          id: `probe-${++probeId}`,
+          method: 'tools/call',
+          params: { name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } },
+        }),
+        'the probe',
+      )) as CallResultFrame;
       expect(probe.result._meta.status).toBe('succeeded');
       results.push(probe);
     }
@@ -358,7 +512,12 @@ describe('hostile MCP frames (property-based)', () => {
 
   it(`over the frame exchange: every request answered (error or refusal), the next request served, the trail complete (${EXCHANGE_RUNS} connections)`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...CATALOGUE_STRATEGIES), fc.array(frameRecipe, { minLength: 1, maxLength: 8 }), fc.array(fc.boolean(), { maxLength: 8 }), runExchange),
+      fc.asyncProperty(
+        fc.constantFrom(...CATALOGUE_STRATEGIES),
+        fc.array(frameRecipe, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.boolean(), { maxLength: 8 }),
+        runExchange,
+      ),
       { numRuns: EXCHANGE_RUNS },
     );
     expect(tally.protocolErrors).toBeGreaterThan(0);
@@ -367,7 +526,11 @@ describe('hostile MCP frames (property-based)', () => {
 
   it(`over the SDK's in-memory transport: requests answered, garbage dropped, the server keeps serving, the trail complete (${SDK_RUNS} connections)`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...CATALOGUE_STRATEGIES), fc.array(frameRecipe, { minLength: 1, maxLength: 8 }), runSdkTransport),
+      fc.asyncProperty(
+        fc.constantFrom(...CATALOGUE_STRATEGIES),
+        fc.array(frameRecipe, { minLength: 1, maxLength: 8 }),
+        runSdkTransport,
+      ),
       { numRuns: SDK_RUNS },
     );
   });

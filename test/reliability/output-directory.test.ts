@@ -43,9 +43,15 @@ function waitFor(child: ChildProcess, line: RegExp): Promise<string> {
   });
 }
 
-const exited = (child: ChildProcess): Promise<number | null> => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
+const exited = (child: ChildProcess): Promise<number | null> =>
+  new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve(child.exitCode)
+      : child.once('exit', (code) => resolve(code)),
+  );
 
-const runOf = (dir: string): number => (JSON.parse(readFileSync(path.join(dir, 'latest.json'), 'utf8')) as { run: number }).run;
+const runOf = (dir: string): number =>
+  (JSON.parse(readFileSync(path.join(dir, 'latest.json'), 'utf8')) as { run: number }).run;
 
 describe('an output directory', () => {
   it('refuses a second run by name: the holder pid, its command and start time', async () => {
@@ -58,17 +64,23 @@ describe('an output directory', () => {
     expect(owner.pid).toBe(holder.pid);
     expect(owner.command).toBe('results-writer hold');
     expect(Date.parse(owner.startedAt)).not.toBeNaN();
-    expect((refused as Error).message).toContain(`pid ${holder.pid}, \`results-writer hold\`, started ${owner.startedAt}`);
+    expect((refused as Error).message).toContain(
+      `pid ${holder.pid}, \`results-writer hold\`, started ${owner.startedAt}`,
+    );
     holder.stdin!.end();
     expect(await exited(holder)).toBe(0);
     // Released: the next run takes it, and a nested take in one process does not wait on itself.
-    expect(await withOutputDirectory(dir, 'third', () => withOutputDirectory(dir, 'nested', async () => 'ran'))).toBe('ran');
+    expect(await withOutputDirectory(dir, 'third', () => withOutputDirectory(dir, 'nested', async () => 'ran'))).toBe(
+      'ran',
+    );
     expect(readdirSync(dir)).toEqual([]);
   }, 60_000);
 
   it('survives SIGKILL mid-write: latest.json parses and holds the old run or the new one', async () => {
     const dir = fresh('killed');
-    await withOutputDirectory(dir, 'seed', () => writeOutputFile(path.join(dir, 'latest.json'), `${JSON.stringify({ run: 0 })}\n`));
+    await withOutputDirectory(dir, 'seed', () =>
+      writeOutputFile(path.join(dir, 'latest.json'), `${JSON.stringify({ run: 0 })}\n`),
+    );
     const child = writer(['write', dir, '1', '1000', String(8 * 1024 * 1024)]);
     const said = await waitFor(child, /writing 3\n/);
     child.kill('SIGKILL');
@@ -86,11 +98,28 @@ describe('an output directory', () => {
 
   it('survives a full disk mid-write: latest.json keeps the old run, and neither a temporary file nor the lock is left', () => {
     const dir = fresh('full');
-    const seeded = spawnSync(process.execPath, ['--import', 'tsx', WRITER, 'write', dir, '7', '7', '1000'], { cwd: REPO, encoding: 'utf8' });
+    const seeded = spawnSync(process.execPath, ['--import', 'tsx', WRITER, 'write', dir, '7', '7', '1000'], {
+      cwd: REPO,
+      encoding: 'utf8',
+    });
     expect(seeded.status).toBe(0);
     // 1024 blocks of 1 KiB: a 4 MiB latest.json cannot be written. The writer hears SIGXFSZ (whose default would end
     // it mid-write), so write(2) fails with EFBIG and the write is refused and cleaned up.
-    const starved = spawnSync('bash', ['-c', `ulimit -f 1024; exec "$0" --import tsx "$@"`, process.execPath, WRITER, 'write', dir, '8', '8', String(4 * 1024 * 1024)], { cwd: REPO, encoding: 'utf8' });
+    const starved = spawnSync(
+      'bash',
+      [
+        '-c',
+        `ulimit -f 1024; exec "$0" --import tsx "$@"`,
+        process.execPath,
+        WRITER,
+        'write',
+        dir,
+        '8',
+        '8',
+        String(4 * 1024 * 1024),
+      ],
+      { cwd: REPO, encoding: 'utf8' },
+    );
     expect(starved.stdout).toContain('writing 8');
     expect(starved.status).toBe(1);
     expect(starved.stderr).toContain('EFBIG');
@@ -115,7 +144,8 @@ afterAll(() => {
 describe.skipIf(tmpfs === undefined)('an output directory on a full disk (a 2 MiB tmpfs)', () => {
   it('refuses the write with ENOSPC and keeps the old run whole, with no temporary file left', () => {
     const dir = path.join(tmpfs!, 'out');
-    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', WRITER, 'write', dir, ...args], { cwd: REPO, encoding: 'utf8' });
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', WRITER, 'write', dir, ...args], { cwd: REPO, encoding: 'utf8' });
     expect(run('1', '1', '1000').status).toBe(0);
     const full = run('2', '2', String(4 * 1024 * 1024));
     expect(full.status).toBe(1);

@@ -31,8 +31,17 @@ export interface ModelGrant {
   readonly namespaceId: string;
   readonly subject: ModelAddress;
   readonly issuer: ModelAddress;
-  readonly capabilities: readonly { readonly resource: ModelResource; readonly actions: readonly string[]; readonly scope: string }[];
-  readonly constraints: { readonly purposes?: readonly string[]; readonly notBefore?: string; readonly expiresAt?: string; readonly maxUses?: number };
+  readonly capabilities: readonly {
+    readonly resource: ModelResource;
+    readonly actions: readonly string[];
+    readonly scope: string;
+  }[];
+  readonly constraints: {
+    readonly purposes?: readonly string[];
+    readonly notBefore?: string;
+    readonly expiresAt?: string;
+    readonly maxUses?: number;
+  };
   readonly issuedAt: string;
   readonly revokedAt?: string;
 }
@@ -88,7 +97,8 @@ function isActive(grant: ModelGrant, at: ModelInstants): boolean {
   if (Date.parse(grant.issuedAt) > admitted) return false;
   if (grant.constraints.notBefore !== undefined && Date.parse(grant.constraints.notBefore) > admitted) return false;
   if (grant.revokedAt !== undefined && Date.parse(grant.revokedAt) <= admitted) return false;
-  if (grant.constraints.expiresAt !== undefined && Date.parse(grant.constraints.expiresAt) <= expiryJudgedAt) return false;
+  if (grant.constraints.expiresAt !== undefined && Date.parse(grant.constraints.expiresAt) <= expiryJudgedAt)
+    return false;
   return true;
 }
 
@@ -125,13 +135,20 @@ export function capabilityCouldMatch(grant: ModelGrant, ceiling: ModelRequiremen
     if (capability.resource.namespace !== ceiling.resource.namespace) return false;
     if (!sameAddress(ownerOf(capability.resource, context), ownerOf(ceiling.resource, context))) return false;
     if (!capability.actions.includes(ceiling.action) && !capability.actions.includes('*')) return false;
-    return startsWith(ceiling.resource.path, capability.resource.path) || startsWith(capability.resource.path, ceiling.resource.path);
+    return (
+      startsWith(ceiling.resource.path, capability.resource.path) ||
+      startsWith(capability.resource.path, ceiling.resource.path)
+    );
   });
 }
 
 /** A requirement naming an owner other than the context's is refused before any grant is looked at. */
 function isWellFormed(requirement: ModelRequirement, context: ModelContext): boolean {
-  return requirement.action.length > 0 && requirement.resource.namespace.length > 0 && sameAddress(ownerOf(requirement.resource, context), context.owner);
+  return (
+    requirement.action.length > 0 &&
+    requirement.resource.namespace.length > 0 &&
+    sameAddress(ownerOf(requirement.resource, context), context.owner)
+  );
 }
 
 /** Counts uses of bounded grants the way the spec describes them: one per allowed call. */
@@ -149,7 +166,14 @@ export class ModelUsage {
  * May `grantId` answer this requirement? The kernel cites the grant it used
  * on its authorization record; the model checks that grant could have.
  */
-export function grantMayAllow(grants: readonly ModelGrant[], grantId: string, requirement: ModelRequirement, context: ModelContext, at: ModelInstants, usage: ModelUsage): boolean {
+export function grantMayAllow(
+  grants: readonly ModelGrant[],
+  grantId: string,
+  requirement: ModelRequirement,
+  context: ModelContext,
+  at: ModelInstants,
+  usage: ModelUsage,
+): boolean {
   if (!isWellFormed(requirement, context)) return false;
   const grant = grants.find((g) => g.id === grantId);
   if (grant === undefined) return false;
@@ -159,13 +183,22 @@ export function grantMayAllow(grants: readonly ModelGrant[], grantId: string, re
 }
 
 /** Would any grant let this context see a tool declared with this ceiling? */
-export function modelCanDiscover(grants: readonly ModelGrant[], ceiling: ModelRequirement, context: ModelContext, at: ModelInstants): boolean {
+export function modelCanDiscover(
+  grants: readonly ModelGrant[],
+  ceiling: ModelRequirement,
+  context: ModelContext,
+  at: ModelInstants,
+): boolean {
   if (!isWellFormed(ceiling, context)) return false;
   return grants.some((grant) => isEligible(grant, context, at) && capabilityCouldMatch(grant, ceiling, context));
 }
 
 /** Is `requirement` inside `ceiling` (SPEC §1.6 step 7): same action, namespace and owner, and the ceiling's path a prefix of its path. */
-export function insideCeiling(requirement: ModelRequirement, ceiling: ModelRequirement, context: ModelContext): boolean {
+export function insideCeiling(
+  requirement: ModelRequirement,
+  ceiling: ModelRequirement,
+  context: ModelContext,
+): boolean {
   return (
     requirement.action === ceiling.action &&
     requirement.resource.namespace === ceiling.resource.namespace &&

@@ -65,12 +65,18 @@ describe('costlab report site, with the published figures', () => {
     for (const strategy of STRATEGY_NAMES) {
       const ours = workspace.latest.strategies[strategy];
       expect(labels).toContain(`ours (latest) · ${strategy} · whole call (p50) = ${ours.call.p50Us} µs`);
-      expect(labels).toContain(`ours (latest) · ${strategy} · catalogue segment (p50) = ${ours.segments.catalogue.p50Us} µs`);
+      expect(labels).toContain(
+        `ours (latest) · ${strategy} · catalogue segment (p50) = ${ours.segments.catalogue.p50Us} µs`,
+      );
       const step = workspace.anchors.staircase.find((candidate) => candidate.strategy === strategy)!;
       // One unit on the whole page: the published ms figures are converted to µs (and the original kept in words).
       const us = (ms: number) => Number((ms * 1000).toPrecision(12));
-      expect(labels).toContain(`published · ${strategy} · whole call (p50) = ${us(step.wholeCallMs)} µs (published as ${step.wholeCallMs} ms)`);
-      expect(labels).toContain(`published · ${strategy} · catalogue segment (p50) = ${us(step.catalogueSegmentMs)} µs (published as ${step.catalogueSegmentMs} ms)`);
+      expect(labels).toContain(
+        `published · ${strategy} · whole call (p50) = ${us(step.wholeCallMs)} µs (published as ${step.wholeCallMs} ms)`,
+      );
+      expect(labels).toContain(
+        `published · ${strategy} · catalogue segment (p50) = ${us(step.catalogueSegmentMs)} µs (published as ${step.catalogueSegmentMs} ms)`,
+      );
     }
     expect(labels).toHaveLength(12);
   });
@@ -113,7 +119,9 @@ describe('costlab report site, with the published figures', () => {
       }
     }
     const mcpCatalogue = workspace.latest.mcp.turn.segments.catalogue;
-    expect(labels.some((label) => label.startsWith(`turn over MCP · catalogue: share ${mcpCatalogue.share} (`))).toBe(true);
+    expect(labels.some((label) => label.startsWith(`turn over MCP · catalogue: share ${mcpCatalogue.share} (`))).toBe(
+      true,
+    );
     expect(labels).toContain('published · shared · catalogue share 0.45');
     expect(labels).toContain('published · turn · catalogue share 0.01 (upper bound)');
 
@@ -135,16 +143,32 @@ describe('costlab report site, with the published figures', () => {
     for (const results of workspace.history) {
       const commit = commitLabel(results);
       for (const strategy of STRATEGY_NAMES) {
-        expect(labels.some((label) => label.startsWith(`${commit} (`) && label.endsWith(`· ${strategy} · whole call (p50) = ${results.strategies[strategy].call.p50Us} µs`))).toBe(true);
+        expect(
+          labels.some(
+            (label) =>
+              label.startsWith(`${commit} (`) &&
+              label.endsWith(`· ${strategy} · whole call (p50) = ${results.strategies[strategy].call.p50Us} µs`),
+          ),
+        ).toBe(true);
       }
-      expect(labels.some((label) => label.endsWith(`· turn · catalogue segment (p50) = ${results.strategies.turn.segments.catalogue.p50Us} µs`))).toBe(true);
-      expect(labels.some((label) => label.endsWith(`· turn over MCP · whole call (p50) = ${results.mcp.turn.call.p50Us} µs`))).toBe(true);
+      expect(
+        labels.some((label) =>
+          label.endsWith(`· turn · catalogue segment (p50) = ${results.strategies.turn.segments.catalogue.p50Us} µs`),
+        ),
+      ).toBe(true);
+      expect(
+        labels.some((label) =>
+          label.endsWith(`· turn over MCP · whole call (p50) = ${results.mcp.turn.call.p50Us} µs`),
+        ),
+      ).toBe(true);
     }
     expect(labels).toHaveLength(workspace.history.length * 8);
 
     const rows = tableRows(html, 'table-history');
     expect(rows.map((row) => row[0]!.text)).toEqual(workspace.history.map(commitLabel));
-    expect(rows.map((row) => row[6]!.value)).toEqual(workspace.history.map((results) => results.strategies.turn.call.p50Us));
+    expect(rows.map((row) => row[6]!.value)).toEqual(
+      workspace.history.map((results) => results.strategies.turn.call.p50Us),
+    );
     // The run column: each file's kind, and the latest marked noisy with its load.
     expect(rows.map((row) => row[3]!.text)).toEqual(['full', 'full', 'full · noisy, load 11.2 on 8 cores']);
     expect(rows.map((row) => row.at(-1)!.value)).toEqual(
@@ -201,21 +225,29 @@ describe('costlab report site, with the published figures', () => {
     for (const rule of MEASUREMENT_RULES) {
       expect(html).toContain(rule.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
     }
-    expect(tableRows(html, 'table-micro').map((row) => row[2]!.value)).toEqual(workspace.latest.micro!.map((bench) => bench.meanNs));
+    expect(tableRows(html, 'table-micro').map((row) => row[2]!.value)).toEqual(
+      workspace.latest.micro!.map((bench) => bench.meanNs),
+    );
     expect(tableRows(html, 'table-micro').map((row) => row[2]!.text)).toEqual(['13.9', '1,284.3']);
-    expect(tableRow(html, 'table-calls', 'turn over MCP').at(-1)!.value).toBe(workspace.latest.mcp.turn.wireBytesPerCall);
+    expect(tableRow(html, 'table-calls', 'turn over MCP').at(-1)!.value).toBe(
+      workspace.latest.mcp.turn.wireBytesPerCall,
+    );
   });
 
   it('tabulates costlab beside a bare SDK server on each MCP transport, the added p50 in µs', () => {
     const rows = tableRows(html, 'table-transports');
     expect(rows.map((row) => row[0]!.text)).toEqual(['in-memory', 'stdio', 'http']);
-    expect(rows.map((row) => row[5]!.value)).toEqual(workspace.latest.mcpTransports!.transports.map((row) => row.addedP50Us));
+    expect(rows.map((row) => row[5]!.value)).toEqual(
+      workspace.latest.mcpTransports!.transports.map((row) => row.addedP50Us),
+    );
     expect(tableRow(html, 'table-transports', 'http')[1]!.text).toBe('1,104.6');
     // The round-by-round difference: its median with its interval, in µs, the median in data-value.
     const paired = workspace.latest.mcpTransports!.transports.find((row) => row.transport === 'stdio')!.paired!.added;
     const cell = tableRow(html, 'table-transports', 'stdio')[6]!;
     expect(cell.value).toBe(paired.medianUs);
-    expect(cell.text).toBe(`${formatMicros(paired.medianUs)} (${formatMicros(paired.loUs)} to ${formatMicros(paired.hiUs)})`);
+    expect(cell.text).toBe(
+      `${formatMicros(paired.medianUs)} (${formatMicros(paired.loUs)} to ${formatMicros(paired.hiUs)})`,
+    );
     expect(html).not.toContain('[object Object]');
   });
 
@@ -268,10 +300,14 @@ describe('costlab report command', () => {
       const out = path.join(workspace.root, 'site-out');
       const code = await main([
         'report',
-        '--results', workspace.resultsDir,
-        '--out', out,
-        '--anchors', workspace.anchorsPath,
-        '--profiles', workspace.profilesDir,
+        '--results',
+        workspace.resultsDir,
+        '--out',
+        out,
+        '--anchors',
+        workspace.anchorsPath,
+        '--profiles',
+        workspace.profilesDir,
       ]);
       expect(code).toBe(0);
       const progress = stderr.mock.calls.map((call) => String(call[0]));
@@ -331,7 +367,15 @@ describe('costlab report site, with the gate replayed over history', () => {
       replayed: 12,
       runtimeSeconds: 2_290,
       stopped: 'stopped at the 38-minute budget',
-      summary: { flagged: 3, passed: 8, notComparable: 1, flaggedUnstated: 2, flaggedUnstatedExplained: 2, statedAndMoved: 1, statedNotMoved: 4 },
+      summary: {
+        flagged: 3,
+        passed: 8,
+        notComparable: 1,
+        flaggedUnstated: 2,
+        flaggedUnstatedExplained: 2,
+        statedAndMoved: 1,
+        statedNotMoved: 4,
+      },
     };
     await writeFile(path.join(dir, 'gate-history.json'), JSON.stringify(table));
     const { html, log } = await build(workspace);
@@ -339,14 +383,21 @@ describe('costlab report site, with the gate replayed over history', () => {
     expect(html).toContain('<section id="gate-history"');
     const href = path.relative(workspace.outDir, path.join(dir, 'gate-history.md')).split(path.sep).join('/');
     expect(html).toContain(`href="${href}"`);
-    expect(html).toContain('12 of the last 60 replayed in 38 min 10 s (stopped at the 38-minute budget); 3 flagged, 8 passed, 1 not comparable');
+    expect(html).toContain(
+      '12 of the last 60 replayed in 38 min 10 s (stopped at the 38-minute budget); 3 flagged, 8 passed, 1 not comparable',
+    );
     expect(html).toContain('2 flagged without a stated cost change, 2 of them explained');
   });
 
   it('leaves out a replay table that lacks its summary, naming the field in the log', async () => {
-    await writeFile(path.join(workspace.resultsDir, 'gate-history', 'gate-history.json'), JSON.stringify({ head: 'f'.repeat(40), requested: 60 }));
+    await writeFile(
+      path.join(workspace.resultsDir, 'gate-history', 'gate-history.json'),
+      JSON.stringify({ head: 'f'.repeat(40), requested: 60 }),
+    );
     const { html, log } = await build(workspace);
     expect(html).not.toContain('id="gate-history"');
-    expect(log.some((line) => line.includes("not a gate history replay results file (no 'summary' object)"))).toBe(true);
+    expect(log.some((line) => line.includes("not a gate history replay results file (no 'summary' object)"))).toBe(
+      true,
+    );
   });
 });

@@ -56,12 +56,15 @@ describe('change points', () => {
   });
 
   it('finds no step in flat series with ±5% noise (200 seeds, 24 runs each)', () => {
-    for (let seed = 100; seed < 300; seed++) expect(findChangePoints(noisy(24, 200, 0.05, seed)), `seed ${seed}`).toEqual([]);
+    for (let seed = 100; seed < 300; seed++)
+      expect(findChangePoints(noisy(24, 200, 0.05, seed)), `seed ${seed}`).toEqual([]);
   });
 
   it('finds no step smaller than the 5% floor, however significant', () => {
     expect(findChangePoints([...Array(10).fill(100), ...Array(10).fill(103)])).toEqual([]);
-    expect(findChangePoints([...Array(10).fill(100), ...Array(10).fill(106)]).map((point) => point.index)).toEqual([10]);
+    expect(findChangePoints([...Array(10).fill(100), ...Array(10).fill(106)]).map((point) => point.index)).toEqual([
+      10,
+    ]);
   });
 
   it('needs two runs on each side: a step at the newest commit waits for the next run', () => {
@@ -72,7 +75,10 @@ describe('change points', () => {
 
 /** Twelve runs on one testbed, oldest first: turn's call p50 steps up 40% at the eighth; run 3 is noisy. */
 function steppedHistory(): Results[] {
-  const call = [...noisy(7, DEFAULT_TIMINGS.turn.callP50Us, 0.02, 7), ...noisy(5, DEFAULT_TIMINGS.turn.callP50Us * 1.4, 0.02, 8)];
+  const call = [
+    ...noisy(7, DEFAULT_TIMINGS.turn.callP50Us, 0.02, 7),
+    ...noisy(5, DEFAULT_TIMINGS.turn.callP50Us * 1.4, 0.02, 8),
+  ];
   return call.map((callP50Us, i) =>
     makeResults({
       seed: `step-${i}`,
@@ -85,7 +91,8 @@ function steppedHistory(): Results[] {
   );
 }
 
-const filesOf = (history: readonly Results[]): ResultsFile[] => history.map((results) => ({ file: `${results.commit}.json`, results, ...runContextOf(results) }));
+const filesOf = (history: readonly Results[]): ResultsFile[] =>
+  history.map((results) => ({ file: `${results.commit}.json`, results, ...runContextOf(results) }));
 
 describe('steps in a history', () => {
   it('names the commit a step starts at, per series and measure, and ignores the noisy run', () => {
@@ -111,7 +118,11 @@ describe('steps in a history', () => {
     }
     const lines = output.stdout.split('\n');
     expect(lines.filter((line) => line.startsWith('- '))).toEqual(
-      ['turn', 'turn over MCP'].map((series) => expect.stringMatching(new RegExp(`^- ${series} call p50 steps \\+\\d+% at ${history[7]!.commit.slice(0, 10)} \\(`))),
+      ['turn', 'turn over MCP'].map((series) =>
+        expect.stringMatching(
+          new RegExp(`^- ${series} call p50 steps \\+\\d+% at ${history[7]!.commit.slice(0, 10)} \\(`),
+        ),
+      ),
     );
     const marked = lines.filter((line) => line.startsWith('|') && line.includes('▲'));
     expect(marked).toHaveLength(1);
@@ -123,13 +134,37 @@ describe('steps in a history', () => {
     const history = steppedHistory();
     const rows = historyRows(history, historySteps(filesOf(history)));
     const marked = rows.filter((row) => row.step !== '');
-    expect(marked.map((row) => [row.commit, row.series, row.measure])).toEqual(['turn', 'turn over MCP'].map((series) => [history[7]!.commit.slice(0, 7), series, 'whole call (p50)']));
-    const chart = await renderChartSvg(historyChartSpec(rows, history.map((results) => results.commit.slice(0, 7))), { title: 'History', summary: 'history' });
+    expect(marked.map((row) => [row.commit, row.series, row.measure])).toEqual(
+      ['turn', 'turn over MCP'].map((series) => [history[7]!.commit.slice(0, 7), series, 'whole call (p50)']),
+    );
+    const chart = await renderChartSvg(
+      historyChartSpec(
+        rows,
+        history.map((results) => results.commit.slice(0, 7)),
+      ),
+      { title: 'History', summary: 'history' },
+    );
     expect(chart.warnings).toEqual([]);
     // Two triangles (turn and turn over MCP), each named for its step, commit and series; the described points unchanged.
-    const triangles = [...chart.svg.matchAll(/aria-label="([^"]*)"[^>]*aria-roledescription="step"/g)].map((match) => match[1]);
-    expect(triangles).toEqual(['turn', 'turn over MCP'].map((series) => expect.stringMatching(new RegExp(`^step \\+\\d+% \\(p = [^)]+\\) starts at ${history[7]!.commit.slice(0, 7)}: ${series}, whole call \\(p50\\)$`))));
-    const unmarked = await renderChartSvg(historyChartSpec(historyRows(history), history.map((results) => results.commit.slice(0, 7))), { title: 'History', summary: 'history' });
+    const triangles = [...chart.svg.matchAll(/aria-label="([^"]*)"[^>]*aria-roledescription="step"/g)].map(
+      (match) => match[1],
+    );
+    expect(triangles).toEqual(
+      ['turn', 'turn over MCP'].map((series) =>
+        expect.stringMatching(
+          new RegExp(
+            `^step \\+\\d+% \\(p = [^)]+\\) starts at ${history[7]!.commit.slice(0, 7)}: ${series}, whole call \\(p50\\)$`,
+          ),
+        ),
+      ),
+    );
+    const unmarked = await renderChartSvg(
+      historyChartSpec(
+        historyRows(history),
+        history.map((results) => results.commit.slice(0, 7)),
+      ),
+      { title: 'History', summary: 'history' },
+    );
     const points = (svg: string) => svg.match(/aria-roledescription="point"/g)?.length;
     expect(points(chart.svg)).toBe(points(unmarked.svg));
   });

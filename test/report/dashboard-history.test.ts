@@ -14,7 +14,15 @@ import { WHOLE_CALL } from '../../bench/report/staircase-chart.js';
 import { DashboardHistoryUnreadable, figureKey, readDashboardHistory } from '../../bench/report/dashboard-history.js';
 import type { Results } from '../../bench/results/results-schema.js';
 import { main } from '../../cli/main.js';
-import { actionBenchmarkDataJs, bencherPerfExport, HISTORY_RUNS, makeHistoryRuns, NOISY_RUNS, STEP_AT, STEP_RATIO } from '../fixtures/dashboard-history-fixture.js';
+import {
+  actionBenchmarkDataJs,
+  bencherPerfExport,
+  HISTORY_RUNS,
+  makeHistoryRuns,
+  NOISY_RUNS,
+  STEP_AT,
+  STEP_RATIO,
+} from '../fixtures/dashboard-history-fixture.js';
 import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
 import { decodeEntities } from './page-reading.js';
 
@@ -27,7 +35,9 @@ interface DrawnMark {
 
 /** Every labelled mark of one chart figure, with its position in its panel. */
 function drawnMarks(html: string, testbed: string): DrawnMark[] {
-  const figure = new RegExp(`<figure[^>]*data-chart="ci-history" data-testbed="${testbed}"[^>]*>([\\s\\S]*?)</figure>`).exec(html);
+  const figure = new RegExp(
+    `<figure[^>]*data-chart="ci-history" data-testbed="${testbed}"[^>]*>([\\s\\S]*?)</figure>`,
+  ).exec(html);
   if (figure === null) throw new Error(`no CI history chart for testbed ${testbed}`);
   const marks: DrawnMark[] = [];
   for (const tag of figure[1]!.matchAll(/<path\b[^>]*>/g)) {
@@ -35,7 +45,12 @@ function drawnMarks(html: string, testbed: string): DrawnMark[] {
     const at = /translate\((-?[\d.]+),(-?[\d.]+)\)/.exec(attribute('transform') ?? '');
     const label = attribute('aria-label');
     if (at === null || label === undefined) continue;
-    marks.push({ x: Number(at[1]), y: Number(at[2]), label: decodeEntities(label), role: attribute('aria-roledescription') ?? '' });
+    marks.push({
+      x: Number(at[1]),
+      y: Number(at[2]),
+      label: decodeEntities(label),
+      role: attribute('aria-roledescription') ?? '',
+    });
   }
   return marks;
 }
@@ -73,7 +88,9 @@ describe('costlab report over a CI history of 30 runs with one planted step', ()
         expect(new Set(history.runs.map((run) => run.testbed))).toEqual(new Set([testbed]));
         expect(history.runs.map((run) => run.commit)).toEqual(runs.map((results) => results.commit));
         expect(history.runs.flatMap((run, index) => (run.noisy ? [index] : []))).toEqual([...NOISY_RUNS]);
-        expect(history.runs.map((run) => run.figures.get(figureKey('turn', 'call')))).toEqual(runs.map((results) => results.strategies.turn.call.p50Us));
+        expect(history.runs.map((run) => run.figures.get(figureKey('turn', 'call')))).toEqual(
+          runs.map((results) => results.strategies.turn.call.p50Us),
+        );
       });
 
       it('draws the step at its commit, and nowhere else', async () => {
@@ -93,27 +110,44 @@ describe('costlab report over a CI history of 30 runs with one planted step', ()
         const steps = marks.filter((mark) => mark.role === 'step');
         expect(steps.length).toBeGreaterThan(0);
         // Every step found starts at the planted commit (turn's call, and turn over MCP, whose call contains it).
-        for (const step of steps) expect(step.label).toMatch(new RegExp(`^step \\+\\d+% \\(p = [^)]+\\) starts at ${stepCommit}: `));
+        for (const step of steps)
+          expect(step.label).toMatch(new RegExp(`^step \\+\\d+% \\(p = [^)]+\\) starts at ${stepCommit}: `));
         const turnStep = steps.find((step) => step.label.includes(`starts at ${stepCommit}: turn, whole call`));
         expect(turnStep, steps.map((s) => s.label).join('\n')).toBeDefined();
         // The planted +40%, within the ±1.5% wander.
         expect(turnStep!.label).toMatch(/^step \+(3[89]|4[0-2])% /);
         // ...drawn where the planted commit's turn point is, not beside it.
-        const point = marks.find((mark) => mark.role === 'point' && mark.label.startsWith(`${stepCommit} (`) && mark.label.includes(` · turn · ${WHOLE_CALL} = `));
+        const point = marks.find(
+          (mark) =>
+            mark.role === 'point' &&
+            mark.label.startsWith(`${stepCommit} (`) &&
+            mark.label.includes(` · turn · ${WHOLE_CALL} = `),
+        );
         expect(point).toBeDefined();
         expect(turnStep!.x).toBeCloseTo(point!.x, 3);
         expect(turnStep!.y).toBeCloseTo(point!.y, 3);
-        const before = marks.find((mark) => mark.role === 'point' && mark.label.startsWith(`${runs[STEP_AT - 1]!.commit.slice(0, 7)} (`) && mark.label.includes(` · turn · ${WHOLE_CALL} = `));
+        const before = marks.find(
+          (mark) =>
+            mark.role === 'point' &&
+            mark.label.startsWith(`${runs[STEP_AT - 1]!.commit.slice(0, 7)} (`) &&
+            mark.label.includes(` · turn · ${WHOLE_CALL} = `),
+        );
         expect(before!.x).toBeLessThan(point!.x);
 
         // The noisy runs are drawn, said to be noisy, and no step is laid at them despite their spike.
         const noisyCommits = NOISY_RUNS.map((run) => runs[run]!.commit.slice(0, 7));
         for (const commit of noisyCommits) {
-          expect(marks.some((mark) => mark.label.startsWith(`${commit} (`) && mark.label.includes(' · noisy, load 1.51 per core'))).toBe(true);
+          expect(
+            marks.some(
+              (mark) => mark.label.startsWith(`${commit} (`) && mark.label.includes(' · noisy, load 1.51 per core'),
+            ),
+          ).toBe(true);
           expect(steps.some((step) => step.label.includes(`starts at ${commit}:`))).toBe(false);
         }
         expect(html).toContain(`Testbed <code>${testbed}</code>: ${HISTORY_RUNS} run(s), ${NOISY_RUNS.length} noisy`);
-        expect(html).toMatch(new RegExp(`turn call p50 steps \\+(3[5-9]|4[0-5])% at ${runs[STEP_AT]!.commit.slice(0, 10)}`));
+        expect(html).toMatch(
+          new RegExp(`turn call p50 steps \\+(3[5-9]|4[0-5])% at ${runs[STEP_AT]!.commit.slice(0, 10)}`),
+        );
         expect(STEP_RATIO).toBe(1.4);
       });
     });
@@ -123,7 +157,17 @@ describe('costlab report over a CI history of 30 runs with one planted step', ()
     const other = path.join(scratch, 'other.json');
     await writeFile(other, JSON.stringify({ 'mediated-call/turn': { latency: { value: 1 } } }));
     await expect(readDashboardHistory(other)).rejects.toBeInstanceOf(DashboardHistoryUnreadable);
-    const code = await main(['report', '--results', workspace.resultsDir, '--anchors', workspace.anchorsPath, '--out', path.join(scratch, 'refused'), '--history', other]);
+    const code = await main([
+      'report',
+      '--results',
+      workspace.resultsDir,
+      '--anchors',
+      workspace.anchorsPath,
+      '--out',
+      path.join(scratch, 'refused'),
+      '--history',
+      other,
+    ]);
     expect(code).toBe(2);
   });
 });

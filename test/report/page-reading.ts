@@ -31,7 +31,8 @@ export function chartSvg(html: string, name: string): string {
 /** The accessible names of a chart's data marks (bars, points, ticks), in document order. */
 export function markLabels(svg: string): string[] {
   const labels: string[] = [];
-  const pattern = /<path\b[^>]*\baria-label="([^"]*)"[^>]*role="graphics-symbol"[^>]*aria-roledescription="(bar|point|tick)"/g;
+  const pattern =
+    /<path\b[^>]*\baria-label="([^"]*)"[^>]*role="graphics-symbol"[^>]*aria-roledescription="(bar|point|tick)"/g;
   for (const match of svg.matchAll(pattern)) labels.push(decodeEntities(match[1]!));
   return labels;
 }
@@ -49,7 +50,9 @@ export function tableRows(html: string, id: string): TableCell[][] {
   return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) =>
     [...row[1]!.matchAll(/<t[hd]([^>]*)>([\s\S]*?)<\/t[hd]>/g)].map((cell) => {
       const value = /data-value="([^"]*)"/.exec(cell[1]!);
-      return value === null ? { text: decodeEntities(cell[2]!) } : { text: decodeEntities(cell[2]!), value: Number(value[1]) };
+      return value === null
+        ? { text: decodeEntities(cell[2]!) }
+        : { text: decodeEntities(cell[2]!), value: Number(value[1]) };
     }),
   );
 }

@@ -51,7 +51,9 @@ describe('results schema', () => {
     delete bad.strategies.shared.segments.authorize;
     delete bad.mcp.turn.wireBytesPerCall;
     const fields = errorOf(() => parseResults(bad)).issues.map((issue) => issue.field);
-    expect(fields).toEqual(expect.arrayContaining(['strategies.shared.segments.authorize', 'mcp.turn.wireBytesPerCall']));
+    expect(fields).toEqual(
+      expect.arrayContaining(['strategies.shared.segments.authorize', 'mcp.turn.wireBytesPerCall']),
+    );
     expect(errorOf(() => parseResults(bad)).message).toMatch(/strategies\.shared\.segments\.authorize: missing/);
   });
 
@@ -62,7 +64,11 @@ describe('results schema', () => {
     bad.timerOverheadUs = -0.1;
     const fields = errorOf(() => parseResults(bad)).issues.map((issue) => issue.field);
     expect(fields).toEqual(
-      expect.arrayContaining(['strategies.rederive.segments.catalogue.share', 'strategies.rederive.call.p95Us', 'timerOverheadUs']),
+      expect.arrayContaining([
+        'strategies.rederive.segments.catalogue.share',
+        'strategies.rederive.call.p95Us',
+        'timerOverheadUs',
+      ]),
     );
   });
 
@@ -101,26 +107,88 @@ describe('results schema', () => {
     const older = makeResults({ seed: 'x', commitDate: '2026-09-01T10:00:00Z' });
     expect(parseResults(copy(older)).mcpTransports).toBeUndefined();
     const stats = { p50Us: 40, p95Us: 90, meanUs: 50, n: 10 };
-    const row = (transport: string) => ({ transport, costlab: stats, bare: { ...stats, p50Us: 30 }, addedP50Us: 10, ratioP50: 1.33 });
-    const withTable = { ...copy(older), mcpTransports: { tool: 'files.read', warmupRounds: 1, rounds: 2, callsPerRound: 5, order: 'alternating', transports: [row('in-memory'), row('stdio'), row('http')] } };
-    expect(parseResults(withTable).mcpTransports?.transports.map((r) => r.transport)).toEqual(['in-memory', 'stdio', 'http']);
-    const twice = { ...withTable, mcpTransports: { ...withTable.mcpTransports, transports: [row('stdio'), row('stdio')] } };
+    const row = (transport: string) => ({
+      transport,
+      costlab: stats,
+      bare: { ...stats, p50Us: 30 },
+      addedP50Us: 10,
+      ratioP50: 1.33,
+    });
+    const withTable = {
+      ...copy(older),
+      mcpTransports: {
+        tool: 'files.read',
+        warmupRounds: 1,
+        rounds: 2,
+        callsPerRound: 5,
+        order: 'alternating',
+        transports: [row('in-memory'), row('stdio'), row('http')],
+      },
+    };
+    expect(parseResults(withTable).mcpTransports?.transports.map((r) => r.transport)).toEqual([
+      'in-memory',
+      'stdio',
+      'http',
+    ]);
+    const twice = {
+      ...withTable,
+      mcpTransports: { ...withTable.mcpTransports, transports: [row('stdio'), row('stdio')] },
+    };
     expect(errorOf(() => parseResults(twice)).issues.map((issue) => issue.field)).toEqual(['mcpTransports.transports']);
-    const unknown = { ...withTable, mcpTransports: { ...withTable.mcpTransports, transports: [row('carrier-pigeon')] } };
-    expect(errorOf(() => parseResults(unknown)).issues.map((issue) => issue.field)).toEqual(['mcpTransports.transports[0].transport']);
+    const unknown = {
+      ...withTable,
+      mcpTransports: { ...withTable.mcpTransports, transports: [row('carrier-pigeon')] },
+    };
+    expect(errorOf(() => parseResults(unknown)).issues.map((issue) => issue.field)).toEqual([
+      'mcpTransports.transports[0].transport',
+    ]);
   });
 
   it('reads rows with the floor served over MCP in rotating order, and names an order it does not know', () => {
     const stats = { p50Us: 40, p95Us: 90, meanUs: 50, n: 10 };
-    const row = { transport: 'http', costlab: stats, bare: { ...stats, p50Us: 30 }, addedP50Us: 10, ratioP50: 1.33, floor: { ...stats, p50Us: 31 }, floorAddedP50Us: 1, overFloorP50Us: 9 };
+    const row = {
+      transport: 'http',
+      costlab: stats,
+      bare: { ...stats, p50Us: 30 },
+      addedP50Us: 10,
+      ratioP50: 1.33,
+      floor: { ...stats, p50Us: 31 },
+      floorAddedP50Us: 1,
+      overFloorP50Us: 9,
+    };
     const base = copy(makeResults({ seed: 'x', commitDate: '2026-09-01T10:00:00Z' }));
-    const withFloor = { ...base, mcpTransports: { tool: 'files.read', warmupRounds: 1, rounds: 3, callsPerRound: 5, order: 'rotating', transports: [row] } };
-    expect(parseResults(withFloor).mcpTransports?.transports[0]).toMatchObject({ floor: { p50Us: 31 }, floorAddedP50Us: 1, overFloorP50Us: 9 });
+    const withFloor = {
+      ...base,
+      mcpTransports: {
+        tool: 'files.read',
+        warmupRounds: 1,
+        rounds: 3,
+        callsPerRound: 5,
+        order: 'rotating',
+        transports: [row],
+      },
+    };
+    expect(parseResults(withFloor).mcpTransports?.transports[0]).toMatchObject({
+      floor: { p50Us: 31 },
+      floorAddedP50Us: 1,
+      overFloorP50Us: 9,
+    });
     const inside = { costlab: { ...stats, p50Us: 6 }, floor: { ...stats, p50Us: 3 }, overFloorP50Us: 3 };
-    const withInside = { ...withFloor, mcpTransports: { ...withFloor.mcpTransports, transports: [{ ...row, inside }] } };
+    const withInside = {
+      ...withFloor,
+      mcpTransports: { ...withFloor.mcpTransports, transports: [{ ...row, inside }] },
+    };
     expect(parseResults(withInside).mcpTransports?.transports[0]?.inside).toEqual(inside);
-    const noFloor = { ...withFloor, mcpTransports: { ...withFloor.mcpTransports, transports: [{ ...row, inside: { costlab: inside.costlab, overFloorP50Us: 3 } }] } };
-    expect(errorOf(() => parseResults(noFloor)).issues.map((issue) => issue.field)).toEqual(['mcpTransports.transports[0].inside.floor']);
+    const noFloor = {
+      ...withFloor,
+      mcpTransports: {
+        ...withFloor.mcpTransports,
+        transports: [{ ...row, inside: { costlab: inside.costlab, overFloorP50Us: 3 } }],
+      },
+    };
+    expect(errorOf(() => parseResults(noFloor)).issues.map((issue) => issue.field)).toEqual([
+      'mcpTransports.transports[0].inside.floor',
+    ]);
     const shuffled = { ...withFloor, mcpTransports: { ...withFloor.mcpTransports, order: 'shuffled' } };
     expect(errorOf(() => parseResults(shuffled)).issues.map((issue) => issue.field)).toEqual(['mcpTransports.order']);
   });
@@ -130,11 +198,21 @@ describe('results schema', () => {
     const stats = { p50Us: 5, p95Us: 9, meanUs: 6, n: 27 };
     const floor = { kernel: stats, floor: { ...stats, p50Us: 2 }, ratioP50: 2.5 };
     expect(parseResults({ ...copy(older), floor }).floor?.cold).toBeUndefined();
-    const cold = { evictedMiB: 48, kernel: { ...stats, p50Us: 80, p95Us: 290 }, floor: { ...stats, p50Us: 35, p95Us: 140 }, ratioP50: 2.29 };
+    const cold = {
+      evictedMiB: 48,
+      kernel: { ...stats, p50Us: 80, p95Us: 290 },
+      floor: { ...stats, p50Us: 35, p95Us: 140 },
+      ratioP50: 2.29,
+    };
     expect(parseResults({ ...copy(older), floor: { ...floor, cold } }).floor?.cold).toEqual(cold);
     const fractional = { ...copy(older), floor: { ...floor, cold: { ...cold, evictedMiB: 0.5 } } };
-    expect(errorOf(() => parseResults(fractional)).issues.map((issue) => issue.field)).toEqual(['floor.cold.evictedMiB']);
-    const noFloorSide = { ...copy(older), floor: { ...floor, cold: { evictedMiB: 48, kernel: cold.kernel, ratioP50: 2.29 } } };
+    expect(errorOf(() => parseResults(fractional)).issues.map((issue) => issue.field)).toEqual([
+      'floor.cold.evictedMiB',
+    ]);
+    const noFloorSide = {
+      ...copy(older),
+      floor: { ...floor, cold: { evictedMiB: 48, kernel: cold.kernel, ratioP50: 2.29 } },
+    };
     expect(errorOf(() => parseResults(noFloorSide)).issues.map((issue) => issue.field)).toEqual(['floor.cold.floor']);
   });
 
@@ -153,7 +231,11 @@ describe('anchor figures schema', () => {
   it('accepts the committed published figures, which a fresh clone reads by default', () => {
     const reference = new URL('../../reference/anchor-figures.json', import.meta.url);
     const figures = parseAnchorFigures(JSON.parse(readFileSync(reference, 'utf8')));
-    expect(figures.staircase.map((step) => [step.strategy, step.wholeCallMs])).toEqual([['rederive', 8.23], ['shared', 2.44], ['turn', 0.968]]);
+    expect(figures.staircase.map((step) => [step.strategy, step.wholeCallMs])).toEqual([
+      ['rederive', 8.23],
+      ['shared', 2.44],
+      ['turn', 0.968],
+    ]);
     expect(figures.source).toMatch(/adr\/0026/);
   });
 

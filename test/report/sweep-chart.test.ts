@@ -9,9 +9,13 @@ import { buildReportSite, type BuiltReport } from '../../bench/report/build-site
 import { SWEEP_MEASURES, sweepChartRows, sweepChartSpec } from '../../bench/report/sweep-chart.js';
 import { TURN_UNSIGNALLED } from '../../bench/report/palette.js';
 import { parseSweepResults, type SweepResults } from '../../bench/results/sweep-schema.js';
-import { COMMITTED_SWEEP, addCommittedSweep, createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
+import {
+  COMMITTED_SWEEP,
+  addCommittedSweep,
+  createReportWorkspace,
+  type ReportWorkspace,
+} from '../fixtures/report-workspace.js';
 import { chartSvg, markLabels } from './page-reading.js';
-
 
 describe('costlab report with a scale sweep beside the results', () => {
   let workspace: ReportWorkspace;
@@ -23,7 +27,13 @@ describe('costlab report with a scale sweep beside the results', () => {
     workspace = await createReportWorkspace();
     await addCommittedSweep(workspace);
     sweep = parseSweepResults(JSON.parse(await readFile(COMMITTED_SWEEP, 'utf8')));
-    built = await buildReportSite({ resultsDir: workspace.resultsDir, outDir: workspace.outDir, anchorsPath: workspace.anchorsPath, profilesDir: workspace.profilesDir, repoRoot: workspace.root });
+    built = await buildReportSite({
+      resultsDir: workspace.resultsDir,
+      outDir: workspace.outDir,
+      anchorsPath: workspace.anchorsPath,
+      profilesDir: workspace.profilesDir,
+      repoRoot: workspace.root,
+    });
     html = await readFile(built.indexPath, 'utf8');
   });
   afterAll(() => workspace.cleanup());
@@ -40,7 +50,12 @@ describe('costlab report with a scale sweep beside the results', () => {
     const curves = sweep.points.filter((p) => p.axis === 'tools');
     expect(labels).toHaveLength(curves.length * SWEEP_MEASURES.length);
     for (const point of curves) {
-      for (const [, measure] of SWEEP_MEASURES) expect(labels.some((label) => label.startsWith(`${point.strategy} · ${measure} · N=${point.tools.toLocaleString('en-US')} = `))).toBe(true);
+      for (const [, measure] of SWEEP_MEASURES)
+        expect(
+          labels.some((label) =>
+            label.startsWith(`${point.strategy} · ${measure} · N=${point.tools.toLocaleString('en-US')} = `),
+          ),
+        ).toBe(true);
     }
     const printed = [...svg.matchAll(/>slope (-?[0-9.]+)</g)].map((m) => Number(m[1]));
     expect(printed.sort()).toEqual(sweep.slopes.map((s) => s.slope).sort());
@@ -54,7 +69,9 @@ describe('the sweep chart rows', () => {
     const rows = sweepChartRows(sweep);
     const unsignalled = sweep.points.filter((p) => p.axis === 'tools' && p.changeSignal === false);
     expect(unsignalled.length).toBeGreaterThan(0);
-    expect(rows.filter((row) => row.strategy === TURN_UNSIGNALLED)).toHaveLength(unsignalled.length * SWEEP_MEASURES.length);
+    expect(rows.filter((row) => row.strategy === TURN_UNSIGNALLED)).toHaveLength(
+      unsignalled.length * SWEEP_MEASURES.length,
+    );
     for (const curve of new Set(rows.map((row) => row.strategy))) {
       for (const [, measure] of SWEEP_MEASURES) {
         const points = rows.filter((row) => row.strategy === curve && row.measure === measure);
@@ -62,7 +79,10 @@ describe('the sweep chart rows', () => {
         // One point per N on a curve: two at one N is two curves joined into one line.
         expect(new Set(tools).size, `${curve} · ${measure}`).toBe(tools.length);
         expect(tools, `${curve} · ${measure}`).toEqual([...tools].sort((a, b) => a - b));
-        expect(points.slice(0, -1).filter((row) => row.slopeLabel !== null), `${curve} · ${measure}`).toEqual([]);
+        expect(
+          points.slice(0, -1).filter((row) => row.slopeLabel !== null),
+          `${curve} · ${measure}`,
+        ).toEqual([]);
       }
     }
     // Each curve is a colour of its own, so Vega-Lite draws it as a line of its own.
@@ -75,7 +95,13 @@ describe('costlab report without a sweep', () => {
   it('has no scale section', async () => {
     const workspace = await createReportWorkspace();
     try {
-      const built = await buildReportSite({ resultsDir: workspace.resultsDir, outDir: workspace.outDir, anchorsPath: workspace.anchorsPath, profilesDir: workspace.profilesDir, repoRoot: workspace.root });
+      const built = await buildReportSite({
+        resultsDir: workspace.resultsDir,
+        outDir: workspace.outDir,
+        anchorsPath: workspace.anchorsPath,
+        profilesDir: workspace.profilesDir,
+        repoRoot: workspace.root,
+      });
       expect(built.charts).not.toContain('sweep');
       expect(await readFile(built.indexPath, 'utf8')).not.toContain('id="scale"');
     } finally {

@@ -88,7 +88,9 @@ describe('ADR headers', () => {
   });
 
   it('gives every ADR a Status line and a Date line (YYYY-MM-DD) before its first section', () => {
-    const missing = headers.filter((header) => header.status === undefined || header.date === undefined).map((header) => header.file);
+    const missing = headers
+      .filter((header) => header.status === undefined || header.date === undefined)
+      .map((header) => header.file);
     expect(missing).toEqual([]);
   });
 
@@ -105,7 +107,9 @@ describe('ADR headers', () => {
           const target = byNumber.get(other);
           if (target === undefined) broken.push(`${header.file}: ${field.relation} ADR ${other}, which does not exist`);
           else if (!target.relations.get(field.inverse)!.has(header.number)) {
-            broken.push(`${header.file}: ${field.relation} ADR ${other}, whose header lacks ${field.inverse} ADR ${header.number}`);
+            broken.push(
+              `${header.file}: ${field.relation} ADR ${other}, whose header lacks ${field.inverse} ADR ${header.number}`,
+            );
           }
         }
       }
@@ -130,13 +134,19 @@ describe('readHeader', () => {
   });
 
   it('reads the ADRs a relation names before its explanation', () => {
-    const header = readHeader('0099-x.md', '# X\n\n- Status: Accepted\n- Date: 2026-12-03\n- Amends: ADR 0028 and ADR 0031 (unlike ADR 0005)\n\n## Context\n');
+    const header = readHeader(
+      '0099-x.md',
+      '# X\n\n- Status: Accepted\n- Date: 2026-12-03\n- Amends: ADR 0028 and ADR 0031 (unlike ADR 0005)\n\n## Context\n',
+    );
     expect([...header.relations.get('amends')!]).toEqual(['0028', '0031']);
     expect(header.date).toBe('2026-12-03');
   });
 
   it('reads a Status naming the superseding ADR as that relation, and a field run on over indented lines', () => {
-    const header = readHeader('0099-x.md', '# X\n\n- Status: Superseded by ADR 0064\n- Date: 2026-12-02\n- Supersedes: ADR 0036 (the point readings); ADR 0031 in its rule\n  and ADR 0032 (cited)\n\n## Context\n');
+    const header = readHeader(
+      '0099-x.md',
+      '# X\n\n- Status: Superseded by ADR 0064\n- Date: 2026-12-02\n- Supersedes: ADR 0036 (the point readings); ADR 0031 in its rule\n  and ADR 0032 (cited)\n\n## Context\n',
+    );
     expect([...header.relations.get('superseded-by')!]).toEqual(['0064']);
     expect([...header.relations.get('supersedes')!]).toEqual(['0036', '0031', '0032']);
     expect(header.looseMentions).toEqual([]);

@@ -38,7 +38,9 @@ describe('git', () => {
     const dir = repository('two');
     const failure = await git(dir, ['rev-parse', '--verify', 'no-such-ref']).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(GitFailed);
-    expect((failure as GitFailed).message).toMatch(/^'git rev-parse --verify no-such-ref' ended with exit code 128\nfatal: /);
+    expect((failure as GitFailed).message).toMatch(
+      /^'git rev-parse --verify no-such-ref' ended with exit code 128\nfatal: /,
+    );
     expect(gitOrUndefined(scratch, ['rev-parse', 'HEAD'])).toBeUndefined();
   });
 
@@ -46,7 +48,9 @@ describe('git', () => {
     const inner = repository('inner');
     const outer = repository('outer');
     vi.stubEnv('GIT_DIR', path.join(outer, '.git'));
-    const expected = execFileSync('git', ['--git-dir', path.join(inner, '.git'), 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const expected = execFileSync('git', ['--git-dir', path.join(inner, '.git'), 'rev-parse', 'HEAD'], {
+      encoding: 'utf8',
+    }).trim();
     expect(await git(inner, ['rev-parse', 'HEAD'])).toBe(expected);
     expect(gitOrUndefined(inner, ['rev-parse', 'HEAD'])).toBe(expected);
   });

@@ -8,7 +8,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const pages = ['README.md', 'CHANGELOG.md', ...readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  'CHANGELOG.md',
+  ...readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** The lines a fence stands on that are left open at the end of the page: `[]` when every fence closes. */
 function openFences(text: string): number[] {
@@ -18,7 +24,8 @@ function openFences(text: string): number[] {
     if (fence === null) return;
     const marker = fence[1]!;
     if (open === undefined) open = { line: index + 1, marker };
-    else if (marker[0] === open.marker[0] && marker.length >= open.marker.length && line.trim() === marker) open = undefined;
+    else if (marker[0] === open.marker[0] && marker.length >= open.marker.length && line.trim() === marker)
+      open = undefined;
   });
   return open === undefined ? [] : [open.line];
 }

@@ -23,28 +23,68 @@ import { assignShards, curveOf, parseShard, planId, pointKey, shardPlan } from '
 import { captureOutput } from '../fixtures/captured-output.js';
 
 const COMMIT = 'c'.repeat(40);
-const environment = { node: 'v20', v8: '11', platform: 'linux', arch: 'x64', cpuModel: 'cpu', cores: 2, memoryGiB: 4, lockfileHash: 'h' };
+const environment = {
+  node: 'v20',
+  v8: '11',
+  platform: 'linux',
+  arch: 'x64',
+  cpuModel: 'cpu',
+  cores: 2,
+  memoryGiB: 4,
+  lockfileHash: 'h',
+};
 
 /** A shard's results file as `sweep --shard i/n` writes it, with figures that grow with N (the boundary without a change signal well within its targets). */
-function shardResults(quick: boolean, index: number, count: number, overrides: Partial<SweepResults> = {}): SweepResults {
+function shardResults(
+  quick: boolean,
+  index: number,
+  count: number,
+  overrides: Partial<SweepResults> = {},
+): SweepResults {
   const whole = planSweep(quick);
   const part = shardPlan(whole, { index, count });
   const points = part.points.map((p) => ({
-    ...p, frozenDefinitions: false, turns: 5, openP50Us: 1, listP50Us: p.tools, boundaryP50Us: p.changeSignal === false ? 100 + p.tools / 100 : 1 + p.tools, callP50Us: 2, callP95Us: 3, amortizedP50Us: 2 + p.tools / p.calls, turnP50Us: 100 + p.tools, servedTools: 17 + p.tools, derivationsPerTurn: 1, definitionsCompiledPerTurn: 0,
+    ...p,
+    frozenDefinitions: false,
+    turns: 5,
+    openP50Us: 1,
+    listP50Us: p.tools,
+    boundaryP50Us: p.changeSignal === false ? 100 + p.tools / 100 : 1 + p.tools,
+    callP50Us: 2,
+    callP95Us: 3,
+    amortizedP50Us: 2 + p.tools / p.calls,
+    turnP50Us: 100 + p.tools,
+    servedTools: 17 + p.tools,
+    derivationsPerTurn: 1,
+    definitionsCompiledPerTurn: 0,
   }));
   return SweepResultsSchema.parse({
-    schemaVersion: 1, commit: COMMIT, dirty: false, createdAt: `2026-12-01T10:0${index}:00.000Z`, command: `costlab sweep --shard ${index}/${count}`, quick, environment,
+    schemaVersion: 1,
+    commit: COMMIT,
+    dirty: false,
+    createdAt: `2026-12-01T10:0${index}:00.000Z`,
+    command: `costlab sweep --shard ${index}/${count}`,
+    quick,
+    environment,
     loadAverage: { start: index / 10, end: index / 5 },
     points,
     skipped: part.refused.map(({ reason, ...p }) => ({ ...p, reason })),
-    sdk: part.sdkTools.map((tools) => ({ tools, repetitions: 3, sdkListP50Us: 2 * tools, costlabTurnListP50Us: tools, costlabListP50Us: tools, sdkOverCostlab: 2 })),
+    sdk: part.sdkTools.map((tools) => ({
+      tools,
+      repetitions: 3,
+      sdkListP50Us: 2 * tools,
+      costlabTurnListP50Us: tools,
+      costlabListP50Us: tools,
+      sdkOverCostlab: 2,
+    })),
     slopes: fitSlopes(points),
     shard: { index, count, plan: planId(whole) },
     ...overrides,
   });
 }
 
-const shardsOf = (quick: boolean, count: number): ShardFile[] => Array.from({ length: count }, (_, i) => ({ file: `s${i + 1}.json`, results: shardResults(quick, i + 1, count) }));
+const shardsOf = (quick: boolean, count: number): ShardFile[] =>
+  Array.from({ length: count }, (_, i) => ({ file: `s${i + 1}.json`, results: shardResults(quick, i + 1, count) }));
 
 function refusal(run: () => unknown): SweepMergeRefused {
   try {
@@ -59,7 +99,8 @@ function refusal(run: () => unknown): SweepMergeRefused {
 describe('the split', () => {
   it('reads i/n and refuses anything else', () => {
     expect(parseShard('2/3')).toEqual({ index: 2, count: 3 });
-    for (const bad of ['0/2', '3/2', '1', '1/0', 'a/b', '1/2/3', '-1/2', '1.5/2', '']) expect(parseShard(bad), bad).toBeUndefined();
+    for (const bad of ['0/2', '3/2', '1', '1/0', 'a/b', '1/2/3', '-1/2', '1.5/2', ''])
+      expect(parseShard(bad), bad).toBeUndefined();
   });
 
   it.each([false, true])('is disjoint, complete, curve-whole and the same every time (quick: %s)', (quick) => {
@@ -73,23 +114,34 @@ describe('the split', () => {
       for (const curve of new Set(plan.points.map(curveOf))) {
         const holders = parts.filter((p) => p.points.some((point) => curveOf(point) === curve));
         expect(holders, `${curve} in ${count} shards`).toHaveLength(1);
-        expect(holders[0]!.points.filter((point) => curveOf(point) === curve)).toEqual(plan.points.filter((point) => curveOf(point) === curve));
+        expect(holders[0]!.points.filter((point) => curveOf(point) === curve)).toEqual(
+          plan.points.filter((point) => curveOf(point) === curve),
+        );
       }
-      expect(Array.from({ length: count }, (_, i) => shardPlan(planSweep(quick), { index: i + 1, count }))).toEqual(parts);
+      expect(Array.from({ length: count }, (_, i) => shardPlan(planSweep(quick), { index: i + 1, count }))).toEqual(
+        parts,
+      );
     }
   });
 
   it('deals the full plan into two parts within one point (or SDK size) of each other', () => {
     const plan = planSweep(false);
     const { sdkTools } = assignShards(plan, 2);
-    const sizes = [1, 2].map((index) => shardPlan(plan, { index, count: 2 }).points.length + [...sdkTools.values()].filter((s) => s === index).length);
+    const sizes = [1, 2].map(
+      (index) =>
+        shardPlan(plan, { index, count: 2 }).points.length + [...sdkTools.values()].filter((s) => s === index).length,
+    );
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(plan.points.length + plan.sdkTools.length);
     expect(Math.abs(sizes[0]! - sizes[1]!)).toBeLessThanOrEqual(1);
   });
 });
 
 describe('the merge', () => {
-  it.each([[false, 3], [true, 2], [false, 1]] as const)('puts quick=%s in %i shards back as a whole sweep orders it', (quick, count) => {
+  it.each([
+    [false, 3],
+    [true, 2],
+    [false, 1],
+  ] as const)('puts quick=%s in %i shards back as a whole sweep orders it', (quick, count) => {
     const plan = planSweep(quick);
     const merged = mergeSweepShards(shardsOf(quick, count), 'costlab sweep --merge …');
     expect(merged.points.map(pointKey)).toEqual(plan.points.map(pointKey));
@@ -118,20 +170,32 @@ describe('the merge', () => {
     expect(refusal(() => mergeSweepShards([shards[0]!, other, shards[2]!], 'm')).problem).toBe('commit_mismatch');
     const quick = { file: 'q.json', results: shardResults(true, 2, 3) };
     expect(refusal(() => mergeSweepShards([shards[0]!, quick, shards[2]!], 'm')).problem).toBe('commit_mismatch');
-    const otherPlan = { file: 'p.json', results: shardResults(false, 2, 3, { shard: { index: 2, count: 3, plan: '0123456789ab' } }) };
-    expect(refusal(() => mergeSweepShards([shards[0]!, otherPlan, shards[2]!], 'm')).message).toMatch(/^plan_mismatch: p\.json \(shard 2\/3\) was split from plan 0123456789ab/);
+    const otherPlan = {
+      file: 'p.json',
+      results: shardResults(false, 2, 3, { shard: { index: 2, count: 3, plan: '0123456789ab' } }),
+    };
+    expect(refusal(() => mergeSweepShards([shards[0]!, otherPlan, shards[2]!], 'm')).message).toMatch(
+      /^plan_mismatch: p\.json \(shard 2\/3\) was split from plan 0123456789ab/,
+    );
     const ofFour = { file: 'f.json', results: shardResults(false, 2, 4) };
     expect(refusal(() => mergeSweepShards([shards[0]!, ofFour, shards[2]!], 'm')).problem).toBe('plan_mismatch');
     // A point the split gives to shard 1, claimed by shard 2 as well.
-    const stolen = { file: 's.json', results: { ...shards[1]!.results, points: [...shards[1]!.results.points, shards[0]!.results.points[0]!] } };
+    const stolen = {
+      file: 's.json',
+      results: { ...shards[1]!.results, points: [...shards[1]!.results.points, shards[0]!.results.points[0]!] },
+    };
     expect(refusal(() => mergeSweepShards([shards[0]!, stolen, shards[2]!], 'm')).problem).toBe('shards_overlap');
     // A shard that lost a point it should hold.
     const short = { file: 't.json', results: { ...shards[1]!.results, points: shards[1]!.results.points.slice(1) } };
-    expect(refusal(() => mergeSweepShards([shards[0]!, short, shards[2]!], 'm')).message).toMatch(/^shards_incomplete: in no shard: /);
+    expect(refusal(() => mergeSweepShards([shards[0]!, short, shards[2]!], 'm')).message).toMatch(
+      /^shards_incomplete: in no shard: /,
+    );
     const noSdk = { file: 'u.json', results: { ...shards[1]!.results, sdk: [] } };
     const sdkHolder = shards.findIndex((s) => s.results.sdk.length > 0);
     const withoutSdk = shards.map((s, i) => (i === sdkHolder ? { ...noSdk, results: { ...s.results, sdk: [] } } : s));
-    expect(refusal(() => mergeSweepShards(withoutSdk, 'm')).message).toMatch(/^shards_incomplete: the SDK side by side/);
+    expect(refusal(() => mergeSweepShards(withoutSdk, 'm')).message).toMatch(
+      /^shards_incomplete: the SDK side by side/,
+    );
   });
 });
 
@@ -165,7 +229,10 @@ describe('costlab sweep --merge', () => {
       [[files[0]!], /SweepMergeRefused: shards_incomplete: shard 2\/2 missing/],
       [[files[0]!, files[0]!], /SweepMergeRefused: shards_overlap: shard 1\/2 given twice/],
       [[files[0]!, write('not-json.json', '{')], /SweepMergeRefused: shard_unreadable: .*not-json\.json: not JSON/],
-      [[files[0]!, write('whole.json', { ...shardsOf(true, 2)[1]!.results, shard: undefined })], /shard_unreadable: .*the results of a whole sweep/],
+      [
+        [files[0]!, write('whole.json', { ...shardsOf(true, 2)[1]!.results, shard: undefined })],
+        /shard_unreadable: .*the results of a whole sweep/,
+      ],
       [[files[0]!, path.join(dir, 'absent.json')], /shard_unreadable: .*absent\.json: ENOENT/],
     ];
     for (const [given, message] of cases) {
@@ -178,10 +245,17 @@ describe('costlab sweep --merge', () => {
   });
 
   it('refuses --shard 0/2 and --merge beside --shard or --quick as usage errors', async () => {
-    for (const argv of [['--shard', '0/2'], ['--shard', '3/2'], ['--merge', 'a.json', '--shard', '1/2'], ['--merge', 'a.json', '--quick']]) {
+    for (const argv of [
+      ['--shard', '0/2'],
+      ['--shard', '3/2'],
+      ['--merge', 'a.json', '--shard', '1/2'],
+      ['--merge', 'a.json', '--quick'],
+    ]) {
       const output = captureOutput();
       expect(await main(['sweep', ...argv]), argv.join(' ')).toBe(2);
-      expect(output.stderr).toMatch(/^costlab sweep: (--shard must be i\/n with 1 ≤ i ≤ n \(e\.g\. 2\/3\), got '\d\/2'|option '--merge <files\.\.\.>' cannot be used with option '--(shard <i\/n>|quick)')/m);
+      expect(output.stderr).toMatch(
+        /^costlab sweep: (--shard must be i\/n with 1 ≤ i ≤ n \(e\.g\. 2\/3\), got '\d\/2'|option '--merge <files\.\.\.>' cannot be used with option '--(shard <i\/n>|quick)')/m,
+      );
       vi.restoreAllMocks();
     }
   });

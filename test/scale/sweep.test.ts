@@ -20,10 +20,19 @@ describe('sweep plan', () => {
     const nCurve = plan.points.filter((p) => p.axis === 'tools');
     // Every strategy with the providers' change signal, and `turn` once more without it.
     expect(nCurve.filter((p) => p.changeSignal)).toHaveLength(FULL_AXES.tools.length * 3);
-    expect(nCurve.filter((p) => !p.changeSignal).map((p) => [p.strategy, p.tools])).toEqual(FULL_AXES.tools.map((tools) => ['turn', tools]));
+    expect(nCurve.filter((p) => !p.changeSignal).map((p) => [p.strategy, p.tools])).toEqual(
+      FULL_AXES.tools.map((tools) => ['turn', tools]),
+    );
     // One tool of 2,000 changed every turn, for both kinds; every other axis with the signal.
-    expect(plan.points.filter((p) => p.axis === 'changed').map((p) => [p.tools, p.changeSignal, p.changedTools])).toEqual([[2000, false, 1], [2000, true, 1]]);
-    expect(plan.points.filter((p) => p.axis !== 'tools' && p.axis !== 'changed').every((p) => p.changeSignal)).toBe(true);
+    expect(
+      plan.points.filter((p) => p.axis === 'changed').map((p) => [p.tools, p.changeSignal, p.changedTools]),
+    ).toEqual([
+      [2000, false, 1],
+      [2000, true, 1],
+    ]);
+    expect(plan.points.filter((p) => p.axis !== 'tools' && p.axis !== 'changed').every((p) => p.changeSignal)).toBe(
+      true,
+    );
     expect(new Set(plan.points.filter((p) => p.axis !== 'tools').map((p) => p.strategy))).toEqual(new Set(['turn']));
     expect(plan.refused.every((p) => p.grants > MAX_GRANTS && /grant_limit_exceeded/.test(p.reason))).toBe(true);
     expect(plan.refused.map((p) => p.grants)).toEqual([1000, 1000]);
@@ -70,17 +79,39 @@ describe('scale world', () => {
 
 describe('a sweep point', () => {
   it('measures real turns: C calls each, one derivation per turn under turn, nothing compiled after the first turn', async () => {
-    const figures = await runPoint({ strategy: 'turn', tools: 20, providers: 2, grants: 6, calls: 3 }, { warmupTurns: 1, minTurns: 3, maxTurns: 3, budgetMs: 0 });
-    expect(figures).toMatchObject({ turns: 3, derivationsPerTurn: 1, definitionsCompiledPerTurn: 0, servedTools: 17 + 19 });
+    const figures = await runPoint(
+      { strategy: 'turn', tools: 20, providers: 2, grants: 6, calls: 3 },
+      { warmupTurns: 1, minTurns: 3, maxTurns: 3, budgetMs: 0 },
+    );
+    expect(figures).toMatchObject({
+      turns: 3,
+      derivationsPerTurn: 1,
+      definitionsCompiledPerTurn: 0,
+      servedTools: 17 + 19,
+    });
     expect(figures.callP95Us).toBeGreaterThanOrEqual(figures.callP50Us);
   });
 
   it('settles before it measures: unmeasured turns up to settleTurns, never fewer than warmupTurns, and says how many it ran', async () => {
     const spec = { strategy: 'turn' as const, tools: 20, providers: 1, grants: 6, calls: 1, changeSignal: true };
-    const settled = await runPoint(spec, { warmupTurns: 1, settleTurns: 6, settleMs: 600_000, minTurns: 2, maxTurns: 2, budgetMs: 0 });
+    const settled = await runPoint(spec, {
+      warmupTurns: 1,
+      settleTurns: 6,
+      settleMs: 600_000,
+      minTurns: 2,
+      maxTurns: 2,
+      budgetMs: 0,
+    });
     expect(settled).toMatchObject({ warmupTurns: 6, turns: 2 });
     // A settling time already spent stops it at the fixed warm-up.
-    const capped = await runPoint(spec, { warmupTurns: 2, settleTurns: 6, settleMs: 0, minTurns: 2, maxTurns: 2, budgetMs: 0 });
+    const capped = await runPoint(spec, {
+      warmupTurns: 2,
+      settleTurns: 6,
+      settleMs: 0,
+      minTurns: 2,
+      maxTurns: 2,
+      budgetMs: 0,
+    });
     expect(capped).toMatchObject({ warmupTurns: 2, turns: 2 });
   });
 
@@ -93,28 +124,81 @@ describe('a sweep point', () => {
 describe('log–log slope', () => {
   it('is the exponent of a power law, and refuses a single x', () => {
     expect(logLogSlope([1, 10, 100, 1000].map((x) => ({ x, y: 3 * x ** 1.5 })))).toBeCloseTo(1.5, 6);
-    expect(logLogSlope([20, 2000].map((x) => ({ x, y: 7 }))) ).toBe(0);
+    expect(logLogSlope([20, 2000].map((x) => ({ x, y: 7 })))).toBe(0);
     expect(() => logLogSlope([{ x: 5, y: 1 }])).toThrow(RangeError);
   });
 });
 
 describe('sweep results and report', () => {
-  const environment = { node: 'v20', v8: '11', platform: 'linux', arch: 'x64', cpuModel: 'cpu', cores: 2, memoryGiB: 4, lockfileHash: 'h' };
+  const environment = {
+    node: 'v20',
+    v8: '11',
+    platform: 'linux',
+    arch: 'x64',
+    cpuModel: 'cpu',
+    cores: 2,
+    memoryGiB: 4,
+    lockfileHash: 'h',
+  };
   const point = (tools: number, listP50Us: number) => ({
-    axis: 'tools' as const, strategy: 'turn' as const, tools, providers: 1, calls: 27, grants: 6, frozenDefinitions: false, turns: 10,
-    openP50Us: 10, listP50Us, boundaryP50Us: 10 + listP50Us, callP50Us: 20, callP95Us: 30, amortizedP50Us: 25, turnP50Us: 700, servedTools: tools, derivationsPerTurn: 1, definitionsCompiledPerTurn: 0,
+    axis: 'tools' as const,
+    strategy: 'turn' as const,
+    tools,
+    providers: 1,
+    calls: 27,
+    grants: 6,
+    frozenDefinitions: false,
+    turns: 10,
+    openP50Us: 10,
+    listP50Us,
+    boundaryP50Us: 10 + listP50Us,
+    callP50Us: 20,
+    callP95Us: 30,
+    amortizedP50Us: 25,
+    turnP50Us: 700,
+    servedTools: tools,
+    derivationsPerTurn: 1,
+    definitionsCompiledPerTurn: 0,
   });
   const results = SweepResultsSchema.parse({
-    schemaVersion: 1, commit: 'a'.repeat(40), dirty: false, createdAt: '2026-12-01T09:00:00.000Z', command: 'costlab sweep', quick: false, environment,
-    loadAverage: { start: 1, end: 1 }, points: [point(1, 5), point(2000, 900), point(10000, 4500)], skipped: [],
-    sdk: [{ tools: 50, repetitions: 3, sdkListP50Us: 300, costlabTurnListP50Us: 100, costlabListP50Us: 80, sdkOverCostlab: 3 }],
+    schemaVersion: 1,
+    commit: 'a'.repeat(40),
+    dirty: false,
+    createdAt: '2026-12-01T09:00:00.000Z',
+    command: 'costlab sweep',
+    quick: false,
+    environment,
+    loadAverage: { start: 1, end: 1 },
+    points: [point(1, 5), point(2000, 900), point(10000, 4500)],
+    skipped: [],
+    sdk: [
+      {
+        tools: 50,
+        repetitions: 3,
+        sdkListP50Us: 300,
+        costlabTurnListP50Us: 100,
+        costlabListP50Us: 80,
+        sdkOverCostlab: 3,
+      },
+    ],
     slopes: [{ strategy: 'turn', metric: 'listP50Us', fromTools: 20, toTools: 10000, slope: 1.01 }],
   });
 
   it('checks the issue targets against the run', () => {
     const targets = checkSweepTargets(results);
     // With the signal judged; every target of the kind without it unmeasured in a run without that curve.
-    expect(targets.map((t) => t.met)).toEqual([true, true, true, true, undefined, undefined, undefined, undefined, undefined, true]);
+    expect(targets.map((t) => t.met)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      true,
+    ]);
     expect(targets.slice(0, 4).every((t) => t.target.startsWith('with a change signal'))).toBe(true);
     expect(targets.slice(4, 9).every((t) => t.target.startsWith('without a change signal'))).toBe(true);
   });
@@ -127,16 +211,40 @@ describe('sweep results and report', () => {
   });
 
   it('judges the curve without a change signal on its own targets, and shows it and the changed points apart', () => {
-    const unsignalled = (tools: number, boundaryP50Us: number, callP50Us = 20) => ({ ...point(tools, boundaryP50Us - 10), changeSignal: false, callP50Us });
-    const changed = (changeSignal: boolean, boundaryP50Us: number) => ({ ...point(2000, boundaryP50Us - 10), axis: 'changed' as const, changeSignal, changedTools: 1, definitionsCompiledPerTurn: 1 });
+    const unsignalled = (tools: number, boundaryP50Us: number, callP50Us = 20) => ({
+      ...point(tools, boundaryP50Us - 10),
+      changeSignal: false,
+      callP50Us,
+    });
+    const changed = (changeSignal: boolean, boundaryP50Us: number) => ({
+      ...point(2000, boundaryP50Us - 10),
+      axis: 'changed' as const,
+      changeSignal,
+      changedTools: 1,
+      definitionsCompiledPerTurn: 1,
+    });
     const both = SweepResultsSchema.parse({
       ...results,
-      points: [...results.points, unsignalled(1, 20), unsignalled(20, 30), unsignalled(2000, 140), unsignalled(10000, 800, 36), changed(false, 300), changed(true, 900)],
+      points: [
+        ...results.points,
+        unsignalled(1, 20),
+        unsignalled(20, 30),
+        unsignalled(2000, 140),
+        unsignalled(10000, 800, 36),
+        changed(false, 300),
+        changed(true, 900),
+      ],
     });
     const targets = checkSweepTargets(both);
     // 140/30 = 4.7× (met), 800/140 = 5.7× (missed), 140 µs ≤ 500 µs, 300/140 = 2.1× (missed), call 36/20 = 1.8× (missed);
     // the three never yet met are open: judged and printed with their gap, failing nothing.
-    expect(targets.slice(4, 9).map((t) => [t.met, t.kind])).toEqual([[true, 'ratio'], [false, 'open'], [true, 'absolute'], [false, 'open'], [false, 'open']]);
+    expect(targets.slice(4, 9).map((t) => [t.met, t.kind])).toEqual([
+      [true, 'ratio'],
+      [false, 'open'],
+      [true, 'absolute'],
+      [false, 'open'],
+      [false, 'open'],
+    ]);
     expect(targets[8]!.measured).toBe('1.80× (20.0 µs → 36.0 µs); open, 1.50× its bound');
     expect(failingSweepTargets(targets).map((t) => t.target)).not.toContain(targets[5]!.target);
     const markdown = renderSweepMarkdown(both);
@@ -148,8 +256,13 @@ describe('sweep results and report', () => {
 
   it('says how the points were settled when the file records it, and not otherwise', () => {
     expect(renderSweepMarkdown(results)).not.toContain('unmeasured turns');
-    const settled = SweepResultsSchema.parse({ ...results, points: results.points.map((p, i) => ({ ...p, warmupTurns: [4000, 3120, 974][i] })) });
-    expect(renderSweepMarkdown(settled)).toContain('Every point ran unmeasured turns before its measured ones (974–4,000 here)');
+    const settled = SweepResultsSchema.parse({
+      ...results,
+      points: results.points.map((p, i) => ({ ...p, warmupTurns: [4000, 3120, 974][i] })),
+    });
+    expect(renderSweepMarkdown(settled)).toContain(
+      'Every point ran unmeasured turns before its measured ones (974–4,000 here)',
+    );
   });
 
   it('refuses a results file whose point lacks a figure', () => {

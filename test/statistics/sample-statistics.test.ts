@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { mean, median, medianOfSorted, nearestRank, nearestRankSorted, sortedCopy, sum, type7QuantileOfSorted } from '../../bench/statistics/sample-statistics.js';
+import {
+  mean,
+  median,
+  medianOfSorted,
+  nearestRank,
+  nearestRankSorted,
+  sortedCopy,
+  sum,
+  type7QuantileOfSorted,
+} from '../../bench/statistics/sample-statistics.js';
 
 describe('nearest-rank percentiles', () => {
   const samples = [15, 20, 35, 40, 50];

@@ -21,12 +21,15 @@ async function connect(floor: FloorSdkServer): Promise<Client> {
   await floor.server.connect(serverSide);
   const client = new Client({ name: 'floor-test', version: '0.0.0' });
   await client.connect(clientSide);
-  open.push(() => client.close(), () => floor.server.close());
+  open.push(
+    () => client.close(),
+    () => floor.server.close(),
+  );
   return client;
 }
 
 describe('the floor served over MCP', () => {
-  it('lists the one tool with its output schema, and answers an allowed read with the handler\'s output', async () => {
+  it("lists the one tool with its output schema, and answers an allowed read with the handler's output", async () => {
     const records: Array<Record<string, unknown>> = [];
     const client = await connect(floorSdkServer((record) => records.push(record)));
     const listed = await client.listTools();
@@ -44,11 +47,22 @@ describe('the floor served over MCP', () => {
   it('refuses a read the grants do not cover, and one with arguments the tool does not take, recording each in its trail', async () => {
     const floor = floorSdkServer();
     const client = await connect(floor);
-    const denied = (await client.callTool({ name: TRANSPORT_CALL.name, arguments: { path: ['hr', 'salaries.csv'] } })) as CallToolResult;
+    const denied = (await client.callTool({
+      name: TRANSPORT_CALL.name,
+      arguments: { path: ['hr', 'salaries.csv'] },
+    })) as CallToolResult;
     expect([denied.isError, denied.content]).toEqual([true, [{ type: 'text', text: 'no_matching_grant' }]]);
-    const malformed = (await client.callTool({ name: TRANSPORT_CALL.name, arguments: { path: 'projects' } })) as CallToolResult;
+    const malformed = (await client.callTool({
+      name: TRANSPORT_CALL.name,
+      arguments: { path: 'projects' },
+    })) as CallToolResult;
     expect([malformed.isError, malformed.content]).toEqual([true, [{ type: 'text', text: 'invalid_tool_arguments' }]]);
-    expect(floor.trail.map((record) => { const r = record as Record<string, unknown>; return [r.type, r.outcome, r.reason]; })).toEqual([
+    expect(
+      floor.trail.map((record) => {
+        const r = record as Record<string, unknown>;
+        return [r.type, r.outcome, r.reason];
+      }),
+    ).toEqual([
       ['authorization.checked', 'denied', 'no_matching_grant'],
       ['tool.invoked', 'denied', 'no_matching_grant'],
       ['tool.invoked', 'failed', 'invalid_tool_arguments'],

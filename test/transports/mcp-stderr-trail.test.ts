@@ -3,10 +3,11 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { StderrTrail } from '../../bench/transports/mcp-stderr-trail.js';
 
-const record = (type: string, id: number): string => `${JSON.stringify({ id: `e${id}`, type, outcome: 'succeeded' })}\n`;
+const record = (type: string, id: number): string =>
+  `${JSON.stringify({ id: `e${id}`, type, outcome: 'succeeded' })}\n`;
 
 describe('StderrTrail', () => {
-  it('counts tool.invoked lines split across chunks anywhere, skipping the server\'s own notes and other records', async () => {
+  it("counts tool.invoked lines split across chunks anywhere, skipping the server's own notes and other records", async () => {
     const stream = new PassThrough();
     const trail = new StderrTrail(stream);
     const text = `costlab serve: serving MCP on stdio\n${record('authorization.checked', 1)}${record('tool.invoked', 2)}${record('authorization.checked', 3)}${record('tool.invoked', 4)}`;

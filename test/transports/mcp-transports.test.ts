@@ -36,8 +36,10 @@ function dial(url: string): Promise<string> {
 
 async function expectAllClosed(opened: readonly OpenedEndpoint[]): Promise<void> {
   for (const endpoint of opened) {
-    if (endpoint.pid !== undefined) expect(alive(endpoint.pid), `${endpoint.side} ${endpoint.transport} pid ${endpoint.pid}`).toBe(false);
-    if (endpoint.url !== undefined) expect(await dial(endpoint.url), `${endpoint.side} ${endpoint.transport} ${endpoint.url}`).toBe('ECONNREFUSED');
+    if (endpoint.pid !== undefined)
+      expect(alive(endpoint.pid), `${endpoint.side} ${endpoint.transport} pid ${endpoint.pid}`).toBe(false);
+    if (endpoint.url !== undefined)
+      expect(await dial(endpoint.url), `${endpoint.side} ${endpoint.transport} ${endpoint.url}`).toBe('ECONNREFUSED');
   }
 }
 
@@ -76,26 +78,57 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       expect(row.paired).toBeUndefined();
     }
     // The call timed inside the server: for the sides served in this process only, as many calls a side as the rounds measured.
-    expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual(['in-memory', 'http']);
+    expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual([
+      'in-memory',
+      'http',
+    ]);
     for (const row of bench.transports.filter((r) => r.inside !== undefined)) {
       expect([row.inside!.costlab.n, row.inside!.floor.n]).toEqual([4, 4]);
       expect(row.inside!.overFloorP50Us).toBeCloseTo(row.inside!.costlab.p50Us - row.inside!.floor.p50Us, 2);
     }
     // The two records alone, as the stdio rows write them: a block a measured round, for each sink.
-    expect([bench.recordWrites?.blocks, bench.recordWrites?.callsPerBlock, bench.recordWrites?.pipe.n, bench.recordWrites?.file.n]).toEqual([2, 2, 2, 2]);
+    expect([
+      bench.recordWrites?.blocks,
+      bench.recordWrites?.callsPerBlock,
+      bench.recordWrites?.pipe.n,
+      bench.recordWrites?.file.n,
+    ]).toEqual([2, 2, 2, 2]);
     // costlab's HTTP checks alone: the floor behind them beside the floor served bare, two rounds of two calls each
     // (too few to pair by thirds), its listener opened last and told like every other endpoint.
-    expect([bench.httpLayer?.rounds, bench.httpLayer?.behind.n, bench.httpLayer?.floor.n, bench.httpLayer?.added]).toEqual([2, 4, 4, undefined]);
+    expect([
+      bench.httpLayer?.rounds,
+      bench.httpLayer?.behind.n,
+      bench.httpLayer?.floor.n,
+      bench.httpLayer?.added,
+    ]).toEqual([2, 4, 4, undefined]);
     expect(turns).toEqual(
-      [0, 1, 2].flatMap((round) => (['in-memory', 'stdio', 'stdio-audit-file', 'http'] as const).flatMap((transport) => sidesInRound(round).map((side) => [round, transport, side]))),
+      [0, 1, 2].flatMap((round) =>
+        (['in-memory', 'stdio', 'stdio-audit-file', 'http'] as const).flatMap((transport) =>
+          sidesInRound(round).map((side) => [round, transport, side]),
+        ),
+      ),
     );
     // Twelve endpoints: the stdio ones are child processes, the HTTP ones loopback listeners.
     expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual([
-      ...['in-memory', 'stdio', 'stdio-audit-file', 'http'].flatMap((transport) => ['costlab', 'bare', 'floor'].map((side) => `${transport}/${side}`)),
+      ...['in-memory', 'stdio', 'stdio-audit-file', 'http'].flatMap((transport) =>
+        ['costlab', 'bare', 'floor'].map((side) => `${transport}/${side}`),
+      ),
       'http/floor',
     ]);
-    expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual(['stdio', 'stdio', 'stdio', 'stdio-audit-file', 'stdio-audit-file', 'stdio-audit-file']);
-    expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1', '127.0.0.1']);
+    expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual([
+      'stdio',
+      'stdio',
+      'stdio',
+      'stdio-audit-file',
+      'stdio-audit-file',
+      'stdio-audit-file',
+    ]);
+    expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual([
+      '127.0.0.1',
+      '127.0.0.1',
+      '127.0.0.1',
+      '127.0.0.1',
+    ]);
     // Over HTTP every side's client carries a bearer header of costlab's (the floor behind costlab's checks, its own server's); no other transport sends headers.
     expect(opened.filter((e) => e.headers !== undefined).map((e) => [e.transport, e.side, e.headers])).toEqual(
       (['costlab', 'bare', 'floor', 'floor'] as const).map((side) => ['http', side, ['authorization']]),
@@ -104,7 +137,13 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
   }, 300_000);
 
   it('pairs the sides round by round once there are three measured rounds', async () => {
-    const bench = await runMcpTransports({ transports: ['in-memory'], warmupRounds: 0, rounds: 3, callsPerRound: 2, primingCalls: 0 });
+    const bench = await runMcpTransports({
+      transports: ['in-memory'],
+      warmupRounds: 0,
+      rounds: 3,
+      callsPerRound: 2,
+      primingCalls: 0,
+    });
     // No stdio row ran: the records are not written alone.
     expect(bench.recordWrites).toBeUndefined();
     expect(McpTransportsSchema.parse(bench)).toEqual(bench);
@@ -147,7 +186,9 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     });
     await expect(run).rejects.toThrow('refused by the test');
     expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual([
-      ...['in-memory', 'stdio', 'stdio-audit-file'].flatMap((transport) => ['costlab', 'bare', 'floor'].map((side) => `${transport}/${side}`)),
+      ...['in-memory', 'stdio', 'stdio-audit-file'].flatMap((transport) =>
+        ['costlab', 'bare', 'floor'].map((side) => `${transport}/${side}`),
+      ),
       'http/costlab',
     ]);
     await expectAllClosed(opened);
@@ -155,7 +196,11 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
 
   it('refuses a plan without rounds or calls, by name', async () => {
     await expect(runMcpTransports({ warmupRounds: 0, rounds: 0, callsPerRound: 1 })).rejects.toThrow(/rounds > 0/);
-    await expect(runMcpTransports({ warmupRounds: 0, rounds: 1, callsPerRound: 1.5 })).rejects.toThrow(/calls per round/);
-    await expect(runMcpTransports({ warmupRounds: 0, rounds: 1, callsPerRound: 1, primingCalls: -1 })).rejects.toThrow(/priming -1/);
+    await expect(runMcpTransports({ warmupRounds: 0, rounds: 1, callsPerRound: 1.5 })).rejects.toThrow(
+      /calls per round/,
+    );
+    await expect(runMcpTransports({ warmupRounds: 0, rounds: 1, callsPerRound: 1, primingCalls: -1 })).rejects.toThrow(
+      /priming -1/,
+    );
   });
 });

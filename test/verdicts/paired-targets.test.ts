@@ -56,10 +56,16 @@ describe('paired verdicts on an interval', () => {
 
   it('fails a run only on a failing-capable target whose whole interval lies beyond', () => {
     const failing = definition({ metSince: 'abc1234' });
-    expect(failsRun(judgePaired(failing, { whole: 3.2, interval: { rounds: 20, median: 3.3, lo: 3.1, hi: 3.5 } }))).toBe(true);
+    expect(
+      failsRun(judgePaired(failing, { whole: 3.2, interval: { rounds: 20, median: 3.3, lo: 3.1, hi: 3.5 } })),
+    ).toBe(true);
     // Straddling: the run cannot tell, so it passes.
-    expect(failsRun(judgePaired(failing, { whole: 3.2, interval: { rounds: 20, median: 3.1, lo: 2.8, hi: 3.5 } }))).toBe(false);
-    expect(failsRun(judgePaired(failing, { whole: 2, interval: { rounds: 20, median: 2, lo: 1.8, hi: 2.2 } }))).toBe(false);
+    expect(
+      failsRun(judgePaired(failing, { whole: 3.2, interval: { rounds: 20, median: 3.1, lo: 2.8, hi: 3.5 } })),
+    ).toBe(false);
+    expect(failsRun(judgePaired(failing, { whole: 2, interval: { rounds: 20, median: 2, lo: 1.8, hi: 2.2 } }))).toBe(
+      false,
+    );
   });
 
   it('never fails a run on an open target, however far it misses, and prints its gap', () => {
@@ -67,13 +73,17 @@ describe('paired verdicts on an interval', () => {
     const judgement = judgePaired(open, { whole: 9, interval: { rounds: 20, median: 9, lo: 8, hi: 10 } });
     expect(judgement).toMatchObject({ verdict: 'missed', state: 'open', gap: 7 });
     expect(failsRun(judgement)).toBe(false);
-    expect(describeJudgement(open, judgement)).toBe('missed (open): median 9×, 95% interval 8× to 10× over 20 rounds; gap 7×');
+    expect(describeJudgement(open, judgement)).toBe(
+      'missed (open): median 9×, 95% interval 8× to 10× over 20 rounds; gap 7×',
+    );
   });
 
   it('judges a run that paired no rounds on its whole-run figure, and says so', () => {
     const judgement = judgePaired(definition({ metSince: 'abc1234' }), { whole: 2.5 });
     expect(judgement).toMatchObject({ verdict: 'met', rounds: 0, lo: 2.5, hi: 2.5 });
-    expect(describeJudgement(definition({ metSince: 'abc1234' }), judgement)).toBe('met (failing since abc1234): 2.5× (whole run: no rounds to pair)');
+    expect(describeJudgement(definition({ metSince: 'abc1234' }), judgement)).toBe(
+      'met (failing since abc1234): 2.5× (whole run: no rounds to pair)',
+    );
   });
 });
 
@@ -84,15 +94,23 @@ describe('the paired targets in force', () => {
       expect(target.bound.atMost !== undefined || target.bound.atLeast !== undefined).toBe(true);
       expect(target.history.length).toBeGreaterThan(0);
       expect(target.history.at(-1)!.to, target.id).toBe(target.statement);
-      for (const change of target.history) expect(change.why.length, `${target.id}: every change says why`).toBeGreaterThan(10);
+      for (const change of target.history)
+        expect(change.why.length, `${target.id}: every change says why`).toBeGreaterThan(10);
       const dates = target.history.map((change) => change.date);
       expect([...dates].sort(), `${target.id}: history oldest first`).toEqual(dates);
-      expect(target.history.slice(1).every((change) => change.from !== undefined), `${target.id}: each later change says what it changed from`).toBe(true);
+      expect(
+        target.history.slice(1).every((change) => change.from !== undefined),
+        `${target.id}: each later change says what it changed from`,
+      ).toBe(true);
     }
   });
 
   it('name commits that exist where they name one (checked where git is at hand)', () => {
-    const commits = new Set(PAIRED_TARGETS.flatMap((target) => [target.metSince, ...target.history.map((change) => change.commit)]).filter((commit) => commit !== undefined));
+    const commits = new Set(
+      PAIRED_TARGETS.flatMap((target) => [target.metSince, ...target.history.map((change) => change.commit)]).filter(
+        (commit) => commit !== undefined,
+      ),
+    );
     for (const commit of commits) expect(commit).toMatch(/^[0-9a-f]{7,40}$/);
     let git = true;
     try {
@@ -101,12 +119,29 @@ describe('the paired targets in force', () => {
       git = false;
     }
     if (!git) return;
-    for (const commit of commits) expect(() => execFileSync('git', ['cat-file', '-e', `${commit}^{commit}`], { cwd: ROOT, stdio: 'ignore' }), commit).not.toThrow();
+    for (const commit of commits)
+      expect(
+        () => execFileSync('git', ['cat-file', '-e', `${commit}^{commit}`], { cwd: ROOT, stdio: 'ignore' }),
+        commit,
+      ).not.toThrow();
   });
 
   it('formats a last change as when, from what, to what and why', () => {
-    expect(lastChangeLine(definition({ history: [{ date: '2026-12-01', commit: 'abc1234', adr: '0030', to: 'x ≤ 3×', why: 'set' }] }))).toBe('2026-12-01, abc1234, ADR 0030: set to “x ≤ 3×” (set)');
-    expect(lastChangeLine(definition({ history: [{ date: '2026-12-01', to: 'a', why: 'one' }, { date: '2026-12-03', adr: '0064', from: 'a', to: 'b', why: 'two' }] }))).toBe('2026-12-03, ADR 0064: from “a” to “b” (two)');
+    expect(
+      lastChangeLine(
+        definition({ history: [{ date: '2026-12-01', commit: 'abc1234', adr: '0030', to: 'x ≤ 3×', why: 'set' }] }),
+      ),
+    ).toBe('2026-12-01, abc1234, ADR 0030: set to “x ≤ 3×” (set)');
+    expect(
+      lastChangeLine(
+        definition({
+          history: [
+            { date: '2026-12-01', to: 'a', why: 'one' },
+            { date: '2026-12-03', adr: '0064', from: 'a', to: 'b', why: 'two' },
+          ],
+        }),
+      ),
+    ).toBe('2026-12-03, ADR 0064: from “a” to “b” (two)');
     expect(lastChangeLine({ history: [] })).toBe('history unavailable');
   });
 
@@ -117,6 +152,9 @@ describe('the paired targets in force', () => {
     const metButOpen = judgePairedTargets(results)
       .filter(({ judgement }) => judgement.rounds > 0 && judgement.verdict === 'met' && judgement.state === 'open')
       .map(({ definition: target }) => target.id);
-    expect(metButOpen, `met in results/latest.json (${results.commit}) but still open: give each metSince ${results.commit.slice(0, 7)} in bench/verdicts/paired-targets.ts`).toEqual([]);
+    expect(
+      metButOpen,
+      `met in results/latest.json (${results.commit}) but still open: give each metSince ${results.commit.slice(0, 7)} in bench/verdicts/paired-targets.ts`,
+    ).toEqual([]);
   });
 });

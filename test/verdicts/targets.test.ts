@@ -13,15 +13,26 @@ import { makeResults } from '../fixtures/results-fixture.js';
 /** The operations that resolved a catalogue in a fixture turn: its listing and 24 calls, as the harness counts them (fixed here, not read back from the figures the targets judge). */
 const OPERATIONS_PER_TURN = 25;
 
-function measured(strategies: Parameters<typeof makeResults>[0]['strategies'] = {}, turnDerivations: readonly [number, number] = [1, 1]): MeasuredResults {
+function measured(
+  strategies: Parameters<typeof makeResults>[0]['strategies'] = {},
+  turnDerivations: readonly [number, number] = [1, 1],
+): MeasuredResults {
   const results = makeResults({ seed: 'targets', commitDate: '2026-11-30T00:00:00Z', strategies });
   return {
     ...results,
     harness: {
       turnBoundary: { turn: { openP50Us: 40, listP50Us: 40 } } as never,
       remainderClamped: {},
-      resolvingOperationsPerTurn: { rederive: OPERATIONS_PER_TURN, shared: OPERATIONS_PER_TURN, turn: OPERATIONS_PER_TURN },
-      derivationsRange: { rederive: [OPERATIONS_PER_TURN, OPERATIONS_PER_TURN], shared: [OPERATIONS_PER_TURN, OPERATIONS_PER_TURN], turn: turnDerivations },
+      resolvingOperationsPerTurn: {
+        rederive: OPERATIONS_PER_TURN,
+        shared: OPERATIONS_PER_TURN,
+        turn: OPERATIONS_PER_TURN,
+      },
+      derivationsRange: {
+        rederive: [OPERATIONS_PER_TURN, OPERATIONS_PER_TURN],
+        shared: [OPERATIONS_PER_TURN, OPERATIONS_PER_TURN],
+        turn: turnDerivations,
+      },
       loadAverage: { start: 0, end: 0 },
     },
   } as MeasuredResults;
@@ -34,10 +45,16 @@ const SHARED_STRUCTURE = 'shared: derivations = provider calls = operations that
 describe('bench targets', () => {
   it('judges the structure of the fixture run in a fixed order, each with its verdict and what it measured', () => {
     const checks = checkTargets(measured());
-    expect(checks.filter((check) => check.kind === 'structural').map((check) => [check.target, check.met, check.measured])).toEqual([
+    expect(
+      checks.filter((check) => check.kind === 'structural').map((check) => [check.target, check.met, check.measured]),
+    ).toEqual([
       [TURN_STRUCTURE, true, '1 / 1 (each turn 1) / 1'],
       [SHARED_STRUCTURE, true, '25 = 25 = 25 (listing + 24 calls)'],
-      ['rederive: derivations = provider calls = operations that resolved a catalogue, per turn', true, '25 = 25 = 25 (listing + 24 calls)'],
+      [
+        'rederive: derivations = provider calls = operations that resolved a catalogue, per turn',
+        true,
+        '25 = 25 = 25 (listing + 24 calls)',
+      ],
     ]);
     expect(failingTargets(checks).filter((check) => check.kind === 'structural')).toEqual([]);
   });
@@ -74,7 +91,11 @@ describe('bench targets', () => {
     const checks = checkTargets(measured({ turn: { callP50Us: 3000 } }));
     const staircase = checks.find((check) => STAIRCASE.test(check.target))!;
     expect(staircase).toMatchObject({ met: false, kind: 'paired', paired: { verdict: 'missed', rounds: 0 } });
-    expect(failingTargets(checks).map((check) => check.target).includes(staircase.target)).toBe(staircase.paired!.state === 'failing');
+    expect(
+      failingTargets(checks)
+        .map((check) => check.target)
+        .includes(staircase.target),
+    ).toBe(staircase.paired!.state === 'failing');
   });
 
   it('a missed absolute ceiling is reported and does not fail the run', () => {
@@ -97,7 +118,9 @@ describe('bench targets: paired readings', () => {
     addedQuickThirdUs: medianUs,
     addedSlowThirdUs: medianUs,
   });
-  const withTransports = (rows: ReadonlyArray<{ added: number; paired?: ReturnType<typeof paired> }>): MeasuredResults => ({
+  const withTransports = (
+    rows: ReadonlyArray<{ added: number; paired?: ReturnType<typeof paired> }>,
+  ): MeasuredResults => ({
     ...measured(),
     mcpTransports: {
       tool: 'files.read',
@@ -120,7 +143,13 @@ describe('bench targets: paired readings', () => {
   });
 
   it('judges each transport on its round-by-round interval, printing median, interval and gap, with a true minus sign', () => {
-    const checks = checkTargets(withTransports([{ added: -3, paired: paired(-2, -4, 3) }, { added: 40, paired: paired(38, 35.5, 41) }, { added: 5 }]));
+    const checks = checkTargets(
+      withTransports([
+        { added: -3, paired: paired(-2, -4, 3) },
+        { added: 40, paired: paired(38, 35.5, 41) },
+        { added: 5 },
+      ]),
+    );
     const added = checks.filter((check) => check.paired?.id.startsWith('mcp-added:'));
     expect(added.map((check) => [check.paired!.id, check.paired!.verdict, check.paired!.rounds])).toEqual([
       ['mcp-added:in-memory', 'met', 30],
@@ -134,16 +163,34 @@ describe('bench targets: paired readings', () => {
 
   it('judges costlab over the floor on each transport beside the added cost', () => {
     const checks = checkTargets(withTransports([{ added: 3, paired: paired(3, 1, 4) }, { added: 40 }, { added: 5 }]));
-    expect(checks.filter((check) => check.paired?.id.startsWith('mcp-over-floor:')).map((check) => check.paired!.id)).toEqual(['mcp-over-floor:in-memory', 'mcp-over-floor:stdio', 'mcp-over-floor:http']);
+    expect(
+      checks.filter((check) => check.paired?.id.startsWith('mcp-over-floor:')).map((check) => check.paired!.id),
+    ).toEqual(['mcp-over-floor:in-memory', 'mcp-over-floor:stdio', 'mcp-over-floor:http']);
   });
 
   it('prints the two records alone beside the stdio rows and the HTTP checks beside the http row (ADR 0039)', () => {
     const results = withTransports([{ added: 3 }, { added: 40 }, { added: 5 }]);
-    const rows = [...results.mcpTransports!.transports, { ...results.mcpTransports!.transports[1]!, transport: 'stdio-audit-file' as const }];
+    const rows = [
+      ...results.mcpTransports!.transports,
+      { ...results.mcpTransports!.transports[1]!, transport: 'stdio-audit-file' as const },
+    ];
     const recordWrites = { pipe: stats(15.8), file: stats(14.4), blocks: 200, callsPerBlock: 10 };
-    const httpLayer = { behind: stats(719), floor: stats(704), rounds: 200, added: { medianUs: 9.4, loUs: -0.5, hiUs: 25.4 } };
-    const checks = checkTargets({ ...results, mcpTransports: { ...results.mcpTransports!, transports: rows, recordWrites, httpLayer } }).filter((check) => check.paired?.id.startsWith('mcp-added:'));
-    expect(checks.map((check) => check.measured.match(/its (?:two records|HTTP checks) alone (.*)$/)?.[1])).toEqual([undefined, '15.8 µs', '14.4 µs', '9.4 µs']);
+    const httpLayer = {
+      behind: stats(719),
+      floor: stats(704),
+      rounds: 200,
+      added: { medianUs: 9.4, loUs: -0.5, hiUs: 25.4 },
+    };
+    const checks = checkTargets({
+      ...results,
+      mcpTransports: { ...results.mcpTransports!, transports: rows, recordWrites, httpLayer },
+    }).filter((check) => check.paired?.id.startsWith('mcp-added:'));
+    expect(checks.map((check) => check.measured.match(/its (?:two records|HTTP checks) alone (.*)$/)?.[1])).toEqual([
+      undefined,
+      '15.8 µs',
+      '14.4 µs',
+      '9.4 µs',
+    ]);
   });
 
   it('adds no transport target to a results file written before the transport bench, nor a cold one before the cold lane', () => {
@@ -167,11 +214,24 @@ describe('bench targets: paired readings', () => {
         call: { p50Us: 6, p95Us: 20, meanUs: 11, n: 1000 },
         providerShare: 0.013,
         steps: [{ step: 'return', p50Us: 0.2, meanUs: 1.74, share: 0.132, perCall: 1 }],
-        instrumentation: { marksPerCall: 10, clockReadsPerCall: 8, recordsPerCall: 4, markUs: 0.06, clockReadUs: 0.05, recordUs: 0.03, perCallUs: 1.2, share: 0.2 },
+        instrumentation: {
+          marksPerCall: 10,
+          clockReadsPerCall: 8,
+          recordsPerCall: 4,
+          markUs: 0.06,
+          clockReadUs: 0.05,
+          recordUs: 0.03,
+          perCallUs: 1.2,
+          share: 0.2,
+        },
         tailShareByTurn: interval(0.03),
       },
     };
-    const byId = new Map(checkTargets(results).filter((check) => check.paired !== undefined).map((check) => [check.paired!.id, check.paired!]));
+    const byId = new Map(
+      checkTargets(results)
+        .filter((check) => check.paired !== undefined)
+        .map((check) => [check.paired!.id, check.paired!]),
+    );
     expect(byId.get('floor:hot')).toMatchObject({ verdict: 'met', median: 2.4, rounds: 20 });
     expect(byId.get('floor:cold')).toMatchObject({ verdict: 'missed', median: 3.5 });
     // The run-total share read 13.2% from a few paused calls; turn by turn its median is 3%: met.

@@ -9,7 +9,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ContractViolation, MemoryAuditSink, publishTool } from '../../src/kernel/index.js';
 import { referenceGrants } from '../../src/world/reference-world.js';
 import { buildReferenceKernel } from '../../bench/world/build-world.js';
-import { buildShapedKernel, parseWorldShape, PUBLISHER_SHAPE, REFERENCE_SHAPE, shapedWorldParts } from '../../bench/world/publisher-world.js';
+import {
+  buildShapedKernel,
+  parseWorldShape,
+  PUBLISHER_SHAPE,
+  REFERENCE_SHAPE,
+  shapedWorldParts,
+} from '../../bench/world/publisher-world.js';
 import type { ShapedKernel } from '../../bench/world/publisher-world.js';
 import { runKernelTurn } from '../../bench/world/workload-turn.js';
 import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
@@ -26,7 +32,7 @@ function build(shape = PUBLISHER_SHAPE, strategy: 'rederive' | 'shared' | 'turn'
 }
 
 describe('the publisher-shaped world', () => {
-  it('has 19 definitions, 18 static and 1 from the provider, 120 grants with the actor\'s own six last, and a file trail', async () => {
+  it("has 19 definitions, 18 static and 1 from the provider, 120 grants with the actor's own six last, and a file trail", async () => {
     const parts = shapedWorldParts(PUBLISHER_SHAPE);
     const provided = await parts.provider.listTools({} as never, new AbortController().signal);
     expect(parts.tools).toHaveLength(18);
@@ -57,10 +63,12 @@ describe('the publisher-shaped world', () => {
     expect(bytes(search!.definition) / staticMean).toBeLessThan(4.5);
   });
 
-  it('parses arguments against the tool\'s own schema: an option the schema names passes, an unknown key is refused', async () => {
+  it("parses arguments against the tool's own schema: an option the schema names passes, an unknown key is refused", async () => {
     const parts = shapedWorldParts(PUBLISHER_SHAPE);
     const [search] = await parts.provider.listTools({} as never, new AbortController().signal);
-    expect(search!.parseArguments({ path: ['Handbook'], query: 'x', page_size: 5, sort: [{ timestamp: 'created_time' }] })).toMatchObject({ page_size: 5 });
+    expect(
+      search!.parseArguments({ path: ['Handbook'], query: 'x', page_size: 5, sort: [{ timestamp: 'created_time' }] }),
+    ).toMatchObject({ page_size: 5 });
     expect(() => search!.parseArguments({ path: ['Handbook'], query: 'x', page_size: 500 })).toThrow(/input schema/);
     expect(() => search!.parseArguments({ path: ['Handbook'], query: 'x', grant: 'forged' })).toThrow(/input schema/);
   });
@@ -77,7 +85,7 @@ describe('the publisher-shaped world', () => {
     expect(readFileSync(file, 'utf8')).toBe('');
   });
 
-  it('grows along the map\'s two axes: provider tools beside the 18 static ones, grants up to the spec\'s 256', async () => {
+  it("grows along the map's two axes: provider tools beside the 18 static ones, grants up to the spec's 256", async () => {
     const shape = parseWorldShape({ ...PUBLISHER_SHAPE, tools: 22, providerTools: 4, grants: 256 });
     const parts = shapedWorldParts(shape);
     expect(parts.tools).toHaveLength(18);
@@ -94,7 +102,9 @@ describe('the reference shape', () => {
     const b = await runKernelTurn(reference.kernel, 1, { path: 'reference world' });
     expect(a.listed.catalogHash).toBe(b.listed.catalogHash);
     expect(shaped.kernel.counters.auditEvents).toBe(reference.kernel.counters.auditEvents);
-    expect(shapedWorldParts(REFERENCE_SHAPE).grants.map((grant) => grant.id)).toEqual(referenceGrants().map((grant) => grant.id));
+    expect(shapedWorldParts(REFERENCE_SHAPE).grants.map((grant) => grant.id)).toEqual(
+      referenceGrants().map((grant) => grant.id),
+    );
     expect(reference.audit).toBeInstanceOf(MemoryAuditSink);
   });
 });
@@ -104,7 +114,10 @@ describe('a shape that cannot be a world', () => {
     [{ grants: -3 }, /grants: .*got -3/],
     [{ providerTools: -1 }, /providerTools: .*got -1/],
     [{ providerTools: 30 }, /providerTools: 30 provider tools is more than the world's 19 tools/],
-    [{ tools: 20, providerTools: 5 }, /providerTools: 5 provider tools of 20 leaves 15 static tools; the workload calls 18/],
+    [
+      { tools: 20, providerTools: 5 },
+      /providerTools: 5 provider tools of 20 leaves 15 static tools; the workload calls 18/,
+    ],
     [{ sink: 'syslog' }, /sink: .*got "syslog"/],
     [{ grants: 300 }, /grants: .*<=256, got 300/],
   ])('%j is refused naming the field and the value', (bad, message) => {
@@ -113,6 +126,8 @@ describe('a shape that cannot be a world', () => {
   });
 
   it('is refused by the builder too, before a kernel is made', () => {
-    expect(() => buildShapedKernel('turn', { ...PUBLISHER_SHAPE, sink: 'syslog' } as never)).toThrow(/sink: .*got "syslog"/);
+    expect(() => buildShapedKernel('turn', { ...PUBLISHER_SHAPE, sink: 'syslog' } as never)).toThrow(
+      /sink: .*got "syslog"/,
+    );
   });
 });

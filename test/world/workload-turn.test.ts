@@ -35,13 +35,17 @@ describe('a workload turn', () => {
     expect(mismatch.name).toBe('WorkloadMismatch');
     expect(mismatch.attemptIndex).toBe(0);
     expect(mismatch.actual).toEqual({ status: 'denied', code: 'tool_unavailable' });
-    expect(mismatch.message).toBe('in-process turn, turn 1, attempt 1 (control files.list): expected succeeded, got denied tool_unavailable');
+    expect(mismatch.message).toBe(
+      'in-process turn, turn 1, attempt 1 (control files.list): expected succeeded, got denied tool_unavailable',
+    );
     expect(kernel.openLeases).toBe(0);
   });
 
   it('checks the code of a refusal, not only its status', () => {
     const attack = TURN_ATTEMPTS.find((a) => a.expect.code === 'no_matching_grant')!;
     expect(() => checkOutcome('p', 1, 3, attack, { status: 'denied', code: 'no_matching_grant' })).not.toThrow();
-    expect(() => checkOutcome('p', 1, 3, attack, { status: 'denied', code: 'grant_exhausted' })).toThrow(WorkloadMismatch);
+    expect(() => checkOutcome('p', 1, 3, attack, { status: 'denied', code: 'grant_exhausted' })).toThrow(
+      WorkloadMismatch,
+    );
   });
 });

@@ -16,18 +16,25 @@ const HARNESS_INFO = Object.freeze({ name: 'costlab-conformance', version: '0.1.
 /** The result of a response frame, or an Error naming what came back instead. */
 function resultOf(frame: ResponseFrame | undefined, method: string): Record<string, unknown> {
   if (frame === undefined) throw new Error(`${method}: no response`);
-  if ('error' in frame && frame.error !== undefined) throw new Error(`${method}: JSON-RPC error ${frame.error.code} ${frame.error.message}`);
+  if ('error' in frame && frame.error !== undefined)
+    throw new Error(`${method}: JSON-RPC error ${frame.error.code} ${frame.error.message}`);
   if (!('result' in frame)) throw new Error(`${method}: the response carries no result`);
   return frame.result as Record<string, unknown>;
 }
 
 async function openTurn(arena: WorldArena, turn: number): Promise<ColumnTurn> {
-  const connection: FrameConnection = await connectFrames(arena.kernel, arena.context(turn), { bridge: { clock: () => arena.clock.now() } });
+  const connection: FrameConnection = await connectFrames(arena.kernel, arena.context(turn), {
+    bridge: { clock: () => arena.clock.now() },
+  });
   let id = 0;
   const request = async (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> =>
     resultOf(await connection.exchange({ jsonrpc: '2.0', id: ++id, method, params }), method);
   try {
-    await request('initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: HARNESS_INFO });
+    await request('initialize', {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: HARNESS_INFO,
+    });
     await connection.exchange({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const listed = await request('tools/list', {});
     const tools = (listed.tools as { name: string }[]).map((t) => t.name);

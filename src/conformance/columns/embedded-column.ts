@@ -26,7 +26,13 @@ async function openTurn(arena: WorldArena, kernel: EmbeddableKernel, turn: numbe
     shown: { tools: listed.tools.map((t) => t.name), catalogHash: listed.catalogHash },
     async call(step, callId) {
       const context = arena.context(turn);
-      const result = await kernel.invokeTool(context, { id: callId, tool: step.tool, arguments: step.arguments, traceId: context.traceId, requestedAt: context.now });
+      const result = await kernel.invokeTool(context, {
+        id: callId,
+        tool: step.tool,
+        arguments: step.arguments,
+        traceId: context.traceId,
+        requestedAt: context.now,
+      });
       return observeResult(result, result.status === 'succeeded' ? undefined : arena.recorded(callId)?.cause);
     },
     async close() {

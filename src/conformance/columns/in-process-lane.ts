@@ -9,7 +9,10 @@ import type { ColumnLane, ColumnTurn } from './column.js';
  * so no row can leak state into the next, and trusted setup is a direct
  * call on the host's own objects.
  */
-export function inProcessLane(strategy: CatalogueStrategyName, openTurn: (arena: WorldArena, turn: number) => Promise<ColumnTurn>): ColumnLane {
+export function inProcessLane(
+  strategy: CatalogueStrategyName,
+  openTurn: (arena: WorldArena, turn: number) => Promise<ColumnTurn>,
+): ColumnLane {
   let rows = 0;
   return {
     async openRow(row: Row) {

@@ -5,7 +5,13 @@ import { describeThrownWithName } from '../../kernel/thrown-value.js';
 /** A kernel ToolResult as an observation; the cause comes from where the column can see it (audit trail or wire). */
 export function observeResult(result: ToolResult, cause: string | undefined): Observation {
   if (result.status === 'succeeded') return { outcome: 'succeeded' };
-  return { outcome: 'refused', status: result.status, code: result.code, ...(cause === undefined ? {} : { cause }), detail: result.message };
+  return {
+    outcome: 'refused',
+    status: result.status,
+    code: result.code,
+    ...(cause === undefined ? {} : { cause }),
+    detail: result.message,
+  };
 }
 
 /** A path that broke rather than answered. */

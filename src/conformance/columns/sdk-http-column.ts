@@ -36,7 +36,8 @@ function tokenRefusal(error: unknown): Observation | undefined {
   const body = error.message.slice(error.message.indexOf('{'));
   try {
     const parsed = JSON.parse(body) as { code?: unknown };
-    if (typeof parsed.code === 'string') return { outcome: 'refused', status: 'denied', code: parsed.code, detail: 'HTTP 401' };
+    if (typeof parsed.code === 'string')
+      return { outcome: 'refused', status: 'denied', code: parsed.code, detail: 'HTTP 401' };
   } catch {
     // Not the server's JSON body: fall through to an error.
   }
@@ -57,7 +58,9 @@ class HttpLane implements ColumnLane {
       openTurn: async () => {
         const next = this.#next;
         if (next === undefined) throw new Error('an execution opened with no row to serve');
-        return OpenToolBridge.open(next.arena.kernel, next.arena.context(next.turn), { clock: () => next.arena.clock.now() });
+        return OpenToolBridge.open(next.arena.kernel, next.arena.context(next.turn), {
+          clock: () => next.arena.clock.now(),
+        });
       },
     });
   }
@@ -68,7 +71,11 @@ class HttpLane implements ColumnLane {
   }
 
   async openRow(row: Row): Promise<RowSession> {
-    const arena = new WorldArena({ conditionId: row.condition.id, strategy: this.strategy, traceTag: `${row.id}.${++this.#rows}` });
+    const arena = new WorldArena({
+      conditionId: row.condition.id,
+      strategy: this.strategy,
+      traceTag: `${row.id}.${++this.#rows}`,
+    });
     return {
       openTurn: (turn) => this.#openTurn(arena, turn),
       async setup(step) {
@@ -102,7 +109,8 @@ class HttpLane implements ColumnLane {
           catalogHash: unpublishedCatalogHash(arena.world),
           expiresAt: execution.expiresAt,
         });
-      const callWith = async (caller: Client, step: CallStep): Promise<Observation> => observeWireResult(await caller.callTool({ name: step.tool, arguments: step.arguments }), trail);
+      const callWith = async (caller: Client, step: CallStep): Promise<Observation> =>
+        observeWireResult(await caller.callTool({ name: step.tool, arguments: step.arguments }), trail);
       return {
         shown: { tools: listed.tools.map((t) => t.name), ...(typeof catalogHash === 'string' ? { catalogHash } : {}) },
         call: async (step) => {

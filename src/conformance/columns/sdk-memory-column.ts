@@ -9,9 +9,16 @@ import { inProcessLane } from './in-process-lane.js';
 import { sdkTurn } from './sdk-turn.js';
 
 async function openTurn(arena: WorldArena, turn: number): Promise<ColumnTurn> {
-  const connection = await connectInMemory(arena.kernel, arena.context(turn), { bridge: { clock: () => arena.clock.now() }, clientInfo: { name: 'costlab-conformance', version: '0.1.0' } });
+  const connection = await connectInMemory(arena.kernel, arena.context(turn), {
+    bridge: { clock: () => arena.clock.now() },
+    clientInfo: { name: 'costlab-conformance', version: '0.1.0' },
+  });
   try {
-    return await sdkTurn(connection.client, (callId) => arena.recorded(callId), () => connection.close());
+    return await sdkTurn(
+      connection.client,
+      (callId) => arena.recorded(callId),
+      () => connection.close(),
+    );
   } catch (error) {
     await connection.close();
     throw error;

@@ -30,7 +30,10 @@ export interface StdioCommand {
   readonly args: readonly string[];
 }
 
-const COSTLAB_SERVE_STDIO: StdioCommand = { command: process.execPath, args: [...costlabCliArgs(), 'serve', '--stdio'] };
+const COSTLAB_SERVE_STDIO: StdioCommand = {
+  command: process.execPath,
+  args: [...costlabCliArgs(), 'serve', '--stdio'],
+};
 
 interface ChildTurn {
   readonly turn: ColumnTurn;
@@ -84,7 +87,8 @@ async function spawnTurn(serve: StdioCommand, request: TurnRequest): Promise<Chi
     await Promise.race([control.accepted(START_TIMEOUT_MS), connecting.then(() => undefined)]);
     await control.request({ kind: 'replay', steps: request.replay });
     await connecting;
-    const trail = async (callId: string): Promise<RecordedRefusal | undefined> => ((await control.request({ kind: 'recorded', callId })) as RecordedRefusal | null) ?? undefined;
+    const trail = async (callId: string): Promise<RecordedRefusal | undefined> =>
+      ((await control.request({ kind: 'recorded', callId })) as RecordedRefusal | null) ?? undefined;
     return { turn: await sdkTurn(client, trail, close), control };
   } catch (error) {
     await close().catch(() => undefined);
@@ -95,7 +99,9 @@ async function spawnTurn(serve: StdioCommand, request: TurnRequest): Promise<Chi
 
 /** A row that leaves the world as it found it: answered alike in a turn of its own or a shared one. */
 function leavesWorldUntouched(row: Row): boolean {
-  return row.condition.id === 'baseline' && row.case.move.every((step) => step.do !== 'setup' && step.do !== 'next-turn');
+  return (
+    row.condition.id === 'baseline' && row.case.move.every((step) => step.do !== 'setup' && step.do !== 'next-turn')
+  );
 }
 
 class StdioLane implements ColumnLane {
@@ -113,10 +119,20 @@ class StdioLane implements ColumnLane {
     if (leavesWorldUntouched(row)) {
       return {
         openTurn: async () => {
-          this.#shared ??= spawnTurn(serve, { strategy, conditionId: 'baseline', turn: 1, traceTag: 'shared-baseline', replay: [] });
+          this.#shared ??= spawnTurn(serve, {
+            strategy,
+            conditionId: 'baseline',
+            turn: 1,
+            traceTag: 'shared-baseline',
+            replay: [],
+          });
           const shared = await this.#shared;
           // The lane closes the shared child; a row's close leaves it for the next row.
-          return { shown: shared.turn.shown, call: (step, callId) => shared.turn.call(step, callId), close: async () => {} };
+          return {
+            shown: shared.turn.shown,
+            call: (step, callId) => shared.turn.call(step, callId),
+            close: async () => {},
+          };
         },
         setup: async () => {
           throw new Error('a row sharing the baseline turn cannot perform setup');
@@ -126,7 +142,13 @@ class StdioLane implements ColumnLane {
     }
     return {
       openTurn: async (turn) => {
-        live = await spawnTurn(serve, { strategy, conditionId: row.condition.id, turn, traceTag: row.id, replay: [...log] });
+        live = await spawnTurn(serve, {
+          strategy,
+          conditionId: row.condition.id,
+          turn,
+          traceTag: row.id,
+          replay: [...log],
+        });
         const opened = live;
         return {
           shown: opened.turn.shown,

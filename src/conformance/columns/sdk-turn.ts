@@ -8,7 +8,12 @@ import type { TrailLookup } from './wire-result.js';
  * tools/list, then each attempt as tools/call. Shared by every `sdk-*`
  * column, so they differ only in how the client reaches the server.
  */
-export async function sdkTurn(client: Client, trail: TrailLookup, close: () => Promise<void>, callClient: () => Client = () => client): Promise<ColumnTurn> {
+export async function sdkTurn(
+  client: Client,
+  trail: TrailLookup,
+  close: () => Promise<void>,
+  callClient: () => Client = () => client,
+): Promise<ColumnTurn> {
   const listed = await client.listTools();
   const catalogHash = (listed._meta as { catalogHash?: unknown } | undefined)?.catalogHash;
   return {

@@ -30,9 +30,20 @@ export async function observeWireResult(result: WireResult, trail: TrailLookup):
   if ((status === 'denied' || status === 'failed') && result.isError === true && typeof meta.code === 'string') {
     const recorded = callId === undefined ? undefined : await trail(callId);
     if (recorded?.reason !== undefined && recorded.reason !== meta.code) {
-      return { outcome: 'error', detail: `the wire said ${meta.code} but the trail recorded ${recorded.reason} for ${callId}` };
+      return {
+        outcome: 'error',
+        detail: `the wire said ${meta.code} but the trail recorded ${recorded.reason} for ${callId}`,
+      };
     }
-    return { outcome: 'refused', status, code: meta.code, ...(recorded?.cause === undefined ? {} : { cause: recorded.cause }) };
+    return {
+      outcome: 'refused',
+      status,
+      code: meta.code,
+      ...(recorded?.cause === undefined ? {} : { cause: recorded.cause }),
+    };
   }
-  return { outcome: 'error', detail: `a tools/call result without the kernel's outcome in _meta (${JSON.stringify(meta)})` };
+  return {
+    outcome: 'error',
+    detail: `a tools/call result without the kernel's outcome in _meta (${JSON.stringify(meta)})`,
+  };
 }

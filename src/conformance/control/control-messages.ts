@@ -15,7 +15,9 @@ export type ControlRequest =
   | { readonly id: number; readonly kind: 'setup'; readonly step: SetupStep }
   | { readonly id: number; readonly kind: 'recorded'; readonly callId: string };
 
-export type ControlAnswer = { readonly id: number; readonly ok: true; readonly value?: unknown } | { readonly id: number; readonly ok: false; readonly error: string };
+export type ControlAnswer =
+  | { readonly id: number; readonly ok: true; readonly value?: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: string };
 
 export const CONTROL_HELLO = 'costlab-conformance-host/1';
 

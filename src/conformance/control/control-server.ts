@@ -56,7 +56,10 @@ export class ControlServer {
     const socket = await Promise.race([
       this.#connected,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the child did not open its control channel within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`the child did not open its control channel within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       }),
     ]).finally(() => clearTimeout(timer));
     this.#socket = socket;

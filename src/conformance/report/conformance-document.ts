@@ -33,7 +33,11 @@ export interface ConformanceDocument {
     readonly caseSetSha256: string;
     readonly worldSha256: string;
     readonly worldId: string;
-    readonly cases: readonly { readonly id: string; readonly invariant: string; readonly conditions: readonly string[] }[];
+    readonly cases: readonly {
+      readonly id: string;
+      readonly invariant: string;
+      readonly conditions: readonly string[];
+    }[];
   };
   readonly gate: {
     readonly strategy: string;
@@ -52,7 +56,11 @@ export interface ConformanceDocument {
   readonly elapsedMs: number;
 }
 
-export function conformanceDocument(outcome: ConformanceOutcome, environment: ConformanceEnvironment, generatedAt = new Date().toISOString()): ConformanceDocument {
+export function conformanceDocument(
+  outcome: ConformanceOutcome,
+  environment: ConformanceEnvironment,
+  generatedAt = new Date().toISOString(),
+): ConformanceDocument {
   return {
     schemaVersion: CONFORMANCE_SCHEMA_VERSION,
     schema: CONFORMANCE_SCHEMA,

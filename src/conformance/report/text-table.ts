@@ -9,9 +9,16 @@ function pad(text: string, width: number): string {
 
 export function renderTextTable(run: StrategyRun): string {
   const header = ['row', ...run.columns];
-  const lines = run.rows.map((row) => [row, ...run.columns.map((column) => cellMark(run.cells.find((c) => c.row === row && c.column === column)!.status))]);
+  const lines = run.rows.map((row) => [
+    row,
+    ...run.columns.map((column) => cellMark(run.cells.find((c) => c.row === row && c.column === column)!.status)),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const render = (cells: readonly string[]): string => cells.map((cell, i) => pad(cell, widths[i]!)).join('  ').trimEnd();
+  const render = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => pad(cell, widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [
     `strategy ${run.strategy}`,
     render(header),
@@ -28,7 +35,9 @@ export function renderTextSweep(sweep: SweepFindings): string {
     const evidence = sweep.movedRow.filter((e) => e.strategy === strategy);
     const probe = evidence.filter((e) => e.probe?.met === true).length;
     const attack = evidence.filter((e) => e.attack?.met === true).length;
-    lines.push(`  ${pad(strategy, 8)}  probe passes in ${probe}/${evidence.length} columns; attack refused no_matching_grant in ${attack}/${evidence.length}`);
+    lines.push(
+      `  ${pad(strategy, 8)}  probe passes in ${probe}/${evidence.length} columns; attack refused no_matching_grant in ${attack}/${evidence.length}`,
+    );
   }
   lines.push(
     sweep.otherRowsIdentical

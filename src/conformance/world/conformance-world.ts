@@ -7,7 +7,14 @@
  */
 import type { GrantDeclaration, ToolDeclaration, WorldDeclaration } from './world-declaration.js';
 
-const file = (name: string, action: string, readWrite: 'read' | 'write', shape: ToolDeclaration['arguments'], description: string, destructive?: boolean): ToolDeclaration => ({
+const file = (
+  name: string,
+  action: string,
+  readWrite: 'read' | 'write',
+  shape: ToolDeclaration['arguments'],
+  description: string,
+  destructive?: boolean,
+): ToolDeclaration => ({
   name: `files.${name}`,
   description,
   namespace: 'files',
@@ -82,7 +89,13 @@ const NOTION_SEARCH: ToolDeclaration = {
   behaviour: 'ordinary',
 };
 
-const grant = (id: string, namespace: string, path: string[], actions: string[]): GrantDeclaration => ({ id, namespace, path, actions, scope: 'descendants' });
+const grant = (id: string, namespace: string, path: string[], actions: string[]): GrantDeclaration => ({
+  id,
+  namespace,
+  path,
+  actions,
+  scope: 'descendants',
+});
 
 export const CONFORMANCE_WORLD: WorldDeclaration = {
   id: 'costlab-conformance-world/1',

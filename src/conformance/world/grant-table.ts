@@ -29,7 +29,10 @@ export class WorldGrantTable implements GrantSource {
       case 'answers-garbage':
         return { grants: 'not a list' };
       case 'answers-for-another-namespace':
-        return [...this.#grants.map((g) => structuredClone(g)), { ...structuredClone(this.#grants[0]!), id: 'g-foreign', namespaceId: `${context.namespaceId}-other-tenant` }];
+        return [
+          ...this.#grants.map((g) => structuredClone(g)),
+          { ...structuredClone(this.#grants[0]!), id: 'g-foreign', namespaceId: `${context.namespaceId}-other-tenant` },
+        ];
       case 'steady':
         return this.#grants.map((g) => structuredClone(g));
     }

@@ -10,6 +10,8 @@ import type { WorldDeclaration } from './world-declaration.js';
 export function unpublishedCatalogHash(world: WorldDeclaration): string {
   return catalogHash([
     ...world.tools.map((tool) => definitionOf(tool, 'static')),
-    ...world.providers.flatMap((provider) => provider.tools.map((tool) => definitionOf(tool, `provider:${provider.id}`))),
+    ...world.providers.flatMap((provider) =>
+      provider.tools.map((tool) => definitionOf(tool, `provider:${provider.id}`)),
+    ),
   ]);
 }

@@ -27,7 +27,11 @@ const ARGUMENT_PROPERTIES: Readonly<Record<ArgumentShape, JsonObject>> = {
 };
 
 /** The published definition of a declared tool; `ceilingAction` lets a provider move what it declares. */
-export function definitionOf(declaration: ToolDeclaration, source: string, ceilingAction = declaration.action): ToolDefinition {
+export function definitionOf(
+  declaration: ToolDeclaration,
+  source: string,
+  ceilingAction = declaration.action,
+): ToolDefinition {
   const properties = ARGUMENT_PROPERTIES[declaration.arguments];
   return {
     name: declaration.name,
@@ -37,7 +41,10 @@ export function definitionOf(declaration: ToolDeclaration, source: string, ceili
     readWrite: declaration.readWrite,
     inputSchema: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false },
     outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
-    requiredCapability: { resource: { namespace: declaration.namespace, path: [...declaration.ceilingPath] }, action: ceilingAction },
+    requiredCapability: {
+      resource: { namespace: declaration.namespace, path: [...declaration.ceilingPath] },
+      action: ceilingAction,
+    },
     annotations: {
       readOnly: declaration.readWrite === 'read',
       idempotent: declaration.readWrite === 'read',
@@ -57,7 +64,10 @@ function requirementOf(declaration: ToolDeclaration, path: readonly string[], st
       // Asks for the whole namespace, above the subtree it declared.
       return { resource: { namespace: declaration.namespace, path: [] }, action: declaration.action };
     case 'names-another-owner':
-      return { resource: { namespace: declaration.namespace, path: [...path], owner: stranger }, action: declaration.action };
+      return {
+        resource: { namespace: declaration.namespace, path: [...path], owner: stranger },
+        action: declaration.action,
+      };
     case 'ordinary':
     case 'malformed-result':
       return { resource: { namespace: declaration.namespace, path: [...path] }, action: declaration.action };
@@ -76,10 +86,18 @@ export function handlerOf(declaration: ToolDeclaration, options: HandlerOptions)
   return {
     definition,
     parseArguments: (args) => parser.parse(args),
-    resolveRequirement: (_context, call) => requirementOf(declaration, call.arguments.path as string[], options.stranger),
+    resolveRequirement: (_context, call) =>
+      requirementOf(declaration, call.arguments.path as string[], options.stranger),
     invoke: async (context, call) => {
-      if (declaration.behaviour === 'malformed-result') return { status: 'succeeded', callId: call.id } as unknown as ToolResult;
-      return { status: 'succeeded', output: { ok: true, tool: call.tool, path: [...(call.arguments.path as string[])] }, callId: call.id, tool: call.tool, completedAt: context.now };
+      if (declaration.behaviour === 'malformed-result')
+        return { status: 'succeeded', callId: call.id } as unknown as ToolResult;
+      return {
+        status: 'succeeded',
+        output: { ok: true, tool: call.tool, path: [...(call.arguments.path as string[])] },
+        callId: call.id,
+        tool: call.tool,
+        completedAt: context.now,
+      };
     },
   };
 }

@@ -30,9 +30,17 @@ function grantsOf(world: WorldDeclaration, condition: ConditionDeclaration): Gra
       namespaceId: world.namespaceId,
       subject: world.principals.actor,
       issuer: world.principals.authority,
-      capabilities: [{ resource: { namespace: declared.namespace, path: [...declared.path] }, actions: [...declared.actions], scope: declared.scope }],
+      capabilities: [
+        {
+          resource: { namespace: declared.namespace, path: [...declared.path] },
+          actions: [...declared.actions],
+          scope: declared.scope,
+        },
+      ],
       constraints: {
-        ...(patch?.expiresAfterMs === undefined ? {} : { expiresAt: new Date(epochMs + patch.expiresAfterMs).toISOString() }),
+        ...(patch?.expiresAfterMs === undefined
+          ? {}
+          : { expiresAt: new Date(epochMs + patch.expiresAfterMs).toISOString() }),
         ...(patch?.maxUses === undefined ? {} : { maxUses: patch.maxUses }),
       },
       issuedAt: world.grantIssuedAt,
@@ -126,7 +134,10 @@ export class WorldArena {
     for (let i = this.auditEvents.length - 1; i >= 0; i--) {
       const event = this.auditEvents[i]!;
       if (event.type === 'tool.invoked' && event.operationId === callId) {
-        return { ...(event.reason === undefined ? {} : { reason: event.reason }), ...(event.cause === undefined ? {} : { cause: event.cause }) };
+        return {
+          ...(event.reason === undefined ? {} : { reason: event.reason }),
+          ...(event.cause === undefined ? {} : { cause: event.cause }),
+        };
       }
     }
     return undefined;

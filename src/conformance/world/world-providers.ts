@@ -19,8 +19,16 @@ export interface WorldProvider extends ContextToolProvider {
  * the declared ceiling moved to `administer`, while each tool keeps asking
  * for its original action — the definition changed, the name did not.
  */
-export function worldProvider(declaration: ProviderDeclaration, behaviour: ProviderBehaviour, stranger: Address): WorldProvider {
-  const options = (ceilingAction?: string): HandlerOptions => ({ source: `provider:${declaration.id}`, stranger, ...(ceilingAction === undefined ? {} : { ceilingAction }) });
+export function worldProvider(
+  declaration: ProviderDeclaration,
+  behaviour: ProviderBehaviour,
+  stranger: Address,
+): WorldProvider {
+  const options = (ceilingAction?: string): HandlerOptions => ({
+    source: `provider:${declaration.id}`,
+    stranger,
+    ...(ceilingAction === undefined ? {} : { ceilingAction }),
+  });
   const declared: readonly ToolHandler[] = declaration.tools.map((tool) => handlerOf(tool, options()));
   const moved: readonly ToolHandler[] = declaration.tools.map((tool) => handlerOf(tool, options(MOVED_ACTION)));
   let resolutions = 0;

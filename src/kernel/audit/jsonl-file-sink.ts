@@ -106,7 +106,8 @@ export class JsonLinesFileSink implements AuditSink {
   #writable(): number {
     const fd = this.#fd;
     if (fd === undefined) throw new AuditWriteFailed(`audit file ${this.path} is closed`, false);
-    if (this.#torn) throw new AuditWriteFailed(`audit file ${this.path} holds a torn line that could not be cut off`, true);
+    if (this.#torn)
+      throw new AuditWriteFailed(`audit file ${this.path} holds a torn line that could not be cut off`, true);
     return fd;
   }
 
@@ -120,7 +121,9 @@ export class JsonLinesFileSink implements AuditSink {
       }
     } catch (error) {
       if (written > 0) this.#cutBack(fd, written, error);
-      throw new AuditWriteFailed(`audit file ${this.path} took ${written} of ${line.length} bytes of a record`, false, { cause: error });
+      throw new AuditWriteFailed(`audit file ${this.path} took ${written} of ${line.length} bytes of a record`, false, {
+        cause: error,
+      });
     }
   }
 
@@ -131,7 +134,11 @@ export class JsonLinesFileSink implements AuditSink {
       ftruncateSync(fd, size - written);
     } catch (error) {
       this.#torn = true;
-      throw new AuditWriteFailed(`audit file ${this.path} kept ${written} bytes of an unfinished record and could not cut them off`, true, { cause: [cause, error] });
+      throw new AuditWriteFailed(
+        `audit file ${this.path} kept ${written} bytes of an unfinished record and could not cut them off`,
+        true,
+        { cause: [cause, error] },
+      );
     }
   }
 

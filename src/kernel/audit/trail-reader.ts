@@ -99,5 +99,12 @@ export function readTrail(trail: string): TrailReading {
       if (answered !== undefined) answeredDecisions.add(answered);
     }
   }
-  return { records, byType, tornLines, otherLines, decisions, decidedWithoutOutcome: order.filter((decided) => !answeredDecisions.has(decided)) };
+  return {
+    records,
+    byType,
+    tornLines,
+    otherLines,
+    decisions,
+    decidedWithoutOutcome: order.filter((decided) => !answeredDecisions.has(decided)),
+  };
 }

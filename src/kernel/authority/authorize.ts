@@ -7,7 +7,7 @@ import type { UsageStore } from './grant-source.js';
 import type { PreparedContext } from './prepared-context.js';
 import type { AvailableAuthority } from './resolve-authority.js';
 
-export type {  RejectionReason } from './compiled-grant.js';
+export type { RejectionReason } from './compiled-grant.js';
 
 /** The grant's frozen rejection for `reason`, shared by every decision that passes it over for that reason. */
 function rejection(grant: CompiledGrant, reason: RejectionReason): Rejection {
@@ -42,7 +42,12 @@ function decision(code: DecisionCode, rejections: readonly Rejection[], grantId?
  * so a grant that lapses mid-turn refuses mid-turn and a clock that runs
  * backwards never revives it.
  */
-export function ineligibility(grant: CompiledGrant, prepared: PreparedContext, admittedAtMs: number, latestNowMs: number): RejectionReason | undefined {
+export function ineligibility(
+  grant: CompiledGrant,
+  prepared: PreparedContext,
+  admittedAtMs: number,
+  latestNowMs: number,
+): RejectionReason | undefined {
   if (grant.issuerKey !== prepared.authorityKey) return 'issuer';
   if (grant.subjectKey !== prepared.actorKey) return 'subject';
   if (grant.namespaceId !== prepared.context.namespaceId) return 'namespace';
@@ -74,7 +79,12 @@ function actionMatches(capability: CompiledCapability, action: string): boolean 
 }
 
 /** The invocation test: the granted path equals the required one (`exact`) or prefixes it (`descendants`). */
-function grantCovers(grant: CompiledGrant, requirement: Requirement, ownerKey: string, prepared: PreparedContext): boolean {
+function grantCovers(
+  grant: CompiledGrant,
+  requirement: Requirement,
+  ownerKey: string,
+  prepared: PreparedContext,
+): boolean {
   const { resource, action } = requirement;
   for (const capability of grant.capabilities) {
     if (capability.namespace !== resource.namespace) continue;
@@ -95,7 +105,12 @@ function grantCovers(grant: CompiledGrant, requirement: Requirement, ownerKey: s
  * tool declared over all of `notion`. Scope is not consulted: discovery asks
  * "could any call of this tool be allowed", not "is this call allowed".
  */
-export function grantCouldCover(grant: CompiledGrant, ceiling: Requirement, ownerKey: string, prepared: PreparedContext): boolean {
+export function grantCouldCover(
+  grant: CompiledGrant,
+  ceiling: Requirement,
+  ownerKey: string,
+  prepared: PreparedContext,
+): boolean {
   const { resource, action } = ceiling;
   for (const capability of grant.capabilities) {
     if (capability.namespace !== resource.namespace) continue;
@@ -115,7 +130,12 @@ export function requiredOwnerKey(requirement: Requirement, prepared: PreparedCon
 }
 
 /** Discovery never consumes and never reads the usage store. */
-export function canDiscover(authority: AvailableAuthority, prepared: PreparedContext, ceiling: Requirement, latestNowMs = prepared.nowMs): DecisionCode {
+export function canDiscover(
+  authority: AvailableAuthority,
+  prepared: PreparedContext,
+  ceiling: Requirement,
+  latestNowMs = prepared.nowMs,
+): DecisionCode {
   if (ceiling.action.length === 0 || ceiling.resource.namespace.length === 0) return 'invalid_request';
   const ownerKey = requiredOwnerKey(ceiling, prepared);
   if (ownerKey === undefined) return 'invalid_request';
@@ -151,7 +171,9 @@ export function authorize(
   const { grants } = authority;
   for (let i = 0; i < grants.length; i++) {
     const grant = grants[i]!;
-    const reason = ineligibility(grant, prepared, authority.admittedAtMs, latestNowMs) ?? (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
+    const reason =
+      ineligibility(grant, prepared, authority.admittedAtMs, latestNowMs) ??
+      (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
     if (reason !== undefined) {
       (rejections ??= []).push(rejection(grant, reason));
       continue;
@@ -178,7 +200,9 @@ async function consumeFrom(
   for (let i = start; i < grants.length; i++) {
     const grant = grants[i]!;
     if (i > start) {
-      const reason = ineligibility(grant, prepared, authority.admittedAtMs, latestNowMs) ?? (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
+      const reason =
+        ineligibility(grant, prepared, authority.admittedAtMs, latestNowMs) ??
+        (grantCovers(grant, requirement, ownerKey, prepared) ? undefined : 'capability');
       if (reason !== undefined) {
         rejections.push(rejection(grant, reason));
         continue;

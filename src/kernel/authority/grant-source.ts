@@ -68,7 +68,8 @@ export class StaticGrantSource implements GrantSource {
     const issuer = addressKey(context.authority);
     const held: Grant[] = [];
     for (const entry of this.#grants) {
-      if (entry.grant.namespaceId === context.namespaceId && entry.subject === subject && entry.issuer === issuer) held.push(entry.grant);
+      if (entry.grant.namespaceId === context.namespaceId && entry.subject === subject && entry.issuer === issuer)
+        held.push(entry.grant);
     }
     return held;
   }

@@ -113,7 +113,9 @@ export class LeaseTable {
   #resolve(lease: TurnLease): ResolvedAuthority | Promise<ResolvedAuthority> {
     this.counters.authorityLoads++;
     const resolved = resolveAuthority(this.grantSource, lease.opener, () => lease.released.signal);
-    return resolved instanceof Promise ? resolved.then((authority) => this.#record(lease, authority)) : this.#record(lease, resolved);
+    return resolved instanceof Promise
+      ? resolved.then((authority) => this.#record(lease, authority))
+      : this.#record(lease, resolved);
   }
 
   #record(lease: TurnLease, authority: ResolvedAuthority): ResolvedAuthority | Promise<ResolvedAuthority> {
@@ -124,7 +126,11 @@ export class LeaseTable {
       event.authorityHash = authority.snapshot.hash;
       event.source = 'kernel';
       // The snapshot's id list is frozen already: the record shares it rather than copying it.
-      event.metadata = { grantCount: authority.snapshot.grantCount, grantIds: authority.snapshot.grantIds as string[], transient: lease.transient };
+      event.metadata = {
+        grantCount: authority.snapshot.grantCount,
+        grantIds: authority.snapshot.grantIds as string[],
+        transient: lease.transient,
+      };
     } else {
       event = this.trail.open(lease.opener, 'authority.resolved', 'failed');
       event.reason = 'authority_unavailable';

@@ -65,7 +65,10 @@ export function loadGrant(material: unknown, grant: Grant): LoadedGrant {
     // A descriptor read threw: not data the kernel can rely on twice.
   }
   // A kept grant is shared by every turn that loads its object, so the kernel's own copy is frozen too.
-  const loaded: LoadedGrant = Object.freeze({ compiled: compileGrant(sealed ? deepFreeze(grant) : grant), canonical: canonicalJson(grant) });
+  const loaded: LoadedGrant = Object.freeze({
+    compiled: compileGrant(sealed ? deepFreeze(grant) : grant),
+    canonical: canonicalJson(grant),
+  });
   if (sealed) kept.set(material as object, loaded);
   return loaded;
 }
@@ -89,14 +92,20 @@ export interface LoadedGrantSet {
  */
 const derived = new WeakMap<LoadedGrant, { readonly entries: readonly LoadedGrant[]; readonly set: LoadedGrantSet }>();
 
-const NO_GRANTS: LoadedGrantSet = Object.freeze({ grants: Object.freeze([]), hash: sha256Hex('[]'), grantIds: Object.freeze([]) });
+const NO_GRANTS: LoadedGrantSet = Object.freeze({
+  grants: Object.freeze([]),
+  hash: sha256Hex('[]'),
+  grantIds: Object.freeze([]),
+});
 
 export function grantSet(entries: readonly LoadedGrant[]): LoadedGrantSet {
   const first = entries[0];
   if (first === undefined) return NO_GRANTS;
   const held = derived.get(first);
   if (held !== undefined && sameItems(held.entries, entries)) return held.set;
-  const sorted = [...entries].sort((a, b) => (a.compiled.id < b.compiled.id ? -1 : a.compiled.id > b.compiled.id ? 1 : 0));
+  const sorted = [...entries].sort((a, b) =>
+    a.compiled.id < b.compiled.id ? -1 : a.compiled.id > b.compiled.id ? 1 : 0,
+  );
   // canonicalJson of an array is its members' canonical forms joined by commas in brackets.
   let canonical = '[';
   for (let i = 0; i < sorted.length; i++) canonical += (i > 0 ? ',' : '') + sorted[i]!.canonical;

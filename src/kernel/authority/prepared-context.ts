@@ -100,7 +100,8 @@ function unchangedSince(input: Record<string, unknown>, keyCount: number, contex
 export function prepareContext(input: unknown): PreparedContext {
   if (typeof input === 'object' && input !== null) {
     const hit = prepared.get(input);
-    if (hit !== undefined && unchangedSince(input as Record<string, unknown>, hit.keyCount, hit.result.context)) return hit.result;
+    if (hit !== undefined && unchangedSince(input as Record<string, unknown>, hit.keyCount, hit.result.context))
+      return hit.result;
   }
   const checked = safeParseAccessContext(input);
   if (!checked.success) throw new ContractViolation('AccessContext', checked.error.issues);

@@ -62,7 +62,11 @@ export function resolveAuthority(
   return loadAndResolve(source, prepared, typeof signal === 'function' ? signal() : signal);
 }
 
-async function loadAndResolve(source: GrantSource, prepared: PreparedContext, signal: AbortSignal): Promise<ResolvedAuthority> {
+async function loadAndResolve(
+  source: GrantSource,
+  prepared: PreparedContext,
+  signal: AbortSignal,
+): Promise<ResolvedAuthority> {
   let material: unknown;
   try {
     material = await source.load(prepared.context, signal);
@@ -77,10 +81,18 @@ function authorityFrom(material: unknown, prepared: PreparedContext): ResolvedAu
   const { context } = prepared;
   const admittedAtMs = prepared.nowMs;
   if (!Array.isArray(material)) {
-    return unavailable('invalid_grant_material', `grant source returned ${material === null ? 'null' : typeof material}, not an array`, admittedAtMs);
+    return unavailable(
+      'invalid_grant_material',
+      `grant source returned ${material === null ? 'null' : typeof material}, not an array`,
+      admittedAtMs,
+    );
   }
   if (material.length > MAX_GRANTS) {
-    return unavailable('grant_limit_exceeded', `grant source returned ${material.length} grants; at most ${MAX_GRANTS} are accepted`, admittedAtMs);
+    return unavailable(
+      'grant_limit_exceeded',
+      `grant source returned ${material.length} grants; at most ${MAX_GRANTS} are accepted`,
+      admittedAtMs,
+    );
   }
   const entries: LoadedGrant[] = [];
   for (let i = 0; i < material.length; i++) {
@@ -97,13 +109,21 @@ function authorityFrom(material: unknown, prepared: PreparedContext): ResolvedAu
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const field = issue === undefined ? '' : issue.path.map(String).join('.');
-        return unavailable('invalid_grant_material', `grants[${i}]${field ? `.${field}` : ''}: ${issue?.message ?? 'invalid'}`, admittedAtMs);
+        return unavailable(
+          'invalid_grant_material',
+          `grants[${i}]${field ? `.${field}` : ''}: ${issue?.message ?? 'invalid'}`,
+          admittedAtMs,
+        );
       }
       loaded = loadGrant(item, parsed.data);
     }
     const grant = loaded.compiled;
     if (grant.namespaceId !== context.namespaceId) {
-      return unavailable('grant_scope_mismatch', `grant ${grant.id} is for namespace ${grant.namespaceId}`, admittedAtMs);
+      return unavailable(
+        'grant_scope_mismatch',
+        `grant ${grant.id} is for namespace ${grant.namespaceId}`,
+        admittedAtMs,
+      );
     }
     if (grant.subjectKey !== prepared.actorKey) {
       return unavailable('grant_scope_mismatch', `grant ${grant.id} names another subject`, admittedAtMs);

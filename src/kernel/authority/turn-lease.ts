@@ -11,7 +11,9 @@ import type { ResolvedAuthority } from './resolve-authority.js';
  * plain node; a scratch run at 704ce85, command not kept), against ~0.1 µs for this.
  */
 function leaseReleased(): Error {
-  return Object.create(Error.prototype, { message: { value: 'turn lease released', writable: true, configurable: true } }) as Error;
+  return Object.create(Error.prototype, {
+    message: { value: 'turn lease released', writable: true, configurable: true },
+  }) as Error;
 }
 
 /** A registry derivation that operations of one turn are waiting on together. */
@@ -57,7 +59,11 @@ export class TurnLease {
    * holds its grants in memory, a synchronous audit sink): the authority is
    * then on the lease before the constructor returns.
    */
-  constructor(opener: PreparedContext, transient: boolean, resolve: (lease: TurnLease) => ResolvedAuthority | Promise<ResolvedAuthority>) {
+  constructor(
+    opener: PreparedContext,
+    transient: boolean,
+    resolve: (lease: TurnLease) => ResolvedAuthority | Promise<ResolvedAuthority>,
+  ) {
     this.key = opener.turnKey;
     this.opener = opener;
     this.transient = transient;

@@ -22,8 +22,11 @@ function isSealedHandler(handler: object): boolean {
   if (!Object.isFrozen(handler)) return false;
   const prototype = Object.getPrototypeOf(handler);
   if (prototype !== OBJECT_PROTOTYPE && prototype !== null) return false;
-  if (!ownData(handler, 'definition') || !ownData(handler, 'parseArguments') || !ownData(handler, 'invoke')) return false;
-  return hasOwn.call(handler, 'resolveRequirement') ? ownData(handler, 'resolveRequirement') : !('resolveRequirement' in handler);
+  if (!ownData(handler, 'definition') || !ownData(handler, 'parseArguments') || !ownData(handler, 'invoke'))
+    return false;
+  return hasOwn.call(handler, 'resolveRequirement')
+    ? ownData(handler, 'resolveRequirement')
+    : !('resolveRequirement' in handler);
 }
 
 /**
@@ -79,7 +82,8 @@ export function admitAsked(
   for (let i = 0; i < length; i++) {
     counters.entriesValidated++;
     const handler = list[i] as ToolHandler;
-    if (handler === null || typeof handler !== 'object') throw new InvalidToolHandler('a tool handler must be an object');
+    if (handler === null || typeof handler !== 'object')
+      throw new InvalidToolHandler('a tool handler must be an object');
     const raw: unknown = handler.definition;
     let definition: ToolDefinition;
     let size: number;

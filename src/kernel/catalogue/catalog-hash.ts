@@ -136,7 +136,8 @@ export function catalogHash(definitions: readonly ToolDefinition[]): string {
   }
   const list = sorted ? definitions : [...definitions].sort(byName);
   if (!sorted) {
-    for (let i = 1; i < list.length; i++) if (list[i]!.name === list[i - 1]!.name) throw new DuplicatePublishedTool(list[i]!.name);
+    for (let i = 1; i < list.length; i++)
+      if (list[i]!.name === list[i - 1]!.name) throw new DuplicatePublishedTool(list[i]!.name);
   }
   let hash = recall(list);
   if (hash === undefined) {

@@ -12,7 +12,11 @@ import type { CatalogueSources } from './catalogue-strategy.js';
  * objects, so a definition the host mutates later never reaches one
  * strategy's catalogue and not the others'. Providers are asked in id order.
  */
-export function buildCatalogueSources(tools: readonly ToolHandler[], providers: readonly ContextToolProvider[], counters: KernelCounters): CatalogueSources {
+export function buildCatalogueSources(
+  tools: readonly ToolHandler[],
+  providers: readonly ContextToolProvider[],
+  counters: KernelCounters,
+): CatalogueSources {
   const staticRegistry = new ToolRegistry();
   const staticHandlers = Object.freeze(tools.map((handler) => entryAsHandler(staticRegistry.register(handler))));
   const sorted = [...providers].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

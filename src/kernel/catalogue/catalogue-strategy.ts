@@ -24,7 +24,11 @@ export interface CatalogueSources {
  */
 export interface CatalogueStrategy {
   readonly name: CatalogueStrategyName;
-  resolve(lease: TurnLease, prepared: PreparedContext, signal: AbortSignal | undefined): EffectiveRegistry | Promise<EffectiveRegistry>;
+  resolve(
+    lease: TurnLease,
+    prepared: PreparedContext,
+    signal: AbortSignal | undefined,
+  ): EffectiveRegistry | Promise<EffectiveRegistry>;
 }
 
 export function isCatalogueStrategyName(value: unknown): value is CatalogueStrategyName {

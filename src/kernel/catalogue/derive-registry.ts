@@ -40,7 +40,9 @@ function reasonOf(error: unknown): CatalogueRefusalReason {
  * and their characters, added by the caller), or `undefined` to ask the
  * provider. The `turn` strategy's change signal (ADR 0021).
  */
-export type RecallAnswer = (provider: ContextToolProvider) => { readonly tools: number; readonly chars: number } | undefined;
+export type RecallAnswer = (
+  provider: ContextToolProvider,
+) => { readonly tools: number; readonly chars: number } | undefined;
 
 /**
  * Takes in one provider's whole answer (throwing as registration does) and
@@ -48,7 +50,12 @@ export type RecallAnswer = (provider: ContextToolProvider) => { readonly tools: 
  * throws `tooLarge()` at once, before reading further. Each handler is
  * counted in `entriesValidated` as it is taken in.
  */
-export type AdmitList = (list: readonly unknown[], provider: ContextToolProvider, room: number, tooLarge: () => CatalogueUnavailable) => number;
+export type AdmitList = (
+  list: readonly unknown[],
+  provider: ContextToolProvider,
+  room: number,
+  tooLarge: () => CatalogueUnavailable,
+) => number;
 
 /** An AdmitList that takes in each handler with `admitOne`, which tells the length of its definition's JSON text. */
 function eachHandler(counters: CatalogueSources['counters'], admitOne: (handler: unknown) => number): AdmitList {
@@ -74,7 +81,14 @@ function eachHandler(counters: CatalogueSources['counters'], admitOne: (handler:
  * be hashed and published as if complete. `registered` is how many tools
  * the registry holds before the first provider (its static part).
  */
-export async function askProviders(sources: CatalogueSources, prepared: PreparedContext, signal: AbortSignal, registered: number, admitList: AdmitList, recall?: RecallAnswer): Promise<void> {
+export async function askProviders(
+  sources: CatalogueSources,
+  prepared: PreparedContext,
+  signal: AbortSignal,
+  registered: number,
+  admitList: AdmitList,
+  recall?: RecallAnswer,
+): Promise<void> {
   const { counters } = sources;
   let chars = 0;
   let count = registered;
@@ -84,20 +98,42 @@ export async function askProviders(sources: CatalogueSources, prepared: Prepared
       // Limits still hold across providers: this answer passed them alone when first admitted.
       count += recalled.tools;
       chars += recalled.chars;
-      if (count > CATALOGUE_LIMITS.maxTools) throw new CatalogueUnavailable('too_many_tools', `provider '${provider.id}' brings the catalogue to ${count} tools, past the limit of ${CATALOGUE_LIMITS.maxTools}`, provider.id);
-      if (chars > CATALOGUE_LIMITS.maxCatalogueChars) throw new CatalogueUnavailable('catalogue_too_large', `provided definitions pass ${CATALOGUE_LIMITS.maxCatalogueChars} characters of JSON (at provider '${provider.id}')`, provider.id);
+      if (count > CATALOGUE_LIMITS.maxTools)
+        throw new CatalogueUnavailable(
+          'too_many_tools',
+          `provider '${provider.id}' brings the catalogue to ${count} tools, past the limit of ${CATALOGUE_LIMITS.maxTools}`,
+          provider.id,
+        );
+      if (chars > CATALOGUE_LIMITS.maxCatalogueChars)
+        throw new CatalogueUnavailable(
+          'catalogue_too_large',
+          `provided definitions pass ${CATALOGUE_LIMITS.maxCatalogueChars} characters of JSON (at provider '${provider.id}')`,
+          provider.id,
+        );
       continue;
     }
     counters.providerCalls++;
     let handlers: unknown;
     try {
-      handlers = await raceAbort(Promise.resolve().then(() => provider.listTools(prepared.context, signal)), signal);
+      handlers = await raceAbort(
+        Promise.resolve().then(() => provider.listTools(prepared.context, signal)),
+        signal,
+      );
     } catch (error) {
       if (signal.aborted) throw error;
-      throw new CatalogueUnavailable('provider_failed', `provider '${provider.id}' failed: ${describeThrown(error)}`, provider.id, { cause: error });
+      throw new CatalogueUnavailable(
+        'provider_failed',
+        `provider '${provider.id}' failed: ${describeThrown(error)}`,
+        provider.id,
+        { cause: error },
+      );
     }
     if (!Array.isArray(handlers)) {
-      throw new CatalogueUnavailable('not_a_list', `provider '${provider.id}' returned ${typeof handlers}, not a list of tool handlers`, provider.id);
+      throw new CatalogueUnavailable(
+        'not_a_list',
+        `provider '${provider.id}' returned ${typeof handlers}, not a list of tool handlers`,
+        provider.id,
+      );
     }
     // Counted before any of them is looked at: a provider answering with
     // 100,000 tools is refused in constant time and memory.
@@ -109,12 +145,22 @@ export async function askProviders(sources: CatalogueSources, prepared: Prepared
       );
     }
     count += handlers.length;
-    const tooLarge = (): CatalogueUnavailable => new CatalogueUnavailable('catalogue_too_large', `provided definitions pass ${CATALOGUE_LIMITS.maxCatalogueChars} characters of JSON (at provider '${provider.id}')`, provider.id);
+    const tooLarge = (): CatalogueUnavailable =>
+      new CatalogueUnavailable(
+        'catalogue_too_large',
+        `provided definitions pass ${CATALOGUE_LIMITS.maxCatalogueChars} characters of JSON (at provider '${provider.id}')`,
+        provider.id,
+      );
     try {
       chars += admitList(handlers as unknown[], provider, CATALOGUE_LIMITS.maxCatalogueChars - chars, tooLarge);
     } catch (error) {
       if (error instanceof CatalogueUnavailable) throw error;
-      throw new CatalogueUnavailable(reasonOf(error), `provider '${provider.id}': ${describeThrown(error)}`, provider.id, { cause: error });
+      throw new CatalogueUnavailable(
+        reasonOf(error),
+        `provider '${provider.id}': ${describeThrown(error)}`,
+        provider.id,
+        { cause: error },
+      );
     }
   }
 }
@@ -124,7 +170,18 @@ export async function askProviders(sources: CatalogueSources, prepared: Prepared
  * in full: validated, cloned, frozen. The `rederive` and `shared` strategies
  * reproduce kernels that did exactly that.
  */
-export async function addProviderTools(registry: ToolRegistry, sources: CatalogueSources, prepared: PreparedContext, signal: AbortSignal): Promise<ToolRegistry> {
-  await askProviders(sources, prepared, signal, registry.size, eachHandler(sources.counters, (handler) => registry.registerMeasured(handler as never).chars));
+export async function addProviderTools(
+  registry: ToolRegistry,
+  sources: CatalogueSources,
+  prepared: PreparedContext,
+  signal: AbortSignal,
+): Promise<ToolRegistry> {
+  await askProviders(
+    sources,
+    prepared,
+    signal,
+    registry.size,
+    eachHandler(sources.counters, (handler) => registry.registerMeasured(handler as never).chars),
+  );
   return registry;
 }

@@ -5,7 +5,11 @@ import type { CatalogueSources, CatalogueStrategy } from './catalogue-strategy.j
 import { addProviderTools } from './derive-registry.js';
 
 /** One derivation of the shared kind: a copy of the static registry (entries shared) plus the providers' tools. */
-function deriveShared(sources: CatalogueSources, prepared: PreparedContext, signal: AbortSignal): Promise<ToolRegistry> {
+function deriveShared(
+  sources: CatalogueSources,
+  prepared: PreparedContext,
+  signal: AbortSignal,
+): Promise<ToolRegistry> {
   sources.counters.derivations++;
   return addProviderTools(sources.staticRegistry.copy(), sources, prepared, signal);
 }

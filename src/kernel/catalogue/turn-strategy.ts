@@ -33,7 +33,13 @@ import { ShapeCache } from './shape-cache.js';
  * this principal last time is not asked: its previous answer to this
  * principal (frozen definitions, checked handlers) is used as it is.
  */
-async function deriveByContent(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext, signal: AbortSignal): Promise<EffectiveRegistry> {
+async function deriveByContent(
+  sources: CatalogueSources,
+  store: DefinitionStore,
+  shapes: ShapeCache,
+  prepared: PreparedContext,
+  signal: AbortSignal,
+): Promise<EffectiveRegistry> {
   const { counters } = sources;
   const revisions = store.answers;
   counters.derivations++;
@@ -44,7 +50,8 @@ async function deriveByContent(sources: CatalogueSources, store: DefinitionStore
   /** Who gave each part after the statics, to name the provider a duplicate came from. */
   const owners: string[] = [];
   let principal: string | undefined;
-  const keyOf = (provider: ContextToolProvider): string => AnswerTable.key(provider.id, (principal ??= principalKey(prepared)));
+  const keyOf = (provider: ContextToolProvider): string =>
+    AnswerTable.key(provider.id, (principal ??= principalKey(prepared)));
   /** The provider being asked, with the revision it gave (undefined: no signal, or it cannot tell). */
   let revision: string | undefined;
   const take = (providerId: string, answer: HeldAnswer): void => {
@@ -64,7 +71,13 @@ async function deriveByContent(sources: CatalogueSources, store: DefinitionStore
       const { answer, remember } = admitAsked(list, previous, store, counters, room, tooLarge);
       if (remember !== undefined) store.asked.remember(key, remember);
       // An answer given under a revision is remembered under it: the same revision next turn is that answer, unasked.
-      if (revision !== undefined) revisions.remember(key, { revision, definitions: answer.definitions, handlers: answer.handlers, chars: answer.chars });
+      if (revision !== undefined)
+        revisions.remember(key, {
+          revision,
+          definitions: answer.definitions,
+          handlers: answer.handlers,
+          chars: answer.chars,
+        });
       take(provider.id, answer);
       return answer.chars;
     },
@@ -88,7 +101,12 @@ async function deriveByContent(sources: CatalogueSources, store: DefinitionStore
  * duplicate name is the provider's that gave the later of the two (a static
  * tool never is: statics come first and are unique), named by `ownerOf`.
  */
-function shapeOf(shapes: ShapeCache, parts: readonly (readonly ToolDefinition[])[], counters: CatalogueSources['counters'], ownerOf: (index: number) => string | undefined): CatalogueShape {
+function shapeOf(
+  shapes: ShapeCache,
+  parts: readonly (readonly ToolDefinition[])[],
+  counters: CatalogueSources['counters'],
+  ownerOf: (index: number) => string | undefined,
+): CatalogueShape {
   const built = shapes.built;
   let shape: CatalogueShape;
   try {
@@ -96,7 +114,12 @@ function shapeOf(shapes: ShapeCache, parts: readonly (readonly ToolDefinition[])
   } catch (error) {
     if (!(error instanceof DuplicateInShape)) throw error;
     const providerId = ownerOf(error.index);
-    throw new CatalogueUnavailable('duplicate_name', `provider '${providerId ?? '?'}': ${describeThrown(error)}`, providerId, { cause: error });
+    throw new CatalogueUnavailable(
+      'duplicate_name',
+      `provider '${providerId ?? '?'}': ${describeThrown(error)}`,
+      providerId,
+      { cause: error },
+    );
   }
   if (shapes.built !== built) counters.shapesBuilt++;
   return shape;
@@ -116,7 +139,12 @@ function shapeOf(shapes: ShapeCache, parts: readonly (readonly ToolDefinition[])
  * is remembered, and read again by the asking derivation only when it moved
  * or failed.
  */
-function recallByRevision(sources: CatalogueSources, store: DefinitionStore, shapes: ShapeCache, prepared: PreparedContext): EffectiveRegistry | undefined {
+function recallByRevision(
+  sources: CatalogueSources,
+  store: DefinitionStore,
+  shapes: ShapeCache,
+  prepared: PreparedContext,
+): EffectiveRegistry | undefined {
   const revisions = store.answers;
   const providers = sources.providers;
   for (let i = 0; i < providers.length; i++) if (providers[i]!.catalogueRevision === undefined) return undefined;
@@ -161,7 +189,11 @@ function recallByRevision(sources: CatalogueSources, store: DefinitionStore, sha
 }
 
 /** The provider whose part holds `index` of the parts laid end to end; parts[0] is the statics', owners[k] gave parts[k + 1]. */
-function ownerAt(parts: readonly (readonly ToolDefinition[])[], owners: readonly string[], index: number): string | undefined {
+function ownerAt(
+  parts: readonly (readonly ToolDefinition[])[],
+  owners: readonly string[],
+  index: number,
+): string | undefined {
   let end = parts[0]!.length;
   for (let k = 1; k < parts.length; k++) {
     end += parts[k]!.length;
@@ -183,12 +215,21 @@ function revisionOf(provider: ContextToolProvider, prepared: PreparedContext): s
     if (typeof revise !== 'function') throw new TypeError('catalogueRevision is not a function');
     revision = revise.call(provider, prepared.context);
   } catch (error) {
-    throw new CatalogueUnavailable('provider_failed', `provider '${provider.id}' failed to give its catalogue revision: ${describeThrown(error)}`, provider.id, { cause: error });
+    throw new CatalogueUnavailable(
+      'provider_failed',
+      `provider '${provider.id}' failed to give its catalogue revision: ${describeThrown(error)}`,
+      provider.id,
+      { cause: error },
+    );
   }
   if (revision === undefined) return undefined;
   if (typeof revision !== 'string' || revision.length === 0 || revision.length > MAX_REVISION_CHARS) {
     const what = typeof revision === 'string' ? `a string of ${revision.length} characters` : typeof revision;
-    throw new CatalogueUnavailable('invalid_revision', `provider '${provider.id}' gave ${what} as its catalogue revision; a revision is 1–${MAX_REVISION_CHARS} characters`, provider.id);
+    throw new CatalogueUnavailable(
+      'invalid_revision',
+      `provider '${provider.id}' gave ${what} as its catalogue revision; a revision is 1–${MAX_REVISION_CHARS} characters`,
+      provider.id,
+    );
   }
   return revision;
 }
@@ -216,7 +257,11 @@ export class TurnStrategy implements CatalogueStrategy {
   readonly shapes = new ShapeCache();
   constructor(private readonly sources: CatalogueSources) {}
 
-  resolve(lease: TurnLease, prepared: PreparedContext, signal: AbortSignal | undefined): EffectiveRegistry | Promise<EffectiveRegistry> {
+  resolve(
+    lease: TurnLease,
+    prepared: PreparedContext,
+    signal: AbortSignal | undefined,
+  ): EffectiveRegistry | Promise<EffectiveRegistry> {
     // The whole per-call cost of catalogue resolution under this strategy: one field read.
     const held = lease.registry;
     if (held !== undefined) return held;

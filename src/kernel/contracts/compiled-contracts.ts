@@ -73,7 +73,15 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  */
 export function matchesInstant(s: string): boolean {
   const n = s.length;
-  if (n < 20 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return false;
+  if (
+    n < 20 ||
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 84 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58
+  )
+    return false;
   const century = twoDigitsAt(s, 0);
   const yearOfCentury = twoDigitsAt(s, 2);
   const month = twoDigitsAt(s, 5);
@@ -204,7 +212,8 @@ const CALL_KEYS = new Set(['id', 'tool', 'arguments', 'traceId', 'requestedAt'])
 function fastToolCall(input: unknown): ToolCall | Unsure {
   if (!hasExactly(input, CALL_KEYS)) return UNSURE;
   const { id, tool, traceId, requestedAt } = input;
-  if (!isId(id) || typeof tool !== 'string' || !TOOL_NAME.test(tool) || !isId(traceId) || !isInstant(requestedAt)) return UNSURE;
+  if (!isId(id) || typeof tool !== 'string' || !TOOL_NAME.test(tool) || !isId(traceId) || !isInstant(requestedAt))
+    return UNSURE;
   const args = jsonObject(input.arguments);
   if (args === UNSURE) return UNSURE;
   return { id, tool, arguments: args as ToolCall['arguments'], traceId, requestedAt };
@@ -226,7 +235,12 @@ const TOO_DEEP: ArgumentsTooDeep = Object.freeze({ success: false, tooDeep: true
 export function safeParseToolCall(input: unknown): z.ZodSafeParseResult<ToolCall> | ArgumentsTooDeep {
   const fast = attempt(fastToolCall, input);
   if (fast !== UNSURE) return { success: true, data: fast };
-  if (typeof input === 'object' && input !== null && nestsDeeperThan((input as { arguments?: unknown }).arguments, ARGUMENT_LIMITS.maxDepth)) return TOO_DEEP;
+  if (
+    typeof input === 'object' &&
+    input !== null &&
+    nestsDeeperThan((input as { arguments?: unknown }).arguments, ARGUMENT_LIMITS.maxDepth)
+  )
+    return TOO_DEEP;
   return ToolCallSchema.safeParse(input);
 }
 
@@ -248,7 +262,14 @@ function fastToolResult(input: unknown): ToolResult | Unsure {
   if (status === 'denied' || status === 'failed') {
     if (!hasExactly(input, REFUSED_KEYS)) return UNSURE;
     const { code, message, callId, tool, completedAt } = input;
-    if (typeof code !== 'string' || code.length < 1 || code.length > 128 || typeof message !== 'string' || message.length > 4096) return UNSURE;
+    if (
+      typeof code !== 'string' ||
+      code.length < 1 ||
+      code.length > 128 ||
+      typeof message !== 'string' ||
+      message.length > 4096
+    )
+      return UNSURE;
     if (!isId(callId) || typeof tool !== 'string' || !TOOL_NAME.test(tool) || !isInstant(completedAt)) return UNSURE;
     return { status, code, message, callId, tool, completedAt };
   }
@@ -294,7 +315,10 @@ function fastRequirement(input: unknown): Requirement | Unsure {
     copy[i] = s;
   }
   // Frozen as it is made: the decision and outcome records share this resource and would otherwise walk it to freeze it.
-  return Object.freeze({ resource: Object.freeze({ namespace, path: Object.freeze(copy) as string[] }), action }) as Requirement;
+  return Object.freeze({
+    resource: Object.freeze({ namespace, path: Object.freeze(copy) as string[] }),
+    action,
+  }) as Requirement;
 }
 
 /** RequirementSchema.parse, with its common case (no owner named) checked by hand; throws zod's error otherwise. */
@@ -446,7 +470,16 @@ export function safeParseGrant(input: unknown): z.ZodSafeParseResult<Grant> {
   return fast === UNSURE ? GrantSchema.safeParse(input) : { success: true, data: fast };
 }
 
-const CONTEXT_KEYS = new Set(['namespaceId', 'actor', 'authority', 'owner', 'purpose', 'traceId', 'enabledToolNamespaces', 'now']);
+const CONTEXT_KEYS = new Set([
+  'namespaceId',
+  'actor',
+  'authority',
+  'owner',
+  'purpose',
+  'traceId',
+  'enabledToolNamespaces',
+  'now',
+]);
 const TURN_CONTEXT_KEYS = new Set([...CONTEXT_KEYS, 'turnId']);
 
 function fastAccessContext(input: unknown): AccessContext | Unsure {
@@ -454,7 +487,15 @@ function fastAccessContext(input: unknown): AccessContext | Unsure {
   const hasTurn = Object.hasOwn(input, 'turnId');
   if (!hasExactly(input, hasTurn ? TURN_CONTEXT_KEYS : CONTEXT_KEYS)) return UNSURE;
   const { namespaceId, purpose, traceId, turnId, now } = input;
-  if (!isId(namespaceId) || typeof purpose !== 'string' || !isPurpose(purpose) || !isId(traceId) || (hasTurn && !isId(turnId)) || !isInstant(now)) return UNSURE;
+  if (
+    !isId(namespaceId) ||
+    typeof purpose !== 'string' ||
+    !isPurpose(purpose) ||
+    !isId(traceId) ||
+    (hasTurn && !isId(turnId)) ||
+    !isInstant(now)
+  )
+    return UNSURE;
   const actor = fastAddress(input.actor);
   const authority = fastAddress(input.authority);
   const owner = fastAddress(input.owner);

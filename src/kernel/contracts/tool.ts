@@ -43,8 +43,18 @@ export interface ParsedToolCall extends Omit<ToolCall, 'arguments'> {
 const resultBase = { callId: IdSchema, tool: ToolNameSchema, completedAt: InstantSchema };
 export const ToolResultSchema = z.discriminatedUnion('status', [
   z.strictObject({ status: z.literal('succeeded'), output: JsonValueSchema, ...resultBase }),
-  z.strictObject({ status: z.literal('denied'), code: z.string().min(1).max(128), message: z.string().max(4096), ...resultBase }),
-  z.strictObject({ status: z.literal('failed'), code: z.string().min(1).max(128), message: z.string().max(4096), ...resultBase }),
+  z.strictObject({
+    status: z.literal('denied'),
+    code: z.string().min(1).max(128),
+    message: z.string().max(4096),
+    ...resultBase,
+  }),
+  z.strictObject({
+    status: z.literal('failed'),
+    code: z.string().min(1).max(128),
+    message: z.string().max(4096),
+    ...resultBase,
+  }),
 ]);
 export type ToolResult = z.infer<typeof ToolResultSchema>;
 

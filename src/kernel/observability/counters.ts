@@ -52,5 +52,20 @@ export interface KernelCounters {
 }
 
 export function createCounters(): KernelCounters {
-  return { authorityLoads: 0, derivations: 0, providerCalls: 0, entriesValidated: 0, definitionsCompiled: 0, definitionsReused: 0, definitionsRead: 0, shapesBuilt: 0, listingsFiltered: 0, listingsByRevision: 0, decisions: 0, auditEvents: 0, invocations: 0, openLeases: 0 };
+  return {
+    authorityLoads: 0,
+    derivations: 0,
+    providerCalls: 0,
+    entriesValidated: 0,
+    definitionsCompiled: 0,
+    definitionsReused: 0,
+    definitionsRead: 0,
+    shapesBuilt: 0,
+    listingsFiltered: 0,
+    listingsByRevision: 0,
+    decisions: 0,
+    auditEvents: 0,
+    invocations: 0,
+    openLeases: 0,
+  };
 }

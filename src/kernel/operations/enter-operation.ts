@@ -31,7 +31,11 @@ export interface CallRef {
 /** The refusals every operation's opening can end in. */
 export type EntryCode = 'invalid_context' | 'authority_unavailable' | 'tool_catalog_unavailable';
 
-const TRACE_MISMATCH: Refusal<'trace_mismatch'> = Object.freeze({ status: 'denied', code: 'trace_mismatch', message: 'the call names another trace' });
+const TRACE_MISMATCH: Refusal<'trace_mismatch'> = Object.freeze({
+  status: 'denied',
+  code: 'trace_mismatch',
+  message: 'the call names another trace',
+});
 
 /**
  * How one operation enters the kernel. Each stage that refuses records the
@@ -119,7 +123,11 @@ export function enterOperation<AdmitCode extends string>(
   }
 
   // 2. The operation's own admission, before any authority is asked.
-  const objection = frame.objection ?? (frame.traceId === undefined || frame.traceId === prepared.context.traceId ? undefined : (TRACE_MISMATCH as Refusal<string> as Refusal<AdmitCode>));
+  const objection =
+    frame.objection ??
+    (frame.traceId === undefined || frame.traceId === prepared.context.traceId
+      ? undefined
+      : (TRACE_MISMATCH as Refusal<string> as Refusal<AdmitCode>));
   if (objection !== undefined) return refuse(core, frame, prepared, undefined, objection);
   markStep(core.spans, 'context', frame.spanId);
   if (frame.reach === 'context') return { refused: false, prepared };
@@ -166,7 +174,8 @@ function withAuthority<Code extends string>(
   // Closures only when the registry is still coming: a call inside an open turn under `turn` makes none.
   if (resolved instanceof Promise) {
     return resolved.then(
-      (registry) => enteredTurn(core, frame, prepared, lease, authority, registry, start, spanId === undefined ? 0 : spans!.now()),
+      (registry) =>
+        enteredTurn(core, frame, prepared, lease, authority, registry, start, spanId === undefined ? 0 : spans!.now()),
       (error: unknown) => catalogueUnavailable(core, frame, prepared, lease, start, error),
     );
   }
@@ -176,7 +185,16 @@ function withAuthority<Code extends string>(
   return enteredTurn(core, frame, prepared, lease, authority, resolved, start, spanId === undefined ? 0 : spans!.now());
 }
 
-function enteredTurn(core: KernelCore, frame: OperationFrame<string>, prepared: PreparedContext, lease: TurnLease, authority: AvailableAuthority, registry: EffectiveRegistry, start: number, end: number): EnteredTurn {
+function enteredTurn(
+  core: KernelCore,
+  frame: OperationFrame<string>,
+  prepared: PreparedContext,
+  lease: TurnLease,
+  authority: AvailableAuthority,
+  registry: EffectiveRegistry,
+  start: number,
+  end: number,
+): EnteredTurn {
   const { spans } = core;
   const spanId = spans === undefined ? undefined : frame.spanId;
   if (spanId !== undefined) spans!.record('kernel.tool.catalogue', spanId, start, end);
@@ -231,7 +249,8 @@ export function recordRefusal(
   refusal: Refusal,
 ): boolean | Promise<boolean> {
   let event;
-  if (prepared === undefined) event = core.trail.invalidContextEvent(frame.type, refusalFields({}, frame, lease, refusal));
+  if (prepared === undefined)
+    event = core.trail.invalidContextEvent(frame.type, refusalFields({}, frame, lease, refusal));
   else {
     const opened = core.trail.open(prepared, frame.type, refusal.status);
     refusalFields(opened, frame, lease, refusal);
@@ -287,7 +306,9 @@ function refuse<Code extends string>(
   // A refusal before the context held is not timed: the call span is keyed only once both contracts held.
   if (prepared !== undefined) markStep(core.spans, 'outcome.record', frame.spanId);
   if (written === true) return { refused: true, refusal, prepared };
-  return written === false ? unrecorded(prepared) : written.then((recorded) => (recorded ? { refused: true, refusal, prepared } : unrecorded(prepared)));
+  return written === false
+    ? unrecorded(prepared)
+    : written.then((recorded) => (recorded ? { refused: true, refusal, prepared } : unrecorded(prepared)));
 }
 
 /** Only a call's refusal can go unrecorded (recordRefusal), and a call's answer carries its code as a string. */
@@ -300,13 +321,24 @@ function unrecorded<Code extends string>(prepared: PreparedContext | undefined):
  * interrupted (the abort is rethrown, so without the record it would leave
  * no trace); any other operation simply rethrows.
  */
-async function interrupted(core: KernelCore, frame: OperationFrame<string>, prepared: PreparedContext, lease: TurnLease | undefined, error: unknown): Promise<never> {
+async function interrupted(
+  core: KernelCore,
+  frame: OperationFrame<string>,
+  prepared: PreparedContext,
+  lease: TurnLease | undefined,
+  error: unknown,
+): Promise<never> {
   if (frame.call !== undefined) await recordInterrupted(core, prepared, frame.call, lease);
   throw error;
 }
 
 /** The record of a call the caller's abort cut short, wherever it landed. */
-export function recordInterrupted(core: KernelCore, prepared: PreparedContext, call: CallRef, lease: TurnLease | undefined): void | Promise<void> {
+export function recordInterrupted(
+  core: KernelCore,
+  prepared: PreparedContext,
+  call: CallRef,
+  lease: TurnLease | undefined,
+): void | Promise<void> {
   return core.trail.outcome(
     core.trail.event(prepared, 'tool.invoked', 'interrupted', {
       tool: call.tool,

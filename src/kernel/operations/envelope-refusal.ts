@@ -28,26 +28,56 @@ export interface EnvelopeRefusal {
  * query sees every call a harness made whichever layer answered it. It does
  * not count as an invocation and resolves nothing: no authority, no registry.
  */
-export async function recordEnvelopeRefusal(core: KernelCore, contextInput: unknown, call: EnvelopeCall, refusal: EnvelopeRefusal): Promise<ToolResult> {
+export async function recordEnvelopeRefusal(
+  core: KernelCore,
+  contextInput: unknown,
+  call: EnvelopeCall,
+  refusal: EnvelopeRefusal,
+): Promise<ToolResult> {
   // The name and id come from a harness; ones that fail their contract are recorded by placeholder, not trusted into the trail.
   const ref = {
     tool: ToolNameSchema.safeParse(call.tool).success ? call.tool : 'invalid-tool',
     id: IdSchema.safeParse(call.id).success ? call.id : 'invalid-call',
   };
   // What the envelope refused, whatever the context: an invalid one adds only its own description (metadata).
-  const fields = { reason: refusal.code, cause: refusal.cause, source: 'envelope', ...(isFailClosed(refusal.code) ? { failClosed: true } : {}) } as const;
+  const fields = {
+    reason: refusal.code,
+    cause: refusal.cause,
+    source: 'envelope',
+    ...(isFailClosed(refusal.code) ? { failClosed: true } : {}),
+  } as const;
   const entering = enterOperation(core, contextInput, { type: 'tool.invoked', reach: 'context', call: ref, fields });
   const entered = entering instanceof Promise ? await entering : entering;
   // The message may quote what the harness sent (a name of any length).
-  const answer = { status: refusal.status, code: refusal.code, message: boundRefusalMessage(refusal.message), callId: ref.id, tool: ref.tool };
+  const answer = {
+    status: refusal.status,
+    code: refusal.code,
+    message: boundRefusalMessage(refusal.message),
+    callId: ref.id,
+    tool: ref.tool,
+  };
   // A refusal is answered only once its record is in the trail (ADR 0054); otherwise the call is answered audit_unavailable.
-  const unrecorded = { ...answer, status: REFUSAL_UNRECORDED.status, code: REFUSAL_UNRECORDED.code, message: REFUSAL_UNRECORDED.message };
-  if (entered.refused) return { ...((entered.refusal as Refusal) === REFUSAL_UNRECORDED ? unrecorded : answer), completedAt: new Date().toISOString() };
+  const unrecorded = {
+    ...answer,
+    status: REFUSAL_UNRECORDED.status,
+    code: REFUSAL_UNRECORDED.code,
+    message: REFUSAL_UNRECORDED.message,
+  };
+  if (entered.refused)
+    return {
+      ...((entered.refusal as Refusal) === REFUSAL_UNRECORDED ? unrecorded : answer),
+      completedAt: new Date().toISOString(),
+    };
   const { prepared } = entered;
   // The catalogue the turn published, if a turn is open: this records, it never opens one.
   const catalogHash = core.leases.held(prepared.turnKey)?.catalogHash;
   const recorded = await core.trail.refusal(
-    core.trail.event(prepared, 'tool.invoked', refusal.status, { tool: ref.tool, operationId: ref.id, ...fields, ...(catalogHash === undefined ? {} : { catalogHash }) }),
+    core.trail.event(prepared, 'tool.invoked', refusal.status, {
+      tool: ref.tool,
+      operationId: ref.id,
+      ...fields,
+      ...(catalogHash === undefined ? {} : { catalogHash }),
+    }),
   );
   return { ...(recorded ? answer : unrecorded), completedAt: prepared.context.now };
 }

@@ -6,7 +6,13 @@ import type { PreparedContext } from '../authority/prepared-context.js';
 import type { AvailableAuthority } from '../authority/resolve-authority.js';
 import type { TurnLease } from '../authority/turn-lease.js';
 import { parseRequirement, safeParseToolCall, safeParseToolResult } from '../contracts/compiled-contracts.js';
-import { ARGUMENTS_TOO_DEEP, ARGUMENT_LIMITS, ContractViolation, addressKey, argumentsTooDeepMessage } from '../contracts/index.js';
+import {
+  ARGUMENTS_TOO_DEEP,
+  ARGUMENT_LIMITS,
+  ContractViolation,
+  addressKey,
+  argumentsTooDeepMessage,
+} from '../contracts/index.js';
 import type { JsonObject, ParsedToolCall, Requirement, ToolCall, ToolResult } from '../contracts/index.js';
 import { deepFreeze } from '../registry/deep-freeze.js';
 import type { RegisteredTool } from '../registry/tool-registry.js';
@@ -21,7 +27,9 @@ import type { KernelCore, OperationOptions } from './kernel-core.js';
 const NEVER_ABORTED = new AbortController().signal;
 
 /** A call checked against its contract: the parsed call, or the refusal, and in both cases who to name in the record. */
-type CheckedCall = { readonly call: ToolCall; readonly ref: CallRef; readonly refusal?: undefined } | { readonly call?: undefined; readonly ref: CallRef; readonly refusal: Refusal<'invalid_request'> };
+type CheckedCall =
+  | { readonly call: ToolCall; readonly ref: CallRef; readonly refusal?: undefined }
+  | { readonly call?: undefined; readonly ref: CallRef; readonly refusal: Refusal<'invalid_request'> };
 
 /**
  * The call's contract. A call that fails it is still recorded by its id and
@@ -61,7 +69,12 @@ const TOO_DEEP_REFUSAL: Refusal<'invalid_request'> = Object.freeze({
  * `tool.invoked` event; the authorization decision is a decision record
  * written before the handler runs.
  */
-export async function invokeTool(core: KernelCore, contextInput: unknown, callInput: unknown, options: OperationOptions = {}): Promise<ToolResult> {
+export async function invokeTool(
+  core: KernelCore,
+  contextInput: unknown,
+  callInput: unknown,
+  options: OperationOptions = {},
+): Promise<ToolResult> {
   core.counters.invocations++;
   const { signal } = options;
   // The call span opens on arrival: validating the context and the call is
@@ -87,7 +100,13 @@ export async function invokeTool(core: KernelCore, contextInput: unknown, callIn
     const entered = entering instanceof Promise ? await entering : entering;
     if (entered.refused) {
       if (entered.prepared === undefined) spanId = undefined;
-      return kernelResult(entered.prepared, checked.ref, entered.refusal.status, entered.refusal.code, entered.refusal.message);
+      return kernelResult(
+        entered.prepared,
+        checked.ref,
+        entered.refusal.status,
+        entered.refusal.code,
+        entered.refusal.message,
+      );
     }
     return await mediate(core, entered, checked.call!, signal);
   } finally {
@@ -96,7 +115,12 @@ export async function invokeTool(core: KernelCore, contextInput: unknown, callIn
 }
 
 /** Steps 4–10 of a call whose context, contract, authority and registry are in hand. */
-async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, signal: AbortSignal | undefined): Promise<ToolResult> {
+async function mediate(
+  core: KernelCore,
+  entered: EnteredTurn,
+  call: ToolCall,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
   const { prepared, lease, authority, registry } = entered;
   const { spans } = core;
 
@@ -104,7 +128,8 @@ async function mediate(core: KernelCore, entered: EnteredTurn, call: ToolCall, s
   const entry = registry.get(call.tool);
   if (entry === undefined) return refuse(core, entered, call, unavailable(call, 'not_registered'));
   const { definition } = entry;
-  if (!prepared.enabledNamespaces.has(definition.namespace)) return refuse(core, entered, call, unavailable(call, 'namespace_disabled'));
+  if (!prepared.enabledNamespaces.has(definition.namespace))
+    return refuse(core, entered, call, unavailable(call, 'namespace_disabled'));
   markStep(spans, 'lookup', call.id);
 
   // 5. Discovery on the declared ceiling: a hidden tool and a missing one look alike.
@@ -164,25 +189,45 @@ function parseArguments(entry: RegisteredTool, call: ToolCall): ParsedToolCall |
   try {
     const parsed = deepFreeze(entry.parseArguments(call.arguments) as JsonObject);
     // The call's five fields named (its contract is strict), not spread: a literal V8 builds with one shape.
-    return Object.freeze({ id: call.id, tool: call.tool, arguments: parsed, traceId: call.traceId, requestedAt: call.requestedAt });
+    return Object.freeze({
+      id: call.id,
+      tool: call.tool,
+      arguments: parsed,
+      traceId: call.traceId,
+      requestedAt: call.requestedAt,
+    });
   } catch (error) {
-    return { status: 'failed', code: 'invalid_tool_arguments', message: `invalid arguments for ${call.tool}: ${describeThrown(error)}` };
+    return {
+      status: 'failed',
+      code: 'invalid_tool_arguments',
+      message: `invalid arguments for ${call.tool}: ${describeThrown(error)}`,
+    };
   }
 }
 
-function resolveRequirement(entry: RegisteredTool, prepared: PreparedContext, parsed: ParsedToolCall): Requirement | Refusal {
+function resolveRequirement(
+  entry: RegisteredTool,
+  prepared: PreparedContext,
+  parsed: ParsedToolCall,
+): Requirement | Refusal {
   const ceiling = entry.definition.requiredCapability;
   let requirement: Requirement = ceiling;
   if (entry.resolveRequirement !== undefined) {
     try {
       requirement = parseRequirement(entry.resolveRequirement(prepared.context, parsed));
     } catch (error) {
-      return { status: 'failed', code: 'tool_requirement_resolution_failed', message: 'the tool could not state what this call needs', cause: describeThrown(error) };
+      return {
+        status: 'failed',
+        code: 'tool_requirement_resolution_failed',
+        message: 'the tool could not state what this call needs',
+        cause: describeThrown(error),
+      };
     }
   }
   const owner = requirement.resource.owner;
   const ownerKey = owner === undefined ? prepared.ownerKey : addressKey(owner);
-  if (ownerKey !== prepared.ownerKey) return { status: 'denied', code: 'invalid_request', message: "the call names an owner other than the context's" };
+  if (ownerKey !== prepared.ownerKey)
+    return { status: 'denied', code: 'invalid_request', message: "the call names an owner other than the context's" };
   if (requirement === ceiling) return requirement;
   const ceilingOwnerKey = ceiling.resource.owner === undefined ? prepared.ownerKey : addressKey(ceiling.resource.owner);
   const inside =
@@ -191,7 +236,12 @@ function resolveRequirement(entry: RegisteredTool, prepared: PreparedContext, pa
     ownerKey === ceilingOwnerKey &&
     ceiling.resource.path.length <= requirement.resource.path.length &&
     ceiling.resource.path.every((segment, i) => requirement.resource.path[i] === segment);
-  if (!inside) return { status: 'failed', code: 'invalid_tool_requirement', message: "the call's requirement escapes the tool's declared ceiling" };
+  if (!inside)
+    return {
+      status: 'failed',
+      code: 'invalid_tool_requirement',
+      message: "the call's requirement escapes the tool's declared ceiling",
+    };
   return requirement;
 }
 
@@ -202,14 +252,30 @@ function resolveRequirement(entry: RegisteredTool, prepared: PreparedContext, pa
  * Synchronous when the walk and the sink are (no bounded grant to consume, a
  * synchronous sink): the common call pays no promise and no await here.
  */
-function decide(core: KernelCore, entered: EnteredTurn, call: ToolCall, requirement: Requirement, signal: AbortSignal | undefined): Decision | Refusal | Promise<Decision | Refusal> {
+function decide(
+  core: KernelCore,
+  entered: EnteredTurn,
+  call: ToolCall,
+  requirement: Requirement,
+  signal: AbortSignal | undefined,
+): Decision | Refusal | Promise<Decision | Refusal> {
   const { spans } = core;
   const start = spans === undefined ? 0 : spans.now();
   let decided: Decision | Promise<Decision>;
   try {
     core.counters.decisions++;
-    const pending = authorize(entered.authority, entered.prepared, requirement, core.usage, entered.lease.latestNowMs, signal);
-    decided = pending instanceof Promise ? pending.then((decision) => recordDecision(core, entered, call, requirement, decision)) : recordDecision(core, entered, call, requirement, pending);
+    const pending = authorize(
+      entered.authority,
+      entered.prepared,
+      requirement,
+      core.usage,
+      entered.lease.latestNowMs,
+      signal,
+    );
+    decided =
+      pending instanceof Promise
+        ? pending.then((decision) => recordDecision(core, entered, call, requirement, decision))
+        : recordDecision(core, entered, call, requirement, pending);
   } catch (error) {
     return notDecided(core, entered, call, start, signal, error);
   }
@@ -223,10 +289,18 @@ function decide(core: KernelCore, entered: EnteredTurn, call: ToolCall, requirem
 }
 
 /** The decision record, written before anything runs; a failed write throws (or rejects with) AuditUnavailable. */
-function recordDecision(core: KernelCore, entered: EnteredTurn, call: ToolCall, requirement: Requirement, decision: Decision): Decision | Promise<Decision> {
+function recordDecision(
+  core: KernelCore,
+  entered: EnteredTurn,
+  call: ToolCall,
+  requirement: Requirement,
+  decision: Decision,
+): Decision | Promise<Decision> {
   const { spans } = core;
   markStep(spans, 'authorize', call.id);
-  const written = core.trail.decision(decisionRecord(core, entered.prepared, entered.authority, call, requirement, decision));
+  const written = core.trail.decision(
+    decisionRecord(core, entered.prepared, entered.authority, call, requirement, decision),
+  );
   if (written !== undefined) {
     return written.then(() => {
       markStep(spans, 'decision.record', call.id);
@@ -237,7 +311,13 @@ function recordDecision(core: KernelCore, entered: EnteredTurn, call: ToolCall, 
   return decision;
 }
 
-function decisionAnswer(core: KernelCore, call: ToolCall, requirement: Requirement, start: number, decision: Decision): Decision | Refusal {
+function decisionAnswer(
+  core: KernelCore,
+  call: ToolCall,
+  requirement: Requirement,
+  start: number,
+  decision: Decision,
+): Decision | Refusal {
   const { spans } = core;
   if (spans !== undefined) spans.record('kernel.authorize', call.id, start, spans.now());
   if (decision.code === 'allowed') return decision;
@@ -250,7 +330,14 @@ function decisionAnswer(core: KernelCore, call: ToolCall, requirement: Requireme
 }
 
 /** The walk or its record did not finish: an abort is recorded and rethrown, a sink that refused the record fails the call closed. */
-function notDecided(core: KernelCore, entered: EnteredTurn, call: ToolCall, start: number, signal: AbortSignal | undefined, error: unknown): Refusal | Promise<never> {
+function notDecided(
+  core: KernelCore,
+  entered: EnteredTurn,
+  call: ToolCall,
+  start: number,
+  signal: AbortSignal | undefined,
+  error: unknown,
+): Refusal | Promise<never> {
   const { spans } = core;
   if (isAbortError(error, signal)) {
     return (async () => {
@@ -264,7 +351,12 @@ function notDecided(core: KernelCore, entered: EnteredTurn, call: ToolCall, star
   }
   if (spans !== undefined) spans.record('kernel.authorize', call.id, start, spans.now());
   if (!(error instanceof AuditUnavailable)) throw error;
-  return { status: 'failed', code: 'audit_unavailable', message: 'the decision could not be recorded; nothing ran', fields: { failClosed: true } };
+  return {
+    status: 'failed',
+    code: 'audit_unavailable',
+    message: 'the decision could not be recorded; nothing ran',
+    fields: { failClosed: true },
+  };
 }
 
 /**
@@ -272,7 +364,14 @@ function notDecided(core: KernelCore, entered: EnteredTurn, call: ToolCall, star
  * copied over it), its rejections shared rather than mapped to copies: they
  * are the walk's own objects, {grantId, reason} already, frozen already.
  */
-function decisionRecord(core: KernelCore, prepared: PreparedContext, authority: AvailableAuthority, call: ToolCall, requirement: Requirement, decision: Decision) {
+function decisionRecord(
+  core: KernelCore,
+  prepared: PreparedContext,
+  authority: AvailableAuthority,
+  call: ToolCall,
+  requirement: Requirement,
+  decision: Decision,
+) {
   const event = core.trail.open(prepared, 'authorization.checked', decision.code === 'allowed' ? 'allowed' : 'denied');
   event.tool = call.tool;
   event.operationId = call.id;
@@ -285,7 +384,8 @@ function decisionRecord(core: KernelCore, prepared: PreparedContext, authority: 
   event.consumed = decision.consumed;
   event.source = 'kernel';
   // The list is the walk's own and its items are each grant's frozen rejection (authorize.ts): frozen here as made, so sealing walks none of it.
-  if (decision.rejections.length > 0) event.metadata = Object.freeze({ rejected: Object.freeze(decision.rejections) as unknown as JsonObject[] });
+  if (decision.rejections.length > 0)
+    event.metadata = Object.freeze({ rejected: Object.freeze(decision.rejections) as unknown as JsonObject[] });
   return core.trail.seal(event);
 }
 
@@ -323,7 +423,13 @@ async function runHandler(
       await recordInterrupted(core, prepared, call, lease);
       throw error;
     }
-    return kernelResult(prepared, call, 'failed', 'tool_execution_failed', `tool ${call.tool} failed: ${describeThrown(error)}`);
+    return kernelResult(
+      prepared,
+      call,
+      'failed',
+      'tool_execution_failed',
+      `tool ${call.tool} failed: ${describeThrown(error)}`,
+    );
   } finally {
     if (spans !== undefined) spans.record('kernel.tool.handler', call.id, start, spans.now());
     markStep(spans, 'handler', call.id);
@@ -333,21 +439,52 @@ async function runHandler(
     checked = safeParseToolResult(raw);
   } catch (error) {
     // Output nested past the stack's depth (an echo of deep arguments) cannot be validated, so it is not delivered.
-    return kernelResult(prepared, call, 'failed', 'invalid_tool_result', `tool ${call.tool} returned a result that could not be validated: ${describeThrown(error)}`);
+    return kernelResult(
+      prepared,
+      call,
+      'failed',
+      'invalid_tool_result',
+      `tool ${call.tool} returned a result that could not be validated: ${describeThrown(error)}`,
+    );
   }
   if (!checked.success) {
-    return kernelResult(prepared, call, 'failed', 'invalid_tool_result', `tool ${call.tool} returned a malformed result: ${new ContractViolation('ToolResult', checked.error.issues).message}`);
+    return kernelResult(
+      prepared,
+      call,
+      'failed',
+      'invalid_tool_result',
+      `tool ${call.tool} returned a malformed result: ${new ContractViolation('ToolResult', checked.error.issues).message}`,
+    );
   }
   const result = checked.data;
   if (result.callId !== call.id || result.tool !== call.tool) {
-    return kernelResult(prepared, call, 'failed', 'invalid_tool_result', `tool ${call.tool} answered for another call or tool`);
+    return kernelResult(
+      prepared,
+      call,
+      'failed',
+      'invalid_tool_result',
+      `tool ${call.tool} answered for another call or tool`,
+    );
   }
   return result;
 }
 
 /** A result the kernel made: a refusal's message bounded, stamped with the context's instant (or, with no valid context, the clock's). */
-function kernelResult(prepared: PreparedContext | undefined, call: CallRef, status: 'denied' | 'failed', code: string, message: string): ToolResult {
-  return { status, code, message: boundRefusalMessage(message), callId: call.id, tool: call.tool, completedAt: prepared?.context.now ?? new Date().toISOString() };
+function kernelResult(
+  prepared: PreparedContext | undefined,
+  call: CallRef,
+  status: 'denied' | 'failed',
+  code: string,
+  message: string,
+): ToolResult {
+  return {
+    status,
+    code,
+    message: boundRefusalMessage(message),
+    callId: call.id,
+    tool: call.tool,
+    completedAt: prepared?.context.now ?? new Date().toISOString(),
+  };
 }
 
 /** Records a refusal after the turn's registry is in hand, and answers the caller with it: `audit_unavailable` if the record could not be written. */

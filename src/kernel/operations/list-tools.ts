@@ -23,11 +23,16 @@ function empty(status: 'denied' | 'failed', code: NonNullable<ListedCatalogue['c
 }
 
 /** `rederive` and `shared`: every definition of the registry through the filter. */
-function filterEach(definitions: readonly ToolDefinition[], enabled: ReadonlySet<string>, discovery: DiscoveryFilter): ShapeListing {
+function filterEach(
+  definitions: readonly ToolDefinition[],
+  enabled: ReadonlySet<string>,
+  discovery: DiscoveryFilter,
+): ShapeListing {
   const kept: ToolDefinition[] = [];
   let withheld = 0;
   for (const definition of definitions) {
-    if (enabled.has(definition.namespace) && discovery.allows(definition.requiredCapability, ceilingKeyOf(definition))) kept.push(definition);
+    if (enabled.has(definition.namespace) && discovery.allows(definition.requiredCapability, ceilingKeyOf(definition)))
+      kept.push(definition);
     else withheld++;
   }
   return { kept, withheld };
@@ -38,7 +43,12 @@ function filterEach(definitions: readonly ToolDefinition[], enabled: ReadonlySet
  * shape (ADR 0018); when its verdicts equal a remembered listing's, that
  * listing's kept list — and the hash remembered for it — are the answer.
  */
-function filterShape(core: KernelCore, shape: CatalogueShape, enabled: ReadonlySet<string>, discovery: DiscoveryFilter): ShapeListing {
+function filterShape(
+  core: KernelCore,
+  shape: CatalogueShape,
+  enabled: ReadonlySet<string>,
+  discovery: DiscoveryFilter,
+): ShapeListing {
   const walks = shape.walks;
   const listing = shape.listing(enabled, (ceiling, key) => discovery.allows(ceiling, key));
   if (shape.walks !== walks) core.counters.listingsFiltered++;
@@ -51,8 +61,16 @@ function filterShape(core: KernelCore, shape: CatalogueShape, enabled: ReadonlyS
  * The hash of what was kept is held on the lease, so every later call of the
  * turn records which catalogue it was answered against.
  */
-export async function listTools(core: KernelCore, contextInput: unknown, options: OperationOptions = {}): Promise<ListedCatalogue> {
-  const entering = enterOperation(core, contextInput, { type: 'tool.catalog.listed', reach: 'catalogue', signal: options.signal });
+export async function listTools(
+  core: KernelCore,
+  contextInput: unknown,
+  options: OperationOptions = {},
+): Promise<ListedCatalogue> {
+  const entering = enterOperation(core, contextInput, {
+    type: 'tool.catalog.listed',
+    reach: 'catalogue',
+    signal: options.signal,
+  });
   const entered = entering instanceof Promise ? await entering : entering;
   if (entered.refused) return empty(entered.refusal.status, entered.refusal.code);
   const { prepared, lease, authority, registry } = entered;
@@ -61,15 +79,27 @@ export async function listTools(core: KernelCore, contextInput: unknown, options
   // name its namespace, so 10,000 tools under 256 grants cost the few
   // distinct ceilings × the few grants that could answer them.
   const discovery = new DiscoveryFilter(authority, prepared, lease.latestNowMs);
-  const { kept, withheld } = registry.shape === undefined ? filterEach(registry.definitions(), prepared.enabledNamespaces, discovery) : filterShape(core, registry.shape, prepared.enabledNamespaces, discovery);
+  const { kept, withheld } =
+    registry.shape === undefined
+      ? filterEach(registry.definitions(), prepared.enabledNamespaces, discovery)
+      : filterShape(core, registry.shape, prepared.enabledNamespaces, discovery);
   const hash = catalogHash(kept);
   lease.catalogHash = hash;
   await core.trail.outcome(
     core.trail.event(prepared, 'tool.catalog.listed', 'succeeded', {
       catalogHash: hash,
       source: 'kernel',
-      metadata: { enabledNamespaces: [...prepared.context.enabledToolNamespaces], withheldCount: withheld, toolCount: kept.length },
+      metadata: {
+        enabledNamespaces: [...prepared.context.enabledToolNamespaces],
+        withheldCount: withheld,
+        toolCount: kept.length,
+      },
     }),
   );
-  return Object.freeze({ status: 'listed', tools: Object.isFrozen(kept) ? kept : Object.freeze(kept), catalogHash: hash, withheldCount: withheld });
+  return Object.freeze({
+    status: 'listed',
+    tools: Object.isFrozen(kept) ? kept : Object.freeze(kept),
+    catalogHash: hash,
+    withheldCount: withheld,
+  });
 }

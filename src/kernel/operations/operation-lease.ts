@@ -9,7 +9,11 @@ import type { KernelCore } from './kernel-core.js';
  * open turn this is two map/field reads and no await; outside one, the
  * operation resolves its own authority (a turn of one operation).
  */
-export function leaseFor(core: KernelCore, prepared: PreparedContext, signal: AbortSignal | undefined): TurnLease | Promise<TurnLease> {
+export function leaseFor(
+  core: KernelCore,
+  prepared: PreparedContext,
+  signal: AbortSignal | undefined,
+): TurnLease | Promise<TurnLease> {
   const lease = core.leases.forOperation(prepared);
   if (prepared.nowMs > lease.latestNowMs) lease.latestNowMs = prepared.nowMs;
   if (lease.authority !== undefined) return lease;

@@ -34,7 +34,10 @@ export type CatalogueRefusalReason =
 export class DefinitionTooLarge extends Error {
   override readonly name = 'DefinitionTooLarge';
   readonly code = 'definition_too_large';
-  constructor(readonly toolName: string, readonly chars: number) {
+  constructor(
+    readonly toolName: string,
+    readonly chars: number,
+  ) {
     super(`definition '${toolName}' serialises to ${chars} characters (limit ${CATALOGUE_LIMITS.maxDefinitionChars})`);
   }
 }

@@ -68,7 +68,8 @@ export class CatalogueShape {
     const order = Array.from({ length: input.length }, (_, i) => i);
     order.sort((a, b) => byName(input[a]!.name, input[b]!.name));
     for (let i = 1; i < order.length; i++) {
-      if (input[order[i]!]!.name === input[order[i - 1]!]!.name) throw new DuplicateInShape(input[order[i]!]!.name, Math.max(order[i]!, order[i - 1]!));
+      if (input[order[i]!]!.name === input[order[i - 1]!]!.name)
+        throw new DuplicateInShape(input[order[i]!]!.name, Math.max(order[i]!, order[i - 1]!));
     }
     this.sorted = Object.freeze(order.map((i) => input[i]!));
     this.#ceilingOf = new Uint32Array(order.length);
@@ -121,7 +122,8 @@ export class CatalogueShape {
   namespaceCounts(): ReadonlyMap<string, number> {
     if (this.#namespaceCounts === undefined) {
       const counts = new Map<string, number>();
-      for (const definition of this.sorted) counts.set(definition.namespace, (counts.get(definition.namespace) ?? 0) + 1);
+      for (const definition of this.sorted)
+        counts.set(definition.namespace, (counts.get(definition.namespace) ?? 0) + 1);
       this.#namespaceCounts = counts;
     }
     return this.#namespaceCounts;
@@ -147,8 +149,12 @@ export class CatalogueShape {
     this.walks++;
     const kept: ToolDefinition[] = [];
     const ceilingOf = this.#ceilingOf;
-    for (let position = 0; position < this.sorted.length; position++) if (verdicts[ceilingOf[position]!] === 1) kept.push(this.sorted[position]!);
-    const listing: ShapeListing = Object.freeze({ kept: Object.freeze(kept), withheld: this.sorted.length - kept.length });
+    for (let position = 0; position < this.sorted.length; position++)
+      if (verdicts[ceilingOf[position]!] === 1) kept.push(this.sorted[position]!);
+    const listing: ShapeListing = Object.freeze({
+      kept: Object.freeze(kept),
+      withheld: this.sorted.length - kept.length,
+    });
     if (this.#listings.length >= LISTINGS_PER_SHAPE) this.#listings.shift();
     this.#listings.push({ verdicts, listing });
     return listing;

@@ -36,7 +36,11 @@ export class HeldRegistry implements EffectiveRegistry {
   readonly #handlerParts: readonly (readonly ToolHandler[])[];
   readonly #bound: (RegisteredTool | undefined)[] = [];
 
-  constructor(shape: CatalogueShape, statics: readonly RegisteredTool[], handlerParts: readonly (readonly ToolHandler[])[]) {
+  constructor(
+    shape: CatalogueShape,
+    statics: readonly RegisteredTool[],
+    handlerParts: readonly (readonly ToolHandler[])[],
+  ) {
     this.shape = shape;
     this.#statics = statics;
     this.#handlerParts = handlerParts;

@@ -27,7 +27,8 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 function same(raw: unknown, held: unknown, depth: number): boolean {
   if (raw === held) return true;
-  if (typeof held !== 'object' || held === null || typeof raw !== 'object' || raw === null || depth > MAX_DEPTH) return false;
+  if (typeof held !== 'object' || held === null || typeof raw !== 'object' || raw === null || depth > MAX_DEPTH)
+    return false;
   if (typeof (raw as { toJSON?: unknown }).toJSON === 'function') return false;
   if (Array.isArray(held)) {
     if (!Array.isArray(raw) || raw.length !== held.length) return false;

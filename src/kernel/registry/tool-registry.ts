@@ -1,5 +1,13 @@
 import { ToolDefinitionSchema, parseContract } from '../contracts/index.js';
-import type { AccessContext, JsonObject, ParsedToolCall, Requirement, ToolDefinition, ToolHandler, ToolResult } from '../contracts/index.js';
+import type {
+  AccessContext,
+  JsonObject,
+  ParsedToolCall,
+  Requirement,
+  ToolDefinition,
+  ToolHandler,
+  ToolResult,
+} from '../contracts/index.js';
 import { CATALOGUE_LIMITS, DefinitionTooLarge } from './catalogue-limits.js';
 import { deepFreeze } from './deep-freeze.js';
 import type { AdmittedDefinition, DefinitionStore } from './definition-store.js';
@@ -31,10 +39,15 @@ export class DuplicateToolName extends Error {
   }
 }
 
-function requireFunction(handler: ToolHandler, key: 'parseArguments' | 'invoke' | 'resolveRequirement', optional: boolean): void {
+function requireFunction(
+  handler: ToolHandler,
+  key: 'parseArguments' | 'invoke' | 'resolveRequirement',
+  optional: boolean,
+): void {
   const fn = (handler as unknown as Record<string, unknown>)[key];
   if (fn === undefined && optional) return;
-  if (typeof fn !== 'function') throw new InvalidToolHandler(`tool handler '${handler.definition?.name ?? '?'}': ${key} must be a function`);
+  if (typeof fn !== 'function')
+    throw new InvalidToolHandler(`tool handler '${handler.definition?.name ?? '?'}': ${key} must be a function`);
 }
 
 /** Validates, clones, freezes and wraps one handler: the cost of "registering" an entry. */
@@ -57,7 +70,12 @@ function registerMeasured(handler: ToolHandler): { entry: RegisteredTool; chars:
 export function requireFunctions(handler: ToolHandler): void {
   // The common case read with constant keys (monomorphic loads), once per provider tool per turn; the named refusal only when it fails.
   const resolve = handler.resolveRequirement;
-  if (typeof handler.parseArguments === 'function' && typeof handler.invoke === 'function' && (resolve === undefined || typeof resolve === 'function')) return;
+  if (
+    typeof handler.parseArguments === 'function' &&
+    typeof handler.invoke === 'function' &&
+    (resolve === undefined || typeof resolve === 'function')
+  )
+    return;
   requireFunction(handler, 'parseArguments', false);
   requireFunction(handler, 'invoke', false);
   requireFunction(handler, 'resolveRequirement', true);
@@ -69,8 +87,12 @@ export function bindEntry(handler: ToolHandler, definition: ToolDefinition): Reg
   return Object.freeze({
     definition,
     parseArguments: (args: JsonObject) => handler.parseArguments(args),
-    resolveRequirement: resolve === undefined ? undefined : (context: AccessContext, call: ParsedToolCall) => resolve.call(handler, context, call),
-    invoke: (context: AccessContext, call: ParsedToolCall, signal: AbortSignal) => handler.invoke(context, call, signal),
+    resolveRequirement:
+      resolve === undefined
+        ? undefined
+        : (context: AccessContext, call: ParsedToolCall) => resolve.call(handler, context, call),
+    invoke: (context: AccessContext, call: ParsedToolCall, signal: AbortSignal) =>
+      handler.invoke(context, call, signal),
   });
 }
 
@@ -176,14 +198,17 @@ export class ToolRegistry {
   list(): readonly RegisteredTool[] {
     if (this.#sorted === undefined) {
       this.#sorted = Object.freeze(
-        [...this.#entries.values()].sort((a, b) => (a.definition.name < b.definition.name ? -1 : a.definition.name > b.definition.name ? 1 : 0)),
+        [...this.#entries.values()].sort((a, b) =>
+          a.definition.name < b.definition.name ? -1 : a.definition.name > b.definition.name ? 1 : 0,
+        ),
       );
     }
     return this.#sorted;
   }
 
   definitions(): readonly ToolDefinition[] {
-    if (this.#definitions === undefined) this.#definitions = Object.freeze(this.list().map((entry) => entry.definition));
+    if (this.#definitions === undefined)
+      this.#definitions = Object.freeze(this.list().map((entry) => entry.definition));
     return this.#definitions;
   }
 }

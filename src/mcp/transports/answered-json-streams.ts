@@ -27,7 +27,8 @@ interface JsonStreamInternals {
 
 /** The web-standard transport's stream tables, or undefined when this SDK keeps them elsewhere (the workaround then does nothing; its test fails). */
 function internalsOf(transport: StreamableHTTPServerTransport): JsonStreamInternals | undefined {
-  const inner = (transport as unknown as { _webStandardTransport?: Partial<JsonStreamInternals> })._webStandardTransport;
+  const inner = (transport as unknown as { _webStandardTransport?: Partial<JsonStreamInternals> })
+    ._webStandardTransport;
   if (!(inner?._streamMapping instanceof Map) || !(inner._requestToStreamMapping instanceof Map)) return undefined;
   return inner as JsonStreamInternals;
 }

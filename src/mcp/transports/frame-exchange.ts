@@ -39,7 +39,10 @@ export class FrameExchange implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    const id = (message as { id?: unknown; method?: unknown }).method === undefined ? (message as { id?: RequestId }).id : undefined;
+    const id =
+      (message as { id?: unknown; method?: unknown }).method === undefined
+        ? (message as { id?: RequestId }).id
+        : undefined;
     const waiter = id === undefined ? undefined : this.#waiting.get(id);
     if (waiter === undefined) {
       this.unsolicited.push(message);
@@ -62,7 +65,8 @@ export class FrameExchange implements Transport {
       this.onmessage?.(message);
       return undefined;
     }
-    if (this.#waiting.has(message.id)) throw new Error(`request id ${String(message.id)} is already awaiting a response`);
+    if (this.#waiting.has(message.id))
+      throw new Error(`request id ${String(message.id)} is already awaiting a response`);
     const response = new Promise<JSONRPCMessage>((resolve) => this.#waiting.set(message.id, resolve));
     this.onmessage?.(message);
     return response;

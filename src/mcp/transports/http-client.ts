@@ -37,6 +37,13 @@ export function requestScopedFetch(base: FetchLike = fetch): FetchLike {
  * costlab's own Streamable HTTP client transport: the SDK's, fetching through requestScopedFetch (over `base`, which
  * a caller may wrap, as `--target` does to meter bodies), with the given headers on every request.
  */
-export function httpClientTransport(url: URL, headers?: Readonly<Record<string, string>>, base: FetchLike = fetch): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(url, { fetch: requestScopedFetch(base), ...(headers === undefined ? {} : { requestInit: { headers: { ...headers } } }) });
+export function httpClientTransport(
+  url: URL,
+  headers?: Readonly<Record<string, string>>,
+  base: FetchLike = fetch,
+): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(url, {
+    fetch: requestScopedFetch(base),
+    ...(headers === undefined ? {} : { requestInit: { headers: { ...headers } } }),
+  });
 }

@@ -11,7 +11,10 @@ const HTTP_ERRORS = {
   body_timeout: [408, 'the request body did not arrive in time'],
   body_aborted: [400, 'the request body ended early'],
   server_busy: [503, 'a request body of undeclared length outgrew the room for large bodies; retry later'],
-  session_quota_exceeded: [429, 'this execution holds its limit of active MCP sessions: end one (DELETE) or retry once one has idled'],
+  session_quota_exceeded: [
+    429,
+    'this execution holds its limit of active MCP sessions: end one (DELETE) or retry once one has idled',
+  ],
   internal_error: [500, 'internal error'],
 } as const satisfies Record<string, readonly [number, string]>;
 
@@ -24,7 +27,12 @@ interface HttpErrorBody {
   readonly message: string;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -34,7 +42,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** Answers with one of HTTP_ERRORS; `close` ends the connection after it (a body that was not read to its end); `retryAfterSeconds` sets Retry-After. */
-export function sendHttpError(res: ServerResponse, code: HttpErrorCode, options: { readonly close?: boolean; readonly retryAfterSeconds?: number } = {}): void {
+export function sendHttpError(
+  res: ServerResponse,
+  code: HttpErrorCode,
+  options: { readonly close?: boolean; readonly retryAfterSeconds?: number } = {},
+): void {
   const [status, message] = HTTP_ERRORS[code];
   const body: HttpErrorBody = { error: code, message };
   sendJson(res, status, body, {

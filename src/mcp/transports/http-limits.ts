@@ -73,10 +73,14 @@ export function resolveHttpLimits(overrides: Partial<HttpLimits> = {}, fdLimit =
   const limits = { ...DEFAULT_HTTP_LIMITS, ...overrides };
   const ceiling = fdLimit === undefined ? limits.maxConnections : Math.max(1, fdLimit - RESERVED_DESCRIPTORS);
   for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`HTTP limit ${name} must be a positive integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new RangeError(`HTTP limit ${name} must be a positive integer, got ${String(value)}`);
   }
-  if (limits.smallBodyBytes > limits.maxBodyBytes) throw new RangeError('HTTP limit smallBodyBytes must not exceed maxBodyBytes');
-  if (limits.mediumBodyBytes < limits.smallBodyBytes) throw new RangeError('HTTP limit mediumBodyBytes must not be below smallBodyBytes');
-  if (limits.mediumBodyBytes > limits.mediumBodyBudgetBytes) throw new RangeError('HTTP limit mediumBodyBudgetBytes must hold at least one medium body');
+  if (limits.smallBodyBytes > limits.maxBodyBytes)
+    throw new RangeError('HTTP limit smallBodyBytes must not exceed maxBodyBytes');
+  if (limits.mediumBodyBytes < limits.smallBodyBytes)
+    throw new RangeError('HTTP limit mediumBodyBytes must not be below smallBodyBytes');
+  if (limits.mediumBodyBytes > limits.mediumBodyBudgetBytes)
+    throw new RangeError('HTTP limit mediumBodyBudgetBytes must hold at least one medium body');
   return Object.freeze({ ...limits, maxConnections: Math.min(limits.maxConnections, ceiling) });
 }

@@ -152,7 +152,10 @@ export class McpHttpServer {
     });
     this.limits = resolveHttpLimits(options.limits);
     this.#admission = new ConnectionAdmission(this.limits.maxConnections);
-    this.#budgets = { medium: new BodyBudget(this.limits.mediumBodyBudgetBytes), large: new BodyBudget(this.limits.largeBodyBudgetBytes) };
+    this.#budgets = {
+      medium: new BodyBudget(this.limits.mediumBodyBudgetBytes),
+      large: new BodyBudget(this.limits.largeBodyBudgetBytes),
+    };
     this.#onInternalError = options.onInternalError ?? (() => undefined);
     this.#http = createServer(
       {
@@ -200,7 +203,10 @@ export class McpHttpServer {
     let requests = 0;
     for (const session of this.#sessions.values()) {
       const retained = retainedStreams(session.transport);
-      if (retained === undefined) throw new Error('the MCP SDK no longer keeps its stream tables where ADR 0040 reads them: review the workaround');
+      if (retained === undefined)
+        throw new Error(
+          'the MCP SDK no longer keeps its stream tables where ADR 0040 reads them: review the workaround',
+        );
       streams += retained.streams;
       answers += retained.answers;
       requests += retained.requests;
@@ -260,7 +266,10 @@ export class McpHttpServer {
     const auth = this.executions.authenticate(req.headers.authorization);
     if (!auth.ok) {
       const body: TokenRefusalBody = { error: 'invalid_execution_token', code: auth.code, message: auth.message };
-      sendJson(res, 401, body, { 'www-authenticate': `Bearer error="invalid_token", error_description="${auth.code}"`, connection: 'close' });
+      sendJson(res, 401, body, {
+        'www-authenticate': `Bearer error="invalid_token", error_description="${auth.code}"`,
+        connection: 'close',
+      });
       return;
     }
     const { execution } = auth;
@@ -268,7 +277,12 @@ export class McpHttpServer {
     const session = sessionId === undefined ? undefined : this.#sessions.get(sessionId);
     // A session of another execution is answered as missing: a token opens its own execution's sessions only.
     if (sessionId !== undefined && (session === undefined || session.executionId !== execution.executionId)) {
-      sendJson(res, 404, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }, { connection: 'close' });
+      sendJson(
+        res,
+        404,
+        { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } },
+        { connection: 'close' },
+      );
       return;
     }
     if (session === undefined) {
@@ -288,7 +302,12 @@ export class McpHttpServer {
   }
 
   /** Reads and decodes a request's body, then hands it to its session's transport, or opens a session with it. */
-  async #serve(req: IncomingMessage, res: ServerResponse, execution: LiveExecution, session: Session | undefined): Promise<void> {
+  async #serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    execution: LiveExecution,
+    session: Session | undefined,
+  ): Promise<void> {
     const { socket } = req;
     let message: unknown;
     if (req.method === 'POST') {
@@ -340,7 +359,9 @@ export class McpHttpServer {
     let over = owned.length + (this.#opening.get(executionId) ?? 0) + 1 - MAX_SESSIONS_PER_EXECUTION;
     if (over <= 0) return true;
     const idleSince = this.#now() - ACTIVE_SESSION_MS;
-    const idle = owned.filter(([, session]) => session.inFlight === 0 && session.lastUsedAt <= idleSince).sort(([, a], [, b]) => a.lastUsedAt - b.lastUsedAt);
+    const idle = owned
+      .filter(([, session]) => session.inFlight === 0 && session.lastUsedAt <= idleSince)
+      .sort(([, a], [, b]) => a.lastUsedAt - b.lastUsedAt);
     for (const [id, session] of idle) {
       if (over <= 0) break;
       this.#sessions.delete(id);
@@ -351,7 +372,12 @@ export class McpHttpServer {
   }
 
   /** A request with no session: the SDK transport accepts it only as an `initialize`, which starts a session over the execution's turn. */
-  async #newSession(execution: LiveExecution, req: IncomingMessage, res: ServerResponse, message: unknown): Promise<void> {
+  async #newSession(
+    execution: LiveExecution,
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: unknown,
+  ): Promise<void> {
     const { port } = this.url;
     const server = this.#session?.(execution) ?? new McpToolServer(execution.bridge, this.#serverOptions);
     let unregister: () => void = () => undefined;
@@ -369,7 +395,13 @@ export class McpHttpServer {
       allowedHosts: [`${LOOPBACK}:${port}`, `localhost:${port}`],
       onsessioninitialized: (id) => {
         opened();
-        this.#sessions.set(id, { executionId: execution.executionId, transport, server, inFlight: 0, lastUsedAt: this.#now() });
+        this.#sessions.set(id, {
+          executionId: execution.executionId,
+          transport,
+          server,
+          inFlight: 0,
+          lastUsedAt: this.#now(),
+        });
         unregister = this.executions.onClose(execution.executionId, () => server.close());
         // However the session ends (DELETE, its execution closing), it leaves the table.
         void server.closed.then(() => {

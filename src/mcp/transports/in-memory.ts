@@ -25,7 +25,10 @@ export interface InMemoryOptions {
  * through the SDK's linked in-memory transports. Closing the connection
  * leaves the bridge (the turn) open, so a second connection can join it.
  */
-export async function connectClientToBridge(bridge: OpenToolBridge, options: Omit<InMemoryOptions, 'bridge'> = {}): Promise<{ client: Client; server: McpToolServer; close(): Promise<void> }> {
+export async function connectClientToBridge(
+  bridge: OpenToolBridge,
+  options: Omit<InMemoryOptions, 'bridge'> = {},
+): Promise<{ client: Client; server: McpToolServer; close(): Promise<void> }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const server = new McpToolServer(bridge, options.server);
   await server.connect(serverSide);
@@ -42,7 +45,11 @@ export async function connectClientToBridge(bridge: OpenToolBridge, options: Omi
 }
 
 /** Opens a turn for `context` and connects an SDK Client to it in memory: tests, the bench and the `sdk-memory` column. */
-export async function connectInMemory(kernel: MediationKernel, context: AccessContext, options: InMemoryOptions = {}): Promise<InMemoryConnection> {
+export async function connectInMemory(
+  kernel: MediationKernel,
+  context: AccessContext,
+  options: InMemoryOptions = {},
+): Promise<InMemoryConnection> {
   const bridge = await OpenToolBridge.open(kernel, context, options.bridge);
   try {
     const connection = await connectClientToBridge(bridge, options);

@@ -52,7 +52,10 @@ export class ProtocolGuard extends ForwardingTransport {
       const { error } = message as { error?: { code?: unknown; message?: unknown } };
       if (error !== undefined && error.code === ErrorCode.InternalError && error.message !== INTERNAL_ERROR_MESSAGE) {
         this.onerror?.(new Error(`internal error answered to request ${String(id)}: ${String(error.message)}`));
-        return this.inner.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: INTERNAL_ERROR_MESSAGE } }, options);
+        return this.inner.send(
+          { jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message: INTERNAL_ERROR_MESSAGE } },
+          options,
+        );
       }
     }
     return this.inner.send(message, options);

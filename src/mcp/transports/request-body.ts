@@ -103,12 +103,23 @@ export interface BodyBudgets {
  * some 30,000 live timers and signals outlived the young generation.
  * A signal is made only for a large body's wait for the budget.
  */
-export function readBody(req: IncomingMessage, limits: HttpLimits, budgets: BodyBudgets, onProgress: () => void): Promise<BodyRead> {
+export function readBody(
+  req: IncomingMessage,
+  limits: HttpLimits,
+  budgets: BodyBudgets,
+  onProgress: () => void,
+): Promise<BodyRead> {
   const declaredHeader = req.headers['content-length'];
   const declared = declaredHeader === undefined ? undefined : Number(declaredHeader);
   if (declared !== undefined && declared > limits.maxBodyBytes) return Promise.resolve(REFUSED.body_too_large);
   if (declared !== undefined && declared > limits.smallBodyBytes) {
-    return readLargeBody(req, declared, limits, declared > limits.mediumBodyBytes ? budgets.large : budgets.medium, onProgress);
+    return readLargeBody(
+      req,
+      declared,
+      limits,
+      declared > limits.mediumBodyBytes ? budgets.large : budgets.medium,
+      onProgress,
+    );
   }
   return readPieces(req, limits, budgets.large, onProgress, 0, limits.bodyTimeoutMs);
 }
@@ -122,7 +133,13 @@ const REFUSED = Object.freeze({
 } satisfies Record<Extract<BodyRead, { ok: false }>['code'], BodyRead>);
 
 /** A declared large body: its bytes are reserved whole from the budget (waiting if need be) before any is read. */
-async function readLargeBody(req: IncomingMessage, declared: number, limits: HttpLimits, budget: BodyBudget, onProgress: () => void): Promise<BodyRead> {
+async function readLargeBody(
+  req: IncomingMessage,
+  declared: number,
+  limits: HttpLimits,
+  budget: BodyBudget,
+  onProgress: () => void,
+): Promise<BodyRead> {
   // A request whose connection goes while it waits (preempted, or the peer gave up) leaves the queue at once:
   // held until its deadline instead, 41,549 preempted waiters took RSS to 719 MB in two minutes.
   if (req.socket.destroyed) return REFUSED.body_aborted;
@@ -143,8 +160,17 @@ async function readLargeBody(req: IncomingMessage, declared: number, limits: Htt
 }
 
 /** Reads the body's pieces until it ends, `timeoutMs` passes, or a bound is crossed; `reserved` bytes are the budget's, given back at the end. */
-function readPieces(req: IncomingMessage, limits: HttpLimits, budget: BodyBudget, onProgress: () => void, reserved: number, timeoutMs: number): Promise<BodyRead> {
-  return new Promise<BodyRead>((resolve) => new BodyPieces(req, limits, budget, onProgress, reserved, timeoutMs, resolve));
+function readPieces(
+  req: IncomingMessage,
+  limits: HttpLimits,
+  budget: BodyBudget,
+  onProgress: () => void,
+  reserved: number,
+  timeoutMs: number,
+): Promise<BodyRead> {
+  return new Promise<BodyRead>(
+    (resolve) => new BodyPieces(req, limits, budget, onProgress, reserved, timeoutMs, resolve),
+  );
 }
 
 /**

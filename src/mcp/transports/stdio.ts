@@ -41,7 +41,11 @@ export class StdioFrameTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  constructor(input: Readable = process.stdin, output: Writable = process.stdout, options: { readonly maxFrameBytes?: number } = {}) {
+  constructor(
+    input: Readable = process.stdin,
+    output: Writable = process.stdout,
+    options: { readonly maxFrameBytes?: number } = {},
+  ) {
     this.#input = input;
     this.#output = output;
     this.#maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
@@ -144,7 +148,9 @@ export class StdioFrameTransport implements Transport {
     this.#pendingBytes = 0;
     this.#discarding = false;
     if (frame === undefined) {
-      this.#answer(frameError(null, ErrorCode.InvalidRequest, `Invalid Request: frame exceeds ${this.#maxFrameBytes} bytes`));
+      this.#answer(
+        frameError(null, ErrorCode.InvalidRequest, `Invalid Request: frame exceeds ${this.#maxFrameBytes} bytes`),
+      );
       return;
     }
     const text = frame.toString('utf8').replace(/\r$/, '');
@@ -156,14 +162,17 @@ export class StdioFrameTransport implements Transport {
     }
     const { message } = decoded;
     const request = message as { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
-    if (typeof request.method === 'string' && (typeof request.id === 'string' || typeof request.id === 'number')) this.#outstanding.add(request.id);
+    if (typeof request.method === 'string' && (typeof request.id === 'string' || typeof request.id === 'number'))
+      this.#outstanding.add(request.id);
     // A cancelled request gets no answer (MCP), so it is no longer awaited.
     if (request.method === 'notifications/cancelled') this.#outstanding.delete(request.params?.requestId as RequestId);
     this.onmessage?.(message);
   }
 
   #answer(error: FrameError): void {
-    this.send(error).catch((cause: unknown) => this.onerror?.(cause instanceof Error ? cause : new Error(describeThrown(cause))));
+    this.send(error).catch((cause: unknown) =>
+      this.onerror?.(cause instanceof Error ? cause : new Error(describeThrown(cause))),
+    );
   }
 }
 
@@ -176,10 +185,19 @@ export interface StdioServing {
 /** Serves one turn over stdio. The turn is the caller's to close once `closed` settles. */
 export async function serveStdio(
   bridge: OpenToolBridge,
-  options: { readonly input?: Readable; readonly output?: Writable; readonly maxFrameBytes?: number; readonly server?: McpToolServerOptions } = {},
+  options: {
+    readonly input?: Readable;
+    readonly output?: Writable;
+    readonly maxFrameBytes?: number;
+    readonly server?: McpToolServerOptions;
+  } = {},
 ): Promise<StdioServing> {
   const server = new McpToolServer(bridge, options.server);
-  const transport = new StdioFrameTransport(options.input, options.output, options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes });
+  const transport = new StdioFrameTransport(
+    options.input,
+    options.output,
+    options.maxFrameBytes === undefined ? {} : { maxFrameBytes: options.maxFrameBytes },
+  );
   await server.connect(transport);
   return { server, closed: server.closed };
 }

@@ -89,7 +89,11 @@ export function grant(spec: GrantSpec): Grant {
     issuer: ISSUER,
     capabilities: [
       {
-        resource: { namespace: spec.namespace ?? 'docs', path: [...(spec.path ?? [])], ...(spec.owner === undefined ? {} : { owner: spec.owner }) },
+        resource: {
+          namespace: spec.namespace ?? 'docs',
+          path: [...(spec.path ?? [])],
+          ...(spec.owner === undefined ? {} : { owner: spec.owner }),
+        },
         actions: [...(spec.actions ?? ['read'])],
         scope: spec.scope ?? 'descendants',
       },
@@ -128,7 +132,8 @@ export interface TestTool extends ToolHandler {
 export function pathArguments(args: JsonObject): JsonObject {
   const { path, ...rest } = args;
   if (Object.keys(rest).length > 0) throw new Error(`unexpected argument(s): ${Object.keys(rest).join(', ')}`);
-  if (!Array.isArray(path) || path.some((segment) => typeof segment !== 'string')) throw new Error('path must be a list of strings');
+  if (!Array.isArray(path) || path.some((segment) => typeof segment !== 'string'))
+    throw new Error('path must be a list of strings');
   return { path: [...(path as string[])] };
 }
 
@@ -147,7 +152,11 @@ export function tool(spec: ToolSpec): TestTool {
     readWrite,
     inputSchema: { type: 'object', properties: { path: { type: 'array', items: { type: 'string' } } } },
     requiredCapability: {
-      resource: { namespace, path: [...(spec.ceilingPath ?? [])], ...(spec.ceilingOwner === undefined ? {} : { owner: spec.ceilingOwner }) },
+      resource: {
+        namespace,
+        path: [...(spec.ceilingPath ?? [])],
+        ...(spec.ceilingOwner === undefined ? {} : { owner: spec.ceilingOwner }),
+      },
       action: spec.action ?? (readWrite === 'read' ? 'read' : 'write'),
     },
     ...(spec.annotations === undefined ? {} : { annotations: spec.annotations }),
@@ -189,9 +198,21 @@ export function tool(spec: ToolSpec): TestTool {
 let callSequence = 0;
 
 /** A call in `ctx`'s trace, with a fresh id. */
-export function call(ctx: AccessContext, toolName: string, args: JsonObject = { path: [] }, overrides: Partial<ToolCall> = {}): ToolCall {
+export function call(
+  ctx: AccessContext,
+  toolName: string,
+  args: JsonObject = { path: [] },
+  overrides: Partial<ToolCall> = {},
+): ToolCall {
   callSequence++;
-  return { id: `call-${callSequence}`, tool: toolName, arguments: args, traceId: ctx.traceId, requestedAt: ctx.now, ...overrides };
+  return {
+    id: `call-${callSequence}`,
+    tool: toolName,
+    arguments: args,
+    traceId: ctx.traceId,
+    requestedAt: ctx.now,
+    ...overrides,
+  };
 }
 
 export interface WorldOptions {
@@ -216,14 +237,20 @@ export interface World {
 
 /** The default tools: a read tool over all of `docs`, a write tool, and one in a namespace the default context does not enable. */
 export function defaultTools(): TestTool[] {
-  return [tool({ name: 'docs.read' }), tool({ name: 'docs.write', readWrite: 'write' }), tool({ name: 'billing.export' })];
+  return [
+    tool({ name: 'docs.read' }),
+    tool({ name: 'docs.write', readWrite: 'write' }),
+    tool({ name: 'billing.export' }),
+  ];
 }
 
 export function makeWorld(options: WorldOptions = {}): World {
   const audit = options.auditSink ?? new MemoryAuditSink();
   const usage = options.usageStore === null ? undefined : (options.usageStore ?? new InMemoryUsageStore());
   const kernel = new MediationKernel({
-    grantSource: options.grantSource ?? new StaticGrantSource([...(options.grants ?? [grant({ id: 'g-read', actions: ['read', 'write'] })])]),
+    grantSource:
+      options.grantSource ??
+      new StaticGrantSource([...(options.grants ?? [grant({ id: 'g-read', actions: ['read', 'write'] })])]),
     auditSink: audit,
     ...(usage === undefined ? {} : { usageStore: usage }),
     tools: options.tools ?? defaultTools(),

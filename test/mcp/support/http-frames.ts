@@ -38,7 +38,12 @@ export function bearer(token: string): Record<string, string> {
 export async function openRawSession(url: URL, token: string): Promise<Record<string, string>> {
   const init = await post(
     url,
-    JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }),
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    }),
     bearer(token),
   );
   if (init.status !== 200 || init.sessionId === null) throw new Error(`initialize answered ${init.status}`);
@@ -48,7 +53,13 @@ export async function openRawSession(url: URL, token: string): Promise<Record<st
 }
 
 /** A request with a path `fetch` would normalise or refuse (`//%`); the body read back as JSON when it is JSON. */
-export function rawRequest(url: URL, method: string, path: string, headers: Record<string, string>, body = ''): Promise<{ status: number; body: Record<string, any> }> {
+export function rawRequest(
+  url: URL,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body = '',
+): Promise<{ status: number; body: Record<string, any> }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
       let text = '';

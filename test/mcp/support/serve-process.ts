@@ -37,7 +37,10 @@ export interface RawServe {
 }
 
 export function spawnServe(extraArgs: readonly string[]): RawServe {
-  const child = spawn(process.execPath, [...SERVE_ARGS, ...extraArgs], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SERVE_ARGS, ...extraArgs], {
+    cwd: REPO_ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const frames: RawFrame[] = [];
   const waiters: Array<() => void> = [];
   let buffer = '';
@@ -63,7 +66,8 @@ export function spawnServe(extraArgs: readonly string[]): RawServe {
         const check = (): void => {
           const found = frames.filter(match);
           if (found.length >= count) resolve(found);
-          else if (child.exitCode !== null) reject(new Error(`serve exited (${child.exitCode}) with ${found.length}/${count} matching frames`));
+          else if (child.exitCode !== null)
+            reject(new Error(`serve exited (${child.exitCode}) with ${found.length}/${count} matching frames`));
           else waiters.push(check);
         };
         check();

@@ -3,7 +3,14 @@
  * static tools as the bench, with a provider the test can change mid-turn.
  */
 import type { MediationKernel, MemoryAuditSink } from '../../../src/kernel/index.js';
-import type { AuditEvent, CatalogueStrategyName, ContextToolProvider, SpanName, SpanSink, ToolHandler } from '../../../src/kernel/index.js';
+import type {
+  AuditEvent,
+  CatalogueStrategyName,
+  ContextToolProvider,
+  SpanName,
+  SpanSink,
+  ToolHandler,
+} from '../../../src/kernel/index.js';
 import { buildWorldKernel } from '../../../bench/world/build-world.js';
 import { NOTION_SEARCH, handlerOf } from '../../../src/world/reference-world.js';
 
@@ -30,7 +37,8 @@ export function mutableProvider(id: string, initial: readonly ToolHandler[]): Mu
 
 export const notionSearch = (): ToolHandler => handlerOf(NOTION_SEARCH, 'provider:notion');
 /** A second provider tool, granted like notion.search, that the provider adds or drops mid-turn. */
-export const notionFetch = (): ToolHandler => handlerOf({ ...NOTION_SEARCH, name: 'notion.fetch', description: 'Fetch a Notion page.' }, 'provider:notion');
+export const notionFetch = (): ToolHandler =>
+  handlerOf({ ...NOTION_SEARCH, name: 'notion.fetch', description: 'Fetch a Notion page.' }, 'provider:notion');
 
 export interface TestWorld {
   readonly kernel: MediationKernel;
@@ -38,7 +46,10 @@ export interface TestWorld {
   readonly provider: MutableProvider;
 }
 
-export function buildWorld(strategy: CatalogueStrategyName = 'turn', providerTools: readonly ToolHandler[] = [notionSearch()]): TestWorld {
+export function buildWorld(
+  strategy: CatalogueStrategyName = 'turn',
+  providerTools: readonly ToolHandler[] = [notionSearch()],
+): TestWorld {
   const provider = mutableProvider('notion', providerTools);
   return { ...buildWorldKernel(strategy, [provider]), provider };
 }
