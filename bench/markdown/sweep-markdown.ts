@@ -259,6 +259,19 @@ export function checkSweepTargets(results: SweepResults): SweepTarget[] {
   return targets;
 }
 
+/** The sweep's targets as a table, each with its measured figure and whether it was met. */
+function targetsTable(results: SweepResults, firstHeader: string): string {
+  return table(
+    [firstHeader, 'kind', 'measured', 'met'],
+    checkSweepTargets(results).map((t) => [
+      t.target,
+      t.kind,
+      t.measured,
+      t.met === undefined ? 'not measured' : t.met ? 'yes' : 'no',
+    ]),
+  );
+}
+
 /** One tool of 2,000 changed every turn, both kinds, beside each kind's unchanged N = 2,000 point: reported with the targets. */
 function changedNote(results: SweepResults): string | undefined {
   const parts: string[] = [];
@@ -416,17 +429,7 @@ export function renderSweepMarkdown(results: SweepResults): string {
   out.push('');
   out.push('### Targets (this run)');
   out.push('');
-  out.push(
-    table(
-      ['target', 'kind', 'measured', 'met'],
-      checkSweepTargets(results).map((t) => [
-        t.target,
-        t.kind,
-        t.measured,
-        t.met === undefined ? 'not measured' : t.met ? 'yes' : 'no',
-      ]),
-    ),
-  );
+  out.push(targetsTable(results, 'target'));
   const note = changedNote(results);
   if (note !== undefined) out.push('', note);
   out.push('');
@@ -524,18 +527,7 @@ export function renderSweepSummary(results: SweepResults, source: string): strin
       `tools/list over the in-memory transport, SDK \`McpServer\` ÷ costlab (above 1: costlab cheaper): ${results.sdk.map((s) => `N=${s.tools.toLocaleString('en-US')} ${s.sdkOverCostlab}×`).join(', ')}.`,
     );
   }
-  out.push(
-    '',
-    table(
-      ['sweep target', 'kind', 'measured', 'met'],
-      checkSweepTargets(results).map((t) => [
-        t.target,
-        t.kind,
-        t.measured,
-        t.met === undefined ? 'not measured' : t.met ? 'yes' : 'no',
-      ]),
-    ),
-  );
+  out.push('', targetsTable(results, 'sweep target'));
   const note = changedNote(results);
   if (note !== undefined) out.push('', note);
   return out.join('\n');

@@ -74,6 +74,7 @@ import { buildReferenceKernel } from '../world/build-world.js';
 import { MCP_TRANSPORT_NAMES, MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
 import type { McpTransportName, McpTransportRow, McpTransports, TransportSide } from '../results/results-schema.js';
 import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server.js';
+import type { BareHttpServer } from './bare-sdk-server.js';
 import { floorSdkServer } from './floor-sdk-server.js';
 import { InsideCallTimer } from './inside-call-timer.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
@@ -329,6 +330,19 @@ async function connectToExecution(
   return { client, requestHeaders };
 }
 
+/** A client connected over HTTP to the bare SDK server or the floor, carrying `headers`; both close with the bench. */
+async function connectToBareHttp(
+  closers: Closers,
+  server: BareHttpServer,
+  headers: RequestHeaders | undefined,
+): Promise<Client> {
+  closers.add(() => server.close());
+  const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
+  closers.add(() => client.close());
+  await connectHttp(client, server.url, headers);
+  return client;
+}
+
 async function openBare(
   transport: McpTransportName,
   closers: Closers,
@@ -359,10 +373,7 @@ async function openBare(
     }
     case 'http': {
       const server = await listenBareHttp();
-      closers.add(() => server.close());
-      const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
-      closers.add(() => client.close());
-      await connectHttp(client, server.url, headers);
+      const client = await connectToBareHttp(closers, server, headers);
       return {
         transport,
         side: 'bare',
@@ -422,10 +433,7 @@ async function openFloor(
         inside.add(floor.turn);
         return floor.server;
       });
-      closers.add(() => server.close());
-      const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
-      closers.add(() => client.close());
-      await connectHttp(client, server.url, headers);
+      const client = await connectToBareHttp(closers, server, headers);
       return {
         transport,
         side: 'floor',

@@ -29,7 +29,7 @@ import { commitOf, machine } from './run-identity.js';
 import { announcement, rssOf } from './served-process.js';
 import { RawHttpClient } from './raw-mcp-clients.js';
 import type { HttpReply } from './raw-mcp-clients.js';
-import { nearestRankSorted, sortedSamples } from '../../bench/statistics/sample-statistics.js';
+import { latencySummary } from './latency-summary.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -203,15 +203,11 @@ rmSync(scratch, { recursive: true, force: true });
 
 // ------------------------------------------------------------------ report
 function summary(phase: Phase) {
-  const sorted = sortedSamples(phase.latencies);
-  const rank = (q: number) => (sorted.length === 0 ? Number.NaN : nearestRankSorted(sorted, q * 100));
   return {
     calls: CALLS,
     succeeded: phase.latencies.length,
     failures: Object.fromEntries(phase.failures),
-    p50Ms: Number(rank(0.5).toFixed(2)),
-    p95Ms: Number(rank(0.95).toFixed(2)),
-    maxMs: Number((sorted.at(-1) ?? Number.NaN).toFixed(2)),
+    ...latencySummary(phase.latencies),
   };
 }
 const quietSummary = summary(quiet);

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { RawHttpClient, callFrames, outcomeOf } from './raw-mcp-clients.js';
 import { commitOf, machine } from './run-identity.js';
 import { rssOf, startServe } from './served-process.js';
-import { nearestRankSorted, sortedSamples } from '../../bench/statistics/sample-statistics.js';
+import { latencySummary } from './latency-summary.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -80,15 +80,7 @@ async function callLoop(bytes: number, into: Series, count: number, until: () =>
 }
 
 function summary(s: Series) {
-  const sorted = sortedSamples(s.latencies);
-  const rank = (q: number) => (sorted.length === 0 ? Number.NaN : nearestRankSorted(sorted, q * 100));
-  return {
-    calls: sorted.length,
-    outcomes: Object.fromEntries(s.outcomes),
-    p50Ms: Number(rank(0.5).toFixed(2)),
-    p95Ms: Number(rank(0.95).toFixed(2)),
-    maxMs: Number((sorted.at(-1) ?? Number.NaN).toFixed(2)),
-  };
+  return { calls: s.latencies.length, outcomes: Object.fromEntries(s.outcomes), ...latencySummary(s.latencies) };
 }
 
 say(`quiet: ${CALLS} calls of 1 KB alone…`);

@@ -19,7 +19,7 @@ import type {
   ToolHandler,
 } from '../../src/kernel/index.js';
 import { hostProvider as sharedHostProvider, labelledHandler, plainDefinitions } from './support/host-provider.js';
-import { context, grant, listAndCall, makeWorld, tool } from './support/world.js';
+import { ADA_AND_BOB, BOB, adaAndBobWorld, context, grant, listAndCall, makeWorld, tool } from './support/world.js';
 
 const TOOLS = 12;
 
@@ -221,8 +221,6 @@ describe('the same array object, mutated, is re-derived (turn)', () => {
 });
 
 describe('answers are remembered per principal, and serve the edit under every strategy', () => {
-  const BOB = Object.freeze({ kind: 'human', userId: 'bob' } as const);
-
   it('ada and bob, answered different catalogues by one provider, interleaved: each sees only its own, with its own handler', async () => {
     const mine = { ada: definitionsOf('docs.ada'), bob: definitionsOf('docs.bob') };
     const provider: ContextToolProvider = {
@@ -232,15 +230,9 @@ describe('answers are remembered per principal, and serve the edit under every s
         return mine[who].map((definition) => handlerFor(definition, who));
       },
     };
-    const { kernel } = makeWorld({
-      providers: [provider],
-      grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }],
-    });
+    const { kernel } = adaAndBobWorld(provider);
     for (let round = 0; round < 4; round++) {
-      for (const [who, actor] of [
-        ['ada', context().actor],
-        ['bob', BOB],
-      ] as const) {
+      for (const [who, actor] of ADA_AND_BOB) {
         const ctx: AccessContext = { ...context({ turn: `${who}${round}` }), actor };
         const { listed, result } = await turn(kernel, ctx, `docs.${who}004`);
         const names = listed.tools.map((t) => t.name);

@@ -23,6 +23,16 @@ async function attempt(
   return { ...result, id: c.id };
 }
 
+/** A read of docs/a in the default context: refused as no_matching_grant, its audit record naming each grant passed over and why. */
+async function expectNoMatchingGrant(
+  world: World,
+  rejected: readonly { grantId: string; reason: string }[],
+): Promise<void> {
+  const result = await attempt(world, context(), 'docs.read', ['a']);
+  expect(result).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
+  expect(eventFor(world.audit, 'authorization.checked', result.id).metadata).toEqual({ rejected });
+}
+
 function outcome(result: ToolResult): string {
   return result.status === 'succeeded' ? 'succeeded' : result.code;
 }
@@ -101,14 +111,10 @@ describe('capability matching', () => {
     const world = makeWorld({
       grants: [grant({ id: 'g-stranger', path: ['a'], owner: STRANGER }), grant({ id: 'g-mine', path: ['b'] })],
     });
-    const result = await attempt(world, context(), 'docs.read', ['a']);
-    expect(result).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
-    expect(eventFor(world.audit, 'authorization.checked', result.id).metadata).toEqual({
-      rejected: [
-        { grantId: 'g-stranger', reason: 'capability' },
-        { grantId: 'g-mine', reason: 'capability' },
-      ],
-    });
+    await expectNoMatchingGrant(world, [
+      { grantId: 'g-stranger', reason: 'capability' },
+      { grantId: 'g-mine', reason: 'capability' },
+    ]);
   });
 
   it('walks grants in load order and answers with the first that covers', async () => {
@@ -256,14 +262,10 @@ describe('the two instants', () => {
         grant({ id: 'g-expired', path: ['a'], constraints: { expiresAt: instant(-MINUTE) } }),
       ],
     });
-    const result = await attempt(world, context(), 'docs.read', ['a']);
-    expect(result).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
-    expect(eventFor(world.audit, 'authorization.checked', result.id).metadata).toEqual({
-      rejected: [
-        { grantId: 'g-open', reason: 'capability' },
-        { grantId: 'g-expired', reason: 'window' },
-      ],
-    });
+    await expectNoMatchingGrant(world, [
+      { grantId: 'g-open', reason: 'capability' },
+      { grantId: 'g-expired', reason: 'window' },
+    ]);
   });
 });
 

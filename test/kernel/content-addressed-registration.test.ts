@@ -10,6 +10,7 @@ import type { AccessContext, ContextToolProvider, Grant, ToolDefinition, ToolHan
 import { deepFreeze } from '../../src/kernel/registry/deep-freeze.js';
 import {
   ACTOR,
+  BOB,
   call,
   context,
   grant,
@@ -133,8 +134,6 @@ describe('content-addressed registration (turn)', () => {
     expect(second.listed.tools.map((t) => t.description)).toEqual(['test tool docs.t001', 'version 2']);
   });
 });
-
-const BOB = Object.freeze({ kind: 'human', userId: 'bob' } as const);
 
 function grantFor(subject: typeof ACTOR | typeof BOB, id: string): Grant {
   return { ...grant({ id, actions: ['read', 'write'] }), subject };

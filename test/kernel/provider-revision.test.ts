@@ -16,10 +16,20 @@ import type {
   ToolHandler,
 } from '../../src/kernel/index.js';
 import { ProviderRevisions } from '../../src/kernel/registry/provider-revisions.js';
-import { context, grant, listAndCall, expectSameListing, makeWorld, succeeded, tool } from './support/world.js';
+import {
+  ADA_AND_BOB,
+  BOB,
+  adaAndBobWorld,
+  context,
+  grant,
+  listAndCall,
+  expectSameListing,
+  makeWorld,
+  succeeded,
+  tool,
+} from './support/world.js';
 
 const TOOLS = 30;
-const BOB = Object.freeze({ kind: 'human', userId: 'bob' } as const);
 
 /** Definitions whose `description` is a counting getter: any read of a definition (JSON.stringify, sameJson, zod) counts. */
 function countedDefinitions(prefix: string) {
@@ -179,16 +189,10 @@ describe("one principal's answer never serves another (turn)", () => {
 
   it('ada and bob under one revision, interleaved: each is shown and served only its own answer', async () => {
     const { provider, state } = perUserProvider();
-    const { kernel } = makeWorld({
-      providers: [provider],
-      grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }],
-    });
+    const { kernel } = adaAndBobWorld(provider);
     const served: Record<string, unknown[]> = { ada: [], bob: [] };
     for (let round = 0; round < 3; round++) {
-      for (const [who, actor] of [
-        ['ada', context().actor],
-        ['bob', BOB],
-      ] as const) {
+      for (const [who, actor] of ADA_AND_BOB) {
         const ctx: AccessContext = { ...context({ turn: `${who}${round}` }), actor };
         const { listed, result } = await turn(kernel, ctx, 'docs.shared');
         const names = listed.tools
@@ -207,10 +211,7 @@ describe("one principal's answer never serves another (turn)", () => {
 
   it("ada's revision moving re-lists ada only; bob's answer stays", async () => {
     const { provider, state } = perUserProvider();
-    const { kernel } = makeWorld({
-      providers: [provider],
-      grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }],
-    });
+    const { kernel } = adaAndBobWorld(provider);
     const ada = (id: string): AccessContext => context({ turn: id });
     const bob = (id: string): AccessContext => ({ ...context({ turn: id }), actor: BOB });
     await turn(kernel, ada('a1'), 'docs.shared');

@@ -13,7 +13,9 @@ import { sameJson } from '../../src/kernel/registry/same-json.js';
 import { hostProvider as sharedHostProvider } from './support/host-provider.js';
 import {
   ACTOR,
+  BOB,
   MINUTE,
+  adaAndBobWorld,
   context,
   grant,
   instant,
@@ -174,8 +176,6 @@ describe('a definition changed in one field is served next turn, with a new hash
 });
 
 describe('remembered listings never cross users or instants (turn)', () => {
-  const BOB = Object.freeze({ kind: 'human', userId: 'bob' } as const);
-
   it('two users over one shape, interleaved: each is shown what its own grants discover', async () => {
     const provider = hostProvider();
     const { kernel } = makeWorld({
@@ -262,10 +262,7 @@ describe('remembered listings never cross users or instants (turn)', () => {
         ];
       },
     };
-    const { kernel } = makeWorld({
-      providers: [provider],
-      grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }],
-    });
+    const { kernel } = adaAndBobWorld(provider);
     for (const [who, actor] of [
       ['ada', ACTOR],
       ['bob', BOB],

@@ -11,12 +11,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { worldContext } from '../../src/world/reference-world.js';
-import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
-import { McpHttpServer } from '../../src/mcp/transports/http.js';
 import { httpClientTransport } from '../../src/mcp/transports/http-client.js';
 import { retainedStreams } from '../../src/mcp/transports/answered-json-streams.js';
 import { bearer, openRawSession, post } from './support/http-frames.js';
+import { listenOnWorld } from './support/world-over-http.js';
 import { buildWorld, invoked } from './support/world.js';
 
 const closers: Array<() => Promise<unknown>> = [];
@@ -36,9 +34,7 @@ const readCall = (id: number) =>
 describe('McpHttpServer holds no stream entry per answered request (ADR 0040)', () => {
   it(`after ${CALLS} tools/call on one SDK client session, the session's transport holds no stream and no pending request`, async () => {
     const world = buildWorld();
-    const server = await McpHttpServer.listen({
-      openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }),
-    });
+    const server = await listenOnWorld(world);
     closers.push(() => server.close());
     const execution = await server.openExecution();
     const client = new Client({ name: 'stream-release', version: '0' });
@@ -55,9 +51,7 @@ describe('McpHttpServer holds no stream entry per answered request (ADR 0040)', 
 
   it('holds the stream of a request in flight until it is answered, then releases it; concurrent calls on one session all answered', async () => {
     const world = buildWorld();
-    const server = await McpHttpServer.listen({
-      openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }),
-    });
+    const server = await listenOnWorld(world);
     closers.push(() => server.close());
     const execution = await server.openExecution();
     const session = await openRawSession(server.url, execution.token);

@@ -4,13 +4,13 @@ import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { worldContext } from '../../src/world/reference-world.js';
-import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
 import type { LiveExecution } from '../../src/mcp/execution-table.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { ACTIVE_SESSION_MS, MAX_SESSIONS_PER_EXECUTION, McpHttpServer } from '../../src/mcp/transports/http.js';
 import { bearer, openRawSession, post } from './support/http-frames.js';
 import { buildWorld, invoked } from './support/world.js';
 import type { TestWorld } from './support/world.js';
+import { callEachAttempt } from './support/turn-attempts.js';
 
 const servers: McpHttpServer[] = [];
 const clients: Client[] = [];
@@ -54,15 +54,7 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     const listed = await client.listTools();
     expect(listed.tools).toHaveLength(17);
     expect(listed._meta?.catalogHash).toBe(execution.bridge.catalogHash);
-    const attempts = TURN_ATTEMPTS.filter((a) => a.foreignTrace !== true);
-    for (const attempt of attempts) {
-      const result = await client.callTool({ name: attempt.tool, arguments: attempt.arguments });
-      expect([attempt.tool, result._meta?.status, result._meta?.code]).toEqual([
-        attempt.tool,
-        attempt.expect.status,
-        attempt.expect.code,
-      ]);
-    }
+    const attempts = await callEachAttempt(client);
     const listings = world.audit.ofType('tool.catalog.listed');
     expect(listings.map((e) => e.catalogHash)).toEqual([listed._meta?.catalogHash]);
     const calls = invoked(world.audit.events);

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { worldContext } from '../../src/world/reference-world.js';
-import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
-import { McpHttpServer } from '../../src/mcp/transports/http.js';
+import type { McpHttpServer } from '../../src/mcp/transports/http.js';
 import { connectFrames } from '../../src/mcp/transports/frame-exchange.js';
 import { bearer, openRawSession, post, rawRequest } from './support/http-frames.js';
 import { callFrame, initializeFrame, spawnServe, readAuditFile } from './support/serve-process.js';
+import { listenOnWorld } from './support/world-over-http.js';
 import { buildWorld, invoked } from './support/world.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-protocol-guard-'));
@@ -99,9 +99,7 @@ afterEach(async () => {
 describe('Streamable HTTP under a nested response frame and a bad path', () => {
   it('does not echo internal error text, and keeps serving', async () => {
     const world = buildWorld();
-    const server = await McpHttpServer.listen({
-      openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }),
-    });
+    const server = await listenOnWorld(world);
     servers.push(server);
     const execution = await server.openExecution();
     const session = await openRawSession(server.url, execution.token);

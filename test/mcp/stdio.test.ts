@@ -4,7 +4,6 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { TURN_ATTEMPTS } from '../../bench/world/workload.js';
 import {
   REPO_ROOT,
   SERVE_ARGS,
@@ -13,6 +12,7 @@ import {
   spawnServe,
   readAuditFile,
 } from './support/serve-process.js';
+import { callEachAttempt } from './support/turn-attempts.js';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-mcp-stdio-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -32,15 +32,7 @@ describe('costlab serve --stdio, spawned by the SDK client', () => {
       expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
       const listed = await client.listTools();
       expect(listed.tools).toHaveLength(17);
-      const attempts = TURN_ATTEMPTS.filter((a) => a.foreignTrace !== true);
-      for (const attempt of attempts) {
-        const result = await client.callTool({ name: attempt.tool, arguments: attempt.arguments });
-        expect([attempt.tool, result._meta?.status, result._meta?.code]).toEqual([
-          attempt.tool,
-          attempt.expect.status,
-          attempt.expect.code,
-        ]);
-      }
+      const attempts = await callEachAttempt(client);
       // The last call's outcome may leave up to OUTCOME_HOLD_MS after its answer (ADR 0054).
       await vi.waitFor(() =>
         expect(readAuditFile(audit).filter((e) => e.type === 'tool.invoked')).toHaveLength(attempts.length),

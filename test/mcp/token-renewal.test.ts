@@ -12,6 +12,7 @@ import { ExecutionTokenKey } from '../../src/mcp/execution-token.js';
 import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { McpHttpServer } from '../../src/mcp/transports/http.js';
 import { bearer, openRawSession, post } from './support/http-frames.js';
+import { listenOnWorld } from './support/world-over-http.js';
 import { buildWorld, invoked } from './support/world.js';
 
 const servers: McpHttpServer[] = [];
@@ -112,9 +113,7 @@ describe('execution token renewal', () => {
 
   it('renew() mints a new token for the same turn at once, and stops once the execution is closed', async () => {
     const world = buildWorld();
-    const server = await McpHttpServer.listen({
-      openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }),
-    });
+    const server = await listenOnWorld(world);
     servers.push(server);
     const execution = await server.openExecution();
     const renewed = server.executions.renew(execution.executionId)!;

@@ -228,6 +228,15 @@ const plainArguments = fc.oneof(
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
 
+/** One of the OVERSIZED values, by index: a rare choice among a call's arguments and among its contexts alike. */
+const oversizedChoice = {
+  weight: 1,
+  arbitrary: fc.record({
+    kind: fc.constant('oversized' as const),
+    index: fc.integer({ min: 0, max: OVERSIZED.length - 1 }),
+  }),
+};
+
 const toolArguments: fc.Arbitrary<ArgumentRecipe> = fc.oneof(
   { weight: 20, arbitrary: plainArguments.map((value) => ({ kind: 'value' as const, value })) },
   {
@@ -239,13 +248,7 @@ const toolArguments: fc.Arbitrary<ArgumentRecipe> = fc.oneof(
       underPath: fc.boolean(),
     }),
   },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('oversized' as const),
-      index: fc.integer({ min: 0, max: OVERSIZED.length - 1 }),
-    }),
-  },
+  oversizedChoice,
 );
 
 const toolName = fc.oneof(
@@ -296,13 +299,7 @@ const contextChoice = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('independent' as const), context: validContext }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('hostile' as const), context: hostileContext }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('oversized' as const),
-      index: fc.integer({ min: 0, max: OVERSIZED.length - 1 }),
-    }),
-  },
+  oversizedChoice,
 );
 
 const callChoice = fc.oneof(

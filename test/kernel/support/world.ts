@@ -29,6 +29,13 @@ export const NAMESPACE = 'acme';
 export const ACTOR: Address = Object.freeze({ kind: 'human', userId: 'ada' });
 export const ISSUER: Address = Object.freeze({ kind: 'service', serviceId: 'acme-grants' });
 export const OWNER: Address = Object.freeze({ kind: 'group', groupId: 'acme' });
+/** A second user of the namespace, for the rules that keep one user's remembered answers from another. */
+export const BOB: Address = Object.freeze({ kind: 'human', userId: 'bob' });
+/** Ada (ACTOR) then BOB, each with the name a test keys its expectations by. */
+export const ADA_AND_BOB = Object.freeze([
+  ['ada', ACTOR],
+  ['bob', BOB],
+] as const);
 export const STRANGER: Address = Object.freeze({ kind: 'human', userId: 'mallory' });
 export const PURPOSE = 'tidy the project folder';
 export const MINUTE = 60_000;
@@ -261,6 +268,14 @@ export function makeWorld(options: WorldOptions = {}): World {
     ...(options.namespaceSettings === undefined ? {} : { namespaceSettings: options.namespaceSettings }),
   });
   return { kernel, audit, usage };
+}
+
+/** A world whose catalogue `provider` answers, where ada (ACTOR) and BOB each hold a read grant over all of `docs`. */
+export function adaAndBobWorld(provider: ContextToolProvider): World {
+  return makeWorld({
+    providers: [provider],
+    grants: [grant({ id: 'g-ada' }), { ...grant({ id: 'g-bob' }), subject: BOB }],
+  });
 }
 
 /** The single event of `type` the trail must hold for call `callId`. */
