@@ -11,7 +11,9 @@ import { describeThrownWithName } from '../src/kernel/index.js';
 
 export const COULD_NOT_MEASURE = 2;
 
-/** A system call's refusal: `ENOSPC: no space left on device, write` already names the cause and, with its path, where. */
+/**
+ * A system call's refusal: `ENOSPC: no space left on device, write` already names the cause and, with its path, where.
+ */
 function isSystemError(error: unknown): error is NodeJS.ErrnoException {
   return (
     error instanceof Error &&

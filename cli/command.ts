@@ -16,7 +16,10 @@ export interface CommandContext {
 export interface CostlabCommand {
   /** Declares the command's description, operands and options on the commander command `main` made for it. */
   define(command: Command): void;
-  /** Runs with the checked flag values; resolves with the exit code (0 ok, 1 regression or failure, 2 usage or could not measure). */
+  /**
+   * Runs with the checked flag values; resolves with the exit code (0 ok, 1 regression or failure, 2 usage or could not
+   * measure).
+   */
   run(flags: OptionValues, context: CommandContext): Promise<number>;
 }
 

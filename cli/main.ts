@@ -181,7 +181,8 @@ export function toleratePipeClose(stream: NodeJS.WriteStream = process.stdout): 
   });
 }
 
-// Run as a script (`node dist/cli/main.js`, or the sources under tsx): how costlab starts its own children (package-files.ts).
+// Run as a script (`node dist/cli/main.js`, or the sources under tsx): how costlab starts its own children
+// (package-files.ts).
 const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (invokedDirectly) {
   toleratePipeClose();

@@ -44,7 +44,8 @@ function medianSeconds(nodeArgs: readonly string[]): { median: number; min: numb
   return { median: median(times), min: Math.min(...times), max: Math.max(...times) };
 }
 
-// Node's own start-up, the floor no entry point goes under: on a loaded machine it says how much of the figure is the machine's.
+// Node's own start-up, the floor no entry point goes under: on a loaded machine it says how much of the figure is the
+// machine's.
 const floor = medianSeconds(['-e', '0']);
 process.stdout.write(`node -e 0 (the floor): median ${floor.median.toFixed(3)} s over ${runs} runs\n`);
 let over = false;

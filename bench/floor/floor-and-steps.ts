@@ -199,7 +199,10 @@ function ratioByTurn(kernelUs: readonly number[], floorUs: readonly number[]): R
   return roundInterval(kernel.map((us, turn) => us / floor[turn]!));
 }
 
-/** The tail's time over the span's, turn by turn (the run-total share, read per turn so a paused turn is one round of many). */
+/**
+ * The tail's time over the span's, turn by turn (the run-total share, read per turn so a paused turn is one round of
+ * many).
+ */
 function tailShareByTurn(table: {
   readonly tailUs: Float64Array;
   readonly callUs: Float64Array;

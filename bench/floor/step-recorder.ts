@@ -88,7 +88,10 @@ export class StepRecorder implements SpanSink {
     this.marks = 0;
   }
 
-  /** Per call with an invoke span: its steps in µs (NaN where not reached), the tail, the whole span and the provider's span. */
+  /**
+   * Per call with an invoke span: its steps in µs (NaN where not reached), the tail, the whole span and the provider's
+   * span.
+   */
   split(): StepTable {
     if (this.#overflow > 0) throw new Error(`step recorder: ${this.#overflow} marks found no slot`);
     const calls: number[] = [];

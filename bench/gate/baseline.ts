@@ -27,9 +27,15 @@ const LaneShapeSchema = z.strictObject({
 
 const LaneBaselineSchema = z.strictObject({
   shape: LaneShapeSchema,
-  /** Instructions per operation, one value per counted window: `processes` callgrind processes' windows, pooled in order. */
+  /**
+   * Instructions per operation, one value per counted window: `processes` callgrind processes' windows, pooled in
+   * order.
+   */
   perOperation: z.array(z.number().positive()).min(1),
-  /** The A/A processes the windows were counted in. The lane's threshold is derived from the windows (laneThreshold), never stored. */
+  /**
+   * The A/A processes the windows were counted in. The lane's threshold is derived from the windows (laneThreshold),
+   * never stored.
+   */
   processes: z.number().int().positive(),
 });
 

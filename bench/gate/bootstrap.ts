@@ -89,7 +89,9 @@ export interface MedianInterval {
   readonly resamples: number;
 }
 
-/** Percentile bootstrap interval for the median of one sample (paired differences, say); the sample must be non-empty. */
+/**
+ * Percentile bootstrap interval for the median of one sample (paired differences, say); the sample must be non-empty.
+ */
 export function bootstrapMedian(values: readonly number[], options: BootstrapOptions = {}): MedianInterval {
   if (values.length === 0) throw new RangeError('bootstrap needs at least one value');
   const scratch = new Array<number>(values.length);

@@ -23,14 +23,20 @@ import { exitCodeFor, isFlagged } from './verdict.js';
 import type { VerdictRow } from './verdict.js';
 
 export interface BaselineRunOptions {
-  /** A/A processes per lane, BASELINE_WINDOWS windows each: the range of their pooled windows sets each lane's threshold. Default 3. */
+  /**
+   * A/A processes per lane, BASELINE_WINDOWS windows each: the range of their pooled windows sets each lane's
+   * threshold. Default 3.
+   */
   readonly repeats?: number;
   /** The command line to record. */
   readonly command: string;
   readonly onProgress?: (line: string) => void;
 }
 
-/** Counts every lane in `repeats` processes of BASELINE_WINDOWS windows in `root` and returns the baseline (each lane's pooled windows, their spread, its threshold). */
+/**
+ * Counts every lane in `repeats` processes of BASELINE_WINDOWS windows in `root` and returns the baseline (each lane's
+ * pooled windows, their spread, its threshold).
+ */
 export async function countBaseline(root: string, options: BaselineRunOptions): Promise<Baseline> {
   const valgrind = await valgrindVersion();
   const repeats = options.repeats ?? 3;

@@ -212,7 +212,8 @@ export const INSTRUCTION_LANES: readonly InstructionLane[] = Object.freeze([
     warmup: 10,
     perUnit: UNIT_OPERATIONS.boundary.operations,
   },
-  // ADR 0046's fast path: a provider without a change signal, 2,000 tools, asked every turn and compared by identity. Warm-up
+  // ADR 0046's fast path: a provider without a change signal, 2,000 tools, asked every turn and compared by identity.
+  // Warm-up
   // past the second turn, which reads every definition once more and takes it as a value; a unit that read them again
   // (the identity check lost) counts several times over.
   {

@@ -32,7 +32,9 @@ export function probeSource(root: string): string {
   throw new ProbeMissing(`no probe in ${root}: neither ${PROBE_SOURCE} nor ${LEGACY_PROBE_SOURCE} exists`);
 }
 
-/** The esbuild options the gate bundles a checkout's probe with (the bundle's text is what the instruction lanes load). */
+/**
+ * The esbuild options the gate bundles a checkout's probe with (the bundle's text is what the instruction lanes load).
+ */
 export function probeBuildOptions(root: string, source: string): BuildOptions {
   return {
     entryPoints: [join(root, source)],
@@ -45,13 +47,17 @@ export function probeBuildOptions(root: string, source: string): BuildOptions {
   };
 }
 
-/** Bundles `<root>/bench/probes/probe.ts` (or an older commit's `bench/harness/probe.ts`) to `<root>/.cache/gate/probe.mjs`; returns the bundle's path. */
+/**
+ * Bundles `<root>/bench/probes/probe.ts` (or an older commit's `bench/harness/probe.ts`) to
+ * `<root>/.cache/gate/probe.mjs`; returns the bundle's path.
+ */
 export async function bundleProbe(root: string): Promise<string> {
   const outfile = join(root, PROBE_BUNDLE);
   const source = probeSource(root);
   await mkdir(join(root, '.cache', 'gate'), { recursive: true });
   try {
-    // Loaded here, not at the top: esbuild is a checkout's development tool, and the gate's --target path (an installed copy's) never bundles.
+    // Loaded here, not at the top: esbuild is a checkout's development tool, and the gate's --target path (an installed
+    // copy's) never bundles.
     const { build } = await import('esbuild');
     await build({ ...probeBuildOptions(root, source), outfile });
   } catch (error) {

@@ -41,7 +41,8 @@ export async function runProcess(
   let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
   try {
-    // nodePath false: the command from the caller's PATH, not node_modules/.bin; inheritEnv false: the env given is the whole env.
+    // nodePath false: the command from the caller's PATH, not node_modules/.bin; inheritEnv false: the env given is the
+    // whole env.
     const child = x(command, [...args], {
       nodePath: false,
       inheritEnv: false,

@@ -33,7 +33,9 @@ import { measureTimerOverheadUs } from '../floor/timer-overhead.js';
 import { writeResults } from '../results/write-results.js';
 import type { RunKind } from '../results/run-context.js';
 
-/** The package root (the repository root in a checkout), found from this module so the bench runs from any directory. */
+/**
+ * The package root (the repository root in a checkout), found from this module so the bench runs from any directory.
+ */
 export const REPO_ROOT = PACKAGE_ROOT;
 
 /** The published figures, shipped with the code so a fresh clone or an installed copy reproduces the comparison. */
@@ -55,7 +57,10 @@ export interface BenchPlan {
   readonly mcpMeasuredTurns: number;
   /** Turns of the floor's cold lane, at most the floor's measured turns (`mcpMeasuredTurns`). */
   readonly floorColdTurns: number;
-  /** The transport bench (costlab beside a bare SDK server on each MCP transport): untimed calls per endpoint first, rounds, and calls per side per round. */
+  /**
+   * The transport bench (costlab beside a bare SDK server on each MCP transport): untimed calls per endpoint first,
+   * rounds, and calls per side per round.
+   */
   readonly transportPrimingCalls: number;
   readonly transportWarmupRounds: number;
   readonly transportRounds: number;
@@ -138,7 +143,8 @@ export function planBench(options: {
   return {
     warmupTurns,
     measuredTurns,
-    // An MCP turn costs about as much as ten in-process rounds (mostly the connection), so it gets a tenth of the turns.
+    // An MCP turn costs about as much as ten in-process rounds (mostly the connection), so it gets a tenth of the
+    // turns.
     mcpMeasuredTurns: options.mcpTurns ?? Math.max(Math.min(measuredTurns, 10), Math.ceil(measuredTurns / 10)),
     mcpWarmupTurns: Math.ceil(warmupTurns / 10),
     publisherWarmupTurns: publisherTurns(warmupTurns, measuredTurns).warmup,
@@ -229,7 +235,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
         onProgress: (done, total, phase) => progress.update(done, total, phase),
       });
       mcp = { measurement, warmupTurns: plan.mcpWarmupTurns, measuredTurns: plan.mcpMeasuredTurns };
-      // The same call over each transport, costlab beside a bare SDK server: child processes and loopback listeners, closed on every path.
+      // The same call over each transport, costlab beside a bare SDK server: child processes and loopback listeners,
+      // closed on every path.
       progress.phase('mcp transports');
       const { runMcpTransports } = await import('../transports/mcp-transports.js');
       mcpTransports = await runMcpTransports({
@@ -242,7 +249,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
     }
   }
 
-  // The call under `turn` named step by step, beside its floor: a tenth of the staircase's turns (as MCP), three lanes interleaved.
+  // The call under `turn` named step by step, beside its floor: a tenth of the staircase's turns (as MCP), three lanes
+  // interleaved.
   progress.phase('floor & steps');
   const floorAndSteps = await runFloorAndSteps({
     warmupTurns: plan.mcpWarmupTurns,

@@ -24,11 +24,17 @@ export const FULL_GRID: MapGrid = Object.freeze({ providerTools: [1, 2, 3, 4, 6]
 /** CI's grid: the corners and the publisher-shaped world's row and column. */
 export const QUICK_GRID: MapGrid = Object.freeze({ providerTools: [1, 2, 4], grants: [6, 120, 256] });
 
-/** Turns per strategy at each point: a full point took ~45 s and a quick one ~4 s at load 15–30 on the 2-core VM (its rederive call ~0.6–1.2 ms). */
+/**
+ * Turns per strategy at each point: a full point took ~45 s and a quick one ~4 s at load 15–30 on the 2-core VM (its
+ * rederive call ~0.6–1.2 ms).
+ */
 export const FULL_MAP_TURNS = Object.freeze({ warmup: 30, measured: 100 });
 export const QUICK_MAP_TURNS = Object.freeze({ warmup: 5, measured: 20 });
 
-/** The most provider tools a map point may have: the publisher's world is 19 definitions, and a map of hundreds measures catalogue size, which `costlab sweep` does. */
+/**
+ * The most provider tools a map point may have: the publisher's world is 19 definitions, and a map of hundreds measures
+ * catalogue size, which `costlab sweep` does.
+ */
 export const MAX_MAP_PROVIDER_TOOLS = 64;
 
 export const AXIS_RANGES = Object.freeze({

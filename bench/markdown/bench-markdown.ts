@@ -46,7 +46,8 @@ type Row = readonly (string | number)[];
 
 function table(header: Row, rows: readonly Row[], align?: readonly ('l' | 'r')[]): string {
   return markdownTable(
-    // Cells are costlab's own labels and figures; the few outside strings (CPU model, command) are escaped where they are placed.
+    // Cells are costlab's own labels and figures; the few outside strings (CPU model, command) are escaped where they
+    // are placed.
     [header, ...rows].map((row) => row.map(String)),
     { alignDelimiters: false, align: header.map((_, i) => align?.[i] ?? (i === 0 ? 'l' : 'r')) },
   );
@@ -267,7 +268,8 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
   const step = (name: StrategyName) => figures?.staircase.find((candidate) => candidate.strategy === name);
   const s = results.strategies;
   const out: string[] = ['## The staircase beside the published figures', ''];
-  // The anchors file is the user's (--anchors): its path, the reason it could not be read and its own text are outside text.
+  // The anchors file is the user's (--anchors): its path, the reason it could not be read and its own text are outside
+  // text.
   if (anchors.status === 'absent')
     out.push(
       `> Published figures unavailable (${escapeMarkdown(anchors.label)}: ${escapeMarkdown(anchors.reason, 1_000)}); the staircase is printed on its own.`,
@@ -696,7 +698,10 @@ function recordWritesText(writes: NonNullable<MeasuredResults['mcpTransports']>[
   ].join('\n');
 }
 
-/** The sides paired round by round: how sure each difference is, and whether costlab's excess follows the machine's state. */
+/**
+ * The sides paired round by round: how sure each difference is, and whether costlab's excess follows the machine's
+ * state.
+ */
 function pairedTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transports']): string {
   const paired = rows.filter((row) => row.paired !== undefined);
   if (paired.length === 0) return '';

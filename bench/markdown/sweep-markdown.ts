@@ -272,7 +272,10 @@ function targetsTable(results: SweepResults, firstHeader: string): string {
   );
 }
 
-/** One tool of 2,000 changed every turn, both kinds, beside each kind's unchanged N = 2,000 point: reported with the targets. */
+/**
+ * One tool of 2,000 changed every turn, both kinds, beside each kind's unchanged N = 2,000 point: reported with the
+ * targets.
+ */
 function changedNote(results: SweepResults): string | undefined {
   const parts: string[] = [];
   for (const { signalled, label } of PROVIDER_KINDS) {

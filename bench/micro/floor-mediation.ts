@@ -85,7 +85,10 @@ function prefixes(prefix: readonly string[], path: readonly string[]): boolean {
 
 /** One turn of the floor: the context's keys and instant taken once, as the kernel's lease does. */
 export class FloorTurn {
-  /** µs the last call spent in its handler (0 when it was refused first), when the floor has a clock: subtracted as the kernel's provider span is. */
+  /**
+   * µs the last call spent in its handler (0 when it was refused first), when the floor has a clock: subtracted as the
+   * kernel's provider span is.
+   */
   lastHandlerUs = 0;
   readonly #actorKey: string;
   readonly #authorityKey: string;
@@ -259,7 +262,8 @@ export class FloorMediation {
   /**
    * @param clock ms, as `performance.now()`: times the handler so it can be subtracted; absent, no clock is read.
    * @param sink where records go instead of `trail`.
-   * @param hold where an authorized call's outcome record goes, to be written after the answer (ADR 0054); absent, `sink`.
+   * @param hold where an authorized call's outcome record goes, to be written after the answer (ADR 0054); absent,
+   * `sink`.
    */
   constructor(
     handlers: readonly ToolHandler[],

@@ -106,7 +106,9 @@ async function runSuite(url: string, outDir: string, onProgress: (line: string) 
   });
 }
 
-/** The server's declared capabilities and what it lists by name, read as a client would; null when it cannot be read. */
+/**
+ * The server's declared capabilities and what it lists by name, read as a client would; null when it cannot be read.
+ */
 async function serverFacts(
   url: string,
   headers: Record<string, string>,
@@ -138,7 +140,9 @@ async function serverFacts(
 export interface OfficialRunOptions {
   /** The URL the suite is given. */
   readonly url: string;
-  /** Where costlab reads the capabilities from (the same server, with the headers the suite cannot send); default `url`. */
+  /**
+   * Where costlab reads the capabilities from (the same server, with the headers the suite cannot send); default `url`.
+   */
   readonly facts?: { readonly url: string; readonly headers: Record<string, string> };
   readonly onProgress?: (line: string) => void;
 }

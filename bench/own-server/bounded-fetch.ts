@@ -35,7 +35,10 @@ function methodOf(body: unknown): string | undefined {
   }
 }
 
-/** Bytes after the last blank line (an event boundary: `\n\n` or `\n\r\n`), or -1 if the chunk holds none; `before` is the previous chunk's last two bytes. */
+/**
+ * Bytes after the last blank line (an event boundary: `\n\n` or `\n\r\n`), or -1 if the chunk holds none; `before` is
+ * the previous chunk's last two bytes.
+ */
 function bytesAfterBoundary(chunk: Uint8Array, before: readonly [number, number]): number {
   const at = (i: number): number => (i >= 0 ? chunk[i]! : (before[2 + i] ?? -1));
   for (let i = chunk.length - 1; i >= 0; i--) {

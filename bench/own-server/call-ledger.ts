@@ -44,7 +44,8 @@ export class CallLedger {
     // A timeout's time is the timeout, not a measurement of the server.
     if (phase !== 'unmeasured' && outcome.kind !== 'timeout') times[phase].push(outcome.ms);
     this.#last.set(call.key, outcome);
-    // Judged on the first successful answer and whenever one disagrees with it: a schema is compiled per check, not per sample.
+    // Judged on the first successful answer and whenever one disagrees with it: a schema is compiled per check, not per
+    // sample.
     const before = this.#checks.get(call.key);
     if (before === undefined || before.verdict === 'not_checked' || before.verdict === 'valid') {
       const check = structuredContentCheck(

@@ -48,7 +48,9 @@ export class CompareSideFailed extends Error {
   }
 }
 
-/** One fresh process of a target: initialize, then warm-up and `samples` rounds of tools/list and the configured calls. */
+/**
+ * One fresh process of a target: initialize, then warm-up and `samples` rounds of tools/list and the configured calls.
+ */
 export async function measureProcess(
   spec: TargetSpec,
   identity: ResolvedIdentity,

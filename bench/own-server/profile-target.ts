@@ -23,7 +23,8 @@ import type { TargetSpec } from './target-spec.js';
 import type { Redactor } from './secrets.js';
 
 const ISOLATE_LOG = /^isolate-(?:0x)?[0-9A-Fa-f]+(?:-\d+)?-\d+-v8\.log$/;
-// After the server exits, 0x turns the V8 log into ticks (node --prof-process) before it exits itself: about a minute on a loaded 2-core machine.
+// After the server exits, 0x turns the V8 log into ticks (node --prof-process) before it exits itself: about a minute
+// on a loaded 2-core machine.
 const EXIT_WAIT_MS = 300_000;
 
 export class TargetNotProfilable extends Error {

@@ -77,7 +77,8 @@ async function runOne(
       .filter((o) => o.failure !== undefined)
       .map((o) => ({ identity: o.identity.name, ...o.failure! }));
     const firstListing = observations.find((o) => o.listings.length > 0)?.listings[0];
-    // Dead, hung before its first listing, or not speaking MCP: nothing the target promises was seen, so every row fails with the cause.
+    // Dead, hung before its first listing, or not speaking MCP: nothing the target promises was seen, so every row
+    // fails with the cause.
     if (firstListing === undefined) {
       const cause = identityFailures[0] ?? { code: 'protocol_error', message: 'no identity received a listing' };
       return {
@@ -165,11 +166,14 @@ export async function runTargets(options: TargetRunOptions): Promise<TargetRepor
     },
     targets,
   };
-  // Every string from a target was redacted where it entered (messages, frames, names, answers): costlab's own words are left whole.
+  // Every string from a target was redacted where it entered (messages, frames, names, answers): costlab's own words
+  // are left whole.
   return TargetReportSchema.parse(report);
 }
 
-/** Exit code of a run: 0 all measured (and, for conformance, no row failed, errored or went unexercised), 1 otherwise. */
+/**
+ * Exit code of a run: 0 all measured (and, for conformance, no row failed, errored or went unexercised), 1 otherwise.
+ */
 export function targetRunExitCode(report: TargetReport): 0 | 1 {
   const bad = report.targets.some(
     (t) =>

@@ -73,7 +73,10 @@ function firstError(ajv: AjvCore, errors: typeof ajv.errors): string {
   return first === undefined ? 'rejected' : `${first.instancePath || '(root)'} ${first.message ?? ''}`.trim();
 }
 
-/** Why `value` does not satisfy `schema` (a valid schema), or undefined when it does; a schema that does not compile is the problem. */
+/**
+ * Why `value` does not satisfy `schema` (a valid schema), or undefined when it does; a schema that does not compile is
+ * the problem.
+ */
 export function valueProblem(schema: Record<string, unknown>, value: unknown): string | undefined {
   const ajv = validatorFor(schema);
   let validate;

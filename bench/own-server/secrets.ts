@@ -44,7 +44,10 @@ export class Redactor {
     return text.replace(this.#pattern, REDACTED);
   }
 
-  /** A JSON-like value from a target with every string scrubbed, object keys included; numbers, booleans and structure untouched. */
+  /**
+   * A JSON-like value from a target with every string scrubbed, object keys included; numbers, booleans and structure
+   * untouched.
+   */
   scrubValue<T>(value: T): T {
     if (this.#secrets.size === 0) return value;
     return this.#walk(value) as T;

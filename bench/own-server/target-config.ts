@@ -61,7 +61,10 @@ export const TargetConfigSchema = z
     coldRuns: z.number().int().min(1).max(1000).default(5),
     /** Per-request timeout; initialize gets the same. */
     timeoutMs: z.number().int().min(100).max(600_000).default(10_000),
-    /** What the target may send (bench/own-server/target-limits.ts); past each, a named failure. One `tools/list` answer, all pages. */
+    /**
+     * What the target may send (bench/own-server/target-limits.ts); past each, a named failure. One `tools/list`
+     * answer, all pages.
+     */
     maxListingBytes: z
       .number()
       .int()
@@ -125,7 +128,10 @@ export async function loadTargetConfig(file: string): Promise<TargetConfig> {
   return parseTargetConfig(raw, path.dirname(path.resolve(file)), file);
 }
 
-/** Validates a config value; relative `headersFile` paths resolve against `baseDir`; a refusal names `source` (the file it came from). */
+/**
+ * Validates a config value; relative `headersFile` paths resolve against `baseDir`; a refusal names `source` (the file
+ * it came from).
+ */
 export function parseTargetConfig(raw: unknown, baseDir = process.cwd(), source = 'costlab.config.json'): TargetConfig {
   const config = parseContract(source, TargetConfigSchema, raw);
   return {

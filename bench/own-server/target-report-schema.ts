@@ -35,7 +35,9 @@ export const CallCostSchema = z.strictObject({
   /** The tool and its argument set, as the row is keyed: one tool called with two argument sets is two rows. */
   key: z.string(),
   identity: z.string(),
-  /** `config`: from the config file's `calls`; `generated`: arguments made from the tool's inputSchema (`--calls all`). */
+  /**
+   * `config`: from the config file's `calls`; `generated`: arguments made from the tool's inputSchema (`--calls all`).
+   */
   source: z.enum(['config', 'generated']),
   arguments: z.record(z.string(), z.unknown()),
   /** `skipped`: never called, `reason` says why (a possibly destructive tool, arguments that could not be made). */
@@ -61,7 +63,10 @@ export const ToolFootprintSchema = z.strictObject({
 });
 
 export const ListingFootprintSchema = z.strictObject({
-  /** Which tokenizer counted (package, version and encoding): an estimate of what a model is shown, not any one client's count. */
+  /**
+   * Which tokenizer counted (package, version and encoding): an estimate of what a model is shown, not any one client's
+   * count.
+   */
   tokenizer: z.string(),
   toolCount: z.number().int().nonnegative(),
   totalBytes: z.number().int().nonnegative(),

@@ -50,7 +50,10 @@ export interface CallOutcome {
   readonly kind: 'result' | 'error' | 'timeout';
   readonly isError: boolean;
   readonly errorCode?: number;
-  /** The server's own words for a refusal (the JSON-RPC error's message, or the isError result's text), cut and redacted. */
+  /**
+   * The server's own words for a refusal (the JSON-RPC error's message, or the isError result's text), cut and
+   * redacted.
+   */
   readonly errorText?: string;
   /** The tool result as received (kind `result`): where `structuredContent` is. */
   readonly result?: Record<string, unknown>;
@@ -238,7 +241,8 @@ export class TargetSession {
     };
     client.onerror = (error) => session.#onTransportError(error);
     client.onclose = () => {
-      // Deferred a turn: when a request's own error closed the connection (an HTTP 401, say), that error names the failure.
+      // Deferred a turn: when a request's own error closed the connection (an HTTP 401, say), that error names the
+      // failure.
       setImmediate(() => {
         if (!session.#closing)
           session.#fail(new TargetFailure('target_exited', `the target closed the connection${session.#stderrNote()}`));
@@ -479,7 +483,8 @@ export class TargetSession {
             }
           }, CLOSE_GRACE_MS);
     // An HTTP session is ended the way the protocol asks: DELETE with its Mcp-Session-Id, so the server can free it now
-    // rather than at its idle timeout. A server that refuses (405: it keeps no sessions) or is gone is not a failure here.
+    // rather than at its idle timeout. A server that refuses (405: it keeps no sessions) or is gone is not a failure
+    // here.
     if (this.#http?.sessionId !== undefined && this.#failure === undefined) {
       await withTimeout(this.#http.terminateSession(), this.#options.timeoutMs).catch(() => undefined);
     }

@@ -1,4 +1,7 @@
-/** Nearest-rank percentiles of a set of request times, as every target report prints them (a p95 is a time some request took). */
+/**
+ * Nearest-rank percentiles of a set of request times, as every target report prints them (a p95 is a time some request
+ * took).
+ */
 import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 import type { Timing } from './target-report-schema.js';
 

@@ -20,7 +20,9 @@ export interface ChildOptions {
 
 const KEEP_BYTES = 64 * 1024;
 
-/** Runs on the bench's one process runner (`runProcess`); a child that cannot be started rejects with its spawn error. */
+/**
+ * Runs on the bench's one process runner (`runProcess`); a child that cannot be started rejects with its spawn error.
+ */
 export async function runChild(command: string, args: readonly string[], options: ChildOptions): Promise<ChildRun> {
   const started = performance.now();
   const run = await runProcess(command, args, { cwd: options.cwd, env: options.env ?? process.env });

@@ -22,7 +22,10 @@ import { ClinicProducedNoFile, ProfiledWrongThread, ProfilerFailed, outputTail }
 
 export type ClinicTool = 'doctor' | 'flame';
 
-/** clinic's `--name`: reports land as `<dest>/concurrent.clinic-<tool>.html` beside a `concurrent.clinic-<tool>/` data directory. */
+/**
+ * clinic's `--name`: reports land as `<dest>/concurrent.clinic-<tool>.html` beside a `concurrent.clinic-<tool>/` data
+ * directory.
+ */
 export const CLINIC_RUN_NAME = 'concurrent';
 
 export interface ClinicRun {

@@ -28,7 +28,9 @@ import { identityPositions } from './source-map-sidecar.js';
 export const DEFAULT_TOP_FRAMES = 15;
 /** Registration-stack share of kernel time at or above which registration dominates. */
 export const DOMINANCE_THRESHOLD = 0.5;
-/** Share of a frame's own time on a registration stack at or above which it counts as a registration/validation frame. */
+/**
+ * Share of a frame's own time on a registration stack at or above which it counts as a registration/validation frame.
+ */
 export const FRAME_ATTRIBUTION_THRESHOLD = 0.5;
 
 export interface FrameSelfTime {

@@ -1,4 +1,7 @@
-/** The options of a profile run; `costlab profile` (cli/commands/profile.ts) reads and checks them from the command line. */
+/**
+ * The options of a profile run; `costlab profile` (cli/commands/profile.ts) reads and checks them from the command
+ * line.
+ */
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
 
 export interface ProfileOptions {

@@ -167,7 +167,8 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
   log(
     `${collection.history.length} run(s) in history on ${byTestbed.length} testbed(s); latest is ${commitLabel(collection.latest.results)} (${collection.latest.file})`,
   );
-  // Other writers' files (a baseline, dashboard exports) are expected; only a results file this reader cannot use is news.
+  // Other writers' files (a baseline, dashboard exports) are expected; only a results file this reader cannot use is
+  // news.
   for (const skipped of collection.skipped) if (skipped.suspect) log(`skipped ${skipped.file}: ${skipped.reason}`);
 
   const anchors = await loadAnchorSource(options.anchorsPath);

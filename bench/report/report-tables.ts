@@ -240,7 +240,10 @@ export function microTable(latest: Results): Table | undefined {
   };
 }
 
-/** costlab beside a bare SDK server on each MCP transport (bench/transports/mcp-transports.ts), when the run measured it. */
+/**
+ * costlab beside a bare SDK server on each MCP transport (bench/transports/mcp-transports.ts), when the run measured
+ * it.
+ */
 export function transportsTable(latest: Results): Table | undefined {
   const bench = latest.mcpTransports;
   if (bench === undefined) return undefined;

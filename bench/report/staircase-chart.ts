@@ -22,7 +22,10 @@ export const PUBLISHED = 'published';
 export const WHOLE_CALL = 'whole call (p50)';
 export const CATALOGUE_SEGMENT = 'catalogue segment (p50)';
 
-/** The staircase and the history both stack a whole-call panel over a catalogue-segment panel, labelled at their top left. */
+/**
+ * The staircase and the history both stack a whole-call panel over a catalogue-segment panel, labelled at their top
+ * left.
+ */
 export const MEASURE_PANELS: Extract<TopLevelSpec, { facet: unknown }>['facet'] = {
   row: {
     field: 'measure',

@@ -35,7 +35,10 @@ export interface SweepChartRow {
   readonly slopeLabel: string | null;
 }
 
-/** The N curves (P = 1, C = 27, G = 6) of every strategy, and of `turn` without a change signal, with each curve's fitted slope on its largest N. */
+/**
+ * The N curves (P = 1, C = 27, G = 6) of every strategy, and of `turn` without a change signal, with each curve's
+ * fitted slope on its largest N.
+ */
 export function sweepChartRows(results: SweepResults): SweepChartRow[] {
   const rows: SweepChartRow[] = [];
   const curves: { readonly strategy: SeriesName; readonly of: StrategyName; readonly signalled: boolean }[] = [
@@ -120,7 +123,8 @@ export function sweepChartSpec(rows: readonly SweepChartRow[]): TopLevelSpec {
           mark: { type: 'point', filled: true, size: 50, opacity: 1 },
           encoding: { ...encoding, description: { field: 'description' } },
         },
-        // One label layer per strategy, each at its own height: curves that end at the same N would print on top of each other.
+        // One label layer per strategy, each at its own height: curves that end at the same N would print on top of
+        // each other.
         ...strategies.map((strategy, k) => ({
           transform: [{ filter: `datum.slopeLabel !== null && datum.strategy === '${strategy}'` }],
           mark: {

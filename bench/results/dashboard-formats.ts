@@ -36,7 +36,10 @@ export type DashboardInput = Pick<Results, 'strategies'> & {
   readonly environment?: Pick<Results['environment'], 'cores'>;
 };
 
-/** `testbed 1a2b3c4d5e6f; load 0.4/1.9 on 2 cores`: the run's context as `extra` text (parsed back by bench/report/dashboard-history.ts). */
+/**
+ * `testbed 1a2b3c4d5e6f; load 0.4/1.9 on 2 cores`: the run's context as `extra` text (parsed back by
+ * bench/report/dashboard-history.ts).
+ */
 export function runContextText(results: DashboardInput): string | undefined {
   const parts = [
     ...(results.testbed === undefined ? [] : [`testbed ${results.testbed.id}`]),

@@ -24,13 +24,18 @@ export interface Provenance {
 /** Directories the bench and profiler write into, which do not make a tree dirty. */
 const OUTPUT_DIRS = ['results', 'profiles'] as const;
 
-/** The full id of the commit checked out at `repoRoot`, or undefined outside a repository (or before the first commit). */
+/**
+ * The full id of the commit checked out at `repoRoot`, or undefined outside a repository (or before the first commit).
+ */
 export function headCommit(repoRoot: string): string | undefined {
   const commit = git(repoRoot, ['rev-parse', 'HEAD']);
   return commit !== undefined && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit) ? commit : undefined;
 }
 
-/** The commit of the costlab code that is running, or undefined when it runs from an installed package (not a git checkout). */
+/**
+ * The commit of the costlab code that is running, or undefined when it runs from an installed package (not a git
+ * checkout).
+ */
 export function costlabCommit(): string | undefined {
   return PACKAGE_IS_CHECKOUT ? headCommit(PACKAGE_ROOT) : undefined;
 }

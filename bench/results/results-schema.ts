@@ -225,13 +225,18 @@ export const ColdFloorResultSchema = z.object({
 });
 export type ColdFloorResult = z.infer<typeof ColdFloorResultSchema>;
 
-/** The kernel's call and the floor's (bench/micro/floor-mediation.ts), interleaved in one run, provider subtracted from both. */
+/**
+ * The kernel's call and the floor's (bench/micro/floor-mediation.ts), interleaved in one run, provider subtracted from
+ * both.
+ */
 export const FloorResultSchema = z.object({
   kernel: CallStatsSchema,
   floor: CallStatsSchema,
   /** kernel p50 ÷ floor p50. */
   ratioP50: positive,
-  /** kernel ÷ floor turn by turn (each side's median call in the turn, the two run back to back): absent in older files. */
+  /**
+   * kernel ÷ floor turn by turn (each side's median call in the turn, the two run back to back): absent in older files.
+   */
   ratioByTurn: RoundIntervalSchema.optional(),
   /** With the caches evicted before each call: optional, since files written before the cold lane lack it. */
   cold: ColdFloorResultSchema.optional(),
@@ -239,7 +244,8 @@ export const FloorResultSchema = z.object({
 export type FloorResult = z.infer<typeof FloorResultSchema>;
 
 /**
- * The MCP transports a tools/call is measured over, beside a bare SDK server and the floor (bench/transports/mcp-transports.ts).
+ * The MCP transports a tools/call is measured over, beside a bare SDK server and the floor
+ * (bench/transports/mcp-transports.ts).
  * `stdio` is `costlab serve --stdio` as served by default (its trail on stderr); `stdio-audit-file` the same with
  * `--audit FILE`. Files written before the second stdio row have the first three only.
  */
@@ -272,7 +278,9 @@ export const McpTransportRowSchema = z.object({
   floor: CallStatsSchema.optional(),
   /** floor p50 − bare p50: the least an enforced mediation adds on this transport. */
   floorAddedP50Us: z.number().finite().optional(),
-  /** costlab p50 − floor p50: what costlab costs over the least enforced mediation served by the same SDK Server class. */
+  /**
+   * costlab p50 − floor p50: what costlab costs over the least enforced mediation served by the same SDK Server class.
+   */
   overFloorP50Us: z.number().finite().optional(),
   /**
    * The sides paired round by round (bench/transports/round-pairs.ts): each side's block median in a round, the
@@ -399,7 +407,10 @@ export const ResultsSchema = z.object({
   dirty: z.boolean(),
   /** The costlab package version that measured (optional: files written before 0.2.0 lack it). */
   costlabVersion: z.string().min(1).optional(),
-  /** false when costlab ran as an installed package, not a git checkout: `commit` is then 'uncommitted' and names nothing. */
+  /**
+   * false when costlab ran as an installed package, not a git checkout: `commit` is then 'uncommitted' and names
+   * nothing.
+   */
   gitCheckout: z.literal(false).optional(),
   createdAt: isoTimestamp,
   command: z.string().min(1),

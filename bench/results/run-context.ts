@@ -11,7 +11,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-/** The fields of a results file's environment that make absolute times comparable (read by `results-schema.ts`, so not imported from it). */
+/**
+ * The fields of a results file's environment that make absolute times comparable (read by `results-schema.ts`, so not
+ * imported from it).
+ */
 export interface TestbedFields {
   readonly cpuModel: string;
   readonly cores: number;

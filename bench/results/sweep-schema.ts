@@ -39,7 +39,10 @@ const PlannedPointFields = {
 export const SweepPointSchema = z.object({
   ...PlannedPointFields,
   frozenDefinitions: z.boolean(),
-  /** Unmeasured turns the point ran first (warm-up and settling, bench/scale/run-point.ts); absent in files from before settling. */
+  /**
+   * Unmeasured turns the point ran first (warm-up and settling, bench/scale/run-point.ts); absent in files from before
+   * settling.
+   */
   warmupTurns: z.number().int().nonnegative().optional(),
   turns: z.number().int().positive(),
   openP50Us: measured,
@@ -77,7 +80,10 @@ export const SlopeSchema = z.object({
   fromTools: z.number().int().positive(),
   toTools: z.number().int().positive(),
   slope: z.number().finite(),
-  /** `false` for the `turn` curve of providers without a change signal; absent for every other curve (with the signal, where one applies). */
+  /**
+   * `false` for the `turn` curve of providers without a change signal; absent for every other curve (with the signal,
+   * where one applies).
+   */
   changeSignal: z.boolean().optional(),
 });
 

@@ -239,7 +239,9 @@ async function fullerLatest(outDir: string, results: MeasuredResults): Promise<s
   return `latest.json holds a ${heldKind} run of the same commit, which a ${kind} run does not replace`;
 }
 
-/** Writes the run's files, each whole or not at all, holding the directory's lock (bench/results/output-directory.ts). */
+/**
+ * Writes the run's files, each whole or not at all, holding the directory's lock (bench/results/output-directory.ts).
+ */
 export async function writeResults(outDir: string, results: MeasuredResults, markdown: string): Promise<WrittenFiles> {
   // Validate first: nothing is written for a run whose figures the schema rejects.
   const checked = validated(results);

@@ -56,7 +56,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
       continue;
     }
     progress.update(i, plan.points.length, pointLabel(spec));
-    // One probe turn, after one warm-up (the first turn compiles every definition), decides whether the point fits in the run.
+    // One probe turn, after one warm-up (the first turn compiles every definition), decides whether the point fits in
+    // the run.
     const probe = await runPoint(spec, { warmupTurns: 1, minTurns: 1, maxTurns: 1, budgetMs: 0 });
     if (probe.turnP50Us / 1000 > plan.turnCeilingMs) {
       tooSlow.set(curve, point.tools);
@@ -101,7 +102,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   return { results, files };
 }
 
-/** The log–log slope of each N curve (from N = 20 up), per metric: every strategy's, and `turn`'s without a change signal (marked `changeSignal: false`). */
+/**
+ * The log–log slope of each N curve (from N = 20 up), per metric: every strategy's, and `turn`'s without a change
+ * signal (marked `changeSignal: false`).
+ */
 export function fitSlopes(points: readonly SweepPoint[]): SweepResults['slopes'] {
   const slopes: SweepResults['slopes'] = [];
   const curves = [
@@ -129,7 +133,10 @@ export function fitSlopes(points: readonly SweepPoint[]): SweepResults['slopes']
   return slopes;
 }
 
-/** What a whole sweep writes (and a merge of shards): `<out>/sweep/<commit>[-quick].json`, the latest file, the markdown. */
+/**
+ * What a whole sweep writes (and a merge of shards): `<out>/sweep/<commit>[-quick].json`, the latest file, the
+ * markdown.
+ */
 export async function writeSweepOutputs(results: SweepResults, outDir: string): Promise<string[]> {
   const dir = path.join(outDir, 'sweep');
   const json = `${JSON.stringify(results, null, 2)}\n`;
@@ -146,7 +153,10 @@ export async function writeSweepOutputs(results: SweepResults, outDir: string): 
   return files;
 }
 
-/** A shard writes its part only, `<out>/sweep/<commit>[-quick].shard-<i>-of-<n>.json`: never the latest file or the markdown. */
+/**
+ * A shard writes its part only, `<out>/sweep/<commit>[-quick].shard-<i>-of-<n>.json`: never the latest file or the
+ * markdown.
+ */
 async function writeShardFile(results: SweepResults, shard: Shard, outDir: string): Promise<string> {
   const file = path.join(
     outDir,

@@ -89,7 +89,8 @@ export async function measureSdkListing(tools: number, repetitions: number): Pro
       const bridge = await OpenToolBridge.open(kernel, worldContext(rep + 2));
       const opened = performance.now() - c0;
       const server = new McpToolServer(bridge);
-      // The connection handshake is not listing: excluded on both sides (the SDK client connected once, before the loop).
+      // The connection handshake is not listing: excluded on both sides (the SDK client connected once, before the
+      // loop).
       const client = await connected(server);
       const c1 = performance.now();
       const listed = await listTools(client);

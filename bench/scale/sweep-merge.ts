@@ -141,7 +141,8 @@ export function mergeSweepShards(
       `shard${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} missing`,
     );
 
-  // Every planned point in exactly one shard — the one the split gives it to — as measured or skipped, and nothing else.
+  // Every planned point in exactly one shard — the one the split gives it to — as measured or skipped, and nothing
+  // else.
   const { curves, sdkTools } = assignShards(plan, count);
   const owner = new Map<string, { readonly shard: ShardFile; readonly kind: 'point' | 'skip' }>();
   for (const shard of [...byIndex.values()]) {
@@ -190,7 +191,8 @@ export function mergeSweepShards(
       `the SDK side by side at N=${sdkAbsent.join(', ')} is in no shard`,
     );
 
-  // In the order a whole sweep writes them: points and skips as planned (refusals first), the SDK sizes ascending as planned.
+  // In the order a whole sweep writes them: points and skips as planned (refusals first), the SDK sizes ascending as
+  // planned.
   const ordered = [...byIndex.values()]
     .sort((a, b) => a.results.shard!.index - b.results.shard!.index)
     .map((shard) => shard.results);

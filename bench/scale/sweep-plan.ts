@@ -61,9 +61,11 @@ export function planSweep(quick: boolean): SweepPlan {
   const refused: (PlannedPoint & { reason: string })[] = [];
   for (const strategy of strategies)
     for (const tools of axes.tools) points.push({ axis: 'tools', strategy, tools, ...BASE });
-  // The same N curve under `turn` with providers that give no revision (most hosts' providers; ADR 0046), measured and judged beside the signal's.
+  // The same N curve under `turn` with providers that give no revision (most hosts' providers; ADR 0046), measured and
+  // judged beside the signal's.
   for (const tools of axes.tools) points.push({ axis: 'tools', strategy: 'turn', tools, ...BASE, changeSignal: false });
-  // One tool of 2,000 given new content every turn, for both kinds: what one change costs the boundary beside the unchanged N = 2,000 point.
+  // One tool of 2,000 given new content every turn, for both kinds: what one change costs the boundary beside the
+  // unchanged N = 2,000 point.
   for (const changeSignal of [false, true])
     points.push({ axis: 'changed', strategy: 'turn', tools: CHANGED_AT, ...BASE, changeSignal, changedTools: 1 });
   const at = quick ? axes.tools : [20, 2000];
@@ -88,8 +90,10 @@ export function planSweep(quick: boolean): SweepPlan {
     points,
     refused,
     sdkTools: quick ? [20, 2000] : [1, 20, 50, 200, 2000, 10000],
-    // Settling (run-point.ts): 4,000 turns is past the ~3,000 after which no more of the kernel's per-turn code was optimised at 19 tools; the
-    // 2 s cap binds only where a turn costs more than 0.5 ms, and there every turn already runs that code per tool, thousands of times.
+    // Settling (run-point.ts): 4,000 turns is past the ~3,000 after which no more of the kernel's per-turn code was
+    // optimised at 19 tools; the
+    // 2 s cap binds only where a turn costs more than 0.5 ms, and there every turn already runs that code per tool,
+    // thousands of times.
     budget: quick
       ? { warmupTurns: 2, settleTurns: 400, settleMs: 300, minTurns: 5, maxTurns: 60, budgetMs: 250 }
       : { warmupTurns: 3, settleTurns: 4000, settleMs: 2000, minTurns: 10, maxTurns: 400, budgetMs: 1500 },

@@ -229,7 +229,8 @@ async function runRound(run: WorldRun, block: number): Promise<void> {
       lane.world.clearTrail();
       if (measured) {
         lane.tally.add(before, after, done.listed.catalogHash, () => shownOf(done.listed));
-        // With one lane, or blocks of one turn, there is no other kernel's block to come after: every open is the same kind.
+        // With one lane, or blocks of one turn, there is no other kernel's block to come after: every open is the same
+        // kind.
         (turn === first && lanes.length > 1 && block > 1 ? lane.openColdUs : lane.openUs).push(done.openUs);
         lane.listUs.push(done.listUs);
         lane.amortizedUs.push(done.turnUs / TURN_ATTEMPTS.length);

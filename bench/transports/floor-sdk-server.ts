@@ -26,7 +26,10 @@ import { FloorMediation } from '../micro/floor-mediation.js';
 import type { FloorRecordSink, FloorTurn } from '../micro/floor-mediation.js';
 import { TRANSPORT_CALL } from './bare-sdk-server.js';
 
-/** Where the floor's stdio children write: its records, the outcome records it may hold past the answer, and the close that flushes them. */
+/**
+ * Where the floor's stdio children write: its records, the outcome records it may hold past the answer, and the close
+ * that flushes them.
+ */
 export interface FloorStdioSink {
   readonly sink: FloorRecordSink;
   readonly hold: FloorRecordSink;
@@ -91,7 +94,10 @@ export interface FloorSdkServer {
   clear(): void;
 }
 
-/** A fresh floor server over one turn of the reference world (a Server serves one transport); `hold` takes its held outcome records (ADR 0054). */
+/**
+ * A fresh floor server over one turn of the reference world (a Server serves one transport); `hold` takes its held
+ * outcome records (ADR 0054).
+ */
 export function floorSdkServer(sink?: FloorRecordSink, hold?: FloorRecordSink): FloorSdkServer {
   const handlers = referenceTools().filter((handler) => handler.definition.name === TRANSPORT_CALL.name);
   if (handlers.length !== 1) throw new Error(`the reference world has no ${TRANSPORT_CALL.name}`);

@@ -103,7 +103,10 @@ export interface OpenedEndpoint {
   readonly pid?: number;
   /** The loopback listener serving an HTTP endpoint. */
   readonly url?: string;
-  /** The names (never the values) of the headers its client adds to every request: over HTTP, every side's `authorization`. */
+  /**
+   * The names (never the values) of the headers its client adds to every request: over HTTP, every side's
+   * `authorization`.
+   */
   readonly headers?: readonly string[];
 }
 
@@ -133,7 +136,9 @@ export class TransportBenchError extends Error {
 /** Headers an HTTP client adds to every request. */
 type RequestHeaders = Readonly<Record<string, string>>;
 
-/** An endpoint as the bench holds it; what `onOpen` is told (`describe`) derives the header names from `requestHeaders`. */
+/**
+ * An endpoint as the bench holds it; what `onOpen` is told (`describe`) derives the header names from `requestHeaders`.
+ */
 interface Endpoint extends Omit<OpenedEndpoint, 'headers'> {
   readonly client: Client;
   /** What the client adds to every request: over HTTP, costlab's bearer token, the same on every side. */
@@ -180,7 +185,9 @@ function costlabCheck(transport: McpTransportName): (result: CallToolResult) => 
   };
 }
 
-/** The bare server and the floor answer the read as the world's handler does: `{ok: true, path}` as structured content. */
+/**
+ * The bare server and the floor answer the read as the world's handler does: `{ok: true, path}` as structured content.
+ */
 function readCheck(label: string): (result: CallToolResult) => void {
   return (result) => {
     const ok = (result.structuredContent as { ok?: unknown } | undefined)?.ok;
@@ -307,8 +314,10 @@ async function openCostlab(
 }
 
 /**
- * Every HTTP client fetches with a signal per request (httpClientTransport, src/mcp/transports/http-client.ts: the SDK's
- * shared one piles up listeners) and adds the same headers: costlab's bearer token, which the bare server and the floor ignore. Carrying
+ * Every HTTP client fetches with a signal per request (httpClientTransport, src/mcp/transports/http-client.ts: the
+ * SDK's
+ * shared one piles up listeners) and adds the same headers: costlab's bearer token, which the bare server and the floor
+ * ignore. Carrying
  * a ~400-character header costs the SDK client and Node's HTTP stack ~10–25 µs a call (scratch runs, the bare server
  * with and without it, ADR 0038), a cost of the credential and not of any server: paid on every side, it cancels out.
  */
@@ -316,7 +325,10 @@ async function connectHttp(client: Client, url: URL, headers: RequestHeaders | u
   await client.connect(httpClientTransport(url, headers));
 }
 
-/** Opens an execution on a costlab HTTP server and connects a client carrying its bearer token; both close with the bench. */
+/**
+ * Opens an execution on a costlab HTTP server and connects a client carrying its bearer token; both close with the
+ * bench.
+ */
 async function connectToExecution(
   closers: Closers,
   server: McpHttpServer,
@@ -486,7 +498,10 @@ async function openFloorBehindHttp(closers: Closers): Promise<Endpoint> {
   };
 }
 
-/** Untimed calls before the first measured one, each answer checked, the side's accumulation dropped every 100 and at the end. */
+/**
+ * Untimed calls before the first measured one, each answer checked, the side's accumulation dropped every 100 and at
+ * the end.
+ */
 async function prime(endpoint: Endpoint, calls: number): Promise<void> {
   for (let i = 0; i < calls; i++) {
     endpoint.check((await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult);
@@ -495,7 +510,10 @@ async function prime(endpoint: Endpoint, calls: number): Promise<void> {
   endpoint.afterRound?.();
 }
 
-/** One side's block of `calls` tools/calls, each timed at the client, request out to result in (µs); each answer checked outside its time. */
+/**
+ * One side's block of `calls` tools/calls, each timed at the client, request out to result in (µs); each answer checked
+ * outside its time.
+ */
 async function timedBlock(endpoint: Endpoint, calls: number): Promise<number[]> {
   const block: number[] = [];
   for (let i = 0; i < calls; i++) {
@@ -606,7 +624,8 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     }
 
     const samples = new Map<string, number[]>();
-    // Each side's median over its block of calls, one per measured round, for the round-by-round pairing (round-pairs.ts).
+    // Each side's median over its block of calls, one per measured round, for the round-by-round pairing
+    // (round-pairs.ts).
     const blocks = new Map<string, number[]>();
     for (const transport of transports) {
       for (const side of SIDES) {
@@ -701,7 +720,8 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
         })(),
       };
     });
-    // Close first, so each stdio child has written its whole trail and exited; then check it mediated (and recorded) every call.
+    // Close first, so each stdio child has written its whole trail and exited; then check it mediated (and recorded)
+    // every call.
     await closers.closeAll();
     // With the endpoints closed: what the two records cost alone, written as the stdio rows write them (ADR 0039).
     const recordWrites = transports.some((transport) => transport === 'stdio' || transport === 'stdio-audit-file')

@@ -82,7 +82,8 @@ for (let i = 0; i < blocks; i++) {
     fileUs.push(block(file));
     pipeUs.push(block(pipe));
   }
-  // A pause between blocks, as calls have between them: the reader drains the pipe, and the last held outcome's hold runs out.
+  // A pause between blocks, as calls have between them: the reader drains the pipe, and the last held outcome's hold
+  // runs out.
   await new Promise((resolve) => setTimeout(resolve, 1));
 }
 pipe.close();

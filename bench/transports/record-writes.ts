@@ -31,11 +31,17 @@ export interface RecordWritesOptions {
   readonly blocks: number;
   /** Simulated calls (two records each) per block. */
   readonly calls: number;
-  /** The node arguments that start the child: `record-writes-child`'s own unless a test gives a stand-in, to check how its figures are read and a lost record caught. */
+  /**
+   * The node arguments that start the child: `record-writes-child`'s own unless a test gives a stand-in, to check how
+   * its figures are read and a lost record caught.
+   */
   readonly childArgs?: readonly string[];
 }
 
-/** µs per call for the two records, one figure per block, as p50/p95/mean over the blocks: the results file's `recordWrites`. */
+/**
+ * µs per call for the two records, one figure per block, as p50/p95/mean over the blocks: the results file's
+ * `recordWrites`.
+ */
 export type RecordWrites = NonNullable<McpTransports['recordWrites']>;
 
 export class RecordWritesError extends Error {
@@ -96,7 +102,8 @@ export async function measureRecordWrites(options: RecordWritesOptions): Promise
     ) {
       throw new RecordWritesError(`the record-writing child printed no figures for ${blocks} blocks`);
     }
-    // Every record whole in each sink: the pipe's outcome records are `tool.invoked`, one a call; the file holds every line.
+    // Every record whole in each sink: the pipe's outcome records are `tool.invoked`, one a call; the file holds every
+    // line.
     const invoked = await trail.invoked();
     const lines = (await readFile(auditFile, 'utf8')).split('\n').filter((line) => line.length > 0).length;
     if (invoked !== reported.records / 2 || lines !== reported.records) {

@@ -67,7 +67,10 @@ function interval(differences: readonly number[]): PairedDifference {
   return { medianUs: round3(found.median), loUs: round3(found.lo), hiUs: round3(found.hi) };
 }
 
-/** Two sides' block medians paired round by round: the median of `a − b` over the rounds, with its bootstrap interval (DEFAULT_CONFIDENCE). */
+/**
+ * Two sides' block medians paired round by round: the median of `a − b` over the rounds, with its bootstrap interval
+ * (DEFAULT_CONFIDENCE).
+ */
 export function pairedDifference(a: readonly number[], b: readonly number[]): PairedDifference {
   if (a.length !== b.length || a.length === 0)
     throw new RangeError(`pairing needs a block of each side in every round (${a.length} and ${b.length})`);
@@ -130,7 +133,9 @@ export function roundInterval(perRound: readonly number[]): RoundInterval {
   return { rounds: perRound.length, median: round6(found.median), lo: round6(found.lo), hi: round6(found.hi) };
 }
 
-/** Consecutive runs of `size` values (the calls of one round), each reduced to one figure; a short last run is dropped. */
+/**
+ * Consecutive runs of `size` values (the calls of one round), each reduced to one figure; a short last run is dropped.
+ */
 export function perRound(
   values: ArrayLike<number>,
   size: number,

@@ -27,7 +27,10 @@ export interface PairedBound {
   readonly atLeast?: number;
 }
 
-/** One change of a target: when, in which commit where known, from what statement (absent: introduced), to what, and why. */
+/**
+ * One change of a target: when, in which commit where known, from what statement (absent: introduced), to what, and
+ * why.
+ */
 export interface TargetChange {
   readonly date: string;
   readonly commit?: string;
@@ -43,7 +46,9 @@ export type PairedSource = Pick<
   'strategies' | 'staircase' | 'staircaseByRound' | 'floor' | 'steps' | 'mcpTransports'
 >;
 
-/** A target's reading: the round-by-round interval where the run paired its rounds, and the whole-run figure beside it. */
+/**
+ * A target's reading: the round-by-round interval where the run paired its rounds, and the whole-run figure beside it.
+ */
 export interface PairedReading {
   readonly interval?: RoundIntervalRecord;
   readonly whole: number;

@@ -31,7 +31,10 @@ export interface TargetCheck {
   readonly paired?: PairedJudgement;
 }
 
-/** Targets whose miss fails the run (exit 1): a missed structural one, and a failing paired one whose interval lies wholly beyond it. */
+/**
+ * Targets whose miss fails the run (exit 1): a missed structural one, and a failing paired one whose interval lies
+ * wholly beyond it.
+ */
 export function failingTargets(checks: readonly TargetCheck[]): TargetCheck[] {
   return checks.filter(
     (check) => (check.kind === 'structural' && !check.met) || (check.paired !== undefined && failsRun(check.paired)),

@@ -1,5 +1,6 @@
 /**
- * `costlab bench`: the systems-cost harness. The run is `bench/harness/run-bench.ts`, the measuring in the rooms beside it;
+ * `costlab bench`: the systems-cost harness. The run is `bench/harness/run-bench.ts`, the measuring in the rooms beside
+ * it;
  * this module reads options, prints a summary and turns outcomes into exit codes
  * (0 measured and written, 1 the workload did not do what it declares or a target failed, 2 usage).
  */
@@ -146,7 +147,8 @@ export const command = defineCommand<BenchFlags>({
               ]
             : publishedComparisonLines(results, outcome.anchors);
         for (const comparison of comparisons) process.stdout.write(`  ${comparison}\n`);
-        // Each paired target's verdict on its interval (ADR 0063): failing ones first, then the open ones with their gaps.
+        // Each paired target's verdict on its interval (ADR 0063): failing ones first, then the open ones with their
+        // gaps.
         const paired = targets.filter((check) => check.paired !== undefined);
         for (const check of [
           ...paired.filter((c) => c.paired!.state === 'failing'),

@@ -122,7 +122,8 @@ export const command = defineCommand<HistoryFlags>({
       );
     }
     process.stdout.write(`${out.join('\n')}\n`);
-    // Other writers' files in results/ (a baseline, dashboard exports) are expected; a results file this reader cannot use is news.
+    // Other writers' files in results/ (a baseline, dashboard exports) are expected; a results file this reader cannot
+    // use is news.
     for (const skipped of collection.skipped.filter((entry) => entry.suspect))
       process.stderr.write(`history: skipped ${skipped.file}: ${skipped.reason}\n`);
     return 0;

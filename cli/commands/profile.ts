@@ -44,7 +44,8 @@ export const command = defineCommand<ProfileFlags>({
       .option('--no-clinic', 'skip clinic doctor and clinic flame (the slow part)')
       .option('--out <dir>', 'directory that receives <commit>/', PROFILE_DEFAULTS.outDir)
       .option('--top <n>', 'frames listed per strategy', positiveInteger, DEFAULT_TOP_FRAMES);
-    // --target: --turns is the rounds of the call mix; the flame graph goes to <out>/target/flamegraph.html. --json prints
+    // --target: --turns is the rounds of the call mix; the flame graph goes to <out>/target/flamegraph.html. --json
+    // prints
     // the summary (or, with --target, what was written) as JSON instead of the lines.
     addTargetOptions(command, { world: false, calls: false });
   },

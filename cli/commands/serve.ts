@@ -219,7 +219,8 @@ export const command = defineCommand<ServeFlags>({
         '--conformance-world <condition>',
         'stdio: the conformance world armed by <condition> (spawned by `costlab conformance`)',
       )
-      // The rest of the conformance world's options are read by src/conformance/stdio-host.ts; they are for the suite, not for people.
+      // The rest of the conformance world's options are read by src/conformance/stdio-host.ts; they are for the suite,
+      // not for people.
       .addOption(new Option('--conformance-control <address>').hideHelp())
       .addOption(new Option('--conformance-turn <n>').hideHelp())
       .addOption(new Option('--conformance-trace <tag>').hideHelp());

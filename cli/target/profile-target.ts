@@ -10,7 +10,10 @@ export interface ProfileTargetFlags extends TargetFlags {
   readonly turns: number;
 }
 
-/** Writes <out>/target/flamegraph.html; `--turns` is the number of rounds of the mix (one tools/list and each configured call). */
+/**
+ * Writes <out>/target/flamegraph.html; `--turns` is the number of rounds of the mix (one tools/list and each configured
+ * call).
+ */
 export async function runProfileTarget(flags: ProfileTargetFlags): Promise<number> {
   let options;
   try {

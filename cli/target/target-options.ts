@@ -133,7 +133,10 @@ export interface TargetCommandOptions {
   readonly plan: CallPlanOptions;
 }
 
-/** The target `costlab serve --stdio --world <file>` makes of a world file, run by node from this checkout (or the `bin` given). */
+/**
+ * The target `costlab serve --stdio --world <file>` makes of a world file, run by node from this checkout (or the `bin`
+ * given).
+ */
 export function worldTarget(worldFile: string, bin = BIN): TargetSpec {
   return {
     kind: 'stdio',
@@ -143,7 +146,10 @@ export function worldTarget(worldFile: string, bin = BIN): TargetSpec {
   };
 }
 
-/** Reads the config and turns the flags into targets; throws TargetUsageError, TargetSpecInvalid or the config's ContractViolation. */
+/**
+ * Reads the config and turns the flags into targets; throws TargetUsageError, TargetSpecInvalid or the config's
+ * ContractViolation.
+ */
 export async function targetOptions(flags: TargetFlags): Promise<TargetCommandOptions> {
   const configFile = flags.config ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
   let config = configFile === undefined ? DEFAULT_TARGET_CONFIG : await loadTargetConfig(configFile);
@@ -156,7 +162,8 @@ export async function targetOptions(flags: TargetFlags): Promise<TargetCommandOp
   for (const name of Object.keys(LIMIT_FLAGS) as TargetLimitName[]) {
     if (flags[name] !== undefined) config = { ...config, [name]: flags[name] };
   }
-  // The flags pass the config's own bounds, so a limit given on the command line is held to the same range as one in the file.
+  // The flags pass the config's own bounds, so a limit given on the command line is held to the same range as one in
+  // the file.
   config = parseContract('--max-* flags', TargetConfigSchema, config);
   const specs = (flags.target ?? []).map(parseTargetSpec);
   if (flags.world !== undefined) specs.push(worldTarget(flags.world));

@@ -12,7 +12,8 @@
  * workflow_run follow-up passes github.event.workflow_run.head_sha), the number
  * is checked first: the pull request's head must be that commit, so a number
  * read from a fork's artifact cannot aim the comment at another pull request.
- * Exit 0 posted or updated, 1 the API refused or the head did not match, 2 usage. Tested against a loopback server speaking the same API
+ * Exit 0 posted or updated, 1 the API refused or the head did not match, 2 usage. Tested against a loopback server
+ * speaking the same API
  * (test/ci/pull-request-comment.test.ts).
  */
 import { readFile } from 'node:fs/promises';

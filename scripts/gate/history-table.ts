@@ -15,7 +15,9 @@ export const REPLAY_SCHEMA_VERSION = 1;
 export interface LaneJudgement {
   /** A lane id of bench/gate/lanes.ts, or 'structural'. */
   readonly lane: string;
-  /** The gate's own word: regression, improvement, no-change, inconclusive (instruction lanes); pass, fail (structural). */
+  /**
+   * The gate's own word: regression, improvement, no-change, inconclusive (instruction lanes); pass, fail (structural).
+   */
   readonly verdict: string;
   /** Whether the gate would stop on it (isFlagged). */
   readonly flagged: boolean;

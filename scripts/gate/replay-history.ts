@@ -61,7 +61,10 @@ import { INTENT_RULE, statedIntent } from './stated-intent.js';
 
 const LANE_CHOICES = [...INSTRUCTION_LANE_IDS, 'structural'] as const;
 type ReplayLane = (typeof LANE_CHOICES)[number];
-/** The catalogue lanes' owner and the call lane, plus the exact structural counts: what one commit can afford on a shared 2-core machine. */
+/**
+ * The catalogue lanes' owner and the call lane, plus the exact structural counts: what one commit can afford on a
+ * shared 2-core machine.
+ */
 const DEFAULT_LANES = 'catalogue,call,structural';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -227,7 +230,8 @@ function judge(parent: Measured, commit: Measured): LaneJudgement[] {
     reason: row.reason,
   }));
   if (withStructural) {
-    // The structural lane is absolute (today's expectations); a commit is flagged for a row it fails that its parent passed.
+    // The structural lane is absolute (today's expectations); a commit is flagged for a row it fails that its parent
+    // passed.
     const parentFailed = new Set(parent.structural.filter(isFlagged).map((row) => row.segment));
     const newlyFailed = commit.structural.filter((row) => isFlagged(row) && !parentFailed.has(row.segment));
     const stillFailed = commit.structural.filter((row) => isFlagged(row) && parentFailed.has(row.segment));
@@ -286,7 +290,8 @@ await withOutputDirectory(outDir, command, async () => {
       position = `commit ${index + 1}/${commits.length} ${sha.slice(0, 7)}: `;
       if (rows.some((row) => row.sha === sha)) continue;
       if (budgetMinutes !== undefined && treeSeconds.length > 0) {
-        // Stop before a commit that would overrun: the src/ trees it still needs counted, at the mean cost of one so far.
+        // Stop before a commit that would overrun: the src/ trees it still needs counted, at the mean cost of one so
+        // far.
         const mean = treeSeconds.reduce((a, b) => a + b, 0) / treeSeconds.length;
         const sides = new Set(await Promise.all([`${sha}^`, sha].map((ref) => git(root, ['rev-parse', `${ref}:src`]))));
         const uncounted = [...sides].filter((id) => !measurements.has(id)).length;

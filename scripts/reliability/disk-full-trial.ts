@@ -35,7 +35,10 @@ export interface DiskFullResult {
   readonly outcomesMissing: number;
   /** Of those, calls the trail's reader does not name as decided with no outcome: must be 0. */
   readonly missingUnreported: number;
-  /** Succeeded answers that came after the first `audit_unavailable`: calls already past their decision when the limit was hit (at most the window). */
+  /**
+   * Succeeded answers that came after the first `audit_unavailable`: calls already past their decision when the limit
+   * was hit (at most the window).
+   */
   readonly succeededAfterFirstRefusal: number;
   readonly window: number;
 }

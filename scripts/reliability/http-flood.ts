@@ -12,7 +12,8 @@
  * times swing with it; the ratio of the two phases, taken minutes apart on
  * one server, is the steadier figure.
  *
- *   npx tsx scripts/reliability/http-flood.ts [--idle=1000] [--stalled=2000] [--calls=300] [--server-nofile=N] [--fresh-connections] [--root=<checkout>] [--label=after] [--out=results/reliability]
+ * npx tsx scripts/reliability/http-flood.ts [--idle=1000] [--stalled=2000] [--calls=300] [--server-nofile=N]
+ * [--fresh-connections] [--root=<checkout>] [--label=after] [--out=results/reliability]
  *
  * `--server-nofile` runs the server under `ulimit -n N`. `--root` measures another checkout.
  * Bounded: the whole run stops after 120 s.
@@ -76,7 +77,8 @@ const sampler = setInterval(() => {
 }, 100);
 
 // ------------------------------------------------------------------ the legitimate client
-// Keep-alive by default, as an SDK client does; `--fresh-connections` opens a connection per call (a client that reconnects).
+// Keep-alive by default, as an SDK client does; `--fresh-connections` opens a connection per call (a client that
+// reconnects).
 const client = new RawHttpClient(url, token, 1, !values['fresh-connections']);
 const post = (body: string, headers: Record<string, string>): Promise<HttpReply> =>
   client.send('POST', body, headers, 10_000);
@@ -226,7 +228,8 @@ const report = {
     closedByServer: tally.closedByServer,
     closedWith: Object.fromEntries(tally.refusedWith),
   },
-  // The same client on the same server, with no flood and then under it: the ratio is what a loaded machine cannot blur.
+  // The same client on the same server, with no flood and then under it: the ratio is what a loaded machine cannot
+  // blur.
   quiet: quietSummary,
   flood: floodSummary,
   p95FloodOverQuiet: Number((floodSummary.p95Ms / quietSummary.p95Ms).toFixed(2)),

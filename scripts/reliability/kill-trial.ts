@@ -49,7 +49,9 @@ export interface KillTrialResult {
   readonly unaudited: number;
   /** Answered successes with no `allowed` decision record: must be 0. */
   readonly allowedWithoutDecision: number;
-  /** Answered refusals (not `audit_unavailable`, which says it is unrecorded) with no record of the refusal: must be 0. */
+  /**
+   * Answered refusals (not `audit_unavailable`, which says it is unrecorded) with no record of the refusal: must be 0.
+   */
   readonly refusalsWithoutRecord: number;
   /** Answered calls missing their outcome that the reader does not name as decided with no outcome: must be 0. */
   readonly missingUnreported: number;
@@ -71,7 +73,9 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'kill-trial', version: '0' } },
 });
 
-/** Every fourth call reads what no grant allows (refused `no_matching_grant`, its decision and its refusal recorded). */
+/**
+ * Every fourth call reads what no grant allows (refused `no_matching_grant`, its decision and its refusal recorded).
+ */
 function call(id: number): string {
   const path = id % 4 === 0 ? ['hr', 'salaries.csv'] : ['projects', 'roadmap.md'];
   return JSON.stringify({

@@ -1,4 +1,7 @@
-/** Nearest-rank p50, p95 and max of a run of call latencies in ms, to two decimals (NaN for no calls), as the load scripts report them. */
+/**
+ * Nearest-rank p50, p95 and max of a run of call latencies in ms, to two decimals (NaN for no calls), as the load
+ * scripts report them.
+ */
 import { nearestRankSorted, sortedSamples } from '../../bench/statistics/sample-statistics.js';
 
 export interface LatencySummary {

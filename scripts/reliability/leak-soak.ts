@@ -6,7 +6,8 @@
  * full collections, a trail that does not account for every call, or heap
  * growth between the 10,000th and the last turn above the bound.
  *
- *   node --expose-gc --import tsx scripts/reliability/leak-soak.ts [--turns=100000] [--strategy=turn|shared|rederive|all] [--max-growth-mib=8] [--json]
+ * node --expose-gc --import tsx scripts/reliability/leak-soak.ts [--turns=100000] [--strategy=turn|shared|rederive|all]
+ * [--max-growth-mib=8] [--json]
  *
  * `--forget-to-close-every=N` plays a host that never closes every N-th turn, to show the soak fails on a real leak.
  */

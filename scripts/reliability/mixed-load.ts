@@ -7,7 +7,8 @@
  * p95 of the 1 KB calls beside the 1 MB stream under --max-p95-ms (50).
  * Timing is the point here, so it lives in this script, never in npm test.
  *
- *   npx tsx scripts/reliability/mixed-load.ts [--calls=2000] [--large-clients=2] [--large-bytes=1048576] [--max-p95-ms=50] [--root=<checkout>] [--out=<file.json>]
+ * npx tsx scripts/reliability/mixed-load.ts [--calls=2000] [--large-clients=2] [--large-bytes=1048576]
+ * [--max-p95-ms=50] [--root=<checkout>] [--out=<file.json>]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

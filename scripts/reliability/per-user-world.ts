@@ -49,7 +49,10 @@ export function toolOwner(name: string): string | undefined {
   return match === null ? undefined : match[1];
 }
 
-/** What a handler saw when it ran: the user whose catalogue made it, the turn that asked for it, the turn that invoked it. */
+/**
+ * What a handler saw when it ran: the user whose catalogue made it, the turn that asked for it, the turn that invoked
+ * it.
+ */
 export interface HandlerRun {
   readonly tool: string;
   readonly madeFor: string;
@@ -240,7 +243,9 @@ export function perUserGrants(userCount: number): Grant[] {
   return grants;
 }
 
-/** The context of one operation of one user's turn. `step` advances the clock inside the turn; the turn key ignores it. */
+/**
+ * The context of one operation of one user's turn. `step` advances the clock inside the turn; the turn key ignores it.
+ */
 export function perUserContext(user: number, turn: number, step = 0): AccessContext {
   return {
     namespaceId: PER_USER_NAMESPACE,

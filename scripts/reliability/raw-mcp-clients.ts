@@ -20,7 +20,10 @@ export const toolsCall = (
   name = 'files.read',
 ): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
-/** tools/call frames of fixed arguments, serialized once: a megabyte of arguments is not stringified again for every call. */
+/**
+ * tools/call frames of fixed arguments, serialized once: a megabyte of arguments is not stringified again for every
+ * call.
+ */
 export function callFrames(args?: unknown, name?: string): (id: number) => string {
   const head = '{"jsonrpc":"2.0","id":';
   const tail = toolsCall(0, args, name).slice(head.length + 1);
@@ -45,7 +48,10 @@ export interface HttpReply {
   readonly text: string;
 }
 
-/** One client of an HTTP MCP server: its own connection (kept alive unless `keepAlive` is false: a client that reconnects per call), its bearer token on every request. */
+/**
+ * One client of an HTTP MCP server: its own connection (kept alive unless `keepAlive` is false: a client that
+ * reconnects per call), its bearer token on every request.
+ */
 export class RawHttpClient {
   readonly #agent: Agent;
 

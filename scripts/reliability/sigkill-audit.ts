@@ -9,7 +9,8 @@
  * counted too: the rule allows them. Also one run with the stderr reader
  * stalled. Exits 1 on any breach. Writes `results/reliability/sigkill-audit.{json,md}`.
  *
- *   npx tsx scripts/reliability/sigkill-audit.ts [--runs=3] [--calls=10000] [--root=<checkout>] [--out=results/reliability]
+ * npx tsx scripts/reliability/sigkill-audit.ts [--runs=3] [--calls=10000] [--root=<checkout>]
+ * [--out=results/reliability]
  *
  * `--root` points at another checkout (an older commit) to measure it the same way.
  */

@@ -416,7 +416,8 @@ describe.skipIf(process.env.CHROMIUM_PATH === undefined && !existsSync(CHROMIUM)
       );
       expect(cells.length).toBeGreaterThan(100);
       expect(labels.length).toBeGreaterThan(100);
-      // A cell's exact value is a figure of the JSON (or, for the ratios' last column, ours ÷ published of two of them).
+      // A cell's exact value is a figure of the JSON (or, for the ratios' last column, ours ÷ published of two of
+      // them).
       const derived = (value: number): boolean =>
         [...figures].some((ours) =>
           [...figures].some((published) => published !== 0 && Number((ours / published).toPrecision(12)) === value),

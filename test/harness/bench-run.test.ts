@@ -39,7 +39,8 @@ beforeAll(async () => {
   });
   written = parseResults(JSON.parse(await readFile(outcome.files.results!, 'utf8')));
   markdown = await readFile(outcome.files.markdown, 'utf8');
-  // The run starts two child processes (the stdio sides of the transport bench): on a loaded 2-core machine that alone can pass the 30 s default.
+  // The run starts two child processes (the stdio sides of the transport bench): on a loaded 2-core machine that alone
+  // can pass the 30 s default.
 }, 300_000);
 
 afterAll(async () => {

@@ -10,14 +10,20 @@ import { ARGUMENT_LIMITS, CATALOGUE_STRATEGIES, nestsDeeperThan } from '../../sr
 import type { JsonObject } from '../../src/kernel/index.js';
 import { call, context, eventFor, makeWorld, succeeded, tool } from './support/world.js';
 
-/** `{path: [], nested: …}` whose arrays and objects nest exactly `depth` levels (depth ≥ 2: the arguments object is level 1, `path` level 2), built iteratively. */
+/**
+ * `{path: [], nested: …}` whose arrays and objects nest exactly `depth` levels (depth ≥ 2: the arguments object is
+ * level 1, `path` level 2), built iteratively.
+ */
 function argumentsOfDepth(depth: number): JsonObject {
   let value: unknown = 'bottom';
   for (let level = depth; level >= 2; level--) value = level % 2 === 0 ? [value] : { a: value };
   return { path: [], nested: value } as JsonObject;
 }
 
-/** A docs tool that takes any arguments and echoes them back (the shape that overflowed: the echo is validated as output too). */
+/**
+ * A docs tool that takes any arguments and echoes them back (the shape that overflowed: the echo is validated as output
+ * too).
+ */
 const echo = () =>
   tool({
     name: 'docs.echo',

@@ -29,7 +29,10 @@ function definitionsOf(prefix = 'docs.t'): ToolDefinition[] {
 
 const handlerFor = labelledHandler;
 
-/** A host provider as most are written: plain mutable definitions held across turns, fresh handlers per call, no change signal. */
+/**
+ * A host provider as most are written: plain mutable definitions held across turns, fresh handlers per call, no change
+ * signal.
+ */
 function hostProvider() {
   return sharedHostProvider(TOOLS, 3);
 }

@@ -23,7 +23,10 @@ async function attempt(
   return { ...result, id: c.id };
 }
 
-/** A read of docs/a in the default context: refused as no_matching_grant, its audit record naming each grant passed over and why. */
+/**
+ * A read of docs/a in the default context: refused as no_matching_grant, its audit record naming each grant passed over
+ * and why.
+ */
 async function expectNoMatchingGrant(
   world: World,
   rejected: readonly { grantId: string; reason: string }[],

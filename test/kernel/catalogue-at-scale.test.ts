@@ -15,7 +15,10 @@ function providerOf(answer: () => readonly ToolHandler[]): ContextToolProvider {
   return { id: 'big', listTools: async () => answer() };
 }
 
-/** 100,000 handlers sharing one object whose definition counts its reads: a refusal that reads none of them is constant-cost. */
+/**
+ * 100,000 handlers sharing one object whose definition counts its reads: a refusal that reads none of them is
+ * constant-cost.
+ */
 function hundredThousand(): { handlers: readonly ToolHandler[]; reads: () => number } {
   let reads = 0;
   const base = tool({ name: 'docs.many' });

@@ -96,7 +96,8 @@ describe('catalogue-moved-mid-turn (ADR 0026)', () => {
       });
       expect(results.attack).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
       expect(results.control).toMatchObject({ status: 'succeeded' });
-      // A second listing answers differently from the first: the turn's record names a catalogue the call was not answered against.
+      // A second listing answers differently from the first: the turn's record names a catalogue the call was not
+      // answered against.
       expect(relisting.tools.map((t) => t.name)).not.toContain('notion.search');
       expect(relisting.catalogHash).not.toBe(listing.catalogHash);
       expect(provider.calls).toHaveLength(5);

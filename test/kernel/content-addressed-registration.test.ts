@@ -27,7 +27,10 @@ function definitionOf(i: number, overrides: Partial<ToolDefinition> = {}): ToolD
   return { ...tool({ name: `docs.t${String(i).padStart(3, '0')}`, source: 'provider:gen' }).definition, ...overrides };
 }
 
-/** A provider whose handlers are fresh closures and whose definitions are fresh objects on every call, as an MCP-backed one's are. */
+/**
+ * A provider whose handlers are fresh closures and whose definitions are fresh objects on every call, as an MCP-backed
+ * one's are.
+ */
 function freshProvider(edit: (i: number, turnCall: number) => Partial<ToolDefinition> = () => ({})) {
   let calls = 0;
   const provider: ContextToolProvider & { readonly calls: number } = {

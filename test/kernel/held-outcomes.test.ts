@@ -25,7 +25,9 @@ const lines = (file: string): Array<{ type: string; outcome: string; operationId
     .filter((line) => line.length > 0)
     .map((line) => JSON.parse(line) as { type: string; outcome: string; operationId?: string });
 
-/** The test world's trail is typed as the memory sink it defaults to; these tests read their sinks' own output instead. */
+/**
+ * The test world's trail is typed as the memory sink it defaults to; these tests read their sinks' own output instead.
+ */
 const asWorldSink = (sink: AuditSink): MemoryAuditSink => sink as MemoryAuditSink;
 
 const shape = (file: string): string[] =>

@@ -31,7 +31,10 @@ import {
 
 const TOOLS = 30;
 
-/** Definitions whose `description` is a counting getter: any read of a definition (JSON.stringify, sameJson, zod) counts. */
+/**
+ * Definitions whose `description` is a counting getter: any read of a definition (JSON.stringify, sameJson, zod)
+ * counts.
+ */
 function countedDefinitions(prefix: string) {
   const counter = { reads: 0 };
   const definitions = Array.from({ length: TOOLS }, (_, i) => {
@@ -56,7 +59,9 @@ function countedDefinitions(prefix: string) {
   return { definitions, counter };
 }
 
-/** A provider with a revision the test sets, answering fresh handlers (labelled by listing) over counted definitions. */
+/**
+ * A provider with a revision the test sets, answering fresh handlers (labelled by listing) over counted definitions.
+ */
 function revisedProvider(prefix = 'docs') {
   const { definitions, counter } = countedDefinitions(prefix);
   const state = { revision: 'r1' as unknown, listings: 0, revisionsAsked: 0 };
@@ -161,7 +166,10 @@ describe('a new revision is listed and served next turn, under every strategy', 
 });
 
 describe("one principal's answer never serves another (turn)", () => {
-  /** One revision for everyone, answers that differ by actor: the kernel must key by principal, not trust the revision alone. */
+  /**
+   * One revision for everyone, answers that differ by actor: the kernel must key by principal, not trust the revision
+   * alone.
+   */
   function perUserProvider() {
     const state = { listings: 0, revisions: new Map<string, string>() };
     const provider: ContextToolProvider = {

@@ -150,7 +150,8 @@ describe('an unchanged catalogue costs no shape and no walk (turn)', () => {
     const shapes = kernel.counters.shapesBuilt;
     const reverted = await turn(kernel, context({ turn: '3' }));
     expect(reverted.listed.catalogHash).toBe(original.listed.catalogHash);
-    // Compiled again (the name's latest was the edit) — but the text store still knew it, so it is the same object and the same shape.
+    // Compiled again (the name's latest was the edit) — but the text store still knew it, so it is the same object and
+    // the same shape.
     expect(kernel.counters.shapesBuilt).toBe(shapes);
   });
 });

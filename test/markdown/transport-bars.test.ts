@@ -45,7 +45,8 @@ describe('the transport bars: each row against the 5 µs target, the spec rule a
     const rows = lines.slice(lines.indexOf('```') + 1, lines.lastIndexOf('```'));
     const cells = (line: string, glyph: string) => [...line].filter((c) => c === glyph).length;
     expect(rows.map((line) => line.split(' ')[0])).toEqual(['the', 'in-memory', 'stdio', 'stdio-audit-file', 'http']);
-    // 50 µs is 50 cells: the target 5, in-memory 10, stdio 20 of 40 shaded, the file 15 of 20, HTTP's negative rule none.
+    // 50 µs is 50 cells: the target 5, in-memory 10, stdio 20 of 40 shaded, the file 15 of 20, HTTP's negative rule
+    // none.
     expect(rows.map((line) => [cells(line, '░'), cells(line, '▒'), cells(line, '█')])).toEqual([
       [5, 0, 0],
       [0, 0, 10],

@@ -59,7 +59,8 @@ describe('execution token', () => {
     expect(remembering.verify(token, before)).toEqual({ ok: true, claims });
     expect(remembering.recognize(token, before)).toEqual({ ok: true, claims });
     expect(remembering.recognize(token, Date.parse(claims.expiresAt))).toMatchObject({ ok: false, code: 'expired' });
-    // A forged signature, one character beyond Latin-1 that narrows to a signature character, a trailing space: not recognized.
+    // A forged signature, one character beyond Latin-1 that narrows to a signature character, a trailing space: not
+    // recognized.
     const wide = String.fromCharCode(0x100 + signature.charCodeAt(0));
     for (const other of [
       `${body}.${flip(signature, 3)}`,
@@ -70,7 +71,8 @@ describe('execution token', () => {
       expect(remembering.recognize(other, before), other).toBeUndefined();
       expect(remembering.verify(other, before), other).toMatchObject({ ok: false });
     }
-    // The signature's last character carries 2 spare bits: another spelling of the same bytes is recognized by neither path as
+    // The signature's last character carries 2 spare bits: another spelling of the same bytes is recognized by neither
+    // path as
     // the minted text, but verify still decodes and accepts it, as it always did.
     const last = signature.at(-1)!;
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -32,7 +32,10 @@ const pathInput = {
   additionalProperties: false,
 };
 
-/** A world file: two canned tools and, as an upstream MCP server, another `costlab serve --stdio` over the reference world. */
+/**
+ * A world file: two canned tools and, as an upstream MCP server, another `costlab serve --stdio` over the reference
+ * world.
+ */
 function labWorld() {
   return {
     name: 'lab',

@@ -16,7 +16,10 @@ afterEach(() => {
   }
 });
 
-/** A pipe into `cat`, its reader stopped; `resume` lets it read again and resolves with all it read once the pipe is closed. */
+/**
+ * A pipe into `cat`, its reader stopped; `resume` lets it read again and resolves with all it read once the pipe is
+ * closed.
+ */
 function stalledPipe() {
   const child = spawn('cat', [], { stdio: ['pipe', 'pipe', 'ignore'] });
   children.push(child);

@@ -101,7 +101,9 @@ const contentBlock = fc.oneof(
   }),
   fc.record({ type: fc.constant('bogus'), text: fc.string() }),
 );
-/** Any output a checked ToolResult may carry, including what an upstream MCP server's content looks like (valid or not). */
+/**
+ * Any output a checked ToolResult may carry, including what an upstream MCP server's content looks like (valid or not).
+ */
 const output = fc.oneof(
   fc.jsonValue(),
   fc.record({ content: fc.array(contentBlock, { maxLength: 3 }) }),

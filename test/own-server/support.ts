@@ -10,13 +10,19 @@ const q = (p: string): string => JSON.stringify(p);
 
 export const sdkFixture = (n: number | '{n}'): string =>
   `stdio:${q(process.execPath)} ${q(`${FIXTURES}sdk-tools-server.mjs`)} ${n}`;
-/** The SDK fixture with annotations: read-only tools, a destructive `erase_records`, `count_records` with an outputSchema. */
+/**
+ * The SDK fixture with annotations: read-only tools, a destructive `erase_records`, `count_records` with an
+ * outputSchema.
+ */
 export const annotatedFixture = (n: number): string => `${sdkFixture(n)} --annotated`;
 export const misbehaving = (...flags: string[]): string =>
   `stdio:${q(process.execPath)} ${q(`${FIXTURES}misbehaving-server.mjs`)} ${flags.join(' ')}`.trim();
 export const broken = (mode: 'hang' | 'hang-after-init' | 'nonsense' | 'exit' | 'garbage' | 'huge'): string =>
   `stdio:${q(process.execPath)} ${q(`${FIXTURES}broken-server.mjs`)} ${mode}`;
-/** A hostile server (test/fixtures/targets/hostile-server.mjs); each argument single-quoted for the spec's shell-like split. */
+/**
+ * A hostile server (test/fixtures/targets/hostile-server.mjs); each argument single-quoted for the spec's shell-like
+ * split.
+ */
 export const hostile = (...args: string[]): string =>
   `stdio:${q(process.execPath)} ${q(`${FIXTURES}hostile-server.mjs`)} ${args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ')}`;
 export const costlabStdio = (): string =>

@@ -1,4 +1,6 @@
-/** costlab.config.json at its boundary: every bad field named, credentials resolved and never echoed, --target parsed. */
+/**
+ * costlab.config.json at its boundary: every bad field named, credentials resolved and never echoed, --target parsed.
+ */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

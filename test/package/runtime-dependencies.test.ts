@@ -24,7 +24,9 @@ const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'
   devDependencies: Record<string, string>;
 };
 const BUILTINS = new Set(builtinModules);
-/** Development tools the checkout-only paths load with `await import()` where they use them, never at a module's top. */
+/**
+ * Development tools the checkout-only paths load with `await import()` where they use them, never at a module's top.
+ */
 const CHECKOUT_TOOLS = new Set(['esbuild']);
 /** A module started as a child: `moduleScriptArgs(new URL('./child.js', import.meta.url))` and its kin. */
 const CHILD_MODULE = /new URL\('(\.{1,2}\/[^']+\.js)', import\.meta\.url\)/g;

@@ -4,7 +4,10 @@ import { PROFILE_SUMMARY_SCHEMA_VERSION, renderProfileSummary } from '../../benc
 import type { ProfileSummary, StrategyProfile } from '../../bench/markdown/profile-summary.js';
 import { ProfileBuilder, REPO, frame, pseudo } from './synthetic-profile.js';
 
-/** A kernel turn where registration takes `registerUs` and the rest of the kernel `restUs` (whole ms: one 1 ms sample each). */
+/**
+ * A kernel turn where registration takes `registerUs` and the rest of the kernel `restUs` (whole ms: one 1 ms sample
+ * each).
+ */
 function kernelProfile(registerUs: number, restUs: number, argumentParsingUs = 0) {
   const builder = new ProfileBuilder()
     .node('invoke', 'root', frame('invokeTool', 'src/kernel/operations/invoke-tool.ts', 40))

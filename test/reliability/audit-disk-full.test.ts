@@ -31,8 +31,10 @@ describe('the audit file at a file-size limit', () => {
     expect(result.answers.audit_unavailable).toBeGreaterThan(0);
     expect(result.answers.no_matching_grant).toBeGreaterThan(0);
     expect(result.answers.succeeded).toBe(result.allowedDecisions);
-    // Outcomes held past their answers are lost only in a write the full file refused; each such call is named by the reader (above).
-    // No bound on their number: after a long write is refused, a shorter decision may still fit, so calls can run on between refusals.
+    // Outcomes held past their answers are lost only in a write the full file refused; each such call is named by the
+    // reader (above).
+    // No bound on their number: after a long write is refused, a shorter decision may still fit, so calls can run on
+    // between refusals.
     expect(result.outcomesMissing).toBeLessThanOrEqual(result.answers.succeeded ?? 0);
     expect(result.succeededAfterFirstRefusal).toBeLessThan(result.window);
     expect(Object.keys(result.answers).sort()).toEqual(['audit_unavailable', 'no_matching_grant', 'succeeded']);

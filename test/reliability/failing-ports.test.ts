@@ -90,7 +90,10 @@ function invokedRecord(audit: MemoryAuditSink, callId: string): AuditEvent {
 }
 
 /** Ways host code throws: an Error, a rejection, and values that are not errors (one with no string form at all). */
-/** A call in a turn whose catalogue could not be resolved: refused as tool_catalog_unavailable, recorded so, the tool never run. */
+/**
+ * A call in a turn whose catalogue could not be resolved: refused as tool_catalog_unavailable, recorded so, the tool
+ * never run.
+ */
 async function expectCallRefusedUnavailable(
   kernel: ReturnType<typeof setup>['kernel'],
   audit: MemoryAuditSink,

@@ -140,7 +140,10 @@ const POLLUTING_KEYS = [
   'isAdmin',
 ];
 
-/** An object built by JSON.parse from key/value pairs, so `__proto__` arrives as an own key, the way it does off the wire. */
+/**
+ * An object built by JSON.parse from key/value pairs, so `__proto__` arrives as an own key, the way it does off the
+ * wire.
+ */
 function wireObject(pairs: readonly (readonly [string, unknown])[]): Record<string, unknown> {
   return JSON.parse(
     `{${pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v ?? null)}`).join(',')}}`,
@@ -494,7 +497,9 @@ function isValidContext(value: unknown): value is AccessContext {
   );
 }
 
-/** The grants and instants the model judges an operation by: the turn's when it joins the open lease, its own otherwise. */
+/**
+ * The grants and instants the model judges an operation by: the turn's when it joins the open lease, its own otherwise.
+ */
 function modelView(
   s: Scenario,
   context: AccessContext,
@@ -802,7 +807,8 @@ describe('hostile input (property-based)', () => {
       fc.asyncProperty(grantRulesScenario, (s) => runScenario(s, rules)),
       { numRuns: RULES_RUNS },
     );
-    // Not vacuous: hundreds of decisions each way are held to the model (about one allowed and one denied per two scenarios).
+    // Not vacuous: hundreds of decisions each way are held to the model (about one allowed and one denied per two
+    // scenarios).
     expect(rules.allowed).toBeGreaterThan(RULES_RUNS / 4);
     expect(rules.deniedByGrants).toBeGreaterThan(RULES_RUNS / 4);
   });

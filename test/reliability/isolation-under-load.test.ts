@@ -42,7 +42,10 @@ interface TurnRecord {
   readonly results: readonly ToolResult[];
 }
 
-/** Gives the event loop away 0–3 times, as microtasks or macrotasks, so the turns' steps interleave differently each time. */
+/**
+ * Gives the event loop away 0–3 times, as microtasks or macrotasks, so the turns' steps interleave differently each
+ * time.
+ */
 async function yieldRandomly(random: Random): Promise<void> {
   const times = randomIndex(random, 4);
   for (let i = 0; i < times; i++) {

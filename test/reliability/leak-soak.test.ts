@@ -62,7 +62,8 @@ describe.each(CATALOGUE_STRATEGIES)('leak soak, strategy %s', (strategy) => {
     // Three of the four close moments land before the derivation settles.
     expect(report.listingsCutByClose).toBeGreaterThanOrEqual((kinds['close-races-derivation'] * 3) / 4 - 1);
 
-    // The trail accounts for every operation: one tool.invoked per call, interrupted ones included; one record per listing.
+    // The trail accounts for every operation: one tool.invoked per call, interrupted ones included; one record per
+    // listing.
     const audit = report.auditByTypeAndOutcome;
     expect((audit['tool.invoked:succeeded'] ?? 0) + (audit['tool.invoked:interrupted'] ?? 0)).toBe(report.calls);
     expect(audit['tool.invoked:interrupted']).toBe(report.abortedCalls);

@@ -36,7 +36,10 @@ const SDK_RUNS = 100;
 /** JSON-RPC error codes a server may answer with (JSON-RPC 2.0 §5.1 and the MCP SDK). */
 const PROTOCOL_ERROR_CODES = new Set([-32700, -32600, -32601, -32602, -32603]);
 
-/** Requests settle within microtasks of the macrotask that delivered them; this many macrotasks without an answer is silence. */
+/**
+ * Requests settle within microtasks of the macrotask that delivered them; this many macrotasks without an answer is
+ * silence.
+ */
 const MACROTASKS_BEFORE_SILENCE = 200;
 
 const TOOL_NAMES = [...STATIC_TOOL_SPECS.map((spec) => spec.name), 'notion.search'];
@@ -264,7 +267,8 @@ function deepText(value: unknown, depth: number): string {
       cursor = cursor[0];
       continue;
     }
-    // Descend into the last member that nests (the deep one, in every frame built here); the others stringify as they are.
+    // Descend into the last member that nests (the deep one, in every frame built here); the others stringify as they
+    // are.
     const entries = Object.entries(cursor as Record<string, unknown>);
     const deepAt = entries.findLastIndex(([, v]) => v !== null && typeof v === 'object');
     const at = deepAt === -1 ? entries.length - 1 : deepAt;
@@ -318,7 +322,9 @@ function expectTrailMatches(results: readonly CallResultFrame[], audit: MemoryAu
   }
 }
 
-/** Waits for `pending` to settle, counting macrotasks: an answer that never comes fails the test instead of hanging it. */
+/**
+ * Waits for `pending` to settle, counting macrotasks: an answer that never comes fails the test instead of hanging it.
+ */
 async function answered<T>(pending: Promise<T>, what: string): Promise<T> {
   let settled = false;
   const outcome = pending.finally(() => {

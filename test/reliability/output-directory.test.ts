@@ -87,7 +87,8 @@ describe('an output directory', () => {
     await exited(child);
     const started = Number(/writing (\d+)\n(?![\s\S]*writing)/.exec(said)![1]);
     const run = runOf(dir);
-    // The run being written when the signal came is `started` or later (the pipe may lag); what is on disk is one whole run.
+    // The run being written when the signal came is `started` or later (the pipe may lag); what is on disk is one whole
+    // run.
     expect(run).toBeGreaterThanOrEqual(started - 1);
     expect(Number.isInteger(run)).toBe(true);
     // The killed run's lock is still there, fresh: the next run is refused naming the dead run until it goes stale.

@@ -90,7 +90,10 @@ function startsWith(path: readonly string[], prefix: readonly string[]): boolean
   return prefix.every((segment, i) => path[i] === segment);
 }
 
-/** "active": issued, not before its start, not revoked at admission; not expired at the latest of admission, now, and what the turn has seen. */
+/**
+ * "active": issued, not before its start, not revoked at admission; not expired at the latest of admission, now, and
+ * what the turn has seen.
+ */
 function isActive(grant: ModelGrant, at: ModelInstants): boolean {
   const admitted = at.admittedAt;
   const expiryJudgedAt = Math.max(at.admittedAt, at.now, at.latestNow ?? -Infinity);
@@ -116,7 +119,10 @@ function ownerOf(resource: ModelResource, context: ModelContext): ModelAddress {
   return resource.owner ?? context.owner;
 }
 
-/** The invocation test: namespace and owner agree, the action is listed or `*`, the path is equal (exact) or below (descendants). */
+/**
+ * The invocation test: namespace and owner agree, the action is listed or `*`, the path is equal (exact) or below
+ * (descendants).
+ */
 export function capabilityMatches(grant: ModelGrant, requirement: ModelRequirement, context: ModelContext): boolean {
   return grant.capabilities.some((capability) => {
     if (capability.resource.namespace !== requirement.resource.namespace) return false;
@@ -193,7 +199,10 @@ export function modelCanDiscover(
   return grants.some((grant) => isEligible(grant, context, at) && capabilityCouldMatch(grant, ceiling, context));
 }
 
-/** Is `requirement` inside `ceiling` (SPEC §1.6 step 7): same action, namespace and owner, and the ceiling's path a prefix of its path. */
+/**
+ * Is `requirement` inside `ceiling` (SPEC §1.6 step 7): same action, namespace and owner, and the ceiling's path a
+ * prefix of its path.
+ */
 export function insideCeiling(
   requirement: ModelRequirement,
   ceiling: ModelRequirement,

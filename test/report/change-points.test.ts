@@ -145,7 +145,8 @@ describe('steps in a history', () => {
       { title: 'History', summary: 'history' },
     );
     expect(chart.warnings).toEqual([]);
-    // Two triangles (turn and turn over MCP), each named for its step, commit and series; the described points unchanged.
+    // Two triangles (turn and turn over MCP), each named for its step, commit and series; the described points
+    // unchanged.
     const triangles = [...chart.svg.matchAll(/aria-label="([^"]*)"[^>]*aria-roledescription="step"/g)].map(
       (match) => match[1],
     );

@@ -34,7 +34,10 @@ const environment = {
   lockfileHash: 'h',
 };
 
-/** A shard's results file as `sweep --shard i/n` writes it, with figures that grow with N (the boundary without a change signal well within its targets). */
+/**
+ * A shard's results file as `sweep --shard i/n` writes it, with figures that grow with N (the boundary without a change
+ * signal well within its targets).
+ */
 function shardResults(
   quick: boolean,
   index: number,

@@ -236,7 +236,8 @@ describe('sweep results and report', () => {
       ],
     });
     const targets = checkSweepTargets(both);
-    // 140/30 = 4.7× (met), 800/140 = 5.7× (missed), 140 µs ≤ 500 µs, 300/140 = 2.1× (missed), call 36/20 = 1.8× (missed);
+    // 140/30 = 4.7× (met), 800/140 = 5.7× (missed), 140 µs ≤ 500 µs, 300/140 = 2.1× (missed), call 36/20 = 1.8×
+    // (missed);
     // the three never yet met are open: judged and printed with their gap, failing nothing.
     expect(targets.slice(4, 9).map((t) => [t.met, t.kind])).toEqual([
       [true, 'ratio'],

@@ -77,7 +77,8 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       // Two measured rounds cannot be split in thirds: no round-by-round pairing.
       expect(row.paired).toBeUndefined();
     }
-    // The call timed inside the server: for the sides served in this process only, as many calls a side as the rounds measured.
+    // The call timed inside the server: for the sides served in this process only, as many calls a side as the rounds
+    // measured.
     expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual([
       'in-memory',
       'http',
@@ -129,7 +130,8 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       '127.0.0.1',
       '127.0.0.1',
     ]);
-    // Over HTTP every side's client carries a bearer header of costlab's (the floor behind costlab's checks, its own server's); no other transport sends headers.
+    // Over HTTP every side's client carries a bearer header of costlab's (the floor behind costlab's checks, its own
+    // server's); no other transport sends headers.
     expect(opened.filter((e) => e.headers !== undefined).map((e) => [e.transport, e.side, e.headers])).toEqual(
       (['costlab', 'bare', 'floor', 'floor'] as const).map((side) => ['http', side, ['authorization']]),
     );

@@ -22,7 +22,8 @@ describe('pairRounds', () => {
   });
 
   it("splits the pairs by the floor's block, not by a term of the difference: the quickest third and the slowest third of rounds", () => {
-    // Rounds in time order; by the floor's time the quickest two are rounds 1 and 4 (added 1 and 3), the slowest two rounds 0 and 3 (added 10 and 20).
+    // Rounds in time order; by the floor's time the quickest two are rounds 1 and 4 (added 1 and 3), the slowest two
+    // rounds 0 and 3 (added 10 and 20).
     const floor = [50, 10, 30, 60, 12, 31];
     const added = [10, 1, 5, 20, 3, 6];
     // The bare server's own blocks run the other way: sorting by them would pick the opposite rounds.

@@ -10,7 +10,10 @@ import { checkTargets, failingTargets } from '../../bench/verdicts/targets.js';
 import type { MeasuredResults } from '../../bench/results/write-results.js';
 import { makeResults } from '../fixtures/results-fixture.js';
 
-/** The operations that resolved a catalogue in a fixture turn: its listing and 24 calls, as the harness counts them (fixed here, not read back from the figures the targets judge). */
+/**
+ * The operations that resolved a catalogue in a fixture turn: its listing and 24 calls, as the harness counts them
+ * (fixed here, not read back from the figures the targets judge).
+ */
 const OPERATIONS_PER_TURN = 25;
 
 function measured(

@@ -124,7 +124,10 @@ export interface ToolSpec {
   readonly annotations?: ToolDefinition['annotations'];
   /** Default: `{path: string[]}` and nothing else. */
   readonly parse?: (args: JsonObject) => JsonObject;
-  /** Default: the argument path under the ceiling's namespace and action. `null`: no resolveRequirement at all (the ceiling is the need). */
+  /**
+   * Default: the argument path under the ceiling's namespace and action. `null`: no resolveRequirement at all (the
+   * ceiling is the need).
+   */
   readonly resolve?: ((context: AccessContext, call: ParsedToolCall, ceiling: Requirement) => unknown) | null;
   /** Default: a succeeded result echoing the path. */
   readonly invoke?: (context: AccessContext, call: ParsedToolCall, signal: AbortSignal) => unknown;
@@ -242,7 +245,10 @@ export interface World {
   readonly usage: UsageStore | undefined;
 }
 
-/** The default tools: a read tool over all of `docs`, a write tool, and one in a namespace the default context does not enable. */
+/**
+ * The default tools: a read tool over all of `docs`, a write tool, and one in a namespace the default context does not
+ * enable.
+ */
 export function defaultTools(): TestTool[] {
   return [
     tool({ name: 'docs.read' }),
@@ -285,7 +291,10 @@ export function eventFor(audit: MemoryAuditSink, type: 'tool.invoked' | 'authori
   return events[0]!;
 }
 
-/** One turn as a harness runs it: the lease opened, the catalogue listed, one call to `toolName` with `args`, the lease closed. */
+/**
+ * One turn as a harness runs it: the lease opened, the catalogue listed, one call to `toolName` with `args`, the lease
+ * closed.
+ */
 export async function listAndCall(kernel: MediationKernel, ctx: AccessContext, toolName: string, args: JsonObject) {
   const scope = await kernel.openTurnAuthority(ctx);
   try {

@@ -4,7 +4,10 @@ import { expect } from 'vitest';
 import { MCP_ATTEMPTS } from '../../../bench/transports/mcp-path.js';
 import type { Attempt } from '../../../bench/world/workload.js';
 
-/** Calls each attempt a client can make over MCP (all but the forged-trace one), each answered with the status and code it expects; returns them. */
+/**
+ * Calls each attempt a client can make over MCP (all but the forged-trace one), each answered with the status and code
+ * it expects; returns them.
+ */
 export async function callEachAttempt(client: Client): Promise<readonly Attempt[]> {
   for (const attempt of MCP_ATTEMPTS) {
     const result = await client.callTool({ name: attempt.tool, arguments: attempt.arguments });

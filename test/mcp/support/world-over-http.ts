@@ -1,4 +1,7 @@
-/** A test world served over Streamable HTTP on loopback: each execution opens a turn of the world in the reference context. */
+/**
+ * A test world served over Streamable HTTP on loopback: each execution opens a turn of the world in the reference
+ * context.
+ */
 import { OpenToolBridge } from '../../../src/mcp/open-tool-bridge.js';
 import { McpHttpServer } from '../../../src/mcp/transports/http.js';
 import type { McpHttpServerOptions } from '../../../src/mcp/transports/http.js';

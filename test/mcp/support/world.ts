@@ -61,7 +61,9 @@ export interface RecordedSpan {
   readonly end: number;
 }
 
-/** A span sink on a logical clock (each read is the next integer), so span order is exact and no wall time is involved. */
+/**
+ * A span sink on a logical clock (each read is the next integer), so span order is exact and no wall time is involved.
+ */
 export function tickingSpanSink(): SpanSink & { spans: RecordedSpan[] } {
   let tick = 0;
   const spans: RecordedSpan[] = [];
