@@ -1,3 +1,4 @@
+import { formatSeconds as seconds } from '../format/index.js';
 /**
  * Progress on stderr, so stdout stays clean for whatever a caller pipes.
  * On a terminal: one bar redrawn in place, at most every 100 ms. Anywhere
@@ -100,8 +101,4 @@ export class Progress {
 
 function percent(done: number, total: number): string {
   return `${total === 0 ? 100 : Math.floor((done / total) * 100)}%`;
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }

@@ -12,7 +12,7 @@ import type { CommitProfiles } from './profile-links.js';
 import type { GateHistorySummary } from './gate-history-link.js';
 import { TURN_UNSIGNALLED } from './palette.js';
 import type { ResultsFile } from './results-collection.js';
-import { formatDuration, formatRatio, formatShare } from './number-format.js';
+import { formatDuration, formatRatio, formatShare } from '../format/index.js';
 import { commitLabel } from './history-chart.js';
 import { STEP_RULE } from './history-steps.js';
 import { NOISE_RULE } from '../results/run-context.js';

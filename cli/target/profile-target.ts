@@ -5,6 +5,7 @@ import { CredentialMissing, resolveIdentities } from '../../bench/own-server/ind
 import { Redactor } from '../../bench/own-server/index.js';
 import { targetOptions, usageFailure } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
+import { formatSeconds } from '../../bench/format/index.js';
 
 export interface ProfileTargetFlags extends TargetFlags {
   readonly turns: number;
@@ -35,7 +36,7 @@ export async function runProfileTarget(flags: ProfileTargetFlags): Promise<numbe
     process.stdout.write(
       options.json
         ? `${JSON.stringify({ schemaVersion: 1, kind: 'target-profile', target: options.specs[0]!.text, flamegraph: written, isolateLog: profile.isolateLog, requests: profile.requests, elapsedMs: Math.round(profile.elapsedMs) }, null, 2)}\n`
-        : `wrote ${written}: ${profile.requests} requests in ${(profile.elapsedMs / 1000).toFixed(1)} s, from ${profile.isolateLog}\n`,
+        : `wrote ${written}: ${profile.requests} requests in ${formatSeconds(profile.elapsedMs)}, from ${profile.isolateLog}\n`,
     );
     return 0;
   } catch (error) {

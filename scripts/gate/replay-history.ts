@@ -42,7 +42,7 @@ import {
   structuralLane,
 } from '../../bench/gate/lanes.js';
 import type { InstructionFigures, InstructionLaneId } from '../../bench/gate/lanes.js';
-import { formatChange } from '../../bench/gate/format.js';
+import { formatChange } from '../../bench/format/index.js';
 import { isFlagged } from '../../bench/gate/verdict.js';
 import type { StructuralRow } from '../../bench/gate/verdict.js';
 import { positiveInteger, positiveNumber, subsetOf, FlagProblem } from '../../bench/command-line/flag-values.js';

@@ -31,6 +31,7 @@ import { announcement, rssOf } from './served-process.js';
 import { RawHttpClient } from './raw-mcp-clients.js';
 import type { HttpReply } from './raw-mcp-clients.js';
 import { latencySummary } from './latency-summary.js';
+import { roundPrinted } from '../../bench/format/index.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -232,13 +233,13 @@ const report = {
   // blur.
   quiet: quietSummary,
   flood: floodSummary,
-  p95FloodOverQuiet: Number((floodSummary.p95Ms / quietSummary.p95Ms).toFixed(2)),
+  p95FloodOverQuiet: roundPrinted(floodSummary.p95Ms / quietSummary.p95Ms, 2),
   server: {
-    quietRssMiB: Number((quietRss / 2 ** 20).toFixed(1)),
-    peakRssMiB: Number((peakRss / 2 ** 20).toFixed(1)),
-    vmHwmMiB: Number((hwm / 2 ** 20).toFixed(1)),
+    quietRssMiB: roundPrinted(quietRss / 2 ** 20, 1),
+    peakRssMiB: roundPrinted(peakRss / 2 ** 20, 1),
+    vmHwmMiB: roundPrinted(hwm / 2 ** 20, 1),
   },
-  elapsedS: Number(((Date.now() - started) / 1000).toFixed(1)),
+  elapsedS: roundPrinted((Date.now() - started) / 1000, 1),
 };
 const out = values.out ?? path.join(REPO, 'results', 'reliability');
 mkdirSync(out, { recursive: true });

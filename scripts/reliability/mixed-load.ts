@@ -19,6 +19,7 @@ import { RawHttpClient, callFrames, outcomeOf } from './raw-mcp-clients.js';
 import { commitOf, machine } from './run-identity.js';
 import { rssOf, startServe } from './served-process.js';
 import { latencySummary } from './latency-summary.js';
+import { roundPrinted } from '../../bench/format/index.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -121,10 +122,10 @@ const report = {
   mixed1KB: summary(small),
   mixed100KB: summary(medium),
   mixedLarge: summary(large),
-  server: { alive, peakRssMiB: Number((peakRss / 2 ** 20).toFixed(1)) },
+  server: { alive, peakRssMiB: roundPrinted(peakRss / 2 ** 20, 1) },
   bound: { maxP95Ms: MAX_P95_MS },
   verdict: alive && summary(small).p95Ms < MAX_P95_MS ? 'small calls not starved' : 'SMALL CALLS STARVED',
-  elapsedS: Number(((Date.now() - started) / 1000).toFixed(1)),
+  elapsedS: roundPrinted((Date.now() - started) / 1000, 1),
 };
 if (values.out !== undefined) writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

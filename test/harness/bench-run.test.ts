@@ -15,7 +15,7 @@ import { parseResults, SEGMENT_NAMES, STRATEGY_NAMES } from '../../bench/results
 import type { Results, StrategyResult } from '../../bench/results/results-schema.js';
 import { planBench, runBench } from '../../bench/harness/run-bench.js';
 import type { BenchOutcome } from '../../bench/harness/run-bench.js';
-import { formatRatio } from '../../bench/report/number-format.js';
+import { formatRatio } from '../../bench/format/index.js';
 import { testbedOf } from '../../bench/results/run-context.js';
 import { makeAnchorFigures } from '../fixtures/anchor-figures-fixture.js';
 
