@@ -30,6 +30,7 @@ import { GATE_WINDOWS, INSTRUCTION_LANES, instructionCounts, instructionRows } f
 import type { InstructionFigures, InstructionLaneId } from '../bench/gate/lanes.js';
 import { exitCodeFor, isFlagged } from '../bench/gate/verdict.js';
 import type { VerdictRow } from '../bench/gate/verdict.js';
+import { progressLines } from '../bench/progress/index.js';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -72,7 +73,7 @@ if ((await git(root, ['status', '--porcelain', '--untracked-files=no'])) !== '')
 const baseline = await readBaseline(join(root, 'results', 'baseline.json'));
 const baseFigures = baselineFigures(baseline);
 const thresholds = laneThresholds(baseline);
-const progress = (line: string): void => void process.stderr.write(`gate-power: ${line}\n`);
+const progress = progressLines('gate-power');
 const started = Date.now();
 
 interface Outcome {

@@ -6,6 +6,7 @@ import { Redactor } from '../../bench/own-server/index.js';
 import { targetOptions, usageFailure } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
 import { formatSeconds } from '../../bench/format/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 export interface ProfileTargetFlags extends TargetFlags {
   readonly turns: number;
@@ -30,7 +31,7 @@ export async function runProfileTarget(flags: ProfileTargetFlags): Promise<numbe
     const profile = await profileTarget(options.specs[0]!, identity!, options.config, redactor, {
       outDir,
       rounds: flags.turns,
-      onProgress: (line) => process.stderr.write(`profile: ${line}\n`),
+      onProgress: progressLines('profile'),
     });
     const written = path.relative(process.cwd(), profile.html) || profile.html;
     process.stdout.write(

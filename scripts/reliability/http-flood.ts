@@ -32,6 +32,7 @@ import { RawHttpClient } from './raw-mcp-clients.js';
 import type { HttpReply } from './raw-mcp-clients.js';
 import { latencySummary } from './latency-summary.js';
 import { roundPrinted } from '../../bench/format/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -54,7 +55,7 @@ const RUN_LIMIT_MS = 120_000;
 const RECONNECT_MS = 100;
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-flood-'));
 const started = Date.now();
-const say = (line: string) => process.stderr.write(`http-flood: ${line}\n`);
+const say = progressLines('http-flood');
 
 // ------------------------------------------------------------------ the server
 const serveCommand = `${values['server-nofile'] === undefined ? '' : `ulimit -n ${values['server-nofile']} && `}exec "$0" bin/costlab.mjs serve --http --port 0 --audit "$1"`;

@@ -15,11 +15,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { roundPrinted } from '../../bench/format/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 import { RawHttpClient, callFrames, outcomeOf } from './raw-mcp-clients.js';
 import { commitOf, machine } from './run-identity.js';
 import { rssOf, startServe } from './served-process.js';
 import { latencySummary } from './latency-summary.js';
-import { roundPrinted } from '../../bench/format/index.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -41,7 +42,7 @@ if (![CALLS, LARGE_CLIENTS, LARGE_BYTES, MAX_P95_MS].every((n) => Number.isSafeI
   process.exit(2);
 }
 const root = values.root ?? REPO;
-const say = (line: string) => process.stderr.write(`mixed-load: ${line}\n`);
+const say = progressLines('mixed-load');
 const RUN_LIMIT_MS = 15 * 60_000;
 const started = Date.now();
 

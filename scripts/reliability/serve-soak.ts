@@ -28,6 +28,7 @@ import { commitOf, machine } from './run-identity.js';
 import { startServe } from './served-process.js';
 import type { HeapSample } from './served-process.js';
 import { formatMebibytes as mib, roundPrinted } from '../../bench/format/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -70,7 +71,7 @@ if (
   );
   process.exit(2);
 }
-const say = (line: string) => process.stderr.write(`serve-soak: ${line}\n`);
+const say = progressLines('serve-soak');
 
 const frame = callFrames(
   BODY_BYTES === 0 ? undefined : { path: ['projects', 'roadmap.md'], pad: 'x'.repeat(BODY_BYTES) },
