@@ -7,7 +7,7 @@
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { markdownTable } from 'markdown-table';
 import type { SweepPoint, SweepResults } from '../results/sweep-schema.js';
-import { formatInteger, formatMicrosOrMillis as us } from '../format/index.js';
+import { formatInteger, formatMicrosOrMillis as us, formatRatio } from '../format/index.js';
 
 /** A table whose first column names the row and whose figures are right-aligned. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -120,8 +120,8 @@ function ratioTarget(
   if (value === undefined || base === undefined) return { target, measured: 'not measured', met: undefined, kind };
   const ratio = value[metric] / base[metric];
   const met = value[metric] <= factor * base[metric];
-  const gap = kind === 'open' && !met ? `; open, ${(ratio / factor).toFixed(2)}× its bound` : '';
-  return { target, measured: `${ratio.toFixed(2)}× (${us(base[metric])} → ${us(value[metric])})${gap}`, met, kind };
+  const gap = kind === 'open' && !met ? `; open, ${formatRatio(ratio / factor)} its bound` : '';
+  return { target, measured: `${formatRatio(ratio)} (${us(base[metric])} → ${us(value[metric])})${gap}`, met, kind };
 }
 
 /** The call target of one kind: the `turn` call p50 at 10,000 tools within 1.2× of the 19-tool figure. */
@@ -281,7 +281,7 @@ function changedNote(results: SweepResults): string | undefined {
     const unchanged = turnAt(results, changed?.tools ?? 2000, !signalled);
     if (changed === undefined || unchanged === undefined) continue;
     parts.push(
-      `${label}, ${us(changed.boundaryP50Us)} against ${us(unchanged.boundaryP50Us)} unchanged (${(changed.boundaryP50Us / unchanged.boundaryP50Us).toFixed(2)}×, ${changed.definitionsCompiledPerTurn} definition compiled a turn)`,
+      `${label}, ${us(changed.boundaryP50Us)} against ${us(unchanged.boundaryP50Us)} unchanged (${formatRatio(changed.boundaryP50Us / unchanged.boundaryP50Us)}, ${changed.definitionsCompiledPerTurn} definition compiled a turn)`,
     );
   }
   return parts.length === 0
