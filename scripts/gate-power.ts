@@ -30,6 +30,8 @@ import { GATE_WINDOWS, INSTRUCTION_LANES, instructionCounts, instructionRows } f
 import type { InstructionFigures, InstructionLaneId } from '../bench/gate/lanes.js';
 import { exitCodeFor, isFlagged } from '../bench/gate/verdict.js';
 import type { VerdictRow } from '../bench/gate/verdict.js';
+import { progressLines } from '../bench/progress/index.js';
+import { formatInteger, formatPercentFixed } from '../bench/format/index.js';
 
 const root = resolve(import.meta.dirname, '..');
 const { values } = parseArgs({
@@ -72,7 +74,7 @@ if ((await git(root, ['status', '--porcelain', '--untracked-files=no'])) !== '')
 const baseline = await readBaseline(join(root, 'results', 'baseline.json'));
 const baseFigures = baselineFigures(baseline);
 const thresholds = laneThresholds(baseline);
-const progress = (line: string): void => void process.stderr.write(`gate-power: ${line}\n`);
+const progress = progressLines('gate-power');
 const started = Date.now();
 
 interface Outcome {
@@ -267,10 +269,10 @@ function writeReport(): string[] {
     '| --- | --- | --- | ---: | ---: | --- |',
     ...ladders.map(
       (l) =>
-        `| ${l.name} | ${l.lane} | ${l.points.map((p) => (p.count === undefined ? '—' : Math.round(p.count).toLocaleString('en-US'))).join(' → ')} | ${Math.round(l.slope).toLocaleString('en-US')} | ${l.r2.toFixed(4)} | ${l.ok ? 'yes' : '**no**'} |`,
+        `| ${l.name} | ${l.lane} | ${l.points.map((p) => (p.count === undefined ? '—' : formatInteger(p.count))).join(' → ')} | ${formatInteger(l.slope)} | ${l.r2.toFixed(4)} | ${l.ok ? 'yes' : '**no**'} |`,
     ),
     '',
-    `Baseline per operation: ${INSTRUCTION_LANES.map((lane) => `${lane.id} ${Math.round(baseFigures[lane.id][0]!).toLocaleString('en-US')} (threshold ${(thresholds[lane.id] * 100).toFixed(2)}%)`).join('; ')}.`,
+    `Baseline per operation: ${INSTRUCTION_LANES.map((lane) => `${lane.id} ${formatInteger(baseFigures[lane.id][0]!)} (threshold ${formatPercentFixed(thresholds[lane.id], 2)})`).join('; ')}.`,
     ...(outcomes.some((o) => o.scenario === 'self')
       ? [
           '',
@@ -279,7 +281,7 @@ function writeReport(): string[] {
               const counts = rowsFor('self').flatMap((o) =>
                 o.counts[lane.id] === undefined ? [] : [o.counts[lane.id]!],
               );
-              return `${lane.id} ${(relativeSpread(counts) * 100).toFixed(4)}% (median ${Math.round(median(counts)).toLocaleString('en-US')})`;
+              return `${lane.id} ${formatPercentFixed(relativeSpread(counts), 4)} (median ${formatInteger(median(counts))})`;
             },
           ).join('; ')}.`,
         ]

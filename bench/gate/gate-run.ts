@@ -21,6 +21,7 @@ import type { InstructionFigures, InstructionLaneId } from './lanes.js';
 import { median, relativeSpread } from '../statistics/sample-statistics.js';
 import { exitCodeFor, isFlagged } from './verdict.js';
 import type { VerdictRow } from './verdict.js';
+import { formatPercentFixed } from '../format/index.js';
 
 export interface BaselineRunOptions {
   /**
@@ -121,7 +122,7 @@ export function describeThresholds(
 ): string[] {
   return INSTRUCTION_LANES.map((lane) => {
     const recorded = baseline.lanes[lane.id]!;
-    return `${lane.id}: flags a change beyond ${(thresholds[lane.id] * 100).toFixed(2)}% (A/A spread ${(relativeSpread(recorded.perOperation) * 100).toFixed(4)}% over ${recorded.perOperation.length} windows in ${recorded.processes} processes)`;
+    return `${lane.id}: flags a change beyond ${formatPercentFixed(thresholds[lane.id], 2)} (A/A spread ${formatPercentFixed(relativeSpread(recorded.perOperation), 4)} over ${recorded.perOperation.length} windows in ${recorded.processes} processes)`;
   });
 }
 

@@ -13,6 +13,7 @@
 import { GateError } from './gate-error.js';
 import { mulberry32 } from './prng.js';
 import { describeExit, runProcess, tailLines } from './run-process.js';
+import { progressLines } from '../progress/index.js';
 
 export type Side = 'base' | 'head';
 
@@ -96,7 +97,7 @@ export async function interleave<T = unknown>(
 ): Promise<InterleaveResult<T>> {
   const { rounds } = options;
   if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError(`rounds must be a positive integer, got ${rounds}`);
-  const progress = options.onProgress ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const progress = options.onProgress ?? progressLines('interleave');
   const parse = options.parse ?? ((value: unknown) => value as T);
   const firsts = roundFirsts(rounds, options.order, options.seed);
   const results: Record<Side, T[]> = { base: [], head: [] };

@@ -15,8 +15,8 @@
  * Only 'regression' (or a structural 'fail') stops the gate.
  */
 import { bootstrapMedianRatio, type BootstrapOptions } from './bootstrap.js';
-import { formatChange, formatInteger, formatP, formatPercent } from './format.js';
-import { formatRatio } from '../report/number-format.js';
+import { formatChange, formatInteger, formatP, formatPercent } from '../format/index.js';
+import { formatRatio } from '../format/index.js';
 import { mannWhitneyU } from './mann-whitney.js';
 import { median, relativeSpread } from '../statistics/sample-statistics.js';
 

@@ -9,6 +9,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GitCommandFailed } from './worktree.js';
 import { describeExit, runProcess, tailLines } from './run-process.js';
+import { formatBytes } from '../format/index.js';
 
 /** Bytes under `dir`, symlinks counted as links (not followed); 0 when it does not exist. */
 export async function diskUsageBytes(dir: string): Promise<number> {
@@ -23,18 +24,6 @@ export async function diskUsageBytes(dir: string): Promise<number> {
   const entries = await readdir(dir, { withFileTypes: true });
   for (const entry of entries) total += await diskUsageBytes(join(dir, entry.name));
   return total;
-}
-
-/** "605 MB", "12.3 MB", "4 KB": decimal units, as `du -h --si` prints them. */
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return `${value >= 100 || unit === 0 ? Math.round(value) : Number(value.toFixed(1))} ${units[unit]}`;
 }
 
 /** Removes a worktree and its registration (`git worktree remove --force`: its node_modules is untracked). */

@@ -18,7 +18,7 @@ import { STATIC_TOOL_SPECS } from '../../src/world/index.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import { loadAverage, readEnvironment, readProvenance } from '../results/environment.js';
 import type { McpMeasurement } from '../transports/mcp-path.js';
-import { Progress } from './progress.js';
+import { Progress } from '../progress/index.js';
 import type { McpTransports, MicroBench } from '../results/results-schema.js';
 import { assembleResults } from '../results/write-results.js';
 import type { MeasuredResults, WrittenFiles } from '../results/write-results.js';

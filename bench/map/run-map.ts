@@ -14,7 +14,7 @@ import type { AnchorFigures, StrategyName } from '../results/results-schema.js';
 import { MAP_SCHEMA_VERSION, parseMapResults } from '../results/map-schema.js';
 import type { MapPoint, MapResults } from '../results/map-schema.js';
 import { loadAverage, readEnvironment, readProvenance } from '../results/environment.js';
-import { Progress } from '../harness/progress.js';
+import { Progress } from '../progress/index.js';
 import { staircaseOf } from '../results/write-results.js';
 import { runWorldStaircases } from '../staircase/run-strategies.js';
 import type { StrategyMeasurement } from '../staircase/run-strategies.js';

@@ -7,14 +7,7 @@
 import { markdownTable } from 'markdown-table';
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { MEASUREMENT_RULES } from '../report/measurement-rules.js';
-import {
-  formatCount,
-  formatDuration,
-  formatMicros,
-  formatNanos,
-  formatRatio,
-  formatShare,
-} from '../report/number-format.js';
+import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, formatShare } from '../format/index.js';
 import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
 import type { AnchorFigures, StrategyName, StrategyResult } from '../results/results-schema.js';
 import type { MeasuredResults } from '../results/write-results.js';

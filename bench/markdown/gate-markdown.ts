@@ -5,8 +5,8 @@
  * lane is easily read as another's.
  */
 import { markdownTable } from 'markdown-table';
-import { formatChange, formatInteger, formatMicroseconds, formatP } from '../gate/format.js';
-import { formatRatio } from '../report/number-format.js';
+import { formatChange, formatInteger, formatMicroseconds, formatP } from '../format/index.js';
+import { formatRatio } from '../format/index.js';
 import { escapeMarkdown } from '../../src/conformance/index.js';
 import type { VerdictRow } from '../gate/verdict.js';
 

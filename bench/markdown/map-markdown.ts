@@ -5,7 +5,7 @@
  * published value, and the two worlds' own points.
  */
 import { markdownTable } from 'markdown-table';
-import { formatDuration, formatRatio } from '../report/number-format.js';
+import { formatDuration, formatRatio } from '../format/index.js';
 import type { MapPoint, MapResults } from '../results/map-schema.js';
 import { compareRatio } from './staircase-reading.js';
 

@@ -7,9 +7,9 @@ import type {
   TargetReport,
   Timing,
 } from '../own-server/target-report-schema.js';
+import { formatKibibytes as kib, formatSeconds } from '../format/index.js';
 
 const ms = (t: Timing): string => (t.samples === 0 ? '—' : `${t.p50Ms.toFixed(3)} / ${t.p95Ms.toFixed(3)}`);
-const kib = (bytes: number): string => (bytes < 10_240 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KiB`);
 
 const VERDICT_MARK: Record<string, string> = {
   pass: 'pass',
@@ -151,7 +151,7 @@ export function renderTargetMarkdown(report: TargetReport): string {
     if (outcome.targetCommit !== null) out.push(`target at commit ${outcome.targetCommit.slice(0, 10)}`, '');
     if (outcome.status === 'failed') {
       out.push(
-        `**failed: ${code(outcome.failure?.code ?? '')}** — ${text(outcome.failure?.message ?? '', 1_000)} (after ${(outcome.elapsedMs / 1000).toFixed(1)} s)`,
+        `**failed: ${code(outcome.failure?.code ?? '')}** — ${text(outcome.failure?.message ?? '', 1_000)} (after ${formatSeconds(outcome.elapsedMs)})`,
       );
       if (outcome.rows === undefined) continue;
       out.push('');

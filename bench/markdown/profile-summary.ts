@@ -12,6 +12,7 @@ import { GAP_FACTOR } from '../profile/cpuprofile.js';
 import { FRAME_CLASSES } from '../profile/frame-classifier.js';
 import { DOMINANCE_THRESHOLD, FRAME_ATTRIBUTION_THRESHOLD } from '../profile/profile-analysis.js';
 import type { ProfileAnalysis } from '../profile/profile-analysis.js';
+import { formatPercentFixed as pct } from '../format/index.js';
 
 export const PROFILE_SUMMARY_SCHEMA_VERSION = 1;
 
@@ -53,7 +54,6 @@ export interface ProfileSummary {
   readonly strategies: readonly StrategyProfile[];
 }
 
-const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const ms = (x: number): string => x.toFixed(1);
 
 function link(label: string, href: string | undefined): string | undefined {

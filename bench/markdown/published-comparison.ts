@@ -5,7 +5,7 @@
  * published ones. Also the data `scripts/readme-claims.ts` writes into the README,
  * so the README says exactly what the committed run shows.
  */
-import { formatMicros, formatRatio } from '../report/number-format.js';
+import { formatMicros, formatRatio } from '../format/index.js';
 import { STRATEGY_NAMES } from '../results/results-schema.js';
 import type { AnchorFigures, StaircaseRatios, StrategyName } from '../results/results-schema.js';
 import type { AnchorsForReport } from './bench-markdown.js';

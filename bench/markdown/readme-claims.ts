@@ -7,7 +7,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatDuration, formatRatio } from '../report/number-format.js';
+import { formatDuration, formatRatio } from '../format/index.js';
 import { parseAnchorFigures, parseResults } from '../results/results-schema.js';
 import type { AnchorFigures, Results } from '../results/results-schema.js';
 import { ratioComparisons, REPRODUCES_WITHIN } from './published-comparison.js';

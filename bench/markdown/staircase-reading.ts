@@ -10,7 +10,7 @@
  * steeper the steps — so comparing our catalogue share and our non-catalogue
  * cost with the publisher's explains a ratio that differs.
  */
-import { formatDuration, formatRatio, formatShare } from '../report/number-format.js';
+import { formatDuration, formatRatio, formatShare } from '../format/index.js';
 import type { AnchorFigures, Results, StrategyName } from '../results/results-schema.js';
 
 /** What the paragraph reads: the in-process figures, the clock's cost, and the microbenchmarks if any. */

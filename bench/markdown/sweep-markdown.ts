@@ -7,9 +7,7 @@
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { markdownTable } from 'markdown-table';
 import type { SweepPoint, SweepResults } from '../results/sweep-schema.js';
-
-const us = (value: number): string =>
-  value >= 1000 ? `${(value / 1000).toPrecision(3)} ms` : `${value.toPrecision(3)} µs`;
+import { formatInteger, formatMicrosOrMillis as us, formatRatio } from '../format/index.js';
 
 /** A table whose first column names the row and whose figures are right-aligned. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -55,7 +53,7 @@ function pushToolsCurve(
   out.push(
     table(
       ['N', ...POINT_HEADER],
-      curve.map((p) => pointRow(p, p.tools.toLocaleString('en-US'))),
+      curve.map((p) => pointRow(p, formatInteger(p.tools))),
     ),
   );
   if (slopes.length > 0) {
@@ -122,8 +120,8 @@ function ratioTarget(
   if (value === undefined || base === undefined) return { target, measured: 'not measured', met: undefined, kind };
   const ratio = value[metric] / base[metric];
   const met = value[metric] <= factor * base[metric];
-  const gap = kind === 'open' && !met ? `; open, ${(ratio / factor).toFixed(2)}× its bound` : '';
-  return { target, measured: `${ratio.toFixed(2)}× (${us(base[metric])} → ${us(value[metric])})${gap}`, met, kind };
+  const gap = kind === 'open' && !met ? `; open, ${formatRatio(ratio / factor)} its bound` : '';
+  return { target, measured: `${formatRatio(ratio)} (${us(base[metric])} → ${us(value[metric])})${gap}`, met, kind };
 }
 
 /** The call target of one kind: the `turn` call p50 at 10,000 tools within 1.2× of the 19-tool figure. */
@@ -283,7 +281,7 @@ function changedNote(results: SweepResults): string | undefined {
     const unchanged = turnAt(results, changed?.tools ?? 2000, !signalled);
     if (changed === undefined || unchanged === undefined) continue;
     parts.push(
-      `${label}, ${us(changed.boundaryP50Us)} against ${us(unchanged.boundaryP50Us)} unchanged (${(changed.boundaryP50Us / unchanged.boundaryP50Us).toFixed(2)}×, ${changed.definitionsCompiledPerTurn} definition compiled a turn)`,
+      `${label}, ${us(changed.boundaryP50Us)} against ${us(unchanged.boundaryP50Us)} unchanged (${formatRatio(changed.boundaryP50Us / unchanged.boundaryP50Us)}, ${changed.definitionsCompiledPerTurn} definition compiled a turn)`,
     );
   }
   return parts.length === 0
@@ -300,7 +298,7 @@ function settlingNote(points: readonly SweepPoint[]): string | undefined {
   const warm = points.map((p) => p.warmupTurns).filter((turns): turns is number => turns !== undefined);
   if (warm.length === 0) return undefined;
   const range = (lo: number, hi: number): string =>
-    lo === hi ? lo.toLocaleString('en-US') : `${lo.toLocaleString('en-US')}–${hi.toLocaleString('en-US')}`;
+    lo === hi ? formatInteger(lo) : `${formatInteger(lo)}–${formatInteger(hi)}`;
   return (
     `Every point ran unmeasured turns before its measured ones (${range(Math.min(...warm), Math.max(...warm))} here): a fixed warm-up, then on until a set number of turns or a time cap, whichever came first. ` +
     'V8 optimises code that runs once per turn (lease open, the derivation, the listing) only after some thousands of turns, so without settling the first point of a curve was measured on less optimised code than the points after it ' +
@@ -368,10 +366,8 @@ export function renderSweepMarkdown(results: SweepResults): string {
       const unchanged = turnAt(results, p.tools, p.changeSignal === false);
       const kind = p.changeSignal === false ? 'without a change signal' : 'with a change signal';
       return [
-        ...(unchanged === undefined
-          ? []
-          : [pointRow(unchanged, `${kind}, N = ${p.tools.toLocaleString('en-US')}, unchanged`)]),
-        pointRow(p, `${kind}, N = ${p.tools.toLocaleString('en-US')}, ${p.changedTools ?? 1} changed`),
+        ...(unchanged === undefined ? [] : [pointRow(unchanged, `${kind}, N = ${formatInteger(p.tools)}, unchanged`)]),
+        pointRow(p, `${kind}, N = ${formatInteger(p.tools)}, ${p.changedTools ?? 1} changed`),
       ];
     });
     out.push(table(['provider kind, point', ...POINT_HEADER], rows));
@@ -395,7 +391,7 @@ export function renderSweepMarkdown(results: SweepResults): string {
     out.push(
       table(
         ['N', axis === 'providers' ? 'P' : axis === 'calls' ? 'C' : 'G', ...POINT_HEADER],
-        all.map((p) => [p.tools.toLocaleString('en-US'), ...pointRow(p, String(p[axis]))]),
+        all.map((p) => [formatInteger(p.tools), ...pointRow(p, String(p[axis]))]),
       ),
     );
   }
@@ -411,7 +407,7 @@ export function renderSweepMarkdown(results: SweepResults): string {
       table(
         ['N', 'SDK McpServer p50', 'costlab turn listing p50', 'costlab tools/list alone p50', 'SDK ÷ costlab'],
         results.sdk.map((s) => [
-          s.tools.toLocaleString('en-US'),
+          formatInteger(s.tools),
           us(s.sdkListP50Us),
           us(s.costlabTurnListP50Us),
           us(s.costlabListP50Us),
@@ -487,7 +483,7 @@ export function renderSweepSummary(results: SweepResults, source: string): strin
       table(
         ['N', ...shown.map((column) => column.title)],
         sizes.map((n) => [
-          n.toLocaleString('en-US'),
+          formatInteger(n),
           ...shown.map((column) => {
             const p = at(column, n);
             return p === undefined ? '—' : us(p[metric]);
@@ -527,7 +523,7 @@ export function renderSweepSummary(results: SweepResults, source: string): strin
   if (results.sdk.length > 0) {
     out.push(
       '',
-      `tools/list over the in-memory transport, SDK \`McpServer\` ÷ costlab (above 1: costlab cheaper): ${results.sdk.map((s) => `N=${s.tools.toLocaleString('en-US')} ${s.sdkOverCostlab}×`).join(', ')}.`,
+      `tools/list over the in-memory transport, SDK \`McpServer\` ÷ costlab (above 1: costlab cheaper): ${results.sdk.map((s) => `N=${formatInteger(s.tools)} ${s.sdkOverCostlab}×`).join(', ')}.`,
     );
   }
   out.push('', targetsTable(results, 'sweep target'));

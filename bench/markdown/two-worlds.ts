@@ -3,7 +3,7 @@
  * verdict (reproduction-verdicts.ts), and the makeup of a `turn` call beside
  * the publisher's: printed by `costlab bench` and written into the report.
  */
-import { formatDuration, formatRatio, formatShare } from '../report/number-format.js';
+import { formatDuration, formatRatio, formatShare } from '../format/index.js';
 import type { AnchorFigures, Results, StrategyName, WorldStaircase } from '../results/results-schema.js';
 import { restMakeup, staircaseVerdicts, TOLERANCES } from '../verdicts/reproduction-verdicts.js';
 import type { FigureVerdict, StaircaseFigures } from '../verdicts/reproduction-verdicts.js';

@@ -5,6 +5,7 @@
 import { measure } from 'mitata';
 import type { MicroBench } from '../results/results-schema.js';
 import type { MicroCase } from './segment-cases.js';
+import { roundTo } from '../format/index.js';
 
 export interface MitataBudget {
   /** CPU time per case, ms (mitata's default is 642). */
@@ -28,4 +29,4 @@ export async function runWithMitata(cases: readonly MicroCase[], budget: MitataB
   return out;
 }
 
-const round = (ns: number): number => Math.round(ns * 10) / 10;
+const round = (ns: number): number => roundTo(ns, 1);

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { runMicroSuite } from './micro-suite.js';
+import { formatNanosOrMicros } from '../format/index.js';
 
 const { values } = parseArgs({
   options: { quick: { type: 'boolean', default: false }, json: { type: 'boolean', default: false } },
@@ -16,8 +17,7 @@ const results = await runMicroSuite({
 if (values.json === true) {
   process.stdout.write(`${JSON.stringify(results)}\n`);
 } else {
-  const ns = (value: number | undefined): string =>
-    value === undefined ? '' : value < 1000 ? `${value.toFixed(1)} ns` : `${(value / 1000).toFixed(3)} µs`;
+  const ns = (value: number | undefined): string => (value === undefined ? '' : formatNanosOrMicros(value));
   const nameWidth = Math.max(...results.map((r) => r.name.length));
   process.stdout.write(
     `${'segment case'.padEnd(nameWidth)}  tool       ${'mean'.padStart(12)} ${'p50'.padStart(12)} ${'p99'.padStart(12)} samples\n`,

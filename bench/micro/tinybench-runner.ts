@@ -2,6 +2,7 @@
 import { Bench } from 'tinybench';
 import type { MicroBench } from '../results/results-schema.js';
 import type { MicroCase } from './segment-cases.js';
+import { roundTo } from '../format/index.js';
 
 export interface TinybenchBudget {
   /** Measured time per case, ms. */
@@ -28,4 +29,4 @@ export async function runWithTinybench(cases: readonly MicroCase[], budget: Tiny
   });
 }
 
-const round = (ns: number): number => Math.round(ns * 10) / 10;
+const round = (ns: number): number => roundTo(ns, 1);

@@ -22,6 +22,7 @@ import { measureCurve, measureWireCost } from './wire-cost.js';
 import { Redactor } from './secrets.js';
 import { costlabCommit, targetCommit } from './target-provenance.js';
 import { summaryLines } from './target-summary.js';
+import { formatSeconds } from '../format/index.js';
 
 export type TargetRunKind = 'target-bench' | 'target-conformance';
 
@@ -136,7 +137,7 @@ export async function runTargets(options: TargetRunOptions): Promise<TargetRepor
     }
     const last = targets.at(-1)!;
     options.onProgress?.(
-      `${spec.text}: ${last.status}${last.failure === undefined ? '' : ` (${last.failure.code})`} in ${(last.elapsedMs / 1000).toFixed(1)} s`,
+      `${spec.text}: ${last.status}${last.failure === undefined ? '' : ` (${last.failure.code})`} in ${formatSeconds(last.elapsedMs)}`,
     );
   }
   const cpu = cpus();

@@ -4,11 +4,12 @@
  */
 import { nearestRankSorted, sortedSamples } from '../statistics/sample-statistics.js';
 import type { Timing } from './target-report-schema.js';
+import { roundTo } from '../format/index.js';
 
 export function timing(samples: readonly number[]): Timing {
   if (samples.length === 0) return { samples: 0, p50Ms: 0, p95Ms: 0, minMs: 0, maxMs: 0 };
   const sorted = sortedSamples(samples);
-  const round = (ms: number): number => Math.round(ms * 1000) / 1000;
+  const round = (ms: number): number => roundTo(ms, 3);
   return {
     samples: samples.length,
     p50Ms: round(nearestRankSorted(sorted, 50)),

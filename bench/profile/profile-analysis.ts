@@ -24,6 +24,7 @@ import type { FrameClass } from './frame-classifier.js';
 import { nameFrame } from './frame-location.js';
 import type { PositionMapper } from './source-map-sidecar.js';
 import { identityPositions } from './source-map-sidecar.js';
+import { formatPercentFixed as percent } from '../format/index.js';
 
 export const DEFAULT_TOP_FRAMES = 15;
 /** Registration-stack share of kernel time at or above which registration dominates. */
@@ -94,8 +95,6 @@ interface FrameAccumulator {
   registrationUs: number;
   readonly byClass: Map<FrameClass, number>;
 }
-
-const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 function verdictStatement(kind: RegistrationVerdictKind, v: Omit<RegistrationVerdict, 'kind' | 'statement'>): string {
   const head =

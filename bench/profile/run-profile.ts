@@ -30,6 +30,7 @@ import type {
 import { positionMapper, readSourceMapSidecar } from './source-map-sidecar.js';
 import { WORKLOAD_BUNDLE_NAME, bundleWorkload } from './workload-bundle.js';
 import { writeOutputFile } from '../results/output-directory.js';
+import { formatSeconds as seconds } from '../format/index.js';
 
 export type Progress = (line: string) => void;
 
@@ -55,7 +56,6 @@ function environment(): ProfileEnvironment {
 }
 
 const relativeTo = (dir: string, file: string): string => path.relative(dir, file).split(path.sep).join('/');
-const seconds = (msValue: number): string => `${(msValue / 1000).toFixed(1)} s`;
 
 async function writeSummary(commitDir: string, summary: ProfileSummary): Promise<string> {
   const summaryFile = path.join(commitDir, 'summary.md');

@@ -41,7 +41,7 @@ import { historyByTestbed, loadResultsCollection } from './results-collection.js
 import { publishedShareRows, segmentShareRows, segmentsChartSpec } from './segments-chart.js';
 import { staircaseChartSpec, staircaseRows } from './staircase-chart.js';
 import { sweepChartRows, sweepChartSpec } from './sweep-chart.js';
-import { formatMicros } from './number-format.js';
+import { formatMicros } from '../format/index.js';
 import { writeOutputFile } from '../results/output-directory.js';
 
 export interface BuildReportOptions {

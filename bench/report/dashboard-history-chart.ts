@@ -9,7 +9,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { figureKey, type DashboardRun } from './dashboard-history.js';
 import { historyChartSpec, measureLabel, stepMarkText, type HistoryRow } from './history-chart.js';
 import { STEP_MEASURES, STEP_SERIES, stepsIn, type HistoryStepOf } from './history-steps.js';
-import { formatMicros } from './number-format.js';
+import { formatMicros } from '../format/index.js';
 
 /** Seven hex digits, as everywhere else on the page (`history-chart.ts`, commitLabel). */
 export const runLabel = (run: DashboardRun): string => run.commit.slice(0, 7);

@@ -14,6 +14,7 @@ import { CATALOGUE_SEGMENT, MEASURE_PANELS, WHOLE_CALL } from './staircase-chart
 import { MCP_TURN, SEGMENT_ROWS, type SegmentRowName } from './segments-chart.js';
 import { seriesColours } from './palette.js';
 import type { HistoryStep, HistoryStepOf, StepMeasure } from './history-steps.js';
+import { formatStepChange } from '../format/index.js';
 
 /** Seven hex digits, as git abbreviates; a dirty tree is marked so it is not mistaken for the commit. */
 export function commitLabel(results: Results): string {
@@ -36,8 +37,7 @@ export interface HistoryRow {
 
 /** The words on a step's mark: `step +40% (p = 2.1e-5)`. */
 export function stepMarkText(step: Pick<HistoryStepOf<unknown>, 'ratio' | 'pValue'>): string {
-  const pct = (step.ratio - 1) * 100;
-  return `step ${pct >= 0 ? '+' : ''}${pct.toFixed(0)}% (p = ${step.pValue.toPrecision(2)})`;
+  return `step ${formatStepChange(step.ratio)} (p = ${step.pValue.toPrecision(2)})`;
 }
 
 export const measureLabel = (measure: StepMeasure): typeof WHOLE_CALL | typeof CATALOGUE_SEGMENT =>

@@ -12,6 +12,7 @@ import { STRATEGY_NAMES, type Results } from '../results/results-schema.js';
 import { findChangePoints, type ChangePointOptions } from './change-points.js';
 import { MCP_TURN } from './palette.js';
 import type { ResultsFile } from './results-collection.js';
+import { formatStepChange } from '../format/index.js';
 
 export type StepSeries = (typeof STRATEGY_NAMES)[number] | typeof MCP_TURN;
 export type StepMeasure = 'call' | 'catalogue';
@@ -88,8 +89,7 @@ export function describeStep(
   step: HistoryStepOf<ResultsFile | { readonly commit: string }>,
   us: (value: number) => string,
 ): string {
-  const pct = (step.ratio - 1) * 100;
   const what = step.measure === 'call' ? 'call p50' : 'catalogue p50';
   const commit = 'results' in step.entry ? step.entry.results.commit : step.entry.commit;
-  return `${step.series} ${what} steps ${pct >= 0 ? '+' : ''}${pct.toFixed(0)}% at ${commit.slice(0, 10)} (${us(step.beforeUs)} → ${us(step.afterUs)} µs, p = ${step.pValue.toPrecision(2)})`;
+  return `${step.series} ${what} steps ${formatStepChange(step.ratio)} at ${commit.slice(0, 10)} (${us(step.beforeUs)} → ${us(step.afterUs)} µs, p = ${step.pValue.toPrecision(2)})`;
 }

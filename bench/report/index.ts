@@ -7,7 +7,7 @@ export { buildReportSite } from './build-site.js';
 export { DashboardHistoryUnreadable } from './dashboard-history.js';
 export { STEP_RULE, describeStep, historySteps } from './history-steps.js';
 export type { StepMeasure } from './history-steps.js';
-export { formatRatio } from './number-format.js';
+export { formatRatio } from '../format/index.js';
 export { renderTargetHtml } from './own-server-html.js';
 export { MCP_TURN } from './palette.js';
 export { NoResultsError, historyByTestbed, loadResultsCollection } from './results-collection.js';

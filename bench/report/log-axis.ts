@@ -3,7 +3,7 @@
  * decade, which crowds an axis spanning three or four decades; labelling decades only
  * keeps the axis readable, and the marks carry exact figures anyway.
  */
-import { clean } from './number-format.js';
+import { clean } from '../format/index.js';
 
 export interface LogAxis {
   readonly domain: [number, number];

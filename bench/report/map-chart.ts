@@ -10,7 +10,7 @@ import { VEGA_LITE_SCHEMA } from './chart-spec.js';
 import type { MapResults } from '../results/map-schema.js';
 import { MAP_RATIOS } from '../markdown/map-markdown.js';
 import { CLOSE } from '../markdown/staircase-reading.js';
-import { formatRatio } from './number-format.js';
+import { formatRatio } from '../format/index.js';
 import { PUBLISHED_MARK } from './palette.js';
 
 export interface MapCellRow {

@@ -12,7 +12,7 @@ import type { CommitProfiles } from './profile-links.js';
 import type { GateHistorySummary } from './gate-history-link.js';
 import { TURN_UNSIGNALLED } from './palette.js';
 import type { ResultsFile } from './results-collection.js';
-import { formatDuration, formatRatio, formatShare } from './number-format.js';
+import { formatDuration, formatRatio, formatShare, formatInteger } from '../format/index.js';
 import { commitLabel } from './history-chart.js';
 import { STEP_RULE } from './history-steps.js';
 import { NOISE_RULE } from '../results/run-context.js';
@@ -128,7 +128,7 @@ function gateHistorySection(history: GateHistoryOnPage): string {
 function sweepSection(sweep: SweepOnPage, svg: string): string {
   const { results } = sweep;
   const slopes = results.slopes.filter((slope) => slope.metric === 'listP50Us');
-  const sdk = results.sdk.map((s) => `N = ${s.tools.toLocaleString('en-US')}: ${s.sdkOverCostlab}×`).join(', ');
+  const sdk = results.sdk.map((s) => `N = ${formatInteger(s.tools)}: ${s.sdkOverCostlab}×`).join(', ');
   return `<p>The sweep in <code>${escapeHtml(sweep.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${results.loadAverage.start.toFixed(1)} at start on ${results.environment.cores} cores): N provider tools beside the 18 static ones, one provider, 27 calls a turn. The providers declare a change signal (ADR 0021) on every curve but <code>${escapeHtml(TURN_UNSIGNALLED)}</code>: the same providers declaring none, as most hosts write them (ADR 0046). Log–log axes: a line of slope 1 is cost linear in N; each curve's fitted slope is printed at its last point.${
     slopes.length === 0
       ? ''

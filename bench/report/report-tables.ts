@@ -14,7 +14,7 @@ import {
 import { DEFAULT_CONFIDENCE } from '../gate/bootstrap.js';
 import { EMPTY_CELL, type Cell, type Table } from './html-markup.js';
 import { commitLabel } from './history-chart.js';
-import { clean, formatCount, formatMicros, formatRatio, formatShare, grouped } from './number-format.js';
+import { clean, formatCount, formatMicros, formatRatio, formatShare, grouped } from '../format/index.js';
 import type { ResultsFile } from './results-collection.js';
 import { MCP_TURN, segmentRowResults } from './segments-chart.js';
 

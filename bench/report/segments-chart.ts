@@ -16,7 +16,7 @@ import {
   type SegmentName,
   type StrategyResult,
 } from '../results/results-schema.js';
-import { formatShare } from './number-format.js';
+import { formatShare } from '../format/index.js';
 import { MCP_TURN, PUBLISHED_MARK, segmentColours } from './palette.js';
 
 export { MCP_TURN };

@@ -14,7 +14,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { VEGA_LITE_SCHEMA } from './chart-spec.js';
 import { STRATEGY_NAMES, type AnchorFigures, type Results, type StrategyName } from '../results/results-schema.js';
 import { COMPACT_DECADE, logAxis } from './log-axis.js';
-import { clean, formatDuration } from './number-format.js';
+import { clean, formatDuration } from '../format/index.js';
 import { PUBLISHED_OPACITY, seriesColours } from './palette.js';
 
 export const OURS = 'ours (latest)';

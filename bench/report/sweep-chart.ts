@@ -11,7 +11,7 @@ import { TWO_COLUMN_TOP_LEGEND, VEGA_LITE_SCHEMA } from './chart-spec.js';
 import { STRATEGY_NAMES, type StrategyName } from '../results/results-schema.js';
 import type { SweepResults } from '../results/sweep-schema.js';
 import { logAxis, logPosition } from './log-axis.js';
-import { formatMicros } from './number-format.js';
+import { formatMicros, formatInteger } from '../format/index.js';
 import { SERIES_NAMES, seriesColours, TURN_UNSIGNALLED, type SeriesName } from './palette.js';
 
 export const SWEEP_MEASURES = [
@@ -65,7 +65,7 @@ export function sweepChartRows(results: SweepResults): SweepChartRow[] {
           tools: point.tools,
           micros,
           slopeLabel,
-          description: `${strategy} · ${measure} · N=${point.tools.toLocaleString('en-US')} = ${formatMicros(micros)} µs${
+          description: `${strategy} · ${measure} · N=${formatInteger(point.tools)} = ${formatMicros(micros)} µs${
             fitted === undefined
               ? ''
               : ` (fitted log–log slope ${fitted.slope} over N ${fitted.fromTools}–${fitted.toTools})`

@@ -30,6 +30,7 @@ import { TurnNotListed, checkOutcome, toolCall } from '../world/workload-turn.js
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import { buildScaleKernel } from '../world/scale-world.js';
 import type { ScaleShape } from '../world/scale-world.js';
+import { roundTo } from '../format/index.js';
 
 export interface PointSpec extends ScaleShape {
   readonly strategy: CatalogueStrategyName;
@@ -63,7 +64,7 @@ export interface PointFigures {
   readonly definitionsCompiledPerTurn: number;
 }
 
-const round = (value: number): number => Math.round(value * 1000) / 1000;
+const round = (value: number): number => roundTo(value, 3);
 
 function p(samples: number[], percentile: number): number {
   return round(nearestRankSorted(sortedSamples(samples), percentile));

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { loadAverage, readEnvironment, readProvenance } from '../results/environment.js';
-import { Progress } from '../harness/progress.js';
+import { Progress } from '../progress/index.js';
 import { SWEEP_SCHEMA_VERSION, SweepResultsSchema } from '../results/sweep-schema.js';
 import type { SweepPoint, SweepResults, SweepSkip } from '../results/sweep-schema.js';
 import { logLogSlope } from './log-log-slope.js';

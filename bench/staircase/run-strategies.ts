@@ -33,6 +33,7 @@ import { BLOCK_TURNS } from './strategy-blocks.js';
 import { StructuralTally, shownOf } from './structural.js';
 import { snapshotCounters } from '../probes/kernel-counters.js';
 import { runKernelTurn } from '../world/workload-turn.js';
+import { roundTo } from '../format/index.js';
 
 export interface TurnBoundary {
   /** p50 µs to open a turn's lease (the one authority load of the turn), after the same kernel's previous turn. */
@@ -300,4 +301,4 @@ function summarizeWorld(run: WorldRun, block: number): Record<StrategyName, Stra
   return out;
 }
 
-const round = (us: number): number => Math.round(us * 1000) / 1000;
+const round = (us: number): number => roundTo(us, 3);

@@ -15,6 +15,7 @@ import { SEGMENT_NAMES } from '../results/results-schema.js';
 import type { CallStats, SegmentName, SegmentStats, Segments } from '../results/results-schema.js';
 import type { CallSegments } from '../probes/call-segments.js';
 import { mean, nearestRankSorted, sortedSamples, sum } from '../statistics/sample-statistics.js';
+import { roundTo } from '../format/index.js';
 
 /** Whole-call figures and every segment's, for one strategy's run. */
 export interface CallFigures {
@@ -25,8 +26,8 @@ export interface CallFigures {
 }
 
 /** Times to the nanosecond and shares to 1e-6: finer digits are noise, and they make the JSON unreadable. */
-export const roundUs = (value: number): number => Math.round(value * 1000) / 1000;
-export const roundShare = (value: number): number => Math.round(value * 1e6) / 1e6;
+export const roundUs = (value: number): number => roundTo(value, 3);
+export const roundShare = (value: number): number => roundTo(value, 6);
 
 export class NoCallsMeasured extends Error {
   override readonly name = 'NoCallsMeasured';

@@ -17,6 +17,7 @@
  */
 import type { McpTransportName, Results, RoundIntervalRecord } from '../results/results-schema.js';
 import { MCP_TRANSPORT_NAMES } from '../results/results-schema.js';
+import { formatSignedMicros } from '../format/index.js';
 
 export type PairedVerdict = 'met' | 'straddles' | 'missed';
 export type PairedUnit = 'µs' | '×' | 'share';
@@ -126,7 +127,7 @@ export function failsRun(judgement: PairedJudgement): boolean {
 export function formatPaired(unit: PairedUnit, value: number): string {
   if (unit === 'share') return `${Number((value * 100).toFixed(2))}%`;
   if (unit === '×') return `${Number(value.toPrecision(3))}×`;
-  return `${value < 0 ? '−' : ''}${Number(Math.abs(value).toPrecision(3))} µs`;
+  return formatSignedMicros(value);
 }
 
 /** The judgement in words: verdict, state, the interval and, for a target not met, its gap. */

@@ -10,6 +10,7 @@ import type { StrategyName } from '../results/results-schema.js';
 import { describeJudgement, failsRun, judgePairedTargets } from './paired-targets.js';
 import type { PairedJudgement } from './paired-targets.js';
 import type { MeasuredResults } from '../results/write-results.js';
+import { formatSignedMicros as us } from '../format/index.js';
 
 export interface TargetCheck {
   readonly target: string;
@@ -40,8 +41,6 @@ export function failingTargets(checks: readonly TargetCheck[]): TargetCheck[] {
     (check) => (check.kind === 'structural' && !check.met) || (check.paired !== undefined && failsRun(check.paired)),
   );
 }
-
-const us = (value: number): string => `${value < 0 ? '−' : ''}${Number(Math.abs(value).toPrecision(3))} µs`;
 
 function stepP50(results: MeasuredResults, step: string): number {
   return results.steps?.steps.find((row) => row.step === step)?.p50Us ?? 0;

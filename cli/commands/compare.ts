@@ -19,6 +19,7 @@ import { defineCommand } from '../command.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
 import { withOutputDirectory, writeOutputFile } from '../../bench/results/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 const ALL_LANES = ['structural', 'instructions', 'wall-clock'] as const;
 type Lane = (typeof ALL_LANES)[number];
@@ -102,7 +103,7 @@ export const command = defineCommand<CompareFlags>({
     const [baseRef, headRef] = operands as [string, string];
     const { rounds, turns } = values;
     const lanes = new Set<Lane>(values.lanes);
-    const progress = (line: string): void => void process.stderr.write(`compare: ${line}\n`);
+    const progress = progressLines('compare');
     const repo = process.cwd();
     const prepared: PreparedCommit[] = [];
     try {

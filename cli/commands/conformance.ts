@@ -25,6 +25,7 @@ import { defineCommand } from '../command.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
 import { withOutputDirectory, writeOutputFile } from '../../bench/results/index.js';
+import { formatSeconds } from '../../bench/format/index.js';
 
 interface ConformanceFlags extends TargetFlags {
   readonly strategy: StrategyChoice;
@@ -112,7 +113,7 @@ export const command = defineCommand<ConformanceFlags>({
       doc.gate.passed
         ? `gate (${doc.gate.strategy}): passed`
         : `gate (${doc.gate.strategy}): FAILED — ${doc.gate.failures.map((f) => `${f.row} × ${f.column} (${f.status})`).join(', ')}`,
-      `wrote ${path.relative(process.cwd(), jsonPath)} and ${path.relative(process.cwd(), mdPath)} in ${(outcome.elapsedMs / 1000).toFixed(1)} s`,
+      `wrote ${path.relative(process.cwd(), jsonPath)} and ${path.relative(process.cwd(), mdPath)} in ${formatSeconds(outcome.elapsedMs)}`,
     ];
     process.stdout.write(`${sections.filter((s) => s.length > 0).join('\n\n')}\n`);
     return doc.gate.passed ? 0 : 1;

@@ -10,6 +10,7 @@ import { renderMarkdownTable } from '../../bench/markdown/index.js';
 import { positiveInteger, positiveNumber, subsetOf } from '../../bench/command-line/index.js';
 import { defineCommand } from '../command.js';
 import { writeOutputFile } from '../../bench/results/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 const GATE_LANES = ['structural', 'instructions'] as const;
 
@@ -88,7 +89,7 @@ export const command = defineCommand<GateFlags>({
     const lanes = new Set(values.lanes);
     const root = process.cwd();
     const baselinePath = resolve(root, values.baseline);
-    const progress = (line: string): void => void process.stderr.write(`gate: ${line}\n`);
+    const progress = progressLines('gate');
     try {
       if (values.updateBaseline === true) {
         const baseline = await countBaseline(root, {

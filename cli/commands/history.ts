@@ -11,18 +11,14 @@ import { markdownTable } from 'markdown-table';
 import { describeStep, historySteps, STEP_RULE } from '../../bench/report/index.js';
 import { MCP_TURN } from '../../bench/report/index.js';
 import type { StepMeasure } from '../../bench/report/index.js';
+import { formatMicrosCell as us, formatStepChange } from '../../bench/format/index.js';
 
 /** Marks the cell of the run a step starts at. */
 const STEP_MARK = '▲';
 
-function us(value: number): string {
-  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
-}
-
 function change(now: number, before: number | undefined, caveat: string): string {
   if (before === undefined || before === 0) return '';
-  const pct = (now / before - 1) * 100;
-  return ` (${pct >= 0 ? '+' : ''}${pct.toFixed(0)}%${caveat})`;
+  return ` (${formatStepChange(now / before)}${caveat})`;
 }
 
 /** The run's kind, and its load when noisy: "full", "quick, noisy (load 3.1 / 2 cores)". */

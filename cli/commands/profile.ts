@@ -10,6 +10,7 @@ import { defineCommand } from '../command.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
+import { formatSeconds } from '../../bench/format/index.js';
 
 const repoRoot = PACKAGE_ROOT;
 
@@ -67,7 +68,7 @@ export const command = defineCommand<ProfileFlags>({
         return 0;
       }
       process.stdout.write(
-        `wrote ${path.relative(process.cwd(), run.summaryFile) || run.summaryFile} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+        `wrote ${path.relative(process.cwd(), run.summaryFile) || run.summaryFile} in ${formatSeconds(performance.now() - started)}\n`,
       );
       for (const profile of run.summary.strategies)
         process.stdout.write(

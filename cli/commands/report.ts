@@ -10,6 +10,7 @@ import { buildReportSite } from '../../bench/report/index.js';
 import { NoResultsError } from '../../bench/report/index.js';
 import { DashboardHistoryUnreadable } from '../../bench/report/index.js';
 import { defineCommand } from '../command.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 interface ReportFlags {
   readonly results: string;
@@ -54,7 +55,7 @@ export const command = defineCommand<ReportFlags>({
         profilesDir: values.profiles,
         repoRoot: REPO_ROOT,
         ...(values.history === undefined ? {} : { dashboardHistory: values.history.split(',') }),
-        log: (line) => process.stderr.write(`report: ${line}\n`),
+        log: progressLines('report'),
       });
       process.stdout.write(`${built.indexPath}\n`);
       return 0;

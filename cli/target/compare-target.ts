@@ -17,6 +17,7 @@ import type { TargetSpec } from '../../bench/own-server/index.js';
 import { targetOptions, usageFailure, worldTarget } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
 import { withOutputDirectory, writeOutputFile } from '../../bench/results/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 export interface CompareTargetFlags extends TargetFlags {
   readonly rounds: number;
@@ -40,7 +41,7 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
     return usageFailure('compare', error);
   }
   const { rounds, thresholdWall: threshold } = flags;
-  const progress = (line: string): void => void process.stderr.write(`compare: ${line}\n`);
+  const progress = progressLines('compare');
   let base: TargetSpec;
   let head: TargetSpec;
   let labels: [string, string];

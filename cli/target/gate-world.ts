@@ -12,6 +12,7 @@ import { runTargets } from '../../bench/own-server/index.js';
 import { DEFAULT_TARGET_CONFIG } from '../../bench/own-server/index.js';
 import { worldTarget } from './target-options.js';
 import { writeOutputFile } from '../../bench/results/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 export async function runGateWorld(worldFile: string, out: string | undefined): Promise<number> {
   const report = await runTargets({
@@ -19,7 +20,7 @@ export async function runGateWorld(worldFile: string, out: string | undefined): 
     specs: [worldTarget(worldFile)],
     config: { ...DEFAULT_TARGET_CONFIG, listRepeats: 3, timeoutMs: 60_000 },
     command: `costlab gate --world ${worldFile}`,
-    onProgress: (line) => process.stderr.write(`gate: ${line}\n`),
+    onProgress: progressLines('gate'),
   });
   const outcome = report.targets[0]!;
   if (outcome.status === 'failed') {

@@ -13,13 +13,14 @@ import { runOfficialSuite } from '../../bench/official-conformance/index.js';
 import { startSelfServer } from '../../bench/official-conformance/index.js';
 import type { SelfServer } from '../../bench/official-conformance/index.js';
 import { parseTargetSpec } from '../../bench/own-server/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 export async function runOfficial(
   official: string | true,
   flags: { out: string; json?: boolean },
   argv: readonly string[],
 ): Promise<number> {
-  const progress = (line: string): void => void process.stderr.write(`conformance --official: ${line}\n`);
+  const progress = progressLines('conformance --official');
   if (official !== true) {
     try {
       if (parseTargetSpec(official).kind !== 'http')

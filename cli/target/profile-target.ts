@@ -5,6 +5,8 @@ import { CredentialMissing, resolveIdentities } from '../../bench/own-server/ind
 import { Redactor } from '../../bench/own-server/index.js';
 import { targetOptions, usageFailure } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
+import { formatSeconds } from '../../bench/format/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 export interface ProfileTargetFlags extends TargetFlags {
   readonly turns: number;
@@ -29,13 +31,13 @@ export async function runProfileTarget(flags: ProfileTargetFlags): Promise<numbe
     const profile = await profileTarget(options.specs[0]!, identity!, options.config, redactor, {
       outDir,
       rounds: flags.turns,
-      onProgress: (line) => process.stderr.write(`profile: ${line}\n`),
+      onProgress: progressLines('profile'),
     });
     const written = path.relative(process.cwd(), profile.html) || profile.html;
     process.stdout.write(
       options.json
         ? `${JSON.stringify({ schemaVersion: 1, kind: 'target-profile', target: options.specs[0]!.text, flamegraph: written, isolateLog: profile.isolateLog, requests: profile.requests, elapsedMs: Math.round(profile.elapsedMs) }, null, 2)}\n`
-        : `wrote ${written}: ${profile.requests} requests in ${(profile.elapsedMs / 1000).toFixed(1)} s, from ${profile.isolateLog}\n`,
+        : `wrote ${written}: ${profile.requests} requests in ${formatSeconds(profile.elapsedMs)}, from ${profile.isolateLog}\n`,
     );
     return 0;
   } catch (error) {

@@ -15,6 +15,7 @@ import { renderTargetMarkdown } from '../../bench/markdown/index.js';
 import { targetOptions, usageFailure } from './target-options.js';
 import type { TargetFlags } from './target-options.js';
 import { withOutputDirectory, writeOutputFile } from '../../bench/results/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 export async function runTargetReport(
   command: 'bench' | 'conformance',
@@ -35,7 +36,7 @@ export async function runTargetReport(
       config: options.config,
       command: [`costlab ${command}`, ...argv].join(' '),
       plan: options.plan,
-      onProgress: (line) => process.stderr.write(`${command}: ${line}\n`),
+      onProgress: progressLines(command),
     });
   } catch (error) {
     // Credentials are resolved before any target runs: a missing one is the caller's to fix.

@@ -18,6 +18,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { formatInteger } from '../../bench/format/index.js';
 
 /** The hidden first line that makes the comment ours to update. */
 export const MARKER = '<!-- costlab compare -->';
@@ -74,7 +75,7 @@ async function call(
 export function commentBody(markdown: string): string {
   const body = `${MARKER}\n${markdown.trim()}\n`;
   if (body.length <= MAX_BODY) return body;
-  return `${body.slice(0, MAX_BODY)}\n\n… cut at ${MAX_BODY.toLocaleString('en-US')} characters; the full table is in the job's log.\n`;
+  return `${body.slice(0, MAX_BODY)}\n\n… cut at ${formatInteger(MAX_BODY)} characters; the full table is in the job's log.\n`;
 }
 
 async function main(argv: readonly string[]): Promise<number> {

@@ -8,6 +8,7 @@
 import { markdownTable } from 'markdown-table';
 import { escapeMarkdown } from '../../src/conformance/index.js';
 import type { StatedIntent } from './stated-intent.js';
+import { formatPercentFixed } from '../../bench/format/index.js';
 
 /** Bumped when a field changes meaning (docs/json-outputs.md lists the outputs). */
 export const REPLAY_SCHEMA_VERSION = 1;
@@ -130,7 +131,7 @@ function minutes(seconds: number): string {
 export function renderReplayMarkdown(table: ReplayTable): string {
   const summary = summarize(table);
   const thresholds = Object.entries(table.thresholds)
-    .map(([lane, value]) => `${lane} ${(value * 100).toFixed(2)}%`)
+    .map(([lane, value]) => `${lane} ${formatPercentFixed(value, 2)}`)
     .join(', ');
   const header = ['commit', 'subject', ...table.lanes, 'states a cost change', 'explanation'];
   const body = table.rows.map((row) => {

@@ -42,7 +42,7 @@ import {
   structuralLane,
 } from '../../bench/gate/lanes.js';
 import type { InstructionFigures, InstructionLaneId } from '../../bench/gate/lanes.js';
-import { formatChange } from '../../bench/gate/format.js';
+import { formatChange } from '../../bench/format/index.js';
 import { isFlagged } from '../../bench/gate/verdict.js';
 import type { StructuralRow } from '../../bench/gate/verdict.js';
 import { positiveInteger, positiveNumber, subsetOf, FlagProblem } from '../../bench/command-line/flag-values.js';
@@ -58,6 +58,7 @@ import {
 } from './history-table.js';
 import type { LaneJudgement, ReplayRow, ReplayTable } from './history-table.js';
 import { INTENT_RULE, statedIntent } from './stated-intent.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 const LANE_CHOICES = [...INSTRUCTION_LANE_IDS, 'structural'] as const;
 type ReplayLane = (typeof LANE_CHOICES)[number];
@@ -117,8 +118,8 @@ const elapsed = (): string => {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 };
 let position = '';
-const progress = (line: string): void =>
-  void process.stderr.write(`replay-history [${elapsed()}] ${position}${line}\n`);
+const say = progressLines('replay-history');
+const progress = (line: string): void => say(`[${elapsed()}] ${position}${line}`);
 
 const explanations = parseExplanations(await readFile(join(import.meta.dirname, 'replay-explanations.json'), 'utf8'));
 if (values.explain) {

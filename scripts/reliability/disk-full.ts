@@ -15,17 +15,19 @@ import { parseArgs } from 'node:util';
 import { CHECKOUT_ROOT as REPO, commitOf, machine } from './run-identity.js';
 import { runDiskFullTrial } from './disk-full-trial.js';
 import type { DiskFullResult } from './disk-full-trial.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 const { values } = parseArgs({
   options: { calls: { type: 'string', default: '2000' }, root: { type: 'string' }, out: { type: 'string' } },
 });
 const calls = Number(values.calls);
 const root = values.root ?? REPO;
+const say = progressLines('disk-full');
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-disk-full-'));
 const rows: Array<DiskFullResult & { limitBlocks: number }> = [];
 try {
   for (const limitBlocks of [64, 256, 1024]) {
-    process.stderr.write(`disk-full: ulimit -f ${limitBlocks}, ${calls} calls… `);
+    say(`ulimit -f ${limitBlocks}, ${calls} calls…`);
     const result = await runDiskFullTrial({
       root,
       auditFile: path.join(scratch, `full-${limitBlocks}.jsonl`),
@@ -33,7 +35,7 @@ try {
       calls,
     });
     rows.push({ ...result, limitBlocks });
-    process.stderr.write(`${JSON.stringify(result.answers)}, ${result.tornLines} torn\n`);
+    say(`ulimit -f ${limitBlocks}: ${JSON.stringify(result.answers)}, ${result.tornLines} torn`);
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });

@@ -15,6 +15,7 @@ import { runTargets } from '../../bench/own-server/run-targets.js';
 import { DEFAULT_TARGET_CONFIG } from '../../bench/own-server/target-config.js';
 import { parseTargetSpec } from '../../bench/own-server/target-spec.js';
 import { commitOf, machine } from './run-identity.js';
+import { formatSeconds } from '../../bench/format/index.js';
 
 const MB = 1_000_000;
 const RSS_CEILING = 300 * MB;
@@ -62,7 +63,7 @@ for (const { target, expect } of cases) {
   const met = code === expect && (expect !== undefined || outcome.status === 'measured');
   ok &&= met;
   process.stdout.write(
-    `${met ? 'ok  ' : 'FAIL'} ${outcome.status}${code === undefined ? '' : ` ${code}`} in ${(outcome.elapsedMs / 1000).toFixed(1)} s, peak client RSS ${(peak / MB).toFixed(1)} MB\n     ${outcome.failure?.message ?? `${outcome.cost?.list.toolCount} tools measured`}\n`,
+    `${met ? 'ok  ' : 'FAIL'} ${outcome.status}${code === undefined ? '' : ` ${code}`} in ${formatSeconds(outcome.elapsedMs)}, peak client RSS ${(peak / MB).toFixed(1)} MB\n     ${outcome.failure?.message ?? `${outcome.cost?.list.toolCount} tools measured`}\n`,
   );
   peak = Math.max(before, peak);
 }

@@ -31,6 +31,8 @@ import { announcement, rssOf } from './served-process.js';
 import { RawHttpClient } from './raw-mcp-clients.js';
 import type { HttpReply } from './raw-mcp-clients.js';
 import { latencySummary } from './latency-summary.js';
+import { roundPrinted } from '../../bench/format/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -53,7 +55,7 @@ const RUN_LIMIT_MS = 120_000;
 const RECONNECT_MS = 100;
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-flood-'));
 const started = Date.now();
-const say = (line: string) => process.stderr.write(`http-flood: ${line}\n`);
+const say = progressLines('http-flood');
 
 // ------------------------------------------------------------------ the server
 const serveCommand = `${values['server-nofile'] === undefined ? '' : `ulimit -n ${values['server-nofile']} && `}exec "$0" bin/costlab.mjs serve --http --port 0 --audit "$1"`;
@@ -232,13 +234,13 @@ const report = {
   // blur.
   quiet: quietSummary,
   flood: floodSummary,
-  p95FloodOverQuiet: Number((floodSummary.p95Ms / quietSummary.p95Ms).toFixed(2)),
+  p95FloodOverQuiet: roundPrinted(floodSummary.p95Ms / quietSummary.p95Ms, 2),
   server: {
-    quietRssMiB: Number((quietRss / 2 ** 20).toFixed(1)),
-    peakRssMiB: Number((peakRss / 2 ** 20).toFixed(1)),
-    vmHwmMiB: Number((hwm / 2 ** 20).toFixed(1)),
+    quietRssMiB: roundPrinted(quietRss / 2 ** 20, 1),
+    peakRssMiB: roundPrinted(peakRss / 2 ** 20, 1),
+    vmHwmMiB: roundPrinted(hwm / 2 ** 20, 1),
   },
-  elapsedS: Number(((Date.now() - started) / 1000).toFixed(1)),
+  elapsedS: roundPrinted((Date.now() - started) / 1000, 1),
 };
 const out = values.out ?? path.join(REPO, 'results', 'reliability');
 mkdirSync(out, { recursive: true });

@@ -3,6 +3,7 @@
  * scripts report them.
  */
 import { nearestRankSorted, sortedSamples } from '../../bench/statistics/sample-statistics.js';
+import { roundPrinted } from '../../bench/format/index.js';
 
 export interface LatencySummary {
   readonly p50Ms: number;
@@ -14,8 +15,8 @@ export function latencySummary(latencies: readonly number[]): LatencySummary {
   const sorted = sortedSamples(latencies);
   const rank = (q: number) => (sorted.length === 0 ? Number.NaN : nearestRankSorted(sorted, q * 100));
   return {
-    p50Ms: Number(rank(0.5).toFixed(2)),
-    p95Ms: Number(rank(0.95).toFixed(2)),
-    maxMs: Number((sorted.at(-1) ?? Number.NaN).toFixed(2)),
+    p50Ms: roundPrinted(rank(0.5), 2),
+    p95Ms: roundPrinted(rank(0.95), 2),
+    maxMs: roundPrinted(sorted.at(-1) ?? Number.NaN, 2),
   };
 }

@@ -17,6 +17,7 @@ import type { CatalogueStrategyName } from '../../src/kernel/index.js';
 import { obtainGc } from './collect-garbage.js';
 import { runTurnSoak } from './turn-soak.js';
 import type { SoakReport } from './turn-soak.js';
+import { formatMebibytes as mib } from '../../bench/format/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -48,8 +49,6 @@ if (typeof (globalThis as { gc?: unknown }).gc !== 'function') {
   process.stderr.write('leak-soak: run with node --expose-gc so collections are real\n');
   process.exit(2);
 }
-
-const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 
 function growthOf(report: SoakReport): number {
   const first = report.heap.find((sample) => sample.turns >= baselineAt)!;

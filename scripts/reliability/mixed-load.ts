@@ -15,6 +15,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { roundPrinted } from '../../bench/format/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 import { RawHttpClient, callFrames, outcomeOf } from './raw-mcp-clients.js';
 import { commitOf, machine } from './run-identity.js';
 import { rssOf, startServe } from './served-process.js';
@@ -40,7 +42,7 @@ if (![CALLS, LARGE_CLIENTS, LARGE_BYTES, MAX_P95_MS].every((n) => Number.isSafeI
   process.exit(2);
 }
 const root = values.root ?? REPO;
-const say = (line: string) => process.stderr.write(`mixed-load: ${line}\n`);
+const say = progressLines('mixed-load');
 const RUN_LIMIT_MS = 15 * 60_000;
 const started = Date.now();
 
@@ -121,10 +123,10 @@ const report = {
   mixed1KB: summary(small),
   mixed100KB: summary(medium),
   mixedLarge: summary(large),
-  server: { alive, peakRssMiB: Number((peakRss / 2 ** 20).toFixed(1)) },
+  server: { alive, peakRssMiB: roundPrinted(peakRss / 2 ** 20, 1) },
   bound: { maxP95Ms: MAX_P95_MS },
   verdict: alive && summary(small).p95Ms < MAX_P95_MS ? 'small calls not starved' : 'SMALL CALLS STARVED',
-  elapsedS: Number(((Date.now() - started) / 1000).toFixed(1)),
+  elapsedS: roundPrinted((Date.now() - started) / 1000, 1),
 };
 if (values.out !== undefined) writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

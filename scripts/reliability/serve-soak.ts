@@ -27,6 +27,8 @@ import { RawHttpClient, RawStdioClient, callFrames, outcomeOf } from './raw-mcp-
 import { commitOf, machine } from './run-identity.js';
 import { startServe } from './served-process.js';
 import type { HeapSample } from './served-process.js';
+import { formatMebibytes as mib, roundPrinted } from '../../bench/format/index.js';
+import { progressLines } from '../../bench/progress/index.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
@@ -69,8 +71,7 @@ if (
   );
   process.exit(2);
 }
-const say = (line: string) => process.stderr.write(`serve-soak: ${line}\n`);
-const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(2)} MiB`;
+const say = progressLines('serve-soak');
 
 const frame = callFrames(
   BODY_BYTES === 0 ? undefined : { path: ['projects', 'roadmap.md'], pad: 'x'.repeat(BODY_BYTES) },
@@ -159,14 +160,14 @@ const report = {
   server: { alive, exit },
   samples: samples.map((s) => ({
     calls: s.calls,
-    heapUsedMiB: Number((s.heapUsedBytes / 2 ** 20).toFixed(3)),
-    rssMiB: Number((s.rssBytes / 2 ** 20).toFixed(1)),
+    heapUsedMiB: roundPrinted(s.heapUsedBytes / 2 ** 20, 3),
+    rssMiB: roundPrinted(s.rssBytes / 2 ** 20, 1),
   })),
-  slopeBytesPerCall: Number(slope.toFixed(2)),
-  rssGrowthMiB: Number((rssGrowth / 2 ** 20).toFixed(1)),
+  slopeBytesPerCall: roundPrinted(slope, 2),
+  rssGrowthMiB: roundPrinted(rssGrowth / 2 ** 20, 1),
   bounds: { maxSlopeBytesPerCall: MAX_SLOPE, maxRssGrowthMiB: MAX_RSS_GROWTH / 2 ** 20, warmupCalls: WARMUP },
   verdict: bounded ? 'bounded' : 'NOT BOUNDED',
-  elapsedS: Number(((Date.now() - started) / 1000).toFixed(1)),
+  elapsedS: roundPrinted((Date.now() - started) / 1000, 1),
 };
 if (values.out !== undefined) writeFileSync(values.out, `${JSON.stringify(report, null, 2)}\n`);
 process.stdout.write(

@@ -21,6 +21,8 @@ import { parseArgs } from 'node:util';
 import { CHECKOUT_ROOT as REPO, commitOf, machine } from './run-identity.js';
 import { runKillTrial } from './kill-trial.js';
 import type { KillTrialResult, TrialSink } from './kill-trial.js';
+import { progressLines } from '../../bench/progress/index.js';
+import { formatSeconds } from '../../bench/format/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,12 +44,13 @@ interface Row extends KillTrialResult {
 }
 const rows: Row[] = [];
 /** What the rule forbids in one trial. */
+const say = progressLines('sigkill-audit');
 const breaches = (r: KillTrialResult): number =>
   r.allowedWithoutDecision + r.refusalsWithoutRecord + r.missingUnreported;
 try {
   for (const sink of ['stderr', 'file'] as TrialSink[]) {
     for (let run = 1; run <= runs; run++) {
-      process.stderr.write(`sigkill-audit: sink ${sink}, run ${run}/${runs}, killing after ${calls} answers… `);
+      say(`sink ${sink}, run ${run}/${runs}, killing after ${calls} answers…`);
       const result = await runKillTrial({
         root,
         sink,
@@ -56,12 +59,12 @@ try {
         deadlineMs: 600_000,
       });
       rows.push({ ...result, reader: 'prompt', run });
-      process.stderr.write(
-        `${result.answered} answered, ${breaches(result)} breaches, ${result.unaudited} outcomes lost (all reported: ${result.missingUnreported === 0}), ${result.tornLines} torn, ${(result.elapsedMs / 1000).toFixed(1)} s\n`,
+      say(
+        `sink ${sink}, run ${run}/${runs}: ${result.answered} answered, ${breaches(result)} breaches, ${result.unaudited} outcomes lost (all reported: ${result.missingUnreported === 0}), ${result.tornLines} torn, ${formatSeconds(result.elapsedMs)}`,
       );
     }
   }
-  process.stderr.write('sigkill-audit: sink stderr, reader stalled… ');
+  say('sink stderr, reader stalled…');
   const stalled = await runKillTrial({
     root,
     sink: 'stderr',
@@ -71,8 +74,8 @@ try {
     deadlineMs: 120_000,
   });
   rows.push({ ...stalled, reader: 'stalled', run: 1 });
-  process.stderr.write(
-    `${stalled.answered} answered, ${breaches(stalled)} breaches, ${stalled.unaudited} outcomes lost\n`,
+  say(
+    `sink stderr, reader stalled: ${stalled.answered} answered, ${breaches(stalled)} breaches, ${stalled.unaudited} outcomes lost`,
   );
 } finally {
   rmSync(scratch, { recursive: true, force: true });

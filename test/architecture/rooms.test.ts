@@ -66,8 +66,8 @@ describe('each rule, with a bad import planted in the real graph', () => {
       probeReachViolations(planted({ from: 'bench/world/workload.ts', to: 'bench/staircase/segments.ts' })),
     ).toEqual(['bench/world/workload.ts → bench/staircase/segments.ts']);
     expect(
-      probeReachViolations(planted({ from: 'bench/probes/call-segments.ts', to: 'bench/report/number-format.ts' })),
-    ).toEqual(['bench/probes/call-segments.ts → bench/report/number-format.ts']);
+      probeReachViolations(planted({ from: 'bench/probes/call-segments.ts', to: 'bench/format/number-format.ts' })),
+    ).toEqual(['bench/probes/call-segments.ts → bench/format/number-format.ts']);
   });
 
   it('finds the statistics leaf growing an import', () => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STRATEGY_NAMES } from '../../bench/results/results-schema.js';
 import { buildReportSite } from '../../bench/report/build-site.js';
 import { commitLabel } from '../../bench/report/history-chart.js';
-import { formatCount, formatMicros, formatRatio, formatShare, grouped } from '../../bench/report/number-format.js';
+import { formatCount, formatMicros, formatRatio, formatShare, grouped } from '../../bench/format/index.js';
 import { addCommittedSweep, createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
 import { actionBenchmarkDataJs, makeHistoryRuns } from '../fixtures/dashboard-history-fixture.js';
 
@@ -34,7 +34,7 @@ function numbersIn(value: unknown, into: Set<number>): Set<number> {
 }
 
 /**
- * Every way the report prints a figure (bench/report/number-format.ts), for each figure of
+ * Every way the report prints a figure (bench/format/number-format.ts), for each figure of
  * the JSON files the page was built from, in the units the page converts to: published
  * ms → µs, microbenchmark ns → µs, shares as percentages.
  */

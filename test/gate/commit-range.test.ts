@@ -12,7 +12,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isShallowClone, mergeBase, MergeBaseNotFound, shallowCloneHint } from '../../bench/gate/commit-range.js';
-import { disposeWorktrees, formatBytes } from '../../bench/gate/worktree-cleanup.js';
+import { formatBytes } from '../../bench/format/index.js';
+import { disposeWorktrees } from '../../bench/gate/worktree-cleanup.js';
 import { prepareCommit } from '../../bench/gate/worktree.js';
 
 const BIN = fileURLToPath(new URL('../../bin/costlab.mjs', import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatInteger, formatMicroseconds, formatP, formatPercent } from '../../bench/gate/format.js';
-import { formatRatio } from '../../bench/report/number-format.js';
+import { formatChange, formatInteger, formatMicroseconds, formatP, formatPercent } from '../../bench/format/index.js';
+import { formatRatio } from '../../bench/format/index.js';
 
 describe('gate number formatting', () => {
   it('prints changes with a sign and enough digits to see small ones', () => {

@@ -10,12 +10,12 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Progress } from '../../bench/harness/progress.js';
+import { Progress } from '../../bench/progress/index.js';
 import { parseResults, SEGMENT_NAMES, STRATEGY_NAMES } from '../../bench/results/results-schema.js';
 import type { Results, StrategyResult } from '../../bench/results/results-schema.js';
 import { planBench, runBench } from '../../bench/harness/run-bench.js';
 import type { BenchOutcome } from '../../bench/harness/run-bench.js';
-import { formatRatio } from '../../bench/report/number-format.js';
+import { formatRatio } from '../../bench/format/index.js';
 import { testbedOf } from '../../bench/results/run-context.js';
 import { makeAnchorFigures } from '../fixtures/anchor-figures-fixture.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Progress } from '../../bench/harness/progress.js';
+import { Progress, progressLines } from '../../bench/progress/index.js';
 
 function stream(isTTY: boolean) {
   const chunks: string[] = [];
@@ -7,6 +7,25 @@ function stream(isTTY: boolean) {
 }
 
 describe('progress', () => {
+  it('prefixes every line with the program it reports for', () => {
+    let now = 0;
+    const out = stream(false);
+    const progress = new Progress({ stream: out, now: () => now, lineEverySeconds: 1, name: 'gate' });
+    progress.phase('lanes');
+    progress.say('building HEAD');
+    now += 2000;
+    progress.update(3, 3);
+    expect(out.chunks).toEqual(['gate: lanes…\n', 'gate: building HEAD\n', 'gate: lanes 3/3 (100%), 2.0 s\n']);
+  });
+
+  it('gives a line callback for long work reported in lines', () => {
+    const out = stream(true);
+    const say = progressLines('serve-soak', { stream: out });
+    say('1000 calls');
+    say('2000 calls');
+    expect(out.chunks).toEqual(['serve-soak: 1000 calls\n', 'serve-soak: 2000 calls\n']);
+  });
+
   it('writes periodic plain lines when not on a terminal', () => {
     let now = 0;
     const out = stream(false);

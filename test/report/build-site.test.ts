@@ -5,7 +5,7 @@ import { STRATEGY_NAMES, SEGMENT_NAMES } from '../../bench/results/results-schem
 import { buildReportSite, type BuiltReport } from '../../bench/report/build-site.js';
 import { commitLabel } from '../../bench/report/history-chart.js';
 import { MEASUREMENT_RULES } from '../../bench/report/measurement-rules.js';
-import { formatMicros } from '../../bench/report/number-format.js';
+import { formatMicros } from '../../bench/format/index.js';
 import { main } from '../../cli/main.js';
 import { createReportWorkspace, type ReportWorkspace } from '../fixtures/report-workspace.js';
 import { chartFigure, chartSvg, markLabels, tableRow, tableRows } from './page-reading.js';

@@ -1,9 +1,12 @@
 /**
- * Progress on stderr, so stdout stays clean for whatever a caller pipes.
+ * The one progress reporter of the tree (the bench, the gate, the command
+ * line and the scripts). Progress on stderr, so stdout stays clean for whatever a caller pipes.
  * On a terminal: one bar redrawn in place, at most every 100 ms. Anywhere
  * else (CI logs, a file): a plain line every `lineEverySeconds`, because a
  * carriage-return bar in a log is one enormous line of noise.
  */
+import { formatSeconds as seconds } from '../format/index.js';
+
 export interface ProgressStream {
   readonly isTTY?: boolean;
   readonly columns?: number;
@@ -17,6 +20,8 @@ export interface ProgressOptions {
   readonly now?: () => number;
   /** Nothing at all (tests, `--quiet`). */
   readonly silent?: boolean;
+  /** The program the lines come from, their prefix (`gate: …`). Default `bench`. */
+  readonly name?: string;
 }
 
 export class Progress {
@@ -25,6 +30,7 @@ export class Progress {
   readonly #lineEveryMs: number;
   readonly #now: () => number;
   readonly #silent: boolean;
+  readonly #name: string;
   #label = '';
   #lastDraw = -Infinity;
   #startedAt = 0;
@@ -36,6 +42,7 @@ export class Progress {
     this.#lineEveryMs = (options.lineEverySeconds ?? 5) * 1000;
     this.#now = options.now ?? (() => Date.now());
     this.#silent = options.silent === true;
+    this.#name = options.name ?? 'bench';
   }
 
   /** Starts a phase (`strategies`, `mcp`, `micro`). */
@@ -44,7 +51,7 @@ export class Progress {
     this.#label = label;
     this.#startedAt = this.#now();
     this.#lastDraw = -Infinity;
-    if (!this.#silent && !this.#tty) this.#stream.write(`bench: ${label}…\n`);
+    if (!this.#silent && !this.#tty) this.#stream.write(`${this.#name}: ${label}…\n`);
   }
 
   update(done: number, total: number, detail = ''): void {
@@ -67,7 +74,7 @@ export class Progress {
     }
     this.#lastDraw = now;
     this.#stream.write(
-      `bench: ${this.#label} ${done}/${total} (${percent(done, total)})${detail === '' ? '' : ` ${detail}`}, ${seconds(now - this.#startedAt)}\n`,
+      `${this.#name}: ${this.#label} ${done}/${total} (${percent(done, total)})${detail === '' ? '' : ` ${detail}`}, ${seconds(now - this.#startedAt)}\n`,
     );
   }
 
@@ -76,6 +83,11 @@ export class Progress {
     if (this.#silent) return;
     this.#finishBar();
     this.#stream.write(`${line}\n`);
+  }
+
+  /** A step of long work as a line of its own, prefixed with the program's name (`gate: building HEAD`). */
+  say(line: string): void {
+    this.note(`${this.#name}: ${line}`);
   }
 
   done(): void {
@@ -102,6 +114,12 @@ function percent(done: number, total: number): string {
   return `${total === 0 ? 100 : Math.floor((done / total) * 100)}%`;
 }
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
+/**
+ * The reporter as a callback, for long work that reports in lines of its own
+ * (`onProgress` options, a script's steps): `progressLines('gate')('building HEAD')`
+ * writes `gate: building HEAD` to stderr.
+ */
+export function progressLines(name: string, options: Omit<ProgressOptions, 'name'> = {}): (line: string) => void {
+  const progress = new Progress({ ...options, name });
+  return (line) => progress.say(line);
 }
