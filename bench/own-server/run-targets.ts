@@ -23,7 +23,7 @@ import { Redactor } from './secrets.js';
 import { costlabCommit, targetCommit } from './target-provenance.js';
 import { summaryLines } from './target-summary.js';
 
-export type TargetRunKind = 'target-bench' | 'target-conformance';
+type TargetRunKind = 'target-bench' | 'target-conformance';
 
 export interface TargetRunOptions {
   readonly kind: TargetRunKind;

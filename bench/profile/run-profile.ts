@@ -33,7 +33,7 @@ import { writeOutputFile } from '../results/output-directory.js';
 
 export type Progress = (line: string) => void;
 
-export const stderrProgress: Progress = (line) => {
+const stderrProgress: Progress = (line) => {
   process.stderr.write(`costlab profile: ${line}\n`);
 };
 

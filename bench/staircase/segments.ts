@@ -28,7 +28,7 @@ export interface CallFigures {
 export const roundUs = (value: number): number => Math.round(value * 1000) / 1000;
 export const roundShare = (value: number): number => Math.round(value * 1e6) / 1e6;
 
-export class NoCallsMeasured extends Error {
+class NoCallsMeasured extends Error {
   override readonly name = 'NoCallsMeasured';
 }
 
