@@ -19,6 +19,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { markdownTable } from 'markdown-table';
 import { readBaseline } from '../bench/gate/baseline.js';
 import { laneCounts } from '../bench/gate/dashboard-instructions.js';
 import { git } from '../bench/repository/git.js';
@@ -256,20 +257,35 @@ function writeReport(): string[] {
     `Produced by \`npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}${values.only === undefined ? '' : ` --only ${values.only}`}\` at \`${base}\`, node ${process.version}, ${new Date().toISOString()}, in ${minutes} min.`,
     `A run is what \`costlab gate\` judges: the median of ${GATE_WINDOWS} consecutive counted windows of one lane in one callgrind process, against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold. ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows (${runsPerProcess} runs) in each of ${runs / runsPerProcess} (HEAD ${selfRuns / runsPerProcess}) processes per lane, since start-up is most of a process's cost under callgrind; the gate's own run is a process's first ${GATE_WINDOWS} windows. The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all six, and any flag there is a false alarm.`,
     '',
-    '| scenario | expected | runs | flagged (exit 1) | lanes that flagged |',
-    '| --- | --- | ---: | ---: | --- |',
-    ...scenarioLines.map(
-      (s) =>
-        `| ${s.name} | ${s.expect} | ${s.list.length} | ${s.list.filter((o) => o.flagged).length} | ${[...new Set(s.list.flatMap((o) => o.flaggedBy))].join('; ') || '—'} |`,
+    markdownTable(
+      [
+        ['scenario', 'expected', 'runs', 'flagged (exit 1)', 'lanes that flagged'],
+        ...scenarioLines.map((s) => [
+          s.name,
+          s.expect,
+          `${s.list.length}`,
+          `${s.list.filter((o) => o.flagged).length}`,
+          [...new Set(s.list.flatMap((o) => o.flaggedBy))].join('; ') || '—',
+        ]),
+      ],
+      { align: ['', '', 'r', 'r', ''], alignDelimiters: false },
     ),
     '',
     '## Ladders',
     '',
-    '| ladder | lane | counts per operation, k = 1…4 | slope per k | r² | rises with k, r² ≥ 0.98 |',
-    '| --- | --- | --- | ---: | ---: | --- |',
-    ...ladders.map(
-      (l) =>
-        `| ${l.name} | ${l.lane} | ${l.points.map((p) => (p.count === undefined ? '—' : formatInteger(p.count))).join(' → ')} | ${formatInteger(l.slope)} | ${l.r2.toFixed(4)} | ${l.ok ? 'yes' : '**no**'} |`,
+    markdownTable(
+      [
+        ['ladder', 'lane', 'counts per operation, k = 1…4', 'slope per k', 'r²', 'rises with k, r² ≥ 0.98'],
+        ...ladders.map((l) => [
+          l.name,
+          l.lane,
+          l.points.map((p) => (p.count === undefined ? '—' : formatInteger(p.count))).join(' → '),
+          formatInteger(l.slope),
+          l.r2.toFixed(4),
+          l.ok ? 'yes' : '**no**',
+        ]),
+      ],
+      { align: ['', '', '', 'r', 'r', ''], alignDelimiters: false },
     ),
     '',
     `Baseline per operation: ${INSTRUCTION_LANES.map((lane) => `${lane.id} ${formatInteger(baseFigures[lane.id][0]!)} (threshold ${formatPercentFixed(thresholds[lane.id], 2)})`).join('; ')}.`,

@@ -50,7 +50,7 @@ const ProvenanceSchema = z.strictObject({
 });
 export type Provenance = z.infer<typeof ProvenanceSchema>;
 
-export const BaselineSchema = z.strictObject({
+const BaselineSchema = z.strictObject({
   schemaVersion: z.literal(BASELINE_SCHEMA_VERSION),
   commit: z.string(),
   /** Whether tracked files had uncommitted changes: a dirty baseline is not reproducible, and the gate refuses it. */
@@ -99,8 +99,8 @@ export class BaselineMismatch extends GateError {
  * exactly has not shown it always will (the event loop's few thousand
  * instructions).
  */
-export const NOISE_MULTIPLIER = 1.5;
-export const MIN_INSTRUCTION_THRESHOLD = 0.005;
+const NOISE_MULTIPLIER = 1.5;
+const MIN_INSTRUCTION_THRESHOLD = 0.005;
 
 export function noiseThreshold(spread: number): number {
   return Math.min(1, Math.max(MIN_INSTRUCTION_THRESHOLD, NOISE_MULTIPLIER * spread));

@@ -29,7 +29,7 @@ export interface RatioInterval {
   readonly resamples: number;
 }
 
-export const DEFAULT_RESAMPLES = 2000;
+const DEFAULT_RESAMPLES = 2000;
 export const DEFAULT_CONFIDENCE = 0.95;
 
 /** Interval for median(head) / median(base); both samples must be non-empty. */

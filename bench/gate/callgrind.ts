@@ -210,7 +210,7 @@ export function parseCallgrindTotal(text: string, event = 'Ir'): number {
 }
 
 /** With --separate-threads=yes callgrind suffixes each thread's file: -01 is the main thread. */
-export function mainThreadFile(outFile: string): string {
+function mainThreadFile(outFile: string): string {
   return `${outFile}-01`;
 }
 

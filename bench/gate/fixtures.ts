@@ -15,7 +15,7 @@ import { GateError } from './gate-error.js';
 import { git as runGit, GitFailed } from '../repository/git.js';
 import type { InstructionLaneId } from './lanes.js';
 
-export const FIXTURES_DIR = join('bench', 'gate', 'fixtures');
+const FIXTURES_DIR = join('bench', 'gate', 'fixtures');
 
 export interface Fixture {
   readonly name: string;

@@ -7,7 +7,7 @@
  * carries that exit code with it, and a stable `code` a caller can switch on
  * without parsing the message.
  */
-export const COULD_NOT_MEASURE_EXIT_CODE = 2;
+const COULD_NOT_MEASURE_EXIT_CODE = 2;
 
 export abstract class GateError extends Error {
   /** Stable, machine-readable name of what went wrong (equal to the class name). */

@@ -77,7 +77,7 @@ export function baselineFigures(baseline: Baseline): InstructionFigures {
 }
 
 /** Throws BaselineMismatch (exit 2) unless the baseline was counted in the setup this run counts in. */
-export async function assertComparable(baseline: Baseline): Promise<void> {
+async function assertComparable(baseline: Baseline): Promise<void> {
   const differences = provenanceDifferences(baseline, currentProvenance(await valgrindVersion()), laneShapes());
   if (differences.length > 0) throw new BaselineMismatch(differences);
 }

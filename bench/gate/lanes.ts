@@ -15,7 +15,7 @@ import type { ProbeUnit, ProbeWorld } from '../probes/probe-units.js';
 import type { InstructionRow, StructuralRow, WallClockRow } from './verdict.js';
 
 /** The figures of one timed probe process (see bench/probes/probe.ts). */
-export interface ProbeFigures {
+interface ProbeFigures {
   readonly catalogueMedianUs: number;
   readonly callMedianUs: number;
   readonly authorityLoadsPerTurn: number;
@@ -24,7 +24,7 @@ export interface ProbeFigures {
   readonly entriesValidatedPerTurn: number;
 }
 
-export class ProbeFailed extends GateError {
+class ProbeFailed extends GateError {
   readonly code = 'ProbeFailed';
 }
 
@@ -254,7 +254,7 @@ export const BASELINE_WINDOWS = 10;
  * the boundary lane's +0.3%. Kept in the lane shapes, so a baseline counted
  * without it is refused.
  */
-export const SETTLING_WINDOWS = 1;
+const SETTLING_WINDOWS = 1;
 
 /** Instructions per operation, lane by lane; several values per lane when measured repeatedly. */
 export type InstructionFigures = Readonly<Record<InstructionLaneId, readonly number[]>>;

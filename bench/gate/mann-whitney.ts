@@ -29,7 +29,7 @@ export interface MannWhitneyResult {
   readonly method: 'exact' | 'asymptotic';
 }
 
-export type MannWhitneyMethod = 'auto' | 'exact' | 'asymptotic';
+type MannWhitneyMethod = 'auto' | 'exact' | 'asymptotic';
 
 export interface MannWhitneyOptions {
   /**

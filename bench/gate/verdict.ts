@@ -20,9 +20,8 @@ import { formatRatio } from '../format/index.js';
 import { mannWhitneyU } from './mann-whitney.js';
 import { median, relativeSpread } from '../statistics/sample-statistics.js';
 
-export type Lane = 'wall-clock' | 'instructions' | 'structural';
-export type ComparisonVerdict = 'regression' | 'improvement' | 'no-change' | 'inconclusive';
-export type StructuralVerdict = 'pass' | 'fail';
+type ComparisonVerdict = 'regression' | 'improvement' | 'no-change' | 'inconclusive';
+type StructuralVerdict = 'pass' | 'fail';
 
 interface RowCommon {
   readonly segment: string;
@@ -83,9 +82,9 @@ export interface WallClockInput {
   readonly bootstrap?: BootstrapOptions;
 }
 
-export const DEFAULT_WALL_CLOCK_THRESHOLD = 0.05;
-export const DEFAULT_ALPHA = 0.05;
-export const DEFAULT_MIN_SAMPLES = 5;
+const DEFAULT_WALL_CLOCK_THRESHOLD = 0.05;
+const DEFAULT_ALPHA = 0.05;
+const DEFAULT_MIN_SAMPLES = 5;
 
 /** Judges a wall-clock comparison of two commits, one value per process. */
 export function wallClockVerdict(input: WallClockInput): WallClockRow {
@@ -190,8 +189,8 @@ export interface InstructionInput {
   readonly noiseFloor?: number;
 }
 
-export const DEFAULT_INSTRUCTION_THRESHOLD = 0.02;
-export const DEFAULT_NOISE_FLOOR = 0.001;
+const DEFAULT_INSTRUCTION_THRESHOLD = 0.02;
+const DEFAULT_NOISE_FLOOR = 0.001;
 
 /** Judges an instruction-count comparison (counts from callgrind, ideally N − 0 differences). */
 export function instructionVerdict(input: InstructionInput): InstructionRow {

@@ -12,7 +12,7 @@ import { describeExit, runProcess, tailLines } from './run-process.js';
 import { formatBytes } from '../format/index.js';
 
 /** Bytes under `dir`, symlinks counted as links (not followed); 0 when it does not exist. */
-export async function diskUsageBytes(dir: string): Promise<number> {
+async function diskUsageBytes(dir: string): Promise<number> {
   let info;
   try {
     info = await lstat(dir);
@@ -27,7 +27,7 @@ export async function diskUsageBytes(dir: string): Promise<number> {
 }
 
 /** Removes a worktree and its registration (`git worktree remove --force`: its node_modules is untracked). */
-export async function removeWorktree(repo: string, dir: string): Promise<void> {
+async function removeWorktree(repo: string, dir: string): Promise<void> {
   const args = ['worktree', 'remove', '--force', dir];
   const result = await runProcess('git', args, { cwd: repo });
   if (result.code !== 0) throw new GitCommandFailed(args, describeExit(result), tailLines(result.stderr));

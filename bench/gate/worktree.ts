@@ -22,9 +22,9 @@ import { git as runGit, GitFailed } from '../repository/git.js';
 import { describeExit, runProcess, tailLines } from './run-process.js';
 
 /** Directory, relative to the repository root, that holds the worktrees. */
-export const WORKTREES_DIR = '.worktrees';
+const WORKTREES_DIR = '.worktrees';
 /** Lockfile a commit must have to be installed reproducibly. */
-export const LOCKFILE = 'package-lock.json';
+const LOCKFILE = 'package-lock.json';
 /** Where a finished install records the hash of the lockfile it installed. */
 export const INSTALL_STAMP = join('node_modules', '.costlab-lockfile-sha256');
 
@@ -112,7 +112,7 @@ export class GitCommandFailed extends GateError {
 export type Installer = (dir: string) => Promise<void>;
 
 /** `npm ci`: installs exactly the lockfile, and fails rather than update it. */
-export const npmCi: Installer = async (dir) => {
+const npmCi: Installer = async (dir) => {
   const result = await runProcess('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir });
   if (result.code !== 0) throw new InstallFailed(dir, describeExit(result), tailLines(result.stderr));
 };

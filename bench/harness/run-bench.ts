@@ -98,8 +98,8 @@ export const QUICK_PLAN = { warmupTurns: 20, measuredTurns: 200 } as const;
  */
 // primingCalls: untimed calls per endpoint first, past the kernel's cold JIT stretch (mcp-transports.ts, ADR 0028);
 // about 30 s in the full plan. The quick plan primes less and so measures partly cold code: it checks the bench runs.
-export const TRANSPORT_PLAN = { primingCalls: 5000, warmupRounds: 20, rounds: 200, callsPerRound: 10 } as const;
-export const QUICK_TRANSPORT_PLAN = { primingCalls: 1000, warmupRounds: 5, rounds: 30, callsPerRound: 5 } as const;
+const TRANSPORT_PLAN = { primingCalls: 5000, warmupRounds: 20, rounds: 200, callsPerRound: 10 } as const;
+const QUICK_TRANSPORT_PLAN = { primingCalls: 1000, warmupRounds: 5, rounds: 30, callsPerRound: 5 } as const;
 
 /**
  * The floor's cold lane (ADR 0030): measured turns on which the kernel and
@@ -109,8 +109,8 @@ export const QUICK_TRANSPORT_PLAN = { primingCalls: 1000, warmupRounds: 5, round
  * to the full run and 15 (405 a side, of quick's 20) about 1.5–2.5 s to the
  * quick one; never more than the floor's measured turns.
  */
-export const COLD_PLAN = { turns: 60 } as const;
-export const QUICK_COLD_PLAN = { turns: 15 } as const;
+const COLD_PLAN = { turns: 60 } as const;
+const QUICK_COLD_PLAN = { turns: 15 } as const;
 
 /**
  * The publisher-shaped world's turns: its rederive call is about 0.6 ms
@@ -120,7 +120,7 @@ export const QUICK_COLD_PLAN = { turns: 15 } as const;
  * 2-core VM; the kernel code it runs is the code the reference world's
  * 2,000 warm-up turns warmed.
  */
-export function publisherTurns(warmupTurns: number, measuredTurns: number): { warmup: number; measured: number } {
+function publisherTurns(warmupTurns: number, measuredTurns: number): { warmup: number; measured: number } {
   return {
     warmup: Math.min(warmupTurns, Math.max(10, Math.ceil(warmupTurns / 20))),
     measured: Math.max(2, Math.ceil(measuredTurns / 10)),

@@ -35,7 +35,7 @@ export const QUICK_MAP_TURNS = Object.freeze({ warmup: 5, measured: 20 });
  * The most provider tools a map point may have: the publisher's world is 19 definitions, and a map of hundreds measures
  * catalogue size, which `costlab sweep` does.
  */
-export const MAX_MAP_PROVIDER_TOOLS = 64;
+const MAX_MAP_PROVIDER_TOOLS = 64;
 
 export const AXIS_RANGES = Object.freeze({
   providerTools: { min: 1, max: MAX_MAP_PROVIDER_TOOLS },

@@ -36,7 +36,7 @@ export interface RunMapOptions {
 }
 
 /** The publisher-shaped world with this point's provider tools and grants; the 18 static tools stay. */
-export function gridShape(providerTools: number, grants: number): WorldShape {
+function gridShape(providerTools: number, grants: number): WorldShape {
   return parseWorldShape({
     ...PUBLISHER_SHAPE,
     name: `p${providerTools}-g${grants}`,
@@ -137,7 +137,7 @@ async function writeWhole(file: string, text: string): Promise<void> {
   }
 }
 
-export async function writeMapOutputs(results: MapResults, outDir: string): Promise<string[]> {
+async function writeMapOutputs(results: MapResults, outDir: string): Promise<string[]> {
   const dir = path.join(outDir, 'map');
   await mkdir(dir, { recursive: true });
   const json = `${JSON.stringify(results, null, 2)}\n`;

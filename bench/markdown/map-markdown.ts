@@ -13,7 +13,7 @@ export const MAP_RATIOS = [
   ['rederiveOverShared', 'whole call, rederive ÷ shared'],
   ['sharedOverTurn', 'whole call, shared ÷ turn'],
 ] as const;
-export type MapRatio = (typeof MAP_RATIOS)[number][0];
+type MapRatio = (typeof MAP_RATIOS)[number][0];
 
 export function pointAt(results: MapResults, providerTools: number, grants: number): MapPoint | undefined {
   return results.grid.find((point) => point.shape.providerTools === providerTools && point.shape.grants === grants);

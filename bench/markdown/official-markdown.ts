@@ -1,4 +1,5 @@
 /** The Markdown face of an official-suite run: the verdict first, then one row per scenario. */
+import { markdownTable } from 'markdown-table';
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import type { OfficialReport } from '../official-conformance/run-official.js';
 
@@ -16,11 +17,17 @@ export function renderOfficialMarkdown(report: OfficialReport, command: string):
     '',
     `${markdownCode(command)}, the suite under ${escapeMarkdown(report.node)}.`,
     '',
-    '| scenario | verdict | checks passed / failed | detail |',
-    '| --- | --- | --- | --- |',
-    ...report.scenarios.map(
-      (s) =>
-        `| ${markdownCode(s.scenario)} | ${MARK[s.verdict]} | ${s.checksPassed} / ${s.checksFailed} | ${escapeMarkdown(s.detail)} |`,
+    markdownTable(
+      [
+        ['scenario', 'verdict', 'checks passed / failed', 'detail'],
+        ...report.scenarios.map((s) => [
+          markdownCode(s.scenario),
+          MARK[s.verdict],
+          `${s.checksPassed} / ${s.checksFailed}`,
+          escapeMarkdown(s.detail),
+        ]),
+      ],
+      { alignDelimiters: false },
     ),
   ];
   return `${lines.join('\n')}\n`;

@@ -1,4 +1,5 @@
 /** The markdown face of a target run: one section per target, for a pull request or a CI summary. */
+import { markdownTable } from 'markdown-table';
 import { escapeMarkdown as text, markdownCode as code } from '../../src/conformance/index.js';
 import type {
   CallCost,
@@ -10,6 +11,11 @@ import type {
 import { formatKibibytes as kib, formatSeconds } from '../format/index.js';
 
 const ms = (t: Timing): string => (t.samples === 0 ? '—' : `${t.p50Ms.toFixed(3)} / ${t.p95Ms.toFixed(3)}`);
+
+type Cell = string | number;
+/** One table, header first; cells arrive already escaped (markdown-table escapes nothing). */
+const table = (header: readonly string[], rows: readonly (readonly Cell[])[]): string =>
+  markdownTable([header, ...rows.map((row) => row.map(String))], { alignDelimiters: false });
 
 const VERDICT_MARK: Record<string, string> = {
   pass: 'pass',
@@ -26,28 +32,41 @@ const LARGEST_SHOWN = 10;
 function callsSection(calls: readonly CallCost[], timed: 'warm and cold' | 'between listings'): string[] {
   if (calls.length === 0) return [];
   const called = calls.filter((call) => call.status === 'called').length;
-  const lines = [
-    '',
-    `${called} of ${calls.length} planned call(s) made (${timed}); one row per tool and argument set.`,
-    '',
-    timed === 'warm and cold'
-      ? '| tool and arguments | identity | source | status | warm p50 / p95 ms | cold p50 / p95 ms | result bytes | answered | structuredContent | server text or reason |'
-      : '| tool and arguments | identity | source | status | p50 / p95 ms | result bytes | answered | structuredContent | server text or reason |',
-    timed === 'warm and cold'
-      ? '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'
-      : '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  const warmAndCold = timed === 'warm and cold';
+  const header = [
+    'tool and arguments',
+    'identity',
+    'source',
+    'status',
+    ...(warmAndCold ? ['warm p50 / p95 ms', 'cold p50 / p95 ms'] : ['p50 / p95 ms']),
+    'result bytes',
+    'answered',
+    'structuredContent',
+    'server text or reason',
   ];
-  for (const call of calls) {
+  const rows = calls.map((call) => {
     const structured =
       call.structured.problem === undefined
         ? call.structured.verdict
         : `${call.structured.verdict}: ${call.structured.problem}`;
-    const times = timed === 'warm and cold' ? `${ms(call.warm)} | ${ms(call.cold)}` : ms(call.warm);
-    lines.push(
-      `| ${code(call.key)} | ${text(call.identity)} | ${call.source} | ${call.status} | ${times} | ${call.status === 'called' ? call.responseBytes : '—'} | ${call.answered ?? '—'} | ${text(structured)} | ${text(call.reason ?? call.errorText ?? '')} |`,
-    );
-  }
-  return lines;
+    return [
+      code(call.key),
+      text(call.identity),
+      call.source,
+      call.status,
+      ...(warmAndCold ? [ms(call.warm), ms(call.cold)] : [ms(call.warm)]),
+      call.status === 'called' ? call.responseBytes : '—',
+      call.answered ?? '—',
+      text(structured),
+      text(call.reason ?? call.errorText ?? ''),
+    ];
+  });
+  return [
+    '',
+    `${called} of ${calls.length} planned call(s) made (${timed}); one row per tool and argument set.`,
+    '',
+    table(header, rows),
+  ];
 }
 
 function listingSection(listing: ListingFootprint): string[] {
@@ -55,21 +74,28 @@ function listingSection(listing: ListingFootprint): string[] {
     '',
     `Listing by tool: ${listing.toolCount} tools, ${listing.totalBytes} bytes of definitions, about ${listing.totalTokens} tokens (${listing.tokenizer}).`,
     '',
-    '| client limit | used | limit | within |',
-    '| --- | --- | --- | --- |',
-    ...listing.limits.map(
-      (limit) =>
-        `| ${limit.name} | ${limit.used} ${limit.unit} | ${limit.limit} ${limit.unit} | ${limit.within ? 'yes' : '**no**'} |`,
+    table(
+      ['client limit', 'used', 'limit', 'within'],
+      listing.limits.map((limit) => [
+        limit.name,
+        `${limit.used} ${limit.unit}`,
+        `${limit.limit} ${limit.unit}`,
+        limit.within ? 'yes' : '**no**',
+      ]),
     ),
   ];
   if (listing.tools.length > 0) {
+    const shown =
+      listing.tools.length > LARGEST_SHOWN ? ` (${LARGEST_SHOWN} of ${listing.tools.length}; all in the JSON)` : '';
     lines.push(
       '',
-      `| largest definitions${listing.tools.length > LARGEST_SHOWN ? ` (${LARGEST_SHOWN} of ${listing.tools.length}; all in the JSON)` : ''} | bytes | schema bytes | tokens |`,
-      '| --- | --- | --- | --- |',
+      table(
+        [`largest definitions${shown}`, 'bytes', 'schema bytes', 'tokens'],
+        listing.tools
+          .slice(0, LARGEST_SHOWN)
+          .map((tool) => [code(tool.tool), tool.bytes, tool.schemaBytes, tool.tokens]),
+      ),
     );
-    for (const tool of listing.tools.slice(0, LARGEST_SHOWN))
-      lines.push(`| ${code(tool.tool)} | ${tool.bytes} | ${tool.schemaBytes} | ${tool.tokens} |`);
   }
   return lines;
 }
@@ -79,34 +105,48 @@ function costSection(outcome: TargetOutcome): string[] {
   const lines = [
     `server ${cost.server === null ? '(unnamed)' : `${code(cost.server.name)} ${text(cost.server.version)}`}, listChanged ${cost.declaresListChanged}; ${cost.list.toolCount} tools, listing ${kib(cost.list.responseBytes)} (input schemas ${kib(cost.list.schemaBytes)})`,
     '',
-    '| request | warm p50 / p95 ms | cold p50 / p95 ms | bytes | answered |',
-    '| --- | --- | --- | --- | --- |',
-    `| initialize | — | ${ms(cost.initialize.cold)} | — | — |`,
-    `| tools/list | ${ms(cost.list.warm)} | ${ms(cost.list.cold)} | ${cost.list.responseBytes} | ${cost.list.toolCount} tools |`,
+    table(
+      ['request', 'warm p50 / p95 ms', 'cold p50 / p95 ms', 'bytes', 'answered'],
+      [
+        ['initialize', '—', ms(cost.initialize.cold), '—', '—'],
+        ['tools/list', ms(cost.list.warm), ms(cost.list.cold), cost.list.responseBytes, `${cost.list.toolCount} tools`],
+      ],
+    ),
   ];
   lines.push(...callsSection(cost.calls, 'warm and cold'));
   if (cost.listing !== undefined) lines.push(...listingSection(cost.listing));
   if (outcome.curve !== undefined) {
+    const rows = outcome.curve.map((point) =>
+      point.status === 'failed'
+        ? [point.n, `failed: ${text(point.failure?.code ?? '')}`, '', '', '', '']
+        : [
+            point.n,
+            `${point.toolCount}`,
+            `${point.responseBytes}`,
+            `${point.schemaBytes}`,
+            `${point.initializeMs?.toFixed(1)}`,
+            ms(point.list!),
+          ],
+    );
     lines.push(
       '',
-      '| n | tools | listing bytes | schema bytes | initialize ms | tools/list p50 / p95 ms |',
-      '| --- | --- | --- | --- | --- | --- |',
+      table(['n', 'tools', 'listing bytes', 'schema bytes', 'initialize ms', 'tools/list p50 / p95 ms'], rows),
     );
-    for (const point of outcome.curve) {
-      if (point.status === 'failed') lines.push(`| ${point.n} | failed: ${text(point.failure?.code ?? '')} | | | | |`);
-      else
-        lines.push(
-          `| ${point.n} | ${point.toolCount} | ${point.responseBytes} | ${point.schemaBytes} | ${point.initializeMs?.toFixed(1)} | ${ms(point.list!)} |`,
-        );
-    }
   }
   return lines;
 }
 
 function rowsSection(outcome: TargetOutcome): string[] {
-  const lines = ['| row | verdict | detail |', '| --- | --- | --- |'];
-  for (const row of outcome.rows ?? [])
-    lines.push(`| \`${row.id}\` | ${VERDICT_MARK[row.verdict] ?? row.verdict} | ${text(row.detail, 1_000)} |`);
+  const lines = [
+    table(
+      ['row', 'verdict', 'detail'],
+      (outcome.rows ?? []).map((row) => [
+        `\`${row.id}\``,
+        VERDICT_MARK[row.verdict] ?? row.verdict,
+        text(row.detail, 1_000),
+      ]),
+    ),
+  ];
   for (const failure of outcome.identityFailures ?? [])
     lines.push(
       '',

@@ -30,7 +30,7 @@ function list(items: readonly string[]): string {
  * Which world reproduces which figure, when the run measured the
  * publisher-shaped world beside the reference world: one sentence per world.
  */
-export function worldsSentences(results: Results, figures: AnchorFigures): string[] {
+function worldsSentences(results: Results, figures: AnchorFigures): string[] {
   if (results.publisherWorld === undefined) return [];
   const sentences = [`Two worlds ran (${TOLERANCES}).`];
   for (const world of worldsOf(results)) {

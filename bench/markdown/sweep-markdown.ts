@@ -86,7 +86,7 @@ export function failingSweepTargets(targets: readonly SweepTarget[]): SweepTarge
 }
 
 /** The two kinds of provider the `turn` curves are measured for (ADR 0021, ADR 0046). */
-export const PROVIDER_KINDS = [
+const PROVIDER_KINDS = [
   { signalled: true, label: 'with a change signal' },
   { signalled: false, label: 'without a change signal' },
 ] as const;

@@ -17,12 +17,12 @@ import { parseTargetSpec } from '../own-server/target-spec.js';
 import { tailLines } from '../process/stderr-tail.js';
 import { notApplicableBecause, SCENARIO_NEEDS } from './scenario-needs.js';
 
-export const SUITE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
-export const SUITE_NODE = 'node@22';
+const SUITE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
+const SUITE_NODE = 'node@22';
 /** The whole suite, npx's first install included: a bound, not an estimate (about 5 s of scenarios once installed). */
 const SUITE_TIMEOUT_MS = 10 * 60_000;
 
-export interface OfficialScenario {
+interface OfficialScenario {
   readonly scenario: string;
   readonly verdict: 'pass' | 'fail' | 'not_applicable';
   readonly checksPassed: number;
@@ -48,7 +48,7 @@ export interface OfficialReport {
   };
 }
 
-export class OfficialSuiteFailed extends Error {
+class OfficialSuiteFailed extends Error {
   override readonly name = 'OfficialSuiteFailed';
 }
 

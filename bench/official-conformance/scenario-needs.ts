@@ -84,10 +84,7 @@ export const SCENARIO_NEEDS: Readonly<Record<string, ScenarioNeed>> = {
 };
 
 /** Whether the server declared a capability (`resources.subscribe` is `resources: { subscribe: true }`). */
-export function declares(
-  capabilities: Record<string, unknown>,
-  capability: NonNullable<ScenarioNeed['capability']>,
-): boolean {
+function declares(capabilities: Record<string, unknown>, capability: NonNullable<ScenarioNeed['capability']>): boolean {
   if (capability === 'resources.subscribe')
     return (capabilities['resources'] as { subscribe?: unknown } | undefined)?.subscribe === true;
   return capabilities[capability] !== undefined;

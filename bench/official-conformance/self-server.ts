@@ -8,7 +8,7 @@ import { PACKAGE_ROOT } from '../../src/package/index.js';
 import { tailLines } from '../process/stderr-tail.js';
 import { startBearerProxy } from './bearer-proxy.js';
 
-export const CONFORMANCE_WORLD = 'bench/official-conformance/conformance-world.json';
+const CONFORMANCE_WORLD = 'bench/official-conformance/conformance-world.json';
 const START_TIMEOUT_MS = 60_000;
 
 /** The loopback URL and execution token in what `costlab serve --http` has printed so far, once both are there. */

@@ -17,7 +17,7 @@ export interface BodyBound {
   onOver(method: string | undefined, bytes: number): void;
 }
 
-export class FrameTooLarge extends Error {
+class FrameTooLarge extends Error {
   override readonly name = 'FrameTooLarge';
 }
 

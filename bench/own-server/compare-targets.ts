@@ -19,7 +19,7 @@ import type { TargetSpec } from './target-spec.js';
 import { schemaBytesOf } from './wire-cost.js';
 import type { Redactor } from './secrets.js';
 
-export interface ProcessFigures {
+interface ProcessFigures {
   readonly initializeUs: number;
   readonly listUs: number;
   readonly callUs: readonly number[];
@@ -51,7 +51,7 @@ export class CompareSideFailed extends Error {
 /**
  * One fresh process of a target: initialize, then warm-up and `samples` rounds of tools/list and the configured calls.
  */
-export async function measureProcess(
+async function measureProcess(
   spec: TargetSpec,
   identity: ResolvedIdentity,
   config: TargetConfig,

@@ -18,12 +18,12 @@ import type { TargetSpec } from './target-spec.js';
 import type { Redactor } from './secrets.js';
 
 /** The calls made between listings, planned from the first listing any identity saw. */
-export interface CallsBetweenListings {
+interface CallsBetweenListings {
   ledger: CallLedger | undefined;
   readonly plan: (tools: readonly Record<string, unknown>[]) => Promise<CallLedger>;
 }
 
-export async function probeIdentity(
+async function probeIdentity(
   spec: TargetSpec,
   identity: ResolvedIdentity,
   config: TargetConfig,

@@ -23,7 +23,7 @@ export type RowVerdict = 'pass' | 'fail' | 'warn' | 'not_applicable' | 'not_exer
 
 export const CLIENT_TOOL_LIMIT = 128;
 
-export interface EvidenceFrame {
+interface EvidenceFrame {
   readonly identity: string;
   readonly seq: number;
   readonly direction: 'sent' | 'received';
@@ -83,11 +83,7 @@ export interface IdentityObservation {
 
 const EXCERPT_CHARS = 600;
 
-export function evidence(
-  identity: string,
-  frame: TappedFrame | undefined,
-  redactor: Redactor | undefined,
-): EvidenceFrame[] {
+function evidence(identity: string, frame: TappedFrame | undefined, redactor: Redactor | undefined): EvidenceFrame[] {
   if (frame === undefined) return [];
   // Scrubbed as a value before it is cut: a secret split by the cut would otherwise leave its first half.
   const text = JSON.stringify(redactor === undefined ? frame.message : redactor.scrubValue(frame.message));

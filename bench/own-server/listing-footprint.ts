@@ -12,14 +12,14 @@ import { CLIENT_TOOL_LIMIT } from './consistency-rows.js';
 import type { Redactor } from './secrets.js';
 import type { ListingFootprint } from './target-report-schema.js';
 
-export const TOKENIZER = 'gpt-tokenizer o200k_base';
+const TOKENIZER = 'gpt-tokenizer o200k_base';
 
 /**
  * Tokens of tool definitions a client may spend before they crowd the
  * conversation out: 10% of a 128k-token context window. A stated budget, not
  * a measured one; the config's `tokenBudget` replaces it.
  */
-export const DEFAULT_TOKEN_BUDGET = 12_800;
+const DEFAULT_TOKEN_BUDGET = 12_800;
 
 const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value ?? null), 'utf8');
 

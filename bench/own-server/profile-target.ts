@@ -39,7 +39,7 @@ export interface TargetProfile {
 }
 
 /** Whether a stdio target's command is node, so 0x can run it. */
-export function nodeCommandOf(spec: TargetSpec): string {
+function nodeCommandOf(spec: TargetSpec): string {
   if (spec.kind !== 'stdio')
     throw new TargetNotProfilable('profile --target needs a stdio: target (a Node process to run under 0x), not a URL');
   const base = path.basename(spec.command);

@@ -24,7 +24,7 @@ import { costlabCommit, targetCommit } from './target-provenance.js';
 import { summaryLines } from './target-summary.js';
 import { formatSeconds } from '../format/index.js';
 
-export type TargetRunKind = 'target-bench' | 'target-conformance';
+type TargetRunKind = 'target-bench' | 'target-conformance';
 
 export interface TargetRunOptions {
   readonly kind: TargetRunKind;

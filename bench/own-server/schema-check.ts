@@ -39,7 +39,7 @@ function validatorFor(schema: Record<string, unknown>): AjvCore {
 }
 
 /** The problem with one tool's input schema, or undefined when it is a valid object schema. */
-export function inputSchemaProblem(schema: unknown): string | undefined {
+function inputSchemaProblem(schema: unknown): string | undefined {
   if (schema === undefined) return 'no inputSchema';
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return 'inputSchema is not a JSON object';
   const record = schema as Record<string, unknown>;

@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { ContractViolation, parseContract } from '../../src/kernel/index.js';
+import { parseContract } from '../../src/kernel/index.js';
 import { Redactor } from './secrets.js';
 
 const NameSchema = z.string().min(1).max(128);
@@ -25,7 +25,7 @@ const SecretRefSchema = z.strictObject({
 /** Glob-ish tool name pattern: `*` matches any run of characters. */
 const ToolPatternSchema = z.string().min(1).max(256);
 
-export const IdentityConfigSchema = z.strictObject({
+const IdentityConfigSchema = z.strictObject({
   name: NameSchema,
   /** HTTP targets: request headers, each from an environment variable. */
   headers: z.record(z.string().min(1).max(256), SecretRefSchema).optional(),
@@ -36,15 +36,13 @@ export const IdentityConfigSchema = z.strictObject({
   /** Tools only this identity may be shown: a listing of another identity holding one is a leak. */
   exclusive: z.array(ToolPatternSchema).max(1024).default([]),
 });
-export type IdentityConfig = z.infer<typeof IdentityConfigSchema>;
 
-export const ToolCallConfigSchema = z.strictObject({
+const ToolCallConfigSchema = z.strictObject({
   tool: NameSchema,
   arguments: z.record(z.string(), z.unknown()).default({}),
   /** Which identity makes the call; default the first. */
   identity: NameSchema.optional(),
 });
-export type ToolCallConfig = z.infer<typeof ToolCallConfigSchema>;
 
 export const TargetConfigSchema = z
   .strictObject({
@@ -107,7 +105,7 @@ export type TargetConfig = z.infer<typeof TargetConfigSchema>;
 
 export const DEFAULT_TARGET_CONFIG: TargetConfig = TargetConfigSchema.parse({});
 
-export class TargetConfigUnreadable extends Error {
+class TargetConfigUnreadable extends Error {
   override readonly name = 'TargetConfigUnreadable';
 }
 
@@ -208,5 +206,3 @@ export function matchesToolPattern(name: string, pattern: string): boolean {
   const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`^${escaped.join('.*')}$`).test(name);
 }
-
-export { ContractViolation };

@@ -37,7 +37,3 @@ export class TargetFailure extends Error {
     super(`${code}: ${message}`);
   }
 }
-
-export function isTargetFailure(error: unknown): error is TargetFailure {
-  return error instanceof TargetFailure;
-}

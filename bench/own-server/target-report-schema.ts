@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 
-export const TimingSchema = z.strictObject({
+const TimingSchema = z.strictObject({
   samples: z.number().int().min(0),
   p50Ms: z.number().nonnegative(),
   p95Ms: z.number().nonnegative(),
@@ -16,10 +16,10 @@ export const TimingSchema = z.strictObject({
 });
 export type Timing = z.infer<typeof TimingSchema>;
 
-export const FailureSchema = z.strictObject({ code: z.string(), message: z.string() });
+const FailureSchema = z.strictObject({ code: z.string(), message: z.string() });
 
 /** What a tool result's `structuredContent` made of the tool's `outputSchema`. */
-export const StructuredCheckSchema = z.strictObject({
+const StructuredCheckSchema = z.strictObject({
   /**
    * `valid` / `invalid` against the outputSchema; `missing`: the tool declares an
    * outputSchema and the result carried no structuredContent; `no_schema`: the
@@ -30,7 +30,7 @@ export const StructuredCheckSchema = z.strictObject({
 });
 export type StructuredCheck = z.infer<typeof StructuredCheckSchema>;
 
-export const CallCostSchema = z.strictObject({
+const CallCostSchema = z.strictObject({
   tool: z.string(),
   /** The tool and its argument set, as the row is keyed: one tool called with two argument sets is two rows. */
   key: z.string(),
@@ -55,14 +55,14 @@ export const CallCostSchema = z.strictObject({
 export type CallCost = z.infer<typeof CallCostSchema>;
 
 /** One tool's share of the listing: its definition's bytes and estimated model tokens. */
-export const ToolFootprintSchema = z.strictObject({
+const ToolFootprintSchema = z.strictObject({
   tool: z.string(),
   bytes: z.number().int().nonnegative(),
   schemaBytes: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
 });
 
-export const ListingFootprintSchema = z.strictObject({
+const ListingFootprintSchema = z.strictObject({
   /**
    * Which tokenizer counted (package, version and encoding): an estimate of what a model is shown, not any one client's
    * count.
@@ -85,7 +85,7 @@ export const ListingFootprintSchema = z.strictObject({
 });
 export type ListingFootprint = z.infer<typeof ListingFootprintSchema>;
 
-export const WireCostSchema = z.strictObject({
+const WireCostSchema = z.strictObject({
   server: z.strictObject({ name: z.string(), version: z.string() }).nullable(),
   declaresListChanged: z.boolean(),
   initialize: z.strictObject({ cold: TimingSchema }),
@@ -102,7 +102,7 @@ export const WireCostSchema = z.strictObject({
 });
 export type WireCost = z.infer<typeof WireCostSchema>;
 
-export const CurvePointSchema = z.strictObject({
+const CurvePointSchema = z.strictObject({
   n: z.number().int().nonnegative(),
   status: z.enum(['measured', 'failed']),
   failure: FailureSchema.optional(),
@@ -114,7 +114,7 @@ export const CurvePointSchema = z.strictObject({
 });
 export type CurvePoint = z.infer<typeof CurvePointSchema>;
 
-export const EvidenceFrameSchema = z.strictObject({
+const EvidenceFrameSchema = z.strictObject({
   identity: z.string(),
   seq: z.number().int().nonnegative(),
   direction: z.enum(['sent', 'received']),
@@ -123,7 +123,7 @@ export const EvidenceFrameSchema = z.strictObject({
   excerpt: z.string(),
 });
 
-export const RowSchema = z.strictObject({
+const RowSchema = z.strictObject({
   id: z.string(),
   title: z.string(),
   verdict: z.enum(['pass', 'fail', 'warn', 'not_applicable', 'not_exercised', 'error']),
@@ -132,7 +132,7 @@ export const RowSchema = z.strictObject({
   evidence: z.array(EvidenceFrameSchema),
 });
 
-export const TargetOutcomeSchema = z.strictObject({
+const TargetOutcomeSchema = z.strictObject({
   target: z.string(),
   status: z.enum(['measured', 'failed']),
   failure: FailureSchema.optional(),

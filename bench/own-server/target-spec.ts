@@ -13,7 +13,7 @@ export class TargetSpecInvalid extends Error {
   override readonly name = 'TargetSpecInvalid';
 }
 
-export const SIZE_PLACEHOLDER = '{n}';
+const SIZE_PLACEHOLDER = '{n}';
 
 export function parseTargetSpec(text: string): TargetSpec {
   const trimmed = text.trim();

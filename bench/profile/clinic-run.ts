@@ -26,7 +26,7 @@ export type ClinicTool = 'doctor' | 'flame';
  * clinic's `--name`: reports land as `<dest>/concurrent.clinic-<tool>.html` beside a `concurrent.clinic-<tool>/` data
  * directory.
  */
-export const CLINIC_RUN_NAME = 'concurrent';
+const CLINIC_RUN_NAME = 'concurrent';
 
 export interface ClinicRun {
   readonly tool: ClinicTool;
@@ -51,7 +51,7 @@ export interface ClinicOptions {
   readonly clinicBin?: string;
 }
 
-export function clinicCommand(): string {
+function clinicCommand(): string {
   return createRequire(import.meta.url).resolve('clinic/bin.js');
 }
 

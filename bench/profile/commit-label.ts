@@ -6,7 +6,7 @@
 import { describeThrown } from '../../src/kernel/index.js';
 import { git } from '../repository/git.js';
 
-export class NotAGitCheckout extends Error {
+class NotAGitCheckout extends Error {
   override readonly name = 'NotAGitCheckout';
 }
 

@@ -24,7 +24,7 @@ const NodeSchema = z.object({
   children: z.array(z.number().int()).optional(),
 });
 
-export const CpuProfileSchema = z.object({
+const CpuProfileSchema = z.object({
   nodes: z.array(NodeSchema).min(1),
   /** µs, monotonic clock. */
   startTime: z.number(),
@@ -35,7 +35,7 @@ export const CpuProfileSchema = z.object({
 });
 
 export type CpuProfile = z.infer<typeof CpuProfileSchema>;
-export type CpuProfileNode = CpuProfile['nodes'][number];
+type CpuProfileNode = CpuProfile['nodes'][number];
 export type CallFrame = CpuProfileNode['callFrame'];
 
 export class InvalidCpuProfile extends Error {

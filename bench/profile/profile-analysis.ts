@@ -34,7 +34,7 @@ export const DOMINANCE_THRESHOLD = 0.5;
  */
 export const FRAME_ATTRIBUTION_THRESHOLD = 0.5;
 
-export interface FrameSelfTime {
+interface FrameSelfTime {
   readonly functionName: string;
   readonly location: string;
   readonly selfMs: number;
@@ -46,9 +46,9 @@ export interface FrameSelfTime {
   readonly onRegistrationStack: number;
 }
 
-export type RegistrationVerdictKind = 'dominant' | 'present' | 'absent';
+type RegistrationVerdictKind = 'dominant' | 'present' | 'absent';
 
-export interface RegistrationVerdict {
+interface RegistrationVerdict {
   readonly kind: RegistrationVerdictKind;
   /** Registration-stack time ÷ kernel time (0 when the profile has no kernel time). */
   readonly shareOfKernel: number;

@@ -9,7 +9,7 @@ import type { MediationKernel } from '../../src/kernel/index.js';
 import { worldContext } from '../../src/world/index.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 
-export class WorkloadOutcomeMismatch extends Error {
+class WorkloadOutcomeMismatch extends Error {
   override readonly name = 'WorkloadOutcomeMismatch';
   constructor(
     readonly turn: number,

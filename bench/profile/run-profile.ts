@@ -34,7 +34,7 @@ import { formatSeconds as seconds } from '../format/index.js';
 
 export type Progress = (line: string) => void;
 
-export const stderrProgress: Progress = (line) => {
+const stderrProgress: Progress = (line) => {
   process.stderr.write(`costlab profile: ${line}\n`);
 };
 

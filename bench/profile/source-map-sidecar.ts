@@ -43,7 +43,7 @@ async function sourceFiles(dir: string): Promise<string[]> {
 }
 
 /** The maps this process holds for the TypeScript modules under `roots` that it loaded. */
-export async function collectSourceMaps(roots: readonly string[]): Promise<SourceMapSidecar> {
+async function collectSourceMaps(roots: readonly string[]): Promise<SourceMapSidecar> {
   const sidecar: SourceMapSidecar = {};
   for (const root of roots) {
     for (const file of await sourceFiles(root)) {

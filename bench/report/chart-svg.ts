@@ -12,7 +12,7 @@ import { compile, type TopLevelSpec } from 'vega-lite';
 import { describeThrown } from '../../src/kernel/index.js';
 
 /** Shared look: the page's font stack, quiet axes, no frame around each view. */
-export const CHART_CONFIG = {
+const CHART_CONFIG = {
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   background: 'white',
   view: { stroke: null },

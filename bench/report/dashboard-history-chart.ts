@@ -12,7 +12,7 @@ import { STEP_MEASURES, STEP_SERIES, stepsIn, type HistoryStepOf } from './histo
 import { formatMicros } from '../format/index.js';
 
 /** Seven hex digits, as everywhere else on the page (`history-chart.ts`, commitLabel). */
-export const runLabel = (run: DashboardRun): string => run.commit.slice(0, 7);
+const runLabel = (run: DashboardRun): string => run.commit.slice(0, 7);
 
 /** One run per commit (the newest, when a commit was measured again), oldest first. */
 export function lastRunPerCommit(runs: readonly DashboardRun[]): DashboardRun[] {
@@ -25,7 +25,7 @@ export function dashboardSteps(runs: readonly DashboardRun[]): Array<HistoryStep
   return stepsIn(runs, (run, series, measure) => run.figures.get(figureKey(series, measure)));
 }
 
-export function dashboardHistoryRows(
+function dashboardHistoryRows(
   runs: readonly DashboardRun[],
   steps: readonly HistoryStepOf<DashboardRun>[],
 ): HistoryRow[] {

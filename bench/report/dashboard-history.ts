@@ -36,7 +36,7 @@ export interface DashboardRun {
   readonly figures: ReadonlyMap<string, number>;
 }
 
-export type DashboardFormat = 'github-action-benchmark' | 'bencher';
+type DashboardFormat = 'github-action-benchmark' | 'bencher';
 
 export interface DashboardHistory {
   readonly format: DashboardFormat;
@@ -47,7 +47,7 @@ export interface DashboardHistory {
   readonly passedOver: number;
 }
 
-export const UNKNOWN_TESTBED = 'unknown';
+const UNKNOWN_TESTBED = 'unknown';
 
 export function figureKey(series: StepSeries, measure: StepMeasure): string {
   return `${series}\u0000${measure}`;

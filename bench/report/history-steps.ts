@@ -34,7 +34,7 @@ export type HistoryStep = HistoryStepOf<ResultsFile>;
 export const STEP_SERIES: readonly StepSeries[] = [...STRATEGY_NAMES, MCP_TURN];
 export const STEP_MEASURES: readonly StepMeasure[] = ['call', 'catalogue'];
 
-export function stepFigure(results: Results, series: StepSeries, measure: StepMeasure): number {
+function stepFigure(results: Results, series: StepSeries, measure: StepMeasure): number {
   const result = series === MCP_TURN ? results.mcp.turn : results.strategies[series];
   return measure === 'call' ? result.call.p50Us : result.segments.catalogue.p50Us;
 }

@@ -24,7 +24,7 @@ export type Cell = string | { readonly text: string; readonly value?: number; re
 export const EMPTY_CELL: Cell = { text: '—' };
 
 /** A header over several columns, e.g. "whole call p50 (µs)" over "ours" and "published". */
-export interface ColumnGroup {
+interface ColumnGroup {
   readonly label: string;
   readonly span: number;
 }

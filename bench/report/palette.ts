@@ -16,7 +16,7 @@ export type SeriesName = StrategyName | typeof MCP_TURN | typeof TURN_UNSIGNALLE
 export const SERIES_NAMES: readonly SeriesName[] = [...STRATEGY_NAMES, MCP_TURN, TURN_UNSIGNALLED];
 
 /** Strategy hues, dark enough for white text-free bars and 3:1 against white. */
-export const STRATEGY_COLOURS: Readonly<Record<SeriesName, string>> = {
+const STRATEGY_COLOURS: Readonly<Record<SeriesName, string>> = {
   rederive: '#8c564b',
   shared: '#7b4fa8',
   turn: '#1f6fb4',
@@ -25,7 +25,7 @@ export const STRATEGY_COLOURS: Readonly<Record<SeriesName, string>> = {
 };
 
 /** Segment hues: none is a strategy's. Catalogue, the lab's subject, is the loudest. */
-export const SEGMENT_COLOURS: Readonly<Record<SegmentName, string>> = {
+const SEGMENT_COLOURS: Readonly<Record<SegmentName, string>> = {
   catalogue: '#d62728',
   discover: '#f2a93b',
   authorize: '#5aa352',

@@ -7,7 +7,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Results } from '../results/results-schema.js';
 
-export interface ProfileLink {
+interface ProfileLink {
   /** The path shown to the reader, relative to the commit's profile directory. */
   readonly label: string;
   /** URL-encoded, POSIX-separated, relative to the page. */

@@ -29,7 +29,7 @@ export interface SweepOnPage {
 }
 
 /** One testbed of the history the dashboards accumulated (`dashboard-history.ts`), charted. */
-export interface CiHistoryTestbed {
+interface CiHistoryTestbed {
   readonly testbed: string;
   readonly runs: number;
   readonly noisyRuns: number;

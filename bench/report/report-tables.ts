@@ -188,7 +188,7 @@ export function structuralTable(latest: Results, anchors: AnchorFigures | undefi
 }
 
 /** A run's kind, and when other processes held the cores, its load: "full", "quick · noisy, load 9.4 on 8 cores". */
-export function runDescription(entry: Pick<ResultsFile, 'kind' | 'noisy' | 'loadAverage'>, cores: number): string {
+function runDescription(entry: Pick<ResultsFile, 'kind' | 'noisy' | 'loadAverage'>, cores: number): string {
   if (!entry.noisy || entry.loadAverage === undefined) return entry.kind;
   return `${entry.kind} · noisy, load ${Math.max(entry.loadAverage.start, entry.loadAverage.end)} on ${cores} cores`;
 }

@@ -46,7 +46,7 @@ export function runContextOf(
   };
 }
 
-export interface SkippedFile {
+interface SkippedFile {
   readonly file: string;
   readonly reason: string;
   /**
@@ -66,10 +66,10 @@ export interface ResultsCollection {
 }
 
 /** The file the harness rewrites on every run, besides `<commit>.json`. */
-export const LATEST_FILE = 'latest.json';
+const LATEST_FILE = 'latest.json';
 
 /** When a commit happened, or failing that when it was measured: the history's x axis. */
-export function commitTime(results: Results): number {
+function commitTime(results: Results): number {
   return Date.parse(results.commitDate ?? results.createdAt);
 }
 

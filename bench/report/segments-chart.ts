@@ -22,7 +22,7 @@ import { MCP_TURN, PUBLISHED_MARK, segmentColours } from './palette.js';
 export { MCP_TURN };
 export const SEGMENT_ROWS = [...STRATEGY_NAMES, MCP_TURN] as const;
 /** The segments a mediated call is made of once the provider is subtracted: they stack to 100%. */
-export const CALL_SEGMENTS: readonly SegmentName[] = SEGMENT_NAMES.filter((segment) => segment !== 'provider');
+const CALL_SEGMENTS: readonly SegmentName[] = SEGMENT_NAMES.filter((segment) => segment !== 'provider');
 export type SegmentRowName = (typeof SEGMENT_ROWS)[number];
 
 export interface SegmentShareRow {

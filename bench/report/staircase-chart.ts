@@ -17,8 +17,8 @@ import { COMPACT_DECADE, logAxis } from './log-axis.js';
 import { clean, formatDuration } from '../format/index.js';
 import { PUBLISHED_OPACITY, seriesColours } from './palette.js';
 
-export const OURS = 'ours (latest)';
-export const PUBLISHED = 'published';
+const OURS = 'ours (latest)';
+const PUBLISHED = 'published';
 export const WHOLE_CALL = 'whole call (p50)';
 export const CATALOGUE_SEGMENT = 'catalogue segment (p50)';
 
@@ -86,9 +86,6 @@ export function staircaseRows(latest: Results, anchors: AnchorFigures | undefine
   }
   return rows;
 }
-
-/** A decade tick's label: 0.01 … 100 as written, then 1k, 10k, 100k (µs). */
-export { COMPACT_DECADE } from './log-axis.js';
 
 /** A zero has no place on a log axis; such a figure stays in the tables only. */
 export function staircaseChartSpec(allRows: readonly StaircaseRow[]): TopLevelSpec {

@@ -16,7 +16,7 @@ import { tailLines } from '../process/stderr-tail.js';
 const REPOSITORY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR'] as const;
 
 /** process.env without the variables that would point git away from `cwd`. */
-export function gitEnvironment(): NodeJS.ProcessEnv {
+function gitEnvironment(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of REPOSITORY_VARIABLES) delete env[name];
   return env;

@@ -25,7 +25,7 @@ export interface ActionBenchmarkEntry {
   readonly extra?: string;
 }
 
-export type BencherMetric = { readonly value: number; readonly lower_value?: number; readonly upper_value?: number };
+type BencherMetric = { readonly value: number; readonly lower_value?: number; readonly upper_value?: number };
 export type BencherMetricFormat = Record<string, Record<string, BencherMetric>>;
 
 /** What the exports read: the strategies, the MCP path when it was measured, and the run's context when recorded. */
@@ -40,7 +40,7 @@ export type DashboardInput = Pick<Results, 'strategies'> & {
  * `testbed 1a2b3c4d5e6f; load 0.4/1.9 on 2 cores`: the run's context as `extra` text (parsed back by
  * bench/report/dashboard-history.ts).
  */
-export function runContextText(results: DashboardInput): string | undefined {
+function runContextText(results: DashboardInput): string | undefined {
   const parts = [
     ...(results.testbed === undefined ? [] : [`testbed ${results.testbed.id}`]),
     ...(results.loadAverage === undefined || results.environment === undefined ? [] : [`load ${results.loadAverage.start}/${results.loadAverage.end} on ${results.environment.cores} cores`]),

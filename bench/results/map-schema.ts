@@ -18,14 +18,14 @@ const measured = z.number().finite().nonnegative();
 const MapStrategySchema = z.object({ callP50Us: measured, catalogueP50Us: measured, catalogueShare: z.number().min(0).max(1), authorizeP50Us: measured });
 
 /** One measured point: its shape, each strategy's figures, and the step ratios. */
-export const MapPointSchema = z.object({
+const MapPointSchema = z.object({
   shape: WorldShapeRecordSchema,
   strategies: z.object({ rederive: MapStrategySchema, shared: MapStrategySchema, turn: MapStrategySchema }),
   staircase: StaircaseRatiosSchema,
 });
 export type MapPoint = z.infer<typeof MapPointSchema>;
 
-export const MapResultsSchema = z.object({
+const MapResultsSchema = z.object({
   schemaVersion: z.literal(MAP_SCHEMA_VERSION),
   commit: CommitIdSchema,
   dirty: z.boolean(),

@@ -52,7 +52,7 @@ export class OutputLocked extends Error {
 }
 
 /** The run's lock on a directory was lost (its lock file removed or left unrefreshed): its later writes are refused. */
-export class OutputLockLost extends Error {
+class OutputLockLost extends Error {
   override readonly name = 'OutputLockLost';
 }
 

@@ -46,7 +46,7 @@ export const CommitIdSchema = z
   });
 
 /** Whole-call statistics; percentiles are nearest-rank, so each printed value occurred. */
-export const CallStatsSchema = z
+const CallStatsSchema = z
   .object({
     p50Us: measured,
     p95Us: measured,
@@ -60,7 +60,7 @@ export type CallStats = z.infer<typeof CallStatsSchema>;
  * One figure read round by round in one run (a ratio, a share): its median over the rounds and a bootstrap
  * interval (bench/transports/round-pairs.ts). What a paired target is judged on (ADR 0063). Unit-free.
  */
-export const RoundIntervalSchema = z
+const RoundIntervalSchema = z
   .object({ rounds: z.number().int().positive(), median: z.number().finite(), lo: z.number().finite(), hi: z.number().finite() })
   .refine((d) => d.lo <= d.median && d.median <= d.hi, { message: 'the median lies inside its interval' });
 export type RoundIntervalRecord = z.infer<typeof RoundIntervalSchema>;
@@ -70,7 +70,7 @@ export type RoundIntervalRecord = z.infer<typeof RoundIntervalSchema>;
  * (not a ratio of medians); `perCall` is segment occurrences per call, so a segment
  * that runs once per turn shows about 1/callsPerTurn.
  */
-export const SegmentStatsSchema = z.object({
+const SegmentStatsSchema = z.object({
   p50Us: measured,
   meanUs: measured,
   share: z.number().min(0).max(1),
@@ -78,7 +78,7 @@ export const SegmentStatsSchema = z.object({
 });
 export type SegmentStats = z.infer<typeof SegmentStatsSchema>;
 
-export const SegmentsSchema = z.object({
+const SegmentsSchema = z.object({
   catalogue: SegmentStatsSchema,
   discover: SegmentStatsSchema,
   authorize: SegmentStatsSchema,
@@ -92,7 +92,7 @@ export type Segments = z.infer<typeof SegmentsSchema>;
  * flagging (a derivation too many per turn is a bug whatever the clock says).
  * Per-turn values are means over measured turns, hence not necessarily integers.
  */
-export const StructuralSchema = z.object({
+const StructuralSchema = z.object({
   authorityLoadsPerTurn: measured,
   derivationsPerTurn: measured,
   providerCallsPerTurn: measured,
@@ -105,7 +105,7 @@ export const StructuralSchema = z.object({
 export type Structural = z.infer<typeof StructuralSchema>;
 
 /** Everything measured for one catalogue strategy. `throughputPerMs` = 1000 / call.meanUs. */
-export const StrategyResultSchema = z.object({
+const StrategyResultSchema = z.object({
   call: CallStatsSchema,
   throughputPerMs: positive,
   segments: SegmentsSchema,
@@ -114,7 +114,7 @@ export const StrategyResultSchema = z.object({
 export type StrategyResult = z.infer<typeof StrategyResultSchema>;
 
 /** The `turn` strategy served over MCP: the same figures plus what crossed the wire. */
-export const McpStrategyResultSchema = StrategyResultSchema.extend({
+const McpStrategyResultSchema = StrategyResultSchema.extend({
   wireBytesPerCall: measured,
 });
 export type McpStrategyResult = z.infer<typeof McpStrategyResultSchema>;
@@ -133,7 +133,7 @@ export const EnvironmentSchema = z.object({
 export type Environment = z.infer<typeof EnvironmentSchema>;
 
 /** The workload: W warm-up turns discarded, N measured, over the reference world. */
-export const WorkloadSchema = z.object({
+const WorkloadSchema = z.object({
   callsPerTurn: z.number().int().positive(),
   warmupTurns: count,
   measuredTurns: z.number().int().positive(),
@@ -155,7 +155,7 @@ export type StaircaseRatios = z.infer<typeof StaircaseRatiosSchema>;
  * The staircase read round by round: a round is one block of turns of each strategy, run back to back (ADR 0027);
  * per round each strategy's median call, the catalogue segment's median and its share of the block's time.
  */
-export const StaircaseRoundsSchema = z.object({
+const StaircaseRoundsSchema = z.object({
   rederiveOverShared: RoundIntervalSchema,
   sharedOverTurn: RoundIntervalSchema,
   catalogueSharedOverTurn: RoundIntervalSchema,
@@ -164,7 +164,7 @@ export const StaircaseRoundsSchema = z.object({
 export type StaircaseRounds = z.infer<typeof StaircaseRoundsSchema>;
 
 /** A single-segment microbenchmark, as tinybench or mitata reported it. */
-export const MicroBenchSchema = z.object({
+const MicroBenchSchema = z.object({
   name: z.string().min(1),
   tool: z.enum(['tinybench', 'mitata']),
   meanNs: measured,
@@ -175,7 +175,7 @@ export const MicroBenchSchema = z.object({
 export type MicroBench = z.infer<typeof MicroBenchSchema>;
 
 /** One step of the finer split (kernel step names, plus `return`: the last mark to the span's end). */
-export const StepStatsSchema = z.object({
+const StepStatsSchema = z.object({
   step: z.string().min(1),
   p50Us: measured,
   meanUs: measured,
@@ -215,7 +215,7 @@ export type StepSplit = z.infer<typeof StepSplitSchema>;
  * sweep over `evictedMiB`, bench/floor/cache-eviction.ts): the call as a
  * server runs it, after its HTTP stack displaced the kernel's code and data (ADR 0030).
  */
-export const ColdFloorResultSchema = z.object({
+const ColdFloorResultSchema = z.object({
   evictedMiB: z.number().int().positive(),
   kernel: CallStatsSchema,
   floor: CallStatsSchema,
@@ -266,7 +266,7 @@ const PairedDifferenceSchema = z
   .refine((d) => d.loUs <= d.medianUs && d.medianUs <= d.hiUs, { message: 'the median lies inside its interval' });
 
 /** One transport: tools/call timed at the SDK client on each side, the sides' order rotating per round. */
-export const McpTransportRowSchema = z.object({
+const McpTransportRowSchema = z.object({
   transport: z.enum(MCP_TRANSPORT_NAMES),
   costlab: CallStatsSchema,
   bare: CallStatsSchema,
@@ -388,7 +388,7 @@ export const WorldShapeRecordSchema = z.object({
 export type WorldShapeRecord = z.infer<typeof WorldShapeRecordSchema>;
 
 /** A second world's staircase, measured in the same run as the reference world's (turns interleaved). */
-export const WorldStaircaseSchema = z.object({
+const WorldStaircaseSchema = z.object({
   shape: WorldShapeRecordSchema,
   workload: WorkloadSchema,
   strategies: z.object({
@@ -400,7 +400,7 @@ export const WorldStaircaseSchema = z.object({
 });
 export type WorldStaircase = z.infer<typeof WorldStaircaseSchema>;
 
-export const ResultsSchema = z.object({
+const ResultsSchema = z.object({
   schemaVersion: z.literal(RESULTS_SCHEMA_VERSION),
   commit: CommitIdSchema,
   commitDate: isoTimestamp.optional(),
@@ -447,7 +447,7 @@ export type Results = z.infer<typeof ResultsSchema>;
  * Only the staircase and its ratios are required: they are what the report plots;
  * the earlier report and registration notes are context that a trimmed file may omit.
  */
-export const AnchorStepSchema = z.object({
+const AnchorStepSchema = z.object({
   strategy: z.enum(STRATEGY_NAMES),
   label: z.string(),
   wholeCallMs: positive,
@@ -457,7 +457,7 @@ export const AnchorStepSchema = z.object({
   catalogueShareIsUpperBound: z.boolean().optional(),
 });
 
-export const AnchorFiguresSchema = z.object({
+const AnchorFiguresSchema = z.object({
   about: z.string().optional(),
   source: z.string().optional(),
   publisherMachine: z.string().optional(),

@@ -25,7 +25,7 @@ export interface TestbedFields {
 }
 
 /** quick: the CI-sized run; full: the default run; sweep: the scale sweep. */
-export const RUN_KINDS = ['full', 'sweep', 'quick'] as const;
+const RUN_KINDS = ['full', 'sweep', 'quick'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 export const RunKindSchema = z.enum(RUN_KINDS);
 

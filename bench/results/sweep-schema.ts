@@ -36,7 +36,7 @@ const PlannedPointFields = {
   changedTools: z.number().int().nonnegative().optional(),
 };
 
-export const SweepPointSchema = z.object({
+const SweepPointSchema = z.object({
   ...PlannedPointFields,
   frozenDefinitions: z.boolean(),
   /**
@@ -59,13 +59,13 @@ export const SweepPointSchema = z.object({
 });
 export type SweepPoint = z.infer<typeof SweepPointSchema>;
 
-export const SweepSkipSchema = z.object({
+const SweepSkipSchema = z.object({
   ...PlannedPointFields,
   reason: z.string().min(1),
 });
 export type SweepSkip = z.infer<typeof SweepSkipSchema>;
 
-export const SdkComparisonSchema = z.object({
+const SdkComparisonSchema = z.object({
   tools: z.number().int().positive(),
   repetitions: z.number().int().positive(),
   sdkListP50Us: measured,
@@ -74,7 +74,7 @@ export const SdkComparisonSchema = z.object({
   sdkOverCostlab: z.number().finite().positive(),
 });
 
-export const SlopeSchema = z.object({
+const SlopeSchema = z.object({
   strategy: z.enum(STRATEGY_NAMES),
   metric: z.enum(['listP50Us', 'boundaryP50Us', 'callP50Us', 'amortizedP50Us']),
   fromTools: z.number().int().positive(),
@@ -88,7 +88,7 @@ export const SlopeSchema = z.object({
 });
 
 /** A shard's file (`costlab sweep --shard i/n`): which part of which plan it measured. */
-export const SweepShardSchema = z
+const SweepShardSchema = z
   .object({
     index: z.number().int().positive(),
     count: z.number().int().positive(),
@@ -98,7 +98,7 @@ export const SweepShardSchema = z
   .refine((shard) => shard.index <= shard.count, { message: 'shard index must be at most the shard count' });
 
 /** One shard a merged sweep was put together from, with where and how loaded it ran. */
-export const MergedShardSchema = z.object({
+const MergedShardSchema = z.object({
   index: z.number().int().positive(),
   count: z.number().int().positive(),
   createdAt: z.iso.datetime({ offset: true }),

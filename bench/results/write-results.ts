@@ -30,7 +30,7 @@ import type { Provenance } from './environment.js';
 import { withOutputDirectory, writeOutputFile } from './output-directory.js';
 
 /** What the harness knows beyond the schema: carried in the JSON under `harness` (readers strip it). */
-export interface HarnessNotes {
+interface HarnessNotes {
   /** Per path: opening the lease (the turn's authority load) and its one listing, p50 µs. */
   readonly turnBoundary: Readonly<Record<StrategyName, TurnBoundary>>;
   /** Per path: calls whose named segments summed past the call (remainder clamped to 0). */
@@ -99,7 +99,7 @@ export function staircaseOf(strategies: Readonly<Record<StrategyName, Pick<Strat
  * segment's shared ÷ turn and each strategy's catalogue share, each over the rounds with its bootstrap interval.
  * Undefined when a strategy's calls did not split into rounds, or into fewer than MIN_PAIRED_ROUNDS.
  */
-export function staircaseRoundsOf(strategies: Readonly<Record<StrategyName, Pick<StrategyMeasurement, 'rounds'>>>): StaircaseRounds | undefined {
+function staircaseRoundsOf(strategies: Readonly<Record<StrategyName, Pick<StrategyMeasurement, 'rounds'>>>): StaircaseRounds | undefined {
   const rederive = strategies.rederive.rounds;
   const shared = strategies.shared.rounds;
   const turn = strategies.turn.rounds;
@@ -121,7 +121,7 @@ function strategyResult(measured: StrategyMeasurement): Results['strategies'][St
 }
 
 /** A second world's staircase as the results file carries it. */
-export function worldStaircaseOf(world: NonNullable<HarnessRun['publisherWorld']>): WorldStaircase {
+function worldStaircaseOf(world: NonNullable<HarnessRun['publisherWorld']>): WorldStaircase {
   return {
     shape: world.shape,
     workload: world.workload,
@@ -197,7 +197,7 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
  * complete run fails the schema: that is a harness bug, and a results file a
  * reader would reject must not be written.
  */
-export function validated(results: MeasuredResults): { results: Results } | { missing: string } {
+function validated(results: MeasuredResults): { results: Results } | { missing: string } {
   if (results.mcp === undefined) {
     return { missing: `the results schema requires the MCP path (mcp.turn)${results.harness.mcpSkipped === undefined ? '' : `, which was skipped: ${results.harness.mcpSkipped}`}` };
   }
@@ -216,9 +216,9 @@ export interface WrittenFiles {
   readonly latestKept?: string;
 }
 
-export const MARKDOWN_FILE = 'systems-cost.md';
-export const ACTION_BENCHMARK_FILE = 'github-action-benchmark.json';
-export const BENCHER_FILE = 'bencher.json';
+const MARKDOWN_FILE = 'systems-cost.md';
+const ACTION_BENCHMARK_FILE = 'github-action-benchmark.json';
+const BENCHER_FILE = 'bencher.json';
 
 /** Fuller runs rank higher: a run never replaces the "latest" files of a fuller run of the same commit. */
 const KIND_RANK: Readonly<Record<RunKind, number>> = { full: 2, sweep: 1, quick: 0 };

@@ -9,7 +9,7 @@
 import { MAX_GRANTS } from '../../src/kernel/index.js';
 import type { StrategyName } from '../results/results-schema.js';
 
-export type SweepAxis = 'tools' | 'providers' | 'calls' | 'grants' | 'changed';
+type SweepAxis = 'tools' | 'providers' | 'calls' | 'grants' | 'changed';
 
 export interface PlannedPoint {
   readonly axis: SweepAxis;
@@ -47,12 +47,12 @@ export const FULL_AXES = {
   grants: [6, 100, 1000],
 } as const;
 
-export const QUICK_AXES = { tools: [20, 2000], providers: [1, 4], calls: [1, 27], grants: [6, 100] } as const;
+const QUICK_AXES = { tools: [20, 2000], providers: [1, 4], calls: [1, 27], grants: [6, 100] } as const;
 
 const BASE = { providers: 1, calls: 27, grants: 6, changeSignal: true } as const;
 
 /** N of the `changed` points: one tool of this many changes every turn. */
-export const CHANGED_AT = 2000;
+const CHANGED_AT = 2000;
 
 export function planSweep(quick: boolean): SweepPlan {
   const axes = quick ? QUICK_AXES : FULL_AXES;

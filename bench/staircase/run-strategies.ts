@@ -68,7 +68,7 @@ export interface StrategyMeasurement {
   readonly rounds?: StrategyRounds;
 }
 
-export interface StrategyRounds {
+interface StrategyRounds {
   readonly callP50Us: readonly number[];
   readonly catalogueP50Us: readonly number[];
   readonly catalogueShare: readonly number[];
@@ -94,7 +94,7 @@ export interface BenchWorld {
 }
 
 /** One world of a staircase run: how to build its kernel for a strategy, and its own turn counts. */
-export interface WorldLanePlan {
+interface WorldLanePlan {
   readonly name: string;
   readonly build: (strategy: StrategyName, spans: SpanRecorder) => BenchWorld;
   readonly warmupTurns: number;

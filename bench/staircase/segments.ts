@@ -29,7 +29,7 @@ export interface CallFigures {
 export const roundUs = (value: number): number => roundTo(value, 3);
 export const roundShare = (value: number): number => roundTo(value, 6);
 
-export class NoCallsMeasured extends Error {
+class NoCallsMeasured extends Error {
   override readonly name = 'NoCallsMeasured';
 }
 

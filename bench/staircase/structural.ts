@@ -33,7 +33,7 @@ export function shownOfPublished(tools: readonly PublishedTool[], catalogHash: s
 }
 
 /** A turn whose catalogue differed from the first measured turn's: the footprint would average two worlds. */
-export class CatalogueChanged extends Error {
+class CatalogueChanged extends Error {
   override readonly name = 'CatalogueChanged';
 }
 

@@ -111,7 +111,7 @@ export interface OpenedEndpoint {
 }
 
 /** Untimed calls each endpoint answers before the first round: past the kernel's cold stretch (see above). */
-export const PRIMING_CALLS = 5000;
+const PRIMING_CALLS = 5000;
 
 export interface McpTransportsOptions {
   readonly warmupRounds: number;
@@ -129,7 +129,7 @@ export interface McpTransportsOptions {
 }
 
 /** A failure of the transport bench, naming the endpoint. */
-export class TransportBenchError extends Error {
+class TransportBenchError extends Error {
   override readonly name = 'TransportBenchError';
 }
 

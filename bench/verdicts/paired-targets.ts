@@ -20,7 +20,7 @@ import { MCP_TRANSPORT_NAMES } from '../results/results-schema.js';
 import { formatSignedMicros } from '../format/index.js';
 
 export type PairedVerdict = 'met' | 'straddles' | 'missed';
-export type PairedUnit = 'µs' | '×' | 'share';
+type PairedUnit = 'µs' | '×' | 'share';
 
 /** The bound a reading must keep: at most, at least, or both (a band). */
 export interface PairedBound {
@@ -32,7 +32,7 @@ export interface PairedBound {
  * One change of a target: when, in which commit where known, from what statement (absent: introduced), to what, and
  * why.
  */
-export interface TargetChange {
+interface TargetChange {
   readonly date: string;
   readonly commit?: string;
   readonly adr?: string;
@@ -124,7 +124,7 @@ export function failsRun(judgement: PairedJudgement): boolean {
   return judgement.state === 'failing' && judgement.verdict === 'missed';
 }
 
-export function formatPaired(unit: PairedUnit, value: number): string {
+function formatPaired(unit: PairedUnit, value: number): string {
   if (unit === 'share') return `${Number((value * 100).toFixed(2))}%`;
   if (unit === '×') return `${Number(value.toPrecision(3))}×`;
   return formatSignedMicros(value);

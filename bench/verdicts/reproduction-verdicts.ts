@@ -17,12 +17,12 @@
 import type { AnchorFigures, StaircaseRatios, StrategyName } from '../results/results-schema.js';
 import { CLOSE, compareRatio } from '../markdown/staircase-reading.js';
 
-export type Verdict = 'reproduced' | 'steeper' | 'shallower' | 'clock floor';
+type Verdict = 'reproduced' | 'steeper' | 'shallower' | 'clock floor';
 
 /** Within this factor of the published catalogue segment ratio rederive ÷ shared, it reproduces. */
-export const SEGMENT_CLOSE = 1.25;
+const SEGMENT_CLOSE = 1.25;
 /** Within this many points (as a fraction) of a published catalogue share, it reproduces. */
-export const SHARE_POINTS = 0.1;
+const SHARE_POINTS = 0.1;
 
 export const TOLERANCES = `whole-call ratios within ${Math.round((CLOSE - 1) * 100)}%, shares within ${Math.round(SHARE_POINTS * 100)} points (under turn: below the published ceiling), the catalogue segment rederive ÷ shared within ${Math.round((SEGMENT_CLOSE - 1) * 100)}%; the segment shared ÷ turn has no verdict (clock floor)`;
 

@@ -5,6 +5,7 @@
  * by two commits of costlab, each from its own worktree.
  */
 import path from 'node:path';
+import { markdownTable } from 'markdown-table';
 import { describeThrownWithName } from '../../src/kernel/index.js';
 import { markdownCode } from '../../src/conformance/index.js';
 import { renderMarkdownTable } from '../../bench/markdown/index.js';
@@ -91,11 +92,15 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
       '',
       renderMarkdownTable(comparison.rows, { reasons: 'all' }),
       '',
-      '| listing (exact) | base | head |',
-      '| --- | --- | --- |',
-      `| tools | ${exact.base.toolCount} | ${exact.head.toolCount} |`,
-      `| tools/list bytes | ${exact.base.listingBytes} | ${exact.head.listingBytes} |`,
-      `| input schema bytes | ${exact.base.schemaBytes} | ${exact.head.schemaBytes} |`,
+      markdownTable(
+        [
+          ['listing (exact)', 'base', 'head'],
+          ['tools', `${exact.base.toolCount}`, `${exact.head.toolCount}`],
+          ['tools/list bytes', `${exact.base.listingBytes}`, `${exact.head.listingBytes}`],
+          ['input schema bytes', `${exact.base.schemaBytes}`, `${exact.head.schemaBytes}`],
+        ],
+        { alignDelimiters: false },
+      ),
       '',
     ].join('\n');
     const document = {

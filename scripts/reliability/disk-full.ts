@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { markdownTable } from 'markdown-table';
 import { CHECKOUT_ROOT as REPO, commitOf, machine } from './run-identity.js';
 import { runDiskFullTrial } from './disk-full-trial.js';
 import type { DiskFullResult } from './disk-full-trial.js';
@@ -43,20 +44,37 @@ try {
 const commit = commitOf(root);
 const host = machine();
 const command = `npx tsx scripts/reliability/disk-full.ts --calls=${calls}`;
-const table = [
-  '| ulimit -f (512-byte blocks) | file bytes | succeeded | audit_unavailable | allowed decisions in file | `tool.invoked` in file | succeeded without its decision | succeeded after the first refusal (window 8) | torn lines | ends with newline |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-  ...rows.map(
-    (r) =>
-      `| ${r.limitBlocks} | ${r.fileBytes} | ${r.answers.succeeded ?? 0} | ${r.answers.audit_unavailable ?? 0} | ${r.allowedDecisions} | ${Object.entries(
-        r.invokedByOutcome,
-      )
+const table = markdownTable(
+  [
+    [
+      'ulimit -f (512-byte blocks)',
+      'file bytes',
+      'succeeded',
+      'audit_unavailable',
+      'allowed decisions in file',
+      '`tool.invoked` in file',
+      'succeeded without its decision',
+      'succeeded after the first refusal (window 8)',
+      'torn lines',
+      'ends with newline',
+    ],
+    ...rows.map((r) => [
+      `${r.limitBlocks}`,
+      `${r.fileBytes}`,
+      `${r.answers.succeeded ?? 0}`,
+      `${r.answers.audit_unavailable ?? 0}`,
+      `${r.allowedDecisions}`,
+      Object.entries(r.invokedByOutcome)
         .map(([k, v]) => `${v} ${k}`)
-        .join(
-          ', ',
-        )} | **${r.succeededWithoutDecision}** | ${r.succeededAfterFirstRefusal} | **${r.tornLines}** | ${r.endsWithNewline ? 'yes' : 'no'} |`,
-  ),
-];
+        .join(', '),
+      `**${r.succeededWithoutDecision}**`,
+      `${r.succeededAfterFirstRefusal}`,
+      `**${r.tornLines}**`,
+      r.endsWithNewline ? 'yes' : 'no',
+    ]),
+  ],
+  { alignDelimiters: false },
+);
 mkdirSync(values.out ?? path.join(REPO, 'results', 'reliability'), { recursive: true });
 const out = values.out ?? path.join(REPO, 'results', 'reliability');
 writeFileSync(
@@ -65,7 +83,7 @@ writeFileSync(
 );
 writeFileSync(
   path.join(out, 'disk-full.md'),
-  `# Disk-full campaign\n\n\`${command}\` at ${commit}, on ${host}.\n\n${table.join('\n')}\n`,
+  `# Disk-full campaign\n\n\`${command}\` at ${commit}, on ${host}.\n\n${table}\n`,
 );
-process.stdout.write(`${table.join('\n')}\n`);
+process.stdout.write(`${table}\n`);
 process.exit(rows.every((r) => r.tornLines === 0 && r.succeededWithoutDecision === 0) ? 0 : 1);

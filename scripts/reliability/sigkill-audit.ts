@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { CHECKOUT_ROOT as REPO, commitOf, machine } from './run-identity.js';
 import { runKillTrial } from './kill-trial.js';
 import type { KillTrialResult, TrialSink } from './kill-trial.js';
+import { markdownTable } from 'markdown-table';
 import { progressLines } from '../../bench/progress/index.js';
 import { formatSeconds } from '../../bench/format/index.js';
 
@@ -90,17 +91,44 @@ writeFileSync(
   path.join(out, 'sigkill-audit.json'),
   `${JSON.stringify({ command, commit, machine: host, rows }, null, 2)}\n`,
 );
-const table = [
-  '| sink | stderr reader | run | answered | in flight at kill | `tool.invoked` records | allowed without decision | refusals without record | outcomes lost after the answer | of them not reported by the reader | reported "decided, outcome not recorded" | torn lines | time |',
-  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-  ...rows.map(
-    (r) =>
-      `| ${r.sink === 'file' ? '`--audit FILE`' : 'default (stderr)'} | ${r.reader} | ${r.run} | ${r.answered} | ${r.inFlightAtKill} | ${r.recorded} | **${r.allowedWithoutDecision}** | **${r.refusalsWithoutRecord}** | ${r.unaudited} | **${r.missingUnreported}** | ${r.decidedWithoutOutcome} | ${r.tornLines} | ${(r.elapsedMs / 1000).toFixed(1)} s |`,
-  ),
-];
+const table = markdownTable(
+  [
+    [
+      'sink',
+      'stderr reader',
+      'run',
+      'answered',
+      'in flight at kill',
+      '`tool.invoked` records',
+      'allowed without decision',
+      'refusals without record',
+      'outcomes lost after the answer',
+      'of them not reported by the reader',
+      'reported "decided, outcome not recorded"',
+      'torn lines',
+      'time',
+    ],
+    ...rows.map((r) => [
+      r.sink === 'file' ? '`--audit FILE`' : 'default (stderr)',
+      `${r.reader}`,
+      `${r.run}`,
+      `${r.answered}`,
+      `${r.inFlightAtKill}`,
+      `${r.recorded}`,
+      `**${r.allowedWithoutDecision}**`,
+      `**${r.refusalsWithoutRecord}**`,
+      `${r.unaudited}`,
+      `**${r.missingUnreported}**`,
+      `${r.decidedWithoutOutcome}`,
+      `${r.tornLines}`,
+      `${(r.elapsedMs / 1000).toFixed(1)} s`,
+    ]),
+  ],
+  { alignDelimiters: false },
+);
 writeFileSync(
   path.join(out, 'sigkill-audit.md'),
-  `# SIGKILL campaign\n\n\`${command}\` at ${commit}, on ${host} (shared, loaded machine).\n\n${table.join('\n')}\n\nBreaches of the rule (bold columns): **${total}**. An outcome may leave after its answer (ADR 0054), so a kill can take it; the trail's reader must then name its call. A torn line is the record being written when the kill came.\n`,
+  `# SIGKILL campaign\n\n\`${command}\` at ${commit}, on ${host} (shared, loaded machine).\n\n${table}\n\nBreaches of the rule (bold columns): **${total}**. An outcome may leave after its answer (ADR 0054), so a kill can take it; the trail's reader must then name its call. A torn line is the record being written when the kill came.\n`,
 );
-process.stdout.write(`${table.join('\n')}\n`);
+process.stdout.write(`${table}\n`);
 process.exit(total === 0 ? 0 : 1);
