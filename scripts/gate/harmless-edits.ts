@@ -21,10 +21,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readBaseline } from '../../bench/gate/baseline.js';
-import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { removeFixtureTree, sharedDependencyTree } from '../../bench/gate/fixtures.js';
-import { laneThresholds } from '../../bench/gate/gate-run.js';
 import { formatChange, formatPercent } from '../../bench/gate/format.js';
 import { INSTRUCTION_LANE_IDS, instructionCounts } from '../../bench/gate/lanes.js';
 import type { InstructionFigures, InstructionLaneId } from '../../bench/gate/lanes.js';
@@ -35,6 +32,7 @@ import { withOutputDirectory, writeOutputFile } from '../../bench/results/output
 import { median } from '../../bench/statistics/sample-statistics.js';
 import { applyEdit, HARMLESS_EDITS } from './harmless-edits-list.js';
 import type { HarmlessEdit } from './harmless-edits-list.js';
+import { campaignClock, gateContext } from './campaign-context.js';
 
 /** The catalogue lane (the one a harness edit once turned red) and the call lane: what one run can afford on a shared 2-core machine. */
 const DEFAULT_LANES = 'catalogue,call';
@@ -64,12 +62,7 @@ const outDir = values['commit-results']
   : resolve(values.out ?? join(root, 'results', 'runs'));
 const command = `npx tsx scripts/gate/harmless-edits.ts --lanes ${lanes.join(',')}${values['commit-results'] ? ' --commit-results' : ''}`;
 
-const started = Date.now();
-const elapsed = (): string => {
-  const seconds = Math.round((Date.now() - started) / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-};
-const progress = (line: string): void => void process.stderr.write(`harmless-edits [${elapsed()}] ${line}\n`);
+const { started, elapsed, progress } = campaignClock('harmless-edits');
 
 interface LaneMove {
   readonly lane: InstructionLaneId;
@@ -94,9 +87,7 @@ interface EditRow {
 }
 
 const head = await git(root, ['rev-parse', '--verify', 'HEAD^{commit}']);
-const baseline = await readBaseline(join(root, 'results', 'baseline.json'));
-const thresholds = laneThresholds(baseline);
-const valgrind = await valgrindVersion();
+const { baseline, thresholds, valgrind } = await gateContext(root);
 
 const sha256 = async (file: string): Promise<string> =>
   createHash('sha256')
