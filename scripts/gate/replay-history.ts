@@ -30,10 +30,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readBaseline } from '../../bench/gate/baseline.js';
-import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { removeFixtureTree, sharedDependencyTree } from '../../bench/gate/fixtures.js';
-import { laneThresholds } from '../../bench/gate/gate-run.js';
 import {
   INSTRUCTION_LANE_IDS,
   INSTRUCTION_LANES,
@@ -58,7 +55,7 @@ import {
 } from './history-table.js';
 import type { LaneJudgement, ReplayRow, ReplayTable } from './history-table.js';
 import { INTENT_RULE, statedIntent } from './stated-intent.js';
-import { progressLines } from '../../bench/progress/index.js';
+import { campaignClock, gateContext } from './campaign-context.js';
 
 const LANE_CHOICES = [...INSTRUCTION_LANE_IDS, 'structural'] as const;
 type ReplayLane = (typeof LANE_CHOICES)[number];
@@ -112,14 +109,8 @@ const outDir = values['commit-results']
   : resolve(values.out ?? join(root, 'results', 'runs'));
 const command = `npx tsx scripts/gate/replay-history.ts --commits ${requested} --lanes ${lanes.join(',')}${budgetMinutes === undefined ? '' : ` --budget-minutes ${budgetMinutes}`}${values.head === 'HEAD' ? '' : ` --head ${values.head}`}${values.resume ? ' --resume' : ''}${values['commit-results'] ? ' --commit-results' : ''}`;
 
-const started = Date.now();
-const elapsed = (): string => {
-  const seconds = Math.round((Date.now() - started) / 1000);
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-};
 let position = '';
-const say = progressLines('replay-history');
-const progress = (line: string): void => say(`[${elapsed()}] ${position}${line}`);
+const { started, elapsed, progress } = campaignClock('replay-history', () => position);
 
 const explanations = parseExplanations(await readFile(join(import.meta.dirname, 'replay-explanations.json'), 'utf8'));
 if (values.explain) {
@@ -162,9 +153,7 @@ if (values.resume) {
     process.exit(2);
   }
 }
-const baseline = await readBaseline(join(root, 'results', 'baseline.json'));
-const thresholds = laneThresholds(baseline);
-const valgrind = await valgrindVersion();
+const { thresholds, valgrind } = await gateContext(root);
 const commits = (await git(root, ['log', '--no-merges', '--format=%H', '-n', String(requested), head, '--', 'src']))
   .split('\n')
   .filter((sha) => sha !== '');
