@@ -5,7 +5,7 @@
  * each a real child process), then a healthy SDK server. Prints each
  * target's outcome and the client's peak RSS, sampled every 20 ms; exits 1
  * unless every hostile target was refused by name, the healthy one measured,
- * and the peak stayed under 300 MB. npm test holds the same refusals at
+ * and the peak grew less than 160 MB over the client's RSS at start. npm test holds the same refusals at
  * scaled-down limits (test/own-server/hostile-targets.test.ts).
  *
  *   npx tsx scripts/reliability/hostile-targets.ts
@@ -18,7 +18,11 @@ import { commitOf, machine } from './run-identity.js';
 import { formatSeconds } from '../../bench/format/index.js';
 
 const MB = 1_000_000;
-const RSS_CEILING = 300 * MB;
+// The bound is on growth over the client's own start, not on its whole RSS: the whole RSS also counts the code the
+// client loaded, which rose 183 → 197 MB with this tree's faces and put a 300 MB ceiling on the edge (peaks 250.8,
+// 283.9 and 307.9 MB in three CI runs, growth 67–111 MB). The defect this guards against read the whole answer:
+// 2.15 GB for the listing and 3 GB for the flood.
+const RSS_GROWTH_CEILING = 160 * MB;
 const FIXTURES = fileURLToPath(new URL('../../test/fixtures/targets/', import.meta.url));
 const node = JSON.stringify(process.execPath);
 const at = (file: string, ...args: string[]): string =>
@@ -68,8 +72,9 @@ for (const { target, expect } of cases) {
   peak = Math.max(before, peak);
 }
 clearInterval(sampler);
-const under = peak < RSS_CEILING;
+const growth = peak - startRss;
+const under = growth < RSS_GROWTH_CEILING;
 process.stdout.write(
-  `peak client RSS over the run ${(peak / MB).toFixed(1)} MB (ceiling ${RSS_CEILING / MB} MB): ${under ? 'under' : 'OVER'}\n`,
+  `peak client RSS over the run ${(peak / MB).toFixed(1)} MB, ${(growth / MB).toFixed(1)} MB over its start (ceiling ${RSS_GROWTH_CEILING / MB} MB): ${under ? 'under' : 'OVER'}\n`,
 );
 process.exit(ok && under ? 0 : 1);
