@@ -14,7 +14,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runChild } from '../profile/child-run.js';
-import { zeroXCommand } from '../profile/flame-graph-run.js';
+import { zeroXCollectArgs, zeroXCommand, zeroXRenderArgs } from '../profile/flame-graph-run.js';
 import { moveFile } from '../profile/move-file.js';
 import { ProfilerFailed, outputTail } from '../profile/profile-errors.js';
 import type { ResolvedIdentity, TargetConfig } from './target-config.js';
@@ -96,18 +96,7 @@ export async function profileTarget(
     const profiled: TargetSpec = {
       kind: 'stdio',
       command: process.execPath,
-      args: [
-        zeroX,
-        '--collect-only',
-        '--quiet',
-        '--working-dir',
-        scratch,
-        '--output-dir',
-        dataDir,
-        '--',
-        node,
-        ...spec.args,
-      ],
+      args: zeroXCollectArgs(zeroX, scratch, dataDir, [node, ...spec.args]),
       text: `0x ${spec.text}`,
     };
     const session = await TargetSession.open(profiled, identity, {
@@ -153,7 +142,7 @@ export async function profileTarget(
       if (file !== chosen && path.dirname(file) === dataDir) await rm(file, { force: true });
     if (path.dirname(chosen) !== dataDir) await moveFile(chosen, path.join(dataDir, path.basename(chosen)));
     options.onProgress?.('drawing the flame graph');
-    const render = await runChild(process.execPath, [zeroX, '--quiet', '--visualize-only', dataDir], {
+    const render = await runChild(process.execPath, zeroXRenderArgs(zeroX, dataDir), {
       cwd: options.outDir,
     });
     if (render.exitCode !== 0)

@@ -30,6 +30,21 @@ export function zeroXCommand(): string {
   return createRequire(import.meta.url).resolve('0x/cmd.js');
 }
 
+/** 0x's arguments to record `command` (node and its arguments) without drawing: the samples land in `dataDir`. */
+export function zeroXCollectArgs(
+  zeroX: string,
+  scratch: string,
+  dataDir: string,
+  command: readonly string[],
+): string[] {
+  return [zeroX, '--collect-only', '--quiet', '--working-dir', scratch, '--output-dir', dataDir, '--', ...command];
+}
+
+/** 0x's arguments to draw the flame graph of samples `zeroXCollectArgs` left in `dataDir`. */
+export function zeroXRenderArgs(zeroX: string, dataDir: string): string[] {
+  return [zeroX, '--quiet', '--visualize-only', dataDir];
+}
+
 export interface FlameGraphRun {
   readonly html: string;
   readonly dataDir: string;
@@ -56,18 +71,7 @@ export async function recordFlameGraph(options: {
   try {
     const collect = await runChild(
       process.execPath,
-      [
-        zeroX,
-        '--collect-only',
-        '--quiet',
-        '--working-dir',
-        scratch,
-        '--output-dir',
-        dataDir,
-        '--',
-        process.execPath,
-        ...workloadNodeArgs(options.invocation),
-      ],
+      [...zeroXCollectArgs(zeroX, scratch, dataDir, [process.execPath, ...workloadNodeArgs(options.invocation)])],
       { cwd: options.repoRoot },
     );
     const workload = workloadLine(collect.output);
@@ -90,7 +94,7 @@ export async function recordFlameGraph(options: {
       await moveFile(chosen, path.join(dataDir, path.basename(chosen)));
     }
 
-    const render = await runChild(process.execPath, [zeroX, '--quiet', '--visualize-only', dataDir], {
+    const render = await runChild(process.execPath, zeroXRenderArgs(zeroX, dataDir), {
       cwd: options.repoRoot,
     });
     if (render.exitCode !== 0)
