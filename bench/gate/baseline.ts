@@ -9,11 +9,12 @@
 import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { relativeSpread } from '../statistics/sample-statistics.js';
+import { median } from '../statistics/sample-statistics.js';
+import { formatPercentFixed } from '../format/index.js';
 import { GateError } from './gate-error.js';
 import { withOutputDirectory, writeOutputFile } from '../results/output-directory.js';
 
-export const BASELINE_SCHEMA_VERSION = 4;
+export const BASELINE_SCHEMA_VERSION = 5;
 
 const LaneShapeSchema = z.strictObject({
   unit: z.string(),
@@ -32,11 +33,33 @@ const LaneBaselineSchema = z.strictObject({
    * order.
    */
   perOperation: z.array(z.number().positive()).min(1),
-  /**
-   * The A/A processes the windows were counted in. The lane's threshold is derived from the windows (laneThreshold),
-   * never stored.
-   */
+  /** The A/A processes the windows were counted in, over every build. */
   processes: z.number().int().positive(),
+  /**
+   * The gate's own statistic in each A/A process, in order: the median of the process's first GATE_WINDOWS windows
+   * (what `costlab gate` judges of a run). Their largest distance from the pooled median is the noise a run meets.
+   */
+  runs: z.array(z.number().positive()).min(1),
+  /**
+   * The largest move a harmless edit caused in this lane (results/gate-harmless/harmless-edits.json, as a fraction
+   * of the unedited count), or 0 when no campaign counted the lane. The threshold is derived from `runs` and this,
+   * never stored (laneThreshold).
+   */
+  harmlessMove: z.number().nonnegative(),
+});
+
+const BuildSchema = z.strictObject({
+  /** How the build was made: this checkout, a fresh clone after npm ci, a clone at another path. */
+  label: z.string(),
+  processes: z.number().int().positive(),
+  /** The probe bundle the build's lanes loaded: builds of one commit should load the same text. */
+  bundleSha256: z.string(),
+});
+
+const EvidenceSchema = z.strictObject({
+  builds: z.array(BuildSchema).min(1),
+  /** Which harmless-edit campaign `harmlessMove` came from (file and the commit it ran at), or null. */
+  harmlessCampaign: z.string().nullable(),
 });
 
 const ProvenanceSchema = z.strictObject({
@@ -60,11 +83,14 @@ const BaselineSchema = z.strictObject({
   command: z.string(),
   provenance: ProvenanceSchema,
   strategy: z.literal('turn'),
+  /** What the thresholds rest on: the builds the A/A processes ran in, and the harmless-edit campaign read. */
+  evidence: EvidenceSchema,
   lanes: z.record(z.string(), LaneBaselineSchema),
 });
 export type Baseline = z.infer<typeof BaselineSchema>;
 export type LaneBaseline = z.infer<typeof LaneBaselineSchema>;
 export type LaneShape = z.infer<typeof LaneShapeSchema>;
+export type BaselineBuild = z.infer<typeof BuildSchema>;
 
 export class BaselineUnreadable extends GateError {
   readonly code = 'BaselineUnreadable';
@@ -81,34 +107,61 @@ export class BaselineMismatch extends GateError {
 }
 
 /**
- * Smallest change a lane flags: 1.5 times the full range of its A/A windows,
- * and never below 0.5%. The range is taken over every window of several
- * processes (30 by default), not over a few first windows: the power campaign
- * at 8cc3877 found HEAD's own windows spreading 1.48% (catalogue) and 0.59%
- * (boundary) where the baseline's three first windows had spread 0.26% and
- * at most 0.1%, and five times the smaller figure flagged HEAD in 6 of 20
- * runs. Windows still vary by process (the catalogue lane's processes sit
- * up to 0.5% apart: V8's property lookups cost more or less where objects
- * land, ADR 0014 point 7), so their pooled range is the noise a run meets.
- * The gate judges the median of 5 windows, which steps over a single
- * window's extreme and lies inside the range; half a range again leaves room
- * for a process that lands further out. With windows on a swept heap (ADR
- * 0014 point 9) the call lane's 30 windows spread 0.16% (a304880), so a 2%
- * dearer call stands four thresholds clear; before it, one process's
- * unswept pages had put it at 3.12%. 0.5%, because a lane that repeated
- * exactly has not shown it always will (the event loop's few thousand
- * instructions).
+ * The threshold rule (docs/adr/0073-thresholds-from-builds-and-harmless-edits.md, superseding ADR 0014 point 4):
+ * the smallest change a lane flags is the largest of
+ *
+ * - twice the largest distance of an A/A run from the pooled median: a run is what the gate judges (the median of
+ *   a process's first GATE_WINDOWS windows), counted in processes of several builds of one commit (this checkout,
+ *   fresh clones after `npm ci`, another checkout path), so the distance is the noise a CI run meets. With 12 runs
+ *   the largest sits near the 96th percentile of the distances; twice it stands clear of the tail;
+ * - three times the largest move a harmless edit caused (the harmless-edit campaign, ADR 0071): an edit that
+ *   changes no work then moves a lane by at most a third of its threshold;
+ * - a floor of 0.25%: a lane whose processes agreed exactly has not shown it always will (the event loop's few
+ *   thousand instructions), and a quarter of the 1% the power campaign's smallest regressions cost keeps them
+ *   four floors clear.
+ *
+ * Never above 100%.
  */
-const NOISE_MULTIPLIER = 1.5;
-const MIN_INSTRUCTION_THRESHOLD = 0.005;
+const RUN_MARGIN = 2;
+const HARMLESS_MARGIN = 3;
+const THRESHOLD_FLOOR = 0.0025;
 
-export function noiseThreshold(spread: number): number {
-  return Math.min(1, Math.max(MIN_INSTRUCTION_THRESHOLD, NOISE_MULTIPLIER * spread));
+/** Which term of the rule set a lane's threshold, with every term's value, for printing beside the verdict. */
+export interface ThresholdBasis {
+  readonly threshold: number;
+  readonly binding: 'runs' | 'harmless edits' | 'floor';
+  /** The largest |run / pooled median − 1| over the A/A runs. */
+  readonly runDeviation: number;
+  readonly harmlessMove: number;
+  readonly runs: number;
 }
 
-/** A lane's threshold, derived from the windows its baseline pooled. */
+export function thresholdBasis(lane: LaneBaseline): ThresholdBasis {
+  const center = median(lane.perOperation);
+  const runDeviation = Math.max(...lane.runs.map((run) => Math.abs(run / center - 1)));
+  const terms = [
+    { binding: 'runs', value: RUN_MARGIN * runDeviation },
+    { binding: 'harmless edits', value: HARMLESS_MARGIN * lane.harmlessMove },
+    { binding: 'floor', value: THRESHOLD_FLOOR },
+  ] as const;
+  const largest = terms.reduce((a, b) => (b.value > a.value ? b : a));
+  return {
+    threshold: Math.min(1, largest.value),
+    binding: largest.binding,
+    runDeviation,
+    harmlessMove: lane.harmlessMove,
+    runs: lane.runs.length,
+  };
+}
+
+/** A lane's threshold, derived from the A/A runs and harmless-edit move its baseline recorded. */
 export function laneThreshold(lane: LaneBaseline): number {
-  return noiseThreshold(relativeSpread(lane.perOperation));
+  return thresholdBasis(lane).threshold;
+}
+
+/** The rule applied to one lane, in words and figures: printed with every verdict. */
+export function describeBasis(basis: ThresholdBasis, builds: number): string {
+  return `${formatPercentFixed(basis.threshold, 2)} = max(${RUN_MARGIN} × largest A/A run deviation ${formatPercentFixed(basis.runDeviation, 3)} over ${basis.runs} processes in ${builds} build${builds === 1 ? '' : 's'}, ${HARMLESS_MARGIN} × largest harmless-edit move ${formatPercentFixed(basis.harmlessMove, 3)}, floor ${formatPercentFixed(THRESHOLD_FLOOR, 2)}); set by ${basis.binding}`;
 }
 
 export async function readBaseline(path: string): Promise<Baseline> {
@@ -129,7 +182,7 @@ export async function readBaseline(path: string): Promise<Baseline> {
   const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (version !== BASELINE_SCHEMA_VERSION) {
     throw new BaselineUnreadable(
-      `${path} is a baseline of schema version ${JSON.stringify(version)}; this gate reads version ${BASELINE_SCHEMA_VERSION} (windows on a swept heap after a settling window; thresholds from pooled A/A windows): refresh it with costlab gate --update-baseline`,
+      `${path} is a baseline of schema version ${JSON.stringify(version)}; this gate reads version ${BASELINE_SCHEMA_VERSION} (thresholds from A/A runs over builds and the harmless-edit campaign): refresh it with costlab gate --update-baseline`,
     );
   }
   const parsed = BaselineSchema.safeParse(json);

@@ -4,12 +4,24 @@
  * repeats, or check a tree against one. Refusals are GateErrors (exit 2).
  */
 import { gitOrUndefined } from '../repository/git.js';
-import { BASELINE_SCHEMA_VERSION, BaselineMismatch, laneThreshold, provenanceDifferences } from './baseline.js';
-import type { Baseline, LaneBaseline } from './baseline.js';
+import {
+  BASELINE_SCHEMA_VERSION,
+  BaselineMismatch,
+  describeBasis,
+  laneThreshold,
+  provenanceDifferences,
+  thresholdBasis,
+} from './baseline.js';
+import type { Baseline, BaselineBuild } from './baseline.js';
+import { harmlessMoves } from './harmless-moves.js';
+import { bundleProbe } from './probe-bundle.js';
+import { fileHash } from './worktree.js';
+import { GateError } from './gate-error.js';
 import { valgrindVersion } from './callgrind.js';
 import {
   BASELINE_WINDOWS,
   currentProvenance,
+  GATE_WINDOWS,
   INSTRUCTION_LANE_IDS,
   INSTRUCTION_LANES,
   instructionCounts,
@@ -18,46 +30,91 @@ import {
   structuralLane,
 } from './lanes.js';
 import type { InstructionFigures, InstructionLaneId } from './lanes.js';
-import { median, relativeSpread } from '../statistics/sample-statistics.js';
+import { median } from '../statistics/sample-statistics.js';
 import { exitCodeFor, isFlagged } from './verdict.js';
-import type { VerdictRow } from './verdict.js';
 import { formatPercentFixed } from '../format/index.js';
+import type { VerdictRow } from './verdict.js';
 
 export interface BaselineRunOptions {
-  /**
-   * A/A processes per lane, BASELINE_WINDOWS windows each: the range of their pooled windows sets each lane's
-   * threshold. Default 3.
-   */
+  /** A/A processes per lane in each build, BASELINE_WINDOWS windows each. Default 3. */
   readonly repeats?: number;
+  /**
+   * The builds of the commit to count in (the first is the checkout whose commit is recorded). Default: `root`
+   * alone. The A/A campaign (scripts/gate/aa-campaign.ts) adds fresh clones after `npm ci`, one at another path.
+   */
+  readonly builds?: readonly { readonly label: string; readonly root: string }[];
   /** The command line to record. */
   readonly command: string;
   readonly onProgress?: (line: string) => void;
 }
 
+/** A build that is not the commit the baseline records: its counts would not be A/A. */
+class BuildMismatch extends GateError {
+  readonly code = 'BuildMismatch';
+}
+
 /**
- * Counts every lane in `repeats` processes of BASELINE_WINDOWS windows in `root` and returns the baseline (each lane's
- * pooled windows, their spread, its threshold).
+ * Counts every lane in `repeats` processes of BASELINE_WINDOWS windows in each build and returns the baseline: each
+ * lane's pooled windows, the gate's statistic per process (the median of its first GATE_WINDOWS windows), and the
+ * harmless-edit campaign's largest move read from `root` — what its threshold is derived from (thresholdBasis).
  */
 export async function countBaseline(root: string, options: BaselineRunOptions): Promise<Baseline> {
   const valgrind = await valgrindVersion();
   const repeats = options.repeats ?? 3;
-  const figures = await instructionCounts(root, {
-    repeats,
-    windowsPerProcess: BASELINE_WINDOWS,
-    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-  });
+  const commit = gitOrUndefined(root, ['rev-parse', 'HEAD']) ?? 'uncommitted';
   const shapes = laneShapes();
-  const lanes: Record<string, LaneBaseline> = {};
-  for (const id of INSTRUCTION_LANE_IDS)
-    lanes[id] = { shape: shapes[id], perOperation: [...figures[id]], processes: repeats };
+  const windows = Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [] as number[]])) as Record<
+    InstructionLaneId,
+    number[]
+  >;
+  const runs = Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [] as number[]])) as Record<
+    InstructionLaneId,
+    number[]
+  >;
+  const builds: BaselineBuild[] = [];
+  for (const [index, build] of (options.builds ?? [{ label: 'this checkout', root }]).entries()) {
+    const at = gitOrUndefined(build.root, ['rev-parse', 'HEAD']) ?? 'uncommitted';
+    if (at !== commit)
+      throw new BuildMismatch(`build '${build.label}' is at ${at.slice(0, 12)}, not ${commit.slice(0, 12)}`);
+    const figures = await instructionCounts(build.root, {
+      repeats,
+      windowsPerProcess: BASELINE_WINDOWS,
+      onProgress: (line) => options.onProgress?.(`build ${index + 1} (${build.label}): ${line}`),
+    });
+    for (const id of INSTRUCTION_LANE_IDS) {
+      // instructionCounts returns a lane's windows process after process, BASELINE_WINDOWS each.
+      for (let p = 0; p < repeats; p++) {
+        const own = figures[id].slice(p * BASELINE_WINDOWS, (p + 1) * BASELINE_WINDOWS);
+        windows[id].push(...own);
+        runs[id].push(median(own.slice(0, GATE_WINDOWS)));
+      }
+    }
+    builds.push({
+      label: build.label,
+      processes: repeats,
+      bundleSha256: await fileHash(await bundleProbe(build.root)),
+    });
+  }
+  const harmless = await harmlessMoves(root);
+  const lanes: Baseline['lanes'] = {};
+  for (const id of INSTRUCTION_LANE_IDS) {
+    lanes[id] = {
+      shape: shapes[id],
+      perOperation: windows[id],
+      processes: runs[id].length,
+      runs: runs[id],
+      harmlessMove: harmless.moves[id],
+    };
+  }
   return {
     schemaVersion: BASELINE_SCHEMA_VERSION,
-    commit: gitOrUndefined(root, ['rev-parse', 'HEAD']) ?? 'uncommitted',
+    commit,
     dirty: (gitOrUndefined(root, ['status', '--porcelain', '--untracked-files=no']) ?? '') !== '',
     createdAt: new Date().toISOString(),
     command: options.command,
     provenance: currentProvenance(valgrind),
     strategy: 'turn',
+    evidence: { builds, harmlessCampaign: harmless.source },
     lanes,
   };
 }
@@ -115,14 +172,17 @@ export async function checkTree(root: string, baseline: Baseline, options: Check
   return { rows, thresholds, exitCode: exitCodeFor(rows) };
 }
 
-/** One line per lane: its threshold and where it came from. */
+/** One line per lane: its threshold and the rule's terms that set it (baseline.ts, thresholdBasis). */
 export function describeThresholds(
   baseline: Baseline,
   thresholds: Readonly<Record<InstructionLaneId, number>>,
 ): string[] {
   return INSTRUCTION_LANES.map((lane) => {
-    const recorded = baseline.lanes[lane.id]!;
-    return `${lane.id}: flags a change beyond ${formatPercentFixed(thresholds[lane.id], 2)} (A/A spread ${formatPercentFixed(relativeSpread(recorded.perOperation), 4)} over ${recorded.perOperation.length} windows in ${recorded.processes} processes)`;
+    const basis = thresholdBasis(baseline.lanes[lane.id]!);
+    const rule = describeBasis(basis, baseline.evidence.builds.length);
+    return thresholds[lane.id] === basis.threshold
+      ? `${lane.id}: flags a change beyond ${rule}`
+      : `${lane.id}: flags a change beyond ${formatPercentFixed(thresholds[lane.id], 2)} (--threshold; the baseline's rule gives ${rule})`;
   });
 }
 

@@ -112,7 +112,7 @@ export class GitCommandFailed extends GateError {
 export type Installer = (dir: string) => Promise<void>;
 
 /** `npm ci`: installs exactly the lockfile, and fails rather than update it. */
-const npmCi: Installer = async (dir) => {
+export const npmCi: Installer = async (dir) => {
   const result = await runProcess('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir });
   if (result.code !== 0) throw new InstallFailed(dir, describeExit(result), tailLines(result.stderr));
 };
@@ -199,7 +199,7 @@ export async function assertCleanTree(repo: string): Promise<void> {
 }
 
 /** sha-256 of a file, hex. */
-async function fileHash(path: string): Promise<string> {
+export async function fileHash(path: string): Promise<string> {
   return createHash('sha256')
     .update(await readFile(path))
     .digest('hex');

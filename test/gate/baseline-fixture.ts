@@ -12,8 +12,15 @@ export function baselineFixture(overrides: Partial<Baseline> = {}, valgrind = 'v
     command: 'costlab gate --update-baseline',
     provenance: currentProvenance(valgrind),
     strategy: 'turn',
+    evidence: {
+      builds: [{ label: 'this checkout', processes: 1, bundleSha256: '0'.repeat(64) }],
+      harmlessCampaign: null,
+    },
     lanes: Object.fromEntries(
-      Object.entries(laneShapes()).map(([id, shape]) => [id, { shape, perOperation: [1000, 1001], processes: 1 }]),
+      Object.entries(laneShapes()).map(([id, shape]) => [
+        id,
+        { shape, perOperation: [1000, 1001], processes: 1, runs: [1000.5], harmlessMove: 0 },
+      ]),
     ),
     ...overrides,
   };

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BaselineMismatch,
   BaselineUnreadable,
-  noiseThreshold,
+  describeBasis,
+  laneThreshold,
+  thresholdBasis,
   provenanceDifferences,
   readBaseline,
 } from '../../bench/gate/baseline.js';
@@ -70,7 +72,7 @@ describe('the baseline', () => {
     expect(error).toBeInstanceOf(BaselineUnreadable);
     expect(error).toMatchObject({
       exitCode: 2,
-      message: expect.stringMatching(/schema version 1; this gate reads version 4/),
+      message: expect.stringMatching(/schema version 1; this gate reads version 5/),
     });
     const shapeless = join(dir, 'shapeless.json');
     await writeFile(shapeless, JSON.stringify({ ...baselineFixture(), lanes: { call: { perOperation: [1] } } }));
@@ -78,10 +80,35 @@ describe('the baseline', () => {
     await expect(readBaseline(join(dir, 'missing.json'))).rejects.toThrow(/no baseline at/);
   });
 
-  it('derives each lane threshold as 1.5× its pooled A/A range, never below 0.5% nor above 100%', () => {
-    expect(noiseThreshold(0)).toBe(0.005);
-    expect(noiseThreshold(0.0002)).toBe(0.005);
-    expect(noiseThreshold(0.004)).toBeCloseTo(0.006);
-    expect(noiseThreshold(0.8)).toBe(1);
+  it('derives each lane threshold as the largest of 2× the widest A/A run, 3× the largest harmless move and 0.25%', () => {
+    const lane = (runs: number[], harmlessMove: number) => ({
+      ...baselineFixture().lanes['call']!,
+      perOperation: [1000, 1000, 1000, 1000],
+      runs,
+      harmlessMove,
+    });
+    // Runs 0.4% and 0.1% from the pooled median: twice the wider sets it.
+    expect(thresholdBasis(lane([1004, 999], 0.001))).toMatchObject({ binding: 'runs', runs: 2 });
+    expect(laneThreshold(lane([1004, 999], 0.001))).toBeCloseTo(0.008, 10);
+    // A harmless edit that moved the lane 0.5% outweighs runs that agree within 0.1%.
+    expect(thresholdBasis(lane([1001, 1000], 0.005))).toMatchObject({ binding: 'harmless edits' });
+    expect(laneThreshold(lane([1001, 1000], 0.005))).toBeCloseTo(0.015, 10);
+    // Runs that agree exactly still flag nothing smaller than the floor.
+    expect(thresholdBasis(lane([1000, 1000], 0))).toMatchObject({ binding: 'floor', threshold: 0.0025 });
+    // A run below the median counts as far as one above it; nothing is ever above 100%.
+    expect(laneThreshold(lane([997, 1000], 0))).toBeCloseTo(0.006, 10);
+    expect(laneThreshold(lane([3000, 1000], 0))).toBe(1);
+  });
+
+  it('prints the rule with its terms beside the figure', () => {
+    const basis = thresholdBasis({
+      ...baselineFixture().lanes['call']!,
+      perOperation: [1000],
+      runs: [1004],
+      harmlessMove: 0,
+    });
+    expect(describeBasis(basis, 3)).toBe(
+      '0.80% = max(2 × largest A/A run deviation 0.400% over 1 processes in 3 builds, 3 × largest harmless-edit move 0.000%, floor 0.25%); set by runs',
+    );
   });
 });
