@@ -58,7 +58,7 @@ import {
 } from '../../src/world/index.js';
 
 /** The audit sinks a shaped world can write to: in memory (the reference world's) or an append-only file, as a host runs in production. */
-export const AUDIT_SINK_KINDS = ['memory', 'file'] as const;
+const AUDIT_SINK_KINDS = ['memory', 'file'] as const;
 
 /**
  * The parameters of a shaped world, each a quantity of real work (ADR 0044).
@@ -67,7 +67,7 @@ export const AUDIT_SINK_KINDS = ['memory', 'file'] as const;
  * the rest are static. The 18 static tools the workload calls are always
  * among them, so `tools − providerTools` is at least 18.
  */
-export const WorldShapeSchema = z
+const WorldShapeSchema = z
   .strictObject({
     name: z.string().min(1).max(64),
     tools: z
@@ -253,7 +253,7 @@ function shapedProvider(shape: WorldShape, id = 'notion'): ContextToolProvider &
  * six, so a source answering in issuance order puts them first and every
  * decision walks them (SPEC §1.3: grants in load order).
  */
-export function projectGrants(count: number): Grant[] {
+function projectGrants(count: number): Grant[] {
   return Array.from({ length: count }, (_, j) => ({
     id: `g-project-${String(j).padStart(3, '0')}`,
     namespaceId: WORLD_NAMESPACE,

@@ -38,7 +38,7 @@ import {
 import { buildWorldKernel } from './build-world.js';
 
 /** Distinct declared ceilings among the generated tools: a provider's tools share a handful of capabilities, not one each. */
-export const GENERATED_CEILINGS = 64;
+const GENERATED_CEILINGS = 64;
 
 export interface ScaleShape {
   /** Provider tools in total (the reference provider's `notion.search` is one of them). */
@@ -57,7 +57,7 @@ export interface ScaleShape {
   readonly changedTools?: number;
 }
 
-export function generatedDefinition(provider: number, index: number): ToolDefinition {
+function generatedDefinition(provider: number, index: number): ToolDefinition {
   return {
     name: `gen${provider}.t${String(index).padStart(5, '0')}`,
     description: `Generated tool ${index} of provider ${provider}: searches one area of the Handbook.`,
@@ -152,7 +152,7 @@ export function generatedProvider(
 }
 
 /** Grants beyond the reference six: notion grants over other trees, so discovery has to consider them and they never widen what the workload may do. */
-export function generatedGrants(count: number): Grant[] {
+function generatedGrants(count: number): Grant[] {
   return Array.from({ length: count }, (_, j) => ({
     id: `g-extra-${j}`,
     namespaceId: WORLD_NAMESPACE,

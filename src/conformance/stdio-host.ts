@@ -25,7 +25,7 @@ export interface ConformanceServeOptions {
 }
 
 /** The options `serve` hands over when it is asked for the conformance world. */
-export const CONFORMANCE_SERVE_USAGE =
+const CONFORMANCE_SERVE_USAGE =
   '--conformance-world <condition> --conformance-control <address> [--strategy turn|shared|rederive] [--conformance-turn <n>] [--conformance-trace <tag>]';
 
 function option(argv: readonly string[], name: string): string | undefined {
@@ -48,7 +48,7 @@ export function parseConformanceServe(argv: readonly string[]): ConformanceServe
 }
 
 /** Serves one turn; resolves with the exit code once the client has gone. */
-export async function serveConformanceTurn(
+async function serveConformanceTurn(
   options: ConformanceServeOptions,
   io: { input?: Readable; output?: Writable } = {},
 ): Promise<number> {

@@ -27,7 +27,7 @@ function findPackageRoot(from: string): string {
 export const PACKAGE_ROOT: string = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 /** Whether this module runs from its TypeScript source (a checkout under tsx or vitest) rather than the built `dist/`. */
-export const RUNS_FROM_SOURCE: boolean = import.meta.url.endsWith('.ts');
+const RUNS_FROM_SOURCE: boolean = import.meta.url.endsWith('.ts');
 
 /** A file shipped with the package, by its path from the package root (`reference/anchor-figures.json`). */
 export function packageFile(relative: string): string {
