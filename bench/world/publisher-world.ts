@@ -57,7 +57,10 @@ import {
   referenceGrants,
 } from '../../src/world/index.js';
 
-/** The audit sinks a shaped world can write to: in memory (the reference world's) or an append-only file, as a host runs in production. */
+/**
+ * The audit sinks a shaped world can write to: in memory (the reference world's) or an append-only file, as a host runs
+ * in production.
+ */
 const AUDIT_SINK_KINDS = ['memory', 'file'] as const;
 
 /**
@@ -78,7 +81,9 @@ const WorldShapeSchema = z
     providerTools: z.number().int().min(1).max(1000),
     grants: z.number().int().min(referenceGrants().length).max(MAX_GRANTS),
     sink: z.enum(AUDIT_SINK_KINDS),
-    /** The provider's searches carry a workspace search's options (true), or only the reference world's path and query. */
+    /**
+     * The provider's searches carry a workspace search's options (true), or only the reference world's path and query.
+     */
     searchOptions: z.boolean(),
     /** Arguments parsed against the tool's JSON Schema (true), or by the reference world's zod objects. */
     schemaArguments: z.boolean(),
@@ -205,7 +210,10 @@ function shapedSpec(spec: ToolSpec, searchOptions: boolean): ToolSpec {
     : spec;
 }
 
-/** The handler of `spec` in a shaped world: the reference handler, its arguments parsed against its own input schema when the shape says so. */
+/**
+ * The handler of `spec` in a shaped world: the reference handler, its arguments parsed against its own input schema
+ * when the shape says so.
+ */
 function shapedHandler(spec: ToolSpec, shape: WorldShape, source?: string): ToolHandler {
   const handler = handlerOf(shapedSpec(spec, shape.searchOptions), source);
   // The arguments the reference tool takes stay the required ones; the search's options are optional.
@@ -239,7 +247,9 @@ function extraProviderSpec(index: number): ToolSpec {
   };
 }
 
-/** The user's provider in a shaped world: `notion.search` and `providerTools − 1` more, the same handlers every turn. */
+/**
+ * The user's provider in a shaped world: `notion.search` and `providerTools − 1` more, the same handlers every turn.
+ */
 function shapedProvider(shape: WorldShape, id = 'notion'): ContextToolProvider & { calls: number } {
   const source = `provider:${id}`;
   const handlers = [shapedHandler(NOTION_SEARCH, shape, source)];

@@ -37,7 +37,10 @@ import {
 } from '../../src/world/index.js';
 import { buildWorldKernel } from './build-world.js';
 
-/** Distinct declared ceilings among the generated tools: a provider's tools share a handful of capabilities, not one each. */
+/**
+ * Distinct declared ceilings among the generated tools: a provider's tools share a handful of capabilities, not one
+ * each.
+ */
 const GENERATED_CEILINGS = 64;
 
 export interface ScaleShape {
@@ -47,7 +50,10 @@ export interface ScaleShape {
   /** Grants held by the bench actor (the 6 reference grants plus generated ones). */
   readonly grants: number;
   readonly frozenDefinitions?: boolean;
-  /** Providers declare a catalogue revision that never moves (ADR 0021): the turn boundary need not read their definitions. */
+  /**
+   * Providers declare a catalogue revision that never moves (ADR 0021): the turn boundary need not read their
+   * definitions.
+   */
   readonly changeSignal?: boolean;
   /**
    * Tools given new content every turn (a new definition object whose
@@ -119,11 +125,13 @@ export function generatedProvider(
     frozen ? deepFreeze(generatedDefinition(provider, i)) : generatedDefinition(provider, i),
   );
   const id = `gen${provider}`;
-  // The changed tools sit in the middle of the list (and of the name order): the catalogue hash is one sha-256 over the whole sorted text (SPEC §1.7).
+  // The changed tools sit in the middle of the list (and of the name order): the catalogue hash is one sha-256 over the
+  // whole sorted text (SPEC §1.7).
   const firstChanged = Math.floor((generated - changed) / 2);
   return {
     id,
-    // A host provider whose catalogue is fixed for the run (one revision, for every principal), or, when tools change every turn, one revision a turn.
+    // A host provider whose catalogue is fixed for the run (one revision, for every principal), or, when tools change
+    // every turn, one revision a turn.
     ...(changeSignal
       ? {
           catalogueRevision: (context: AccessContext) =>
@@ -151,7 +159,10 @@ export function generatedProvider(
   };
 }
 
-/** Grants beyond the reference six: notion grants over other trees, so discovery has to consider them and they never widen what the workload may do. */
+/**
+ * Grants beyond the reference six: notion grants over other trees, so discovery has to consider them and they never
+ * widen what the workload may do.
+ */
 function generatedGrants(count: number): Grant[] {
   return Array.from({ length: count }, (_, j) => ({
     id: `g-extra-${j}`,
@@ -170,7 +181,9 @@ function generatedGrants(count: number): Grant[] {
   }));
 }
 
-/** How N tools split over P providers. Null when N < P: a provider with no tools is not a provider of this catalogue. */
+/**
+ * How N tools split over P providers. Null when N < P: a provider with no tools is not a provider of this catalogue.
+ */
 export function toolsPerProvider(shape: ScaleShape): number[] | null {
   const { tools, providers } = shape;
   if (tools < providers) return null;

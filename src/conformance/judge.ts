@@ -38,7 +38,10 @@ export interface CellVerdict {
   readonly column: string;
   readonly status: CellStatus;
   readonly attempts: readonly AttemptVerdict[];
-  /** The catalogHash each turn of the move was shown, in turn order: the same world must hash alike through every column. */
+  /**
+   * The catalogHash each turn of the move was shown, in turn order: the same world must hash alike through every
+   * column.
+   */
   readonly catalogHashes?: readonly string[];
   readonly note?: string;
 }

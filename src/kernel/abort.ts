@@ -88,7 +88,10 @@ class AbortRace<T> {
   }
 }
 
-/** A settled promise to hop a microtask on (V8's own job queue: `queueMicrotask` adds Node's async-context bookkeeping per hop). */
+/**
+ * A settled promise to hop a microtask on (V8's own job queue: `queueMicrotask` adds Node's async-context bookkeeping
+ * per hop).
+ */
 const RESOLVED = Promise.resolve();
 
 /**

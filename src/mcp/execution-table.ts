@@ -68,7 +68,9 @@ interface Entry {
   accepted: Authentication;
   /** Verified claims (the key's memoized, frozen object) already found to match this live turn. */
   matched: ExecutionClaims | undefined;
-  /** The idle timer. It is not moved per request: when it fires it looks at `lastUsedMs` and re-arms for what is left. */
+  /**
+   * The idle timer. It is not moved per request: when it fires it looks at `lastUsedMs` and re-arms for what is left.
+   */
   timer: NodeJS.Timeout;
   /** When an accepted request last used the execution (`performance.now()`, the monotonic clock timers run on). */
   lastUsedMs: number;
@@ -166,7 +168,8 @@ export class ExecutionTable {
     const token = bearerToken(authorization);
     if (token === undefined) return MALFORMED_HEADER;
     const { key, now } = this.#options;
-    // A token recognized as one the key minted holds no whitespace; any other is checked for it first, as the header's grammar says.
+    // A token recognized as one the key minted holds no whitespace; any other is checked for it first, as the header's
+    // grammar says.
     const verdict =
       key.recognize(token, now()) ?? (WHITESPACE.test(token) ? MALFORMED_HEADER : key.verify(token, now()));
     if (!verdict.ok) return verdict;
@@ -217,7 +220,10 @@ export class ExecutionTable {
     await Promise.all([...this.#entries.keys()].map((id) => this.close(id)));
   }
 
-  /** Fires `delayMs` from now; closes the execution if it has gone `idleTimeoutMs` unused by then, else waits out the rest. */
+  /**
+   * Fires `delayMs` from now; closes the execution if it has gone `idleTimeoutMs` unused by then, else waits out the
+   * rest.
+   */
   #idleTimer(executionId: string, delayMs: number): NodeJS.Timeout {
     const timer = setTimeout(() => {
       const entry = this.#entries.get(executionId);

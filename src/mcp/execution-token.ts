@@ -36,7 +36,10 @@ const DOT = 0x2e;
 const MAX_TOKEN_LENGTH = 4096;
 /** An HMAC-SHA256 key shorter than its output would be the weak link. */
 const MIN_SECRET_BYTES = 32;
-/** Verified token bodies remembered at most; past it the memo starts over (a server has a few live tokens per execution). */
+/**
+ * Verified token bodies remembered at most; past it the memo starts over (a server has a few live tokens per
+ * execution).
+ */
 const MAX_VERIFIED = 256;
 
 /** A token body this key has verified: its signature, and the claims it carries. */

@@ -24,7 +24,10 @@ function trustedId(value: unknown): string | number | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
 }
 
-/** Checks a parsed value is one JSON-RPC message; a wrong shape is answered `Invalid Request`, with its id when it had a usable one. */
+/**
+ * Checks a parsed value is one JSON-RPC message; a wrong shape is answered `Invalid Request`, with its id when it had a
+ * usable one.
+ */
 export function checkMessage(value: unknown): DecodedFrame {
   if (Array.isArray(value))
     return { error: frameError(null, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported') };

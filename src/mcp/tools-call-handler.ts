@@ -12,7 +12,9 @@ import { z } from 'zod';
 
 type ToolsCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** Answers one tools/call whose request has passed the SDK's CallToolRequestSchema, with a result valid by construction. */
+/**
+ * Answers one tools/call whose request has passed the SDK's CallToolRequestSchema, with a result valid by construction.
+ */
 export type ToolsCallHandler = (request: CallToolRequest, extra: ToolsCallExtra) => Promise<CallToolResult>;
 
 /**

@@ -56,7 +56,10 @@ export function keptGrant(material: unknown): LoadedGrant | undefined {
   return typeof material === 'object' && material !== null ? kept.get(material) : undefined;
 }
 
-/** Compiles a validated grant; keeps the result for `material` (the object it was validated from) when that cannot change. */
+/**
+ * Compiles a validated grant; keeps the result for `material` (the object it was validated from) when that cannot
+ * change.
+ */
 export function loadGrant(material: unknown, grant: Grant): LoadedGrant {
   let sealed = false;
   try {

@@ -2,7 +2,10 @@ import type { ToolDefinition } from '../contracts/index.js';
 import { CatalogueShape } from '../registry/catalogue-shape.js';
 import { sameItems } from '../same-items.js';
 
-/** Shapes remembered per kernel: enough for a few distinct catalogues (users whose providers answer differently) to alternate. */
+/**
+ * Shapes remembered per kernel: enough for a few distinct catalogues (users whose providers answer differently) to
+ * alternate.
+ */
 const RECENT_SHAPES = 8;
 /** Lists of parts remembered per shape: a few principals' recalled answers (each its own arrays) over one shape. */
 const PARTS_PER_SHAPE = 8;

@@ -188,7 +188,10 @@ function recallByRevision(
   return new HeldRegistry(shape, sources.staticRegistry.list(), handlerParts);
 }
 
-/** The provider whose part holds `index` of the parts laid end to end; parts[0] is the statics', owners[k] gave parts[k + 1]. */
+/**
+ * The provider whose part holds `index` of the parts laid end to end; parts[0] is the statics', owners[k] gave parts[k
+ * + 1].
+ */
 function ownerAt(
   parts: readonly (readonly ToolDefinition[])[],
   owners: readonly string[],

@@ -284,7 +284,10 @@ export function safeParseToolResult(input: unknown): z.ZodSafeParseResult<ToolRe
 
 const REQUIREMENT_KEYS = new Set(['resource', 'action']);
 const RESOURCE_KEYS = new Set(['namespace', 'path']);
-/** Whether a path segment holds `/`, `\\`, a control character or DEL (RequirementSchema's forbidden set), read by character code: a regex run per segment of every call. */
+/**
+ * Whether a path segment holds `/`, `\\`, a control character or DEL (RequirementSchema's forbidden set), read by
+ * character code: a regex run per segment of every call.
+ */
 function hasForbiddenCharacter(segment: string): boolean {
   for (let i = 0; i < segment.length; i++) {
     const code = segment.charCodeAt(i);
@@ -314,7 +317,8 @@ function fastRequirement(input: unknown): Requirement | Unsure {
     if (typeof s !== 'string' || !isSegment(s)) return UNSURE;
     copy[i] = s;
   }
-  // Frozen as it is made: the decision and outcome records share this resource and would otherwise walk it to freeze it.
+  // Frozen as it is made: the decision and outcome records share this resource and would otherwise walk it to freeze
+  // it.
   return Object.freeze({
     resource: Object.freeze({ namespace, path: Object.freeze(copy) as string[] }),
     action,

@@ -22,7 +22,10 @@ export interface DefinitionStoreCounts {
   compiled: number;
   /** Definitions answered from the store: content identical to one compiled before. */
   reused: number;
-  /** Definitions read (compared member by member, or serialised) rather than known by identity: the structural work of admission. */
+  /**
+   * Definitions read (compared member by member, or serialised) rather than known by identity: the structural work of
+   * admission.
+   */
   read: number;
 }
 
@@ -83,7 +86,10 @@ export class DefinitionStore {
    * unchanged revision is answered without reading one.
    */
   readonly answers = new ProviderRevisions();
-  /** What providers without a change signal answered last, per provider and principal (ADR 0046): the next answer is compared with it by identity. */
+  /**
+   * What providers without a change signal answered last, per provider and principal (ADR 0046): the next answer is
+   * compared with it by identity.
+   */
   readonly asked = new AnswerTable<AskedAnswer>();
 
   constructor(
@@ -95,7 +101,10 @@ export class DefinitionStore {
     return this.#byText.size;
   }
 
-  /** Whether `raw` is a definition object taken as a value: frozen plain JSON this store admitted, found by identity from now on. */
+  /**
+   * Whether `raw` is a definition object taken as a value: frozen plain JSON this store admitted, found by identity
+   * from now on.
+   */
   takenAsValue(raw: unknown): boolean {
     return raw !== null && typeof raw === 'object' && Object.isFrozen(raw) && this.#byImmutableObject.has(raw);
   }

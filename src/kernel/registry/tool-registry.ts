@@ -68,7 +68,8 @@ function registerMeasured(handler: ToolHandler): { entry: RegisteredTool; chars:
 
 /** Throws InvalidToolHandler unless the handler's functions are functions (resolveRequirement may be absent). */
 export function requireFunctions(handler: ToolHandler): void {
-  // The common case read with constant keys (monomorphic loads), once per provider tool per turn; the named refusal only when it fails.
+  // The common case read with constant keys (monomorphic loads), once per provider tool per turn; the named refusal
+  // only when it fails.
   const resolve = handler.resolveRequirement;
   if (
     typeof handler.parseArguments === 'function' &&

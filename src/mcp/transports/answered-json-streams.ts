@@ -25,7 +25,10 @@ interface JsonStreamInternals {
   readonly _requestToStreamMapping: Map<unknown, string>;
 }
 
-/** The web-standard transport's stream tables, or undefined when this SDK keeps them elsewhere (the workaround then does nothing; its test fails). */
+/**
+ * The web-standard transport's stream tables, or undefined when this SDK keeps them elsewhere (the workaround then does
+ * nothing; its test fails).
+ */
 function internalsOf(transport: StreamableHTTPServerTransport): JsonStreamInternals | undefined {
   const inner = (transport as unknown as { _webStandardTransport?: Partial<JsonStreamInternals> })
     ._webStandardTransport;

@@ -79,7 +79,9 @@ export type BodyRead =
   | { readonly ok: true; readonly text: string }
   | { readonly ok: false; readonly code: 'body_too_large' | 'body_timeout' | 'body_aborted' | 'server_busy' };
 
-/** The budgets bodies draw on by declared size: medium bodies and large bodies each wait in their own line (ADR 0041). */
+/**
+ * The budgets bodies draw on by declared size: medium bodies and large bodies each wait in their own line (ADR 0041).
+ */
 export interface BodyBudgets {
   readonly medium: BodyBudget;
   readonly large: BodyBudget;
@@ -159,7 +161,10 @@ async function readLargeBody(
   return readPieces(req, limits, budget, onProgress, declared, left);
 }
 
-/** Reads the body's pieces until it ends, `timeoutMs` passes, or a bound is crossed; `reserved` bytes are the budget's, given back at the end. */
+/**
+ * Reads the body's pieces until it ends, `timeoutMs` passes, or a bound is crossed; `reserved` bytes are the budget's,
+ * given back at the end.
+ */
 function readPieces(
   req: IncomingMessage,
   limits: HttpLimits,
