@@ -99,7 +99,10 @@ const WorldShapeSchema = z
       context.addIssue({
         code: 'custom',
         path: ['providerTools'],
-        message: `${shape.providerTools} provider tools of ${shape.tools} leaves ${shape.tools - shape.providerTools} static tools; the workload calls ${STATIC_TOOL_SPECS.length}`,
+        message:
+          `${shape.providerTools} provider tools of ${shape.tools}` +
+          ` leaves ${shape.tools - shape.providerTools} static tools` +
+          `; the workload calls ${STATIC_TOOL_SPECS.length}`,
       });
     }
   });

@@ -26,7 +26,8 @@ export class WorkloadMismatch extends Error {
     const expected = `${attempt.expect.status}${attempt.expect.code === undefined ? '' : ` ${attempt.expect.code}`}`;
     const got = `${actual.status}${actual.code === undefined ? '' : ` ${actual.code}`}`;
     super(
-      `${path}, turn ${turn}, attempt ${attemptIndex + 1} (${attempt.role} ${attempt.tool}): expected ${expected}, got ${got}`,
+      `${path}, turn ${turn}, attempt ${attemptIndex + 1} (${attempt.role} ${attempt.tool})` +
+        `: expected ${expected}, got ${got}`,
     );
   }
 }

@@ -69,7 +69,8 @@ export const CONDITIONS: readonly ConditionDeclaration[] = [
   {
     id: 'provider-moves-mid-turn',
     summary:
-      "the notion provider publishes notion.search needing `search` at the turn's first resolution, `administer` at every later one",
+      "the notion provider publishes notion.search needing `search` at the turn's first resolution, " +
+      '`administer` at every later one',
     provider: 'moves-after-first-resolution',
   },
 ];

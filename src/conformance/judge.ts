@@ -55,7 +55,10 @@ function describeObservation(observation: Observation): string {
     case 'succeeded':
       return 'succeeded';
     case 'refused':
-      return `refused ${observation.code ?? '(no code)'}${observation.cause === undefined ? '' : ` (cause ${observation.cause})`}`;
+      return (
+        `refused ${observation.code ?? '(no code)'}` +
+        `${observation.cause === undefined ? '' : ` (cause ${observation.cause})`}`
+      );
     case 'error':
       return `error: ${observation.detail ?? 'unknown'}`;
   }

@@ -26,7 +26,8 @@ export interface ConformanceServeOptions {
 
 /** The options `serve` hands over when it is asked for the conformance world. */
 const CONFORMANCE_SERVE_USAGE =
-  '--conformance-world <condition> --conformance-control <address> [--strategy turn|shared|rederive] [--conformance-turn <n>] [--conformance-trace <tag>]';
+  '--conformance-world <condition> --conformance-control <address> [--strategy turn|shared|rederive]' +
+  ' [--conformance-turn <n>] [--conformance-trace <tag>]';
 
 function option(argv: readonly string[], name: string): string | undefined {
   const at = argv.indexOf(name);

@@ -40,8 +40,10 @@ export function turnAuthorityKey(context: AccessContext): string {
 function keyOf(context: AccessContext, actorKey: string, authorityKey: string, ownerKey: string): string {
   const { namespaceId, purpose, traceId, turnId } = context;
   return (
-    `${namespaceId.length}:${namespaceId}${actorKey.length}:${actorKey}${authorityKey.length}:${authorityKey}${ownerKey.length}:${ownerKey}` +
-    `${purpose.length}:${purpose}${traceId.length}:${traceId}${turnId === undefined ? '-' : `${turnId.length}:${turnId}`}`
+    `${namespaceId.length}:${namespaceId}${actorKey.length}:${actorKey}${authorityKey.length}:${authorityKey}` +
+    `${ownerKey.length}:${ownerKey}` +
+    `${purpose.length}:${purpose}${traceId.length}:${traceId}` +
+    `${turnId === undefined ? '-' : `${turnId.length}:${turnId}`}`
   );
 }
 

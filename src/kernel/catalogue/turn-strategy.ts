@@ -230,7 +230,8 @@ function revisionOf(provider: ContextToolProvider, prepared: PreparedContext): s
     const what = typeof revision === 'string' ? `a string of ${revision.length} characters` : typeof revision;
     throw new CatalogueUnavailable(
       'invalid_revision',
-      `provider '${provider.id}' gave ${what} as its catalogue revision; a revision is 1–${MAX_REVISION_CHARS} characters`,
+      `provider '${provider.id}' gave ${what} as its catalogue revision` +
+        `; a revision is 1–${MAX_REVISION_CHARS} characters`,
       provider.id,
     );
   }

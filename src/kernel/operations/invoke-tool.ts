@@ -459,7 +459,8 @@ async function runHandler(
       call,
       'failed',
       'invalid_tool_result',
-      `tool ${call.tool} returned a malformed result: ${new ContractViolation('ToolResult', checked.error.issues).message}`,
+      `tool ${call.tool} returned a malformed result: ` +
+        `${new ContractViolation('ToolResult', checked.error.issues).message}`,
     );
   }
   const result = checked.data;
