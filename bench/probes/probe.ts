@@ -21,10 +21,10 @@
  *
  * Under callgrind, run it bundled (esbuild, one ESM file, plain `node`), not
  * through `--import tsx`: tsx's module-hooks thread makes the set-up's count
- * wander by ~1e-3 of its 3.7 G instructions (N = 20 counted 9.3 M fewer than
- * N = 0), where the bundle repeats to ~1e-6 (two N = 0 runs 1,210
- * instructions apart of 0.92 G). Measured that way, a `turn` catalogue turn
- * costs about 1.55 M instructions (N = 200).
+ * wander from run to run (a run with N = 20 units counted fewer instructions
+ * than one with N = 0), where the bundle repeats closely enough for the
+ * difference of two runs to be the units' own cost. (The figures once quoted
+ * here came from a checkpoint commit that kept neither command nor method.)
  */
 import { loadavg } from 'node:os';
 import { getHeapCodeStatistics } from 'node:v8';
@@ -144,7 +144,8 @@ export interface IterationOptions {
    * Counted windows of N units, back to back, each closed by the marker that
    * opens the next. Default 1 (what the gate counts). The power campaign takes
    * several per process: a process's start-up is ~29 s of callgrind CPU, a
-   * window of 60 catalogue units ~3 s.
+   * window of 60 catalogue units ~3 s (the power campaign's own timings, at
+   * 5712e26; command not kept).
    */
   readonly windows?: number;
 }
@@ -184,7 +185,8 @@ export async function iterate(options: IterationOptions): Promise<IterationResul
     // Each window opens on a collected heap (under the gate's --expose-gc):
     // where the young generation stood when it opened had decided whether a
     // scavenge fell inside it, 6.8 M of a 44 M window (a call lane run 15%
-    // below its twin), and a full collection also empties the megamorphic
+    // below its twin; callgrind of the bundled probe, at 5712e26, command not
+    // kept), and a full collection also empties the megamorphic
     // stub cache, whose refills are runtime lookups. The collection itself
     // falls between the markers' windows, never inside one.
     collectGarbage?.();
@@ -195,7 +197,9 @@ export async function iterate(options: IterationOptions): Promise<IterationResul
     // (16.56 M and 16.85 M instructions against 16.42 M; callgrind put 99 k
     // and 333 k of the gap in Sweeper::RawSweep). V8 finishes sweeping before
     // it collects code statistics, so this call closes that work outside the
-    // window: with it, sixteen windows of four processes spread 0.21%.
+    // window: with it, sixteen windows of four processes spread 0.21% (A/B of
+    // the bundled probe's call lane under callgrind, 4 processes × 4 windows,
+    // at 4ef2238; command not kept).
     getHeapCodeStatistics();
     // The counted window's edges for callgrind (bench/gate/callgrind.ts, WINDOW_MARKER).
     loadavg();

@@ -92,7 +92,8 @@ function generatedDefinition(provider: number, index: number): ToolDefinition {
  * loader instead of the kernel — tsx (esbuild keepNames) passes every
  * closure through a naming helper (`Object.defineProperty`), about 780 bytes
  * and a dictionary-mode function per tool per turn (7.8 MB a turn at 10,000
- * tools, heap sampling), which a host compiled with tsc never pays. The
+ * tools, heap sampling at 965e7b8; command not kept), which a host compiled
+ * with tsc never pays. The
  * object is still new each turn, so nothing about a handler survives
  * between turns.
  */

@@ -35,7 +35,8 @@ export function turnAuthorityKey(context: AccessContext): string {
  * String concatenation only: the JSON.stringify of the seven strings this
  * replaced cost 1.47 µs at a turn's opening (median, measured after a turn
  * of calls, when the serializer's code is no longer in cache), of a lease
- * open of ~11 µs; the canonical JSON before it sorted keys at three levels.
+ * open of ~11 µs (same process, at f62d85f; command not kept); the canonical
+ * JSON before it sorted keys at three levels.
  */
 function keyOf(context: AccessContext, actorKey: string, authorityKey: string, ownerKey: string): string {
   const { namespaceId, purpose, traceId, turnId } = context;
@@ -48,7 +49,7 @@ function keyOf(context: AccessContext, actorKey: string, authorityKey: string, o
 }
 
 // Keyed by the host's object: a host that passes one context object to a
-// run of operations pays for zod once (about 2 µs of a ~10 µs call). The
+// run of operations pays for zod once, not once per operation. The
 // object stays the host's and may be edited between operations (a new
 // \`now\`, new namespaces), so a hit is used only after its contents are
 // compared with the validated copy — some thirty comparisons, no parse — and

@@ -52,10 +52,10 @@ interface NameEntry {
  *   compared member by member with the definition last admitted under its
  *   name (`sameJson`): equal as JSON, it is that definition. At 2,000
  *   unchanged definitions this took the turn boundary's admission from
- *   serialising and hashing ~1.2 MB of text per turn (about 8 ms of a 30 ms
+ *   serialising and hashing ~1.2 MB of text per turn (a large part of the
  *   boundary, and most of its garbage) to reading the members;
- * - anything else is serialised with JSON.stringify (about 1 µs for the
- *   reference world's definitions) and looked up by the text.
+ * - anything else is serialised with JSON.stringify and looked up by the
+ *   text.
  * The last two key by what the JSON says, so a changed definition in any
  * field misses both and is compiled afresh; the first by an object whose JSON
  * cannot change.

@@ -172,7 +172,8 @@ export class McpHttpServer {
         // Node's own bound on a whole request, a backstop behind readBody's body timeout.
         requestTimeout: this.limits.headersTimeoutMs + this.limits.bodyTimeoutMs + 1000,
         keepAliveTimeout: this.limits.keepAliveTimeoutMs,
-        // Node checks those timeouts on this period (default 30 s, which let stalled sockets live ~68 s).
+        // Node checks those timeouts on this period (default 30 s, which let stalled sockets live ~68 s: issue 14,
+        // defect 6).
         connectionsCheckingInterval: Math.min(1000, this.limits.headersTimeoutMs),
       },
       (req, res) => {
