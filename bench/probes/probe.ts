@@ -23,8 +23,7 @@
  * through `--import tsx`: tsx's module-hooks thread makes the set-up's count
  * wander from run to run (a run with N = 20 units counted fewer instructions
  * than one with N = 0), where the bundle repeats closely enough for the
- * difference of two runs to be the units' own cost. (The figures once quoted
- * here came from a checkpoint commit that kept neither command nor method.)
+ * difference of two runs to be the units' own cost.
  */
 import { loadavg } from 'node:os';
 import { getHeapCodeStatistics } from 'node:v8';

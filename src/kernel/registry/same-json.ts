@@ -16,8 +16,7 @@ const MAX_DEPTH = 64;
  * It reads `raw` once, member by member, without allocating a string: for
  * the sweep's generated definitions (about 600 characters of JSON) cheaper
  * than JSON.stringify plus a lookup by text, and nothing for the collector to
- * take back. (The timings once quoted here were from a run whose command and
- * commit were not kept.)
+ * take back.
  */
 export function sameJson(raw: unknown, held: unknown): boolean {
   return same(raw, held, 0);
