@@ -142,9 +142,9 @@ export interface IterationOptions {
   /**
    * Counted windows of N units, back to back, each closed by the marker that
    * opens the next. Default 1 (what the gate counts). The power campaign takes
-   * several per process: a process's start-up is ~29 s of callgrind CPU, a
-   * window of 60 catalogue units ~3 s (the power campaign's own timings, at
-   * 5712e26; command not kept).
+   * several per process: under callgrind a process's start-up costs far more
+   * than one window of catalogue units, so more windows per process buy more
+   * samples for little time.
    */
   readonly windows?: number;
 }
@@ -183,22 +183,18 @@ export async function iterate(options: IterationOptions): Promise<IterationResul
   for (let w = 0; w < windows; w++) {
     // Each window opens on a collected heap (under the gate's --expose-gc):
     // where the young generation stood when it opened had decided whether a
-    // scavenge fell inside it, 6.8 M of a 44 M window (a call lane run 15%
-    // below its twin; callgrind of the bundled probe, at 5712e26, command not
-    // kept), and a full collection also empties the megamorphic
+    // scavenge fell inside it (a call lane run could read well below its twin),
+    // and a full collection also empties the megamorphic
     // stub cache, whose refills are runtime lookups. The collection itself
     // falls between the markers' windows, never inside one.
     collectGarbage?.();
     // ...and on a swept one. With --single-threaded the collector sweeps
     // lazily, on the main thread, as allocation asks for pages, so a window
     // paid for whatever of the last collection was still unswept: without
-    // this call two of four call-lane processes had windows 0.8–2.5% dearer
-    // (16.56 M and 16.85 M instructions against 16.42 M; callgrind put 99 k
-    // and 333 k of the gap in Sweeper::RawSweep). V8 finishes sweeping before
+    // this call some call-lane processes had dearer windows than others, and
+    // callgrind put the gap in Sweeper::RawSweep. V8 finishes sweeping before
     // it collects code statistics, so this call closes that work outside the
-    // window: with it, sixteen windows of four processes spread 0.21% (A/B of
-    // the bundled probe's call lane under callgrind, 4 processes × 4 windows,
-    // at 4ef2238; command not kept).
+    // window.
     getHeapCodeStatistics();
     // The counted window's edges for callgrind (bench/gate/callgrind.ts, WINDOW_MARKER).
     loadavg();

@@ -90,9 +90,8 @@ function generatedDefinition(provider: number, index: number): ToolDefinition {
  * functions live on the prototype: a host's handler objects share their
  * code, and two arrow functions per tool per turn measured the bench's own
  * loader instead of the kernel — tsx (esbuild keepNames) passes every
- * closure through a naming helper (`Object.defineProperty`), about 780 bytes
- * and a dictionary-mode function per tool per turn (7.8 MB a turn at 10,000
- * tools, heap sampling at 965e7b8; command not kept), which a host compiled
+ * closure through a naming helper (`Object.defineProperty`), an allocation
+ * and a dictionary-mode function per tool per turn, which a host compiled
  * with tsc never pays. The
  * object is still new each turn, so nothing about a handler survives
  * between turns.

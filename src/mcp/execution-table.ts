@@ -190,8 +190,7 @@ export class ExecutionTable {
       entry.matched = claims;
     }
     // A number stored, not the idle timer refreshed: refresh() re-files the timer in Node's timer lists on every
-    // request. Per tools/call over HTTP, leaving it out took 4.6 and 11 µs off costlab's paired excess over the floor
-    // (two scratch runs of 200 rounds, the server's other work unchanged, at e260076; the command was not kept).
+    // request, which showed in costlab's paired excess over the floor per tools/call over HTTP.
     entry.lastUsedMs = performance.now();
     return entry.accepted;
   }

@@ -6,8 +6,7 @@
  * A grant source that answers every turn with the same objects (a grant
  * table held in memory, the StaticGrantSource) made each lease open validate,
  * compile and canonicalise all of them again: 6 grants of the reference world
- * were most of a ~45 µs open (zod-free fast path included; a tsx loop of
- * 30,000 opens, p50, at 2256f4a, command not kept). An object that is
+ * were most of an open (zod-free fast path included). An object that is
  * deeply frozen plain data — every object and array frozen, with its own
  * prototype Object or Array, every property a data property — reads the same
  * forever (a proxy over a frozen target is bound to its target's values), so

@@ -33,10 +33,9 @@ export function turnAuthorityKey(context: AccessContext): string {
  * matter; each address by its kind-prefixed key, which names it
  * unambiguously. An absent turnId is `-`, which no length prefix begins with.
  * String concatenation only: the JSON.stringify of the seven strings this
- * replaced cost 1.47 µs at a turn's opening (median, measured after a turn
- * of calls, when the serializer's code is no longer in cache), of a lease
- * open of ~11 µs (same process, at f62d85f; command not kept); the canonical
- * JSON before it sorted keys at three levels.
+ * replaced was a real share of a turn's opening (after a turn of calls, the
+ * serializer's code is no longer in cache); the canonical JSON before it
+ * sorted keys at three levels.
  */
 function keyOf(context: AccessContext, actorKey: string, authorityKey: string, ownerKey: string): string {
   const { namespaceId, purpose, traceId, turnId } = context;

@@ -59,9 +59,9 @@ function textOf(definition: ToolDefinition): string {
     text = canonicalJson(publishTool(definition));
     // Kept flat: canonicalJson builds its text by concatenation, and a join over
     // remembered concatenations re-walks every one of them each time a list is
-    // hashed afresh (45% of a 2,000-tool boundary with one tool changed per
-    // turn, node --cpu-prof at 5d2c9c8; command not kept); a flat copy is made
-    // once per definition. The round trip
+    // hashed afresh (most of a 2,000-tool boundary with one tool changed per
+    // turn, under node --cpu-prof); a flat copy is made once per definition.
+    // The round trip
     // keeps every character: string leaves are JSON.stringify'd, so a lone
     // surrogate is an escape, never a code unit UTF-8 would replace.
     if (isRegisteredDefinition(definition)) publishedText.set(definition, (text = flat(text)));

@@ -22,9 +22,8 @@ const PARTS_PER_SHAPE = 8;
  * answer). A frozen part can never change, so a list of frozen parts that
  * found a shape once finds it again by the parts' identity: P comparisons
  * instead of N. That is the path of answers recalled by revision (ADR 0021):
- * at 10,000 tools, assembling and comparing the flat input was about 0.2 ms
- * of a 0.27 ms listing and most of its garbage (a tsx script over
- * bench/scale/run-point, at cb8dfab; command not kept).
+ * at 10,000 tools, assembling and comparing the flat input was most of a
+ * listing and of its garbage.
  */
 export class ShapeCache {
   readonly #recent: CatalogueShape[] = [];

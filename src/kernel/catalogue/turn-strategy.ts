@@ -128,9 +128,8 @@ function shapeOf(
 /**
  * The turn's registry when every provider's answer is recalled by revision
  * (ADR 0021), found without a promise: no provider asked, no definition
- * read, no closure, no microtask — at 19 tools the listing that opens a turn
- * fell ~10.1 → ~7.7 µs (p50 over 7,500 turns, A/B, 4 processes each; at
- * 513c8ec, command not kept).
+ * read, no closure, no microtask: the cheapest way a listing can open a
+ * turn.
  * `undefined` when any provider has to be asked — no change signal, no
  * answer remembered for this principal, another revision — or when the
  * recalled answers do not make a catalogue (past a limit, a duplicate name,
@@ -287,9 +286,7 @@ export class TurnStrategy implements CatalogueStrategy {
    * signal waits until the derivation settles, so when such an operation
    * starts it, "every waiter aborted" can never hold and the lease's own
    * signal is the derivation's: no AbortController and no listener added to
-   * and taken off the lease (at 19 tools the turn's first listing counted
-   * 351 k -> 306 k instructions under the gate's tier; callgrind of a turn
-   * opened, listed once and closed, at 010cb7a, command not kept).
+   * and taken off the lease, which a turn's first listing would otherwise pay.
    */
   #start(lease: TurnLease, prepared: PreparedContext, signal: AbortSignal | undefined): PendingDerivation {
     const released = lease.released.signal;

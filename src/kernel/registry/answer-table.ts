@@ -67,8 +67,8 @@ export class AnswerTable<A extends HeldAnswer> {
   }
 
   /**
-   * The answer remembered for this key. Not moved on a hit: the recall path is one lookup (re-inserting for recency was
-   * 7% of a 19-tool listing recalled by revision; a CPU profile at e0ed343, command not kept).
+   * The answer remembered for this key. Not moved on a hit: the recall path is one lookup (re-inserting for recency
+   * showed in a CPU profile of a 19-tool listing recalled by revision).
    */
   latest(key: string): A | undefined {
     return this.#answers.get(key);

@@ -24,8 +24,7 @@ export interface HttpLimits {
   readonly smallBodyBytes: number;
   /**
    * Bodies over `smallBodyBytes` and up to this size draw on their own budget, not the large bodies': a 100 KB call
-   * never waits behind megabyte bodies (ADR 0041; behind one shared budget it waited ~29 s under a flood of them, at
-   * 103950c, the commit that added scripts/reliability/mixed-load.ts; the run's command line was not kept).
+   * never waits behind megabyte bodies (ADR 0041; behind one shared budget it waited for the flood of them).
    */
   readonly mediumBodyBytes: number;
   /**
