@@ -48,8 +48,8 @@ const REQUEST_KEYS = ['jsonrpc', 'id', 'method'];
  * (whose shape the schema checks) and no `__proto__` (which the schema's
  * copy would turn into a prototype). Anything else goes to the schema, which
  * stays the judge and words the refusal. Nearly every frame a server reads
- * is such a request, and the schema's union parse (with its copy) was most
- * of its reading; over HTTP the SDK transport parses the message again.
+ * is such a request, and the schema's union parse (with its copy) was a real
+ * share of its reading; over HTTP the SDK transport parses the message again.
  */
 function isPlainRequest(value: unknown): value is JSONRPCMessage {
   if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;

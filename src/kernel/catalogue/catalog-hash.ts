@@ -59,7 +59,7 @@ function textOf(definition: ToolDefinition): string {
     text = canonicalJson(publishTool(definition));
     // Kept flat: canonicalJson builds its text by concatenation, and a join over
     // remembered concatenations re-walks every one of them each time a list is
-    // hashed afresh (most of a 2,000-tool boundary with one tool changed per
+    // hashed afresh (a large share of a 2,000-tool boundary with one tool changed per
     // turn, under node --cpu-prof); a flat copy is made once per definition.
     // The round trip
     // keeps every character: string leaves are JSON.stringify'd, so a lone

@@ -128,8 +128,8 @@ function shapeOf(
 /**
  * The turn's registry when every provider's answer is recalled by revision
  * (ADR 0021), found without a promise: no provider asked, no definition
- * read, no closure, no microtask: the cheapest way a listing can open a
- * turn.
+ * read, no closure, no microtask, so the listing that opens a turn pays for
+ * none of them.
  * `undefined` when any provider has to be asked — no change signal, no
  * answer remembered for this principal, another revision — or when the
  * recalled answers do not make a catalogue (past a limit, a duplicate name,

@@ -143,7 +143,7 @@ async function readLargeBody(
 ): Promise<BodyRead> {
   // A request whose connection goes while it waits (preempted, or the peer gave up) leaves the queue at once:
   // held until its deadline instead, preempted waiters of a reconnecting flood (under ulimit -n 1024) piled up and
-  // grew RSS without bound.
+  // took RSS far past the body budgets.
   if (req.socket.destroyed) return REFUSED.body_aborted;
   const started = performance.now();
   const deadline = AbortSignal.timeout(limits.bodyTimeoutMs);
