@@ -21,7 +21,7 @@ import type { SpanTable } from './span-recorder.js';
 export type CallSpan = Extract<SpanName, 'kernel.tool.invoke' | 'mcp.handle'>;
 
 /** Which span each named segment comes from. */
-export const SEGMENT_SPANS = Object.freeze({
+const SEGMENT_SPANS = Object.freeze({
   catalogue: 'kernel.tool.catalogue',
   discover: 'kernel.tool.discover',
   authorize: 'kernel.authorize',
@@ -38,7 +38,7 @@ export type SegmentName = keyof typeof SEGMENT_SPANS | 'remainder';
 /** The segments inside the call (the provider was subtracted from it). */
 const IN_CALL: readonly Exclude<SegmentName, 'remainder' | 'provider'>[] = ['catalogue', 'discover', 'authorize'];
 
-export interface SegmentColumn {
+interface SegmentColumn {
   /** µs per call; 0 where the segment did not occur. */
   readonly us: Float64Array;
   /** Occurrences per call. */

@@ -46,8 +46,11 @@ export type ProbeWorld = (typeof PROBE_WORLDS)[number];
 /** A turn's catalogue resolutions: the listing's and one per call of the workload. */
 export const CATALOGUE_OPERATIONS = TURN_ATTEMPTS.length + 1;
 
-/** The attempts a harness can make over MCP: all but the forged-trace one (the bridge stamps every call with its turn's trace). */
-export const MCP_ATTEMPTS = TURN_ATTEMPTS.filter((attempt) => attempt.foreignTrace !== true);
+/**
+ * The attempts a harness can make over MCP: all but the forged-trace one (the bridge stamps every call with its turn's
+ * trace).
+ */
+const MCP_ATTEMPTS = TURN_ATTEMPTS.filter((attempt) => attempt.foreignTrace !== true);
 
 /** What one unit of each lane is, and how many operations it holds (what a reader divides by). */
 export const UNIT_OPERATIONS: Readonly<Record<ProbeUnit, { readonly per: string; readonly operations: number }>> = {
@@ -75,8 +78,11 @@ export interface UnitRunner {
   close(): Promise<void>;
 }
 
-/** The unsignalled world's provider tools (the reference `notion.search` among them): the sweep's N = 2,000 point without a change signal. */
-export const UNSIGNALLED_TOOLS = 2000;
+/**
+ * The unsignalled world's provider tools (the reference `notion.search` among them): the sweep's N = 2,000 point
+ * without a change signal.
+ */
+const UNSIGNALLED_TOOLS = 2000;
 
 function providerFor(world: ProbeWorld): ContextToolProvider {
   if (world === 'unsignalled-2000') return generatedProvider(0, UNSIGNALLED_TOOLS, false);

@@ -21,10 +21,9 @@
  *
  * Under callgrind, run it bundled (esbuild, one ESM file, plain `node`), not
  * through `--import tsx`: tsx's module-hooks thread makes the set-up's count
- * wander by ~1e-3 of its 3.7 G instructions (N = 20 counted 9.3 M fewer than
- * N = 0), where the bundle repeats to ~1e-6 (two N = 0 runs 1,210
- * instructions apart of 0.92 G). Measured that way, a `turn` catalogue turn
- * costs about 1.55 M instructions (N = 200).
+ * wander from run to run (a run with N = 20 units counted fewer instructions
+ * than one with N = 0), where the bundle repeats closely enough for the
+ * difference of two runs to be the units' own cost.
  */
 import { loadavg } from 'node:os';
 import { getHeapCodeStatistics } from 'node:v8';
@@ -143,8 +142,9 @@ export interface IterationOptions {
   /**
    * Counted windows of N units, back to back, each closed by the marker that
    * opens the next. Default 1 (what the gate counts). The power campaign takes
-   * several per process: a process's start-up is ~29 s of callgrind CPU, a
-   * window of 60 catalogue units ~3 s.
+   * several per process: under callgrind a process's start-up costs far more
+   * than one window of catalogue units, so more windows per process buy more
+   * samples for little time.
    */
   readonly windows?: number;
 }
@@ -183,19 +183,18 @@ export async function iterate(options: IterationOptions): Promise<IterationResul
   for (let w = 0; w < windows; w++) {
     // Each window opens on a collected heap (under the gate's --expose-gc):
     // where the young generation stood when it opened had decided whether a
-    // scavenge fell inside it, 6.8 M of a 44 M window (a call lane run 15%
-    // below its twin), and a full collection also empties the megamorphic
+    // scavenge fell inside it (a call lane run could read well below its twin),
+    // and a full collection also empties the megamorphic
     // stub cache, whose refills are runtime lookups. The collection itself
     // falls between the markers' windows, never inside one.
     collectGarbage?.();
     // ...and on a swept one. With --single-threaded the collector sweeps
     // lazily, on the main thread, as allocation asks for pages, so a window
     // paid for whatever of the last collection was still unswept: without
-    // this call two of four call-lane processes had windows 0.8–2.5% dearer
-    // (16.56 M and 16.85 M instructions against 16.42 M; callgrind put 99 k
-    // and 333 k of the gap in Sweeper::RawSweep). V8 finishes sweeping before
+    // this call some call-lane processes had dearer windows than others, and
+    // callgrind put the gap in Sweeper::RawSweep. V8 finishes sweeping before
     // it collects code statistics, so this call closes that work outside the
-    // window: with it, sixteen windows of four processes spread 0.21%.
+    // window.
     getHeapCodeStatistics();
     // The counted window's edges for callgrind (bench/gate/callgrind.ts, WINDOW_MARKER).
     loadavg();

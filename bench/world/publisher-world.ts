@@ -7,7 +7,7 @@
  * - the provider's `notion.search` carrying the options of a real workspace
  *   search (filter, sort, include, cursor, page size), so its definition is
  *   the large one the publisher measured: its registration ~18% of the 19
- *   definitions' (1,302 of 7,334 µs published);
+ *   definitions' (1,302 of 7,334 µs published: reference/anchor-figures.json);
  * - arguments parsed against each tool's own JSON Schema (as a served tool's
  *   are), not a hand-written zod object;
  * - `grants` grants held by the actor (at most MAX_GRANTS, SPEC §1.2): the
@@ -57,8 +57,11 @@ import {
   referenceGrants,
 } from '../../src/world/index.js';
 
-/** The audit sinks a shaped world can write to: in memory (the reference world's) or an append-only file, as a host runs in production. */
-export const AUDIT_SINK_KINDS = ['memory', 'file'] as const;
+/**
+ * The audit sinks a shaped world can write to: in memory (the reference world's) or an append-only file, as a host runs
+ * in production.
+ */
+const AUDIT_SINK_KINDS = ['memory', 'file'] as const;
 
 /**
  * The parameters of a shaped world, each a quantity of real work (ADR 0044).
@@ -67,7 +70,7 @@ export const AUDIT_SINK_KINDS = ['memory', 'file'] as const;
  * the rest are static. The 18 static tools the workload calls are always
  * among them, so `tools − providerTools` is at least 18.
  */
-export const WorldShapeSchema = z
+const WorldShapeSchema = z
   .strictObject({
     name: z.string().min(1).max(64),
     tools: z
@@ -78,7 +81,9 @@ export const WorldShapeSchema = z
     providerTools: z.number().int().min(1).max(1000),
     grants: z.number().int().min(referenceGrants().length).max(MAX_GRANTS),
     sink: z.enum(AUDIT_SINK_KINDS),
-    /** The provider's searches carry a workspace search's options (true), or only the reference world's path and query. */
+    /**
+     * The provider's searches carry a workspace search's options (true), or only the reference world's path and query.
+     */
     searchOptions: z.boolean(),
     /** Arguments parsed against the tool's JSON Schema (true), or by the reference world's zod objects. */
     schemaArguments: z.boolean(),
@@ -94,7 +99,10 @@ export const WorldShapeSchema = z
       context.addIssue({
         code: 'custom',
         path: ['providerTools'],
-        message: `${shape.providerTools} provider tools of ${shape.tools} leaves ${shape.tools - shape.providerTools} static tools; the workload calls ${STATIC_TOOL_SPECS.length}`,
+        message:
+          `${shape.providerTools} provider tools of ${shape.tools}` +
+          ` leaves ${shape.tools - shape.providerTools} static tools` +
+          `; the workload calls ${STATIC_TOOL_SPECS.length}`,
       });
     }
   });
@@ -205,7 +213,10 @@ function shapedSpec(spec: ToolSpec, searchOptions: boolean): ToolSpec {
     : spec;
 }
 
-/** The handler of `spec` in a shaped world: the reference handler, its arguments parsed against its own input schema when the shape says so. */
+/**
+ * The handler of `spec` in a shaped world: the reference handler, its arguments parsed against its own input schema
+ * when the shape says so.
+ */
 function shapedHandler(spec: ToolSpec, shape: WorldShape, source?: string): ToolHandler {
   const handler = handlerOf(shapedSpec(spec, shape.searchOptions), source);
   // The arguments the reference tool takes stay the required ones; the search's options are optional.
@@ -239,7 +250,9 @@ function extraProviderSpec(index: number): ToolSpec {
   };
 }
 
-/** The user's provider in a shaped world: `notion.search` and `providerTools − 1` more, the same handlers every turn. */
+/**
+ * The user's provider in a shaped world: `notion.search` and `providerTools − 1` more, the same handlers every turn.
+ */
 function shapedProvider(shape: WorldShape, id = 'notion'): ContextToolProvider & { calls: number } {
   const source = `provider:${id}`;
   const handlers = [shapedHandler(NOTION_SEARCH, shape, source)];
@@ -253,7 +266,7 @@ function shapedProvider(shape: WorldShape, id = 'notion'): ContextToolProvider &
  * six, so a source answering in issuance order puts them first and every
  * decision walks them (SPEC §1.3: grants in load order).
  */
-export function projectGrants(count: number): Grant[] {
+function projectGrants(count: number): Grant[] {
   return Array.from({ length: count }, (_, j) => ({
     id: `g-project-${String(j).padStart(3, '0')}`,
     namespaceId: WORLD_NAMESPACE,

@@ -37,8 +37,11 @@ import {
 } from '../../src/world/index.js';
 import { buildWorldKernel } from './build-world.js';
 
-/** Distinct declared ceilings among the generated tools: a provider's tools share a handful of capabilities, not one each. */
-export const GENERATED_CEILINGS = 64;
+/**
+ * Distinct declared ceilings among the generated tools: a provider's tools share a handful of capabilities, not one
+ * each.
+ */
+const GENERATED_CEILINGS = 64;
 
 export interface ScaleShape {
   /** Provider tools in total (the reference provider's `notion.search` is one of them). */
@@ -47,7 +50,10 @@ export interface ScaleShape {
   /** Grants held by the bench actor (the 6 reference grants plus generated ones). */
   readonly grants: number;
   readonly frozenDefinitions?: boolean;
-  /** Providers declare a catalogue revision that never moves (ADR 0021): the turn boundary need not read their definitions. */
+  /**
+   * Providers declare a catalogue revision that never moves (ADR 0021): the turn boundary need not read their
+   * definitions.
+   */
   readonly changeSignal?: boolean;
   /**
    * Tools given new content every turn (a new definition object whose
@@ -57,7 +63,7 @@ export interface ScaleShape {
   readonly changedTools?: number;
 }
 
-export function generatedDefinition(provider: number, index: number): ToolDefinition {
+function generatedDefinition(provider: number, index: number): ToolDefinition {
   return {
     name: `gen${provider}.t${String(index).padStart(5, '0')}`,
     description: `Generated tool ${index} of provider ${provider}: searches one area of the Handbook.`,
@@ -84,9 +90,9 @@ export function generatedDefinition(provider: number, index: number): ToolDefini
  * functions live on the prototype: a host's handler objects share their
  * code, and two arrow functions per tool per turn measured the bench's own
  * loader instead of the kernel — tsx (esbuild keepNames) passes every
- * closure through a naming helper (`Object.defineProperty`), about 780 bytes
- * and a dictionary-mode function per tool per turn (7.8 MB a turn at 10,000
- * tools, heap sampling), which a host compiled with tsc never pays. The
+ * closure through a naming helper (`Object.defineProperty`), an allocation
+ * and a dictionary-mode function per tool per turn, which a host compiled
+ * with tsc never pays. The
  * object is still new each turn, so nothing about a handler survives
  * between turns.
  */
@@ -119,11 +125,13 @@ export function generatedProvider(
     frozen ? deepFreeze(generatedDefinition(provider, i)) : generatedDefinition(provider, i),
   );
   const id = `gen${provider}`;
-  // The changed tools sit in the middle of the list (and of the name order): the catalogue hash is one sha-256 over the whole sorted text (SPEC §1.7).
+  // The changed tools sit in the middle of the list (and of the name order): the catalogue hash is one sha-256 over the
+  // whole sorted text (SPEC §1.7).
   const firstChanged = Math.floor((generated - changed) / 2);
   return {
     id,
-    // A host provider whose catalogue is fixed for the run (one revision, for every principal), or, when tools change every turn, one revision a turn.
+    // A host provider whose catalogue is fixed for the run (one revision, for every principal), or, when tools change
+    // every turn, one revision a turn.
     ...(changeSignal
       ? {
           catalogueRevision: (context: AccessContext) =>
@@ -151,8 +159,11 @@ export function generatedProvider(
   };
 }
 
-/** Grants beyond the reference six: notion grants over other trees, so discovery has to consider them and they never widen what the workload may do. */
-export function generatedGrants(count: number): Grant[] {
+/**
+ * Grants beyond the reference six: notion grants over other trees, so discovery has to consider them and they never
+ * widen what the workload may do.
+ */
+function generatedGrants(count: number): Grant[] {
   return Array.from({ length: count }, (_, j) => ({
     id: `g-extra-${j}`,
     namespaceId: WORLD_NAMESPACE,
@@ -170,7 +181,9 @@ export function generatedGrants(count: number): Grant[] {
   }));
 }
 
-/** How N tools split over P providers. Null when N < P: a provider with no tools is not a provider of this catalogue. */
+/**
+ * How N tools split over P providers. Null when N < P: a provider with no tools is not a provider of this catalogue.
+ */
 export function toolsPerProvider(shape: ScaleShape): number[] | null {
   const { tools, providers } = shape;
   if (tools < providers) return null;

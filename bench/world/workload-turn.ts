@@ -11,7 +11,7 @@ import { TURN_ATTEMPTS } from './workload.js';
 import type { Attempt } from './workload.js';
 
 /** The trace a `foreignTrace` attempt claims: any id that is not the turn's. */
-export const FOREIGN_TRACE = 'trace-foreign';
+const FOREIGN_TRACE = 'trace-foreign';
 
 /** An attempt got an outcome other than the one it declares; the run's timings are not to be trusted. */
 export class WorkloadMismatch extends Error {
@@ -26,7 +26,8 @@ export class WorkloadMismatch extends Error {
     const expected = `${attempt.expect.status}${attempt.expect.code === undefined ? '' : ` ${attempt.expect.code}`}`;
     const got = `${actual.status}${actual.code === undefined ? '' : ` ${actual.code}`}`;
     super(
-      `${path}, turn ${turn}, attempt ${attemptIndex + 1} (${attempt.role} ${attempt.tool}): expected ${expected}, got ${got}`,
+      `${path}, turn ${turn}, attempt ${attemptIndex + 1} (${attempt.role} ${attempt.tool})` +
+        `: expected ${expected}, got ${got}`,
     );
   }
 }
@@ -50,7 +51,7 @@ export function checkOutcome(
 }
 
 /** The id of attempt `index` of `turn`: unique across a run, so spans of different turns never share a slot. */
-export function callId(turn: number, index: number): string {
+function callId(turn: number, index: number): string {
   return `t${turn}.c${index}`;
 }
 

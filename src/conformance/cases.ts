@@ -175,7 +175,8 @@ export const CASES: readonly CaseDeclaration[] = [
         ['files.write'],
         ['files.read', 'files.list'],
       ),
-      // files.read is hidden now, so it is refused as unavailable — by the bridge, which never listed it, or by the kernel's discovery.
+      // files.read is hidden now, so it is refused as unavailable — by the bridge, which never listed it, or by the
+      // kernel's discovery.
       call(
         'attack',
         'the next turn reads on the revoked grant',

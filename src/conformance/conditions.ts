@@ -9,7 +9,10 @@
 /** How the world's GrantSource answers. */
 export type GrantSourceBehaviour = 'steady' | 'throws' | 'answers-garbage' | 'answers-for-another-namespace';
 
-/** How the world's providers answer. `moves-after-first-resolution`: the declared ceiling's action becomes `administer` after the first resolution. */
+/**
+ * How the world's providers answer. `moves-after-first-resolution`: the declared ceiling's action becomes `administer`
+ * after the first resolution.
+ */
 export type ProviderBehaviour = 'steady' | 'throws' | 'moves-after-first-resolution';
 
 type AuditSinkBehaviour = 'steady' | 'throws';
@@ -66,7 +69,8 @@ export const CONDITIONS: readonly ConditionDeclaration[] = [
   {
     id: 'provider-moves-mid-turn',
     summary:
-      "the notion provider publishes notion.search needing `search` at the turn's first resolution, `administer` at every later one",
+      "the notion provider publishes notion.search needing `search` at the turn's first resolution, " +
+      '`administer` at every later one',
     provider: 'moves-after-first-resolution',
   },
 ];

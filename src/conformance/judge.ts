@@ -38,7 +38,10 @@ export interface CellVerdict {
   readonly column: string;
   readonly status: CellStatus;
   readonly attempts: readonly AttemptVerdict[];
-  /** The catalogHash each turn of the move was shown, in turn order: the same world must hash alike through every column. */
+  /**
+   * The catalogHash each turn of the move was shown, in turn order: the same world must hash alike through every
+   * column.
+   */
   readonly catalogHashes?: readonly string[];
   readonly note?: string;
 }
@@ -52,7 +55,10 @@ function describeObservation(observation: Observation): string {
     case 'succeeded':
       return 'succeeded';
     case 'refused':
-      return `refused ${observation.code ?? '(no code)'}${observation.cause === undefined ? '' : ` (cause ${observation.cause})`}`;
+      return (
+        `refused ${observation.code ?? '(no code)'}` +
+        `${observation.cause === undefined ? '' : ` (cause ${observation.cause})`}`
+      );
     case 'error':
       return `error: ${observation.detail ?? 'unknown'}`;
   }

@@ -32,7 +32,10 @@ export interface CallStep {
   readonly tool: string;
   readonly arguments: JsonObject;
   readonly expect: Expectation;
-  /** `stale-token`: the call arrives from a sandbox holding an execution token for a catalogue this turn never published. */
+  /**
+   * `stale-token`: the call arrives from a sandbox holding an execution token for a catalogue this turn never
+   * published.
+   */
   readonly credential?: 'stale-token';
 }
 

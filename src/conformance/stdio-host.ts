@@ -25,8 +25,9 @@ export interface ConformanceServeOptions {
 }
 
 /** The options `serve` hands over when it is asked for the conformance world. */
-export const CONFORMANCE_SERVE_USAGE =
-  '--conformance-world <condition> --conformance-control <address> [--strategy turn|shared|rederive] [--conformance-turn <n>] [--conformance-trace <tag>]';
+const CONFORMANCE_SERVE_USAGE =
+  '--conformance-world <condition> --conformance-control <address> [--strategy turn|shared|rederive]' +
+  ' [--conformance-turn <n>] [--conformance-trace <tag>]';
 
 function option(argv: readonly string[], name: string): string | undefined {
   const at = argv.indexOf(name);
@@ -48,7 +49,7 @@ export function parseConformanceServe(argv: readonly string[]): ConformanceServe
 }
 
 /** Serves one turn; resolves with the exit code once the client has gone. */
-export async function serveConformanceTurn(
+async function serveConformanceTurn(
   options: ConformanceServeOptions,
   io: { input?: Readable; output?: Writable } = {},
 ): Promise<number> {

@@ -20,7 +20,9 @@ const GATING_STRATEGY: CatalogueStrategyName = 'turn';
 
 export type StrategyChoice = CatalogueStrategyName | 'all';
 
-/** The order a sweep runs in: `turn` first (it gates, and its table leads the report), then back through the history. */
+/**
+ * The order a sweep runs in: `turn` first (it gates, and its table leads the report), then back through the history.
+ */
 const SWEEP_ORDER: readonly CatalogueStrategyName[] = ['turn', 'shared', 'rederive'];
 
 function strategiesFor(choice: StrategyChoice): CatalogueStrategyName[] {

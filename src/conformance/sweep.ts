@@ -27,7 +27,10 @@ interface RowDifference {
 export interface SweepFindings {
   readonly strategies: readonly CatalogueStrategyName[];
   readonly movedRow: readonly MovedRowEvidence[];
-  /** Every row other than catalogue-moved-mid-turn gave the same cells (status and every attempt's answer) under every strategy. */
+  /**
+   * Every row other than catalogue-moved-mid-turn gave the same cells (status and every attempt's answer) under every
+   * strategy.
+   */
   readonly otherRowsIdentical: boolean;
   readonly differences: readonly RowDifference[];
 }

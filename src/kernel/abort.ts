@@ -13,8 +13,7 @@ export function abortReason(signal: AbortSignal): Error {
  * microtasks later (LISTEN_AFTER_HOPS): most promises raced
  * here — a handler, a usage store, a provider answering from memory — settle
  * within microtasks, and adding and removing the first listener of an
- * AbortSignal cost ~5.6 µs (Node 20 builds the signal's event table then;
- * 100,000 fresh signals, a scratch loop at 7561466, command not kept) — once per MCP tools/call, whose request
+ * AbortSignal is dear (Node 20 builds the signal's event table then) — once per MCP tools/call, whose request
  * signal is always fresh. The outcome is the one a listener added at once
  * gives: a promise seen to settle after the signal aborted rejects with the
  * abort's reason, one seen to settle before is passed on. Only the moment a
@@ -40,9 +39,8 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
  * One race's state. A class, and the signal's listener by `handleEvent`,
  * rather than closures bound to names: costlab runs under tsx, whose esbuild
  * keeps function names by wrapping every function bound to a name in a
- * `__name` call (Object.defineProperty) each time it is made — ~0.46 µs each
- * against 9 ns for the closure itself (mitata, median; a scratch run at
- * 126a669, command not kept), and the race made
+ * `__name` call (Object.defineProperty) each time it is made — far dearer
+ * than the closure itself — and the race made
  * three per MCP tools/call. Only anonymous arrows are made per race.
  */
 class AbortRace<T> {
@@ -88,7 +86,10 @@ class AbortRace<T> {
   }
 }
 
-/** A settled promise to hop a microtask on (V8's own job queue: `queueMicrotask` adds Node's async-context bookkeeping per hop). */
+/**
+ * A settled promise to hop a microtask on (V8's own job queue: `queueMicrotask` adds Node's async-context bookkeeping
+ * per hop).
+ */
 const RESOLVED = Promise.resolve();
 
 /**

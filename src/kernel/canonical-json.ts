@@ -13,8 +13,8 @@ export function canonicalJson(value: unknown): string {
     return encoded;
   }
   // Loops and one string built in place, no per-level closures or joined arrays: a lease open hashes
-  // its grants and keys its turn with this, and the map/join form was most of the open (about 60 of
-  // ~200 µs for the reference world's six grants on the shared 2-core VM; a CPU profile at 60fc8d9, command not kept).
+  // its grants and keys its turn with this, and the map/join form was a large part of the open for the
+  // reference world's six grants in a CPU profile.
   if (Array.isArray(value)) {
     let out = '[';
     for (let i = 0; i < value.length; i++) {

@@ -105,7 +105,8 @@ export class MediationKernel {
       reach: 'context',
       fields: { failClosed: true },
     });
-    // No await unless something waits: a lease opened in this tick is there for the next operation the host starts in it.
+    // No await unless something waits: a lease opened in this tick is there for the next operation the host starts in
+    // it.
     const entered = entering instanceof Promise ? await entering : entering;
     if (entered.refused)
       return Object.freeze({

@@ -14,7 +14,10 @@ export function describeThrown(thrown: unknown): string {
   }
 }
 
-/** As `describeThrown`, with an Error's name first (`WorkloadMismatch: …`), for messages where the kind of failure matters. */
+/**
+ * As `describeThrown`, with an Error's name first (`WorkloadMismatch: …`), for messages where the kind of failure
+ * matters.
+ */
 export function describeThrownWithName(thrown: unknown): string {
   return thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : describeThrown(thrown);
 }

@@ -19,7 +19,10 @@ const stringBound = (text: string): number => 2 + 6 * text.length;
 const NUMBER_BOUND = 25;
 /** `false`; `null` (and `undefined` in an array, written `null`) is shorter. */
 const LITERAL_BOUND = 5;
-/** The walk met something JSON.stringify treats specially (toJSON, a class instance, a bigint): only the exact path judges it. */
+/**
+ * The walk met something JSON.stringify treats specially (toJSON, a class instance, a bigint): only the exact path
+ * judges it.
+ */
 const NOT_PLAIN = -1;
 
 /**
@@ -74,8 +77,8 @@ function walk(value: unknown, depth: number, maxDepth: number): number | typeof 
 }
 
 export function checkArguments(args: unknown, limits: ArgumentLimits): ArgumentVerdict {
-  // Never past the kernel's own bound (64), which refuses anything deeper anyway: the walk recurses no deeper than this,
-  // and the exact path judges depth by the same bound.
+  // Never past the kernel's own bound (64), which refuses anything deeper anyway: the walk recurses no deeper than
+  // this, and the exact path judges depth by the same bound.
   const maxDepth = Math.min(limits.maxDepth, ARGUMENT_LIMITS.maxDepth);
   const walked = walk(args, 1, maxDepth);
   if (walked === ARGUMENTS_TOO_DEEP) return ARGUMENTS_TOO_DEEP;

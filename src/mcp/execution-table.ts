@@ -68,7 +68,9 @@ interface Entry {
   accepted: Authentication;
   /** Verified claims (the key's memoized, frozen object) already found to match this live turn. */
   matched: ExecutionClaims | undefined;
-  /** The idle timer. It is not moved per request: when it fires it looks at `lastUsedMs` and re-arms for what is left. */
+  /**
+   * The idle timer. It is not moved per request: when it fires it looks at `lastUsedMs` and re-arms for what is left.
+   */
   timer: NodeJS.Timeout;
   /** When an accepted request last used the execution (`performance.now()`, the monotonic clock timers run on). */
   lastUsedMs: number;
@@ -166,7 +168,8 @@ export class ExecutionTable {
     const token = bearerToken(authorization);
     if (token === undefined) return MALFORMED_HEADER;
     const { key, now } = this.#options;
-    // A token recognized as one the key minted holds no whitespace; any other is checked for it first, as the header's grammar says.
+    // A token recognized as one the key minted holds no whitespace; any other is checked for it first, as the header's
+    // grammar says.
     const verdict =
       key.recognize(token, now()) ?? (WHITESPACE.test(token) ? MALFORMED_HEADER : key.verify(token, now()));
     if (!verdict.ok) return verdict;
@@ -187,8 +190,7 @@ export class ExecutionTable {
       entry.matched = claims;
     }
     // A number stored, not the idle timer refreshed: refresh() re-files the timer in Node's timer lists on every
-    // request. Per tools/call over HTTP, leaving it out took 4.6 and 11 µs off costlab's paired excess over the floor
-    // (two scratch runs of 200 rounds, the server's other work unchanged, at e260076; the command was not kept).
+    // request, which showed in costlab's paired excess over the floor per tools/call over HTTP.
     entry.lastUsedMs = performance.now();
     return entry.accepted;
   }
@@ -217,7 +219,10 @@ export class ExecutionTable {
     await Promise.all([...this.#entries.keys()].map((id) => this.close(id)));
   }
 
-  /** Fires `delayMs` from now; closes the execution if it has gone `idleTimeoutMs` unused by then, else waits out the rest. */
+  /**
+   * Fires `delayMs` from now; closes the execution if it has gone `idleTimeoutMs` unused by then, else waits out the
+   * rest.
+   */
   #idleTimer(executionId: string, delayMs: number): NodeJS.Timeout {
     const timer = setTimeout(() => {
       const entry = this.#entries.get(executionId);

@@ -1,4 +1,7 @@
-/** The MCP surface as a library (`costlab/mcp`): the kernel behind the official SDK, on in-memory, stdio and Streamable HTTP transports. */
+/**
+ * The MCP surface as a library (`costlab/mcp`): the kernel behind the official SDK, on in-memory, stdio and Streamable
+ * HTTP transports.
+ */
 export { OpenToolBridge } from './open-tool-bridge.js';
 export type { BridgeCatalogue, OpenToolBridgeOptions, BridgeCallOptions } from './open-tool-bridge.js';
 export { McpToolServer, DEFAULT_SERVER_INFO } from './tool-server.js';

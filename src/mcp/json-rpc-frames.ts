@@ -24,7 +24,10 @@ function trustedId(value: unknown): string | number | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id)) ? id : null;
 }
 
-/** Checks a parsed value is one JSON-RPC message; a wrong shape is answered `Invalid Request`, with its id when it had a usable one. */
+/**
+ * Checks a parsed value is one JSON-RPC message; a wrong shape is answered `Invalid Request`, with its id when it had a
+ * usable one.
+ */
 export function checkMessage(value: unknown): DecodedFrame {
   if (Array.isArray(value))
     return { error: frameError(null, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported') };
@@ -45,9 +48,8 @@ const REQUEST_KEYS = ['jsonrpc', 'id', 'method'];
  * (whose shape the schema checks) and no `__proto__` (which the schema's
  * copy would turn into a prototype). Anything else goes to the schema, which
  * stays the judge and words the refusal. Nearly every frame a server reads
- * is such a request, and the schema's union parse (with its copy) was
- * ~1.4 µs of it (a scratch run at 36d896f; the command was not kept); over
- * HTTP the SDK transport parses the message again.
+ * is such a request, and the schema's union parse (with its copy) was a real
+ * share of its reading; over HTTP the SDK transport parses the message again.
  */
 function isPlainRequest(value: unknown): value is JSONRPCMessage {
   if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;

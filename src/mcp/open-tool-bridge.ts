@@ -25,7 +25,9 @@ export interface OpenToolBridgeOptions {
   readonly signal?: AbortSignal;
   /** Prefix of the call ids this bridge assigns. Default: the context's turnId, else its traceId. */
   readonly callIdPrefix?: string;
-  /** Tighter bounds than the defaults; a depth past the kernel's own (ARGUMENT_LIMITS.maxDepth) is held to the kernel's. */
+  /**
+   * Tighter bounds than the defaults; a depth past the kernel's own (ARGUMENT_LIMITS.maxDepth) is held to the kernel's.
+   */
   readonly argumentLimits?: Partial<ArgumentLimits>;
   /**
    * The instant of each operation after the opening, for a host serving on

@@ -15,7 +15,10 @@ function requestOf(message: JSONRPCMessage): { id: RequestId; method: string } |
     : undefined;
 }
 
-/** The id a response answers (an id and no method), or undefined for a request, a notification or an id-less error frame. */
+/**
+ * The id a response answers (an id and no method), or undefined for a request, a notification or an id-less error
+ * frame.
+ */
 export function responseId(message: object): RequestId | undefined {
   const m = message as { id?: unknown; method?: unknown };
   return m.method === undefined && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : undefined;
@@ -60,7 +63,10 @@ export class TimedTransport implements Transport {
     return this.#inner.sessionId;
   }
 
-  /** Names the kernel call a timed request became; a request never labelled (refused by the protocol layer) records no span. */
+  /**
+   * Names the kernel call a timed request became; a request never labelled (refused by the protocol layer) records no
+   * span.
+   */
   label(requestId: RequestId, callId: string): void {
     const pending = this.#pending.get(requestId);
     if (pending !== undefined) pending.callId = callId;

@@ -53,7 +53,10 @@ export class StreamAuditSink implements AuditSink {
   /** operationIds of accepted `allowed` decisions whose `tool.invoked` has not come yet. */
   readonly #owed = new Set<string>();
   #failure: Error | undefined;
-  /** Set when a wait ran out: until the reader catches up, records past the bound are refused at once instead of each waiting again. */
+  /**
+   * Set when a wait ran out: until the reader catches up, records past the bound are refused at once instead of each
+   * waiting again.
+   */
   #saturated = false;
   readonly #held = new HeldOutcomes(() => this.flush());
 

@@ -12,7 +12,9 @@ import { z } from 'zod';
 
 type ToolsCallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** Answers one tools/call whose request has passed the SDK's CallToolRequestSchema, with a result valid by construction. */
+/**
+ * Answers one tools/call whose request has passed the SDK's CallToolRequestSchema, with a result valid by construction.
+ */
 export type ToolsCallHandler = (request: CallToolRequest, extra: ToolsCallExtra) => Promise<CallToolResult>;
 
 /**
@@ -35,7 +37,7 @@ const ToolsCallMethod = z.looseObject({ method: z.literal('tools/call') });
  * object) pays that second parse, an async frame and a copy per call for
  * nothing: the client parses the result again on arrival. Filed this way,
  * tools/call over MCP in memory took 8.1% fewer instructions (the gate's MCP
- * lane, 694,754 → 638,475 per unit of 26 calls; ADR 0037).
+ * lane, 694,754 → 638,475 per unit of 26 calls; `costlab gate`, at c43bcc1; ADR 0037).
  *
  * What the SDK wrapper did with a task-augmented request (`params.task`) —
  * demand a CreateTaskResult — does not apply: a server filed this way

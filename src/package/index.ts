@@ -6,7 +6,6 @@
 export {
   PACKAGE_IS_CHECKOUT,
   PACKAGE_ROOT,
-  RUNS_FROM_SOURCE,
   costlabCliArgs,
   localResultsDir,
   moduleScriptArgs,

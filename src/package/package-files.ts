@@ -23,11 +23,16 @@ function findPackageRoot(from: string): string {
   }
 }
 
-/** The folder holding costlab's package.json: the repository root in a checkout, `node_modules/costlab` in an installed copy. */
+/**
+ * The folder holding costlab's package.json: the repository root in a checkout, `node_modules/costlab` in an installed
+ * copy.
+ */
 export const PACKAGE_ROOT: string = findPackageRoot(path.dirname(fileURLToPath(import.meta.url)));
 
-/** Whether this module runs from its TypeScript source (a checkout under tsx or vitest) rather than the built `dist/`. */
-export const RUNS_FROM_SOURCE: boolean = import.meta.url.endsWith('.ts');
+/**
+ * Whether this module runs from its TypeScript source (a checkout under tsx or vitest) rather than the built `dist/`.
+ */
+const RUNS_FROM_SOURCE: boolean = import.meta.url.endsWith('.ts');
 
 /** A file shipped with the package, by its path from the package root (`reference/anchor-figures.json`). */
 export function packageFile(relative: string): string {
@@ -49,7 +54,10 @@ export function moduleScriptArgs(moduleUrl: URL): string[] {
   return RUNS_FROM_SOURCE ? ['--import', 'tsx', file.replace(/\.js$/, '.ts')] : [file];
 }
 
-/** The node arguments that start the costlab command line (`cli/main`) in the caller's form; the command's own arguments follow. */
+/**
+ * The node arguments that start the costlab command line (`cli/main`) in the caller's form; the command's own arguments
+ * follow.
+ */
 export function costlabCliArgs(): string[] {
   return moduleScriptArgs(new URL('../../cli/main.js', import.meta.url));
 }

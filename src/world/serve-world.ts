@@ -55,7 +55,9 @@ function kernelOptions(options: ServeWorldOptions) {
   };
 }
 
-/** The bench's reference world (19 definitions, 17 served), on its fixed clock: what `costlab serve` serves by default. */
+/**
+ * The bench's reference world (19 definitions, 17 served), on its fixed clock: what `costlab serve` serves by default.
+ */
 export function referenceServedWorld(options: ServeWorldOptions): ServedWorld {
   const kernel = new MediationKernel({
     ...kernelOptions(options),

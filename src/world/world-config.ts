@@ -47,7 +47,9 @@ const UpstreamToolConfigSchema = z.strictObject({
   pathArgument: PathArgumentSchema.optional(),
 });
 
-/** An upstream MCP server, spawned over stdio, whose tools a provider offers. Tools absent from `tools` are withheld. */
+/**
+ * An upstream MCP server, spawned over stdio, whose tools a provider offers. Tools absent from `tools` are withheld.
+ */
 export const UpstreamConfigSchema = z.strictObject({
   id: IdSchema,
   command: z.string().min(1),

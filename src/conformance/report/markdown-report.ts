@@ -16,11 +16,13 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 
 function cellDetail(cell: CellVerdict): string[] {
   const lines = [
-    `- **${text(cell.row)}** × **${text(cell.column)}**: ${cell.status}${cell.note === undefined ? '' : ` — ${text(cell.note, 1_000)}`}`,
+    `- **${text(cell.row)}** × **${text(cell.column)}**: ${cell.status}` +
+      `${cell.note === undefined ? '' : ` — ${text(cell.note, 1_000)}`}`,
   ];
   for (const a of cell.attempts)
     lines.push(
-      `  - ${a.met ? '✓' : '✗'} ${a.role} “${text(a.label)}”: expected ${text(a.expected, 1_000)}; observed ${text(a.observed, 1_000)}`,
+      `  - ${a.met ? '✓' : '✗'} ${a.role} “${text(a.label)}”: expected ${text(a.expected, 1_000)}` +
+        `; observed ${text(a.observed, 1_000)}`,
     );
   return lines;
 }
@@ -28,23 +30,32 @@ function cellDetail(cell: CellVerdict): string[] {
 export function renderMarkdown(doc: ConformanceDocument): string {
   const out: string[] = ['# Conformance', ''];
   out.push(
-    `Judged: case set \`${doc.judged.caseSetSha256}\`, world ${code(doc.judged.worldId)} \`${doc.judged.worldSha256}\`.`,
+    `Judged: case set \`${doc.judged.caseSetSha256}\`` +
+      `, world ${code(doc.judged.worldId)} \`${doc.judged.worldSha256}\`.`,
   );
   out.push(
-    `Run ${doc.generatedAt}${doc.environment.command === undefined ? '' : ` by ${code(doc.environment.command, 1_000)}`} on node ${text(doc.environment.node)} (${text(doc.environment.platform)}${doc.environment.machine === undefined ? '' : `, ${text(doc.environment.machine)}`})${doc.environment.commit === undefined ? '' : `, commit ${code(doc.environment.commit)}`}; ${(doc.elapsedMs / 1000).toFixed(1)} s.`,
+    `Run ${doc.generatedAt}` +
+      `${doc.environment.command === undefined ? '' : ` by ${code(doc.environment.command, 1_000)}`}` +
+      ` on node ${text(doc.environment.node)} (${text(doc.environment.platform)}` +
+      `${doc.environment.machine === undefined ? '' : `, ${text(doc.environment.machine)}`})` +
+      `${doc.environment.commit === undefined ? '' : `, commit ${code(doc.environment.commit)}`}` +
+      `; ${(doc.elapsedMs / 1000).toFixed(1)} s.`,
   );
   out.push('');
   out.push(
     doc.gate.passed
       ? `**Gate (${doc.gate.strategy}): passed** — no cell failed or went unexercised.`
-      : `**Gate (${doc.gate.strategy}): FAILED** — ${doc.gate.failures.map((f) => `${text(f.row)} × ${text(f.column)} (${f.status})`).join(', ')}.`,
+      : `**Gate (${doc.gate.strategy}): FAILED** — ` +
+          `${doc.gate.failures.map((f) => `${text(f.row)} × ${text(f.column)} (${f.status})`).join(', ')}.`,
   );
   out.push('');
   out.push(
-    'A cell passes when every attack and probe got its expected answer and every control succeeded; a failed control makes it `not_exercised`.',
+    'A cell passes when every attack and probe got its expected answer' +
+      ' and every control succeeded; a failed control makes it `not_exercised`.',
   );
   out.push(
-    'A refusal is matched on its code, and a `tool_unavailable` refusal also on its recorded cause (the discovery reason).',
+    'A refusal is matched on its code, and a `tool_unavailable` refusal' +
+      ' also on its recorded cause (the discovery reason).',
   );
 
   for (const run of doc.strategies) {
@@ -69,7 +80,8 @@ export function renderMarkdown(doc: ConformanceDocument): string {
   if (sweep.strategies.length > 1) {
     out.push('', '## The sweep', '');
     out.push(
-      '`catalogue-moved-mid-turn`: the provider publishes `notion.search` needing `search` at the turn’s first resolution and `administer` at every later one.',
+      '`catalogue-moved-mid-turn`: the provider publishes `notion.search` needing `search`' +
+        ' at the turn’s first resolution and `administer` at every later one.',
       '',
     );
     const columns = [...new Set(sweep.movedRow.map((e) => e.column))];
@@ -85,8 +97,10 @@ export function renderMarkdown(doc: ConformanceDocument): string {
     out.push('');
     out.push(
       sweep.otherRowsIdentical
-        ? `**Every other row is identical across ${sweep.strategies.map((s) => `\`${s}\``).join(', ')}**: computed by comparing each cell’s status and every attempt’s observed answer.`
-        : `**Rows other than catalogue-moved-mid-turn differ across strategies** in ${sweep.differences.length} cell(s):`,
+        ? `**Every other row is identical across ${sweep.strategies.map((s) => `\`${s}\``).join(', ')}` +
+            `**: computed by comparing each cell’s status and every attempt’s observed answer.`
+        : `**Rows other than catalogue-moved-mid-turn differ across strategies**` +
+            ` in ${sweep.differences.length} cell(s):`,
     );
     for (const d of sweep.differences) {
       out.push(

@@ -36,13 +36,15 @@ export function renderTextSweep(sweep: SweepFindings): string {
     const probe = evidence.filter((e) => e.probe?.met === true).length;
     const attack = evidence.filter((e) => e.attack?.met === true).length;
     lines.push(
-      `  ${pad(strategy, 8)}  probe passes in ${probe}/${evidence.length} columns; attack refused no_matching_grant in ${attack}/${evidence.length}`,
+      `  ${pad(strategy, 8)}  probe passes in ${probe}/${evidence.length} columns` +
+        `; attack refused no_matching_grant in ${attack}/${evidence.length}`,
     );
   }
   lines.push(
     sweep.otherRowsIdentical
       ? `every other row is identical across ${sweep.strategies.join(', ')} (computed from every cell and attempt)`
-      : `rows other than catalogue-moved-mid-turn DIFFER across strategies in ${sweep.differences.length} cell(s): ${sweep.differences.map((d) => `${d.row}/${d.column}`).join(', ')}`,
+      : `rows other than catalogue-moved-mid-turn DIFFER across strategies in ${sweep.differences.length} cell(s)` +
+          `: ${sweep.differences.map((d) => `${d.row}/${d.column}`).join(', ')}`,
   );
   return lines.join('\n');
 }

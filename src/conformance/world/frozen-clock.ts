@@ -16,7 +16,8 @@ export class FrozenClock {
   }
 
   advance(ms: number): void {
-    // A clock that runs backwards is a separate question (the kernel never revives an expired grant); this one only moves forward.
+    // A clock that runs backwards is a separate question (the kernel never revives an expired grant); this one only
+    // moves forward.
     if (!(ms >= 0)) throw new RangeError(`the clock only advances (asked for ${ms} ms)`);
     this.#ms += ms;
   }

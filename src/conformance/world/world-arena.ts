@@ -129,7 +129,10 @@ export class WorldArena {
     return this.#sink instanceof FailingAuditSink ? this.#sink.offered : this.#sink.events;
   }
 
-  /** The host's `tool.invoked` record of call `callId`: its reason and, for a `tool_unavailable`, the discovery reason as cause. */
+  /**
+   * The host's `tool.invoked` record of call `callId`: its reason and, for a `tool_unavailable`, the discovery reason
+   * as cause.
+   */
   recorded(callId: string): { reason?: string; cause?: string } | undefined {
     for (let i = this.auditEvents.length - 1; i >= 0; i--) {
       const event = this.auditEvents[i]!;

@@ -1,6 +1,8 @@
 import type { AuditEvent } from '../contracts/index.js';
 
-/** Told when an outcome record could not be written: the caller got its result, the host must know the trail has a gap. */
+/**
+ * Told when an outcome record could not be written: the caller got its result, the host must know the trail has a gap.
+ */
 export type AuditFailureListener = (error: unknown, event: AuditEvent) => void;
 
 /**

@@ -18,7 +18,8 @@ export interface HeldBatch {
 /**
  * The outcome records a sink holds after their calls were answered, for the
  * sinks whose every write is a `write(2)`: two records a call cost 17.7–23.8 µs
- * on stdio in the bench's "records alone" (ADR 0039), and a held record rides
+ * on stdio in the bench's "records alone" (`costlab bench`, at 1376f04; ADR
+ * 0039), and a held record rides
  * in the next record's `write(2)` instead of paying its own before the answer.
  *
  * One timer, made on first use and re-armed with `refresh()` only when a

@@ -56,7 +56,9 @@ export class JsonLinesFileSink implements AuditSink {
     this.repairedTornTail = this.#endTornTail();
   }
 
-  /** A sink over a descriptor someone else opened (the process's stderr redirected to a file); `close` leaves it open. */
+  /**
+   * A sink over a descriptor someone else opened (the process's stderr redirected to a file); `close` leaves it open.
+   */
   static onDescriptor(fd: number, name: string): JsonLinesFileSink {
     return new JsonLinesFileSink(name, { fd });
   }

@@ -5,9 +5,8 @@ import { randomUUID } from 'node:crypto';
  * number in the order the trail made them, `<uuid>:<n>`. Unique across
  * trails and processes (122 random bits), and a record made and never
  * written (its write failed, and the host was told) leaves a visible gap.
- * A randomUUID per record cost 0.24–0.44 µs (scratch mitata runs at e523ed3, medians; command not kept)
- * and a call makes two: as much as the grant walk and its record together
- * were meant to cost (issue 13: ≤ 1 µs).
+ * A randomUUID per record, two a call, cost as much as the grant walk and its
+ * record together were meant to cost (issue 13: ≤ 1 µs).
  */
 export class RecordIds {
   readonly #prefix = randomUUID();

@@ -13,8 +13,7 @@ import type { AvailableAuthority } from './resolve-authority.js';
  * objects, by identity, in the same order, and the same owner key. Grants
  * loaded once (frozen material, ADR 0020) are the same objects turn after
  * turn, so an unchanged turn's listing looks its ceilings up instead of
- * deciding them: at 19 tools the turn's first listing counted 306 k -> 232 k
- * instructions under the gate's tier. Eligibility (issuer, subject, namespace,
+ * deciding them again. Eligibility (issuer, subject, namespace,
  * window, purpose) is still judged on every listing, against this context at
  * this instant, and decides which set applies; a grant that lapses leaves
  * the set, which is then another key. Nothing here names a user: a set of

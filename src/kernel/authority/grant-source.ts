@@ -13,7 +13,7 @@ export interface GrantSource {
    * and so can neither wait nor hang. When present the kernel calls it
    * instead of `load`: no abort signal is made for the load and no await is
    * paid (with the lease's signal made lazily, a reference-world lease open
-   * fell from 151 k to 120 k instructions under the gate's tier). Its answer
+   * makes neither). Its answer
    * is untrusted material exactly like `load`'s, and a throw is a failed
    * source.
    */

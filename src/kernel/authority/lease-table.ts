@@ -86,7 +86,7 @@ export class LeaseTable {
    * One scope's close: idempotent, releasing the lease once. Returned
    * anonymous from here rather than bound to a name in `open`: under tsx,
    * esbuild's keepNames wraps a function bound to a name in a `__name` call
-   * (Object.defineProperty, ~0.46 µs) each time one is made, once per turn.
+   * (Object.defineProperty) each time one is made, once per turn.
    */
   #closerOf(lease: TurnLease): () => void {
     let closed = false;

@@ -6,7 +6,7 @@
  * A grant source that answers every turn with the same objects (a grant
  * table held in memory, the StaticGrantSource) made each lease open validate,
  * compile and canonicalise all of them again: 6 grants of the reference world
- * were most of a ~45 µs open (zod-free fast path included). An object that is
+ * were most of an open (zod-free fast path included). An object that is
  * deeply frozen plain data — every object and array frozen, with its own
  * prototype Object or Array, every property a data property — reads the same
  * forever (a proxy over a frozen target is bound to its target's values), so
@@ -56,7 +56,10 @@ export function keptGrant(material: unknown): LoadedGrant | undefined {
   return typeof material === 'object' && material !== null ? kept.get(material) : undefined;
 }
 
-/** Compiles a validated grant; keeps the result for `material` (the object it was validated from) when that cannot change. */
+/**
+ * Compiles a validated grant; keeps the result for `material` (the object it was validated from) when that cannot
+ * change.
+ */
 export function loadGrant(material: unknown, grant: Grant): LoadedGrant {
   let sealed = false;
   try {

@@ -33,20 +33,22 @@ export function turnAuthorityKey(context: AccessContext): string {
  * matter; each address by its kind-prefixed key, which names it
  * unambiguously. An absent turnId is `-`, which no length prefix begins with.
  * String concatenation only: the JSON.stringify of the seven strings this
- * replaced cost 1.47 µs at a turn's opening (median, measured after a turn
- * of calls, when the serializer's code is no longer in cache), of a lease
- * open of ~11 µs; the canonical JSON before it sorted keys at three levels.
+ * replaced was a real share of a turn's opening (after a turn of calls, the
+ * serializer's code is no longer in cache); the canonical JSON before it
+ * sorted keys at three levels.
  */
 function keyOf(context: AccessContext, actorKey: string, authorityKey: string, ownerKey: string): string {
   const { namespaceId, purpose, traceId, turnId } = context;
   return (
-    `${namespaceId.length}:${namespaceId}${actorKey.length}:${actorKey}${authorityKey.length}:${authorityKey}${ownerKey.length}:${ownerKey}` +
-    `${purpose.length}:${purpose}${traceId.length}:${traceId}${turnId === undefined ? '-' : `${turnId.length}:${turnId}`}`
+    `${namespaceId.length}:${namespaceId}${actorKey.length}:${actorKey}${authorityKey.length}:${authorityKey}` +
+    `${ownerKey.length}:${ownerKey}` +
+    `${purpose.length}:${purpose}${traceId.length}:${traceId}` +
+    `${turnId === undefined ? '-' : `${turnId.length}:${turnId}`}`
   );
 }
 
 // Keyed by the host's object: a host that passes one context object to a
-// run of operations pays for zod once (about 2 µs of a ~10 µs call). The
+// run of operations pays for zod once, not once per operation. The
 // object stays the host's and may be edited between operations (a new
 // \`now\`, new namespaces), so a hit is used only after its contents are
 // compared with the validated copy — some thirty comparisons, no parse — and

@@ -103,7 +103,8 @@ function authorityFrom(material: unknown, prepared: PreparedContext): ResolvedAu
       try {
         parsed = safeParseGrant(item);
       } catch (error) {
-        // zod reads the material's properties; a getter or proxy that throws is garbage too, not a reason to reject the turn unrecorded.
+        // zod reads the material's properties; a getter or proxy that throws is garbage too, not a reason to reject the
+        // turn unrecorded.
         return unavailable('invalid_grant_material', `grants[${i}]: ${describeThrown(error)}`, admittedAtMs);
       }
       if (!parsed.success) {

@@ -64,7 +64,8 @@ export function admitAsked(
     if (previous.chars > room) throw tooLarge();
     return { answer: previous, remember: undefined };
   }
-  // A frozen array of data elements cannot answer differently next time (an accessor element could, and a proxy could run code).
+  // A frozen array of data elements cannot answer differently next time (an accessor element could, and a proxy could
+  // run code).
   const frozenList = Object.isFrozen(list) && !types.isProxy(list);
   let sealed = frozenList;
   const handlers: ToolHandler[] = [];
@@ -151,7 +152,10 @@ export function admitAsked(
 
 const NOTHING: readonly never[] = Object.freeze([]);
 
-/** An asked answer as this derivation uses it, and what to remember for the next (`undefined`: the previous answer stands). */
+/**
+ * An asked answer as this derivation uses it, and what to remember for the next (`undefined`: the previous answer
+ * stands).
+ */
 export interface AdmittedAnswer {
   readonly answer: HeldAnswer;
   readonly remember: AskedAnswer | undefined;

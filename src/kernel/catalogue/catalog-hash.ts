@@ -59,8 +59,9 @@ function textOf(definition: ToolDefinition): string {
     text = canonicalJson(publishTool(definition));
     // Kept flat: canonicalJson builds its text by concatenation, and a join over
     // remembered concatenations re-walks every one of them each time a list is
-    // hashed afresh (45% of a 2,000-tool boundary with one tool changed per
-    // turn, --cpu-prof); a flat copy is made once per definition. The round trip
+    // hashed afresh (a large share of a 2,000-tool boundary with one tool changed per
+    // turn, under node --cpu-prof); a flat copy is made once per definition.
+    // The round trip
     // keeps every character: string leaves are JSON.stringify'd, so a lone
     // surrogate is an escape, never a code unit UTF-8 would replace.
     if (isRegisteredDefinition(definition)) publishedText.set(definition, (text = flat(text)));
@@ -119,8 +120,8 @@ function remember(definitions: readonly ToolDefinition[], hash: string): void {
  * The canonical JSON of a list is `[` + its items' canonical JSON joined by
  * `,` + `]`, so it is assembled from each definition's remembered text
  * rather than re-serialised. A list of registered
- * definitions hashed recently is answered from memory (about 10 µs for 2,000
- * tools instead of re-reading ~600 kB).
+ * definitions hashed recently is answered from memory instead of re-reading
+ * every definition's text.
  */
 export function catalogHash(definitions: readonly ToolDefinition[]): string {
   const frozenList = Object.isFrozen(definitions);

@@ -101,13 +101,15 @@ export async function askProviders(
       if (count > CATALOGUE_LIMITS.maxTools)
         throw new CatalogueUnavailable(
           'too_many_tools',
-          `provider '${provider.id}' brings the catalogue to ${count} tools, past the limit of ${CATALOGUE_LIMITS.maxTools}`,
+          `provider '${provider.id}' brings the catalogue to ${count} tools` +
+            `, past the limit of ${CATALOGUE_LIMITS.maxTools}`,
           provider.id,
         );
       if (chars > CATALOGUE_LIMITS.maxCatalogueChars)
         throw new CatalogueUnavailable(
           'catalogue_too_large',
-          `provided definitions pass ${CATALOGUE_LIMITS.maxCatalogueChars} characters of JSON (at provider '${provider.id}')`,
+          `provided definitions pass ${CATALOGUE_LIMITS.maxCatalogueChars}` +
+            ` characters of JSON (at provider '${provider.id}')`,
           provider.id,
         );
       continue;
@@ -140,7 +142,8 @@ export async function askProviders(
     if (count + handlers.length > CATALOGUE_LIMITS.maxTools) {
       throw new CatalogueUnavailable(
         'too_many_tools',
-        `provider '${provider.id}' returned ${handlers.length} tools; with the ${count} already registered that passes the limit of ${CATALOGUE_LIMITS.maxTools}`,
+        `provider '${provider.id}' returned ${handlers.length} tools` +
+          `; with the ${count} already registered that passes the limit of ${CATALOGUE_LIMITS.maxTools}`,
         provider.id,
       );
     }
@@ -148,7 +151,8 @@ export async function askProviders(
     const tooLarge = (): CatalogueUnavailable =>
       new CatalogueUnavailable(
         'catalogue_too_large',
-        `provided definitions pass ${CATALOGUE_LIMITS.maxCatalogueChars} characters of JSON (at provider '${provider.id}')`,
+        `provided definitions pass ${CATALOGUE_LIMITS.maxCatalogueChars}` +
+          ` characters of JSON (at provider '${provider.id}')`,
         provider.id,
       );
     try {

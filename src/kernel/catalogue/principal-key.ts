@@ -12,9 +12,12 @@ import type { PreparedContext } from '../authority/prepared-context.js';
 export function principalKey(prepared: PreparedContext): string {
   const { context } = prepared;
   // Each field length-prefixed, so no two field lists make one key whatever the
-  // fields hold; cheaper than JSON.stringify of the nested list (8% of a
-  // 19-tool listing recalled by revision).
-  let key = `${context.namespaceId.length}:${context.namespaceId}${prepared.actorKey.length}:${prepared.actorKey}${prepared.authorityKey.length}:${prepared.authorityKey}${prepared.ownerKey.length}:${prepared.ownerKey}${context.purpose.length}:${context.purpose}${context.enabledToolNamespaces.length}:`;
+  // fields hold; cheaper than JSON.stringify of the nested list, which showed in
+  // a CPU profile of a 19-tool listing recalled by revision.
+  let key =
+    `${context.namespaceId.length}:${context.namespaceId}${prepared.actorKey.length}:${prepared.actorKey}` +
+    `${prepared.authorityKey.length}:${prepared.authorityKey}${prepared.ownerKey.length}:${prepared.ownerKey}` +
+    `${context.purpose.length}:${context.purpose}${context.enabledToolNamespaces.length}:`;
   for (const namespace of context.enabledToolNamespaces) key += `${namespace.length}:${namespace}`;
   return key;
 }

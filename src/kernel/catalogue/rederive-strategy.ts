@@ -7,7 +7,7 @@ import { addProviderTools } from './derive-registry.js';
 /**
  * The kernel before the registry copy: every operation builds a fresh
  * registry, re-registering (re-validating, cloning, freezing) every static
- * handler, then asks every provider. Published: 8.23 ms a call, 79% of it
+ * handler, then asks every provider. Published (reference/anchor-figures.json): 8.23 ms a call, 79% of it
  * catalogue resolution.
  */
 export class RederiveStrategy implements CatalogueStrategy {

@@ -2,7 +2,10 @@ import type { ToolDefinition } from '../contracts/index.js';
 import { CatalogueShape } from '../registry/catalogue-shape.js';
 import { sameItems } from '../same-items.js';
 
-/** Shapes remembered per kernel: enough for a few distinct catalogues (users whose providers answer differently) to alternate. */
+/**
+ * Shapes remembered per kernel: enough for a few distinct catalogues (users whose providers answer differently) to
+ * alternate.
+ */
 const RECENT_SHAPES = 8;
 /** Lists of parts remembered per shape: a few principals' recalled answers (each its own arrays) over one shape. */
 const PARTS_PER_SHAPE = 8;
@@ -10,7 +13,7 @@ const PARTS_PER_SHAPE = 8;
 /**
  * The `turn` strategy's recent shapes, found by their input: the same
  * registered definitions in the same order, compared by identity (N pointer
- * reads; about 2 µs at 2,000 tools). A registered definition is a function
+ * reads). A registered definition is a function
  * of its JSON text (ADR 0009), so a hit is a shape built from exactly this
  * content; a definition changed in any field is another object, misses, and
  * the shape is built afresh. Nothing here knows who asked.
@@ -19,8 +22,8 @@ const PARTS_PER_SHAPE = 8;
  * answer). A frozen part can never change, so a list of frozen parts that
  * found a shape once finds it again by the parts' identity: P comparisons
  * instead of N. That is the path of answers recalled by revision (ADR 0021):
- * at 10,000 tools, assembling and comparing the flat input was about 0.2 ms
- * of a 0.27 ms listing and most of its garbage.
+ * at 10,000 tools, assembling and comparing the flat input was most of a
+ * listing and of its garbage.
  */
 export class ShapeCache {
   readonly #recent: CatalogueShape[] = [];

@@ -17,7 +17,7 @@ function deriveShared(
 /**
  * After the registry copy: entries are shared, nothing static is
  * re-validated, but the registry is still derived — and every provider
- * asked — on every operation. Published: 2.44 ms a call, catalogue 45%.
+ * asked — on every operation. Published (reference/anchor-figures.json): 2.44 ms a call, catalogue 45%.
  */
 export class SharedStrategy implements CatalogueStrategy {
   readonly name = 'shared';

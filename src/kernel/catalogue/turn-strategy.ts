@@ -128,9 +128,8 @@ function shapeOf(
 /**
  * The turn's registry when every provider's answer is recalled by revision
  * (ADR 0021), found without a promise: no provider asked, no definition
- * read, no closure, no microtask — at 19 tools the listing that opens a turn
- * fell ~10.1 → ~7.7 µs (p50 over 7,500 turns, A/B, 4 processes each; at
- * 513c8ec, command not kept).
+ * read, no closure, no microtask, so the listing that opens a turn pays for
+ * none of them.
  * `undefined` when any provider has to be asked — no change signal, no
  * answer remembered for this principal, another revision — or when the
  * recalled answers do not make a catalogue (past a limit, a duplicate name,
@@ -188,7 +187,10 @@ function recallByRevision(
   return new HeldRegistry(shape, sources.staticRegistry.list(), handlerParts);
 }
 
-/** The provider whose part holds `index` of the parts laid end to end; parts[0] is the statics', owners[k] gave parts[k + 1]. */
+/**
+ * The provider whose part holds `index` of the parts laid end to end; parts[0] is the statics', owners[k] gave parts[k
+ * + 1].
+ */
 function ownerAt(
   parts: readonly (readonly ToolDefinition[])[],
   owners: readonly string[],
@@ -227,7 +229,8 @@ function revisionOf(provider: ContextToolProvider, prepared: PreparedContext): s
     const what = typeof revision === 'string' ? `a string of ${revision.length} characters` : typeof revision;
     throw new CatalogueUnavailable(
       'invalid_revision',
-      `provider '${provider.id}' gave ${what} as its catalogue revision; a revision is 1–${MAX_REVISION_CHARS} characters`,
+      `provider '${provider.id}' gave ${what} as its catalogue revision` +
+        `; a revision is 1–${MAX_REVISION_CHARS} characters`,
       provider.id,
     );
   }
@@ -238,7 +241,7 @@ function revisionOf(provider: ContextToolProvider, prepared: PreparedContext): s
  * ADR 0026: the effective registry is resolved once per turn and held on the
  * turn's lease. What is held is the unfiltered registry — namespace
  * enablement and the permission filter still run on every operation, so a
- * grant that lapses mid-turn refuses mid-turn. Published: the catalogue
+ * grant that lapses mid-turn refuses mid-turn. Published (reference/anchor-figures.json): the catalogue
  * segment fell from 1.33 ms to 14.3 µs and a call from 2.44 ms to 968 µs.
  *
  * Rules, each under test:
@@ -283,8 +286,7 @@ export class TurnStrategy implements CatalogueStrategy {
    * signal waits until the derivation settles, so when such an operation
    * starts it, "every waiter aborted" can never hold and the lease's own
    * signal is the derivation's: no AbortController and no listener added to
-   * and taken off the lease (at 19 tools the turn's first listing counted
-   * 351 k -> 306 k instructions under the gate's tier).
+   * and taken off the lease, which a turn's first listing would otherwise pay.
    */
   #start(lease: TurnLease, prepared: PreparedContext, signal: AbortSignal | undefined): PendingDerivation {
     const released = lease.released.signal;

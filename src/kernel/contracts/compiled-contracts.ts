@@ -6,7 +6,7 @@
  *
  * zod's generic parse of these (a discriminated union, z.json() recursing
  * through a lazy union per value) was 2.5–4 µs of a ~20 µs call each in the
- * step split. The checks here accept only what the zod schema accepts, and
+ * bench's step split (`costlab bench`, at 9ae61bb). The checks here accept only what the zod schema accepts, and
  * return the same copy zod would; any input they are not certain of — a
  * symbol or `__proto__` key, a hole, an optional field, a non-plain object,
  * anything that fails — goes to zod, which accepts or refuses it and names
@@ -67,8 +67,8 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
  * each month and February 29th in leap years (the regex's five year shapes
  * are the Gregorian rule over 0000–9999), `THH:MM:SS`, an optional fraction
  * of one or more digits, then `Z` or `±HH:MM`. Every new turn's context is
- * checked once; the regex was 0.95 µs of a lease open ~9 µs long (median,
- * measured after a turn of calls, when its compiled code is out of cache).
+ * checked once, and the regex was a real share of a lease open (after a turn
+ * of calls, when its compiled code is out of cache).
  * A test holds the two to the same verdict over generated near-instants.
  */
 export function matchesInstant(s: string): boolean {
@@ -118,8 +118,8 @@ const isId = (value: unknown): value is string => typeof value === 'string' && v
  * inherited enumerable one, `__proto__`) is not expected, so the input goes
  * to zod; a non-enumerable own key the shape names leaves the count short,
  * so it goes to zod too. `Reflect.ownKeys` allocated an array per check and
- * made this the costliest hand check of a call (~4 per call; ~5× slower than
- * `for…in` over a call's five keys in a loop).
+ * made this the costliest hand check of a call (about four per call), where
+ * `for…in` over a call's five keys allocates nothing.
  */
 function hasExactly(input: unknown, expected: ReadonlySet<string>): input is Record<string, unknown> {
   if (typeof input !== 'object' || input === null || Object.getPrototypeOf(input) !== Object.prototype) return false;
@@ -169,8 +169,8 @@ function copyJson(value: unknown, depthLeft: number): unknown {
 /**
  * The keys are zod's record keys: own, enumerable, strings (Object.keys); an
  * object with any symbol key goes to zod, which refuses an enumerable one.
- * `Reflect.ownKeys` (101 ns for a one-key object, against 8 ns for
- * Object.keys and 42 ns for the symbol check; mitata, median) ran for the
+ * `Reflect.ownKeys` (dearer than Object.keys and the symbol check together,
+ * since it allocates an array of every own key) ran for the
  * arguments of every call and the output of every result; it also copied
  * non-enumerable keys, which zod leaves out.
  */
@@ -284,7 +284,10 @@ export function safeParseToolResult(input: unknown): z.ZodSafeParseResult<ToolRe
 
 const REQUIREMENT_KEYS = new Set(['resource', 'action']);
 const RESOURCE_KEYS = new Set(['namespace', 'path']);
-/** Whether a path segment holds `/`, `\\`, a control character or DEL (RequirementSchema's forbidden set), read by character code: a regex run per segment of every call. */
+/**
+ * Whether a path segment holds `/`, `\\`, a control character or DEL (RequirementSchema's forbidden set), read by
+ * character code: a regex run per segment of every call.
+ */
 function hasForbiddenCharacter(segment: string): boolean {
   for (let i = 0; i < segment.length; i++) {
     const code = segment.charCodeAt(i);
@@ -314,7 +317,8 @@ function fastRequirement(input: unknown): Requirement | Unsure {
     if (typeof s !== 'string' || !isSegment(s)) return UNSURE;
     copy[i] = s;
   }
-  // Frozen as it is made: the decision and outcome records share this resource and would otherwise walk it to freeze it.
+  // Frozen as it is made: the decision and outcome records share this resource and would otherwise walk it to freeze
+  // it.
   return Object.freeze({
     resource: Object.freeze({ namespace, path: Object.freeze(copy) as string[] }),
     action,
@@ -337,7 +341,7 @@ const ADDRESS_ID_KEY = { human: 'userId', agent: 'agentId', group: 'groupId', se
  * per kind: `Reflect.ownKeys` made an array per address and a computed key a
  * literal V8 cannot preshape, three of each per new context. Two string
  * comparisons per key, not `hasExactly` with a set per kind: that cost the
- * gate's turn-boundary lane +2.8%.
+ * gate's turn-boundary lane +2.8% (127,915 → 131,463 instructions; `costlab gate`, at 875a2ef).
  */
 function fastAddress(input: unknown): Address | Unsure {
   if (typeof input !== 'object' || input === null || Object.getPrototypeOf(input) !== Object.prototype) return UNSURE;
@@ -463,7 +467,7 @@ function fastGrant(input: unknown): Grant | Unsure {
 /**
  * GrantSchema.safeParse, with its common case checked by hand: a lease open
  * validates every grant of the turn, and zod's generic parse of the
- * reference world's six was about 30 µs of a ~50 µs open (quiet process).
+ * reference world's six was most of an open in a CPU profile.
  */
 export function safeParseGrant(input: unknown): z.ZodSafeParseResult<Grant> {
   const fast = attempt(fastGrant, input);
@@ -520,8 +524,8 @@ function fastAccessContext(input: unknown): AccessContext | Unsure {
 /**
  * AccessContextSchema.safeParse, with its common case checked by hand: a
  * context the host has not passed before (a new turn's) is validated once,
- * at the turn's first operation, and zod's parse of it was ~7 µs of a
- * ~45 µs lease open (quiet process, the reference world).
+ * at the turn's first operation, and zod's parse of it was a real share of
+ * a lease open in the reference world.
  */
 export function safeParseAccessContext(input: unknown): z.ZodSafeParseResult<AccessContext> {
   const fast = attempt(fastAccessContext, input);

@@ -33,7 +33,10 @@ export interface KernelCounters {
    * when nothing changed.
    */
   shapesBuilt: number;
-  /** Listings under `turn` that walked the catalogue's N tools rather than answering from a remembered listing of the same shape and verdicts. */
+  /**
+   * Listings under `turn` that walked the catalogue's N tools rather than answering from a remembered listing of the
+   * same shape and verdicts.
+   */
   listingsFiltered: number;
   /**
    * Provider answers under `turn` taken from the previous answer to the same

@@ -37,7 +37,10 @@ export type StepName = (typeof STEP_NAMES)[number];
 export interface SpanSink {
   now(): number;
   record(name: SpanName, callId: string, start: number, end: number): void;
-  /** The end of one step of a call (the sink reads its clock). Optional: a sink without it costs a step one property read. */
+  /**
+   * The end of one step of a call (the sink reads its clock). Optional: a sink without it costs a step one property
+   * read.
+   */
   mark?(step: StepName, callId: string): void;
 }
 

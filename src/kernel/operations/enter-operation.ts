@@ -13,7 +13,10 @@ import { markStep } from '../observability/spans.js';
 import type { KernelCore } from './kernel-core.js';
 import { leaseFor } from './operation-lease.js';
 
-/** A refusal as an operation records it: the caller is told `status`, `code` and `message`; the trail also gets `cause` and `fields`. */
+/**
+ * A refusal as an operation records it: the caller is told `status`, `code` and `message`; the trail also gets `cause`
+ * and `fields`.
+ */
 export interface Refusal<Code extends string = string> {
   readonly status: 'denied' | 'failed';
   readonly code: Code;
@@ -43,7 +46,9 @@ const TRACE_MISMATCH: Refusal<'trace_mismatch'> = Object.freeze({
  */
 export interface OperationFrame<AdmitCode extends string = never> {
   readonly type: AuditEventType;
-  /** `context`: stop once the context is valid (no authority, no catalogue); `catalogue`: go on to the turn's registry. */
+  /**
+   * `context`: stop once the context is valid (no authority, no catalogue); `catalogue`: go on to the turn's registry.
+   */
   readonly reach: 'context' | 'catalogue';
   /**
    * The call this operation answers, if it answers one. Its refusals then
@@ -261,7 +266,10 @@ export function recordRefusal(
   return written === undefined ? true : written.then(() => true);
 }
 
-/** What a call is answered when its refusal's record could not be written: nothing ran, and the trail holds no record of the refusal. */
+/**
+ * What a call is answered when its refusal's record could not be written: nothing ran, and the trail holds no record of
+ * the refusal.
+ */
 export const REFUSAL_UNRECORDED: Refusal<'audit_unavailable'> = Object.freeze({
   status: 'failed',
   code: 'audit_unavailable',

@@ -7,7 +7,10 @@ import { REFUSAL_UNRECORDED, enterOperation } from './enter-operation.js';
 import type { Refusal } from './enter-operation.js';
 import type { KernelCore } from './kernel-core.js';
 
-/** What an envelope (the MCP bridge) knows about a call it refused: no arguments, which it may have refused for their size. */
+/**
+ * What an envelope (the MCP bridge) knows about a call it refused: no arguments, which it may have refused for their
+ * size.
+ */
 export interface EnvelopeCall {
   readonly id: string;
   readonly tool: string;
@@ -34,7 +37,8 @@ export async function recordEnvelopeRefusal(
   call: EnvelopeCall,
   refusal: EnvelopeRefusal,
 ): Promise<ToolResult> {
-  // The name and id come from a harness; ones that fail their contract are recorded by placeholder, not trusted into the trail.
+  // The name and id come from a harness; ones that fail their contract are recorded by placeholder, not trusted into
+  // the trail.
   const ref = {
     tool: ToolNameSchema.safeParse(call.tool).success ? call.tool : 'invalid-tool',
     id: IdSchema.safeParse(call.id).success ? call.id : 'invalid-call',
@@ -56,7 +60,8 @@ export async function recordEnvelopeRefusal(
     callId: ref.id,
     tool: ref.tool,
   };
-  // A refusal is answered only once its record is in the trail (ADR 0054); otherwise the call is answered audit_unavailable.
+  // A refusal is answered only once its record is in the trail (ADR 0054); otherwise the call is answered
+  // audit_unavailable.
   const unrecorded = {
     ...answer,
     status: REFUSAL_UNRECORDED.status,

@@ -26,7 +26,9 @@ import type { KernelCore, OperationOptions } from './kernel-core.js';
 
 const NEVER_ABORTED = new AbortController().signal;
 
-/** A call checked against its contract: the parsed call, or the refusal, and in both cases who to name in the record. */
+/**
+ * A call checked against its contract: the parsed call, or the refusal, and in both cases who to name in the record.
+ */
 type CheckedCall =
   | { readonly call: ToolCall; readonly ref: CallRef; readonly refusal?: undefined }
   | { readonly call?: undefined; readonly ref: CallRef; readonly refusal: Refusal<'invalid_request'> };
@@ -329,7 +331,10 @@ function decisionAnswer(
   };
 }
 
-/** The walk or its record did not finish: an abort is recorded and rethrown, a sink that refused the record fails the call closed. */
+/**
+ * The walk or its record did not finish: an abort is recorded and rethrown, a sink that refused the record fails the
+ * call closed.
+ */
 function notDecided(
   core: KernelCore,
   entered: EnteredTurn,
@@ -383,7 +388,8 @@ function decisionRecord(
   event.failClosed = decision.failClosed;
   event.consumed = decision.consumed;
   event.source = 'kernel';
-  // The list is the walk's own and its items are each grant's frozen rejection (authorize.ts): frozen here as made, so sealing walks none of it.
+  // The list is the walk's own and its items are each grant's frozen rejection (authorize.ts): frozen here as made, so
+  // sealing walks none of it.
   if (decision.rejections.length > 0)
     event.metadata = Object.freeze({ rejected: Object.freeze(decision.rejections) as unknown as JsonObject[] });
   return core.trail.seal(event);
@@ -453,7 +459,8 @@ async function runHandler(
       call,
       'failed',
       'invalid_tool_result',
-      `tool ${call.tool} returned a malformed result: ${new ContractViolation('ToolResult', checked.error.issues).message}`,
+      `tool ${call.tool} returned a malformed result: ` +
+        `${new ContractViolation('ToolResult', checked.error.issues).message}`,
     );
   }
   const result = checked.data;
@@ -469,7 +476,10 @@ async function runHandler(
   return result;
 }
 
-/** A result the kernel made: a refusal's message bounded, stamped with the context's instant (or, with no valid context, the clock's). */
+/**
+ * A result the kernel made: a refusal's message bounded, stamped with the context's instant (or, with no valid context,
+ * the clock's).
+ */
 function kernelResult(
   prepared: PreparedContext | undefined,
   call: CallRef,
@@ -487,7 +497,10 @@ function kernelResult(
   };
 }
 
-/** Records a refusal after the turn's registry is in hand, and answers the caller with it: `audit_unavailable` if the record could not be written. */
+/**
+ * Records a refusal after the turn's registry is in hand, and answers the caller with it: `audit_unavailable` if the
+ * record could not be written.
+ */
 async function refuse(core: KernelCore, entered: EnteredTurn, call: ToolCall, refusal: Refusal): Promise<ToolResult> {
   const written = recordRefusal(core, { type: 'tool.invoked', call }, entered.prepared, entered.lease, refusal);
   const recorded = typeof written === 'boolean' ? written : await written;

@@ -3,7 +3,10 @@ import { CATALOGUE_LIMITS } from './catalogue-limits.js';
 
 /** What the `turn` strategy keeps of one provider's answer to one principal. */
 export interface HeldAnswer {
-  /** Registered (validated, deep-frozen) definitions, in the provider's order; a frozen array, so a shape is found by its identity. */
+  /**
+   * Registered (validated, deep-frozen) definitions, in the provider's order; a frozen array, so a shape is found by
+   * its identity.
+   */
   readonly definitions: readonly ToolDefinition[];
   /** The handlers of that answer, checked on admission, in the same order. */
   readonly handlers: readonly ToolHandler[];
@@ -27,7 +30,10 @@ export interface AskedAnswer extends HeldAnswer {
    * taken as a value: then the same array is the same answer, unread.
    */
   readonly sealed: boolean;
-  /** Per position, the host's definition object when it was taken as a value; `undefined` where the next answer's must be read. */
+  /**
+   * Per position, the host's definition object when it was taken as a value; `undefined` where the next answer's must
+   * be read.
+   */
   readonly raws: readonly (object | undefined)[];
   /** Per position, the characters of JSON that definition was admitted as. */
   readonly charsAt: readonly number[];
@@ -60,7 +66,10 @@ export class AnswerTable<A extends HeldAnswer> {
     return `${providerId}\u0000${principal}`;
   }
 
-  /** The answer remembered for this key. Not moved on a hit: the recall path is one lookup (re-inserting for recency was 7% of a 19-tool listing recalled by revision). */
+  /**
+   * The answer remembered for this key. Not moved on a hit: the recall path is one lookup (re-inserting for recency
+   * showed in a CPU profile of a 19-tool listing recalled by revision).
+   */
   latest(key: string): A | undefined {
     return this.#answers.get(key);
   }

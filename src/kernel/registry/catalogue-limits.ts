@@ -18,7 +18,9 @@ export const CATALOGUE_LIMITS = Object.freeze({
   maxCatalogueChars: 33_554_432,
 });
 
-/** Why a derivation refused a provider's answer. Appears first in the refusal's cause, so audit readers can group by it. */
+/**
+ * Why a derivation refused a provider's answer. Appears first in the refusal's cause, so audit readers can group by it.
+ */
 export type CatalogueRefusalReason =
   | 'provider_failed'
   | 'not_a_list'

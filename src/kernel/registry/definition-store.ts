@@ -22,7 +22,10 @@ export interface DefinitionStoreCounts {
   compiled: number;
   /** Definitions answered from the store: content identical to one compiled before. */
   reused: number;
-  /** Definitions read (compared member by member, or serialised) rather than known by identity: the structural work of admission. */
+  /**
+   * Definitions read (compared member by member, or serialised) rather than known by identity: the structural work of
+   * admission.
+   */
   read: number;
 }
 
@@ -49,10 +52,10 @@ interface NameEntry {
  *   compared member by member with the definition last admitted under its
  *   name (`sameJson`): equal as JSON, it is that definition. At 2,000
  *   unchanged definitions this took the turn boundary's admission from
- *   serialising and hashing ~1.2 MB of text per turn (about 8 ms of a 30 ms
+ *   serialising and hashing ~1.2 MB of text per turn (a large part of the
  *   boundary, and most of its garbage) to reading the members;
- * - anything else is serialised with JSON.stringify (about 1 µs for the
- *   reference world's definitions) and looked up by the text.
+ * - anything else is serialised with JSON.stringify and looked up by the
+ *   text.
  * The last two key by what the JSON says, so a changed definition in any
  * field misses both and is compiled afresh; the first by an object whose JSON
  * cannot change.
@@ -83,7 +86,10 @@ export class DefinitionStore {
    * unchanged revision is answered without reading one.
    */
   readonly answers = new ProviderRevisions();
-  /** What providers without a change signal answered last, per provider and principal (ADR 0046): the next answer is compared with it by identity. */
+  /**
+   * What providers without a change signal answered last, per provider and principal (ADR 0046): the next answer is
+   * compared with it by identity.
+   */
   readonly asked = new AnswerTable<AskedAnswer>();
 
   constructor(
@@ -95,7 +101,10 @@ export class DefinitionStore {
     return this.#byText.size;
   }
 
-  /** Whether `raw` is a definition object taken as a value: frozen plain JSON this store admitted, found by identity from now on. */
+  /**
+   * Whether `raw` is a definition object taken as a value: frozen plain JSON this store admitted, found by identity
+   * from now on.
+   */
   takenAsValue(raw: unknown): boolean {
     return raw !== null && typeof raw === 'object' && Object.isFrozen(raw) && this.#byImmutableObject.has(raw);
   }

@@ -32,7 +32,10 @@ export class HeldRegistry implements EffectiveRegistry {
   readonly shape: CatalogueShape;
   /** The static entries, in the shape's input order (they come first). */
   readonly #statics: readonly RegisteredTool[];
-  /** This derivation's provided handlers, one part per provider answer, in the shape's input order after the statics; checked on admission. */
+  /**
+   * This derivation's provided handlers, one part per provider answer, in the shape's input order after the statics;
+   * checked on admission.
+   */
   readonly #handlerParts: readonly (readonly ToolHandler[])[];
   readonly #bound: (RegisteredTool | undefined)[] = [];
 

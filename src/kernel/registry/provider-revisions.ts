@@ -20,7 +20,8 @@ export class ProviderRevisions extends AnswerTable<RevisedAnswer> {
   /** The answer remembered for this key under exactly this revision. */
   find(key: string, revision: string): RevisedAnswer | undefined {
     const held = this.latest(key);
-    // Not moved on a hit: the oldest remembered goes first; a busy principal's answer forgotten that way is asked for once more.
+    // Not moved on a hit: the oldest remembered goes first; a busy principal's answer forgotten that way is asked for
+    // once more.
     return held === undefined || held.revision !== revision ? undefined : held;
   }
 }

@@ -7,7 +7,8 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
  * runs the stream's cleanup (the SSE path does). The entry holds the resolved
  * promise (so the answer's `Response`) and, through its closures, the parsed
  * request, for the session's whole life: 5,810 bytes per small tools/call
- * (serve-soak.ts, 20,000 calls), the whole body for a large one (upstream
+ * (`npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=20000`, at 0eb9a1f), the whole body for a
+ * large one (upstream
  * typescript-sdk issue 2559, open on 1.x).
  *
  * costlab drops those entries itself after each request it hands the
@@ -25,7 +26,10 @@ interface JsonStreamInternals {
   readonly _requestToStreamMapping: Map<unknown, string>;
 }
 
-/** The web-standard transport's stream tables, or undefined when this SDK keeps them elsewhere (the workaround then does nothing; its test fails). */
+/**
+ * The web-standard transport's stream tables, or undefined when this SDK keeps them elsewhere (the workaround then does
+ * nothing; its test fails).
+ */
 function internalsOf(transport: StreamableHTTPServerTransport): JsonStreamInternals | undefined {
   const inner = (transport as unknown as { _webStandardTransport?: Partial<JsonStreamInternals> })
     ._webStandardTransport;

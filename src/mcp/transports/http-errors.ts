@@ -41,7 +41,10 @@ export function sendJson(
   res.end(JSON.stringify(body));
 }
 
-/** Answers with one of HTTP_ERRORS; `close` ends the connection after it (a body that was not read to its end); `retryAfterSeconds` sets Retry-After. */
+/**
+ * Answers with one of HTTP_ERRORS; `close` ends the connection after it (a body that was not read to its end);
+ * `retryAfterSeconds` sets Retry-After.
+ */
 export function sendHttpError(
   res: ServerResponse,
   code: HttpErrorCode,

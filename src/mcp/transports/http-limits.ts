@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
  * bodies took RSS to 544 MB).
  */
 export interface HttpLimits {
-  /** Open connections at most; a new one past this preempts the one longest without progress (see ConnectionAdmission). */
+  /**
+   * Open connections at most; a new one past this preempts the one longest without progress (see ConnectionAdmission).
+   */
   readonly maxConnections: number;
   /** From accepting a connection (or the end of its last response) to the end of the next request's headers. */
   readonly headersTimeoutMs: number;
@@ -22,12 +24,18 @@ export interface HttpLimits {
   readonly smallBodyBytes: number;
   /**
    * Bodies over `smallBodyBytes` and up to this size draw on their own budget, not the large bodies': a 100 KB call
-   * never waits behind megabyte bodies (ADR 0041; behind one shared budget it waited ~29 s under a flood of them).
+   * never waits behind megabyte bodies (ADR 0041; behind one shared budget it waited for the flood of them).
    */
   readonly mediumBodyBytes: number;
-  /** What the medium bodies in flight may hold together; one that does not fit waits, unread, for another medium body to end. */
+  /**
+   * What the medium bodies in flight may hold together; one that does not fit waits, unread, for another medium body to
+   * end.
+   */
   readonly mediumBodyBudgetBytes: number;
-  /** What the larger bodies in flight may hold together; one that does not fit waits, unread; one of undeclared length is refused 503 `server_busy`. */
+  /**
+   * What the larger bodies in flight may hold together; one that does not fit waits, unread; one of undeclared length
+   * is refused 503 `server_busy`.
+   */
   readonly largeBodyBudgetBytes: number;
 }
 

@@ -52,7 +52,10 @@ export interface McpHttpServerOptions {
   readonly onExecutionClosed?: (execution: LiveExecution, reason: ExecutionClosedReason) => void;
   /** Told when a live execution's token is renewed (at half its life), with the execution carrying the new token. */
   readonly onTokenRenewed?: (execution: LiveExecution) => void;
-  /** Connection, header, body and idle bounds; defaults in DEFAULT_HTTP_LIMITS, the connection cap kept under the descriptor limit. */
+  /**
+   * Connection, header, body and idle bounds; defaults in DEFAULT_HTTP_LIMITS, the connection cap kept under the
+   * descriptor limit.
+   */
   readonly limits?: Partial<HttpLimits>;
   /** Told of a fault inside the server; the client got `internal_error` and nothing of this. */
   readonly onInternalError?: (error: unknown) => void;
@@ -80,7 +83,10 @@ export interface SessionFootprint {
   readonly sessions: number;
   /** Stream entries the SDK transports hold: JSON answers, and at most one standing GET stream per session. */
   readonly streams: number;
-  /** Of those, JSON-answer entries: one per request in flight once ADR 0040's release runs, one per POST ever made without it. */
+  /**
+   * Of those, JSON-answer entries: one per request in flight once ADR 0040's release runs, one per POST ever made
+   * without it.
+   */
   readonly answers: number;
   /** Request ids awaiting their answer across all sessions. */
   readonly requests: number;
@@ -132,7 +138,10 @@ export class McpHttpServer {
   readonly #budgets: BodyBudgets;
   readonly #onInternalError: (error: unknown) => void;
   readonly #now: () => number;
-  /** Sessions being opened per execution (an `initialize` in the SDK's hands): they count against the quota before they exist. */
+  /**
+   * Sessions being opened per execution (an `initialize` in the SDK's hands): they count against the quota before they
+   * exist.
+   */
   readonly #opening = new Map<string, number>();
   #url: URL | undefined;
 
@@ -163,7 +172,8 @@ export class McpHttpServer {
         // Node's own bound on a whole request, a backstop behind readBody's body timeout.
         requestTimeout: this.limits.headersTimeoutMs + this.limits.bodyTimeoutMs + 1000,
         keepAliveTimeout: this.limits.keepAliveTimeoutMs,
-        // Node checks those timeouts on this period (default 30 s, which let stalled sockets live ~68 s).
+        // Node checks those timeouts on this period (default 30 s, which let stalled sockets live ~68 s: issue 14,
+        // defect 6).
         connectionsCheckingInterval: Math.min(1000, this.limits.headersTimeoutMs),
       },
       (req, res) => {
@@ -176,7 +186,10 @@ export class McpHttpServer {
     this.#http.on('connection', (socket: Socket) => this.#admission.admit(socket));
   }
 
-  /** Open connections, how many were preempted to admit newer ones, and per body budget the bytes its bodies in flight hold and how many wait for it. */
+  /**
+   * Open connections, how many were preempted to admit newer ones, and per body budget the bytes its bodies in flight
+   * hold and how many wait for it.
+   */
   get connections(): {
     readonly open: number;
     readonly preempted: number;
@@ -337,7 +350,9 @@ export class McpHttpServer {
     await this.#newSession(execution, req, res, message);
   }
 
-  /** Counts a session being opened against its execution's quota; the returned function (idempotent) stops counting it. */
+  /**
+   * Counts a session being opened against its execution's quota; the returned function (idempotent) stops counting it.
+   */
   #countOpening(executionId: string): () => void {
     this.#opening.set(executionId, (this.#opening.get(executionId) ?? 0) + 1);
     let counted = true;
@@ -371,7 +386,10 @@ export class McpHttpServer {
     return over <= 0;
   }
 
-  /** A request with no session: the SDK transport accepts it only as an `initialize`, which starts a session over the execution's turn. */
+  /**
+   * A request with no session: the SDK transport accepts it only as an `initialize`, which starts a session over the
+   * execution's turn.
+   */
   async #newSession(
     execution: LiveExecution,
     req: IncomingMessage,

@@ -44,7 +44,9 @@ export async function connectClientToBridge(
   };
 }
 
-/** Opens a turn for `context` and connects an SDK Client to it in memory: tests, the bench and the `sdk-memory` column. */
+/**
+ * Opens a turn for `context` and connects an SDK Client to it in memory: tests, the bench and the `sdk-memory` column.
+ */
 export async function connectInMemory(
   kernel: MediationKernel,
   context: AccessContext,

@@ -35,7 +35,10 @@ export class StdioFrameTransport implements Transport {
   /** Requests read and not yet answered: input that ends is closed on only once these are answered. */
   readonly #outstanding = new Set<RequestId>();
   #ending = false;
-  /** One wait for 'drain' shared by every write that found the buffer full: a listener per blocked write piled up past Node's 10 (MaxListenersExceededWarning). */
+  /**
+   * One wait for 'drain' shared by every write that found the buffer full: a listener per blocked write piled up past
+   * Node's 10 (MaxListenersExceededWarning).
+   */
   #drained: Promise<void> | undefined;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -55,7 +58,8 @@ export class StdioFrameTransport implements Transport {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     let start = 0;
     for (let newline = bytes.indexOf(NEWLINE, start); newline !== -1; newline = bytes.indexOf(NEWLINE, start)) {
-      // One frame's failure must not escape the stdin listener: that ends the process and loses the chunk's other frames.
+      // One frame's failure must not escape the stdin listener: that ends the process and loses the chunk's other
+      // frames.
       try {
         this.#endFrame(bytes.subarray(start, newline));
       } catch (error) {
