@@ -43,6 +43,8 @@ export interface BaselineRunOptions {
    * alone. The A/A campaign (scripts/gate/aa-campaign.ts) adds fresh clones after `npm ci`, one at another path.
    */
   readonly builds?: readonly { readonly label: string; readonly root: string }[];
+  /** Only these lanes (default all): a trial of the campaign; the gate refuses a baseline that lacks a lane. */
+  readonly lanes?: readonly InstructionLaneId[];
   /** The command line to record. */
   readonly command: string;
   readonly onProgress?: (line: string) => void;
@@ -72,16 +74,18 @@ export async function countBaseline(root: string, options: BaselineRunOptions): 
     number[]
   >;
   const builds: BaselineBuild[] = [];
+  const counted = options.lanes ?? INSTRUCTION_LANE_IDS;
   for (const [index, build] of (options.builds ?? [{ label: 'this checkout', root }]).entries()) {
     const at = gitOrUndefined(build.root, ['rev-parse', 'HEAD']) ?? 'uncommitted';
     if (at !== commit)
       throw new BuildMismatch(`build '${build.label}' is at ${at.slice(0, 12)}, not ${commit.slice(0, 12)}`);
     const figures = await instructionCounts(build.root, {
+      ...(options.lanes === undefined ? {} : { lanes: options.lanes }),
       repeats,
       windowsPerProcess: BASELINE_WINDOWS,
       onProgress: (line) => options.onProgress?.(`build ${index + 1} (${build.label}): ${line}`),
     });
-    for (const id of INSTRUCTION_LANE_IDS) {
+    for (const id of counted) {
       // instructionCounts returns a lane's windows process after process, BASELINE_WINDOWS each.
       for (let p = 0; p < repeats; p++) {
         const own = figures[id].slice(p * BASELINE_WINDOWS, (p + 1) * BASELINE_WINDOWS);
@@ -97,7 +101,7 @@ export async function countBaseline(root: string, options: BaselineRunOptions): 
   }
   const harmless = await harmlessMoves(root);
   const lanes: Baseline['lanes'] = {};
-  for (const id of INSTRUCTION_LANE_IDS) {
+  for (const id of counted) {
     lanes[id] = {
       shape: shapes[id],
       perOperation: windows[id],

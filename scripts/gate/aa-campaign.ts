@@ -1,7 +1,7 @@
 /**
  * The gate's noise floors from evidence (docs/adr/0073-thresholds-from-builds-and-harmless-edits.md):
  *
- *   npx tsx scripts/gate/aa-campaign.ts [--builds 3] [--processes 4] [--commit-results | --out dir]
+ *   npx tsx scripts/gate/aa-campaign.ts [--builds 3] [--processes 4] [--lanes a,b] [--commit-results | --out dir]
  *   npm run gate:aa -- …
  *
  * Counts every instruction lane of HEAD, A/A, in --processes callgrind processes in each of --builds builds of the
@@ -10,7 +10,9 @@
  * BASELINE_WINDOWS windows; the gate's statistic (the median of its first GATE_WINDOWS) is taken per process. The
  * lane's threshold follows the rule in bench/gate/baseline.ts (thresholdBasis) from those runs and the harmless-edit
  * campaign's largest move. Writes the baseline it derives and a table of the evidence: with --commit-results to
- * results/baseline.json and results/gate-aa/, otherwise to results/runs/ (git-ignored) or --out. Progress on stderr.
+ * results/baseline.json and results/gate-aa/, otherwise to results/runs/ (git-ignored) or --out. --lanes counts a
+ * subset (a trial of the campaign itself: its baseline lacks the other lanes, so the gate refuses it, and
+ * --commit-results takes every lane). Progress on stderr.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,8 +23,9 @@ import { describeBasis, thresholdBasis, writeBaseline } from '../../bench/gate/b
 import type { Baseline } from '../../bench/gate/baseline.js';
 import { countBaseline } from '../../bench/gate/gate-run.js';
 import { INSTRUCTION_LANE_IDS } from '../../bench/gate/lanes.js';
+import type { InstructionLaneId } from '../../bench/gate/lanes.js';
 import { assertCleanTree, npmCi } from '../../bench/gate/worktree.js';
-import { positiveInteger, FlagProblem } from '../../bench/command-line/flag-values.js';
+import { positiveInteger, subsetOf, FlagProblem } from '../../bench/command-line/flag-values.js';
 import { git } from '../../bench/repository/git.js';
 import { withOutputDirectory, writeOutputFile } from '../../bench/results/output-directory.js';
 import { median, relativeSpread } from '../../bench/statistics/sample-statistics.js';
@@ -34,6 +37,7 @@ const { values } = parseArgs({
   options: {
     builds: { type: 'string', default: '3' },
     processes: { type: 'string', default: '4' },
+    lanes: { type: 'string' },
     'commit-results': { type: 'boolean', default: false },
     out: { type: 'string' },
   },
@@ -44,13 +48,26 @@ const processes = positiveInteger(values.processes);
 const problems: string[] = [];
 if (builds instanceof FlagProblem) problems.push(builds.describe('--builds'));
 if (processes instanceof FlagProblem) problems.push(processes.describe('--processes'));
+const lanesRead =
+  values.lanes === undefined
+    ? [...INSTRUCTION_LANE_IDS]
+    : subsetOf<InstructionLaneId>(INSTRUCTION_LANE_IDS)(values.lanes);
+if (lanesRead instanceof FlagProblem) problems.push(lanesRead.describe('--lanes'));
+if (values['commit-results'] && values.lanes !== undefined)
+  problems.push('--commit-results counts every lane; it takes no --lanes');
 if (values['commit-results'] && values.out !== undefined)
   problems.push('--commit-results writes results/baseline.json and results/gate-aa/; it takes no --out');
-if (problems.length > 0 || builds instanceof FlagProblem || processes instanceof FlagProblem) {
+if (
+  problems.length > 0 ||
+  builds instanceof FlagProblem ||
+  processes instanceof FlagProblem ||
+  lanesRead instanceof FlagProblem
+) {
   process.stderr.write(`aa-campaign: ${problems.join('; ')}\n`);
   process.exit(2);
 }
-const command = `npx tsx scripts/gate/aa-campaign.ts --builds ${builds} --processes ${processes}${values['commit-results'] ? ' --commit-results' : ''}`;
+const laneIds = INSTRUCTION_LANE_IDS.filter((id) => lanesRead.includes(id));
+const command = `npx tsx scripts/gate/aa-campaign.ts --builds ${builds} --processes ${processes}${values.lanes === undefined ? '' : ` --lanes ${laneIds.join(',')}`}${values['commit-results'] ? ' --commit-results' : ''}`;
 const baselineOut = values['commit-results']
   ? join(root, 'results')
   : resolve(values.out ?? join(root, 'results', 'runs'));
@@ -82,7 +99,13 @@ try {
       root: dir,
     });
   }
-  baseline = await countBaseline(root, { repeats: processes, builds: buildList, command, onProgress: progress });
+  baseline = await countBaseline(root, {
+    repeats: processes,
+    builds: buildList,
+    lanes: laneIds,
+    command,
+    onProgress: progress,
+  });
 } finally {
   await rm(scratch, { recursive: true, force: true });
 }
@@ -107,7 +130,7 @@ async function previousThresholds(): Promise<Record<string, number> | undefined>
 }
 const previous = await previousThresholds();
 
-const laneRows = INSTRUCTION_LANE_IDS.map((id) => {
+const laneRows = laneIds.map((id) => {
   const lane = baseline.lanes[id]!;
   const basis = thresholdBasis(lane);
   const center = median(lane.perOperation);
@@ -136,15 +159,15 @@ const markdown = [
   '',
   markdownTable(
     [
-      ['build', 'how', 'probe bundle sha256', ...INSTRUCTION_LANE_IDS.map((id) => `${id}: run deviations`)],
+      ['build', 'how', 'probe bundle sha256', ...laneIds.map((id) => `${id}: run deviations`)],
       ...perBuild.map((build) => [
         String(build.build),
         build.label,
         build.bundleSha256.slice(0, 16),
-        ...INSTRUCTION_LANE_IDS.map((id) => build.deviations[id]!.map(formatChange).join(', ')),
+        ...laneIds.map((id) => build.deviations[id]!.map(formatChange).join(', ')),
       ]),
     ],
-    { align: ['r', 'l', 'l', ...INSTRUCTION_LANE_IDS.map(() => 'l' as const)] },
+    { align: ['r', 'l', 'l', ...laneIds.map(() => 'l' as const)] },
   ),
   '',
   markdownTable(
