@@ -31,7 +31,7 @@ import { announcement, rssOf } from './served-process.js';
 import { RawHttpClient } from './raw-mcp-clients.js';
 import type { HttpReply } from './raw-mcp-clients.js';
 import { latencySummary } from './latency-summary.js';
-import { roundPrinted } from '../../bench/format/index.js';
+import { formatMebibytes, roundPrinted } from '../../bench/format/index.js';
 import { progressLines } from '../../bench/progress/index.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -192,9 +192,7 @@ for (let i = 0; i < IDLE; i++) opening.push(attack('idle'));
 for (let i = 0; i < STALLED; i++) opening.push(attack(i % 2 === 0 ? 'large' : 'small'));
 await Promise.all(opening);
 await new Promise((resolve) => setTimeout(resolve, 1000));
-say(
-  `flood in place: ${attackers.size} attack sockets open; server RSS ${(rssOf(serverPid).rss / 2 ** 20).toFixed(0)} MiB`,
-);
+say(`flood in place: ${attackers.size} attack sockets open; server RSS ${formatMebibytes(rssOf(serverPid).rss, 0)}`);
 
 say(`flood phase: ${CALLS} calls…`);
 const flooded = await legitimateClient();

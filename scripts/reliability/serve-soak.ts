@@ -27,7 +27,7 @@ import { RawHttpClient, RawStdioClient, callFrames, outcomeOf } from './raw-mcp-
 import { commitOf, machine } from './run-identity.js';
 import { startServe } from './served-process.js';
 import type { HeapSample } from './served-process.js';
-import { formatMebibytes as mib, roundPrinted } from '../../bench/format/index.js';
+import { formatBytesPerCall, formatMebibytes as mib, formatSeconds, roundPrinted } from '../../bench/format/index.js';
 import { progressLines } from '../../bench/progress/index.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -91,7 +91,7 @@ async function sampleIfDue(): Promise<void> {
   const sample = { calls: done, ...(await served.sample()) };
   samples.push(sample);
   say(
-    `${done} calls: heapUsed ${mib(sample.heapUsedBytes)}, rss ${mib(sample.rssBytes)} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    `${done} calls: heapUsed ${mib(sample.heapUsedBytes)}, rss ${mib(sample.rssBytes)} (${formatSeconds(Date.now() - started)})`,
   );
 }
 
@@ -180,7 +180,7 @@ process.stdout.write(
       (s) =>
         `  ${String(s.calls).padStart(8)}   ${mib(s.heapUsedBytes).padStart(12)}   ${mib(s.rssBytes).padStart(12)}`,
     ),
-    `  slope after ${WARMUP} calls: ${slope.toFixed(2)} bytes/call (bound ${MAX_SLOPE}); RSS growth ${mib(rssGrowth)} (bound ${mib(MAX_RSS_GROWTH)})`,
+    `  slope after ${WARMUP} calls: ${formatBytesPerCall(slope)} (bound ${MAX_SLOPE}); RSS growth ${mib(rssGrowth)} (bound ${mib(MAX_RSS_GROWTH)})`,
     `  ${report.verdict}`,
     '',
   ].join('\n'),

@@ -121,7 +121,7 @@ const table = markdownTable(
       `**${r.missingUnreported}**`,
       `${r.decidedWithoutOutcome}`,
       `${r.tornLines}`,
-      `${(r.elapsedMs / 1000).toFixed(1)} s`,
+      formatSeconds(r.elapsedMs),
     ]),
   ],
   { alignDelimiters: false },
