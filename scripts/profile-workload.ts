@@ -31,7 +31,8 @@ try {
   const options = parseWorkloadArgs(process.argv.slice(2));
   const report = await runProfileWorkload(options);
   process.stderr.write(
-    `profile-workload: ${report.strategy}: ${report.turns} turns (${report.concurrent} at a time), ${report.calls} calls in ${formatMillis(report.elapsedMs)}\n`,
+    `profile-workload: ${report.strategy}: ${report.turns} turns (${report.concurrent} ` +
+      `at a time), ${report.calls} calls in ${formatMillis(report.elapsedMs)}\n`,
   );
   if (options.sourceMaps !== undefined) {
     await writeSourceMapSidecar(

@@ -55,7 +55,9 @@ for (const args of [['--version'], ['--help']]) {
   const judged = args[0] === '--version';
   if (judged && t.median > BUDGET_S) over = true;
   process.stdout.write(
-    `costlab ${args.join(' ')}: median ${seconds(t.median)} over ${runs} runs (min ${seconds(t.min)}, max ${seconds(t.max)}; ${seconds(t.median - floor.median)} over the floor)${judged ? `; budget ${BUDGET_S} s: ${t.median > BUDGET_S ? 'OVER' : 'within'}` : ''}\n`,
+    `costlab ${args.join(' ')}: median ${seconds(t.median)} over ${runs} runs (min ` +
+      `${seconds(t.min)}, max ${seconds(t.max)}; ${seconds(t.median - floor.median)} over the ` +
+      `floor)${judged ? `; budget ${BUDGET_S} s: ${t.median > BUDGET_S ? 'OVER' : 'within'}` : ''}\n`,
   );
 }
 process.stdout.write(`node ${process.version}, load average ${grouped(os.loadavg()[0] ?? 0, 2)}\n`);

@@ -49,7 +49,10 @@ const config = {
 const startRss = process.memoryUsage().rss;
 let ok = true;
 process.stdout.write(
-  `hostile targets at commit ${commitOf(fileURLToPath(new URL('../../', import.meta.url)))} on ${machine()}; limits: maxListingBytes ${config.maxListingBytes}, maxResultBytes ${config.maxResultBytes}, maxNotificationsPerSecond ${config.maxNotificationsPerSecond}, maxRetainedNotifications ${config.maxRetainedNotifications}, maxFramesPerRequest ${config.maxFramesPerRequest}\n`,
+  `hostile targets at commit ${commitOf(fileURLToPath(new URL('../../', import.meta.url)))} on ` +
+    `${machine()}; limits: maxListingBytes ${config.maxListingBytes}, maxResultBytes ${config.maxResultBytes}, ` +
+    `maxNotificationsPerSecond ${config.maxNotificationsPerSecond}, maxRetainedNotifications ` +
+    `${config.maxRetainedNotifications}, maxFramesPerRequest ${config.maxFramesPerRequest}\n`,
 );
 process.stdout.write(`client RSS at start ${formatMegabytes(startRss)}\n`);
 for (const { target, expect } of cases) {
@@ -67,7 +70,9 @@ for (const { target, expect } of cases) {
   const met = code === expect && (expect !== undefined || outcome.status === 'measured');
   ok &&= met;
   process.stdout.write(
-    `${met ? 'ok  ' : 'FAIL'} ${outcome.status}${code === undefined ? '' : ` ${code}`} in ${formatSeconds(outcome.elapsedMs)}, peak client RSS ${formatMegabytes(peak)}\n     ${outcome.failure?.message ?? `${outcome.cost?.list.toolCount} tools measured`}\n`,
+    `${met ? 'ok  ' : 'FAIL'} ${outcome.status}${code === undefined ? '' : ` ${code}`} ` +
+      `in ${formatSeconds(outcome.elapsedMs)}, peak client RSS ${formatMegabytes(peak)}\n` +
+      `     ${outcome.failure?.message ?? `${outcome.cost?.list.toolCount} tools measured`}\n`,
   );
   peak = Math.max(before, peak);
 }
@@ -75,6 +80,7 @@ clearInterval(sampler);
 const growth = peak - startRss;
 const under = growth < RSS_GROWTH_CEILING;
 process.stdout.write(
-  `peak client RSS over the run ${formatMegabytes(peak)}, ${formatMegabytes(growth)} over its start (ceiling ${RSS_GROWTH_CEILING / MB} MB): ${under ? 'under' : 'OVER'}\n`,
+  `peak client RSS over the run ${formatMegabytes(peak)}, ${formatMegabytes(growth)} ` +
+    `over its start (ceiling ${RSS_GROWTH_CEILING / MB} MB): ${under ? 'under' : 'OVER'}\n`,
 );
 process.exit(ok && under ? 0 : 1);

@@ -67,7 +67,9 @@ if (
   WARMUP + 2 * SAMPLE_EVERY > CALLS
 ) {
   process.stderr.write(
-    'usage: serve-soak.ts --transport=http|stdio [--calls=N] [--sessions=S dividing N, http only] [--sample-every=K] [--warmup=W, W + 2K <= N] [--max-slope=B] [--max-rss-growth-mib=M] [--body-bytes=N] [--node-flags="..."]\n',
+    'usage: serve-soak.ts --transport=http|stdio [--calls=N] [--sessions=S ' +
+      'dividing N, http only] [--sample-every=K] [--warmup=W, W + 2K <= N] ' +
+      '[--max-slope=B] [--max-rss-growth-mib=M] [--body-bytes=N] [--node-flags="..."]\n',
   );
   process.exit(2);
 }
@@ -91,7 +93,8 @@ async function sampleIfDue(): Promise<void> {
   const sample = { calls: done, ...(await served.sample()) };
   samples.push(sample);
   say(
-    `${done} calls: heapUsed ${mib(sample.heapUsedBytes)}, rss ${mib(sample.rssBytes)} (${formatSeconds(Date.now() - started)})`,
+    `${done} calls: heapUsed ${mib(sample.heapUsedBytes)}, rss ` +
+      `${mib(sample.rssBytes)} (${formatSeconds(Date.now() - started)})`,
   );
 }
 
@@ -149,7 +152,12 @@ const slope = judged.length >= 2 ? slopeOf(judged) : Number.NaN;
 const rssGrowth = judged.length === 0 ? Number.NaN : Math.max(...judged.map((s) => s.rssBytes)) - judged[0]!.rssBytes;
 const completed = done === CALLS;
 const bounded = alive && completed && slope <= MAX_SLOPE && rssGrowth <= MAX_RSS_GROWTH;
-const command = `npx tsx scripts/reliability/serve-soak.ts --transport=${transport} --calls=${CALLS}${SESSIONS === 1 ? '' : ` --sessions=${SESSIONS}`} --sample-every=${SAMPLE_EVERY} --warmup=${WARMUP}${BODY_BYTES === 0 ? '' : ` --body-bytes=${BODY_BYTES}`}${nodeFlags.length === 0 ? '' : ` --node-flags="${nodeFlags.join(' ')}"`}${values.root === undefined ? '' : ` --root=${values.root}`}`;
+const command =
+  `npx tsx scripts/reliability/serve-soak.ts --transport=${transport} --calls=${CALLS}` +
+  `${SESSIONS === 1 ? '' : ` --sessions=${SESSIONS}`} --sample-every=${SAMPLE_EVERY} --warmup=${WARMUP}` +
+  `${BODY_BYTES === 0 ? '' : ` --body-bytes=${BODY_BYTES}`}` +
+  `${nodeFlags.length === 0 ? '' : ` --node-flags="${nodeFlags.join(' ')}"`}` +
+  `${values.root === undefined ? '' : ` --root=${values.root}`}`;
 const report = {
   command,
   commit: commitOf(root),
@@ -180,7 +188,8 @@ process.stdout.write(
       (s) =>
         `  ${String(s.calls).padStart(8)}   ${mib(s.heapUsedBytes).padStart(12)}   ${mib(s.rssBytes).padStart(12)}`,
     ),
-    `  slope after ${WARMUP} calls: ${formatBytesPerCall(slope)} (bound ${MAX_SLOPE}); RSS growth ${mib(rssGrowth)} (bound ${mib(MAX_RSS_GROWTH)})`,
+    `  slope after ${WARMUP} calls: ${formatBytesPerCall(slope)} (bound ` +
+      `${MAX_SLOPE}); RSS growth ${mib(rssGrowth)} (bound ${mib(MAX_RSS_GROWTH)})`,
     `  ${report.verdict}`,
     '',
   ].join('\n'),

@@ -84,25 +84,29 @@ describe('McpToolServer over the in-memory transport', () => {
     expect(calls.every((e) => e.catalogHash === hash)).toBe(true);
   });
 
-  it('refuses a name outside the listed catalogue at the bridge, recorded as an envelope refusal, without asking the kernel', async () => {
-    const world = buildWorld();
-    const { client } = await connect(world);
-    const before = world.kernel.counters.invocations;
-    for (const name of ['shell.exec', 'admin.purge', 'billing.export']) {
-      const result = await client.callTool({ name, arguments: {} });
-      expect(result.isError).toBe(true);
-      expect(meta(result)).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
-    }
-    expect(world.kernel.counters.invocations).toBe(before);
-    const records = invoked(world.audit.events);
-    expect(records.map((e) => [e.tool, e.source, e.reason, e.cause])).toEqual([
-      ['shell.exec', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
-      ['admin.purge', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
-      ['billing.export', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
-    ]);
-    const hash = world.audit.ofType('tool.catalog.listed')[0]!.catalogHash;
-    expect(records.every((e) => e.catalogHash === hash)).toBe(true);
-  });
+  it(
+    'refuses a name outside the listed catalogue at the bridge, ' +
+      'recorded as an envelope refusal, without asking the kernel',
+    async () => {
+      const world = buildWorld();
+      const { client } = await connect(world);
+      const before = world.kernel.counters.invocations;
+      for (const name of ['shell.exec', 'admin.purge', 'billing.export']) {
+        const result = await client.callTool({ name, arguments: {} });
+        expect(result.isError).toBe(true);
+        expect(meta(result)).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+      }
+      expect(world.kernel.counters.invocations).toBe(before);
+      const records = invoked(world.audit.events);
+      expect(records.map((e) => [e.tool, e.source, e.reason, e.cause])).toEqual([
+        ['shell.exec', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
+        ['admin.purge', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
+        ['billing.export', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
+      ]);
+      const hash = world.audit.ofType('tool.catalog.listed')[0]!.catalogHash;
+      expect(records.every((e) => e.catalogHash === hash)).toBe(true);
+    },
+  );
 
   it('answers an unknown method with method-not-found and keeps serving', async () => {
     const { client } = await connect(buildWorld());
@@ -169,69 +173,79 @@ describe('the bridge holds the catalogue the turn was shown', () => {
     }
   });
 
-  it('a tool the provider drops mid-turn passes the bridge (it was shown): `turn` answers it from the held registry, `rederive` refuses it in the kernel', async () => {
-    const outcomes: Record<string, unknown> = {};
-    for (const strategy of ['rederive', 'turn'] as const) {
-      const world = buildWorld(strategy, [notionSearch(), notionFetch()]);
-      const { client } = await connect(world);
-      expect((await client.listTools()).tools.map((t) => t.name)).toContain('notion.fetch');
-      world.provider.publish([notionSearch()]);
-      const result = await client.callTool({ name: 'notion.fetch', arguments: { path: ['Handbook'], query: 'x' } });
-      const record = invoked(world.audit.events)[0]!;
-      outcomes[strategy] = {
-        status: meta(result).status,
-        code: meta(result).code,
-        source: record.source,
-        cause: record.cause,
-      };
-    }
-    expect(outcomes).toEqual({
-      rederive: { status: 'denied', code: 'tool_unavailable', source: 'kernel', cause: 'not_registered' },
-      turn: { status: 'succeeded', code: undefined, source: 'kernel', cause: undefined },
-    });
-  });
-
-  it('catalogue moved mid-turn: the probe inside the granted tree succeeds under `turn` and fails under `rederive`', async () => {
-    const moved = (): ReturnType<typeof notionSearch> => {
-      const handler = notionSearch();
-      return {
-        ...handler,
-        definition: {
-          ...handler.definition,
-          requiredCapability: { ...handler.definition.requiredCapability, action: 'administer' },
-        },
-      };
-    };
-    const outcomes: Record<string, unknown> = {};
-    for (const strategy of ['rederive', 'turn'] as const) {
-      const world = buildWorld(strategy);
-      const { client } = await connect(world);
-      world.provider.publish([moved()]);
-      const probe = await client.callTool({
-        name: 'notion.search',
-        arguments: { path: ['Handbook', 'onboarding'], query: 'x' },
+  it(
+    'a tool the provider drops mid-turn passes the bridge (it was shown): `turn` ' +
+      'answers it from the held registry, `rederive` refuses it in the kernel',
+    async () => {
+      const outcomes: Record<string, unknown> = {};
+      for (const strategy of ['rederive', 'turn'] as const) {
+        const world = buildWorld(strategy, [notionSearch(), notionFetch()]);
+        const { client } = await connect(world);
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain('notion.fetch');
+        world.provider.publish([notionSearch()]);
+        const result = await client.callTool({ name: 'notion.fetch', arguments: { path: ['Handbook'], query: 'x' } });
+        const record = invoked(world.audit.events)[0]!;
+        outcomes[strategy] = {
+          status: meta(result).status,
+          code: meta(result).code,
+          source: record.source,
+          cause: record.cause,
+        };
+      }
+      expect(outcomes).toEqual({
+        rederive: { status: 'denied', code: 'tool_unavailable', source: 'kernel', cause: 'not_registered' },
+        turn: { status: 'succeeded', code: undefined, source: 'kernel', cause: undefined },
       });
-      const attack = await client.callTool({ name: 'notion.search', arguments: { path: ['Payroll'], query: 'x' } });
-      outcomes[strategy] = [meta(probe).status, meta(attack).code];
-    }
-    expect(outcomes).toEqual({ rederive: ['denied', 'tool_unavailable'], turn: ['succeeded', 'no_matching_grant'] });
-  });
+    },
+  );
 
-  it('emits one mcp.handle span per tools/call, keyed by the kernel call id and enclosing the kernel spans', async () => {
-    const world = buildWorld();
-    const sink = tickingSpanSink();
-    world.kernel.setSpanSink(sink);
-    const { client } = await connect(world);
-    await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'a.md'] } });
-    await client.callTool({ name: 'shell.exec', arguments: {} });
-    await client.listTools();
-    const handles = sink.spans.filter((s) => s.name === 'mcp.handle');
-    expect(handles.map((s) => s.callId)).toEqual(['turn-1/call-1', 'turn-1/call-2']);
-    const invoke = sink.spans.find((s) => s.name === 'kernel.tool.invoke')!;
-    expect(invoke.callId).toBe('turn-1/call-1');
-    expect(handles[0]!.start).toBeLessThan(invoke.start);
-    expect(handles[0]!.end).toBeGreaterThan(invoke.end);
-    // The refusal at the bridge never reached the kernel: a handle span and no kernel span.
-    expect(sink.spans.filter((s) => s.callId === 'turn-1/call-2').map((s) => s.name)).toEqual(['mcp.handle']);
-  });
+  it(
+    'catalogue moved mid-turn: the probe inside the granted ' + 'tree succeeds under `turn` and fails under `rederive`',
+    async () => {
+      const moved = (): ReturnType<typeof notionSearch> => {
+        const handler = notionSearch();
+        return {
+          ...handler,
+          definition: {
+            ...handler.definition,
+            requiredCapability: { ...handler.definition.requiredCapability, action: 'administer' },
+          },
+        };
+      };
+      const outcomes: Record<string, unknown> = {};
+      for (const strategy of ['rederive', 'turn'] as const) {
+        const world = buildWorld(strategy);
+        const { client } = await connect(world);
+        world.provider.publish([moved()]);
+        const probe = await client.callTool({
+          name: 'notion.search',
+          arguments: { path: ['Handbook', 'onboarding'], query: 'x' },
+        });
+        const attack = await client.callTool({ name: 'notion.search', arguments: { path: ['Payroll'], query: 'x' } });
+        outcomes[strategy] = [meta(probe).status, meta(attack).code];
+      }
+      expect(outcomes).toEqual({ rederive: ['denied', 'tool_unavailable'], turn: ['succeeded', 'no_matching_grant'] });
+    },
+  );
+
+  it(
+    'emits one mcp.handle span per tools/call, keyed by ' + 'the kernel call id and enclosing the kernel spans',
+    async () => {
+      const world = buildWorld();
+      const sink = tickingSpanSink();
+      world.kernel.setSpanSink(sink);
+      const { client } = await connect(world);
+      await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'a.md'] } });
+      await client.callTool({ name: 'shell.exec', arguments: {} });
+      await client.listTools();
+      const handles = sink.spans.filter((s) => s.name === 'mcp.handle');
+      expect(handles.map((s) => s.callId)).toEqual(['turn-1/call-1', 'turn-1/call-2']);
+      const invoke = sink.spans.find((s) => s.name === 'kernel.tool.invoke')!;
+      expect(invoke.callId).toBe('turn-1/call-1');
+      expect(handles[0]!.start).toBeLessThan(invoke.start);
+      expect(handles[0]!.end).toBeGreaterThan(invoke.end);
+      // The refusal at the bridge never reached the kernel: a handle span and no kernel span.
+      expect(sink.spans.filter((s) => s.callId === 'turn-1/call-2').map((s) => s.name)).toEqual(['mcp.handle']);
+    },
+  );
 });
