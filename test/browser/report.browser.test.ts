@@ -350,7 +350,7 @@ describe.skipIf(process.env.CHROMIUM_PATH === undefined && !existsSync(CHROMIUM)
             expect(chart.shown).toBeCloseTo(chart.drawn, 0);
             expect(chart.right, JSON.stringify(layout.charts)).toBeLessThanOrEqual(420);
           }
-          // Chart text at its designed size: 11 px labels render about 12–14 px tall.
+          // Chart text at its designed size (11 px labels), not scaled down to fit the phone's width.
           expect(layout.smallestText).toBeGreaterThanOrEqual(10);
           await phone.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-420.png'), fullPage: true });
         } finally {

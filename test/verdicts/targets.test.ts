@@ -249,7 +249,7 @@ describe('bench targets: paired readings', () => {
     );
     expect(byId.get('floor:hot')).toMatchObject({ verdict: 'met', median: 2.4, rounds: 20 });
     expect(byId.get('floor:cold')).toMatchObject({ verdict: 'missed', median: 3.5 });
-    // The run-total share read 13.2% from a few paused calls; turn by turn its median is 3%: met.
+    // The fixture's run-total share (0.132) comes from a few paused calls; turn by turn its median is 3%: met.
     expect(byId.get('steps:tail')).toMatchObject({ verdict: 'met', median: 0.03 });
   });
 });
