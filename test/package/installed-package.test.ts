@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatSeconds } from '../../bench/format/index.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -52,7 +53,7 @@ async function sh(cwd: string, file: string, args: readonly string[]): Promise<O
     // Progress for the CI log: each step of a minutes-long test, with its time.
     process.stderr.write(
       `pack test: ${path.basename(file)} ${args.join(' ').slice(0, 120)} ` +
-        `(${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+        `(${formatSeconds(Date.now() - started)})\n`,
     );
   }
 }
