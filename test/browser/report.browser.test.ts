@@ -324,40 +324,37 @@ describe.skipIf(process.env.CHROMIUM_PATH === undefined && !existsSync(CHROMIUM)
       expect(text).not.toMatch(/skipped|not a results file/i);
     });
 
-    it(
-      'is readable at phone width (420 px): no sideways page ' + 'scroll, charts drawn at their own size, not shrunk',
-      async () => {
-        const phone = await browser.newPage({ viewport: { width: 420, height: 900 } });
-        try {
-          await phone.goto(page.url(), { waitUntil: 'load' });
-          const layout = await phone.evaluate(() => ({
-            scrollWidth: document.documentElement.scrollWidth,
-            // The CI history's 30 runs scroll sideways inside their figure (overflow-x), as a long history does.
-            charts: [...document.querySelectorAll('figure.chart:not([data-chart="ci-history"]) svg')].map((svg) => ({
-              drawn: Number(svg.getAttribute('width')),
-              shown: svg.getBoundingClientRect().width,
-              right: svg.getBoundingClientRect().right,
-            })),
-            smallestText: Math.min(
-              ...[...document.querySelectorAll('figure.chart svg text')]
-                .map((text) => text.getBoundingClientRect().height)
-                .filter((height) => height > 0),
-            ),
-          }));
-          expect(layout.scrollWidth).toBeLessThanOrEqual(420);
-          expect(layout.charts).toHaveLength(CHARTS.length);
-          for (const chart of layout.charts) {
-            expect(chart.shown).toBeCloseTo(chart.drawn, 0);
-            expect(chart.right, JSON.stringify(layout.charts)).toBeLessThanOrEqual(420);
-          }
-          // Chart text at its designed size (11 px labels), not scaled down to fit the phone's width.
-          expect(layout.smallestText).toBeGreaterThanOrEqual(10);
-          await phone.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-420.png'), fullPage: true });
-        } finally {
-          await phone.close();
+    it('is readable at phone width (420 px): no sideways scroll, charts at their own size, not shrunk', async () => {
+      const phone = await browser.newPage({ viewport: { width: 420, height: 900 } });
+      try {
+        await phone.goto(page.url(), { waitUntil: 'load' });
+        const layout = await phone.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          // The CI history's 30 runs scroll sideways inside their figure (overflow-x), as a long history does.
+          charts: [...document.querySelectorAll('figure.chart:not([data-chart="ci-history"]) svg')].map((svg) => ({
+            drawn: Number(svg.getAttribute('width')),
+            shown: svg.getBoundingClientRect().width,
+            right: svg.getBoundingClientRect().right,
+          })),
+          smallestText: Math.min(
+            ...[...document.querySelectorAll('figure.chart svg text')]
+              .map((text) => text.getBoundingClientRect().height)
+              .filter((height) => height > 0),
+          ),
+        }));
+        expect(layout.scrollWidth).toBeLessThanOrEqual(420);
+        expect(layout.charts).toHaveLength(CHARTS.length);
+        for (const chart of layout.charts) {
+          expect(chart.shown).toBeCloseTo(chart.drawn, 0);
+          expect(chart.right, JSON.stringify(layout.charts)).toBeLessThanOrEqual(420);
         }
-      },
-    );
+        // Chart text at its designed size (11 px labels), not scaled down to fit the phone's width.
+        expect(layout.smallestText).toBeGreaterThanOrEqual(10);
+        await phone.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-420.png'), fullPage: true });
+      } finally {
+        await phone.close();
+      }
+    });
 
     it(
       'shows no unformatted value anywhere: no [object Object], ' +

@@ -154,21 +154,18 @@ describe('the pull-request comment step', () => {
     expect(result.stderr).toContain('Resource not accessible by integration');
   });
 
-  it(
-    'from the workflow_run follow-up: posts when the pull ' + 'request is at the compared commit, refuses another',
-    async () => {
-      const file = path.join(dir, 'follow-up.md');
-      await writeFile(file, 'table');
-      const posted = await run(file, { PR_HEAD_SHA: HEAD_SHA });
-      expect(posted.code).toBe(0);
-      expect(requests[0]).toMatch(/^GET \/repos\/acme\/lab\/pulls\/7 /);
-      requests = [];
-      const elsewhere = await run(file, { PR_HEAD_SHA: 'b'.repeat(40) });
-      expect(elsewhere.code).toBe(1);
-      expect(elsewhere.stderr).toContain('PullRequestMismatch');
-      expect(requests.filter((line) => !line.startsWith('GET'))).toEqual([]);
-    },
-  );
+  it('from the workflow_run follow-up: posts when the pull request is at the compared commit, or refuses', async () => {
+    const file = path.join(dir, 'follow-up.md');
+    await writeFile(file, 'table');
+    const posted = await run(file, { PR_HEAD_SHA: HEAD_SHA });
+    expect(posted.code).toBe(0);
+    expect(requests[0]).toMatch(/^GET \/repos\/acme\/lab\/pulls\/7 /);
+    requests = [];
+    const elsewhere = await run(file, { PR_HEAD_SHA: 'b'.repeat(40) });
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain('PullRequestMismatch');
+    expect(requests.filter((line) => !line.startsWith('GET'))).toEqual([]);
+  });
 
   it('exits 2 naming the missing setting', async () => {
     const file = path.join(dir, 'usage.md');

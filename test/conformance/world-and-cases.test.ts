@@ -71,25 +71,22 @@ describe('rows', () => {
     expect(rows.filter((r) => r.needs.size > 0).map((r) => r.id)).toEqual(['stale-execution-token']);
   });
 
-  it(
-    'catalogue-moved-mid-turn has the declared move: a ' + 'control, the probe inside the grant, the attack outside it',
-    () => {
-      const row = rowById(CATALOGUE_MOVED_ROW);
-      expect(row.condition.provider).toBe('moves-after-first-resolution');
-      const attempts = row.case.move.filter(isAttempt);
-      expect(attempts.map((a) => a.role)).toEqual(['control', 'probe', 'attack']);
-      expect(attempts[1]).toMatchObject({
-        tool: 'notion.search',
-        arguments: { path: ['Handbook', 'Onboarding'] },
-        expect: { outcome: 'succeeded' },
-      });
-      expect(attempts[2]).toMatchObject({
-        tool: 'notion.search',
-        arguments: { path: ['Payroll'] },
-        expect: { outcome: 'refused', code: 'no_matching_grant' },
-      });
-    },
-  );
+  it('catalogue-moved-mid-turn has the declared move: a control, the probe inside the grant, the attack', () => {
+    const row = rowById(CATALOGUE_MOVED_ROW);
+    expect(row.condition.provider).toBe('moves-after-first-resolution');
+    const attempts = row.case.move.filter(isAttempt);
+    expect(attempts.map((a) => a.role)).toEqual(['control', 'probe', 'attack']);
+    expect(attempts[1]).toMatchObject({
+      tool: 'notion.search',
+      arguments: { path: ['Handbook', 'Onboarding'] },
+      expect: { outcome: 'succeeded' },
+    });
+    expect(attempts[2]).toMatchObject({
+      tool: 'notion.search',
+      arguments: { path: ['Payroll'] },
+      expect: { outcome: 'refused', code: 'no_matching_grant' },
+    });
+  });
 });
 
 describe('the arena armed by provider-moves-mid-turn', () => {

@@ -299,26 +299,23 @@ describe('the markdown report', () => {
 });
 
 describe('a run without the MCP path or the published figures', () => {
-  it(
-    'writes the report and dashboards, says why the ' + 'results JSON is missing, and notes the absent figures',
-    async () => {
-      const out = path.join(dir, 'partial');
-      const partial = await runBench({
-        plan: planBench({ turns: 2, warmup: 0, micro: false, mcp: false }),
-        outDir: out,
-        anchorsPath: path.join(dir, 'no-such-anchors.json'),
-        command: 'costlab bench --turns 2 --warmup 0 --no-micro --no-mcp',
-        progress: new Progress({ silent: true }),
-      });
-      expect(partial.files.results).toBeUndefined();
-      expect(partial.files.resultsSkipped).toMatch(/requires the MCP path/);
-      expect(existsSync(path.join(out, 'latest.json'))).toBe(false);
-      const md = await readFile(partial.files.markdown, 'utf8');
-      expect(md).toContain('Published figures unavailable');
-      expect(md).toContain('With no published figures to hand');
-      expect(md).toContain('The MCP path was not measured: --no-mcp');
-      expect(md).not.toContain('## Microbenchmarks');
-      expect(partial.results.strategies.turn.structural.derivationsPerTurn).toBe(1);
-    },
-  );
+  it('writes the report and dashboards, says why the results JSON is missing, notes the absent figures', async () => {
+    const out = path.join(dir, 'partial');
+    const partial = await runBench({
+      plan: planBench({ turns: 2, warmup: 0, micro: false, mcp: false }),
+      outDir: out,
+      anchorsPath: path.join(dir, 'no-such-anchors.json'),
+      command: 'costlab bench --turns 2 --warmup 0 --no-micro --no-mcp',
+      progress: new Progress({ silent: true }),
+    });
+    expect(partial.files.results).toBeUndefined();
+    expect(partial.files.resultsSkipped).toMatch(/requires the MCP path/);
+    expect(existsSync(path.join(out, 'latest.json'))).toBe(false);
+    const md = await readFile(partial.files.markdown, 'utf8');
+    expect(md).toContain('Published figures unavailable');
+    expect(md).toContain('With no published figures to hand');
+    expect(md).toContain('The MCP path was not measured: --no-mcp');
+    expect(md).not.toContain('## Microbenchmarks');
+    expect(partial.results.strategies.turn.structural.derivationsPerTurn).toBe(1);
+  });
 });

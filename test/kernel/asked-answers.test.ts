@@ -52,29 +52,26 @@ function deeplyFrozen(value: unknown): boolean {
 }
 
 describe('an unchanged answer from a provider without a signal is not read (turn)', () => {
-  it(
-    'plain mutable definitions: read on the first two ' + 'turns, frozen on the second, found by identity after',
-    async () => {
-      const provider = hostProvider();
-      const { kernel } = makeWorld({ providers: [provider] });
-      const first = await turn(kernel, context({ turn: '1' }));
-      expect(work(kernel).definitionsRead).toBe(TOOLS);
-      expect(provider.definitions.some((definition) => Object.isFrozen(definition))).toBe(false);
-      await turn(kernel, context({ turn: '2' }));
-      // The second sight reads them in full (they could have changed since) and takes them as values.
-      expect(work(kernel).definitionsRead).toBe(2 * TOOLS);
-      expect(provider.definitions.every(deeplyFrozen)).toBe(true);
-      const counted = work(kernel);
-      for (let t = 3; t < 6; t++) {
-        const next = await turn(kernel, context({ turn: String(t) }));
-        expect(next.listed.tools).toBe(first.listed.tools);
-        expect(next.listed.catalogHash).toBe(first.listed.catalogHash);
-        // The handler is this turn's: only data is reused.
-        expect(next.result).toMatchObject({ status: 'succeeded', output: { served: `v${provider.calls}` } });
-      }
-      expect(work(kernel)).toEqual({ ...counted, providerCalls: counted.providerCalls + 3 });
-    },
-  );
+  it('plain mutable definitions: read on the first two turns, frozen on the second, found by identity', async () => {
+    const provider = hostProvider();
+    const { kernel } = makeWorld({ providers: [provider] });
+    const first = await turn(kernel, context({ turn: '1' }));
+    expect(work(kernel).definitionsRead).toBe(TOOLS);
+    expect(provider.definitions.some((definition) => Object.isFrozen(definition))).toBe(false);
+    await turn(kernel, context({ turn: '2' }));
+    // The second sight reads them in full (they could have changed since) and takes them as values.
+    expect(work(kernel).definitionsRead).toBe(2 * TOOLS);
+    expect(provider.definitions.every(deeplyFrozen)).toBe(true);
+    const counted = work(kernel);
+    for (let t = 3; t < 6; t++) {
+      const next = await turn(kernel, context({ turn: String(t) }));
+      expect(next.listed.tools).toBe(first.listed.tools);
+      expect(next.listed.catalogHash).toBe(first.listed.catalogHash);
+      // The handler is this turn's: only data is reused.
+      expect(next.result).toMatchObject({ status: 'succeeded', output: { served: `v${provider.calls}` } });
+    }
+    expect(work(kernel)).toEqual({ ...counted, providerCalls: counted.providerCalls + 3 });
+  });
 
   it('the very frozen array of sealed handlers is that answer; each handler is still this answer', async () => {
     const handlers = Object.freeze(
@@ -141,26 +138,23 @@ describe('an edit in place is caught, never served stale (turn)', () => {
     expect(after.listed.tools.find((t) => t.name === 'docs.t002')!.description).toBe('second');
   });
 
-  it(
-    'a frozen object holding a mutable child is frozen ' + 'through on its second sight, not trusted on its first',
-    async () => {
-      const definitions = definitionsOf().map((definition) =>
-        Object.freeze({ ...definition, inputSchema: { ...definition.inputSchema } }),
-      );
-      const provider: ContextToolProvider = {
-        id: 'shallow',
-        listTools: async () => definitions.map((definition) => handlerFor(definition, 's')),
-      };
-      const { kernel } = makeWorld({ providers: [provider] });
-      await turn(kernel, context({ turn: '1' }));
-      (definitions[1]!.inputSchema as { description?: string }).description = 'child edited';
-      const second = await turn(kernel, context({ turn: '2' }));
-      expect(second.listed.tools.find((t) => t.name === 'docs.t001')!.inputSchema).toMatchObject({
-        description: 'child edited',
-      });
-      expect(deeplyFrozen(definitions[1])).toBe(true);
-    },
-  );
+  it('a frozen object with a mutable child is frozen through when seen again, not trusted the first time', async () => {
+    const definitions = definitionsOf().map((definition) =>
+      Object.freeze({ ...definition, inputSchema: { ...definition.inputSchema } }),
+    );
+    const provider: ContextToolProvider = {
+      id: 'shallow',
+      listTools: async () => definitions.map((definition) => handlerFor(definition, 's')),
+    };
+    const { kernel } = makeWorld({ providers: [provider] });
+    await turn(kernel, context({ turn: '1' }));
+    (definitions[1]!.inputSchema as { description?: string }).description = 'child edited';
+    const second = await turn(kernel, context({ turn: '2' }));
+    expect(second.listed.tools.find((t) => t.name === 'docs.t001')!.inputSchema).toMatchObject({
+      description: 'child edited',
+    });
+    expect(deeplyFrozen(definitions[1])).toBe(true);
+  });
 });
 
 describe('the same array object, mutated, is re-derived (turn)', () => {
@@ -169,44 +163,41 @@ describe('the same array object, mutated, is re-derived (turn)', () => {
     return { provider: { id: 'same-array', listTools: async () => handlers } satisfies ContextToolProvider, handlers };
   }
 
-  it(
-    'a tool pushed, one removed, one replaced, a handler ' + 'given another definition: each served next turn',
-    async () => {
-      const { provider, handlers } = sameArrayProvider();
-      const { kernel } = makeWorld({ providers: [provider] });
-      for (let t = 0; t < 3; t++) await turn(kernel, context({ turn: `w${t}` }));
-      const names = async (t: string) =>
-        (await turn(kernel, context({ turn: t }))).listed.tools
-          .map((d) => d.name)
-          .filter((name) => name.startsWith('docs.'));
+  it('a tool pushed, one removed, one replaced, a handler given a new definition: each served next turn', async () => {
+    const { provider, handlers } = sameArrayProvider();
+    const { kernel } = makeWorld({ providers: [provider] });
+    for (let t = 0; t < 3; t++) await turn(kernel, context({ turn: `w${t}` }));
+    const names = async (t: string) =>
+      (await turn(kernel, context({ turn: t }))).listed.tools
+        .map((d) => d.name)
+        .filter((name) => name.startsWith('docs.'));
 
-      handlers.push(
-        handlerFor(tool({ name: 'docs.added', source: 'provider:host', ceilingPath: ['area1'] }).definition, 'same'),
-      );
-      expect(await names('push')).toContain('docs.added');
+    handlers.push(
+      handlerFor(tool({ name: 'docs.added', source: 'provider:host', ceilingPath: ['area1'] }).definition, 'same'),
+    );
+    expect(await names('push')).toContain('docs.added');
 
-      handlers.splice(0, 1);
-      expect(await names('remove')).not.toContain('docs.t000');
+    handlers.splice(0, 1);
+    expect(await names('remove')).not.toContain('docs.t000');
 
-      handlers[2] = handlerFor(
-        tool({ name: 'docs.replaced', source: 'provider:host', ceilingPath: ['area1'] }).definition,
-        'same',
-      );
-      const replaced = await names('replace');
-      expect(replaced).toContain('docs.replaced');
-      expect(replaced).not.toContain('docs.t003');
+    handlers[2] = handlerFor(
+      tool({ name: 'docs.replaced', source: 'provider:host', ceilingPath: ['area1'] }).definition,
+      'same',
+    );
+    const replaced = await names('replace');
+    expect(replaced).toContain('docs.replaced');
+    expect(replaced).not.toContain('docs.t003');
 
-      // The handler object stays; its definition property is another object.
-      (handlers[3] as { definition: ToolDefinition }).definition = {
-        ...handlers[3]!.definition,
-        description: 'reassigned',
-      };
-      const reassigned = await turn(kernel, context({ turn: 'reassign' }));
-      expect(reassigned.listed.tools.find((d) => d.name === handlers[3]!.definition.name)!.description).toBe(
-        'reassigned',
-      );
-    },
-  );
+    // The handler object stays; its definition property is another object.
+    (handlers[3] as { definition: ToolDefinition }).definition = {
+      ...handlers[3]!.definition,
+      description: 'reassigned',
+    };
+    const reassigned = await turn(kernel, context({ turn: 'reassign' }));
+    expect(reassigned.listed.tools.find((d) => d.name === handlers[3]!.definition.name)!.description).toBe(
+      'reassigned',
+    );
+  });
 
   it('a handler that loses its invoke in place is refused by name, as registration refuses it', async () => {
     const { provider, handlers } = sameArrayProvider();
@@ -269,20 +260,17 @@ describe('answers are remembered per principal, and serve the edit under every s
   );
 
   for (const strategy of CATALOGUE_STRATEGIES) {
-    it(
-      `${strategy}: a tool replaced by a new object after ` + `its definitions were frozen is served next turn`,
-      async () => {
-        const provider = hostProvider();
-        const { kernel } = makeWorld({ providers: [provider], strategy });
-        for (let t = 0; t < 3; t++) await turn(kernel, context({ turn: `w${t}` }));
-        const before = await turn(kernel, context({ turn: 'before' }));
-        provider.definitions[4] = { ...provider.definitions[4]!, description: 'a new object' };
-        const after = await turn(kernel, context({ turn: 'after' }));
-        expect(after.listed.tools.find((t) => t.name === 'docs.t004')!.description).toBe('a new object');
-        expect(after.listed.catalogHash).not.toBe(before.listed.catalogHash);
-        // Only `turn` takes host objects as values; the other strategies clone and never freeze them.
-        expect(Object.isFrozen(provider.definitions[0])).toBe(strategy === 'turn');
-      },
-    );
+    it(`${strategy}: a tool replaced by a new object after its definitions froze is served next turn`, async () => {
+      const provider = hostProvider();
+      const { kernel } = makeWorld({ providers: [provider], strategy });
+      for (let t = 0; t < 3; t++) await turn(kernel, context({ turn: `w${t}` }));
+      const before = await turn(kernel, context({ turn: 'before' }));
+      provider.definitions[4] = { ...provider.definitions[4]!, description: 'a new object' };
+      const after = await turn(kernel, context({ turn: 'after' }));
+      expect(after.listed.tools.find((t) => t.name === 'docs.t004')!.description).toBe('a new object');
+      expect(after.listed.catalogHash).not.toBe(before.listed.catalogHash);
+      // Only `turn` takes host objects as values; the other strategies clone and never freeze them.
+      expect(Object.isFrozen(provider.definitions[0])).toBe(strategy === 'turn');
+    });
   }
 });

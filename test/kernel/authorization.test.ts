@@ -164,30 +164,27 @@ describe('purposes', () => {
 
 describe('the two instants', () => {
   // Each case: a grant window, the turn's admission offset, and the offsets of its operations.
-  it(
-    'notBefore and issuedAt are judged at admission: a ' + 'grant that starts mid-turn waits for the next turn',
-    async () => {
-      const world = makeWorld({
-        grants: [
-          grant({ id: 'g-later', constraints: { notBefore: instant(5 * MINUTE) } }),
-          grant({ id: 'g-issued-later', path: ['x'], issuedAt: instant(5 * MINUTE) }),
-        ],
-      });
-      const admitted = context({ turn: '1', at: 0 });
-      const scope = await world.kernel.openTurnAuthority(admitted);
-      // Ten minutes into the turn both grants are in force by the wall clock, but not at admission.
-      const later = context({ turn: '1', at: 10 * MINUTE });
-      const a = await attempt(world, later, 'docs.read', ['a']);
-      expect(a).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
-      scope.close();
+  it('notBefore and issuedAt are judged at admission: a grant starting mid-turn waits for the next turn', async () => {
+    const world = makeWorld({
+      grants: [
+        grant({ id: 'g-later', constraints: { notBefore: instant(5 * MINUTE) } }),
+        grant({ id: 'g-issued-later', path: ['x'], issuedAt: instant(5 * MINUTE) }),
+      ],
+    });
+    const admitted = context({ turn: '1', at: 0 });
+    const scope = await world.kernel.openTurnAuthority(admitted);
+    // Ten minutes into the turn both grants are in force by the wall clock, but not at admission.
+    const later = context({ turn: '1', at: 10 * MINUTE });
+    const a = await attempt(world, later, 'docs.read', ['a']);
+    expect(a).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+    scope.close();
 
-      const next = context({ turn: '2', at: 10 * MINUTE });
-      const nextScope = await world.kernel.openTurnAuthority(next);
-      expect(outcome(await attempt(world, next, 'docs.read', ['a']))).toBe('succeeded');
-      expect(outcome(await attempt(world, next, 'docs.read', ['x']))).toBe('succeeded');
-      nextScope.close();
-    },
-  );
+    const next = context({ turn: '2', at: 10 * MINUTE });
+    const nextScope = await world.kernel.openTurnAuthority(next);
+    expect(outcome(await attempt(world, next, 'docs.read', ['a']))).toBe('succeeded');
+    expect(outcome(await attempt(world, next, 'docs.read', ['x']))).toBe('succeeded');
+    nextScope.close();
+  });
 
   it('a revocation instant passed mid-turn is not seen until the next turn', async () => {
     const world = makeWorld({ grants: [grant({ id: 'g-revoked-soon', revokedAt: instant(5 * MINUTE) })] });
@@ -215,35 +212,29 @@ describe('the two instants', () => {
     expect(source.loads).toHaveLength(2);
   });
 
-  it(
-    'expiry is judged at now: a grant that lapses ' + 'mid-turn refuses mid-turn, at discovery and at listing',
-    async () => {
-      const world = makeWorld({
-        grants: [grant({ id: 'g-expiring', constraints: { expiresAt: instant(5 * MINUTE) } })],
-      });
-      const scope = await world.kernel.openTurnAuthority(context({ at: 0 }));
-      expect(outcome(await attempt(world, context({ at: 1 * MINUTE }), 'docs.read', ['a']))).toBe('succeeded');
-      const lapsed = await attempt(world, context({ at: 5 * MINUTE }), 'docs.read', ['a']);
-      expect(lapsed).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
-      expect(eventFor(world.audit, 'tool.invoked', lapsed.id)).toMatchObject({ cause: 'no_matching_grant' });
-      expect((await world.kernel.listTools(context({ at: 6 * MINUTE }))).tools.map((t) => t.name)).toEqual([]);
-      scope.close();
-    },
-  );
+  it('expiry is judged at now: a grant lapsing mid-turn refuses mid-turn, at discovery and at listing', async () => {
+    const world = makeWorld({
+      grants: [grant({ id: 'g-expiring', constraints: { expiresAt: instant(5 * MINUTE) } })],
+    });
+    const scope = await world.kernel.openTurnAuthority(context({ at: 0 }));
+    expect(outcome(await attempt(world, context({ at: 1 * MINUTE }), 'docs.read', ['a']))).toBe('succeeded');
+    const lapsed = await attempt(world, context({ at: 5 * MINUTE }), 'docs.read', ['a']);
+    expect(lapsed).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+    expect(eventFor(world.audit, 'tool.invoked', lapsed.id)).toMatchObject({ cause: 'no_matching_grant' });
+    expect((await world.kernel.listTools(context({ at: 6 * MINUTE }))).tools.map((t) => t.name)).toEqual([]);
+    scope.close();
+  });
 
-  it(
-    'expiry is judged at the later of admission and now: a ' + 'clock running backwards does not revive a lapsed grant',
-    async () => {
-      const world = makeWorld({
-        grants: [grant({ id: 'g-expired', constraints: { expiresAt: instant(5 * MINUTE) } })],
-      });
-      // Admitted after the grant lapsed; the host's clock then steps back before the expiry.
-      const scope = await world.kernel.openTurnAuthority(context({ at: 10 * MINUTE }));
-      expect(outcome(await attempt(world, context({ at: 1 * MINUTE }), 'docs.read', ['a']))).toBe('tool_unavailable');
-      expect((await world.kernel.listTools(context({ at: 1 * MINUTE }))).tools).toEqual([]);
-      scope.close();
-    },
-  );
+  it('expiry is judged at the later of admission and now: a clock going back revives no lapsed grant', async () => {
+    const world = makeWorld({
+      grants: [grant({ id: 'g-expired', constraints: { expiresAt: instant(5 * MINUTE) } })],
+    });
+    // Admitted after the grant lapsed; the host's clock then steps back before the expiry.
+    const scope = await world.kernel.openTurnAuthority(context({ at: 10 * MINUTE }));
+    expect(outcome(await attempt(world, context({ at: 1 * MINUTE }), 'docs.read', ['a']))).toBe('tool_unavailable');
+    expect((await world.kernel.listTools(context({ at: 1 * MINUTE }))).tools).toEqual([]);
+    scope.close();
+  });
 
   it('a grant that lapsed mid-turn stays lapsed when the host clock then steps back inside the turn', async () => {
     const world = makeWorld({ grants: [grant({ id: 'g-expiring', constraints: { expiresAt: instant(5 * MINUTE) } })] });
@@ -432,23 +423,20 @@ describe('bounded grants (maxUses)', () => {
 });
 
 describe('discovery', () => {
-  it(
-    'uses the looser test: a narrow grant sees a broadly ' + 'declared tool, and a broad grant a narrowly declared one',
-    async () => {
-      const world = makeWorld({
-        grants: [grant({ id: 'g-narrow', path: ['handbook'], scope: 'exact' })],
-        tools: [
-          tool({ name: 'docs.read' }),
-          tool({ name: 'docs.deep', ceilingPath: ['handbook', 'eng', 'deploys'] }),
-          tool({ name: 'docs.sideways', ceilingPath: ['payroll'] }),
-          tool({ name: 'docs.write', readWrite: 'write' }),
-        ],
-      });
-      const listed = await world.kernel.listTools(context());
-      expect(listed.tools.map((t) => t.name)).toEqual(['docs.deep', 'docs.read']);
-      expect(listed.withheldCount).toBe(2);
-    },
-  );
+  it('uses the looser test: a narrow grant sees a broad tool, and a broad grant a narrow one', async () => {
+    const world = makeWorld({
+      grants: [grant({ id: 'g-narrow', path: ['handbook'], scope: 'exact' })],
+      tools: [
+        tool({ name: 'docs.read' }),
+        tool({ name: 'docs.deep', ceilingPath: ['handbook', 'eng', 'deploys'] }),
+        tool({ name: 'docs.sideways', ceilingPath: ['payroll'] }),
+        tool({ name: 'docs.write', readWrite: 'write' }),
+      ],
+    });
+    const listed = await world.kernel.listTools(context());
+    expect(listed.tools.map((t) => t.name)).toEqual(['docs.deep', 'docs.read']);
+    expect(listed.withheldCount).toBe(2);
+  });
 
   it('never consumes a bounded grant and never reads the usage store', async () => {
     const usage = new CountingUsageStore();

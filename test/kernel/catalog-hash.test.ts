@@ -101,25 +101,19 @@ describe('catalogHash', () => {
     ).toThrow(/publishes 'docs.read' twice/);
   });
 
-  it(
-    'excludes the handler: two kernels with different ' + 'handlers for the same definitions list the same hash',
-    async () => {
-      const first = makeWorld({
-        tools: [tool({ name: 'docs.read', invoke: () => 'one' })],
-        grants: [grant({ id: 'g1' })],
-      });
-      const second = makeWorld({
-        tools: [tool({ name: 'docs.read', resolve: null, parse: () => ({}), invoke: () => 'two' })],
-        grants: [grant({ id: 'other-grant-id' })],
-      });
-      const [a, b] = [
-        await first.kernel.listTools(context()),
-        await second.kernel.listTools(context({ turn: 'other' })),
-      ];
-      expect(a.catalogHash).toBe(b.catalogHash);
-      expect(a.catalogHash).toBe(catalogHash(a.tools));
-    },
-  );
+  it('excludes the handler: kernels with different handlers for the same definitions list the same hash', async () => {
+    const first = makeWorld({
+      tools: [tool({ name: 'docs.read', invoke: () => 'one' })],
+      grants: [grant({ id: 'g1' })],
+    });
+    const second = makeWorld({
+      tools: [tool({ name: 'docs.read', resolve: null, parse: () => ({}), invoke: () => 'two' })],
+      grants: [grant({ id: 'other-grant-id' })],
+    });
+    const [a, b] = [await first.kernel.listTools(context()), await second.kernel.listTools(context({ turn: 'other' }))];
+    expect(a.catalogHash).toBe(b.catalogHash);
+    expect(a.catalogHash).toBe(catalogHash(a.tools));
+  });
 
   it('of a listing is the hash of exactly the kept definitions', async () => {
     const { kernel } = makeWorld({

@@ -68,28 +68,25 @@ describe('a catalogue past the limits', () => {
         ],
       ];
       for (const [label, build, reason] of cases) {
-        it(
-          `${label}: tool_catalog_unavailable (${reason}); ` + `no listing recorded; a call is refused the same way`,
-          async () => {
-            const { provider, check } = build();
-            const { kernel, audit } = makeWorld({ providers: [provider], strategy });
-            const ctx = context();
-            const scope = await kernel.openTurnAuthority(ctx);
-            const listed = await kernel.listTools(ctx);
-            expect(listed).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
-            const events = audit.ofType('tool.catalog.listed');
-            expect(events.map((e) => e.outcome)).toEqual(['failed']);
-            expect(events[0]!.reason).toBe('tool_catalog_unavailable');
-            expect(events[0]!.cause?.startsWith(`${reason}:`)).toBe(true);
-            expect(events[0]!.catalogHash).toBeUndefined();
-            const result = await kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }));
-            expect(result).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
-            scope.close();
-            check?.();
-            // At most the one well-formed definition before the refused one was compiled; the refused one never was.
-            expect(kernel.counters.definitionsCompiled).toBeLessThanOrEqual(1);
-          },
-        );
+        it(`${label}: tool_catalog_unavailable (${reason}); no listing recorded; a call is refused alike`, async () => {
+          const { provider, check } = build();
+          const { kernel, audit } = makeWorld({ providers: [provider], strategy });
+          const ctx = context();
+          const scope = await kernel.openTurnAuthority(ctx);
+          const listed = await kernel.listTools(ctx);
+          expect(listed).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
+          const events = audit.ofType('tool.catalog.listed');
+          expect(events.map((e) => e.outcome)).toEqual(['failed']);
+          expect(events[0]!.reason).toBe('tool_catalog_unavailable');
+          expect(events[0]!.cause?.startsWith(`${reason}:`)).toBe(true);
+          expect(events[0]!.catalogHash).toBeUndefined();
+          const result = await kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }));
+          expect(result).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
+          scope.close();
+          check?.();
+          // At most the one well-formed definition before the refused one was compiled; the refused one never was.
+          expect(kernel.counters.definitionsCompiled).toBeLessThanOrEqual(1);
+        });
       }
     });
   }

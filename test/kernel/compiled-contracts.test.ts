@@ -330,30 +330,27 @@ describe('compiled contracts agree with zod', () => {
     }
   });
 
-  it(
-    'AccessContext: an address with a symbol key, a hidden ' + 'extra key or a hidden id is judged as zod judges it',
-    () => {
-      const context = (actor: unknown) => ({
-        namespaceId: 'acme',
-        actor,
-        authority: { kind: 'service', serviceId: 'acme-grants' },
-        owner: { kind: 'group', groupId: 'acme' },
-        purpose: 'assist',
-        traceId: 'trace-1',
-        enabledToolNamespaces: ['files'],
-        now: '2026-11-30T09:00:00.000Z',
-      });
-      const withSymbol = Object.assign({ kind: 'human', userId: 'ada' }, { [Symbol('k')]: 1 });
-      const hiddenExtra = Object.defineProperty({ kind: 'human', userId: 'ada' }, 'extra', {
-        value: 1,
-        enumerable: false,
-      });
-      const hiddenId = Object.defineProperty({ kind: 'human' }, 'userId', { value: 'ada', enumerable: false });
-      const inherited = Object.assign(Object.create({ userId: 'ada' }) as object, { kind: 'human' });
-      for (const actor of [withSymbol, hiddenExtra, hiddenId, inherited])
-        agree(safeParseAccessContext, AccessContextSchema, context(actor));
-    },
-  );
+  it('AccessContext: an address with a symbol key, a hidden extra key or a hidden id is judged as zod does', () => {
+    const context = (actor: unknown) => ({
+      namespaceId: 'acme',
+      actor,
+      authority: { kind: 'service', serviceId: 'acme-grants' },
+      owner: { kind: 'group', groupId: 'acme' },
+      purpose: 'assist',
+      traceId: 'trace-1',
+      enabledToolNamespaces: ['files'],
+      now: '2026-11-30T09:00:00.000Z',
+    });
+    const withSymbol = Object.assign({ kind: 'human', userId: 'ada' }, { [Symbol('k')]: 1 });
+    const hiddenExtra = Object.defineProperty({ kind: 'human', userId: 'ada' }, 'extra', {
+      value: 1,
+      enumerable: false,
+    });
+    const hiddenId = Object.defineProperty({ kind: 'human' }, 'userId', { value: 'ada', enumerable: false });
+    const inherited = Object.assign(Object.create({ userId: 'ada' }) as object, { kind: 'human' });
+    for (const actor of [withSymbol, hiddenExtra, hiddenId, inherited])
+      agree(safeParseAccessContext, AccessContextSchema, context(actor));
+  });
 
   it('AccessContext', () => {
     const address = fc.oneof(
@@ -406,28 +403,25 @@ describe('compiled contracts agree with zod', () => {
     );
   });
 
-  it(
-    "AccessContext: the reference world's context takes the " + 'hand-checked path and comes back as zod would copy it',
-    () => {
-      const context = {
-        namespaceId: 'acme',
-        actor: { kind: 'human', userId: 'ada' },
-        authority: { kind: 'service', serviceId: 'acme-grants' },
-        owner: { kind: 'group', groupId: 'acme' },
-        purpose: 'assist with project files',
-        traceId: 'trace-1',
-        turnId: 'turn-1',
-        enabledToolNamespaces: ['files', 'notion'],
-        now: '2026-11-30T09:00:00.000Z',
-      };
-      const zod = vi.spyOn(AccessContextSchema, 'safeParse');
-      const parsed = safeParseAccessContext(context);
-      expect(zod).not.toHaveBeenCalled();
-      zod.mockRestore();
-      expect(parsed).toEqual({ success: true, data: AccessContextSchema.parse(context) });
-      expect(Object.keys(parsed.data!)).toEqual(Object.keys(AccessContextSchema.parse(context)));
-      expect(parsed.data!.actor).not.toBe(context.actor);
-      expect(parsed.data!.enabledToolNamespaces).not.toBe(context.enabledToolNamespaces);
-    },
-  );
+  it("AccessContext: the reference world's context takes the hand-checked path, returned as zod copies it", () => {
+    const context = {
+      namespaceId: 'acme',
+      actor: { kind: 'human', userId: 'ada' },
+      authority: { kind: 'service', serviceId: 'acme-grants' },
+      owner: { kind: 'group', groupId: 'acme' },
+      purpose: 'assist with project files',
+      traceId: 'trace-1',
+      turnId: 'turn-1',
+      enabledToolNamespaces: ['files', 'notion'],
+      now: '2026-11-30T09:00:00.000Z',
+    };
+    const zod = vi.spyOn(AccessContextSchema, 'safeParse');
+    const parsed = safeParseAccessContext(context);
+    expect(zod).not.toHaveBeenCalled();
+    zod.mockRestore();
+    expect(parsed).toEqual({ success: true, data: AccessContextSchema.parse(context) });
+    expect(Object.keys(parsed.data!)).toEqual(Object.keys(AccessContextSchema.parse(context)));
+    expect(parsed.data!.actor).not.toBe(context.actor);
+    expect(parsed.data!.enabledToolNamespaces).not.toBe(context.enabledToolNamespaces);
+  });
 });

@@ -62,22 +62,19 @@ function compiledAndReused(kernel: MediationKernel) {
 }
 
 describe('content-addressed registration (turn)', () => {
-  it(
-    'compiles each definition once; an unchanged answer ' + 'is reused whole, by content, with the new handlers',
-    async () => {
-      const provider = freshProvider();
-      const { kernel } = makeWorld({ tools: [], providers: [provider] });
-      const first = await turn(kernel, '1');
-      expect(compiledAndReused(kernel)).toEqual({ compiled: TOOLS, reused: 0 });
-      const second = await turn(kernel, '2');
-      expect(compiledAndReused(kernel)).toEqual({ compiled: TOOLS, reused: TOOLS });
-      expect(second.listed.catalogHash).toBe(first.listed.catalogHash);
-      // The shared part is the frozen definition; the handler is this turn's.
-      expect(second.listed.tools[7]).toBe(first.listed.tools[7]);
-      expect(first.result).toMatchObject({ status: 'succeeded', output: { served: 'v1' } });
-      expect(second.result).toMatchObject({ status: 'succeeded', output: { served: 'v2' } });
-    },
-  );
+  it('compiles each definition once; an unchanged answer is reused whole, by content, with new handlers', async () => {
+    const provider = freshProvider();
+    const { kernel } = makeWorld({ tools: [], providers: [provider] });
+    const first = await turn(kernel, '1');
+    expect(compiledAndReused(kernel)).toEqual({ compiled: TOOLS, reused: 0 });
+    const second = await turn(kernel, '2');
+    expect(compiledAndReused(kernel)).toEqual({ compiled: TOOLS, reused: TOOLS });
+    expect(second.listed.catalogHash).toBe(first.listed.catalogHash);
+    // The shared part is the frozen definition; the handler is this turn's.
+    expect(second.listed.tools[7]).toBe(first.listed.tools[7]);
+    expect(first.result).toMatchObject({ status: 'succeeded', output: { served: 'v1' } });
+    expect(second.result).toMatchObject({ status: 'succeeded', output: { served: 'v2' } });
+  });
 
   it(
     'a definition changed in one field is compiled again, and ' +
@@ -99,28 +96,25 @@ describe('content-addressed registration (turn)', () => {
     },
   );
 
-  it(
-    'a change to any one field is a new definition: ' + 'description, schema, namespace, annotations, ceiling path',
-    async () => {
-      const edits: Partial<ToolDefinition>[] = [
-        { description: 'changed' },
-        { inputSchema: { type: 'object', properties: { path: { type: 'array' } } } },
-        { readWrite: 'write' },
-        { annotations: { destructive: true } },
-        { requiredCapability: { resource: { namespace: 'docs', path: ['a'] }, action: 'read' } },
-      ];
-      for (const edit of edits) {
-        const provider = freshProvider((i, n) => (i === 7 && n >= 2 ? edit : {}));
-        const { kernel } = makeWorld({ tools: [], providers: [provider] });
-        const first = await turn(kernel, '1');
-        const second = await turn(kernel, '2');
-        expect(compiledAndReused(kernel)).toEqual({ compiled: TOOLS + 1, reused: TOOLS - 1 });
-        const shown = second.listed.tools.find((t) => t.name === 'docs.t007')!;
-        expect(shown).toMatchObject(edit);
-        expect(shown).not.toBe(first.listed.tools.find((t) => t.name === 'docs.t007'));
-      }
-    },
-  );
+  it('a change to any field is a new definition: description, schema, namespace, annotations, ceiling', async () => {
+    const edits: Partial<ToolDefinition>[] = [
+      { description: 'changed' },
+      { inputSchema: { type: 'object', properties: { path: { type: 'array' } } } },
+      { readWrite: 'write' },
+      { annotations: { destructive: true } },
+      { requiredCapability: { resource: { namespace: 'docs', path: ['a'] }, action: 'read' } },
+    ];
+    for (const edit of edits) {
+      const provider = freshProvider((i, n) => (i === 7 && n >= 2 ? edit : {}));
+      const { kernel } = makeWorld({ tools: [], providers: [provider] });
+      const first = await turn(kernel, '1');
+      const second = await turn(kernel, '2');
+      expect(compiledAndReused(kernel)).toEqual({ compiled: TOOLS + 1, reused: TOOLS - 1 });
+      const shown = second.listed.tools.find((t) => t.name === 'docs.t007')!;
+      expect(shown).toMatchObject(edit);
+      expect(shown).not.toBe(first.listed.tools.find((t) => t.name === 'docs.t007'));
+    }
+  });
 
   it(
     'a frozen definition object is reused by identity; one with ' +

@@ -293,21 +293,18 @@ describe('a lease whose authority came from memory', () => {
     },
   );
 
-  it(
-    'TurnLease: a signal asked for before release aborts ' + 'on release; one asked for after is aborted already',
-    async () => {
-      const { TurnLease, prepareContext } = await import('../../src/kernel/internals.js');
-      const authority = { status: 'unavailable', code: 'grant_source_failed', detail: 'x', admittedAtMs: 0 } as const;
-      const early = new TurnLease(prepareContext(context()), true, () => authority);
-      expect(early.authority).toBe(authority);
-      const signal = early.released.signal;
-      expect(signal.aborted).toBe(false);
-      early.release();
-      expect([signal.aborted, early.isReleased]).toEqual([true, true]);
-      const late = new TurnLease(prepareContext(context()), true, () => authority);
-      late.release();
-      expect(late.released.signal.aborted).toBe(true);
-      expect(String(late.released.signal.reason)).toContain('turn lease released');
-    },
-  );
+  it('TurnLease: a signal asked for before release aborts on release; one asked for after is aborted', async () => {
+    const { TurnLease, prepareContext } = await import('../../src/kernel/internals.js');
+    const authority = { status: 'unavailable', code: 'grant_source_failed', detail: 'x', admittedAtMs: 0 } as const;
+    const early = new TurnLease(prepareContext(context()), true, () => authority);
+    expect(early.authority).toBe(authority);
+    const signal = early.released.signal;
+    expect(signal.aborted).toBe(false);
+    early.release();
+    expect([signal.aborted, early.isReleased]).toEqual([true, true]);
+    const late = new TurnLease(prepareContext(context()), true, () => authority);
+    late.release();
+    expect(late.released.signal.aborted).toBe(true);
+    expect(String(late.released.signal.reason)).toContain('turn lease released');
+  });
 });

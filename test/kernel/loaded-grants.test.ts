@@ -85,21 +85,18 @@ describe('grant loading', () => {
     expect(keptGrant(frozen)).toBe(kept);
   });
 
-  it(
-    'validates an unfrozen grant at every open: one edited ' + 'in place between turns fails the next turn closed',
-    async () => {
-      const loose = grant({ id: 'g-loose' }) as Grant & { issuedAt: string };
-      const { kernel, audit } = makeWorld({ grantSource: fixedSource([loose]) });
-      const first = await kernel.openTurnAuthority(turnContext(1));
-      expect(first.status).toBe('available');
-      first.close();
-      loose.issuedAt = 'yesterday';
-      const second = await kernel.openTurnAuthority(turnContext(2));
-      expect(second).toMatchObject({ status: 'unavailable', reason: 'invalid_grant_material' });
-      second.close();
-      expect(audit.ofType('authority.resolved').map((e) => e.outcome)).toEqual(['succeeded', 'failed']);
-    },
-  );
+  it('validates an unfrozen grant at every open: one edited in place between turns fails the next closed', async () => {
+    const loose = grant({ id: 'g-loose' }) as Grant & { issuedAt: string };
+    const { kernel, audit } = makeWorld({ grantSource: fixedSource([loose]) });
+    const first = await kernel.openTurnAuthority(turnContext(1));
+    expect(first.status).toBe('available');
+    first.close();
+    loose.issuedAt = 'yesterday';
+    const second = await kernel.openTurnAuthority(turnContext(2));
+    expect(second).toMatchObject({ status: 'unavailable', reason: 'invalid_grant_material' });
+    second.close();
+    expect(audit.ofType('authority.resolved').map((e) => e.outcome)).toEqual(['succeeded', 'failed']);
+  });
 
   it('a kept grant still answers only its own subject, issuer and namespace', async () => {
     const frozen = deepFreeze(grant({ id: 'g-frozen' }));

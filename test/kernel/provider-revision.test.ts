@@ -122,36 +122,30 @@ describe('an unchanged revision: no listTools, no definition read (turn)', () =>
     },
   );
 
-  it(
-    'a provider that cannot tell (undefined) is listed ' + 'and compared every turn, as one without the signal',
-    async () => {
-      const { provider, counter, state } = revisedProvider();
-      state.revision = undefined;
-      const { kernel } = makeWorld({ providers: [provider] });
-      await turn(kernel, context({ turn: '1' }));
-      const reads = counter.reads;
-      await turn(kernel, context({ turn: '2' }));
-      expect(state.listings).toBe(2);
-      expect(counter.reads).toBeGreaterThan(reads);
-      expect(kernel.counters.listingsByRevision).toBe(0);
-    },
-  );
+  it('a provider that cannot tell (undefined) is listed and compared each turn, as one with no signal', async () => {
+    const { provider, counter, state } = revisedProvider();
+    state.revision = undefined;
+    const { kernel } = makeWorld({ providers: [provider] });
+    await turn(kernel, context({ turn: '1' }));
+    const reads = counter.reads;
+    await turn(kernel, context({ turn: '2' }));
+    expect(state.listings).toBe(2);
+    expect(counter.reads).toBeGreaterThan(reads);
+    expect(kernel.counters.listingsByRevision).toBe(0);
+  });
 
-  it(
-    'trusts the revision: a definition changed under an ' + 'unchanged revision is not seen until the revision moves',
-    async () => {
-      const { provider, definitions, state } = revisedProvider();
-      const { kernel } = makeWorld({ providers: [provider] });
-      await turn(kernel, context({ turn: '1' }));
-      definitions[7]!.description = 'edited';
-      const stale = await turn(kernel, context({ turn: '2' }));
-      expect(stale.listed.tools.find((t) => t.name === 'docs.t007')!.description).not.toBe('edited');
-      state.revision = 'r2';
-      const fresh = await turn(kernel, context({ turn: '3' }));
-      expect(fresh.listed.tools.find((t) => t.name === 'docs.t007')!.description).toBe('edited');
-      expect(fresh.listed.catalogHash).not.toBe(stale.listed.catalogHash);
-    },
-  );
+  it('trusts the revision: a definition changed under an unchanged revision is unseen until it moves', async () => {
+    const { provider, definitions, state } = revisedProvider();
+    const { kernel } = makeWorld({ providers: [provider] });
+    await turn(kernel, context({ turn: '1' }));
+    definitions[7]!.description = 'edited';
+    const stale = await turn(kernel, context({ turn: '2' }));
+    expect(stale.listed.tools.find((t) => t.name === 'docs.t007')!.description).not.toBe('edited');
+    state.revision = 'r2';
+    const fresh = await turn(kernel, context({ turn: '3' }));
+    expect(fresh.listed.tools.find((t) => t.name === 'docs.t007')!.description).toBe('edited');
+    expect(fresh.listed.catalogHash).not.toBe(stale.listed.catalogHash);
+  });
 });
 
 describe('a new revision is listed and served next turn, under every strategy', () => {
@@ -341,30 +335,27 @@ describe('ProviderRevisions is bounded', () => {
 });
 
 describe('recall by revision (no provider asked) falls back to asking whenever it cannot answer the turn', () => {
-  it(
-    'recalled answers that collide across providers are ' + 'refused by name on every turn, naming the later provider',
-    async () => {
-      const provider = (id: string): ContextToolProvider => ({
-        id,
-        catalogueRevision: () => 'fixed',
-        listTools: async () => [tool({ name: 'docs.same', source: `provider:${id}` })],
-      });
-      const { kernel, audit } = makeWorld({ providers: [provider('aa-first'), provider('zz-second')] });
-      for (const id of ['1', '2', '3']) {
-        const ctx = context({ turn: id });
-        const scope = await kernel.openTurnAuthority(ctx);
-        const listed = await kernel.listTools(ctx);
-        scope.close();
-        expect(listed).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
-      }
-      const events = audit.ofType('tool.catalog.listed');
-      expect(events.map((e) => e.outcome)).toEqual(['failed', 'failed', 'failed']);
-      for (const event of events) expect(event.cause).toMatch(/^duplicate_name: provider 'zz-second'/);
-      // Both answers were remembered on the first turn and recalled on the others: neither provider asked again.
-      expect(kernel.counters.providerCalls).toBe(2);
-      expect(kernel.counters.derivations).toBe(3);
-    },
-  );
+  it('recalled answers colliding across providers are refused each turn, naming the later provider', async () => {
+    const provider = (id: string): ContextToolProvider => ({
+      id,
+      catalogueRevision: () => 'fixed',
+      listTools: async () => [tool({ name: 'docs.same', source: `provider:${id}` })],
+    });
+    const { kernel, audit } = makeWorld({ providers: [provider('aa-first'), provider('zz-second')] });
+    for (const id of ['1', '2', '3']) {
+      const ctx = context({ turn: id });
+      const scope = await kernel.openTurnAuthority(ctx);
+      const listed = await kernel.listTools(ctx);
+      scope.close();
+      expect(listed).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
+    }
+    const events = audit.ofType('tool.catalog.listed');
+    expect(events.map((e) => e.outcome)).toEqual(['failed', 'failed', 'failed']);
+    for (const event of events) expect(event.cause).toMatch(/^duplicate_name: provider 'zz-second'/);
+    // Both answers were remembered on the first turn and recalled on the others: neither provider asked again.
+    expect(kernel.counters.providerCalls).toBe(2);
+    expect(kernel.counters.derivations).toBe(3);
+  });
 
   it('counts one derivation per turn and one recall per provider, and serves the recalled handler', async () => {
     const { provider, state } = revisedProvider();
@@ -379,20 +370,17 @@ describe('recall by revision (no provider asked) falls back to asking whenever i
     expect(other.state.revisionsAsked).toBe(3);
   });
 
-  it(
-    'a provider without a signal beside one with it: ' + 'every turn asks the one without and recalls the other',
-    async () => {
-      const { provider, state } = revisedProvider();
-      const plain = revisedProvider('notes');
-      (plain.provider as { id: string }).id = 'plain';
-      delete (plain.provider as { catalogueRevision?: unknown }).catalogueRevision;
-      const { kernel } = makeWorld({ providers: [provider, plain.provider] });
-      for (const id of ['1', '2', '3']) await turn(kernel, context({ turn: id }));
-      expect(state.listings).toBe(1);
-      expect(plain.state.listings).toBe(3);
-      expect(kernel.counters.listingsByRevision).toBe(2);
-    },
-  );
+  it('a provider without a signal beside one with it: each turn asks the one without, recalls the other', async () => {
+    const { provider, state } = revisedProvider();
+    const plain = revisedProvider('notes');
+    (plain.provider as { id: string }).id = 'plain';
+    delete (plain.provider as { catalogueRevision?: unknown }).catalogueRevision;
+    const { kernel } = makeWorld({ providers: [provider, plain.provider] });
+    for (const id of ['1', '2', '3']) await turn(kernel, context({ turn: id }));
+    expect(state.listings).toBe(1);
+    expect(plain.state.listings).toBe(3);
+    expect(kernel.counters.listingsByRevision).toBe(2);
+  });
 
   it('a listing whose caller already aborted is interrupted, not answered from recall', async () => {
     const { provider } = revisedProvider();

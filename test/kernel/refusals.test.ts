@@ -49,19 +49,16 @@ describe('1. trace', () => {
 });
 
 describe('2. authority', () => {
-  it(
-    'an unavailable authority is denied authority_unavailable, ' + 'failClosed, with the resolver code as cause',
-    async () => {
-      const { result, invoked } = await once({ grantSource: { load: async () => 'not grants' } }, 'docs.read');
-      expect(result).toMatchObject({ status: 'denied', code: 'authority_unavailable' });
-      expect(invoked()).toMatchObject({
-        outcome: 'denied',
-        reason: 'authority_unavailable',
-        cause: 'invalid_grant_material',
-        failClosed: true,
-      });
-    },
-  );
+  it("an unavailable authority is denied authority_unavailable, failClosed, the resolver's code as cause", async () => {
+    const { result, invoked } = await once({ grantSource: { load: async () => 'not grants' } }, 'docs.read');
+    expect(result).toMatchObject({ status: 'denied', code: 'authority_unavailable' });
+    expect(invoked()).toMatchObject({
+      outcome: 'denied',
+      reason: 'authority_unavailable',
+      cause: 'invalid_grant_material',
+      failClosed: true,
+    });
+  });
 });
 
 describe('3. catalogue', () => {
@@ -279,42 +276,39 @@ describe('7. requirement', () => {
     expect(kernel.counters.decisions).toBe(0);
   });
 
-  it(
-    'a requirement outside the declared ceiling fails ' + 'invalid_tool_requirement, even when a grant would allow it',
-    async () => {
-      const escapes = [
-        ['another action', (path: unknown) => ({ resource: { namespace: 'docs', path }, action: 'delete' })],
-        ['another namespace', (path: unknown) => ({ resource: { namespace: 'notion', path }, action: 'read' })],
-        [
-          'a path the ceiling does not prefix',
-          () => ({ resource: { namespace: 'docs', path: ['etc', 'passwd'] }, action: 'read' }),
-        ],
-        ['a path above the ceiling', () => ({ resource: { namespace: 'docs', path: [] }, action: 'read' })],
-      ] as const;
-      for (const [, requirement] of escapes) {
-        const escaping = tool({
-          name: 'docs.read',
-          ceilingPath: ['sandbox'],
-          resolve: (_c, parsed) => requirement(parsed.arguments.path),
-        });
-        const { result, invoked, kernel } = await once(
-          {
-            tools: [escaping],
-            grants: [
-              grant({ id: 'g-all', namespace: 'docs', actions: ['*'] }),
-              grant({ id: 'g-notion', namespace: 'notion', actions: ['*'] }),
-            ],
-          },
-          'docs.read',
-          { path: ['sandbox', 'a'] },
-        );
-        expect(result).toMatchObject({ status: 'failed', code: 'invalid_tool_requirement' });
-        expect(invoked()).toMatchObject({ outcome: 'failed', reason: 'invalid_tool_requirement' });
-        expect(kernel.counters.decisions).toBe(0);
-        expect(escaping.seen.invoked).toBe(0);
-      }
-    },
-  );
+  it('a requirement outside the declared ceiling fails invalid_tool_requirement, even if a grant allows', async () => {
+    const escapes = [
+      ['another action', (path: unknown) => ({ resource: { namespace: 'docs', path }, action: 'delete' })],
+      ['another namespace', (path: unknown) => ({ resource: { namespace: 'notion', path }, action: 'read' })],
+      [
+        'a path the ceiling does not prefix',
+        () => ({ resource: { namespace: 'docs', path: ['etc', 'passwd'] }, action: 'read' }),
+      ],
+      ['a path above the ceiling', () => ({ resource: { namespace: 'docs', path: [] }, action: 'read' })],
+    ] as const;
+    for (const [, requirement] of escapes) {
+      const escaping = tool({
+        name: 'docs.read',
+        ceilingPath: ['sandbox'],
+        resolve: (_c, parsed) => requirement(parsed.arguments.path),
+      });
+      const { result, invoked, kernel } = await once(
+        {
+          tools: [escaping],
+          grants: [
+            grant({ id: 'g-all', namespace: 'docs', actions: ['*'] }),
+            grant({ id: 'g-notion', namespace: 'notion', actions: ['*'] }),
+          ],
+        },
+        'docs.read',
+        { path: ['sandbox', 'a'] },
+      );
+      expect(result).toMatchObject({ status: 'failed', code: 'invalid_tool_requirement' });
+      expect(invoked()).toMatchObject({ outcome: 'failed', reason: 'invalid_tool_requirement' });
+      expect(kernel.counters.decisions).toBe(0);
+      expect(escaping.seen.invoked).toBe(0);
+    }
+  });
 
   it('a requirement inside the ceiling, or with no resolveRequirement at all, is authorized as stated', async () => {
     const inside = tool({ name: 'docs.read', ceilingPath: ['sandbox'] });
@@ -392,30 +386,27 @@ describe('8. decision codes', () => {
 });
 
 describe('9. the handler', () => {
-  it(
-    'a handler that throws, or rejects, fails ' + 'tool_execution_failed, recorded with the grant that allowed it',
-    async () => {
-      const throwing: ToolHandler = {
-        definition: tool({ name: 'docs.read' }).definition,
-        parseArguments: (args) => args,
-        invoke: () => {
-          throw new Error('disk on fire');
-        },
-      };
-      for (const handler of [
-        throwing,
-        tool({ name: 'docs.read', invoke: () => Promise.reject(new Error('disk on fire')) }),
-      ]) {
-        const { result, invoked } = await once({ tools: [handler] }, 'docs.read');
-        expect(result).toMatchObject({
-          status: 'failed',
-          code: 'tool_execution_failed',
-          message: expect.stringContaining('disk on fire'),
-        });
-        expect(invoked()).toMatchObject({ outcome: 'failed', reason: 'tool_execution_failed', grantId: 'g-read' });
-      }
-    },
-  );
+  it('a handler that throws or rejects fails tool_execution_failed, recorded with the grant allowing it', async () => {
+    const throwing: ToolHandler = {
+      definition: tool({ name: 'docs.read' }).definition,
+      parseArguments: (args) => args,
+      invoke: () => {
+        throw new Error('disk on fire');
+      },
+    };
+    for (const handler of [
+      throwing,
+      tool({ name: 'docs.read', invoke: () => Promise.reject(new Error('disk on fire')) }),
+    ]) {
+      const { result, invoked } = await once({ tools: [handler] }, 'docs.read');
+      expect(result).toMatchObject({
+        status: 'failed',
+        code: 'tool_execution_failed',
+        message: expect.stringContaining('disk on fire'),
+      });
+      expect(invoked()).toMatchObject({ outcome: 'failed', reason: 'tool_execution_failed', grantId: 'g-read' });
+    }
+  });
 
   it('a result that fails the schema, or answers for another call or tool, fails invalid_tool_result', async () => {
     const answers = [
@@ -491,22 +482,19 @@ describe('9. the handler', () => {
     expect(eventFor(world.audit, 'authorization.checked', c.id)).toMatchObject({ outcome: 'allowed' });
   });
 
-  it(
-    'a handler that answers at once is taken as it answered, ' + 'and the call adds no abort listener to its signal',
-    async () => {
-      const world = makeWorld({ tools: [tool({ name: 'docs.read' })] });
-      const ctx = context();
-      await world.kernel.listTools(ctx);
-      const controller = new AbortController();
-      const c = call(ctx, 'docs.read', { path: ['a'] });
-      await expect(world.kernel.invokeTool(ctx, c, { signal: controller.signal })).resolves.toMatchObject({
-        status: 'succeeded',
-        callId: c.id,
-      });
-      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
-      expect(eventFor(world.audit, 'tool.invoked', c.id)).toMatchObject({ outcome: 'succeeded' });
-    },
-  );
+  it('a handler answering at once is taken as it answered; the call adds no abort listener to its signal', async () => {
+    const world = makeWorld({ tools: [tool({ name: 'docs.read' })] });
+    const ctx = context();
+    await world.kernel.listTools(ctx);
+    const controller = new AbortController();
+    const c = call(ctx, 'docs.read', { path: ['a'] });
+    await expect(world.kernel.invokeTool(ctx, c, { signal: controller.signal })).resolves.toMatchObject({
+      status: 'succeeded',
+      callId: c.id,
+    });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    expect(eventFor(world.audit, 'tool.invoked', c.id)).toMatchObject({ outcome: 'succeeded' });
+  });
 
   it('a handler that answers at once after its caller aborted is interrupted, not delivered', async () => {
     const controller = new AbortController();

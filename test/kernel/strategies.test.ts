@@ -57,20 +57,17 @@ describe('work per operation', () => {
     );
   });
 
-  it(
-    'shared re-validates only the provider’s tool, but ' + 'still derives and asks the provider on every operation',
-    async () => {
-      const steps = await perOperation('shared');
-      expect(steps).toEqual(
-        Array(4).fill({
-          derivations: 1,
-          providerCalls: 1,
-          entriesValidated: ALL_TOOLS - STATIC_TOOLS,
-          authorityLoads: 0,
-        }),
-      );
-    },
-  );
+  it('shared re-validates only the provider’s tool, yet derives and asks the provider every operation', async () => {
+    const steps = await perOperation('shared');
+    expect(steps).toEqual(
+      Array(4).fill({
+        derivations: 1,
+        providerCalls: 1,
+        entriesValidated: ALL_TOOLS - STATIC_TOOLS,
+        authorityLoads: 0,
+      }),
+    );
+  });
 
   it('turn derives on the first operation of the turn and on none after it', async () => {
     const steps = await perOperation('turn');
@@ -193,21 +190,18 @@ describe('providers', () => {
     scope.close();
   });
 
-  it(
-    'a provider that varies on the operation’s context ' + 'is answered, under turn, from the first resolution',
-    async () => {
-      // The ADR's one observably staler case: the held registry carries the enablement of its resolution.
-      const provider = new ScriptedProvider('by-enablement', (_n, ctx) =>
-        ctx.enabledToolNamespaces.includes('notion') ? [tool({ name: 'notion.search' })] : [],
-      );
-      const { kernel } = makeWorld({ providers: [provider], grants: [grant({ id: 'g1', namespace: 'notion' })] });
-      const scope = await kernel.openTurnAuthority(context());
-      expect((await kernel.listTools(context({ enabled: ['docs'] }))).tools).toEqual([]);
-      expect((await kernel.listTools(context({ enabled: ['docs', 'notion'] }))).tools).toEqual([]);
-      scope.close();
-      expect(
-        (await kernel.listTools(context({ turn: '2', enabled: ['docs', 'notion'] }))).tools.map((t) => t.name),
-      ).toEqual(['notion.search']);
-    },
-  );
+  it('a provider varying on the operation’s context is answered, under turn, from the first resolution', async () => {
+    // The ADR's one observably staler case: the held registry carries the enablement of its resolution.
+    const provider = new ScriptedProvider('by-enablement', (_n, ctx) =>
+      ctx.enabledToolNamespaces.includes('notion') ? [tool({ name: 'notion.search' })] : [],
+    );
+    const { kernel } = makeWorld({ providers: [provider], grants: [grant({ id: 'g1', namespace: 'notion' })] });
+    const scope = await kernel.openTurnAuthority(context());
+    expect((await kernel.listTools(context({ enabled: ['docs'] }))).tools).toEqual([]);
+    expect((await kernel.listTools(context({ enabled: ['docs', 'notion'] }))).tools).toEqual([]);
+    scope.close();
+    expect(
+      (await kernel.listTools(context({ turn: '2', enabled: ['docs', 'notion'] }))).tools.map((t) => t.name),
+    ).toEqual(['notion.search']);
+  });
 });

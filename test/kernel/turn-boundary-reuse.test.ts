@@ -115,51 +115,45 @@ describe('an unchanged catalogue costs no shape and no walk (turn)', () => {
     expect(work(kernel)).toEqual({ ...afterFirst, providerCalls: afterFirst.providerCalls + 3 });
   });
 
-  it(
-    'a definition edited in place, in one field, is admitted ' + 'afresh and served next turn; only it is compiled',
-    async () => {
-      const provider = hostProvider();
-      const { kernel } = makeWorld({ providers: [provider] });
-      const before = await turn(kernel, context({ turn: '1' }));
-      const counted = work(kernel);
-      // The same mutable object, one nested field changed: its ceiling moves onto an action no grant carries.
-      (provider.definitions[7]!.requiredCapability as { action: string }).action = 'administer';
-      const after = await turn(kernel, context({ turn: '2' }));
-      expect(work(kernel)).toEqual({
-        definitionsCompiled: counted.definitionsCompiled + 1,
-        shapesBuilt: counted.shapesBuilt + 1,
-        listingsFiltered: counted.listingsFiltered + 1,
-        providerCalls: counted.providerCalls + 1,
-      });
-      expect(before.listed.tools.map((t) => t.name)).toContain('docs.t007');
-      expectToolWithdrawn(before, after, 'docs.t007');
-    },
-  );
+  it('a definition edited in place, in one field, is admitted afresh, served next turn; only it compiles', async () => {
+    const provider = hostProvider();
+    const { kernel } = makeWorld({ providers: [provider] });
+    const before = await turn(kernel, context({ turn: '1' }));
+    const counted = work(kernel);
+    // The same mutable object, one nested field changed: its ceiling moves onto an action no grant carries.
+    (provider.definitions[7]!.requiredCapability as { action: string }).action = 'administer';
+    const after = await turn(kernel, context({ turn: '2' }));
+    expect(work(kernel)).toEqual({
+      definitionsCompiled: counted.definitionsCompiled + 1,
+      shapesBuilt: counted.shapesBuilt + 1,
+      listingsFiltered: counted.listingsFiltered + 1,
+      providerCalls: counted.providerCalls + 1,
+    });
+    expect(before.listed.tools.map((t) => t.name)).toContain('docs.t007');
+    expectToolWithdrawn(before, after, 'docs.t007');
+  });
 
-  it(
-    'a description edited in place changes the listing ' + 'and the hash; reverting it finds the old shape again',
-    async () => {
-      const provider = hostProvider();
-      const { kernel } = makeWorld({ providers: [provider] });
-      const original = await turn(kernel, context({ turn: '1' }));
-      provider.definitions[3]!.description = 'edited';
-      const edited = await turn(kernel, context({ turn: '2' }));
-      expect(edited.listed.tools.find((t) => t.name === 'docs.t003')!.description).toBe('edited');
-      expect(edited.listed.catalogHash).not.toBe(original.listed.catalogHash);
-      // Handed a second time, the object was taken as a value (ADR 0046): frozen, so the revert is a new object.
-      expect(Object.isFrozen(provider.definitions[3])).toBe(true);
-      provider.definitions[3] = {
-        ...provider.definitions[3]!,
-        description: original.listed.tools.find((t) => t.name === 'docs.t003')!.description,
-      };
-      const shapes = kernel.counters.shapesBuilt;
-      const reverted = await turn(kernel, context({ turn: '3' }));
-      expect(reverted.listed.catalogHash).toBe(original.listed.catalogHash);
-      // Compiled again (the name's latest was the edit) — but the text store still knew it, so it is the same object
-      // and the same shape.
-      expect(kernel.counters.shapesBuilt).toBe(shapes);
-    },
-  );
+  it('a description edited in place changes the listing and the hash; reverting it finds the old shape', async () => {
+    const provider = hostProvider();
+    const { kernel } = makeWorld({ providers: [provider] });
+    const original = await turn(kernel, context({ turn: '1' }));
+    provider.definitions[3]!.description = 'edited';
+    const edited = await turn(kernel, context({ turn: '2' }));
+    expect(edited.listed.tools.find((t) => t.name === 'docs.t003')!.description).toBe('edited');
+    expect(edited.listed.catalogHash).not.toBe(original.listed.catalogHash);
+    // Handed a second time, the object was taken as a value (ADR 0046): frozen, so the revert is a new object.
+    expect(Object.isFrozen(provider.definitions[3])).toBe(true);
+    provider.definitions[3] = {
+      ...provider.definitions[3]!,
+      description: original.listed.tools.find((t) => t.name === 'docs.t003')!.description,
+    };
+    const shapes = kernel.counters.shapesBuilt;
+    const reverted = await turn(kernel, context({ turn: '3' }));
+    expect(reverted.listed.catalogHash).toBe(original.listed.catalogHash);
+    // Compiled again (the name's latest was the edit) — but the text store still knew it, so it is the same object
+    // and the same shape.
+    expect(kernel.counters.shapesBuilt).toBe(shapes);
+  });
 });
 
 describe('a definition changed in one field is served next turn, with a new hash, under every strategy', () => {
@@ -226,41 +220,35 @@ describe('remembered listings never cross users or instants (turn)', () => {
     expect(second.catalogHash).not.toBe(first.catalogHash);
   });
 
-  it(
-    'a namespace disabled for one listing withholds its ' + 'tools; enabled again, the remembered listing answers',
-    async () => {
-      const provider = hostProvider();
-      const { kernel } = makeWorld({ providers: [provider] });
-      const on = await turn(kernel, context({ turn: '1' }));
-      const off = await turn(kernel, context({ turn: '2', enabled: ['notion'] }));
-      expect(off.listed.tools).toEqual([]);
-      expect(off.listed.withheldCount).toBe(on.listed.tools.length + on.listed.withheldCount);
-      const walks = kernel.counters.listingsFiltered;
-      const again = await turn(kernel, context({ turn: '3' }));
-      expect(again.listed.tools).toBe(on.listed.tools);
-      expect(kernel.counters.listingsFiltered).toBe(walks);
-    },
-  );
+  it('a namespace disabled for one listing withholds its tools; enabled again, the kept listing answers', async () => {
+    const provider = hostProvider();
+    const { kernel } = makeWorld({ providers: [provider] });
+    const on = await turn(kernel, context({ turn: '1' }));
+    const off = await turn(kernel, context({ turn: '2', enabled: ['notion'] }));
+    expect(off.listed.tools).toEqual([]);
+    expect(off.listed.withheldCount).toBe(on.listed.tools.length + on.listed.withheldCount);
+    const walks = kernel.counters.listingsFiltered;
+    const again = await turn(kernel, context({ turn: '3' }));
+    expect(again.listed.tools).toBe(on.listed.tools);
+    expect(kernel.counters.listingsFiltered).toBe(walks);
+  });
 
-  it(
-    'a duplicate name across two providers is refused by ' + 'name, naming the later provider, and nothing is listed',
-    async () => {
-      const second: ContextToolProvider = {
-        id: 'zz-second',
-        listTools: async () => [tool({ name: 'docs.t005', source: 'provider:zz' })],
-      };
-      const { kernel, audit } = makeWorld({ providers: [hostProvider(), second] });
-      const ctx = context({ turn: 'dup' });
-      const scope = await kernel.openTurnAuthority(ctx);
-      const listed = await kernel.listTools(ctx);
-      scope.close();
-      expect(listed).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
-      const [event] = audit.ofType('tool.catalog.listed');
-      expect(event).toMatchObject({ outcome: 'failed', reason: 'tool_catalog_unavailable' });
-      expect(event!.cause).toMatch(/^duplicate_name: provider 'zz-second'/);
-      expect(audit.ofType('tool.catalog.listed').filter((e) => e.outcome === 'succeeded')).toEqual([]);
-    },
-  );
+  it('a name duplicated across two providers is refused, naming the later provider; nothing is listed', async () => {
+    const second: ContextToolProvider = {
+      id: 'zz-second',
+      listTools: async () => [tool({ name: 'docs.t005', source: 'provider:zz' })],
+    };
+    const { kernel, audit } = makeWorld({ providers: [hostProvider(), second] });
+    const ctx = context({ turn: 'dup' });
+    const scope = await kernel.openTurnAuthority(ctx);
+    const listed = await kernel.listTools(ctx);
+    scope.close();
+    expect(listed).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable', tools: [] });
+    const [event] = audit.ofType('tool.catalog.listed');
+    expect(event).toMatchObject({ outcome: 'failed', reason: 'tool_catalog_unavailable' });
+    expect(event!.cause).toMatch(/^duplicate_name: provider 'zz-second'/);
+    expect(audit.ofType('tool.catalog.listed').filter((e) => e.outcome === 'succeeded')).toEqual([]);
+  });
 
   it('ada and bob with identical definitions share a shape, never a handler', async () => {
     const provider: ContextToolProvider = {

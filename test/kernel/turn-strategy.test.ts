@@ -154,25 +154,22 @@ describe('the turn strategy', () => {
     scope.close();
   });
 
-  it(
-    'keeps the derivation alive for a waiter that has ' + 'no signal, even when every signalled waiter aborts',
-    async () => {
-      const provider = new DeferredProvider('slow');
-      const { kernel } = makeWorld({ providers: [provider] });
-      const ctx = context();
-      const scope = await kernel.openTurnAuthority(ctx);
-      const patient = kernel.listTools(ctx);
-      const controller = new AbortController();
-      const impatient = kernel.listTools(ctx, { signal: controller.signal });
-      await settle();
-      controller.abort();
-      await expect(impatient).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
-      expect(provider.calls[0]!.signal.aborted).toBe(false);
-      provider.answer([]);
-      expect(await patient).toMatchObject({ status: 'listed' });
-      scope.close();
-    },
-  );
+  it('keeps the derivation alive for a waiter without a signal, even when every signalled waiter aborts', async () => {
+    const provider = new DeferredProvider('slow');
+    const { kernel } = makeWorld({ providers: [provider] });
+    const ctx = context();
+    const scope = await kernel.openTurnAuthority(ctx);
+    const patient = kernel.listTools(ctx);
+    const controller = new AbortController();
+    const impatient = kernel.listTools(ctx, { signal: controller.signal });
+    await settle();
+    controller.abort();
+    await expect(impatient).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
+    expect(provider.calls[0]!.signal.aborted).toBe(false);
+    provider.answer([]);
+    expect(await patient).toMatchObject({ status: 'listed' });
+    scope.close();
+  });
 
   it('calls a provider once per turn, whatever the turn does', async () => {
     const settings = new InMemoryToolNamespaceSettings(['docs', 'notion']);

@@ -49,25 +49,22 @@ describe('the map grid', () => {
       vi.restoreAllMocks();
     });
 
-    it(
-      'refuses an empty or out-of-range axis with exit ' + '2, naming each flag and value, before anything runs',
-      async () => {
-        const out = await mkdtemp(path.join(tmpdir(), 'costlab-map-'));
-        try {
-          expect(await main(['map', '--provider-tools', '', '--grants', '0,300', '--out', out])).toBe(2);
-          expect(output.stderr).toContain(
-            "--provider-tools must be a comma-separated list of distinct integers from 1 to 64, got ''",
-          );
-          expect(output.stderr).toContain(
-            "--grants must be a comma-separated list of distinct integers from 6 to 256, got '0,300'",
-          );
-          expect(output.stderr).not.toContain('map 1/');
-          expect(await readdir(out)).toEqual([]);
-        } finally {
-          await rm(out, { recursive: true, force: true });
-        }
-      },
-    );
+    it('refuses an empty or out-of-range axis with exit 2, naming each flag and value, before any run', async () => {
+      const out = await mkdtemp(path.join(tmpdir(), 'costlab-map-'));
+      try {
+        expect(await main(['map', '--provider-tools', '', '--grants', '0,300', '--out', out])).toBe(2);
+        expect(output.stderr).toContain(
+          "--provider-tools must be a comma-separated list of distinct integers from 1 to 64, got ''",
+        );
+        expect(output.stderr).toContain(
+          "--grants must be a comma-separated list of distinct integers from 6 to 256, got '0,300'",
+        );
+        expect(output.stderr).not.toContain('map 1/');
+        expect(await readdir(out)).toEqual([]);
+      } finally {
+        await rm(out, { recursive: true, force: true });
+      }
+    });
   });
 });
 
@@ -127,47 +124,44 @@ describe('a map run', () => {
     expect(await readdir(out)).toEqual([]);
   });
 
-  it(
-    'measures every point and both worlds under the three ' + 'strategies, and writes the JSON and markdown whole',
-    async () => {
-      const { results, files } = await runMap({
-        quick: true,
-        grid: { providerTools: [1, 3], grants: [120] },
-        outDir: out,
-        repoRoot: REPO_ROOT,
-        command: 'costlab map --quick (test)',
-        anchors: makeAnchorFigures(),
-      });
-      expect(results.grid.map((point) => [point.shape.providerTools, point.shape.grants, point.shape.tools])).toEqual([
-        [1, 120, 19],
-        [3, 120, 21],
-      ]);
-      for (const point of [...results.grid, results.worlds.publisher, results.worlds.reference]) {
-        const s = point.strategies;
-        // Measured, not computed: each ratio is the quotient of that point's own medians.
-        expect(point.staircase.rederiveOverShared).toBeCloseTo(s.rederive.callP50Us / s.shared.callP50Us, 2);
-        expect(point.staircase.sharedOverTurn).toBeCloseTo(s.shared.callP50Us / s.turn.callP50Us, 2);
-      }
-      expect(results.worlds.publisher.shape).toMatchObject({ providerTools: 1, grants: 120, sink: 'file' });
-      expect(results.worlds.reference.shape).toMatchObject({ providerTools: 1, grants: 6, sink: 'memory' });
-      expect(pointAt(results, 3, 120)?.shape.name).toBe('p3-g120');
-      expect(files.map((file) => path.relative(out, file))).toEqual([
-        path.join('map', `${results.commit}.quick.json`),
-        'staircase-map.quick.md',
-      ]);
-      expect(parseMapResults(JSON.parse(await readFile(files[0]!, 'utf8')))).toEqual(results);
-      const markdown = await readFile(files[1]!, 'utf8');
-      expect(markdown).toContain('### whole call, rederive ÷ shared (published 3.37×; ✓ within 15%)');
-      expect(markdown).toContain('- **publisher-shaped** (19 tools, 1 from the provider, 120 grants, file trail)');
-      expect((await readdir(path.join(out, 'map'))).filter((name) => name.endsWith('.partial'))).toEqual([]);
-      const chart = mapChartRows(results);
-      expect(chart.cells).toHaveLength(2 * results.grid.length);
-      expect(chart.worlds.map((world) => world.world)).toEqual([
-        'publisher-shaped',
-        'reference',
-        'publisher-shaped',
-        'reference',
-      ]);
-    },
-  );
+  it('measures every point and both worlds under the three strategies; writes JSON and markdown whole', async () => {
+    const { results, files } = await runMap({
+      quick: true,
+      grid: { providerTools: [1, 3], grants: [120] },
+      outDir: out,
+      repoRoot: REPO_ROOT,
+      command: 'costlab map --quick (test)',
+      anchors: makeAnchorFigures(),
+    });
+    expect(results.grid.map((point) => [point.shape.providerTools, point.shape.grants, point.shape.tools])).toEqual([
+      [1, 120, 19],
+      [3, 120, 21],
+    ]);
+    for (const point of [...results.grid, results.worlds.publisher, results.worlds.reference]) {
+      const s = point.strategies;
+      // Measured, not computed: each ratio is the quotient of that point's own medians.
+      expect(point.staircase.rederiveOverShared).toBeCloseTo(s.rederive.callP50Us / s.shared.callP50Us, 2);
+      expect(point.staircase.sharedOverTurn).toBeCloseTo(s.shared.callP50Us / s.turn.callP50Us, 2);
+    }
+    expect(results.worlds.publisher.shape).toMatchObject({ providerTools: 1, grants: 120, sink: 'file' });
+    expect(results.worlds.reference.shape).toMatchObject({ providerTools: 1, grants: 6, sink: 'memory' });
+    expect(pointAt(results, 3, 120)?.shape.name).toBe('p3-g120');
+    expect(files.map((file) => path.relative(out, file))).toEqual([
+      path.join('map', `${results.commit}.quick.json`),
+      'staircase-map.quick.md',
+    ]);
+    expect(parseMapResults(JSON.parse(await readFile(files[0]!, 'utf8')))).toEqual(results);
+    const markdown = await readFile(files[1]!, 'utf8');
+    expect(markdown).toContain('### whole call, rederive ÷ shared (published 3.37×; ✓ within 15%)');
+    expect(markdown).toContain('- **publisher-shaped** (19 tools, 1 from the provider, 120 grants, file trail)');
+    expect((await readdir(path.join(out, 'map'))).filter((name) => name.endsWith('.partial'))).toEqual([]);
+    const chart = mapChartRows(results);
+    expect(chart.cells).toHaveLength(2 * results.grid.length);
+    expect(chart.worlds.map((world) => world.world)).toEqual([
+      'publisher-shaped',
+      'reference',
+      'publisher-shaped',
+      'reference',
+    ]);
+  });
 });

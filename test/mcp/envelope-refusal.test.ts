@@ -53,23 +53,20 @@ describe('kernel.recordEnvelopeRefusal (the bridge’s record of a call it refus
     expect(invoked(audit.events)[0]).not.toHaveProperty('catalogHash');
   });
 
-  it(
-    'records a hostile name or id by placeholder, bounds ' + 'the message, and marks infrastructure codes fail-closed',
-    async () => {
-      const { kernel, audit } = buildWorld();
-      const result = await kernel.recordEnvelopeRefusal(
-        worldContext(3),
-        { id: '', tool: `../${'x'.repeat(10_000)}` },
-        { status: 'denied', code: 'authority_unavailable', cause: 'catalogue_not_listed', message: 'y'.repeat(10_000) },
-      );
-      expect([result.callId, result.tool]).toEqual(['invalid-call', 'invalid-tool']);
-      expect(result.status === 'succeeded' ? '' : result.message.length).toBeLessThan(1100);
-      expect(invoked(audit.events)[0]).toMatchObject({
-        tool: 'invalid-tool',
-        operationId: 'invalid-call',
-        failClosed: true,
-        source: 'envelope',
-      });
-    },
-  );
+  it('a hostile name or id becomes a placeholder, messages are bounded, infrastructure codes fail-closed', async () => {
+    const { kernel, audit } = buildWorld();
+    const result = await kernel.recordEnvelopeRefusal(
+      worldContext(3),
+      { id: '', tool: `../${'x'.repeat(10_000)}` },
+      { status: 'denied', code: 'authority_unavailable', cause: 'catalogue_not_listed', message: 'y'.repeat(10_000) },
+    );
+    expect([result.callId, result.tool]).toEqual(['invalid-call', 'invalid-tool']);
+    expect(result.status === 'succeeded' ? '' : result.message.length).toBeLessThan(1100);
+    expect(invoked(audit.events)[0]).toMatchObject({
+      tool: 'invalid-tool',
+      operationId: 'invalid-call',
+      failClosed: true,
+      source: 'envelope',
+    });
+  });
 });

@@ -61,35 +61,32 @@ describe('ForwardingTransport', () => {
     expect(closed).toBe(bareClosed);
   });
 
-  it(
-    'hands the negotiated protocol version and the session ' + 'id through, on an SDK client over Streamable HTTP',
-    async () => {
-      const world = buildWorld();
-      const server = await McpHttpServer.listen({
-        openTurn: (executionId) =>
-          OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
-      });
-      servers.push(server);
-      const execution = await server.openExecution();
-      const http = new StreamableHTTPClientTransport(server.url, { requestInit: { headers: bearer(execution.token) } });
-      const tap = new FrameTap(http);
-      const client = new Client({ name: 'forwarding-test', version: '0.1.0' });
-      await client.connect(tap);
-      try {
-        expect(http.protocolVersion).toBeDefined();
-        expect(http.protocolVersion).toBe(
-          (
-            tap.frames.find((frame) => frame.method === 'initialize' && frame.direction === 'received')?.message as {
-              result?: { protocolVersion?: string };
-            }
-          ).result?.protocolVersion,
-        );
-        expect(tap.sessionId).toBe(http.sessionId);
-        expect((await client.listTools()).tools).toHaveLength(17);
-        expect(tap.lastResponseTo('tools/list')).toBeDefined();
-      } finally {
-        await client.close();
-      }
-    },
-  );
+  it('passes the negotiated protocol version and session id through, for an SDK client over HTTP', async () => {
+    const world = buildWorld();
+    const server = await McpHttpServer.listen({
+      openTurn: (executionId) =>
+        OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+    });
+    servers.push(server);
+    const execution = await server.openExecution();
+    const http = new StreamableHTTPClientTransport(server.url, { requestInit: { headers: bearer(execution.token) } });
+    const tap = new FrameTap(http);
+    const client = new Client({ name: 'forwarding-test', version: '0.1.0' });
+    await client.connect(tap);
+    try {
+      expect(http.protocolVersion).toBeDefined();
+      expect(http.protocolVersion).toBe(
+        (
+          tap.frames.find((frame) => frame.method === 'initialize' && frame.direction === 'received')?.message as {
+            result?: { protocolVersion?: string };
+          }
+        ).result?.protocolVersion,
+      );
+      expect(tap.sessionId).toBe(http.sessionId);
+      expect((await client.listTools()).tools).toHaveLength(17);
+      expect(tap.lastResponseTo('tools/list')).toBeDefined();
+    } finally {
+      await client.close();
+    }
+  });
 });

@@ -79,32 +79,29 @@ function manualClock(): { now: () => number; advance: (ms: number) => void } {
 }
 
 describe('HTTP sessions: idle ones evicted least-recently-used, active ones never', () => {
-  it(
-    'the 33rd initialize evicts the least recently used ' + 'idle session, never one used within the last 60 s',
-    async () => {
-      const clock = manualClock();
-      const { world, server, execution } = await serve({}, clock.now);
-      const sessions: Array<Record<string, string>> = [];
-      for (let i = 0; i < MAX_SESSIONS_PER_EXECUTION; i++) {
-        sessions.push(await openRawSession(server.url, execution.token));
-        clock.advance(1);
-      }
-      clock.advance(ACTIVE_SESSION_MS);
-      // Sessions 0 and 1 were opened first, but 0 is used now: active. 1 is the least recently used idle one.
-      expect((await post(server.url, readCall(1), sessions[0]!)).frames[0]?.result?._meta).toMatchObject({
-        status: 'succeeded',
-      });
+  it('the 33rd initialize evicts the least recently used idle session, never one used in the last 60 s', async () => {
+    const clock = manualClock();
+    const { world, server, execution } = await serve({}, clock.now);
+    const sessions: Array<Record<string, string>> = [];
+    for (let i = 0; i < MAX_SESSIONS_PER_EXECUTION; i++) {
       sessions.push(await openRawSession(server.url, execution.token));
-      sessions.push(await openRawSession(server.url, execution.token));
-      expect(server.sessionFootprint.sessions).toBe(MAX_SESSIONS_PER_EXECUTION);
-      const statuses = await Promise.all(
-        sessions.map((headers, i) => post(server.url, readCall(100 + i), headers).then((r) => r.status)),
-      );
-      // 1 and 2 went, in that order; 0 (active) and the rest stay.
-      expect(statuses.map((status, i) => (status === 404 ? i : -1)).filter((i) => i >= 0)).toEqual([1, 2]);
-      expect(invoked(world.audit.events)).toHaveLength(1 + sessions.length - 2);
-    },
-  );
+      clock.advance(1);
+    }
+    clock.advance(ACTIVE_SESSION_MS);
+    // Sessions 0 and 1 were opened first, but 0 is used now: active. 1 is the least recently used idle one.
+    expect((await post(server.url, readCall(1), sessions[0]!)).frames[0]?.result?._meta).toMatchObject({
+      status: 'succeeded',
+    });
+    sessions.push(await openRawSession(server.url, execution.token));
+    sessions.push(await openRawSession(server.url, execution.token));
+    expect(server.sessionFootprint.sessions).toBe(MAX_SESSIONS_PER_EXECUTION);
+    const statuses = await Promise.all(
+      sessions.map((headers, i) => post(server.url, readCall(100 + i), headers).then((r) => r.status)),
+    );
+    // 1 and 2 went, in that order; 0 (active) and the rest stay.
+    expect(statuses.map((status, i) => (status === 404 ? i : -1)).filter((i) => i >= 0)).toEqual([1, 2]);
+    expect(invoked(world.audit.events)).toHaveLength(1 + sessions.length - 2);
+  });
 
   it(
     'a burst of 40 initializes on one token: 32 sessions, 8 refused ' +
@@ -203,35 +200,32 @@ describe('HTTP connection, header and body limits', () => {
     expect(text).toContain('"error":"body_timeout"');
   });
 
-  it(
-    'makes a large body wait, unread, while the shared ' + 'budget is spent; small calls are served meanwhile',
-    async () => {
-      const { server, execution } = await serve({
-        smallBodyBytes: 1024,
-        mediumBodyBytes: 1024,
-        largeBodyBudgetBytes: 64 * 1024,
-        bodyTimeoutMs: 2000,
-      });
-      const first = await open(server.url);
-      stallBody(first, server.url, execution.token, 40 * 1024, 100);
-      // The first reservation is made once its headers are read: wait until the server holds it.
-      while (server.connections.largeBodyBytes === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-      const second = await open(server.url);
-      const secondAnswer = closedWith(second);
-      stallBody(second, server.url, execution.token, 40 * 1024, 100);
-      while (server.connections.largeBodyWaiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(server.connections.largeBodyBytes).toBe(40 * 1024);
-      const session = await openRawSession(server.url, execution.token);
-      const reply = await post(server.url, readCall(1), session);
-      expect(reply.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
-      // The first gives up: the second gets its turn, and times out in its own body.
-      first.destroy();
-      while (server.connections.largeBodyWaiting > 0) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(server.connections.largeBodyBytes).toBe(40 * 1024);
-      expect(await secondAnswer).toMatch(/^HTTP\/1\.1 408[^]*"error":"body_timeout"/);
-      expect(server.connections.largeBodyBytes).toBe(0);
-    },
-  );
+  it('makes a large body wait unread while the shared budget is spent; small calls are served meanwhile', async () => {
+    const { server, execution } = await serve({
+      smallBodyBytes: 1024,
+      mediumBodyBytes: 1024,
+      largeBodyBudgetBytes: 64 * 1024,
+      bodyTimeoutMs: 2000,
+    });
+    const first = await open(server.url);
+    stallBody(first, server.url, execution.token, 40 * 1024, 100);
+    // The first reservation is made once its headers are read: wait until the server holds it.
+    while (server.connections.largeBodyBytes === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = await open(server.url);
+    const secondAnswer = closedWith(second);
+    stallBody(second, server.url, execution.token, 40 * 1024, 100);
+    while (server.connections.largeBodyWaiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.connections.largeBodyBytes).toBe(40 * 1024);
+    const session = await openRawSession(server.url, execution.token);
+    const reply = await post(server.url, readCall(1), session);
+    expect(reply.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
+    // The first gives up: the second gets its turn, and times out in its own body.
+    first.destroy();
+    while (server.connections.largeBodyWaiting > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.connections.largeBodyBytes).toBe(40 * 1024);
+    expect(await secondAnswer).toMatch(/^HTTP\/1\.1 408[^]*"error":"body_timeout"/);
+    expect(server.connections.largeBodyBytes).toBe(0);
+  });
 
   it(
     'a medium body waits only behind medium bodies: read at once while large ones wait ' +

@@ -199,53 +199,47 @@ describe('the bridge holds the catalogue the turn was shown', () => {
     },
   );
 
-  it(
-    'catalogue moved mid-turn: the probe inside the granted ' + 'tree succeeds under `turn` and fails under `rederive`',
-    async () => {
-      const moved = (): ReturnType<typeof notionSearch> => {
-        const handler = notionSearch();
-        return {
-          ...handler,
-          definition: {
-            ...handler.definition,
-            requiredCapability: { ...handler.definition.requiredCapability, action: 'administer' },
-          },
-        };
+  it('catalogue moved mid-turn: the probe inside the granted tree succeeds under turn, not rederive', async () => {
+    const moved = (): ReturnType<typeof notionSearch> => {
+      const handler = notionSearch();
+      return {
+        ...handler,
+        definition: {
+          ...handler.definition,
+          requiredCapability: { ...handler.definition.requiredCapability, action: 'administer' },
+        },
       };
-      const outcomes: Record<string, unknown> = {};
-      for (const strategy of ['rederive', 'turn'] as const) {
-        const world = buildWorld(strategy);
-        const { client } = await connect(world);
-        world.provider.publish([moved()]);
-        const probe = await client.callTool({
-          name: 'notion.search',
-          arguments: { path: ['Handbook', 'onboarding'], query: 'x' },
-        });
-        const attack = await client.callTool({ name: 'notion.search', arguments: { path: ['Payroll'], query: 'x' } });
-        outcomes[strategy] = [meta(probe).status, meta(attack).code];
-      }
-      expect(outcomes).toEqual({ rederive: ['denied', 'tool_unavailable'], turn: ['succeeded', 'no_matching_grant'] });
-    },
-  );
-
-  it(
-    'emits one mcp.handle span per tools/call, keyed by ' + 'the kernel call id and enclosing the kernel spans',
-    async () => {
-      const world = buildWorld();
-      const sink = tickingSpanSink();
-      world.kernel.setSpanSink(sink);
+    };
+    const outcomes: Record<string, unknown> = {};
+    for (const strategy of ['rederive', 'turn'] as const) {
+      const world = buildWorld(strategy);
       const { client } = await connect(world);
-      await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'a.md'] } });
-      await client.callTool({ name: 'shell.exec', arguments: {} });
-      await client.listTools();
-      const handles = sink.spans.filter((s) => s.name === 'mcp.handle');
-      expect(handles.map((s) => s.callId)).toEqual(['turn-1/call-1', 'turn-1/call-2']);
-      const invoke = sink.spans.find((s) => s.name === 'kernel.tool.invoke')!;
-      expect(invoke.callId).toBe('turn-1/call-1');
-      expect(handles[0]!.start).toBeLessThan(invoke.start);
-      expect(handles[0]!.end).toBeGreaterThan(invoke.end);
-      // The refusal at the bridge never reached the kernel: a handle span and no kernel span.
-      expect(sink.spans.filter((s) => s.callId === 'turn-1/call-2').map((s) => s.name)).toEqual(['mcp.handle']);
-    },
-  );
+      world.provider.publish([moved()]);
+      const probe = await client.callTool({
+        name: 'notion.search',
+        arguments: { path: ['Handbook', 'onboarding'], query: 'x' },
+      });
+      const attack = await client.callTool({ name: 'notion.search', arguments: { path: ['Payroll'], query: 'x' } });
+      outcomes[strategy] = [meta(probe).status, meta(attack).code];
+    }
+    expect(outcomes).toEqual({ rederive: ['denied', 'tool_unavailable'], turn: ['succeeded', 'no_matching_grant'] });
+  });
+
+  it('emits one mcp.handle span per tools/call, keyed by the kernel call id, enclosing the kernel spans', async () => {
+    const world = buildWorld();
+    const sink = tickingSpanSink();
+    world.kernel.setSpanSink(sink);
+    const { client } = await connect(world);
+    await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'a.md'] } });
+    await client.callTool({ name: 'shell.exec', arguments: {} });
+    await client.listTools();
+    const handles = sink.spans.filter((s) => s.name === 'mcp.handle');
+    expect(handles.map((s) => s.callId)).toEqual(['turn-1/call-1', 'turn-1/call-2']);
+    const invoke = sink.spans.find((s) => s.name === 'kernel.tool.invoke')!;
+    expect(invoke.callId).toBe('turn-1/call-1');
+    expect(handles[0]!.start).toBeLessThan(invoke.start);
+    expect(handles[0]!.end).toBeGreaterThan(invoke.end);
+    // The refusal at the bridge never reached the kernel: a handle span and no kernel span.
+    expect(sink.spans.filter((s) => s.callId === 'turn-1/call-2').map((s) => s.name)).toEqual(['mcp.handle']);
+  });
 });

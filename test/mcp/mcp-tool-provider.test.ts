@@ -79,27 +79,24 @@ async function setup(strategy: CatalogueStrategyName = 'turn', followListChanged
 }
 
 describe('McpToolProvider against a real upstream SDK server', () => {
-  it(
-    'offers only the tools the host mapped, under its ' + 'namespace and prefix, with the upstream schemas and hints',
-    async () => {
-      const { kernel } = await setup();
-      const listed = await kernel.listTools(worldContext(1));
-      const notion = listed.tools.filter((t) => t.namespace === 'notion');
-      expect(notion.map((t) => t.name)).toEqual(['notion.broken', 'notion.search']);
-      const search = notion.find((t) => t.name === 'notion.search')!;
-      expect(search).toMatchObject({
-        source: 'mcp:notion',
-        readWrite: 'read',
-        requiredCapability: ceiling,
-        annotations: { readOnly: true },
-      });
-      expect(search.inputSchema).toMatchObject({
-        type: 'object',
-        properties: { path: { type: 'array' }, query: { type: 'string' } },
-      });
-      expect(search.outputSchema).toMatchObject({ type: 'object', properties: { hits: { type: 'array' } } });
-    },
-  );
+  it("offers only the host's mapped tools, under its namespace and prefix, with upstream schemas, hints", async () => {
+    const { kernel } = await setup();
+    const listed = await kernel.listTools(worldContext(1));
+    const notion = listed.tools.filter((t) => t.namespace === 'notion');
+    expect(notion.map((t) => t.name)).toEqual(['notion.broken', 'notion.search']);
+    const search = notion.find((t) => t.name === 'notion.search')!;
+    expect(search).toMatchObject({
+      source: 'mcp:notion',
+      readWrite: 'read',
+      requiredCapability: ceiling,
+      annotations: { readOnly: true },
+    });
+    expect(search.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { path: { type: 'array' }, query: { type: 'string' } },
+    });
+    expect(search.outputSchema).toMatchObject({ type: 'object', properties: { hits: { type: 'array' } } });
+  });
 
   it('calls upstream for a granted call and never for a refused one', async () => {
     const { kernel, upstream } = await setup();
@@ -178,30 +175,27 @@ describe('McpToolProvider against a real upstream SDK server', () => {
     ]);
   });
 
-  it(
-    'following list_changed: an unchanged upstream is asked ' + 'once, a notice makes the next turn list again (turn)',
-    async () => {
-      const { kernel, provider, upstream } = await setup('turn', true);
-      const names = async (turn: number) => {
-        const context = worldContext(turn);
-        const scope = await kernel.openTurnAuthority(context);
-        try {
-          const listed = await kernel.listTools(context);
-          return listed.tools.filter((t) => t.namespace === 'notion').map((t) => t.name);
-        } finally {
-          scope.close();
-        }
-      };
-      for (let turn = 1; turn <= 3; turn++) expect(await names(turn)).toEqual(['notion.broken', 'notion.search']);
-      expect(provider.listings).toBe(1);
-      expect(kernel.counters.listingsByRevision).toBe(2);
-      // The SDK server sends notifications/tools/list_changed when a tool is disabled.
-      upstream.broken.disable();
-      await vi.waitFor(() => expect(provider.catalogueRevision()).toBe('list_changed:1'));
-      expect(await names(4)).toEqual(['notion.search']);
-      expect(provider.listings).toBe(2);
-    },
-  );
+  it('following list_changed: an unchanged upstream is asked once; a notice makes the next turn re-list', async () => {
+    const { kernel, provider, upstream } = await setup('turn', true);
+    const names = async (turn: number) => {
+      const context = worldContext(turn);
+      const scope = await kernel.openTurnAuthority(context);
+      try {
+        const listed = await kernel.listTools(context);
+        return listed.tools.filter((t) => t.namespace === 'notion').map((t) => t.name);
+      } finally {
+        scope.close();
+      }
+    };
+    for (let turn = 1; turn <= 3; turn++) expect(await names(turn)).toEqual(['notion.broken', 'notion.search']);
+    expect(provider.listings).toBe(1);
+    expect(kernel.counters.listingsByRevision).toBe(2);
+    // The SDK server sends notifications/tools/list_changed when a tool is disabled.
+    upstream.broken.disable();
+    await vi.waitFor(() => expect(provider.catalogueRevision()).toBe('list_changed:1'));
+    expect(await names(4)).toEqual(['notion.search']);
+    expect(provider.listings).toBe(2);
+  });
 
   it('not following, or once the client is closed, it gives no revision and is asked every turn', async () => {
     const quiet = await setup('turn', false);

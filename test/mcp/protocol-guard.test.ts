@@ -42,29 +42,26 @@ describe('costlab serve --stdio under a nested response frame and an early call'
     expect(await serve.end()).toBe(0);
   });
 
-  it(
-    'refuses tools/call and tools/list before initialize ' + '(-32600), runs nothing, then serves once initialized',
-    async () => {
-      const audit = path.join(scratch, 'early.jsonl');
-      const serve = spawnServe(['--audit', audit]);
-      serve.send(callFrame('early', 'files.read', { path: ['projects', 'roadmap.md'] }));
-      serve.send(JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list' }));
-      serve.send(JSON.stringify({ jsonrpc: '2.0', id: 'ping', method: 'ping' }));
-      const early = await serve.waitFor((f) => ['early', 'list', 'ping'].includes(String(f.id)), 3);
-      expect(early.map((f) => [f.id, f.error?.code ?? 'result'])).toEqual([
-        ['early', -32600],
-        ['list', -32600],
-        ['ping', 'result'],
-      ]);
-      serve.send(initializeFrame);
-      await serve.waitFor((f) => f.id === 'init');
-      serve.send(callFrame('late', 'files.read', { path: ['projects', 'roadmap.md'] }));
-      const [late] = await serve.waitFor((f) => f.id === 'late');
-      expect(late!.result?._meta).toMatchObject({ status: 'succeeded' });
-      expect(await serve.end()).toBe(0);
-      expect(invoked(readAuditFile(audit)).map((e) => e.outcome)).toEqual(['succeeded']);
-    },
-  );
+  it('refuses tools/call and tools/list before initialize (-32600), runs nothing, then serves once ready', async () => {
+    const audit = path.join(scratch, 'early.jsonl');
+    const serve = spawnServe(['--audit', audit]);
+    serve.send(callFrame('early', 'files.read', { path: ['projects', 'roadmap.md'] }));
+    serve.send(JSON.stringify({ jsonrpc: '2.0', id: 'list', method: 'tools/list' }));
+    serve.send(JSON.stringify({ jsonrpc: '2.0', id: 'ping', method: 'ping' }));
+    const early = await serve.waitFor((f) => ['early', 'list', 'ping'].includes(String(f.id)), 3);
+    expect(early.map((f) => [f.id, f.error?.code ?? 'result'])).toEqual([
+      ['early', -32600],
+      ['list', -32600],
+      ['ping', 'result'],
+    ]);
+    serve.send(initializeFrame);
+    await serve.waitFor((f) => f.id === 'init');
+    serve.send(callFrame('late', 'files.read', { path: ['projects', 'roadmap.md'] }));
+    const [late] = await serve.waitFor((f) => f.id === 'late');
+    expect(late!.result?._meta).toMatchObject({ status: 'succeeded' });
+    expect(await serve.end()).toBe(0);
+    expect(invoked(readAuditFile(audit)).map((e) => e.outcome)).toEqual(['succeeded']);
+  });
 });
 
 describe('the protocol guard on the frame exchange', () => {

@@ -66,34 +66,31 @@ async function fateOf(write: () => void | Promise<void>): Promise<{ fate: Promis
 }
 
 describe('StreamAuditSink with a stalled reader', () => {
-  it(
-    'bounds its buffer, refuses rather than drops, and ' + 'delivers exactly what it accepted once the reader resumes',
-    async () => {
-      const pipe = stalledPipe();
-      const sink = new StreamAuditSink(pipe.stream, { maxBufferedBytes: 32 * 1024, maxWaitMs: 100 });
-      const fates: Array<{ id: string; fate: Promise<Fate> }> = [];
-      for (let i = 0; i < 1000; i++) {
-        const id = `op-${i}`;
-        fates.push({ id, fate: (await fateOf(() => sink.write(event('tool.catalog.listed', id)))).fate });
-        expect(sink.bufferedBytes).toBeLessThanOrEqual(32 * 1024 + 1024);
-      }
-      // Those past the bound waited 100 ms and were refused; those in the buffer settle only once the reader reads.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const read = await pipe.resume();
-      const outcome = await Promise.all(fates.map((f) => f.fate));
-      const refused = new Set(fates.filter((_, i) => outcome[i] === 'refused').map((f) => f.id));
-      expect(refused.size).toBeGreaterThan(0);
-      expect(outcome.filter((fate) => fate === 'accepted').length).toBe(1000 - refused.size);
-      const delivered = read
-        .split('\n')
-        .filter((line) => line.length > 0)
-        .map((line) => (JSON.parse(line) as { operationId: string }).operationId);
-      // Every record is delivered whole, once, or was refused: none accepted and lost, none refused and written.
-      expect(new Set(delivered).size).toBe(delivered.length);
-      expect(delivered.length + refused.size).toBe(1000);
-      expect(delivered.some((id) => refused.has(id))).toBe(false);
-    },
-  );
+  it('bounds its buffer, refuses rather than drops, delivers exactly what it accepted once read again', async () => {
+    const pipe = stalledPipe();
+    const sink = new StreamAuditSink(pipe.stream, { maxBufferedBytes: 32 * 1024, maxWaitMs: 100 });
+    const fates: Array<{ id: string; fate: Promise<Fate> }> = [];
+    for (let i = 0; i < 1000; i++) {
+      const id = `op-${i}`;
+      fates.push({ id, fate: (await fateOf(() => sink.write(event('tool.catalog.listed', id)))).fate });
+      expect(sink.bufferedBytes).toBeLessThanOrEqual(32 * 1024 + 1024);
+    }
+    // Those past the bound waited 100 ms and were refused; those in the buffer settle only once the reader reads.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const read = await pipe.resume();
+    const outcome = await Promise.all(fates.map((f) => f.fate));
+    const refused = new Set(fates.filter((_, i) => outcome[i] === 'refused').map((f) => f.id));
+    expect(refused.size).toBeGreaterThan(0);
+    expect(outcome.filter((fate) => fate === 'accepted').length).toBe(1000 - refused.size);
+    const delivered = read
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => (JSON.parse(line) as { operationId: string }).operationId);
+    // Every record is delivered whole, once, or was refused: none accepted and lost, none refused and written.
+    expect(new Set(delivered).size).toBe(delivered.length);
+    expect(delivered.length + refused.size).toBe(1000);
+    expect(delivered.some((id) => refused.has(id))).toBe(false);
+  });
 
   it('never refuses the outcome of an accepted allowed decision: the call waits for the reader instead', async () => {
     const pipe = stalledPipe();

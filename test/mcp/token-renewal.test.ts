@@ -78,45 +78,42 @@ describe('execution token renewal', () => {
     },
   );
 
-  it(
-    'over HTTP, takes a renewed token on the same turn ' + 'and refuses the first once the clock passes its expiry',
-    async () => {
-      const world = buildWorld();
-      let clock = Date.parse('2026-12-03T12:00:00Z');
-      let opened = 0;
-      const renewals: LiveExecution[] = [];
-      const server = await McpHttpServer.listen({
-        openTurn: (id) => {
-          opened++;
-          return OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id });
-        },
-        // Long enough that the renewal timer never fires during the test: renewal is asked for by hand below.
-        tokenTtlMs: 60_000,
-        now: () => clock,
-        onTokenRenewed: (execution) => renewals.push(execution),
-      });
-      servers.push(server);
-      const execution = await server.openExecution();
-      const session = await openRawSession(server.url, execution.token);
-      clock += 30_000;
-      const renewed = server.executions.renew(execution.executionId)!;
-      expect(renewals).toEqual([renewed]);
-      expect(Date.parse(renewed.expiresAt)).toBe(clock + 60_000);
-      const statuses = [];
-      for (const token of [execution.token, renewed.token])
-        statuses.push((await post(server.url, readCall(statuses.length + 1), { ...session, ...bearer(token) })).status);
-      expect(statuses).toEqual([200, 200]);
-      clock += 30_001;
-      const stale = await post(server.url, readCall(3), { ...session, ...bearer(execution.token) });
-      expect([stale.status, stale.frames[0]?.code]).toEqual([401, 'expired']);
-      expect((await post(server.url, readCall(4), { ...session, ...bearer(renewed.token) })).status).toBe(200);
-      // One execution, one turn, one listing: renewal opens nothing new; every call admitted succeeded.
-      expect(opened).toBe(1);
-      expect(world.audit.ofType('tool.catalog.listed')).toHaveLength(1);
-      expect(invoked(world.audit.events).map((e) => e.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded']);
-      expect(server.executions.size).toBe(1);
-    },
-  );
+  it('over HTTP, takes a renewed token on the same turn, refuses the old one once the clock passes it', async () => {
+    const world = buildWorld();
+    let clock = Date.parse('2026-12-03T12:00:00Z');
+    let opened = 0;
+    const renewals: LiveExecution[] = [];
+    const server = await McpHttpServer.listen({
+      openTurn: (id) => {
+        opened++;
+        return OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id });
+      },
+      // Long enough that the renewal timer never fires during the test: renewal is asked for by hand below.
+      tokenTtlMs: 60_000,
+      now: () => clock,
+      onTokenRenewed: (execution) => renewals.push(execution),
+    });
+    servers.push(server);
+    const execution = await server.openExecution();
+    const session = await openRawSession(server.url, execution.token);
+    clock += 30_000;
+    const renewed = server.executions.renew(execution.executionId)!;
+    expect(renewals).toEqual([renewed]);
+    expect(Date.parse(renewed.expiresAt)).toBe(clock + 60_000);
+    const statuses = [];
+    for (const token of [execution.token, renewed.token])
+      statuses.push((await post(server.url, readCall(statuses.length + 1), { ...session, ...bearer(token) })).status);
+    expect(statuses).toEqual([200, 200]);
+    clock += 30_001;
+    const stale = await post(server.url, readCall(3), { ...session, ...bearer(execution.token) });
+    expect([stale.status, stale.frames[0]?.code]).toEqual([401, 'expired']);
+    expect((await post(server.url, readCall(4), { ...session, ...bearer(renewed.token) })).status).toBe(200);
+    // One execution, one turn, one listing: renewal opens nothing new; every call admitted succeeded.
+    expect(opened).toBe(1);
+    expect(world.audit.ofType('tool.catalog.listed')).toHaveLength(1);
+    expect(invoked(world.audit.events).map((e) => e.outcome)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(server.executions.size).toBe(1);
+  });
 
   it('renew() mints a new token for the same turn at once, and stops once the execution is closed', async () => {
     const world = buildWorld();

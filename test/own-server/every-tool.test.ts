@@ -92,20 +92,17 @@ describe('arguments generated from an inputSchema', () => {
       ).toBe(destructive);
   });
 
-  it(
-    'keys rows by tool and argument set: one tool with two ' + 'argument sets is two rows, identical sets are numbered',
-    async () => {
-      const config = parseTargetConfig({
-        calls: [
-          { tool: 'echo', arguments: { text: 'a' } },
-          { tool: 'echo', arguments: { text: 'b' } },
-          { tool: 'echo', arguments: { text: 'a' } },
-        ],
-      });
-      const plan = await planCalls([], config, [ANONYMOUS], { calls: 'config', allowDestructive: false, seed: 1 });
-      expect(plan.map((call) => call.key)).toEqual(['echo {"text":"a"}', 'echo {"text":"b"}', 'echo {"text":"a"} #2']);
-    },
-  );
+  it('keys rows by tool and argument set: a tool with two argument sets is two rows, equal sets numbered', async () => {
+    const config = parseTargetConfig({
+      calls: [
+        { tool: 'echo', arguments: { text: 'a' } },
+        { tool: 'echo', arguments: { text: 'b' } },
+        { tool: 'echo', arguments: { text: 'a' } },
+      ],
+    });
+    const plan = await planCalls([], config, [ANONYMOUS], { calls: 'config', allowDestructive: false, seed: 1 });
+    expect(plan.map((call) => call.key)).toEqual(['echo {"text":"a"}', 'echo {"text":"b"}', 'echo {"text":"a"} #2']);
+  });
 });
 
 describe('every tool called on real servers', () => {

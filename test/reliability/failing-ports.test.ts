@@ -427,21 +427,18 @@ describe('a grant source that hangs', () => {
     return { signals, load: (_context, signal) => (signals.push(signal), new Promise(() => undefined)) };
   }
 
-  it(
-    "the opener's signal ends the wait: the open rejects " + 'as aborted, the lease is released and the load is told',
-    async () => {
-      const grantSource = hangingSource();
-      const { kernel } = setup({ grantSource });
-      const controller = new AbortController();
-      const opening = kernel.openTurnAuthority(context(), { signal: controller.signal });
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      expect(kernel.openLeases).toBe(1);
-      controller.abort();
-      await expect(opening).rejects.toMatchObject({ name: 'AbortError' });
-      expect(kernel.openLeases).toBe(0);
-      expect(grantSource.signals.map((signal) => signal.aborted)).toEqual([true]);
-    },
-  );
+  it("the opener's signal ends the wait: the open rejects as aborted, the lease released, the load told", async () => {
+    const grantSource = hangingSource();
+    const { kernel } = setup({ grantSource });
+    const controller = new AbortController();
+    const opening = kernel.openTurnAuthority(context(), { signal: controller.signal });
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(kernel.openLeases).toBe(1);
+    controller.abort();
+    await expect(opening).rejects.toMatchObject({ name: 'AbortError' });
+    expect(kernel.openLeases).toBe(0);
+    expect(grantSource.signals.map((signal) => signal.aborted)).toEqual([true]);
+  });
 
   it('a lease-less call with a signal is ended by it and recorded as interrupted; nothing is left held', async () => {
     const grantSource = hangingSource();

@@ -130,49 +130,46 @@ describe('steps in a history', () => {
     expect(output.stdout).toMatch(/^▲ a step \(change point\)/m);
   });
 
-  it(
-    'the report marks the step on the history chart, at ' + 'its commit and series only, and the chart renders',
-    async () => {
-      const history = steppedHistory();
-      const rows = historyRows(history, historySteps(filesOf(history)));
-      const marked = rows.filter((row) => row.step !== '');
-      expect(marked.map((row) => [row.commit, row.series, row.measure])).toEqual(
-        ['turn', 'turn over MCP'].map((series) => [history[7]!.commit.slice(0, 7), series, 'whole call (p50)']),
-      );
-      const chart = await renderChartSvg(
-        historyChartSpec(
-          rows,
-          history.map((results) => results.commit.slice(0, 7)),
-        ),
-        { title: 'History', summary: 'history' },
-      );
-      expect(chart.warnings).toEqual([]);
-      // Two triangles (turn and turn over MCP), each named for its step, commit and series; the described points
-      // unchanged.
-      const triangles = [...chart.svg.matchAll(/aria-label="([^"]*)"[^>]*aria-roledescription="step"/g)].map(
-        (match) => match[1],
-      );
-      expect(triangles).toEqual(
-        ['turn', 'turn over MCP'].map((series) =>
-          expect.stringMatching(
-            new RegExp(
-              `^step \\+\\d+% \\(p = [^)]+\\) starts at ` +
-                `${history[7]!.commit.slice(0, 7)}: ${series}, whole call \\(p50\\)$`,
-            ),
+  it('the report marks the step on the history chart, at its commit and series only; the chart renders', async () => {
+    const history = steppedHistory();
+    const rows = historyRows(history, historySteps(filesOf(history)));
+    const marked = rows.filter((row) => row.step !== '');
+    expect(marked.map((row) => [row.commit, row.series, row.measure])).toEqual(
+      ['turn', 'turn over MCP'].map((series) => [history[7]!.commit.slice(0, 7), series, 'whole call (p50)']),
+    );
+    const chart = await renderChartSvg(
+      historyChartSpec(
+        rows,
+        history.map((results) => results.commit.slice(0, 7)),
+      ),
+      { title: 'History', summary: 'history' },
+    );
+    expect(chart.warnings).toEqual([]);
+    // Two triangles (turn and turn over MCP), each named for its step, commit and series; the described points
+    // unchanged.
+    const triangles = [...chart.svg.matchAll(/aria-label="([^"]*)"[^>]*aria-roledescription="step"/g)].map(
+      (match) => match[1],
+    );
+    expect(triangles).toEqual(
+      ['turn', 'turn over MCP'].map((series) =>
+        expect.stringMatching(
+          new RegExp(
+            `^step \\+\\d+% \\(p = [^)]+\\) starts at ` +
+              `${history[7]!.commit.slice(0, 7)}: ${series}, whole call \\(p50\\)$`,
           ),
         ),
-      );
-      const unmarked = await renderChartSvg(
-        historyChartSpec(
-          historyRows(history),
-          history.map((results) => results.commit.slice(0, 7)),
-        ),
-        { title: 'History', summary: 'history' },
-      );
-      const points = (svg: string) => svg.match(/aria-roledescription="point"/g)?.length;
-      expect(points(chart.svg)).toBe(points(unmarked.svg));
-    },
-  );
+      ),
+    );
+    const unmarked = await renderChartSvg(
+      historyChartSpec(
+        historyRows(history),
+        history.map((results) => results.commit.slice(0, 7)),
+      ),
+      { title: 'History', summary: 'history' },
+    );
+    const points = (svg: string) => svg.match(/aria-roledescription="point"/g)?.length;
+    expect(points(chart.svg)).toBe(points(unmarked.svg));
+  });
 });
 
 afterEach(() => {

@@ -221,38 +221,35 @@ describe('costlab sweep --merge', () => {
     return file;
   };
 
-  it(
-    'writes the three files a whole quick sweep writes, ' + 'and refuses bad shard files with exit 2, writing nothing',
-    async () => {
-      const files = shardsOf(true, 2).map((shard, i) => write(`shard-${i + 1}.json`, shard.results));
-      const out = path.join(dir, 'merged');
-      let output = captureOutput();
-      expect(await main(['sweep', '--merge', ...files, '--out', out])).toBe(0);
-      expect(readdirSync(path.join(out, 'sweep')).sort()).toEqual([`${COMMIT}-quick.json`, 'latest-quick.json']);
-      expect(existsSync(path.join(out, 'scale-sweep-quick.md'))).toBe(true);
-      expect(output.stdout).toMatch(/^costlab sweep: \d+ points measured/);
-      vi.restoreAllMocks();
+  it('writes the three files a whole quick sweep writes; refuses bad shard files (exit 2), writes none', async () => {
+    const files = shardsOf(true, 2).map((shard, i) => write(`shard-${i + 1}.json`, shard.results));
+    const out = path.join(dir, 'merged');
+    let output = captureOutput();
+    expect(await main(['sweep', '--merge', ...files, '--out', out])).toBe(0);
+    expect(readdirSync(path.join(out, 'sweep')).sort()).toEqual([`${COMMIT}-quick.json`, 'latest-quick.json']);
+    expect(existsSync(path.join(out, 'scale-sweep-quick.md'))).toBe(true);
+    expect(output.stdout).toMatch(/^costlab sweep: \d+ points measured/);
+    vi.restoreAllMocks();
 
-      const refused = path.join(dir, 'refused');
-      const cases: Array<[string[], RegExp]> = [
-        [[files[0]!], /SweepMergeRefused: shards_incomplete: shard 2\/2 missing/],
-        [[files[0]!, files[0]!], /SweepMergeRefused: shards_overlap: shard 1\/2 given twice/],
-        [[files[0]!, write('not-json.json', '{')], /SweepMergeRefused: shard_unreadable: .*not-json\.json: not JSON/],
-        [
-          [files[0]!, write('whole.json', { ...shardsOf(true, 2)[1]!.results, shard: undefined })],
-          /shard_unreadable: .*the results of a whole sweep/,
-        ],
-        [[files[0]!, path.join(dir, 'absent.json')], /shard_unreadable: .*absent\.json: ENOENT/],
-      ];
-      for (const [given, message] of cases) {
-        output = captureOutput();
-        expect(await main(['sweep', '--merge', ...given, '--out', refused])).toBe(2);
-        expect(output.stderr).toMatch(message);
-        vi.restoreAllMocks();
-      }
-      expect(existsSync(refused)).toBe(false);
-    },
-  );
+    const refused = path.join(dir, 'refused');
+    const cases: Array<[string[], RegExp]> = [
+      [[files[0]!], /SweepMergeRefused: shards_incomplete: shard 2\/2 missing/],
+      [[files[0]!, files[0]!], /SweepMergeRefused: shards_overlap: shard 1\/2 given twice/],
+      [[files[0]!, write('not-json.json', '{')], /SweepMergeRefused: shard_unreadable: .*not-json\.json: not JSON/],
+      [
+        [files[0]!, write('whole.json', { ...shardsOf(true, 2)[1]!.results, shard: undefined })],
+        /shard_unreadable: .*the results of a whole sweep/,
+      ],
+      [[files[0]!, path.join(dir, 'absent.json')], /shard_unreadable: .*absent\.json: ENOENT/],
+    ];
+    for (const [given, message] of cases) {
+      output = captureOutput();
+      expect(await main(['sweep', '--merge', ...given, '--out', refused])).toBe(2);
+      expect(output.stderr).toMatch(message);
+      vi.restoreAllMocks();
+    }
+    expect(existsSync(refused)).toBe(false);
+  });
 
   it('refuses --shard 0/2 and --merge beside --shard or --quick as usage errors', async () => {
     for (const argv of [

@@ -78,22 +78,19 @@ describe('scale world', () => {
 });
 
 describe('a sweep point', () => {
-  it(
-    'measures real turns: C calls each, one derivation per ' + 'turn under turn, nothing compiled after the first turn',
-    async () => {
-      const figures = await runPoint(
-        { strategy: 'turn', tools: 20, providers: 2, grants: 6, calls: 3 },
-        { warmupTurns: 1, minTurns: 3, maxTurns: 3, budgetMs: 0 },
-      );
-      expect(figures).toMatchObject({
-        turns: 3,
-        derivationsPerTurn: 1,
-        definitionsCompiledPerTurn: 0,
-        servedTools: 17 + 19,
-      });
-      expect(figures.callP95Us).toBeGreaterThanOrEqual(figures.callP50Us);
-    },
-  );
+  it('measures real turns: C calls each, one derivation per turn under turn, no compile after the first', async () => {
+    const figures = await runPoint(
+      { strategy: 'turn', tools: 20, providers: 2, grants: 6, calls: 3 },
+      { warmupTurns: 1, minTurns: 3, maxTurns: 3, budgetMs: 0 },
+    );
+    expect(figures).toMatchObject({
+      turns: 3,
+      derivationsPerTurn: 1,
+      definitionsCompiledPerTurn: 0,
+      servedTools: 17 + 19,
+    });
+    expect(figures.callP95Us).toBeGreaterThanOrEqual(figures.callP50Us);
+  });
 
   it(
     'settles before it measures: unmeasured turns up to settleTurns, ' +

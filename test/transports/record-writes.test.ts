@@ -16,18 +16,15 @@ describe('the two records alone, as the stdio rows write them', () => {
     }
   }, 60_000);
 
-  it(
-    'reports each sink from its own per-block figures: ' + 'the nearest-rank p50 and p95 and the mean of the blocks',
-    async () => {
-      const writes = await measureRecordWrites({ blocks: 5, calls: 2, childArgs: [STAND_IN] });
-      expect(writes).toEqual({
-        pipe: { p50Us: 3, p95Us: 5, meanUs: 3, n: 5 },
-        file: { p50Us: 30, p95Us: 50, meanUs: 30, n: 5 },
-        blocks: 5,
-        callsPerBlock: 2,
-      });
-    },
-  );
+  it("reports each sink from its own per-block figures: nearest-rank p50 and p95, and the blocks' mean", async () => {
+    const writes = await measureRecordWrites({ blocks: 5, calls: 2, childArgs: [STAND_IN] });
+    expect(writes).toEqual({
+      pipe: { p50Us: 3, p95Us: 5, meanUs: 3, n: 5 },
+      file: { p50Us: 30, p95Us: 50, meanUs: 30, n: 5 },
+      blocks: 5,
+      callsPerBlock: 2,
+    });
+  });
 
   it('refuses a run whose pipe or file lost a record, naming the counts', async () => {
     // 2 calls × (3 timed + 1 warm-up) blocks × 2 records = 16 a sink.

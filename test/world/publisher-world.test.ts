@@ -71,44 +71,35 @@ describe('the publisher-shaped world', () => {
     expect(bytes(search!.definition) / staticMean).toBeLessThan(4.5);
   });
 
-  it(
-    "parses arguments against the tool's own schema: an " + 'option the schema names passes, an unknown key is refused',
-    async () => {
-      const parts = shapedWorldParts(PUBLISHER_SHAPE);
-      const [search] = await parts.provider.listTools({} as never, new AbortController().signal);
-      expect(
-        search!.parseArguments({ path: ['Handbook'], query: 'x', page_size: 5, sort: [{ timestamp: 'created_time' }] }),
-      ).toMatchObject({ page_size: 5 });
-      expect(() => search!.parseArguments({ path: ['Handbook'], query: 'x', page_size: 500 })).toThrow(/input schema/);
-      expect(() => search!.parseArguments({ path: ['Handbook'], query: 'x', grant: 'forged' })).toThrow(/input schema/);
-    },
-  );
+  it("parses arguments by the tool's own schema: an option the schema names passes, an unknown key fails", async () => {
+    const parts = shapedWorldParts(PUBLISHER_SHAPE);
+    const [search] = await parts.provider.listTools({} as never, new AbortController().signal);
+    expect(
+      search!.parseArguments({ path: ['Handbook'], query: 'x', page_size: 5, sort: [{ timestamp: 'created_time' }] }),
+    ).toMatchObject({ page_size: 5 });
+    expect(() => search!.parseArguments({ path: ['Handbook'], query: 'x', page_size: 500 })).toThrow(/input schema/);
+    expect(() => search!.parseArguments({ path: ['Handbook'], query: 'x', grant: 'forged' })).toThrow(/input schema/);
+  });
 
-  it(
-    'writes its trail to a JSON-lines file, two records ' + 'a call plus the turn boundary, cut back between turns',
-    async () => {
-      const world = build();
-      await runKernelTurn(world.kernel, 1, { path: 'publisher turn' });
-      const file = world.trailFile!;
-      world.flushTrail();
-      const lines = readFileSync(file, 'utf8').trim().split('\n');
-      expect(lines.length).toBe(world.kernel.counters.auditEvents);
-      expect(JSON.parse(lines[0]!)).toHaveProperty('type');
-      world.clearTrail();
-      expect(readFileSync(file, 'utf8')).toBe('');
-    },
-  );
+  it('writes its trail to a JSON-lines file: two records a call and the turn boundary, cut between turns', async () => {
+    const world = build();
+    await runKernelTurn(world.kernel, 1, { path: 'publisher turn' });
+    const file = world.trailFile!;
+    world.flushTrail();
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines.length).toBe(world.kernel.counters.auditEvents);
+    expect(JSON.parse(lines[0]!)).toHaveProperty('type');
+    world.clearTrail();
+    expect(readFileSync(file, 'utf8')).toBe('');
+  });
 
-  it(
-    "grows along the map's two axes: provider tools " + "beside the 18 static ones, grants up to the spec's 256",
-    async () => {
-      const shape = parseWorldShape({ ...PUBLISHER_SHAPE, tools: 22, providerTools: 4, grants: 256 });
-      const parts = shapedWorldParts(shape);
-      expect(parts.tools).toHaveLength(18);
-      expect(await parts.provider.listTools({} as never, new AbortController().signal)).toHaveLength(4);
-      expect(parts.grants).toHaveLength(256);
-    },
-  );
+  it("grows along the map's two axes: provider tools beside the 18 static ones, grants to the spec's 256", async () => {
+    const shape = parseWorldShape({ ...PUBLISHER_SHAPE, tools: 22, providerTools: 4, grants: 256 });
+    const parts = shapedWorldParts(shape);
+    expect(parts.tools).toHaveLength(18);
+    expect(await parts.provider.listTools({} as never, new AbortController().signal)).toHaveLength(4);
+    expect(parts.grants).toHaveLength(256);
+  });
 });
 
 describe('the reference shape', () => {
