@@ -6,12 +6,13 @@
  * per call and judged, as is RSS growth after the warm-up. The verdict is the
  * slope, not a time.
  *
- *   npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=100000                 # one MCP session
- * npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=100000 --sessions=1000 # opened and closed
- * (DELETE) one after another
+ *   npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=100000
+ *       (one MCP session)
+ *   npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=100000 --sessions=1000
+ *       (sessions opened and closed with DELETE one after another)
  *   npx tsx scripts/reliability/serve-soak.ts --transport=stdio --calls=100000
- * npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=1000 --body-bytes=3145728
- * --node-flags=--max-old-space-size=256 --sample-every=100 --warmup=200
+ *   npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=1000 --body-bytes=3145728
+ *       --node-flags=--max-old-space-size=256 --sample-every=100 --warmup=200
  *
  * Options: --sample-every=5000 --warmup=10000 (calls before the first judged sample) --max-slope=64 (bytes per call)
  * --max-rss-growth-mib=64 --body-bytes=N (pads each call's arguments to about N bytes: served or refused as the limits
