@@ -23,6 +23,7 @@ import {
 } from '../bench/profile/profile-workload.js';
 import { writeSourceMapSidecar } from '../bench/profile/source-map-sidecar.js';
 import { describeThrownWithName } from '../src/kernel/index.js';
+import { formatMillis } from '../bench/format/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -30,7 +31,8 @@ try {
   const options = parseWorkloadArgs(process.argv.slice(2));
   const report = await runProfileWorkload(options);
   process.stderr.write(
-    `profile-workload: ${report.strategy}: ${report.turns} turns (${report.concurrent} at a time), ${report.calls} calls in ${report.elapsedMs.toFixed(0)} ms\n`,
+    `profile-workload: ${report.strategy}: ${report.turns} turns (${report.concurrent} ` +
+      `at a time), ${report.calls} calls in ${formatMillis(report.elapsedMs)}\n`,
   );
   if (options.sourceMaps !== undefined) {
     await writeSourceMapSidecar(

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import os from 'node:os';
 import { median } from '../bench/statistics/sample-statistics.js';
+import { formatSecondsThousandths as seconds, grouped } from '../bench/format/index.js';
 
 const BUDGET_S = 0.15;
 const root = path.resolve(import.meta.dirname, '..');
@@ -47,15 +48,17 @@ function medianSeconds(nodeArgs: readonly string[]): { median: number; min: numb
 // Node's own start-up, the floor no entry point goes under: on a loaded machine it says how much of the figure is the
 // machine's.
 const floor = medianSeconds(['-e', '0']);
-process.stdout.write(`node -e 0 (the floor): median ${floor.median.toFixed(3)} s over ${runs} runs\n`);
+process.stdout.write(`node -e 0 (the floor): median ${seconds(floor.median)} over ${runs} runs\n`);
 let over = false;
 for (const args of [['--version'], ['--help']]) {
   const t = medianSeconds([bin, ...args]);
   const judged = args[0] === '--version';
   if (judged && t.median > BUDGET_S) over = true;
   process.stdout.write(
-    `costlab ${args.join(' ')}: median ${t.median.toFixed(3)} s over ${runs} runs (min ${t.min.toFixed(3)}, max ${t.max.toFixed(3)}; ${(t.median - floor.median).toFixed(3)} s over the floor)${judged ? `; budget ${BUDGET_S} s: ${t.median > BUDGET_S ? 'OVER' : 'within'}` : ''}\n`,
+    `costlab ${args.join(' ')}: median ${seconds(t.median)} over ${runs} runs (min ` +
+      `${seconds(t.min)}, max ${seconds(t.max)}; ${seconds(t.median - floor.median)} over the ` +
+      `floor)${judged ? `; budget ${BUDGET_S} s: ${t.median > BUDGET_S ? 'OVER' : 'within'}` : ''}\n`,
   );
 }
-process.stdout.write(`node ${process.version}, load average ${os.loadavg()[0]?.toFixed(2)}\n`);
+process.stdout.write(`node ${process.version}, load average ${grouped(os.loadavg()[0] ?? 0, 2)}\n`);
 process.exitCode = over ? 1 : 0;

@@ -32,7 +32,8 @@ export default function setup(): void {
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   if (build.status !== 0)
     throw new Error(
-      `npm run build failed (exit ${build.status}): the tests that start bin/costlab.mjs would run a stale or missing build`,
+      `npm run build failed (exit ${build.status}): the tests that ` +
+        `start bin/costlab.mjs would run a stale or missing build`,
     );
   // tsc leaves its build info untouched when no output changed (a source touched, not edited): mark the build current.
   const now = new Date();

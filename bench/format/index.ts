@@ -4,3 +4,5 @@
  * so any room, the command line and the scripts may take it.
  */
 export * from './number-format.js';
+export * from './memory-figures.js';
+export * from './elapsed-time.js';

@@ -69,7 +69,8 @@ export function shallowCloneSample(repo: string): string {
     const line = run.stderr.split('\n').find((text) => text.startsWith('costlab compare: '));
     if (run.status !== 2 || line === undefined)
       throw new Error(
-        `compare in a shallow clone exited ${run.status}, expected 2 with a 'costlab compare:' line; stderr: ${run.stderr}`,
+        `compare in a shallow clone exited ${run.status}, expected ` +
+          `2 with a 'costlab compare:' line; stderr: ${run.stderr}`,
       );
     return `${line.replaceAll(parent, '<sha>')}\n`;
   } finally {

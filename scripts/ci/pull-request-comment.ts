@@ -75,7 +75,10 @@ async function call(
 export function commentBody(markdown: string): string {
   const body = `${MARKER}\n${markdown.trim()}\n`;
   if (body.length <= MAX_BODY) return body;
-  return `${body.slice(0, MAX_BODY)}\n\n… cut at ${formatInteger(MAX_BODY)} characters; the full table is in the job's log.\n`;
+  return (
+    `${body.slice(0, MAX_BODY)}\n\n… cut at ${formatInteger(MAX_BODY)} ` +
+    `characters; the full table is in the job's log.\n`
+  );
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -108,7 +111,8 @@ async function main(argv: readonly string[]): Promise<number> {
       const pull = PullSchema.parse(await call(`${api}/repos/${repository}/pulls/${issue}`, token));
       if (pull.head.sha !== expectedHead)
         throw new PullRequestMismatch(
-          `pull request ${issue} is at ${pull.head.sha}, not at ${expectedHead}, the commit compared: no comment posted`,
+          `pull request ${issue} is at ${pull.head.sha}, not at ` +
+            `${expectedHead}, the commit compared: no comment posted`,
         );
     }
     let existing: z.infer<typeof CommentSchema> | undefined;
@@ -124,7 +128,8 @@ async function main(argv: readonly string[]): Promise<number> {
         await call(`${api}/repos/${repository}/issues/${issue}/comments`, token, { method: 'POST', body: { body } }),
       );
       process.stdout.write(
-        `pull-request-comment: posted comment ${created.id}${created.html_url === undefined ? '' : ` (${created.html_url})`}\n`,
+        `pull-request-comment: posted comment ` +
+          `${created.id}${created.html_url === undefined ? '' : ` (${created.html_url})`}\n`,
       );
     } else {
       await call(`${api}/repos/${repository}/issues/comments/${existing.id}`, token, {

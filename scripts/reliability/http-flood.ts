@@ -31,7 +31,7 @@ import { announcement, rssOf } from './served-process.js';
 import { RawHttpClient } from './raw-mcp-clients.js';
 import type { HttpReply } from './raw-mcp-clients.js';
 import { latencySummary } from './latency-summary.js';
-import { roundPrinted } from '../../bench/format/index.js';
+import { formatMebibytes, roundPrinted } from '../../bench/format/index.js';
 import { progressLines } from '../../bench/progress/index.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -58,7 +58,9 @@ const started = Date.now();
 const say = progressLines('http-flood');
 
 // ------------------------------------------------------------------ the server
-const serveCommand = `${values['server-nofile'] === undefined ? '' : `ulimit -n ${values['server-nofile']} && `}exec "$0" bin/costlab.mjs serve --http --port 0 --audit "$1"`;
+const serveCommand =
+  `${values['server-nofile'] === undefined ? '' : `ulimit -n ${values['server-nofile']} && `}exec ` +
+  `"$0" bin/costlab.mjs serve --http --port 0 --audit "$1"`;
 const server = spawn('sh', ['-c', serveCommand, process.execPath, path.join(scratch, 'audit.jsonl')], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'pipe'],
@@ -168,7 +170,8 @@ function attack(kind: 'idle' | 'large' | 'small'): Promise<void> {
         tally.stalledOpened++;
         const [declared, sent] = kind === 'large' ? [1024 * 1024, 64 * 1024] : [16 * 1024, 8 * 1024];
         socket.write(
-          `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +
+          `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: ` +
+            `Bearer ${token}\r\nContent-Type: application/json\r\n` +
             `Accept: application/json, text/event-stream\r\nContent-Length: ${declared}\r\n\r\n${'x'.repeat(sent)}`,
         );
       }
@@ -192,9 +195,7 @@ for (let i = 0; i < IDLE; i++) opening.push(attack('idle'));
 for (let i = 0; i < STALLED; i++) opening.push(attack(i % 2 === 0 ? 'large' : 'small'));
 await Promise.all(opening);
 await new Promise((resolve) => setTimeout(resolve, 1000));
-say(
-  `flood in place: ${attackers.size} attack sockets open; server RSS ${(rssOf(serverPid).rss / 2 ** 20).toFixed(0)} MiB`,
-);
+say(`flood in place: ${attackers.size} attack sockets open; server RSS ${formatMebibytes(rssOf(serverPid).rss, 0)}`);
 
 say(`flood phase: ${CALLS} calls…`);
 const flooded = await legitimateClient();
@@ -219,9 +220,14 @@ const floodSummary = summary(flooded);
 const commit = commitOf(root);
 const report = {
   label: values.label,
-  command: `npx tsx scripts/reliability/http-flood.ts --idle=${IDLE} --stalled=${STALLED} --calls=${CALLS}${values['server-nofile'] === undefined ? '' : ` --server-nofile=${values['server-nofile']}`}${values['fresh-connections'] ? ' --fresh-connections' : ''}`,
+  command:
+    `npx tsx scripts/reliability/http-flood.ts --idle=${IDLE} --stalled=${STALLED} --calls=${CALLS}` +
+    `${values['server-nofile'] === undefined ? '' : ` --server-nofile=${values['server-nofile']}`}` +
+    `${values['fresh-connections'] ? ' --fresh-connections' : ''}`,
   commit,
-  machine: `${machine()}; load average at the end ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+  machine:
+    `${machine()}; load average at the end ` +
+    `${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
   attack: {
     idle: IDLE,
     stalled: STALLED,

@@ -41,7 +41,8 @@ const strategies: CatalogueStrategyName[] =
       : [];
 if (!Number.isInteger(turns) || turns < 10 || strategies.length === 0 || !Number.isFinite(maxGrowthBytes)) {
   process.stderr.write(
-    'usage: leak-soak.ts [--turns=N>=10] [--strategy=turn|shared|rederive|all] [--max-growth-mib=M] [--json] [--forget-to-close-every=N]\n',
+    'usage: leak-soak.ts [--turns=N>=10] [--strategy=turn|shared|rederive|all] ' +
+      '[--max-growth-mib=M] [--json] [--forget-to-close-every=N]\n',
   );
   process.exit(2);
 }
@@ -77,12 +78,16 @@ for (const strategy of strategies) {
       `strategy ${strategy}: ${report.turns} turns (${Object.entries(report.turnsByKind)
         .map(([k, n]) => `${k} ${n}`)
         .join(', ')})`,
-      `  calls ${report.calls}, aborted ${report.abortedCalls}, listings ${report.listings} (${report.listingsCutByClose} cut short by their turn's close)`,
-      `  open leases ${report.openLeases}; derivations ${report.counters.derivations}, provider calls ${report.counters.providerCalls}, authority loads ${report.counters.authorityLoads}, audit events ${report.counters.auditEvents}`,
+      `  calls ${report.calls}, aborted ${report.abortedCalls}, listings ` +
+        `${report.listings} (${report.listingsCutByClose} cut short by their turn's close)`,
+      `  open leases ${report.openLeases}; derivations ${report.counters.derivations}, ` +
+        `provider calls ${report.counters.providerCalls}, authority loads ` +
+        `${report.counters.authorityLoads}, audit events ${report.counters.auditEvents}`,
       `  held after ${report.collectionRounds} collection round(s): ${Object.entries(report.retention)
         .map(([what, r]) => `${what}s ${r.made - r.collected}/${r.made}`)
         .join(', ')}`,
-      `  heapUsed after gc: ${mib(first.heapUsedBytes)} at ${first.turns} turns, ${mib(last.heapUsedBytes)} at ${last.turns} turns; growth ${mib(growth)} (bound ${mib(maxGrowthBytes)})`,
+      `  heapUsed after gc: ${mib(first.heapUsedBytes)} at ${first.turns} turns, ${mib(last.heapUsedBytes)} ` +
+        `at ${last.turns} turns; growth ${mib(growth)} (bound ${mib(maxGrowthBytes)})`,
       ...report.problems.map((p) => `  PROBLEM: ${p}`),
       `  ${leaked ? 'LEAK' : 'no leak'}`,
       '',

@@ -91,7 +91,8 @@ const quiet = series();
 await callLoop(1024, quiet, CALLS, () => false);
 
 say(
-  `mixed: ${CALLS} calls of 1 KB beside ${LARGE_CLIENTS} clients of ${LARGE_BYTES}-byte calls and one of 100 KB calls…`,
+  `mixed: ${CALLS} calls of 1 KB beside ${LARGE_CLIENTS} clients of ${LARGE_BYTES}-byte calls ` +
+    'and one of 100 KB calls…',
 );
 let smallDone = false;
 const small = series();
@@ -116,7 +117,9 @@ await served.stop();
 rmSync(scratch, { recursive: true, force: true });
 
 const report = {
-  command: `npx tsx scripts/reliability/mixed-load.ts --calls=${CALLS} --large-clients=${LARGE_CLIENTS} --large-bytes=${LARGE_BYTES}${values.root === undefined ? '' : ` --root=${values.root}`}`,
+  command:
+    `npx tsx scripts/reliability/mixed-load.ts --calls=${CALLS} --large-clients=${LARGE_CLIENTS} ` +
+    `--large-bytes=${LARGE_BYTES}${values.root === undefined ? '' : ` --root=${values.root}`}`,
   commit: commitOf(root),
   machine: machine(),
   quiet1KB: summary(quiet),

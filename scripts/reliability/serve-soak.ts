@@ -6,12 +6,13 @@
  * per call and judged, as is RSS growth after the warm-up. The verdict is the
  * slope, not a time.
  *
- *   npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=100000                 # one MCP session
- * npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=100000 --sessions=1000 # opened and closed
- * (DELETE) one after another
+ *   npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=100000
+ *       (one MCP session)
+ *   npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=100000 --sessions=1000
+ *       (sessions opened and closed with DELETE one after another)
  *   npx tsx scripts/reliability/serve-soak.ts --transport=stdio --calls=100000
- * npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=1000 --body-bytes=3145728
- * --node-flags=--max-old-space-size=256 --sample-every=100 --warmup=200
+ *   npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=1000 --body-bytes=3145728
+ *       --node-flags=--max-old-space-size=256 --sample-every=100 --warmup=200
  *
  * Options: --sample-every=5000 --warmup=10000 (calls before the first judged sample) --max-slope=64 (bytes per call)
  * --max-rss-growth-mib=64 --body-bytes=N (pads each call's arguments to about N bytes: served or refused as the limits
@@ -27,7 +28,7 @@ import { RawHttpClient, RawStdioClient, callFrames, outcomeOf } from './raw-mcp-
 import { commitOf, machine } from './run-identity.js';
 import { startServe } from './served-process.js';
 import type { HeapSample } from './served-process.js';
-import { formatMebibytes as mib, roundPrinted } from '../../bench/format/index.js';
+import { formatBytesPerCall, formatMebibytes as mib, formatSeconds, roundPrinted } from '../../bench/format/index.js';
 import { progressLines } from '../../bench/progress/index.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -67,7 +68,9 @@ if (
   WARMUP + 2 * SAMPLE_EVERY > CALLS
 ) {
   process.stderr.write(
-    'usage: serve-soak.ts --transport=http|stdio [--calls=N] [--sessions=S dividing N, http only] [--sample-every=K] [--warmup=W, W + 2K <= N] [--max-slope=B] [--max-rss-growth-mib=M] [--body-bytes=N] [--node-flags="..."]\n',
+    'usage: serve-soak.ts --transport=http|stdio [--calls=N] [--sessions=S ' +
+      'dividing N, http only] [--sample-every=K] [--warmup=W, W + 2K <= N] ' +
+      '[--max-slope=B] [--max-rss-growth-mib=M] [--body-bytes=N] [--node-flags="..."]\n',
   );
   process.exit(2);
 }
@@ -91,7 +94,8 @@ async function sampleIfDue(): Promise<void> {
   const sample = { calls: done, ...(await served.sample()) };
   samples.push(sample);
   say(
-    `${done} calls: heapUsed ${mib(sample.heapUsedBytes)}, rss ${mib(sample.rssBytes)} (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+    `${done} calls: heapUsed ${mib(sample.heapUsedBytes)}, rss ` +
+      `${mib(sample.rssBytes)} (${formatSeconds(Date.now() - started)})`,
   );
 }
 
@@ -149,7 +153,12 @@ const slope = judged.length >= 2 ? slopeOf(judged) : Number.NaN;
 const rssGrowth = judged.length === 0 ? Number.NaN : Math.max(...judged.map((s) => s.rssBytes)) - judged[0]!.rssBytes;
 const completed = done === CALLS;
 const bounded = alive && completed && slope <= MAX_SLOPE && rssGrowth <= MAX_RSS_GROWTH;
-const command = `npx tsx scripts/reliability/serve-soak.ts --transport=${transport} --calls=${CALLS}${SESSIONS === 1 ? '' : ` --sessions=${SESSIONS}`} --sample-every=${SAMPLE_EVERY} --warmup=${WARMUP}${BODY_BYTES === 0 ? '' : ` --body-bytes=${BODY_BYTES}`}${nodeFlags.length === 0 ? '' : ` --node-flags="${nodeFlags.join(' ')}"`}${values.root === undefined ? '' : ` --root=${values.root}`}`;
+const command =
+  `npx tsx scripts/reliability/serve-soak.ts --transport=${transport} --calls=${CALLS}` +
+  `${SESSIONS === 1 ? '' : ` --sessions=${SESSIONS}`} --sample-every=${SAMPLE_EVERY} --warmup=${WARMUP}` +
+  `${BODY_BYTES === 0 ? '' : ` --body-bytes=${BODY_BYTES}`}` +
+  `${nodeFlags.length === 0 ? '' : ` --node-flags="${nodeFlags.join(' ')}"`}` +
+  `${values.root === undefined ? '' : ` --root=${values.root}`}`;
 const report = {
   command,
   commit: commitOf(root),
@@ -180,7 +189,8 @@ process.stdout.write(
       (s) =>
         `  ${String(s.calls).padStart(8)}   ${mib(s.heapUsedBytes).padStart(12)}   ${mib(s.rssBytes).padStart(12)}`,
     ),
-    `  slope after ${WARMUP} calls: ${slope.toFixed(2)} bytes/call (bound ${MAX_SLOPE}); RSS growth ${mib(rssGrowth)} (bound ${mib(MAX_RSS_GROWTH)})`,
+    `  slope after ${WARMUP} calls: ${formatBytesPerCall(slope)} (bound ` +
+      `${MAX_SLOPE}); RSS growth ${mib(rssGrowth)} (bound ${mib(MAX_RSS_GROWTH)})`,
     `  ${report.verdict}`,
     '',
   ].join('\n'),

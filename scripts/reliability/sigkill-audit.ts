@@ -61,7 +61,9 @@ try {
       });
       rows.push({ ...result, reader: 'prompt', run });
       say(
-        `sink ${sink}, run ${run}/${runs}: ${result.answered} answered, ${breaches(result)} breaches, ${result.unaudited} outcomes lost (all reported: ${result.missingUnreported === 0}), ${result.tornLines} torn, ${formatSeconds(result.elapsedMs)}`,
+        `sink ${sink}, run ${run}/${runs}: ${result.answered} answered, ${breaches(result)} ` +
+          `breaches, ${result.unaudited} outcomes lost (all reported: ` +
+          `${result.missingUnreported === 0}), ${result.tornLines} torn, ${formatSeconds(result.elapsedMs)}`,
       );
     }
   }
@@ -76,7 +78,8 @@ try {
   });
   rows.push({ ...stalled, reader: 'stalled', run: 1 });
   say(
-    `sink stderr, reader stalled: ${stalled.answered} answered, ${breaches(stalled)} breaches, ${stalled.unaudited} outcomes lost`,
+    `sink stderr, reader stalled: ${stalled.answered} answered, ` +
+      `${breaches(stalled)} breaches, ${stalled.unaudited} outcomes lost`,
   );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
@@ -121,14 +124,17 @@ const table = markdownTable(
       `**${r.missingUnreported}**`,
       `${r.decidedWithoutOutcome}`,
       `${r.tornLines}`,
-      `${(r.elapsedMs / 1000).toFixed(1)} s`,
+      formatSeconds(r.elapsedMs),
     ]),
   ],
   { alignDelimiters: false },
 );
 writeFileSync(
   path.join(out, 'sigkill-audit.md'),
-  `# SIGKILL campaign\n\n\`${command}\` at ${commit}, on ${host} (shared, loaded machine).\n\n${table}\n\nBreaches of the rule (bold columns): **${total}**. An outcome may leave after its answer (ADR 0054), so a kill can take it; the trail's reader must then name its call. A torn line is the record being written when the kill came.\n`,
+  `# SIGKILL campaign\n\n\`${command}\` at ${commit}, on ${host} (shared, loaded ` +
+    `machine).\n\n${table}\n\nBreaches of the rule (bold columns): **${total}**. An outcome ` +
+    `may leave after its answer (ADR 0054), so a kill can take it; the trail's reader must ` +
+    `then name its call. A torn line is the record being written when the kill came.\n`,
 );
 process.stdout.write(`${table}\n`);
 process.exit(total === 0 ? 0 : 1);

@@ -188,7 +188,8 @@ export async function runTurnSoak(options: SoakOptions): Promise<SoakReport> {
   function expectResult(turn: number, label: string, result: ToolResult, status: ToolResult['status']): void {
     if (result.status !== status)
       problem(
-        `turn ${turn} ${label}: ${result.status}${result.status === 'succeeded' ? '' : ` ${result.code}`}, expected ${status}`,
+        `turn ${turn} ${label}: ` +
+          `${result.status}${result.status === 'succeeded' ? '' : ` ${result.code}`}, expected ${status}`,
       );
   }
 
@@ -324,7 +325,8 @@ export async function runTurnSoak(options: SoakOptions): Promise<SoakReport> {
   for (const what of ['handler', 'context', 'scope'] as const) {
     if (collected[what] !== made[what])
       problem(
-        `${made[what] - collected[what]} of ${made[what]} ${what} objects still held after ${collectionRounds} full collections`,
+        `${made[what] - collected[what]} of ${made[what]} ${what} ` +
+          `objects still held after ${collectionRounds} full collections`,
       );
   }
 

@@ -52,20 +52,25 @@ describe('docs/ci.md samples', () => {
     expect(spliceSamples(doc, readSamples())).not.toBe(doc);
   });
 
-  it('quote a comment with the rows compare makes today, for each lane it ran: every structural check, every instruction lane, both wall-clock medians', async () => {
-    const structural = await structuralLane(ROOT);
-    const byLane = {
-      structural: structural.map((row) => `structural | ${row.segment}`),
-      instructions: INSTRUCTION_LANES.map((lane) => `instructions | ${lane.label}`),
-      'wall-clock': ['wall-clock | catalogue segment (p50 µs)', 'wall-clock | mediated call (p50 µs)'],
-    };
-    const rows = tableRows(readSamples()['compare-comment']);
-    const lanes = new Set(rows.map((row) => row.split(' | ')[0]!));
-    // The structural and wall-clock lanes at least (the instruction lanes need valgrind and long on a shared machine).
-    expect(lanes).toContain('structural');
-    expect(lanes).toContain('wall-clock');
-    expect(rows).toEqual(Object.entries(byLane).flatMap(([lane, expected]) => (lanes.has(lane) ? expected : [])));
-  });
+  it(
+    'quote a comment with the rows compare makes today, for each lane it ran: ' +
+      'every structural check, every instruction lane, both wall-clock medians',
+    async () => {
+      const structural = await structuralLane(ROOT);
+      const byLane = {
+        structural: structural.map((row) => `structural | ${row.segment}`),
+        instructions: INSTRUCTION_LANES.map((lane) => `instructions | ${lane.label}`),
+        'wall-clock': ['wall-clock | catalogue segment (p50 µs)', 'wall-clock | mediated call (p50 µs)'],
+      };
+      const rows = tableRows(readSamples()['compare-comment']);
+      const lanes = new Set(rows.map((row) => row.split(' | ')[0]!));
+      // The structural and wall-clock lanes at least (the instruction lanes need valgrind, and take long on a
+      // shared machine).
+      expect(lanes).toContain('structural');
+      expect(lanes).toContain('wall-clock');
+      expect(rows).toEqual(Object.entries(byLane).flatMap(([lane, expected]) => (lanes.has(lane) ? expected : [])));
+    },
+  );
 
   it('quote what compare says in a shallow clone, as it says it now', async () => {
     const repo = path.join(scratch, 'repo');

@@ -154,7 +154,7 @@ describe('the pull-request comment step', () => {
     expect(result.stderr).toContain('Resource not accessible by integration');
   });
 
-  it('from the workflow_run follow-up: posts when the pull request is at the compared commit, refuses another', async () => {
+  it('from the workflow_run follow-up: posts when the pull request is at the compared commit, or refuses', async () => {
     const file = path.join(dir, 'follow-up.md');
     await writeFile(file, 'table');
     const posted = await run(file, { PR_HEAD_SHA: HEAD_SHA });

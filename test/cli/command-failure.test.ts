@@ -37,7 +37,8 @@ describe('a command that cannot go on', () => {
       expect(run.status).toBe(2);
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
       expect(run.stderr).toContain(
-        `costlab bench: OutputLocked: ${dir} is being written by another run: pid ${holder.pid}, \`results-writer hold\``,
+        `costlab bench: OutputLocked: ${dir} is being written by ` +
+          `another run: pid ${holder.pid}, \`results-writer hold\``,
       );
       noStack(run.stderr);
     } finally {

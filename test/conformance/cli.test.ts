@@ -49,7 +49,8 @@ describe('costlab conformance', () => {
   it('exits 2 on a usage error', async () => {
     expect(await main(['conformance', '--columns', 'embedded,carrier-pigeon', '--out', out])).toBe(2);
     expect(output.stderr).toContain(
-      "costlab conformance: --columns must be a comma-separated subset of embedded,bridge,sdk-memory,sdk-stdio,sdk-http,sdk-http-reconnect, got 'embedded,carrier-pigeon'",
+      'costlab conformance: --columns must be a comma-separated subset of ' +
+        "embedded,bridge,sdk-memory,sdk-stdio,sdk-http,sdk-http-reconnect, got 'embedded,carrier-pigeon'",
     );
     expect(await main(['conformance', '--strategy', 'fastest', '--out', out])).toBe(2);
     expect(await main(['conformance', '--bogus'])).toBe(2);

@@ -79,7 +79,8 @@ describe('the reports', () => {
     const md = renderMarkdown(conformanceDocument(outcome, env));
     expect(md).toContain('## Cells that did not pass');
     expect(md).toContain(
-      '✗ probe “a search inside the granted tree, after the provider moved”: expected succeeded; observed refused tool_unavailable (cause no_matching_grant)',
+      '✗ probe “a search inside the granted tree, after the provider moved”: ' +
+        'expected succeeded; observed refused tool_unavailable (cause no_matching_grant)',
     );
   });
 });

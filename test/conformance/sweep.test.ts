@@ -39,20 +39,24 @@ describe('the conformance sweep over six columns', () => {
     expect(outcome.gateFailures).toEqual([]);
   });
 
-  it('shows catalogue-moved-mid-turn’s probe passing under turn and failing under shared and rederive, in every column', () => {
-    for (const strategy of ['turn', 'shared', 'rederive']) {
-      const evidence = outcome.sweep.movedRow.filter((e) => e.strategy === strategy);
-      expect(evidence.map((e) => e.column)).toEqual([...COLUMN_IDS]);
-      for (const e of evidence) {
-        expect({ strategy, column: e.column, probe: e.probe?.met, cell: e.cell }).toEqual({
-          strategy,
-          column: e.column,
-          probe: strategy === 'turn',
-          cell: strategy === 'turn' ? 'pass' : 'fail',
-        });
+  it(
+    'shows catalogue-moved-mid-turn’s probe passing under turn ' +
+      'and failing under shared and rederive, in every column',
+    () => {
+      for (const strategy of ['turn', 'shared', 'rederive']) {
+        const evidence = outcome.sweep.movedRow.filter((e) => e.strategy === strategy);
+        expect(evidence.map((e) => e.column)).toEqual([...COLUMN_IDS]);
+        for (const e of evidence) {
+          expect({ strategy, column: e.column, probe: e.probe?.met, cell: e.cell }).toEqual({
+            strategy,
+            column: e.column,
+            probe: strategy === 'turn',
+            cell: strategy === 'turn' ? 'pass' : 'fail',
+          });
+        }
       }
-    }
-  });
+    },
+  );
 
   it('refuses the moved row’s attack no_matching_grant under all three strategies, in every column', () => {
     expect(outcome.sweep.movedRow).toHaveLength(3 * COLUMN_IDS.length);

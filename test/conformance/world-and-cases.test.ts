@@ -71,7 +71,7 @@ describe('rows', () => {
     expect(rows.filter((r) => r.needs.size > 0).map((r) => r.id)).toEqual(['stale-execution-token']);
   });
 
-  it('catalogue-moved-mid-turn has the declared move: a control, the probe inside the grant, the attack outside it', () => {
+  it('catalogue-moved-mid-turn has the declared move: a control, the probe inside the grant, the attack', () => {
     const row = rowById(CATALOGUE_MOVED_ROW);
     expect(row.condition.provider).toBe('moves-after-first-resolution');
     const attempts = row.case.move.filter(isAttempt);
@@ -90,36 +90,40 @@ describe('rows', () => {
 });
 
 describe('the arena armed by provider-moves-mid-turn', () => {
-  it('publishes search on the first resolution and the moved action on every later one, while the tool keeps asking for search', async () => {
-    const arena = new WorldArena({ conditionId: 'provider-moves-mid-turn', strategy: 'rederive', traceTag: 't' });
-    const [provider] = arena.providers;
-    const signal = new AbortController().signal;
-    const context = arena.context(1);
-    const first = await provider!.listTools(context, signal);
-    const later = await provider!.listTools(context, signal);
-    const again = await provider!.listTools(context, signal);
-    expect(first[0]!.definition.requiredCapability).toEqual({
-      resource: { namespace: 'notion', path: [] },
-      action: 'search',
-    });
-    expect(later[0]!.definition.requiredCapability.action).toBe(MOVED_ACTION);
-    expect(again[0]!.definition.requiredCapability.action).toBe(MOVED_ACTION);
-    const call = {
-      id: 'c',
-      tool: 'notion.search',
-      arguments: { path: ['Handbook', 'x'], query: 'q' },
-      traceId: context.traceId,
-      requestedAt: context.now,
-    };
-    expect(later[0]!.resolveRequirement!(context, call)).toEqual({
-      resource: { namespace: 'notion', path: ['Handbook', 'x'] },
-      action: 'search',
-    });
-    // No grant of the world carries the moved action.
-    expect(CONFORMANCE_WORLD.grants.some((g) => g.actions.includes(MOVED_ACTION) || g.actions.includes('*'))).toBe(
-      false,
-    );
-  });
+  it(
+    'publishes search on the first resolution and the moved action ' +
+      'on every later one, while the tool keeps asking for search',
+    async () => {
+      const arena = new WorldArena({ conditionId: 'provider-moves-mid-turn', strategy: 'rederive', traceTag: 't' });
+      const [provider] = arena.providers;
+      const signal = new AbortController().signal;
+      const context = arena.context(1);
+      const first = await provider!.listTools(context, signal);
+      const later = await provider!.listTools(context, signal);
+      const again = await provider!.listTools(context, signal);
+      expect(first[0]!.definition.requiredCapability).toEqual({
+        resource: { namespace: 'notion', path: [] },
+        action: 'search',
+      });
+      expect(later[0]!.definition.requiredCapability.action).toBe(MOVED_ACTION);
+      expect(again[0]!.definition.requiredCapability.action).toBe(MOVED_ACTION);
+      const call = {
+        id: 'c',
+        tool: 'notion.search',
+        arguments: { path: ['Handbook', 'x'], query: 'q' },
+        traceId: context.traceId,
+        requestedAt: context.now,
+      };
+      expect(later[0]!.resolveRequirement!(context, call)).toEqual({
+        resource: { namespace: 'notion', path: ['Handbook', 'x'] },
+        action: 'search',
+      });
+      // No grant of the world carries the moved action.
+      expect(CONFORMANCE_WORLD.grants.some((g) => g.actions.includes(MOVED_ACTION) || g.actions.includes('*'))).toBe(
+        false,
+      );
+    },
+  );
 
   it('resolves the catalogue once per turn under `turn`, and per operation under the others', async () => {
     for (const [strategy, resolutions] of [

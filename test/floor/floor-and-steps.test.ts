@@ -32,20 +32,24 @@ describe('floor and steps', () => {
     expect(floor.cold).toBeUndefined();
   });
 
-  it('runs the cold lane on the turns asked for, spread over the measured ones, with the caches evicted before every call', async () => {
-    const { floor } = await runFloorAndSteps({ warmupTurns: 1, measuredTurns: 5, coldTurns: 2, evictionMiB: 1 });
-    expect(FloorResultSchema.safeParse(floor).success).toBe(true);
-    expect(floor.kernel.n).toBe(5 * TURN_ATTEMPTS.length);
-    expect(floor.floor.n).toBe(5 * TURN_ATTEMPTS.length);
-    const cold = floor.cold!;
-    expect(cold.evictedMiB).toBe(1);
-    expect(cold.kernel.n).toBe(2 * TURN_ATTEMPTS.length);
-    expect(cold.floor.n).toBe(2 * TURN_ATTEMPTS.length);
-    expect(cold.ratioP50).toBeCloseTo(cold.kernel.p50Us / cold.floor.p50Us, 1);
-    // Never more cold turns than measured ones.
-    const capped = await runFloorAndSteps({ warmupTurns: 0, measuredTurns: 2, coldTurns: 9, evictionMiB: 1 });
-    expect(capped.floor.cold!.kernel.n).toBe(2 * TURN_ATTEMPTS.length);
-  });
+  it(
+    'runs the cold lane on the turns asked for, spread over ' +
+      'the measured ones, with the caches evicted before every call',
+    async () => {
+      const { floor } = await runFloorAndSteps({ warmupTurns: 1, measuredTurns: 5, coldTurns: 2, evictionMiB: 1 });
+      expect(FloorResultSchema.safeParse(floor).success).toBe(true);
+      expect(floor.kernel.n).toBe(5 * TURN_ATTEMPTS.length);
+      expect(floor.floor.n).toBe(5 * TURN_ATTEMPTS.length);
+      const cold = floor.cold!;
+      expect(cold.evictedMiB).toBe(1);
+      expect(cold.kernel.n).toBe(2 * TURN_ATTEMPTS.length);
+      expect(cold.floor.n).toBe(2 * TURN_ATTEMPTS.length);
+      expect(cold.ratioP50).toBeCloseTo(cold.kernel.p50Us / cold.floor.p50Us, 1);
+      // Never more cold turns than measured ones.
+      const capped = await runFloorAndSteps({ warmupTurns: 0, measuredTurns: 2, coldTurns: 9, evictionMiB: 1 });
+      expect(capped.floor.cold!.kernel.n).toBe(2 * TURN_ATTEMPTS.length);
+    },
+  );
 
   it('refuses a cold lane of a negative or fractional number of turns, naming it', async () => {
     await expect(runFloorAndSteps({ warmupTurns: 0, measuredTurns: 2, coldTurns: -1 })).rejects.toThrow(
@@ -54,42 +58,46 @@ describe('floor and steps', () => {
     await expect(runFloorAndSteps({ warmupTurns: 0, measuredTurns: 2, coldTurns: 1.5 })).rejects.toThrow(/got 1.5/);
   });
 
-  it('the floor writes the decision record before the handler and the outcome after, and none for a refusal before the walk', async () => {
-    const floor = new FloorMediation(
-      [...referenceTools(), ...(await notionProvider().listTools(worldContext(0), new AbortController().signal))],
-      referenceGrants(),
-    );
-    const context = worldContext(0);
-    const turn = floor.openTurn(context);
-    const base = {
-      arguments: { path: ['projects', 'roadmap.md'] },
-      traceId: context.traceId,
-      requestedAt: context.now,
-    };
-    expect(await turn.call({ id: 'a', tool: 'files.read', ...base })).toMatchObject({ status: 'succeeded' });
-    expect(
-      await turn.call({
-        id: 'b',
-        tool: 'files.write',
-        ...base,
-        arguments: { path: ['projects', 'roadmap.md'], content: 'x' },
-      }),
-    ).toMatchObject({ code: 'no_matching_grant' });
-    expect(await turn.call({ id: 'c', tool: 'files.read', ...base, traceId: 'other' })).toMatchObject({
-      code: 'trace_mismatch',
-    });
-    expect(
-      (floor.trail as { type: string; operationId: string; outcome: string }[]).map((e) => [
-        e.operationId,
-        e.type,
-        e.outcome,
-      ]),
-    ).toEqual([
-      ['a', 'authorization.checked', 'allowed'],
-      ['a', 'tool.invoked', 'succeeded'],
-      ['b', 'authorization.checked', 'denied'],
-      ['b', 'tool.invoked', 'denied'],
-      ['c', 'tool.invoked', 'denied'],
-    ]);
-  });
+  it(
+    'the floor writes the decision record before the handler ' +
+      'and the outcome after, and none for a refusal before the walk',
+    async () => {
+      const floor = new FloorMediation(
+        [...referenceTools(), ...(await notionProvider().listTools(worldContext(0), new AbortController().signal))],
+        referenceGrants(),
+      );
+      const context = worldContext(0);
+      const turn = floor.openTurn(context);
+      const base = {
+        arguments: { path: ['projects', 'roadmap.md'] },
+        traceId: context.traceId,
+        requestedAt: context.now,
+      };
+      expect(await turn.call({ id: 'a', tool: 'files.read', ...base })).toMatchObject({ status: 'succeeded' });
+      expect(
+        await turn.call({
+          id: 'b',
+          tool: 'files.write',
+          ...base,
+          arguments: { path: ['projects', 'roadmap.md'], content: 'x' },
+        }),
+      ).toMatchObject({ code: 'no_matching_grant' });
+      expect(await turn.call({ id: 'c', tool: 'files.read', ...base, traceId: 'other' })).toMatchObject({
+        code: 'trace_mismatch',
+      });
+      expect(
+        (floor.trail as { type: string; operationId: string; outcome: string }[]).map((e) => [
+          e.operationId,
+          e.type,
+          e.outcome,
+        ]),
+      ).toEqual([
+        ['a', 'authorization.checked', 'allowed'],
+        ['a', 'tool.invoked', 'succeeded'],
+        ['b', 'authorization.checked', 'denied'],
+        ['b', 'tool.invoked', 'denied'],
+        ['c', 'tool.invoked', 'denied'],
+      ]);
+    },
+  );
 });

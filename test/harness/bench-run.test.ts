@@ -53,43 +53,56 @@ const allPaths = (results: Results): [string, StrategyResult][] => [
 ];
 
 describe('costlab bench, a tiny run', () => {
-  it('writes the results under the commit and as latest, both valid under the results schema, beside the dashboard exports and the report', async () => {
-    const names = [
-      'latest.json',
-      `${written.commit}.quick.json`,
-      'github-action-benchmark.json',
-      'bencher.json',
-      'systems-cost.md',
-    ];
-    for (const name of names) expect(existsSync(path.join(dir, 'results', name)), name).toBe(true);
-    const latest = parseResults(JSON.parse(await readFile(path.join(dir, 'results', 'latest.json'), 'utf8')));
-    expect(latest).toEqual(written);
-  });
+  it(
+    'writes the results under the commit and as latest, both valid ' +
+      'under the results schema, beside the dashboard exports and the report',
+    async () => {
+      const names = [
+        'latest.json',
+        `${written.commit}.quick.json`,
+        'github-action-benchmark.json',
+        'bencher.json',
+        'systems-cost.md',
+      ];
+      for (const name of names) expect(existsSync(path.join(dir, 'results', name)), name).toBe(true);
+      const latest = parseResults(JSON.parse(await readFile(path.join(dir, 'results', 'latest.json'), 'utf8')));
+      expect(latest).toEqual(written);
+    },
+  );
 
-  it('measures one tools/call over each MCP transport beside a bare SDK server and the floor, and reports it as a table and a target per transport', () => {
-    const bench = written.mcpTransports!;
-    expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'stdio-audit-file', 'http']);
-    expect(bench.primingCalls).toBe(2);
-    expect(bench.rounds).toBe(2);
-    for (const row of bench.transports)
-      expect([row.costlab.n, row.bare.n, row.floor?.n]).toEqual([
-        2 * bench.callsPerRound,
-        2 * bench.callsPerRound,
-        2 * bench.callsPerRound,
+  it(
+    'measures one tools/call over each MCP transport beside a bare SDK server ' +
+      'and the floor, and reports it as a table and a target per transport',
+    () => {
+      const bench = written.mcpTransports!;
+      expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'stdio-audit-file', 'http']);
+      expect(bench.primingCalls).toBe(2);
+      expect(bench.rounds).toBe(2);
+      for (const row of bench.transports)
+        expect([row.costlab.n, row.bare.n, row.floor?.n]).toEqual([
+          2 * bench.callsPerRound,
+          2 * bench.callsPerRound,
+          2 * bench.callsPerRound,
+        ]);
+      expect(markdown).toContain('## MCP per transport, beside a bare SDK server and the floor');
+      expect(markdown).toMatch(/\| floor p50 \(µs\) \| floor − bare \(µs\) \| costlab − floor \(µs\) \|/);
+      expect(markdown).toMatch(
+        new RegExp(
+          String.raw`^\| transport \| costlab call p50, inside \(µs\) \| floor call p50, inside \(µs\) \|`,
+          'm',
+        ),
+      );
+      expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual([
+        'in-memory',
+        'http',
       ]);
-    expect(markdown).toContain('## MCP per transport, beside a bare SDK server and the floor');
-    expect(markdown).toMatch(/\| floor p50 \(µs\) \| floor − bare \(µs\) \| costlab − floor \(µs\) \|/);
-    expect(markdown).toMatch(/^\| transport \| costlab call p50, inside \(µs\) \| floor call p50, inside \(µs\) \|/m);
-    expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual([
-      'in-memory',
-      'http',
-    ]);
-    const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
-    // Two paired targets per transport (ADR 0063): costlab − bare and costlab − the floor.
-    expect(transportTargets.map((check) => check.paired?.id)).toEqual(
-      bench.transports.flatMap((row) => [`mcp-added:${row.transport}`, `mcp-over-floor:${row.transport}`]),
-    );
-  });
+      const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
+      // Two paired targets per transport (ADR 0063): costlab − bare and costlab − the floor.
+      expect(transportTargets.map((check) => check.paired?.id)).toEqual(
+        bench.transports.flatMap((row) => [`mcp-added:${row.transport}`, `mcp-over-floor:${row.transport}`]),
+      );
+    },
+  );
 
   it('records its kind, the load average at start and end, and the testbed it ran on', () => {
     expect(written.kind).toBe('quick');
@@ -286,7 +299,7 @@ describe('the markdown report', () => {
 });
 
 describe('a run without the MCP path or the published figures', () => {
-  it('writes the report and dashboards, says why the results JSON is missing, and notes the absent figures', async () => {
+  it('writes the report and dashboards, says why the results JSON is missing, notes the absent figures', async () => {
     const out = path.join(dir, 'partial');
     const partial = await runBench({
       plan: planBench({ turns: 2, warmup: 0, micro: false, mcp: false }),

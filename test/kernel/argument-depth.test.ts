@@ -98,47 +98,51 @@ describe('argument depth bound', () => {
     },
   );
 
-  it('100,000 levels deep (objects, arrays, mixed) is the same named refusal, not a RangeError, and the kernel serves on', async () => {
-    const { kernel, audit } = makeWorld({ tools: [echo()] });
-    const ctx = context();
-    const shapes: unknown[] = [];
-    for (const shape of ['object', 'array', 'mixed'] as const) {
-      let value: unknown = 'bottom';
-      for (let i = 0; i < 100_000; i++)
-        value = shape === 'array' || (shape === 'mixed' && i % 2 === 0) ? [value] : { a: value };
-      shapes.push(value);
-    }
-    for (const nested of shapes) {
-      const c = call(ctx, 'docs.echo', { path: [], nested } as JsonObject);
-      await expect(kernel.invokeTool(ctx, c)).resolves.toMatchObject({
+  it(
+    '100,000 levels deep (objects, arrays, mixed) is the same ' +
+      'named refusal, not a RangeError, and the kernel serves on',
+    async () => {
+      const { kernel, audit } = makeWorld({ tools: [echo()] });
+      const ctx = context();
+      const shapes: unknown[] = [];
+      for (const shape of ['object', 'array', 'mixed'] as const) {
+        let value: unknown = 'bottom';
+        for (let i = 0; i < 100_000; i++)
+          value = shape === 'array' || (shape === 'mixed' && i % 2 === 0) ? [value] : { a: value };
+        shapes.push(value);
+      }
+      for (const nested of shapes) {
+        const c = call(ctx, 'docs.echo', { path: [], nested } as JsonObject);
+        await expect(kernel.invokeTool(ctx, c)).resolves.toMatchObject({
+          status: 'denied',
+          code: 'invalid_request',
+          message: 'arguments nest deeper than 64 levels',
+        });
+        expect(eventFor(audit, 'tool.invoked', c.id)).toMatchObject({
+          outcome: 'denied',
+          reason: 'invalid_request',
+          cause: 'arguments_too_deep',
+        });
+      }
+      // A malformed call id is recorded by placeholder, deep arguments and all.
+      let deep: unknown = {};
+      for (let i = 0; i < 100_000; i++) deep = { a: deep };
+      await expect(
+        kernel.invokeTool(ctx, {
+          id: '',
+          tool: 'docs.echo',
+          arguments: deep,
+          traceId: ctx.traceId,
+          requestedAt: ctx.now,
+        }),
+      ).resolves.toMatchObject({
         status: 'denied',
         code: 'invalid_request',
-        message: 'arguments nest deeper than 64 levels',
+        callId: 'invalid-call',
       });
-      expect(eventFor(audit, 'tool.invoked', c.id)).toMatchObject({
-        outcome: 'denied',
-        reason: 'invalid_request',
-        cause: 'arguments_too_deep',
-      });
-    }
-    // A malformed call id is recorded by placeholder, deep arguments and all.
-    let deep: unknown = {};
-    for (let i = 0; i < 100_000; i++) deep = { a: deep };
-    await expect(
-      kernel.invokeTool(ctx, {
-        id: '',
-        tool: 'docs.echo',
-        arguments: deep,
-        traceId: ctx.traceId,
-        requestedAt: ctx.now,
-      }),
-    ).resolves.toMatchObject({
-      status: 'denied',
-      code: 'invalid_request',
-      callId: 'invalid-call',
-    });
-    const after = call(ctx, 'docs.echo', { path: ['still', 'serving'] });
-    await expect(kernel.invokeTool(ctx, after)).resolves.toMatchObject({ status: 'succeeded' });
-    expect(audit.ofType('tool.invoked')).toHaveLength(5);
-  });
+      const after = call(ctx, 'docs.echo', { path: ['still', 'serving'] });
+      await expect(kernel.invokeTool(ctx, after)).resolves.toMatchObject({ status: 'succeeded' });
+      expect(audit.ofType('tool.invoked')).toHaveLength(5);
+    },
+  );
 });

@@ -52,7 +52,7 @@ function deeplyFrozen(value: unknown): boolean {
 }
 
 describe('an unchanged answer from a provider without a signal is not read (turn)', () => {
-  it('plain mutable definitions: read on the first two turns, frozen on the second, found by identity after', async () => {
+  it('plain mutable definitions: read on the first two turns, frozen on the second, found by identity', async () => {
     const provider = hostProvider();
     const { kernel } = makeWorld({ providers: [provider] });
     const first = await turn(kernel, context({ turn: '1' }));
@@ -91,28 +91,32 @@ describe('an unchanged answer from a provider without a signal is not read (turn
 });
 
 describe('an edit in place is caught, never served stale (turn)', () => {
-  it('before the object is taken as a value, an edit is read; after, the edit throws and the catalogue is the object', async () => {
-    const provider = hostProvider();
-    const { kernel } = makeWorld({ providers: [provider] });
-    await turn(kernel, context({ turn: '1' }));
-    provider.definitions[4]!.description = 'edited between the first and second sight';
-    const second = await turn(kernel, context({ turn: '2' }));
-    expect(second.listed.tools.find((t) => t.name === 'docs.t004')!.description).toBe(
-      'edited between the first and second sight',
-    );
-    // Now frozen, all the way down: an edit in strict-mode code throws…
-    expect(() => {
-      provider.definitions[4]!.description = 'too late';
-    }).toThrow(TypeError);
-    expect(() => {
-      (provider.definitions[4]!.inputSchema as { type: string }).type = 'array';
-    }).toThrow(TypeError);
-    // …and in sloppy-mode code is a no-op: what the kernel serves is still exactly what the object holds.
-    expect(Reflect.set(provider.definitions[4]!, 'description', 'quietly')).toBe(false);
-    const third = await turn(kernel, context({ turn: '3' }));
-    expect(third.listed.tools.find((t) => t.name === 'docs.t004')).toEqual(provider.definitions[4]);
-    expect(third.listed.catalogHash).toBe(second.listed.catalogHash);
-  });
+  it(
+    'before the object is taken as a value, an edit is read; ' +
+      'after, the edit throws and the catalogue is the object',
+    async () => {
+      const provider = hostProvider();
+      const { kernel } = makeWorld({ providers: [provider] });
+      await turn(kernel, context({ turn: '1' }));
+      provider.definitions[4]!.description = 'edited between the first and second sight';
+      const second = await turn(kernel, context({ turn: '2' }));
+      expect(second.listed.tools.find((t) => t.name === 'docs.t004')!.description).toBe(
+        'edited between the first and second sight',
+      );
+      // Now frozen, all the way down: an edit in strict-mode code throws…
+      expect(() => {
+        provider.definitions[4]!.description = 'too late';
+      }).toThrow(TypeError);
+      expect(() => {
+        (provider.definitions[4]!.inputSchema as { type: string }).type = 'array';
+      }).toThrow(TypeError);
+      // …and in sloppy-mode code is a no-op: what the kernel serves is still exactly what the object holds.
+      expect(Reflect.set(provider.definitions[4]!, 'description', 'quietly')).toBe(false);
+      const third = await turn(kernel, context({ turn: '3' }));
+      expect(third.listed.tools.find((t) => t.name === 'docs.t004')).toEqual(provider.definitions[4]);
+      expect(third.listed.catalogHash).toBe(second.listed.catalogHash);
+    },
+  );
 
   it('a host object that is not plain JSON (a getter) is never frozen and is read every turn', async () => {
     const definitions = definitionsOf();
@@ -134,7 +138,7 @@ describe('an edit in place is caught, never served stale (turn)', () => {
     expect(after.listed.tools.find((t) => t.name === 'docs.t002')!.description).toBe('second');
   });
 
-  it('a frozen object holding a mutable child is frozen through on its second sight, not trusted on its first', async () => {
+  it('a frozen object with a mutable child is frozen through when seen again, not trusted the first time', async () => {
     const definitions = definitionsOf().map((definition) =>
       Object.freeze({ ...definition, inputSchema: { ...definition.inputSchema } }),
     );
@@ -159,7 +163,7 @@ describe('the same array object, mutated, is re-derived (turn)', () => {
     return { provider: { id: 'same-array', listTools: async () => handlers } satisfies ContextToolProvider, handlers };
   }
 
-  it('a tool pushed, one removed, one replaced, a handler given another definition: each served next turn', async () => {
+  it('a tool pushed, one removed, one replaced, a handler given a new definition: each served next turn', async () => {
     const { provider, handlers } = sameArrayProvider();
     const { kernel } = makeWorld({ providers: [provider] });
     for (let t = 0; t < 3; t++) await turn(kernel, context({ turn: `w${t}` }));
@@ -224,35 +228,39 @@ describe('the same array object, mutated, is re-derived (turn)', () => {
 });
 
 describe('answers are remembered per principal, and serve the edit under every strategy', () => {
-  it('ada and bob, answered different catalogues by one provider, interleaved: each sees only its own, with its own handler', async () => {
-    const mine = { ada: definitionsOf('docs.ada'), bob: definitionsOf('docs.bob') };
-    const provider: ContextToolProvider = {
-      id: 'per-user',
-      async listTools(ctx) {
-        const who = ctx.actor.kind === 'human' && ctx.actor.userId === 'bob' ? 'bob' : 'ada';
-        return mine[who].map((definition) => handlerFor(definition, who));
-      },
-    };
-    const { kernel } = adaAndBobWorld(provider);
-    for (let round = 0; round < 4; round++) {
-      for (const [who, actor] of ADA_AND_BOB) {
-        const ctx: AccessContext = { ...context({ turn: `${who}${round}` }), actor };
-        const { listed, result } = await turn(kernel, ctx, `docs.${who}004`);
-        const names = listed.tools.map((t) => t.name);
-        expect(names.filter((name) => name.startsWith(`docs.${who}`))).toHaveLength(TOOLS);
-        expect(names.filter((name) => name.startsWith(`docs.${who === 'ada' ? 'bob' : 'ada'}`))).toEqual([]);
-        expect(result).toMatchObject({ status: 'succeeded', output: { served: who } });
+  it(
+    'ada and bob, answered different catalogues by one provider, ' +
+      'interleaved: each sees only its own, with its own handler',
+    async () => {
+      const mine = { ada: definitionsOf('docs.ada'), bob: definitionsOf('docs.bob') };
+      const provider: ContextToolProvider = {
+        id: 'per-user',
+        async listTools(ctx) {
+          const who = ctx.actor.kind === 'human' && ctx.actor.userId === 'bob' ? 'bob' : 'ada';
+          return mine[who].map((definition) => handlerFor(definition, who));
+        },
+      };
+      const { kernel } = adaAndBobWorld(provider);
+      for (let round = 0; round < 4; round++) {
+        for (const [who, actor] of ADA_AND_BOB) {
+          const ctx: AccessContext = { ...context({ turn: `${who}${round}` }), actor };
+          const { listed, result } = await turn(kernel, ctx, `docs.${who}004`);
+          const names = listed.tools.map((t) => t.name);
+          expect(names.filter((name) => name.startsWith(`docs.${who}`))).toHaveLength(TOOLS);
+          expect(names.filter((name) => name.startsWith(`docs.${who === 'ada' ? 'bob' : 'ada'}`))).toEqual([]);
+          expect(result).toMatchObject({ status: 'succeeded', output: { served: who } });
+        }
       }
-    }
-    // Once both answers are taken as values, neither user's turn reads a definition.
-    const read = kernel.counters.definitionsRead;
-    await turn(kernel, { ...context({ turn: 'ada-last' }) }, 'docs.ada004');
-    await turn(kernel, { ...context({ turn: 'bob-last' }), actor: BOB }, 'docs.bob004');
-    expect(kernel.counters.definitionsRead).toBe(read);
-  });
+      // Once both answers are taken as values, neither user's turn reads a definition.
+      const read = kernel.counters.definitionsRead;
+      await turn(kernel, { ...context({ turn: 'ada-last' }) }, 'docs.ada004');
+      await turn(kernel, { ...context({ turn: 'bob-last' }), actor: BOB }, 'docs.bob004');
+      expect(kernel.counters.definitionsRead).toBe(read);
+    },
+  );
 
   for (const strategy of CATALOGUE_STRATEGIES) {
-    it(`${strategy}: a tool replaced by a new object after its definitions were frozen is served next turn`, async () => {
+    it(`${strategy}: a tool replaced by a new object after its definitions froze is served next turn`, async () => {
       const provider = hostProvider();
       const { kernel } = makeWorld({ providers: [provider], strategy });
       for (let t = 0; t < 3; t++) await turn(kernel, context({ turn: `w${t}` }));

@@ -67,7 +67,8 @@ describe('audit events', () => {
     await aTurn(second.kernel);
     const parts = (events: readonly { id: string }[]) => events.map((e) => e.id.split(':'));
     const [a, b] = [parts(first.audit.events), parts(second.audit.events)];
-    // One prefix per trail, and the records counted 1, 2, 3, … in the order written (no failed write here, so no gap).
+    // One prefix per trail, and the records counted 1, 2, 3, … in the order written (no failed write here, so no
+    // gap).
     expect(new Set(a.map(([prefix]) => prefix)).size).toBe(1);
     expect(a.map(([, n]) => Number(n))).toEqual(a.map((_, i) => i + 1));
     expect(a[0]![0]).not.toBe(b[0]![0]);

@@ -164,7 +164,7 @@ describe('purposes', () => {
 
 describe('the two instants', () => {
   // Each case: a grant window, the turn's admission offset, and the offsets of its operations.
-  it('notBefore and issuedAt are judged at admission: a grant that starts mid-turn waits for the next turn', async () => {
+  it('notBefore and issuedAt are judged at admission: a grant starting mid-turn waits for the next turn', async () => {
     const world = makeWorld({
       grants: [
         grant({ id: 'g-later', constraints: { notBefore: instant(5 * MINUTE) } }),
@@ -212,8 +212,10 @@ describe('the two instants', () => {
     expect(source.loads).toHaveLength(2);
   });
 
-  it('expiry is judged at now: a grant that lapses mid-turn refuses mid-turn, at discovery and at listing', async () => {
-    const world = makeWorld({ grants: [grant({ id: 'g-expiring', constraints: { expiresAt: instant(5 * MINUTE) } })] });
+  it('expiry is judged at now: a grant lapsing mid-turn refuses mid-turn, at discovery and at listing', async () => {
+    const world = makeWorld({
+      grants: [grant({ id: 'g-expiring', constraints: { expiresAt: instant(5 * MINUTE) } })],
+    });
     const scope = await world.kernel.openTurnAuthority(context({ at: 0 }));
     expect(outcome(await attempt(world, context({ at: 1 * MINUTE }), 'docs.read', ['a']))).toBe('succeeded');
     const lapsed = await attempt(world, context({ at: 5 * MINUTE }), 'docs.read', ['a']);
@@ -223,8 +225,10 @@ describe('the two instants', () => {
     scope.close();
   });
 
-  it('expiry is judged at the later of admission and now: a clock running backwards does not revive a lapsed grant', async () => {
-    const world = makeWorld({ grants: [grant({ id: 'g-expired', constraints: { expiresAt: instant(5 * MINUTE) } })] });
+  it('expiry is judged at the later of admission and now: a clock going back revives no lapsed grant', async () => {
+    const world = makeWorld({
+      grants: [grant({ id: 'g-expired', constraints: { expiresAt: instant(5 * MINUTE) } })],
+    });
     // Admitted after the grant lapsed; the host's clock then steps back before the expiry.
     const scope = await world.kernel.openTurnAuthority(context({ at: 10 * MINUTE }));
     expect(outcome(await attempt(world, context({ at: 1 * MINUTE }), 'docs.read', ['a']))).toBe('tool_unavailable');
@@ -245,18 +249,25 @@ describe('the two instants', () => {
     expect(outcome(await attempt(world, context({ turn: '2', at: 2 * MINUTE }), 'docs.read', ['a']))).toBe('succeeded');
   });
 
-  it('a usage store that hangs is cut short by the call signal: the abort is rethrown and the call recorded interrupted', async () => {
-    const hanging = { consume: () => new Promise<boolean>(() => undefined) };
-    const world = makeWorld({ grants: [grant({ id: 'g-bounded', constraints: { maxUses: 3 } })], usageStore: hanging });
-    const ctx = context();
-    const controller = new AbortController();
-    const c = call(ctx, 'docs.read', { path: ['a'] });
-    const pending = world.kernel.invokeTool(ctx, c, { signal: controller.signal });
-    setTimeout(() => controller.abort(new DOMException('caller gave up', 'AbortError')), 10);
-    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
-    expect(eventFor(world.audit, 'tool.invoked', c.id)).toMatchObject({ outcome: 'interrupted' });
-    expect(world.audit.ofType('authorization.checked')).toHaveLength(0);
-  });
+  it(
+    'a usage store that hangs is cut short by the call signal: ' +
+      'the abort is rethrown and the call recorded interrupted',
+    async () => {
+      const hanging = { consume: () => new Promise<boolean>(() => undefined) };
+      const world = makeWorld({
+        grants: [grant({ id: 'g-bounded', constraints: { maxUses: 3 } })],
+        usageStore: hanging,
+      });
+      const ctx = context();
+      const controller = new AbortController();
+      const c = call(ctx, 'docs.read', { path: ['a'] });
+      const pending = world.kernel.invokeTool(ctx, c, { signal: controller.signal });
+      setTimeout(() => controller.abort(new DOMException('caller gave up', 'AbortError')), 10);
+      await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+      expect(eventFor(world.audit, 'tool.invoked', c.id)).toMatchObject({ outcome: 'interrupted' });
+      expect(world.audit.ofType('authorization.checked')).toHaveLength(0);
+    },
+  );
 
   it('an expired grant is rejected for its window, and the reason reaches only the audit trail', async () => {
     const world = makeWorld({
@@ -292,25 +303,29 @@ describe('bounded grants (maxUses)', () => {
     expect(eventFor(world.audit, 'tool.invoked', results[0]!.id)).toMatchObject({ consumed: true, grantId: 'g-twice' });
   });
 
-  it('a call whose caller aborted before the use was taken takes none: it is recorded interrupted and the use stays', async () => {
-    const usage = new InMemoryUsageStore();
-    const world = makeWorld({ grants: [grant({ id: 'g-once', constraints: { maxUses: 1 } })], usageStore: usage });
-    const ctx = context();
-    // Inside an open, listed turn the call reaches the grant walk without an await, already aborted.
-    const scope = await world.kernel.openTurnAuthority(ctx);
-    await world.kernel.listTools(ctx);
-    const controller = new AbortController();
-    controller.abort();
-    const aborted = call(ctx, 'docs.read', { path: ['a'] });
-    await expect(world.kernel.invokeTool(ctx, aborted, { signal: controller.signal })).rejects.toThrow(
-      expect.objectContaining({ name: 'AbortError' }),
-    );
-    await settle();
-    expect(usage.used('g-once')).toBe(0);
-    expect(eventFor(world.audit, 'tool.invoked', aborted.id)).toMatchObject({ outcome: 'interrupted' });
-    expect(outcome(await attempt(world, ctx, 'docs.read', ['a']))).toBe('succeeded');
-    scope.close();
-  });
+  it(
+    'a call whose caller aborted before the use was taken ' +
+      'takes none: it is recorded interrupted and the use stays',
+    async () => {
+      const usage = new InMemoryUsageStore();
+      const world = makeWorld({ grants: [grant({ id: 'g-once', constraints: { maxUses: 1 } })], usageStore: usage });
+      const ctx = context();
+      // Inside an open, listed turn the call reaches the grant walk without an await, already aborted.
+      const scope = await world.kernel.openTurnAuthority(ctx);
+      await world.kernel.listTools(ctx);
+      const controller = new AbortController();
+      controller.abort();
+      const aborted = call(ctx, 'docs.read', { path: ['a'] });
+      await expect(world.kernel.invokeTool(ctx, aborted, { signal: controller.signal })).rejects.toThrow(
+        expect.objectContaining({ name: 'AbortError' }),
+      );
+      await settle();
+      expect(usage.used('g-once')).toBe(0);
+      expect(eventFor(world.audit, 'tool.invoked', aborted.id)).toMatchObject({ outcome: 'interrupted' });
+      expect(outcome(await attempt(world, ctx, 'docs.read', ['a']))).toBe('succeeded');
+      scope.close();
+    },
+  );
 
   it('concurrent calls against a slow but atomic store never overspend', async () => {
     const usage = new SlowAtomicUsageStore();
@@ -408,7 +423,7 @@ describe('bounded grants (maxUses)', () => {
 });
 
 describe('discovery', () => {
-  it('uses the looser test: a narrow grant sees a broadly declared tool, and a broad grant a narrowly declared one', async () => {
+  it('uses the looser test: a narrow grant sees a broad tool, and a broad grant a narrow one', async () => {
     const world = makeWorld({
       grants: [grant({ id: 'g-narrow', path: ['handbook'], scope: 'exact' })],
       tools: [

@@ -101,7 +101,7 @@ describe('catalogHash', () => {
     ).toThrow(/publishes 'docs.read' twice/);
   });
 
-  it('excludes the handler: two kernels with different handlers for the same definitions list the same hash', async () => {
+  it('excludes the handler: kernels with different handlers for the same definitions list the same hash', async () => {
     const first = makeWorld({
       tools: [tool({ name: 'docs.read', invoke: () => 'one' })],
       grants: [grant({ id: 'g1' })],

@@ -68,7 +68,7 @@ describe('a catalogue past the limits', () => {
         ],
       ];
       for (const [label, build, reason] of cases) {
-        it(`${label}: tool_catalog_unavailable (${reason}); no listing recorded; a call is refused the same way`, async () => {
+        it(`${label}: tool_catalog_unavailable (${reason}); no listing recorded; a call is refused alike`, async () => {
           const { provider, check } = build();
           const { kernel, audit } = makeWorld({ providers: [provider], strategy });
           const ctx = context();

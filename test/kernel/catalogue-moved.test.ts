@@ -65,24 +65,28 @@ describe('catalogue-moved-mid-turn (ADR 0026)', () => {
     }
   });
 
-  it('under turn, the probe inside the granted tree succeeds and its tool.invoked carries the listing’s catalogHash', async () => {
-    const { world, provider, listing, relisting, results, ids } = await runTurn('turn');
-    expect(results.probe).toMatchObject({ status: 'succeeded' });
-    expect(eventFor(world.audit, 'tool.invoked', ids.probe)).toMatchObject({
-      outcome: 'succeeded',
-      grantId: 'g-handbook',
-      catalogHash: listing.catalogHash,
-    });
-    // What the turn holds is the catalogue, not the decision: outside the granted tree is still refused.
-    expect(results.attack).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
-    expect(eventFor(world.audit, 'tool.invoked', ids.attack)).toMatchObject({
-      reason: 'no_matching_grant',
-      catalogHash: listing.catalogHash,
-    });
-    expect(results.control).toMatchObject({ status: 'succeeded' });
-    expect(relisting.catalogHash).toBe(listing.catalogHash);
-    expect(provider.calls).toHaveLength(1);
-  });
+  it(
+    'under turn, the probe inside the granted tree succeeds ' +
+      'and its tool.invoked carries the listing’s catalogHash',
+    async () => {
+      const { world, provider, listing, relisting, results, ids } = await runTurn('turn');
+      expect(results.probe).toMatchObject({ status: 'succeeded' });
+      expect(eventFor(world.audit, 'tool.invoked', ids.probe)).toMatchObject({
+        outcome: 'succeeded',
+        grantId: 'g-handbook',
+        catalogHash: listing.catalogHash,
+      });
+      // What the turn holds is the catalogue, not the decision: outside the granted tree is still refused.
+      expect(results.attack).toMatchObject({ status: 'denied', code: 'no_matching_grant' });
+      expect(eventFor(world.audit, 'tool.invoked', ids.attack)).toMatchObject({
+        reason: 'no_matching_grant',
+        catalogHash: listing.catalogHash,
+      });
+      expect(results.control).toMatchObject({ status: 'succeeded' });
+      expect(relisting.catalogHash).toBe(listing.catalogHash);
+      expect(provider.calls).toHaveLength(1);
+    },
+  );
 
   it.each(['rederive', 'shared'] as const)(
     'under %s, the probe is decided against the moved definition and refused',

@@ -155,53 +155,59 @@ function grantArbitrary(): fc.Arbitrary<Record<string, unknown>> {
 }
 
 describe('the instant check', () => {
-  it("gives zod's datetime pattern's verdict on near-instants: ranges, leap years, fractions, offsets, and one character changed", () => {
-    const pattern = (InstantSchema as unknown as { _zod: { pattern: RegExp } })._zod.pattern;
-    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
-    const year = fc.oneof(
-      fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
-      fc.constantFrom('2000', '1900', '2400', '2100', '0000', '2024', '2023', '0400'),
-    );
-    const near = fc
-      .record({
-        year,
-        month: two(13),
-        day: two(32),
-        hour: two(25),
-        minute: two(61),
-        second: two(61),
-        fraction: fc.oneof(fc.constant(''), fc.constant('.'), fc.stringMatching(/^\.\d{1,4}$/)),
-        zone: fc.oneof(
-          fc.constantFrom('Z', 'z', '', '+', 'Z ', '+00:00', '-23:59', '+24:00', '+05:60', '+0500', '+05:00Z'),
-          fc.tuple(fc.constantFrom('+', '-'), two(25), two(61)).map(([sign, h, m]) => `${sign}${h}:${m}`),
-        ),
-        separators: fc.constantFrom('--T::', '--t::', '/-T::', '-- ::', '--T.:'),
-      })
-      .map(
-        ({ year, month, day, hour, minute, second, fraction, zone, separators: p }) =>
-          `${year}${p[0]}${month}${p[1]}${day}${p[2]}${hour}${p[3]}${minute}${p[4]}${second}${fraction}${zone}`,
+  it(
+    "gives zod's datetime pattern's verdict on near-instants: " +
+      'ranges, leap years, fractions, offsets, and one character changed',
+    () => {
+      const pattern = (InstantSchema as unknown as { _zod: { pattern: RegExp } })._zod.pattern;
+      const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+      const year = fc.oneof(
+        fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
+        fc.constantFrom('2000', '1900', '2400', '2100', '0000', '2024', '2023', '0400'),
       );
-    const mutated = fc.tuple(near, fc.nat(), fc.constantFrom('', '0', '9', 'x', '-', ':', '٣')).map(([s, at, put]) => {
-      const i = at % (s.length + 1);
-      return s.slice(0, i) + put + s.slice(i + (put === '' ? 1 : 0));
-    });
-    fc.assert(
-      fc.property(fc.oneof(near, mutated, fc.string({ maxLength: 30 })), (s) => {
+      const near = fc
+        .record({
+          year,
+          month: two(13),
+          day: two(32),
+          hour: two(25),
+          minute: two(61),
+          second: two(61),
+          fraction: fc.oneof(fc.constant(''), fc.constant('.'), fc.stringMatching(/^\.\d{1,4}$/)),
+          zone: fc.oneof(
+            fc.constantFrom('Z', 'z', '', '+', 'Z ', '+00:00', '-23:59', '+24:00', '+05:60', '+0500', '+05:00Z'),
+            fc.tuple(fc.constantFrom('+', '-'), two(25), two(61)).map(([sign, h, m]) => `${sign}${h}:${m}`),
+          ),
+          separators: fc.constantFrom('--T::', '--t::', '/-T::', '-- ::', '--T.:'),
+        })
+        .map(
+          ({ year, month, day, hour, minute, second, fraction, zone, separators: p }) =>
+            `${year}${p[0]}${month}${p[1]}${day}${p[2]}${hour}${p[3]}${minute}${p[4]}${second}${fraction}${zone}`,
+        );
+      const mutated = fc
+        .tuple(near, fc.nat(), fc.constantFrom('', '0', '9', 'x', '-', ':', '٣'))
+        .map(([s, at, put]) => {
+          const i = at % (s.length + 1);
+          return s.slice(0, i) + put + s.slice(i + (put === '' ? 1 : 0));
+        });
+      fc.assert(
+        fc.property(fc.oneof(near, mutated, fc.string({ maxLength: 30 })), (s) => {
+          expect(matchesInstant(s)).toBe(pattern.test(s));
+        }),
+        { numRuns: 30000 },
+      );
+      for (const s of [
+        '2024-02-29T00:00:00Z',
+        '2023-02-29T00:00:00Z',
+        '2000-02-29T23:59:59.5+00:00',
+        '1900-02-29T00:00:00Z',
+        '2026-04-31T00:00:00Z',
+        '2026-11-30T09:00:00.000Z',
+      ]) {
         expect(matchesInstant(s)).toBe(pattern.test(s));
-      }),
-      { numRuns: 30000 },
-    );
-    for (const s of [
-      '2024-02-29T00:00:00Z',
-      '2023-02-29T00:00:00Z',
-      '2000-02-29T23:59:59.5+00:00',
-      '1900-02-29T00:00:00Z',
-      '2026-04-31T00:00:00Z',
-      '2026-11-30T09:00:00.000Z',
-    ]) {
-      expect(matchesInstant(s)).toBe(pattern.test(s));
-    }
-  });
+      }
+    },
+  );
 });
 
 describe('compiled contracts agree with zod', () => {
@@ -324,7 +330,7 @@ describe('compiled contracts agree with zod', () => {
     }
   });
 
-  it('AccessContext: an address with a symbol key, a hidden extra key or a hidden id is judged as zod judges it', () => {
+  it('AccessContext: an address with a symbol key, a hidden extra key or a hidden id is judged as zod does', () => {
     const context = (actor: unknown) => ({
       namespaceId: 'acme',
       actor,
@@ -397,7 +403,7 @@ describe('compiled contracts agree with zod', () => {
     );
   });
 
-  it("AccessContext: the reference world's context takes the hand-checked path and comes back as zod would copy it", () => {
+  it("AccessContext: the reference world's context takes the hand-checked path, returned as zod copies it", () => {
     const context = {
       namespaceId: 'acme',
       actor: { kind: 'human', userId: 'ada' },

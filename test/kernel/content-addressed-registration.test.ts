@@ -62,7 +62,7 @@ function compiledAndReused(kernel: MediationKernel) {
 }
 
 describe('content-addressed registration (turn)', () => {
-  it('compiles each definition once; an unchanged answer is reused whole, by content, with the new handlers', async () => {
+  it('compiles each definition once; an unchanged answer is reused whole, by content, with new handlers', async () => {
     const provider = freshProvider();
     const { kernel } = makeWorld({ tools: [], providers: [provider] });
     const first = await turn(kernel, '1');
@@ -76,23 +76,27 @@ describe('content-addressed registration (turn)', () => {
     expect(second.result).toMatchObject({ status: 'succeeded', output: { served: 'v2' } });
   });
 
-  it('a definition changed in one field is compiled again, and only it; the next turn lists and decides against the new one', async () => {
-    // Turn 3 moves docs.t007's ceiling onto an action no grant carries.
-    const provider = freshProvider((i, n) =>
-      i === 7 && n >= 3
-        ? { requiredCapability: { resource: { namespace: 'docs', path: [] }, action: 'administer' } }
-        : {},
-    );
-    const { kernel } = makeWorld({ tools: [], providers: [provider] });
-    await turn(kernel, '1');
-    const before = await turn(kernel, '2');
-    expect(before.result.status).toBe('succeeded');
-    const after = await turn(kernel, '3');
-    expect(compiledAndReused(kernel)).toEqual({ compiled: TOOLS + 1, reused: 2 * TOOLS - 1 });
-    expectToolWithdrawn(before, after, 'docs.t007');
-  });
+  it(
+    'a definition changed in one field is compiled again, and ' +
+      'only it; the next turn lists and decides against the new one',
+    async () => {
+      // Turn 3 moves docs.t007's ceiling onto an action no grant carries.
+      const provider = freshProvider((i, n) =>
+        i === 7 && n >= 3
+          ? { requiredCapability: { resource: { namespace: 'docs', path: [] }, action: 'administer' } }
+          : {},
+      );
+      const { kernel } = makeWorld({ tools: [], providers: [provider] });
+      await turn(kernel, '1');
+      const before = await turn(kernel, '2');
+      expect(before.result.status).toBe('succeeded');
+      const after = await turn(kernel, '3');
+      expect(compiledAndReused(kernel)).toEqual({ compiled: TOOLS + 1, reused: 2 * TOOLS - 1 });
+      expectToolWithdrawn(before, after, 'docs.t007');
+    },
+  );
 
-  it('a change to any one field is a new definition: description, schema, namespace, annotations, ceiling path', async () => {
+  it('a change to any field is a new definition: description, schema, namespace, annotations, ceiling', async () => {
     const edits: Partial<ToolDefinition>[] = [
       { description: 'changed' },
       { inputSchema: { type: 'object', properties: { path: { type: 'array' } } } },
@@ -112,30 +116,34 @@ describe('content-addressed registration (turn)', () => {
     }
   });
 
-  it('a frozen definition object is reused by identity; one with a getter is serialised every time and follows its getter', async () => {
-    const stable = deepFreeze(definitionOf(1));
-    let version = 0;
-    const moving = definitionOf(2);
-    Object.defineProperty(moving, 'description', { get: () => `version ${version}`, enumerable: true });
-    Object.freeze(moving);
-    const provider: ContextToolProvider = {
-      id: 'gen',
-      async listTools() {
-        version++;
-        return [stable, moving].map((definition) => ({
-          definition,
-          parseArguments: (a: never) => a,
-          invoke: async (_c: AccessContext, p: never) => succeeded(p) as never,
-        }));
-      },
-    };
-    const { kernel } = makeWorld({ tools: [], providers: [provider] });
-    const first = await turn(kernel, '1');
-    const second = await turn(kernel, '2');
-    expect(compiledAndReused(kernel)).toEqual({ compiled: 3, reused: 1 });
-    expect(first.listed.tools.map((t) => t.description)).toEqual(['test tool docs.t001', 'version 1']);
-    expect(second.listed.tools.map((t) => t.description)).toEqual(['test tool docs.t001', 'version 2']);
-  });
+  it(
+    'a frozen definition object is reused by identity; one with ' +
+      'a getter is serialised every time and follows its getter',
+    async () => {
+      const stable = deepFreeze(definitionOf(1));
+      let version = 0;
+      const moving = definitionOf(2);
+      Object.defineProperty(moving, 'description', { get: () => `version ${version}`, enumerable: true });
+      Object.freeze(moving);
+      const provider: ContextToolProvider = {
+        id: 'gen',
+        async listTools() {
+          version++;
+          return [stable, moving].map((definition) => ({
+            definition,
+            parseArguments: (a: never) => a,
+            invoke: async (_c: AccessContext, p: never) => succeeded(p) as never,
+          }));
+        },
+      };
+      const { kernel } = makeWorld({ tools: [], providers: [provider] });
+      const first = await turn(kernel, '1');
+      const second = await turn(kernel, '2');
+      expect(compiledAndReused(kernel)).toEqual({ compiled: 3, reused: 1 });
+      expect(first.listed.tools.map((t) => t.description)).toEqual(['test tool docs.t001', 'version 1']);
+      expect(second.listed.tools.map((t) => t.description)).toEqual(['test tool docs.t001', 'version 2']);
+    },
+  );
 });
 
 function grantFor(subject: typeof ACTOR | typeof BOB, id: string): Grant {

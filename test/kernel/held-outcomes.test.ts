@@ -34,34 +34,40 @@ const shape = (file: string): string[] =>
   lines(file).map((e) => `${e.type} ${e.outcome} ${e.operationId ?? ''}`.trim());
 
 describe("the file sink holds an authorized call's outcome past its answer", () => {
-  it('answers with the decision in the file and the outcome held; the next record carries it; the hold runs out for the last', async () => {
-    const file = path.join(scratch, 'held.jsonl');
-    const sink = new JsonLinesFileSink(file);
-    const { kernel } = makeWorld({ auditSink: asWorldSink(sink) });
-    const ctx = context();
-    const first = call(ctx, 'docs.read', { path: ['a'] });
-    expect(await kernel.invokeTool(ctx, first)).toMatchObject({ status: 'succeeded' });
-    // Answered: its decision is in the file, its outcome is not yet (no macrotask has run since).
-    expect(shape(file).filter((line) => line.includes(first.id))).toEqual([
-      `authorization.checked allowed ${first.id}`,
-    ]);
+  it(
+    'answers with the decision in the file and the outcome held; ' +
+      'the next record carries it; the hold runs out for the last',
+    async () => {
+      const file = path.join(scratch, 'held.jsonl');
+      const sink = new JsonLinesFileSink(file);
+      const { kernel } = makeWorld({ auditSink: asWorldSink(sink) });
+      const ctx = context();
+      const first = call(ctx, 'docs.read', { path: ['a'] });
+      expect(await kernel.invokeTool(ctx, first)).toMatchObject({ status: 'succeeded' });
+      // Answered: its decision is in the file, its outcome is not yet (no macrotask has run since).
+      expect(shape(file).filter((line) => line.includes(first.id))).toEqual([
+        `authorization.checked allowed ${first.id}`,
+      ]);
 
-    const second = call(ctx, 'docs.read', { path: ['b'] });
-    await kernel.invokeTool(ctx, second);
-    // The second call's decision carried the first call's outcome into the file, ahead of it.
-    const afterSecond = shape(file).filter((line) => line.includes(first.id) || line.includes(second.id));
-    expect(afterSecond).toEqual([
-      `authorization.checked allowed ${first.id}`,
-      `tool.invoked succeeded ${first.id}`,
-      `authorization.checked allowed ${second.id}`,
-    ]);
-    expect(readTrail(readFileSync(file, 'utf8')).decidedWithoutOutcome.map((d) => d.operationId)).toEqual([second.id]);
+      const second = call(ctx, 'docs.read', { path: ['b'] });
+      await kernel.invokeTool(ctx, second);
+      // The second call's decision carried the first call's outcome into the file, ahead of it.
+      const afterSecond = shape(file).filter((line) => line.includes(first.id) || line.includes(second.id));
+      expect(afterSecond).toEqual([
+        `authorization.checked allowed ${first.id}`,
+        `tool.invoked succeeded ${first.id}`,
+        `authorization.checked allowed ${second.id}`,
+      ]);
+      expect(readTrail(readFileSync(file, 'utf8')).decidedWithoutOutcome.map((d) => d.operationId)).toEqual([
+        second.id,
+      ]);
 
-    // Nothing else comes: the hold runs out and the outcome is written on its own.
-    await vi.waitFor(() => expect(shape(file)).toContain(`tool.invoked succeeded ${second.id}`));
-    expect(readTrail(readFileSync(file, 'utf8')).decidedWithoutOutcome).toEqual([]);
-    sink.close();
-  });
+      // Nothing else comes: the hold runs out and the outcome is written on its own.
+      await vi.waitFor(() => expect(shape(file)).toContain(`tool.invoked succeeded ${second.id}`));
+      expect(readTrail(readFileSync(file, 'utf8')).decidedWithoutOutcome).toEqual([]);
+      sink.close();
+    },
+  );
 
   it("writes a refusal's record before the refusal is answered, carrying the held outcome with it", async () => {
     const file = path.join(scratch, 'refusal.jsonl');
@@ -80,27 +86,31 @@ describe("the file sink holds an authorized call's outcome past its answer", () 
     sink.close();
   });
 
-  it('close writes what is held; a held record the file cannot take is reported lost, and the decision it rode with fails closed', async () => {
-    const file = path.join(scratch, 'close.jsonl');
-    const failed = vi.fn();
-    const sink = new JsonLinesFileSink(file);
-    const event = (type: string, operationId: string) =>
-      ({ type, outcome: 'allowed', operationId }) as unknown as AuditEvent;
-    sink.hold(event('tool.invoked', 'c1'), failed);
-    sink.close();
-    expect(shape(file)).toEqual(['tool.invoked allowed c1']);
-    // Held after close: nowhere to write it, so its trail is told at once.
-    sink.hold(event('tool.invoked', 'c2'), failed);
-    expect(failed).toHaveBeenCalledTimes(1);
+  it(
+    'close writes what is held; a held record the file cannot take ' +
+      'is reported lost, and the decision it rode with fails closed',
+    async () => {
+      const file = path.join(scratch, 'close.jsonl');
+      const failed = vi.fn();
+      const sink = new JsonLinesFileSink(file);
+      const event = (type: string, operationId: string) =>
+        ({ type, outcome: 'allowed', operationId }) as unknown as AuditEvent;
+      sink.hold(event('tool.invoked', 'c1'), failed);
+      sink.close();
+      expect(shape(file)).toEqual(['tool.invoked allowed c1']);
+      // Held after close: nowhere to write it, so its trail is told at once.
+      sink.hold(event('tool.invoked', 'c2'), failed);
+      expect(failed).toHaveBeenCalledTimes(1);
 
-    // A descriptor that takes no writes: the next record's write fails, and with it the outcome it carried.
-    const readOnly = openSync(file, 'r');
-    const refusing = JsonLinesFileSink.onDescriptor(readOnly, 'read-only');
-    refusing.hold(event('tool.invoked', 'c3'), failed);
-    expect(() => refusing.write(event('authorization.checked', 'c4'))).toThrow(AuditWriteFailed);
-    expect(failed.mock.calls.map(([, lost]) => (lost as AuditEvent).operationId)).toEqual(['c2', 'c3']);
-    closeSync(readOnly);
-  });
+      // A descriptor that takes no writes: the next record's write fails, and with it the outcome it carried.
+      const readOnly = openSync(file, 'r');
+      const refusing = JsonLinesFileSink.onDescriptor(readOnly, 'read-only');
+      refusing.hold(event('tool.invoked', 'c3'), failed);
+      expect(() => refusing.write(event('authorization.checked', 'c4'))).toThrow(AuditWriteFailed);
+      expect(failed.mock.calls.map(([, lost]) => (lost as AuditEvent).operationId)).toEqual(['c2', 'c3']);
+      closeSync(readOnly);
+    },
+  );
 });
 
 describe("the stream sink holds an authorized call's outcome past its answer", () => {

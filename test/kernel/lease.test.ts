@@ -155,27 +155,31 @@ describe('leases', () => {
     ]);
   });
 
-  it('an operation that gives up waiting on a turn’s authority leaves the load running for the turn’s other holders', async () => {
-    const answer = deferred<unknown>();
-    const source = new ScriptedGrantSource(() => answer.promise);
-    const { kernel, audit } = makeWorld({ grantSource: source });
-    const opening = kernel.openTurnAuthority(context());
-    const controller = new AbortController();
-    const c = call(context(), 'docs.read', { path: ['a'] });
-    const invoking = kernel.invokeTool(context(), c, { signal: controller.signal });
-    await settle();
-    controller.abort();
-    await expect(invoking).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
-    expect(source.loads[0]!.signal.aborted).toBe(false);
-    expect(audit.ofType('tool.invoked')).toEqual([
-      expect.objectContaining({ operationId: c.id, outcome: 'interrupted', reason: 'interrupted' }),
-    ]);
-    answer.resolve([grant({ id: 'g1' })]);
-    const scope = await opening;
-    expect(scope.status).toBe('available');
-    expect(kernel.counters.authorityLoads).toBe(1);
-    scope.close();
-  });
+  it(
+    'an operation that gives up waiting on a turn’s authority ' +
+      'leaves the load running for the turn’s other holders',
+    async () => {
+      const answer = deferred<unknown>();
+      const source = new ScriptedGrantSource(() => answer.promise);
+      const { kernel, audit } = makeWorld({ grantSource: source });
+      const opening = kernel.openTurnAuthority(context());
+      const controller = new AbortController();
+      const c = call(context(), 'docs.read', { path: ['a'] });
+      const invoking = kernel.invokeTool(context(), c, { signal: controller.signal });
+      await settle();
+      controller.abort();
+      await expect(invoking).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
+      expect(source.loads[0]!.signal.aborted).toBe(false);
+      expect(audit.ofType('tool.invoked')).toEqual([
+        expect.objectContaining({ operationId: c.id, outcome: 'interrupted', reason: 'interrupted' }),
+      ]);
+      answer.resolve([grant({ id: 'g1' })]);
+      const scope = await opening;
+      expect(scope.status).toBe('available');
+      expect(kernel.counters.authorityLoads).toBe(1);
+      scope.close();
+    },
+  );
 });
 
 describe('an unavailable authority', () => {
@@ -249,39 +253,47 @@ describe('an operation without a lease', () => {
     expect(source.loads).toHaveLength(2);
   });
 
-  it('cut loose from a hanging grant source by its signal, it aborts the load it started and records the interruption', async () => {
-    const source = new HangingGrantSource();
-    const { kernel, audit } = makeWorld({ grantSource: source });
-    const controller = new AbortController();
-    const ctx = context();
-    const c = call(ctx, 'docs.read', { path: ['a'] });
-    const invoking = kernel.invokeTool(ctx, c, { signal: controller.signal });
-    await settle();
-    expect(source.signals).toHaveLength(1);
-    controller.abort();
-    await expect(invoking).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
-    expect(source.signals[0]!.aborted).toBe(true);
-    expect(audit.events).toEqual([
-      expect.objectContaining({ type: 'tool.invoked', operationId: c.id, outcome: 'interrupted' }),
-    ]);
-    expect(kernel.openLeases).toBe(0);
-  });
+  it(
+    'cut loose from a hanging grant source by its signal, it ' +
+      'aborts the load it started and records the interruption',
+    async () => {
+      const source = new HangingGrantSource();
+      const { kernel, audit } = makeWorld({ grantSource: source });
+      const controller = new AbortController();
+      const ctx = context();
+      const c = call(ctx, 'docs.read', { path: ['a'] });
+      const invoking = kernel.invokeTool(ctx, c, { signal: controller.signal });
+      await settle();
+      expect(source.signals).toHaveLength(1);
+      controller.abort();
+      await expect(invoking).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
+      expect(source.signals[0]!.aborted).toBe(true);
+      expect(audit.events).toEqual([
+        expect.objectContaining({ type: 'tool.invoked', operationId: c.id, outcome: 'interrupted' }),
+      ]);
+      expect(kernel.openLeases).toBe(0);
+    },
+  );
 });
 
 describe('a lease whose authority came from memory', () => {
-  it('holds its authority before the opener awaits, and its release signal is made on demand, already aborted after release', async () => {
-    const source = answeringNow(new ScriptedGrantSource(() => [grant({ id: 'g1' })]));
-    const { kernel, audit } = makeWorld({ grantSource: source });
-    const opening = kernel.openTurnAuthority(context());
-    expect(audit.events.map((e) => [e.type, e.outcome])).toEqual([['authority.resolved', 'succeeded']]);
-    expect(audit.events[0]!.metadata).toMatchObject({ grantCount: 1, grantIds: ['g1'], transient: false });
-    const scope = await opening;
-    expect(scope.status).toBe('available');
-    scope.close();
-    expect(kernel.openLeases).toBe(0);
-  });
+  it(
+    'holds its authority before the opener awaits, and its ' +
+      'release signal is made on demand, already aborted after release',
+    async () => {
+      const source = answeringNow(new ScriptedGrantSource(() => [grant({ id: 'g1' })]));
+      const { kernel, audit } = makeWorld({ grantSource: source });
+      const opening = kernel.openTurnAuthority(context());
+      expect(audit.events.map((e) => [e.type, e.outcome])).toEqual([['authority.resolved', 'succeeded']]);
+      expect(audit.events[0]!.metadata).toMatchObject({ grantCount: 1, grantIds: ['g1'], transient: false });
+      const scope = await opening;
+      expect(scope.status).toBe('available');
+      scope.close();
+      expect(kernel.openLeases).toBe(0);
+    },
+  );
 
-  it('TurnLease: a signal asked for before release aborts on release; one asked for after is aborted already', async () => {
+  it('TurnLease: a signal asked for before release aborts on release; one asked for after is aborted', async () => {
     const { TurnLease, prepareContext } = await import('../../src/kernel/internals.js');
     const authority = { status: 'unavailable', code: 'grant_source_failed', detail: 'x', admittedAtMs: 0 } as const;
     const early = new TurnLease(prepareContext(context()), true, () => authority);

@@ -52,21 +52,25 @@ describe('grant loading', () => {
     }
   });
 
-  it('remembers each kept grant list across alternation: two actors taking turns get their own sets back, and an empty list its own', () => {
-    const load = (material: readonly Grant[]) => material.map((g) => loadGrant(g, g));
-    const ada = load([deepFreeze(grant({ id: 'g-b' })), deepFreeze(grant({ id: 'g-a' }))]);
-    const bob = load([deepFreeze(grant({ id: 'g-c' }))]);
-    const first = grantSet(ada);
-    const other = grantSet(bob);
-    expect(grantSet(ada)).toBe(first);
-    expect(grantSet(bob)).toBe(other);
-    expect(first.hash).toBe(expectedHash([grant({ id: 'g-b' }), grant({ id: 'g-a' })]));
-    // The same first grant with a different tail is another set, not the remembered one.
-    const longer = grantSet([...ada, ...bob]);
-    expect(longer).not.toBe(first);
-    expect(longer.grantIds).toEqual(['g-b', 'g-a', 'g-c']);
-    expect(grantSet([]).hash).toBe(sha256Hex('[]'));
-  });
+  it(
+    'remembers each kept grant list across alternation: two actors ' +
+      'taking turns get their own sets back, and an empty list its own',
+    () => {
+      const load = (material: readonly Grant[]) => material.map((g) => loadGrant(g, g));
+      const ada = load([deepFreeze(grant({ id: 'g-b' })), deepFreeze(grant({ id: 'g-a' }))]);
+      const bob = load([deepFreeze(grant({ id: 'g-c' }))]);
+      const first = grantSet(ada);
+      const other = grantSet(bob);
+      expect(grantSet(ada)).toBe(first);
+      expect(grantSet(bob)).toBe(other);
+      expect(first.hash).toBe(expectedHash([grant({ id: 'g-b' }), grant({ id: 'g-a' })]));
+      // The same first grant with a different tail is another set, not the remembered one.
+      const longer = grantSet([...ada, ...bob]);
+      expect(longer).not.toBe(first);
+      expect(longer.grantIds).toEqual(['g-b', 'g-a', 'g-c']);
+      expect(grantSet([]).hash).toBe(sha256Hex('[]'));
+    },
+  );
 
   it('keeps a frozen grant object across turns, and never an unfrozen one', async () => {
     const frozen = deepFreeze(grant({ id: 'g-frozen' }));
@@ -81,7 +85,7 @@ describe('grant loading', () => {
     expect(keptGrant(frozen)).toBe(kept);
   });
 
-  it('validates an unfrozen grant at every open: one edited in place between turns fails the next turn closed', async () => {
+  it('validates an unfrozen grant at every open: one edited in place between turns fails the next closed', async () => {
     const loose = grant({ id: 'g-loose' }) as Grant & { issuedAt: string };
     const { kernel, audit } = makeWorld({ grantSource: fixedSource([loose]) });
     const first = await kernel.openTurnAuthority(turnContext(1));
@@ -104,14 +108,18 @@ describe('grant loading', () => {
     scope.close();
   });
 
-  it('StaticGrantSource answers with frozen copies, so its grants load once and later edits to the host list reach nothing', async () => {
-    const list = grants();
-    const source = new StaticGrantSource(list);
-    const loaded = (await source.load(turnContext(1) as never)) as Grant[];
-    expect(loaded.map((g) => g.id)).toEqual(['g-b', 'g-a']);
-    expect(loaded.every((g) => isSealedJson(g))).toBe(true);
-    expect(loaded[0]).not.toBe(list[0]);
-    expect((await source.load(turnContext(2) as never)) as Grant[]).toEqual(loaded);
-    expect(((await source.load(turnContext(3) as never)) as Grant[])[0]).toBe(loaded[0]);
-  });
+  it(
+    'StaticGrantSource answers with frozen copies, so its grants ' +
+      'load once and later edits to the host list reach nothing',
+    async () => {
+      const list = grants();
+      const source = new StaticGrantSource(list);
+      const loaded = (await source.load(turnContext(1) as never)) as Grant[];
+      expect(loaded.map((g) => g.id)).toEqual(['g-b', 'g-a']);
+      expect(loaded.every((g) => isSealedJson(g))).toBe(true);
+      expect(loaded[0]).not.toBe(list[0]);
+      expect((await source.load(turnContext(2) as never)) as Grant[]).toEqual(loaded);
+      expect(((await source.load(turnContext(3) as never)) as Grant[])[0]).toBe(loaded[0]);
+    },
+  );
 });

@@ -90,35 +90,39 @@ function turn(kernel: MediationKernel, ctx: AccessContext, toolName = 'docs.t007
 }
 
 describe('an unchanged revision: no listTools, no definition read (turn)', () => {
-  it('answers from the previous answer: reads, compiles and listTools calls stay put; the same list, hash and handler', async () => {
-    const { provider, counter, state } = revisedProvider();
-    const { kernel } = makeWorld({ providers: [provider] });
-    const first = await turn(kernel, context({ turn: '1' }));
-    expect(first.result).toMatchObject({ status: 'succeeded', output: { served: 'v1' } });
-    expect(state.listings).toBe(1);
-    const reads = counter.reads;
-    expect(reads).toBeGreaterThan(0);
-    const { definitionsCompiled, definitionsReused, entriesValidated, providerCalls, shapesBuilt } = kernel.counters;
-    for (const id of ['2', '3', '4']) {
-      const next = await turn(kernel, context({ turn: id }));
-      expectSameListing(next, first);
-      // The previous answer's handler: the provider was not asked again.
-      expect(next.result).toMatchObject({ status: 'succeeded', output: { served: 'v1' } });
-    }
-    expect(counter.reads).toBe(reads);
-    expect(state.listings).toBe(1);
-    expect(state.revisionsAsked).toBe(4);
-    expect(kernel.counters).toMatchObject({
-      definitionsCompiled,
-      definitionsReused,
-      entriesValidated,
-      providerCalls,
-      shapesBuilt,
-      listingsByRevision: 3,
-    });
-  });
+  it(
+    'answers from the previous answer: reads, compiles and ' +
+      'listTools calls stay put; the same list, hash and handler',
+    async () => {
+      const { provider, counter, state } = revisedProvider();
+      const { kernel } = makeWorld({ providers: [provider] });
+      const first = await turn(kernel, context({ turn: '1' }));
+      expect(first.result).toMatchObject({ status: 'succeeded', output: { served: 'v1' } });
+      expect(state.listings).toBe(1);
+      const reads = counter.reads;
+      expect(reads).toBeGreaterThan(0);
+      const { definitionsCompiled, definitionsReused, entriesValidated, providerCalls, shapesBuilt } = kernel.counters;
+      for (const id of ['2', '3', '4']) {
+        const next = await turn(kernel, context({ turn: id }));
+        expectSameListing(next, first);
+        // The previous answer's handler: the provider was not asked again.
+        expect(next.result).toMatchObject({ status: 'succeeded', output: { served: 'v1' } });
+      }
+      expect(counter.reads).toBe(reads);
+      expect(state.listings).toBe(1);
+      expect(state.revisionsAsked).toBe(4);
+      expect(kernel.counters).toMatchObject({
+        definitionsCompiled,
+        definitionsReused,
+        entriesValidated,
+        providerCalls,
+        shapesBuilt,
+        listingsByRevision: 3,
+      });
+    },
+  );
 
-  it('a provider that cannot tell (undefined) is listed and compared every turn, as one without the signal', async () => {
+  it('a provider that cannot tell (undefined) is listed and compared each turn, as one with no signal', async () => {
     const { provider, counter, state } = revisedProvider();
     state.revision = undefined;
     const { kernel } = makeWorld({ providers: [provider] });
@@ -130,7 +134,7 @@ describe('an unchanged revision: no listTools, no definition read (turn)', () =>
     expect(kernel.counters.listingsByRevision).toBe(0);
   });
 
-  it('trusts the revision: a definition changed under an unchanged revision is not seen until the revision moves', async () => {
+  it('trusts the revision: a definition changed under an unchanged revision is unseen until it moves', async () => {
     const { provider, definitions, state } = revisedProvider();
     const { kernel } = makeWorld({ providers: [provider] });
     await turn(kernel, context({ turn: '1' }));
@@ -331,7 +335,7 @@ describe('ProviderRevisions is bounded', () => {
 });
 
 describe('recall by revision (no provider asked) falls back to asking whenever it cannot answer the turn', () => {
-  it('recalled answers that collide across providers are refused by name on every turn, naming the later provider', async () => {
+  it('recalled answers colliding across providers are refused each turn, naming the later provider', async () => {
     const provider = (id: string): ContextToolProvider => ({
       id,
       catalogueRevision: () => 'fixed',
@@ -366,7 +370,7 @@ describe('recall by revision (no provider asked) falls back to asking whenever i
     expect(other.state.revisionsAsked).toBe(3);
   });
 
-  it('a provider without a signal beside one with it: every turn asks the one without and recalls the other', async () => {
+  it('a provider without a signal beside one with it: each turn asks the one without, recalls the other', async () => {
     const { provider, state } = revisedProvider();
     const plain = revisedProvider('notes');
     (plain.provider as { id: string }).id = 'plain';

@@ -49,7 +49,7 @@ describe('1. trace', () => {
 });
 
 describe('2. authority', () => {
-  it('an unavailable authority is denied authority_unavailable, failClosed, with the resolver code as cause', async () => {
+  it("an unavailable authority is denied authority_unavailable, failClosed, the resolver's code as cause", async () => {
     const { result, invoked } = await once({ grantSource: { load: async () => 'not grants' } }, 'docs.read');
     expect(result).toMatchObject({ status: 'denied', code: 'authority_unavailable' });
     expect(invoked()).toMatchObject({
@@ -121,23 +121,27 @@ describe('3. catalogue', () => {
       },
     );
 
-    it(`under ${strategy}, a hanging provider cut loose by the call's signal rethrows the abort and records the interruption`, async () => {
-      const provider = new DeferredProvider('hanging');
-      const world = makeWorld({ providers: [provider], strategy });
-      const ctx = context();
-      const controller = new AbortController();
-      const c = call(ctx, 'docs.read', { path: ['a'] });
-      const invoking = world.kernel.invokeTool(ctx, c, { signal: controller.signal });
-      await settle();
-      const reason = new DOMException('caller gave up', 'AbortError');
-      controller.abort(reason);
-      await expect(invoking).rejects.toBe(reason);
-      expect(provider.calls[0]!.signal.aborted).toBe(true);
-      expect(eventFor(world.audit, 'tool.invoked', c.id)).toMatchObject({
-        outcome: 'interrupted',
-        reason: 'interrupted',
-      });
-    });
+    it(
+      `under ${strategy}, a hanging provider cut loose by the ` +
+        `call's signal rethrows the abort and records the interruption`,
+      async () => {
+        const provider = new DeferredProvider('hanging');
+        const world = makeWorld({ providers: [provider], strategy });
+        const ctx = context();
+        const controller = new AbortController();
+        const c = call(ctx, 'docs.read', { path: ['a'] });
+        const invoking = world.kernel.invokeTool(ctx, c, { signal: controller.signal });
+        await settle();
+        const reason = new DOMException('caller gave up', 'AbortError');
+        controller.abort(reason);
+        await expect(invoking).rejects.toBe(reason);
+        expect(provider.calls[0]!.signal.aborted).toBe(true);
+        expect(eventFor(world.audit, 'tool.invoked', c.id)).toMatchObject({
+          outcome: 'interrupted',
+          reason: 'interrupted',
+        });
+      },
+    );
   }
 
   it('a listing whose catalogue fails is recorded failed and lists nothing', async () => {
@@ -272,7 +276,7 @@ describe('7. requirement', () => {
     expect(kernel.counters.decisions).toBe(0);
   });
 
-  it('a requirement outside the declared ceiling fails invalid_tool_requirement, even when a grant would allow it', async () => {
+  it('a requirement outside the declared ceiling fails invalid_tool_requirement, even if a grant allows', async () => {
     const escapes = [
       ['another action', (path: unknown) => ({ resource: { namespace: 'docs', path }, action: 'delete' })],
       ['another namespace', (path: unknown) => ({ resource: { namespace: 'notion', path }, action: 'read' })],
@@ -382,7 +386,7 @@ describe('8. decision codes', () => {
 });
 
 describe('9. the handler', () => {
-  it('a handler that throws, or rejects, fails tool_execution_failed, recorded with the grant that allowed it', async () => {
+  it('a handler that throws or rejects fails tool_execution_failed, recorded with the grant allowing it', async () => {
     const throwing: ToolHandler = {
       definition: tool({ name: 'docs.read' }).definition,
       parseArguments: (args) => args,
@@ -478,7 +482,7 @@ describe('9. the handler', () => {
     expect(eventFor(world.audit, 'authorization.checked', c.id)).toMatchObject({ outcome: 'allowed' });
   });
 
-  it('a handler that answers at once is taken as it answered, and the call adds no abort listener to its signal', async () => {
+  it('a handler answering at once is taken as it answered; the call adds no abort listener to its signal', async () => {
     const world = makeWorld({ tools: [tool({ name: 'docs.read' })] });
     const ctx = context();
     await world.kernel.listTools(ctx);
@@ -575,24 +579,36 @@ describe('10. the audit write rules', () => {
     },
   );
 
-  it('a refusal whose record fails is answered audit_unavailable, not as a refusal the trail lacks (ADR 0054); the host is told, and a throwing listener cannot turn it into a throw', async () => {
-    const onAuditFailure = vi.fn(() => {
-      throw new Error('listener broken too');
-    });
-    const ctx = context();
-    const world = makeWorld({ auditSink: new FailingAuditSink('tool.invoked'), onAuditFailure });
-    const foreign = call(ctx, 'docs.read', { path: ['a'] }, { traceId: 'trace-elsewhere' });
-    expect(await world.kernel.invokeTool(ctx, foreign)).toMatchObject({ status: 'failed', code: 'audit_unavailable' });
-    const unknown = call(ctx, 'docs.missing', { path: ['a'] });
-    expect(await world.kernel.invokeTool(ctx, unknown)).toMatchObject({ status: 'failed', code: 'audit_unavailable' });
-    expect(await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({
-      status: 'succeeded',
-    });
-    expect(onAuditFailure).toHaveBeenCalledTimes(3);
-    expect(
-      (onAuditFailure.mock.calls as unknown as Array<[unknown, { reason?: string }]>).map(([, event]) => event.reason),
-    ).toEqual(['trace_mismatch', 'tool_unavailable', 'allowed']);
-  });
+  it(
+    'a refusal whose record fails is answered audit_unavailable, not as a refusal the trail ' +
+      'lacks (ADR 0054); the host is told, and a throwing listener cannot turn it into a throw',
+    async () => {
+      const onAuditFailure = vi.fn(() => {
+        throw new Error('listener broken too');
+      });
+      const ctx = context();
+      const world = makeWorld({ auditSink: new FailingAuditSink('tool.invoked'), onAuditFailure });
+      const foreign = call(ctx, 'docs.read', { path: ['a'] }, { traceId: 'trace-elsewhere' });
+      expect(await world.kernel.invokeTool(ctx, foreign)).toMatchObject({
+        status: 'failed',
+        code: 'audit_unavailable',
+      });
+      const unknown = call(ctx, 'docs.missing', { path: ['a'] });
+      expect(await world.kernel.invokeTool(ctx, unknown)).toMatchObject({
+        status: 'failed',
+        code: 'audit_unavailable',
+      });
+      expect(await world.kernel.invokeTool(ctx, call(ctx, 'docs.read', { path: ['a'] }))).toMatchObject({
+        status: 'succeeded',
+      });
+      expect(onAuditFailure).toHaveBeenCalledTimes(3);
+      expect(
+        (onAuditFailure.mock.calls as unknown as Array<[unknown, { reason?: string }]>).map(
+          ([, event]) => event.reason,
+        ),
+      ).toEqual(['trace_mismatch', 'tool_unavailable', 'allowed']);
+    },
+  );
 });
 
 describe('the catalogHash on tool.invoked', () => {

@@ -57,7 +57,7 @@ describe('work per operation', () => {
     );
   });
 
-  it('shared re-validates only the provider’s tool, but still derives and asks the provider on every operation', async () => {
+  it('shared re-validates only the provider’s tool, yet derives and asks the provider every operation', async () => {
     const steps = await perOperation('shared');
     expect(steps).toEqual(
       Array(4).fill({
@@ -175,7 +175,8 @@ describe('providers', () => {
     scope.close();
   });
 
-  it.each(['rederive', 'shared'] as const)('under %s are asked with each operation’s own context', async (strategy) => {
+  const lazy = ['rederive', 'shared'] as const;
+  it.each(lazy)('under %s are asked with each operation’s own context', async (strategy) => {
     const provider = fixedProvider('notion', [tool({ name: 'notion.search' })]);
     const { kernel } = makeWorld({
       providers: [provider],
@@ -189,7 +190,7 @@ describe('providers', () => {
     scope.close();
   });
 
-  it('a provider that varies on the operation’s context is answered, under turn, from the first resolution', async () => {
+  it('a provider varying on the operation’s context is answered, under turn, from the first resolution', async () => {
     // The ADR's one observably staler case: the held registry carries the enablement of its resolution.
     const provider = new ScriptedProvider('by-enablement', (_n, ctx) =>
       ctx.enabledToolNamespaces.includes('notion') ? [tool({ name: 'notion.search' })] : [],

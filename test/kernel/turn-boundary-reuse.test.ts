@@ -115,7 +115,7 @@ describe('an unchanged catalogue costs no shape and no walk (turn)', () => {
     expect(work(kernel)).toEqual({ ...afterFirst, providerCalls: afterFirst.providerCalls + 3 });
   });
 
-  it('a definition edited in place, in one field, is admitted afresh and served next turn; only it is compiled', async () => {
+  it('a definition edited in place, in one field, is admitted afresh, served next turn; only it compiles', async () => {
     const provider = hostProvider();
     const { kernel } = makeWorld({ providers: [provider] });
     const before = await turn(kernel, context({ turn: '1' }));
@@ -133,7 +133,7 @@ describe('an unchanged catalogue costs no shape and no walk (turn)', () => {
     expectToolWithdrawn(before, after, 'docs.t007');
   });
 
-  it('a description edited in place changes the listing and the hash; reverting it finds the old shape again', async () => {
+  it('a description edited in place changes the listing and the hash; reverting it finds the old shape', async () => {
     const provider = hostProvider();
     const { kernel } = makeWorld({ providers: [provider] });
     const original = await turn(kernel, context({ turn: '1' }));
@@ -150,8 +150,8 @@ describe('an unchanged catalogue costs no shape and no walk (turn)', () => {
     const shapes = kernel.counters.shapesBuilt;
     const reverted = await turn(kernel, context({ turn: '3' }));
     expect(reverted.listed.catalogHash).toBe(original.listed.catalogHash);
-    // Compiled again (the name's latest was the edit) — but the text store still knew it, so it is the same object and
-    // the same shape.
+    // Compiled again (the name's latest was the edit) — but the text store still knew it, so it is the same object
+    // and the same shape.
     expect(kernel.counters.shapesBuilt).toBe(shapes);
   });
 });
@@ -220,7 +220,7 @@ describe('remembered listings never cross users or instants (turn)', () => {
     expect(second.catalogHash).not.toBe(first.catalogHash);
   });
 
-  it('a namespace disabled for one listing withholds its tools; enabled again, the remembered listing answers', async () => {
+  it('a namespace disabled for one listing withholds its tools; enabled again, the kept listing answers', async () => {
     const provider = hostProvider();
     const { kernel } = makeWorld({ providers: [provider] });
     const on = await turn(kernel, context({ turn: '1' }));
@@ -233,7 +233,7 @@ describe('remembered listings never cross users or instants (turn)', () => {
     expect(kernel.counters.listingsFiltered).toBe(walks);
   });
 
-  it('a duplicate name across two providers is refused by name, naming the later provider, and nothing is listed', async () => {
+  it('a name duplicated across two providers is refused, naming the later provider; nothing is listed', async () => {
     const second: ContextToolProvider = {
       id: 'zz-second',
       listTools: async () => [tool({ name: 'docs.t005', source: 'provider:zz' })],

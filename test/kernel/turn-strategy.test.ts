@@ -12,41 +12,45 @@ import { DeferredProvider, ScriptedProvider, fixedProvider } from './support/pro
 import { ACTOR, MINUTE, call, context, grant, instant, makeWorld, tool } from './support/world.js';
 
 describe('the turn strategy', () => {
-  it('holds the unfiltered registry: a namespace disabled at the first listing and enabled mid-turn is callable in the same turn', async () => {
-    const settings = new InMemoryToolNamespaceSettings(['docs']);
-    const billing = tool({ name: 'billing.export' });
-    const { kernel, audit } = makeWorld({
-      tools: [tool({ name: 'docs.read' }), billing],
-      grants: [grant({ id: 'g-docs' }), grant({ id: 'g-billing', namespace: 'billing' })],
-      namespaceSettings: settings,
-    });
-    const opening = context({ enabled: settings.enabledFor(ACTOR) });
-    const scope = await kernel.openTurnAuthority(opening);
-    const first = await kernel.listTools(opening);
-    expect(first.tools.map((t) => t.name)).toEqual(['docs.read']);
-    expect(first.withheldCount).toBe(1);
-    const refused = await kernel.invokeTool(opening, call(opening, 'billing.export', { path: ['2026'] }));
-    expect(refused).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+  it(
+    'holds the unfiltered registry: a namespace disabled at the ' +
+      'first listing and enabled mid-turn is callable in the same turn',
+    async () => {
+      const settings = new InMemoryToolNamespaceSettings(['docs']);
+      const billing = tool({ name: 'billing.export' });
+      const { kernel, audit } = makeWorld({
+        tools: [tool({ name: 'docs.read' }), billing],
+        grants: [grant({ id: 'g-docs' }), grant({ id: 'g-billing', namespace: 'billing' })],
+        namespaceSettings: settings,
+      });
+      const opening = context({ enabled: settings.enabledFor(ACTOR) });
+      const scope = await kernel.openTurnAuthority(opening);
+      const first = await kernel.listTools(opening);
+      expect(first.tools.map((t) => t.name)).toEqual(['docs.read']);
+      expect(first.withheldCount).toBe(1);
+      const refused = await kernel.invokeTool(opening, call(opening, 'billing.export', { path: ['2026'] }));
+      expect(refused).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
 
-    expect(await kernel.updateToolNamespaces(opening, { enable: ['billing'] })).toEqual({
-      status: 'updated',
-      enabled: ['billing', 'docs'],
-    });
-    const next = context({ at: MINUTE, enabled: settings.enabledFor(ACTOR) });
-    expect((await kernel.listTools(next)).tools.map((t) => t.name)).toEqual(['billing.export', 'docs.read']);
-    expect(await kernel.invokeTool(next, call(next, 'billing.export', { path: ['2026'] }))).toMatchObject({
-      status: 'succeeded',
-    });
-    expect(billing.seen.invoked).toBe(1);
-    expect(kernel.counters.derivations).toBe(1);
-    expect(audit.ofType('tool.namespace.selection.updated')).toEqual([
-      expect.objectContaining({
-        outcome: 'succeeded',
-        metadata: { enable: ['billing'], disable: [], enabled: ['billing', 'docs'] },
-      }),
-    ]);
-    scope.close();
-  });
+      expect(await kernel.updateToolNamespaces(opening, { enable: ['billing'] })).toEqual({
+        status: 'updated',
+        enabled: ['billing', 'docs'],
+      });
+      const next = context({ at: MINUTE, enabled: settings.enabledFor(ACTOR) });
+      expect((await kernel.listTools(next)).tools.map((t) => t.name)).toEqual(['billing.export', 'docs.read']);
+      expect(await kernel.invokeTool(next, call(next, 'billing.export', { path: ['2026'] }))).toMatchObject({
+        status: 'succeeded',
+      });
+      expect(billing.seen.invoked).toBe(1);
+      expect(kernel.counters.derivations).toBe(1);
+      expect(audit.ofType('tool.namespace.selection.updated')).toEqual([
+        expect.objectContaining({
+          outcome: 'succeeded',
+          metadata: { enable: ['billing'], disable: [], enabled: ['billing', 'docs'] },
+        }),
+      ]);
+      scope.close();
+    },
+  );
 
   it('re-runs the permission filter on every operation: a grant expiring mid-turn refuses mid-turn', async () => {
     const { kernel } = makeWorld({
@@ -150,7 +154,7 @@ describe('the turn strategy', () => {
     scope.close();
   });
 
-  it('keeps the derivation alive for a waiter that has no signal, even when every signalled waiter aborts', async () => {
+  it('keeps the derivation alive for a waiter without a signal, even when every signalled waiter aborts', async () => {
     const provider = new DeferredProvider('slow');
     const { kernel } = makeWorld({ providers: [provider] });
     const ctx = context();

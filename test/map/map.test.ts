@@ -49,7 +49,7 @@ describe('the map grid', () => {
       vi.restoreAllMocks();
     });
 
-    it('refuses an empty or out-of-range axis with exit 2, naming each flag and value, before anything runs', async () => {
+    it('refuses an empty or out-of-range axis with exit 2, naming each flag and value, before any run', async () => {
       const out = await mkdtemp(path.join(tmpdir(), 'costlab-map-'));
       try {
         expect(await main(['map', '--provider-tools', '', '--grants', '0,300', '--out', out])).toBe(2);
@@ -124,7 +124,7 @@ describe('a map run', () => {
     expect(await readdir(out)).toEqual([]);
   });
 
-  it('measures every point and both worlds under the three strategies, and writes the JSON and markdown whole', async () => {
+  it('measures every point and both worlds under the three strategies; writes JSON and markdown whole', async () => {
     const { results, files } = await runMap({
       quick: true,
       grid: { providerTools: [1, 3], grants: [120] },

@@ -26,19 +26,24 @@ describe('renderMarkdownTable', () => {
 
   it('prints wall clock in µs with the interval and p-value', () => {
     expect(lines[2]).toMatch(
-      /^\| wall-clock \| catalogue resolution \| \d+\.\d µs \| \d+\.\d µs \| 1\.\d{3}× \(\+\d+\.\d%\) \| 1\.\d{3}×–1\.\d{3}× \| \*\*regression\*\* \(p[=<][\d.]+\) \|$/,
+      new RegExp(
+        String.raw`^\| wall-clock \| catalogue resolution \| \d+\.\d µs \| \d+\.\d µs \| ` +
+          String.raw`1\.\d{3}× \(\+\d+\.\d%\) \| 1\.\d{3}×–1\.\d{3}× \| \*\*regression\*\* \(p[=<][\d.]+\) \|$`,
+      ),
     );
   });
 
   it('prints instruction counts grouped, with the range over repeats', () => {
     expect(lines[3]).toBe(
-      '| instructions | catalogue resolution | 40,000,200 instructions | 40,000,950 instructions | 1.000× (+0.0019%) | 1.000×–1.000× | no-change |',
+      '| instructions | catalogue resolution | 40,000,200 instructions | ' +
+        '40,000,950 instructions | 1.000× (+0.0019%) | 1.000×–1.000× | no-change |',
     );
   });
 
   it('prints structural rows as exact counts', () => {
     expect(lines[4]).toBe(
-      '| structural | registry derivations per turn | 1 (exact) | 29 (exact) | 29.000× (+2800.0%) | exact | **fail** |',
+      '| structural | registry derivations per turn | 1 (exact) | 29 (exact) | ' +
+        '29.000× (+2800.0%) | exact | **fail** |',
     );
   });
 

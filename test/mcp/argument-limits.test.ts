@@ -32,7 +32,8 @@ describe('checkArguments', () => {
   });
 
   it('agrees on strings that escape or encode long: control characters, non-ASCII, lone surrogates', () => {
-    for (const text of ['\u0001'.repeat(50), 'é'.repeat(50), '😀'.repeat(50), '\ud800'.repeat(50), '"\\'.repeat(50)]) {
+    const texts = ['\u0001'.repeat(50), 'é'.repeat(50), '😀'.repeat(50), '\ud800'.repeat(50), '"\\'.repeat(50)];
+    for (const text of texts) {
       for (const maxBytes of [60, 100, 150, 200, 300, 320]) {
         const limits = { maxDepth: 4, maxBytes };
         expect(checkArguments({ text }, limits), `${JSON.stringify(text.slice(0, 2))} at ${maxBytes}`).toBe(

@@ -10,37 +10,41 @@ const refusal = {
 } as const;
 
 describe('kernel.recordEnvelopeRefusal (the bridge’s record of a call it refused)', () => {
-  it('records tool.invoked with source envelope and the turn’s catalogHash, without invoking, resolving or deriving anything', async () => {
-    const { kernel, audit, provider } = buildWorld();
-    const context = worldContext(1);
-    const scope = await kernel.openTurnAuthority(context);
-    const listed = await kernel.listTools(context);
-    const before = { ...kernel.counters };
-    const result = await kernel.recordEnvelopeRefusal(context, { id: 'c1', tool: 'shell.exec' }, refusal);
-    expect(result).toEqual({
-      status: 'denied',
-      code: 'tool_unavailable',
-      message: 'tool x is not available',
-      callId: 'c1',
-      tool: 'shell.exec',
-      completedAt: context.now,
-    });
-    expect(invoked(audit.events)).toEqual([
-      expect.objectContaining({
+  it(
+    'records tool.invoked with source envelope and the turn’s ' +
+      'catalogHash, without invoking, resolving or deriving anything',
+    async () => {
+      const { kernel, audit, provider } = buildWorld();
+      const context = worldContext(1);
+      const scope = await kernel.openTurnAuthority(context);
+      const listed = await kernel.listTools(context);
+      const before = { ...kernel.counters };
+      const result = await kernel.recordEnvelopeRefusal(context, { id: 'c1', tool: 'shell.exec' }, refusal);
+      expect(result).toEqual({
+        status: 'denied',
+        code: 'tool_unavailable',
+        message: 'tool x is not available',
+        callId: 'c1',
         tool: 'shell.exec',
-        operationId: 'c1',
-        outcome: 'denied',
-        reason: 'tool_unavailable',
-        cause: 'not_in_listed_catalogue',
-        source: 'envelope',
-        catalogHash: listed.catalogHash,
-      }),
-    ]);
-    expect({ ...kernel.counters, auditEvents: before.auditEvents }).toEqual(before);
-    expect(kernel.counters.auditEvents).toBe(before.auditEvents + 1);
-    expect(provider.calls).toBe(1);
-    scope.close();
-  });
+        completedAt: context.now,
+      });
+      expect(invoked(audit.events)).toEqual([
+        expect.objectContaining({
+          tool: 'shell.exec',
+          operationId: 'c1',
+          outcome: 'denied',
+          reason: 'tool_unavailable',
+          cause: 'not_in_listed_catalogue',
+          source: 'envelope',
+          catalogHash: listed.catalogHash,
+        }),
+      ]);
+      expect({ ...kernel.counters, auditEvents: before.auditEvents }).toEqual(before);
+      expect(kernel.counters.auditEvents).toBe(before.auditEvents + 1);
+      expect(provider.calls).toBe(1);
+      scope.close();
+    },
+  );
 
   it('outside an open turn it records no catalogHash and loads no authority', async () => {
     const { kernel, audit } = buildWorld();
@@ -49,7 +53,7 @@ describe('kernel.recordEnvelopeRefusal (the bridge’s record of a call it refus
     expect(invoked(audit.events)[0]).not.toHaveProperty('catalogHash');
   });
 
-  it('records a hostile name or id by placeholder, bounds the message, and marks infrastructure codes fail-closed', async () => {
+  it('a hostile name or id becomes a placeholder, messages are bounded, infrastructure codes fail-closed', async () => {
     const { kernel, audit } = buildWorld();
     const result = await kernel.recordEnvelopeRefusal(
       worldContext(3),

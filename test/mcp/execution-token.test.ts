@@ -26,30 +26,34 @@ describe('execution token', () => {
     expect(key.verify(token, before)).toEqual({ ok: true, claims });
   });
 
-  it('judges a token it verified before by its signature and expiry alike: a forged signature and a lapsed token are still refused', () => {
-    const remembering = new ExecutionTokenKey(Buffer.alloc(32, 9));
-    const token = remembering.mint(claims);
-    const [body, signature] = token.split('.') as [string, string];
-    const first = remembering.verify(token, before);
-    expect(first).toEqual({ ok: true, claims });
-    const again = remembering.verify(token, before);
-    expect(again).toEqual({ ok: true, claims });
-    expect(again.ok && first.ok && again.claims).toBe(first.ok ? first.claims : undefined);
-    expect(Object.isFrozen(again.ok && again.claims)).toBe(true);
-    expect(remembering.verify(`${body}.${flip(signature, 3)}`, before)).toMatchObject({
-      ok: false,
-      code: 'signature_mismatch',
-    });
-    expect(remembering.verify(`${body}.${signature.slice(0, 10)}`, before)).toMatchObject({
-      ok: false,
-      code: 'signature_mismatch',
-    });
-    expect(remembering.verify(token, Date.parse(claims.expiresAt))).toMatchObject({ ok: false, code: 'expired' });
-    expect(new ExecutionTokenKey(Buffer.alloc(32, 8)).verify(token, before)).toMatchObject({
-      ok: false,
-      code: 'signature_mismatch',
-    });
-  });
+  it(
+    'judges a token it verified before by its signature and expiry ' +
+      'alike: a forged signature and a lapsed token are still refused',
+    () => {
+      const remembering = new ExecutionTokenKey(Buffer.alloc(32, 9));
+      const token = remembering.mint(claims);
+      const [body, signature] = token.split('.') as [string, string];
+      const first = remembering.verify(token, before);
+      expect(first).toEqual({ ok: true, claims });
+      const again = remembering.verify(token, before);
+      expect(again).toEqual({ ok: true, claims });
+      expect(again.ok && first.ok && again.claims).toBe(first.ok ? first.claims : undefined);
+      expect(Object.isFrozen(again.ok && again.claims)).toBe(true);
+      expect(remembering.verify(`${body}.${flip(signature, 3)}`, before)).toMatchObject({
+        ok: false,
+        code: 'signature_mismatch',
+      });
+      expect(remembering.verify(`${body}.${signature.slice(0, 10)}`, before)).toMatchObject({
+        ok: false,
+        code: 'signature_mismatch',
+      });
+      expect(remembering.verify(token, Date.parse(claims.expiresAt))).toMatchObject({ ok: false, code: 'expired' });
+      expect(new ExecutionTokenKey(Buffer.alloc(32, 8)).verify(token, before)).toMatchObject({
+        ok: false,
+        code: 'signature_mismatch',
+      });
+    },
+  );
 
   it('recognizes a remembered token only when spelt exactly as minted; any other spelling is judged whole', () => {
     const remembering = new ExecutionTokenKey(Buffer.alloc(32, 11));

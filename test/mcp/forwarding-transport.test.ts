@@ -61,7 +61,7 @@ describe('ForwardingTransport', () => {
     expect(closed).toBe(bareClosed);
   });
 
-  it('hands the negotiated protocol version and the session id through, on an SDK client over Streamable HTTP', async () => {
+  it('passes the negotiated protocol version and session id through, for an SDK client over HTTP', async () => {
     const world = buildWorld();
     const server = await McpHttpServer.listen({
       openTurn: (executionId) =>

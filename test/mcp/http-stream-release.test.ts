@@ -32,61 +32,75 @@ const readCall = (id: number) =>
   });
 
 describe('McpHttpServer holds no stream entry per answered request (ADR 0040)', () => {
-  it(`after ${CALLS} tools/call on one SDK client session, the session's transport holds no stream and no pending request`, async () => {
-    const world = buildWorld();
-    const server = await listenOnWorld(world);
-    closers.push(() => server.close());
-    const execution = await server.openExecution();
-    const client = new Client({ name: 'stream-release', version: '0' });
-    await client.connect(httpClientTransport(server.url, bearer(execution.token)));
-    closers.push(() => client.close());
-    await client.listTools();
-    for (let i = 0; i < CALLS; i++)
-      await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } });
-    expect(server.sessionFootprint).toMatchObject({ sessions: 1, answers: 0, requests: 0 });
-    // The client's standing GET stream, if it opened one; nothing per call.
-    expect(server.sessionFootprint.streams).toBeLessThanOrEqual(1);
-    expect(invoked(world.audit.events)).toHaveLength(CALLS);
-  });
+  it(
+    `after ${CALLS} tools/call on one SDK client session, the ` +
+      `session's transport holds no stream and no pending request`,
+    async () => {
+      const world = buildWorld();
+      const server = await listenOnWorld(world);
+      closers.push(() => server.close());
+      const execution = await server.openExecution();
+      const client = new Client({ name: 'stream-release', version: '0' });
+      await client.connect(httpClientTransport(server.url, bearer(execution.token)));
+      closers.push(() => client.close());
+      await client.listTools();
+      for (let i = 0; i < CALLS; i++)
+        await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } });
+      expect(server.sessionFootprint).toMatchObject({ sessions: 1, answers: 0, requests: 0 });
+      // The client's standing GET stream, if it opened one; nothing per call.
+      expect(server.sessionFootprint.streams).toBeLessThanOrEqual(1);
+      expect(invoked(world.audit.events)).toHaveLength(CALLS);
+    },
+  );
 
-  it('holds the stream of a request in flight until it is answered, then releases it; concurrent calls on one session all answered', async () => {
-    const world = buildWorld();
-    const server = await listenOnWorld(world);
-    closers.push(() => server.close());
-    const execution = await server.openExecution();
-    const session = await openRawSession(server.url, execution.token);
-    const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => post(server.url, readCall(i + 1), session)));
-    expect(replies.map((r) => r.frames[0]?.result?._meta?.status)).toEqual(Array(50).fill('succeeded'));
-    expect(replies.map((r) => r.frames[0]?.id)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-    expect(server.sessionFootprint).toEqual({ sessions: 1, streams: 0, answers: 0, requests: 0 });
-  });
-
-  it('the SDK transport still keeps one entry per POST in JSON-response mode: when this fails, the SDK fixed issue 2559 and ADR 0040 says what to remove', async () => {
-    const sdk = new McpServer({ name: 'bare', version: '0' });
-    sdk.registerTool('ping', { description: 'Answers pong.' }, async () => ({
-      content: [{ type: 'text', text: 'pong' }],
-    }));
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => 'bare-session',
-      enableJsonResponse: true,
-    });
-    await sdk.connect(transport);
-    const http = createServer((req, res) => void transport.handleRequest(req, res));
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise((resolve) => http.close(resolve)));
-    closers.push(() => sdk.close());
-    const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
-    const session = await openRawSession(url, 'unused');
-    const pings = 20;
-    for (let i = 0; i < pings; i++) {
-      const reply = await post(
-        url,
-        JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'ping' } }),
-        session,
+  it(
+    'holds the stream of a request in flight until it is answered, ' +
+      'then releases it; concurrent calls on one session all answered',
+    async () => {
+      const world = buildWorld();
+      const server = await listenOnWorld(world);
+      closers.push(() => server.close());
+      const execution = await server.openExecution();
+      const session = await openRawSession(server.url, execution.token);
+      const replies = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => post(server.url, readCall(i + 1), session)),
       );
-      expect(reply.frames[0]?.result?.content).toEqual([{ type: 'text', text: 'pong' }]);
-    }
-    // The initialize and every tools/call: one answered entry each, none pending.
-    expect(retainedStreams(transport)).toEqual({ streams: pings + 1, answers: pings + 1, requests: 0 });
-  });
+      expect(replies.map((r) => r.frames[0]?.result?._meta?.status)).toEqual(Array(50).fill('succeeded'));
+      expect(replies.map((r) => r.frames[0]?.id)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+      expect(server.sessionFootprint).toEqual({ sessions: 1, streams: 0, answers: 0, requests: 0 });
+    },
+  );
+
+  it(
+    'the SDK transport still keeps one entry per POST in JSON-response mode: ' +
+      'when this fails, the SDK fixed issue 2559 and ADR 0040 says what to remove',
+    async () => {
+      const sdk = new McpServer({ name: 'bare', version: '0' });
+      sdk.registerTool('ping', { description: 'Answers pong.' }, async () => ({
+        content: [{ type: 'text', text: 'pong' }],
+      }));
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => 'bare-session',
+        enableJsonResponse: true,
+      });
+      await sdk.connect(transport);
+      const http = createServer((req, res) => void transport.handleRequest(req, res));
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      closers.push(() => new Promise((resolve) => http.close(resolve)));
+      closers.push(() => sdk.close());
+      const url = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+      const session = await openRawSession(url, 'unused');
+      const pings = 20;
+      for (let i = 0; i < pings; i++) {
+        const reply = await post(
+          url,
+          JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'ping' } }),
+          session,
+        );
+        expect(reply.frames[0]?.result?.content).toEqual([{ type: 'text', text: 'pong' }]);
+      }
+      // The initialize and every tools/call: one answered entry each, none pending.
+      expect(retainedStreams(transport)).toEqual({ streams: pings + 1, answers: pings + 1, requests: 0 });
+    },
+  );
 });

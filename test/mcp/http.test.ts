@@ -44,88 +44,100 @@ const toolsCall = (id: number, name: string, args: unknown) =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
 describe('Streamable HTTP on loopback, with an execution token', () => {
-  it('listens on 127.0.0.1 and serves the turn to an SDK client: listChanged false, one catalogHash across listing and calls', async () => {
-    const world = buildWorld();
-    const server = await serve(world);
-    expect(server.url.hostname).toBe('127.0.0.1');
-    const execution = await server.openExecution();
-    const client = await connectClient(server.url, execution.token);
-    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
-    const listed = await client.listTools();
-    expect(listed.tools).toHaveLength(17);
-    expect(listed._meta?.catalogHash).toBe(execution.bridge.catalogHash);
-    const attempts = await callEachAttempt(client);
-    const listings = world.audit.ofType('tool.catalog.listed');
-    expect(listings.map((e) => e.catalogHash)).toEqual([listed._meta?.catalogHash]);
-    const calls = invoked(world.audit.events);
-    expect(calls).toHaveLength(attempts.length);
-    expect(calls.every((e) => e.catalogHash === listed._meta?.catalogHash)).toBe(true);
-  });
+  it(
+    'listens on 127.0.0.1 and serves the turn to an SDK client: ' +
+      'listChanged false, one catalogHash across listing and calls',
+    async () => {
+      const world = buildWorld();
+      const server = await serve(world);
+      expect(server.url.hostname).toBe('127.0.0.1');
+      const execution = await server.openExecution();
+      const client = await connectClient(server.url, execution.token);
+      expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
+      const listed = await client.listTools();
+      expect(listed.tools).toHaveLength(17);
+      expect(listed._meta?.catalogHash).toBe(execution.bridge.catalogHash);
+      const attempts = await callEachAttempt(client);
+      const listings = world.audit.ofType('tool.catalog.listed');
+      expect(listings.map((e) => e.catalogHash)).toEqual([listed._meta?.catalogHash]);
+      const calls = invoked(world.audit.events);
+      expect(calls).toHaveLength(attempts.length);
+      expect(calls.every((e) => e.catalogHash === listed._meta?.catalogHash)).toBe(true);
+    },
+  );
 
-  it("serves a session server of the host's choosing behind the same checks, one per session, closed with its execution", async () => {
-    const world = buildWorld();
-    const made: Array<{ readonly sdk: Server; readonly closed: Promise<void> }> = [];
-    const server = await McpHttpServer.listen({
-      openTurn: (executionId) =>
-        OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
-      session: () => {
-        const sdk = new Server({ name: 'other', version: '0.0.0' }, { capabilities: { tools: {} } });
-        sdk.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
-        const closed = new Promise<void>((resolve) => {
-          sdk.onclose = resolve;
-        });
-        made.push({ sdk, closed });
-        return { connect: (transport) => sdk.connect(transport), close: () => sdk.close(), closed };
-      },
-    });
-    servers.push(server);
-    const execution = await server.openExecution();
-    // The token is still checked first: nothing is served without it.
-    const refused = await post(server.url, toolsCall(1, 'files.read', { path: ['projects'] }), bearer('not-a-token'));
-    expect([refused.status, refused.frames[0]?.code, made.length]).toEqual([401, 'malformed', 0]);
-    const client = await connectClient(server.url, execution.token);
-    expect(client.getServerVersion()?.name).toBe('other');
-    expect((await client.listTools()).tools).toEqual([]);
-    expect(made).toHaveLength(1);
-    // The kernel's turn was opened (its listing made the token's catalogHash) and served no call.
-    expect(invoked(world.audit.events)).toHaveLength(0);
-    // Closing the execution closes its session server (a session left open would hold this test until it times out).
-    await server.closeExecution(execution.executionId);
-    await made[0]!.closed;
-  });
+  it(
+    "serves a session server of the host's choosing behind " +
+      'the same checks, one per session, closed with its execution',
+    async () => {
+      const world = buildWorld();
+      const made: Array<{ readonly sdk: Server; readonly closed: Promise<void> }> = [];
+      const server = await McpHttpServer.listen({
+        openTurn: (executionId) =>
+          OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+        session: () => {
+          const sdk = new Server({ name: 'other', version: '0.0.0' }, { capabilities: { tools: {} } });
+          sdk.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
+          const closed = new Promise<void>((resolve) => {
+            sdk.onclose = resolve;
+          });
+          made.push({ sdk, closed });
+          return { connect: (transport) => sdk.connect(transport), close: () => sdk.close(), closed };
+        },
+      });
+      servers.push(server);
+      const execution = await server.openExecution();
+      // The token is still checked first: nothing is served without it.
+      const refused = await post(server.url, toolsCall(1, 'files.read', { path: ['projects'] }), bearer('not-a-token'));
+      expect([refused.status, refused.frames[0]?.code, made.length]).toEqual([401, 'malformed', 0]);
+      const client = await connectClient(server.url, execution.token);
+      expect(client.getServerVersion()?.name).toBe('other');
+      expect((await client.listTools()).tools).toEqual([]);
+      expect(made).toHaveLength(1);
+      // The kernel's turn was opened (its listing made the token's catalogHash) and served no call.
+      expect(invoked(world.audit.events)).toHaveLength(0);
+      // Closing the execution closes its session server (a session left open would hold this test until it times out).
+      await server.closeExecution(execution.executionId);
+      await made[0]!.closed;
+    },
+  );
 
-  it("answers internal_error, with nothing of the fault, when the session server of the host's choosing cannot be made; the host is told", async () => {
-    const world = buildWorld();
-    const faults: unknown[] = [];
-    const server = await McpHttpServer.listen({
-      openTurn: (executionId) =>
-        OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
-      session: () => {
-        throw new Error('secret detail of the host');
-      },
-      onInternalError: (error) => faults.push(error),
-    });
-    servers.push(server);
-    const execution = await server.openExecution();
-    const init = await post(
-      server.url,
-      JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
-      }),
-      bearer(execution.token),
-    );
-    expect([init.status, init.frames[0]?.error, JSON.stringify(init.frames).includes('secret')]).toEqual([
-      500,
-      'internal_error',
-      false,
-    ]);
-    expect(faults.map((fault) => (fault as Error).message)).toEqual(['secret detail of the host']);
-    // The execution and its turn are still live (the server's close, after the test, ends them).
-    expect(world.kernel.openLeases).toBe(1);
-  });
+  it(
+    'answers internal_error, with nothing of the fault, when the session ' +
+      "server of the host's choosing cannot be made; the host is told",
+    async () => {
+      const world = buildWorld();
+      const faults: unknown[] = [];
+      const server = await McpHttpServer.listen({
+        openTurn: (executionId) =>
+          OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+        session: () => {
+          throw new Error('secret detail of the host');
+        },
+        onInternalError: (error) => faults.push(error),
+      });
+      servers.push(server);
+      const execution = await server.openExecution();
+      const init = await post(
+        server.url,
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+        }),
+        bearer(execution.token),
+      );
+      expect([init.status, init.frames[0]?.error, JSON.stringify(init.frames).includes('secret')]).toEqual([
+        500,
+        'internal_error',
+        false,
+      ]);
+      expect(faults.map((fault) => (fault as Error).message)).toEqual(['secret detail of the host']);
+      // The execution and its turn are still live (the server's close, after the test, ends them).
+      expect(world.kernel.openLeases).toBe(1);
+    },
+  );
 
   it('keeps the turn across a reconnect: list, disconnect, reconnect with the token, call', async () => {
     const world = buildWorld();
@@ -231,29 +243,33 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     expect(invoked(world.audit.events)).toHaveLength(0);
   });
 
-  it('keeps a bounded number of sessions per execution: reconnecting without ending a session evicts the oldest idle one', async () => {
-    const world = buildWorld();
-    let now = Date.now();
-    const server = await McpHttpServer.listen({
-      openTurn: (executionId) =>
-        OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
-      now: () => now,
-    });
-    servers.push(server);
-    const execution = await server.openExecution();
-    const sessions: Array<Record<string, string>> = [];
-    for (let i = 0; i <= MAX_SESSIONS_PER_EXECUTION; i++) {
-      sessions.push(await openRawSession(server.url, execution.token));
-      // A sandbox that reconnects once a minute: each session it left behind is idle by the next.
-      now += ACTIVE_SESSION_MS + 1;
-    }
-    const oldest = await post(server.url, toolsCall(1, 'files.read', { path: ['projects'] }), sessions[0]!);
-    expect(oldest.status).toBe(404);
-    const newest = await post(server.url, toolsCall(2, 'files.read', { path: ['projects'] }), sessions.at(-1)!);
-    expect(newest.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
-    expect(server.sessionFootprint.sessions).toBe(MAX_SESSIONS_PER_EXECUTION);
-    expect(world.kernel.openLeases).toBe(1);
-  });
+  it(
+    'keeps a bounded number of sessions per execution: reconnecting ' +
+      'without ending a session evicts the oldest idle one',
+    async () => {
+      const world = buildWorld();
+      let now = Date.now();
+      const server = await McpHttpServer.listen({
+        openTurn: (executionId) =>
+          OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+        now: () => now,
+      });
+      servers.push(server);
+      const execution = await server.openExecution();
+      const sessions: Array<Record<string, string>> = [];
+      for (let i = 0; i <= MAX_SESSIONS_PER_EXECUTION; i++) {
+        sessions.push(await openRawSession(server.url, execution.token));
+        // A sandbox that reconnects once a minute: each session it left behind is idle by the next.
+        now += ACTIVE_SESSION_MS + 1;
+      }
+      const oldest = await post(server.url, toolsCall(1, 'files.read', { path: ['projects'] }), sessions[0]!);
+      expect(oldest.status).toBe(404);
+      const newest = await post(server.url, toolsCall(2, 'files.read', { path: ['projects'] }), sessions.at(-1)!);
+      expect(newest.frames[0]?.result?._meta).toMatchObject({ status: 'succeeded' });
+      expect(server.sessionFootprint.sessions).toBe(MAX_SESSIONS_PER_EXECUTION);
+      expect(world.kernel.openLeases).toBe(1);
+    },
+  );
 
   it('answers malformed bodies with protocol errors or refusals, keeps serving, and loses no record', async () => {
     const world = buildWorld();
@@ -279,7 +295,8 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     const depth = 20_000;
     const deep = await post(
       server.url,
-      `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"files.read","arguments":{"path":${'['.repeat(depth)}${']'.repeat(depth)}}}}`,
+      '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"files.read","arguments":' +
+        `{"path":${'['.repeat(depth)}${']'.repeat(depth)}}}}`,
       session,
     );
     expect(deep.frames[0]?.result?._meta).toMatchObject({ status: 'denied', code: 'invalid_request' });

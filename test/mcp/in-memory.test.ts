@@ -84,25 +84,29 @@ describe('McpToolServer over the in-memory transport', () => {
     expect(calls.every((e) => e.catalogHash === hash)).toBe(true);
   });
 
-  it('refuses a name outside the listed catalogue at the bridge, recorded as an envelope refusal, without asking the kernel', async () => {
-    const world = buildWorld();
-    const { client } = await connect(world);
-    const before = world.kernel.counters.invocations;
-    for (const name of ['shell.exec', 'admin.purge', 'billing.export']) {
-      const result = await client.callTool({ name, arguments: {} });
-      expect(result.isError).toBe(true);
-      expect(meta(result)).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
-    }
-    expect(world.kernel.counters.invocations).toBe(before);
-    const records = invoked(world.audit.events);
-    expect(records.map((e) => [e.tool, e.source, e.reason, e.cause])).toEqual([
-      ['shell.exec', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
-      ['admin.purge', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
-      ['billing.export', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
-    ]);
-    const hash = world.audit.ofType('tool.catalog.listed')[0]!.catalogHash;
-    expect(records.every((e) => e.catalogHash === hash)).toBe(true);
-  });
+  it(
+    'refuses a name outside the listed catalogue at the bridge, ' +
+      'recorded as an envelope refusal, without asking the kernel',
+    async () => {
+      const world = buildWorld();
+      const { client } = await connect(world);
+      const before = world.kernel.counters.invocations;
+      for (const name of ['shell.exec', 'admin.purge', 'billing.export']) {
+        const result = await client.callTool({ name, arguments: {} });
+        expect(result.isError).toBe(true);
+        expect(meta(result)).toMatchObject({ status: 'denied', code: 'tool_unavailable' });
+      }
+      expect(world.kernel.counters.invocations).toBe(before);
+      const records = invoked(world.audit.events);
+      expect(records.map((e) => [e.tool, e.source, e.reason, e.cause])).toEqual([
+        ['shell.exec', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
+        ['admin.purge', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
+        ['billing.export', 'envelope', 'tool_unavailable', 'not_in_listed_catalogue'],
+      ]);
+      const hash = world.audit.ofType('tool.catalog.listed')[0]!.catalogHash;
+      expect(records.every((e) => e.catalogHash === hash)).toBe(true);
+    },
+  );
 
   it('answers an unknown method with method-not-found and keeps serving', async () => {
     const { client } = await connect(buildWorld());
@@ -169,29 +173,33 @@ describe('the bridge holds the catalogue the turn was shown', () => {
     }
   });
 
-  it('a tool the provider drops mid-turn passes the bridge (it was shown): `turn` answers it from the held registry, `rederive` refuses it in the kernel', async () => {
-    const outcomes: Record<string, unknown> = {};
-    for (const strategy of ['rederive', 'turn'] as const) {
-      const world = buildWorld(strategy, [notionSearch(), notionFetch()]);
-      const { client } = await connect(world);
-      expect((await client.listTools()).tools.map((t) => t.name)).toContain('notion.fetch');
-      world.provider.publish([notionSearch()]);
-      const result = await client.callTool({ name: 'notion.fetch', arguments: { path: ['Handbook'], query: 'x' } });
-      const record = invoked(world.audit.events)[0]!;
-      outcomes[strategy] = {
-        status: meta(result).status,
-        code: meta(result).code,
-        source: record.source,
-        cause: record.cause,
-      };
-    }
-    expect(outcomes).toEqual({
-      rederive: { status: 'denied', code: 'tool_unavailable', source: 'kernel', cause: 'not_registered' },
-      turn: { status: 'succeeded', code: undefined, source: 'kernel', cause: undefined },
-    });
-  });
+  it(
+    'a tool the provider drops mid-turn passes the bridge (it was shown): `turn` ' +
+      'answers it from the held registry, `rederive` refuses it in the kernel',
+    async () => {
+      const outcomes: Record<string, unknown> = {};
+      for (const strategy of ['rederive', 'turn'] as const) {
+        const world = buildWorld(strategy, [notionSearch(), notionFetch()]);
+        const { client } = await connect(world);
+        expect((await client.listTools()).tools.map((t) => t.name)).toContain('notion.fetch');
+        world.provider.publish([notionSearch()]);
+        const result = await client.callTool({ name: 'notion.fetch', arguments: { path: ['Handbook'], query: 'x' } });
+        const record = invoked(world.audit.events)[0]!;
+        outcomes[strategy] = {
+          status: meta(result).status,
+          code: meta(result).code,
+          source: record.source,
+          cause: record.cause,
+        };
+      }
+      expect(outcomes).toEqual({
+        rederive: { status: 'denied', code: 'tool_unavailable', source: 'kernel', cause: 'not_registered' },
+        turn: { status: 'succeeded', code: undefined, source: 'kernel', cause: undefined },
+      });
+    },
+  );
 
-  it('catalogue moved mid-turn: the probe inside the granted tree succeeds under `turn` and fails under `rederive`', async () => {
+  it('catalogue moved mid-turn: the probe inside the granted tree succeeds under turn, not rederive', async () => {
     const moved = (): ReturnType<typeof notionSearch> => {
       const handler = notionSearch();
       return {
@@ -217,7 +225,7 @@ describe('the bridge holds the catalogue the turn was shown', () => {
     expect(outcomes).toEqual({ rederive: ['denied', 'tool_unavailable'], turn: ['succeeded', 'no_matching_grant'] });
   });
 
-  it('emits one mcp.handle span per tools/call, keyed by the kernel call id and enclosing the kernel spans', async () => {
+  it('emits one mcp.handle span per tools/call, keyed by the kernel call id, enclosing the kernel spans', async () => {
     const world = buildWorld();
     const sink = tickingSpanSink();
     world.kernel.setSpanSink(sink);

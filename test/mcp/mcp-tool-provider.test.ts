@@ -79,7 +79,7 @@ async function setup(strategy: CatalogueStrategyName = 'turn', followListChanged
 }
 
 describe('McpToolProvider against a real upstream SDK server', () => {
-  it('offers only the tools the host mapped, under its namespace and prefix, with the upstream schemas and hints', async () => {
+  it("offers only the host's mapped tools, under its namespace and prefix, with upstream schemas, hints", async () => {
     const { kernel } = await setup();
     const listed = await kernel.listTools(worldContext(1));
     const notion = listed.tools.filter((t) => t.namespace === 'notion');
@@ -175,7 +175,7 @@ describe('McpToolProvider against a real upstream SDK server', () => {
     ]);
   });
 
-  it('following list_changed: an unchanged upstream is asked once, a notice makes the next turn list again (turn)', async () => {
+  it('following list_changed: an unchanged upstream is asked once; a notice makes the next turn re-list', async () => {
     const { kernel, provider, upstream } = await setup('turn', true);
     const names = async (turn: number) => {
       const context = worldContext(turn);
@@ -214,21 +214,25 @@ describe('McpToolProvider against a real upstream SDK server', () => {
     });
   });
 
-  it('a long turn adds no listener to its signal: 50 listings and 50 calls leave none, and an abort still reaches the request in flight', async () => {
-    const { provider, upstream } = await setup('shared');
-    const turn = new AbortController();
-    let handlers = await provider.listTools(worldContext(1), turn.signal);
-    for (let i = 1; i < 50; i++) handlers = await provider.listTools(worldContext(1), turn.signal);
-    const search = handlers.find((h) => h.definition.name === 'notion.search')!;
-    const call = { id: 'c', tool: 'notion.search', arguments: { path: ['team'], query: 'q' } };
-    for (let i = 0; i < 50; i++) await search.invoke(worldContext(1), call as never, turn.signal);
-    expect(provider.listings).toBe(50);
-    expect(upstream.calls).toHaveLength(50);
-    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
-    const listing = provider.listTools(worldContext(1), turn.signal);
-    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
-    turn.abort(new Error('turn closed'));
-    await expect(listing).rejects.toThrow();
-    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
-  });
+  it(
+    'a long turn adds no listener to its signal: 50 listings and 50 ' +
+      'calls leave none, and an abort still reaches the request in flight',
+    async () => {
+      const { provider, upstream } = await setup('shared');
+      const turn = new AbortController();
+      let handlers = await provider.listTools(worldContext(1), turn.signal);
+      for (let i = 1; i < 50; i++) handlers = await provider.listTools(worldContext(1), turn.signal);
+      const search = handlers.find((h) => h.definition.name === 'notion.search')!;
+      const call = { id: 'c', tool: 'notion.search', arguments: { path: ['team'], query: 'q' } };
+      for (let i = 0; i < 50; i++) await search.invoke(worldContext(1), call as never, turn.signal);
+      expect(provider.listings).toBe(50);
+      expect(upstream.calls).toHaveLength(50);
+      expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+      const listing = provider.listTools(worldContext(1), turn.signal);
+      expect(getEventListeners(turn.signal, 'abort')).toHaveLength(1);
+      turn.abort(new Error('turn closed'));
+      await expect(listing).rejects.toThrow();
+      expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
+    },
+  );
 });

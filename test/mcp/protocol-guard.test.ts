@@ -18,7 +18,8 @@ const DEPTH = 5000;
 const deepResponse = (id: string | number) =>
   `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"x":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}}`;
 const deepError = (id: string | number) =>
-  `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":1,"message":"m","data":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}}`;
+  `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":` +
+  `{"code":1,"message":"m","data":${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}}}`;
 
 describe('costlab serve --stdio under a nested response frame and an early call', () => {
   it('survives a deeply nested response to no request, answering every request of the same chunk', async () => {
@@ -41,7 +42,7 @@ describe('costlab serve --stdio under a nested response frame and an early call'
     expect(await serve.end()).toBe(0);
   });
 
-  it('refuses tools/call and tools/list before initialize (-32600), runs nothing, then serves once initialized', async () => {
+  it('refuses tools/call and tools/list before initialize (-32600), runs nothing, then serves once ready', async () => {
     const audit = path.join(scratch, 'early.jsonl');
     const serve = spawnServe(['--audit', audit]);
     serve.send(callFrame('early', 'files.read', { path: ['projects', 'roadmap.md'] }));

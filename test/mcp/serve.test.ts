@@ -136,49 +136,53 @@ describe('a world file', () => {
 });
 
 describe('costlab serve --http', () => {
-  it('prints the URL and a token on stdout (never on stderr, the audit stream), serves an SDK client, and exits cleanly on SIGTERM', async () => {
-    const audit = path.join(scratch, 'http.jsonl');
-    const child = spawn(process.execPath, ['bin/costlab.mjs', 'serve', '--http', '--port', '0', '--audit', audit], {
-      cwd: REPO_ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => (stderr += chunk));
-    const announced = new Promise<{ url: string; token: string }>((resolve, reject) => {
-      child.stdout.on('data', (chunk: string) => {
-        stdout += chunk;
-        const url = /"url": "(http:\/\/127\.0\.0\.1:\d+\/mcp)"/.exec(stdout)?.[1];
-        const token = /"Authorization": "Bearer ([A-Za-z0-9_.-]+)"/.exec(stdout)?.[1];
-        if (url !== undefined && token !== undefined) resolve({ url, token });
+  it(
+    'prints the URL and a token on stdout (never on stderr, the ' +
+      'audit stream), serves an SDK client, and exits cleanly on SIGTERM',
+    async () => {
+      const audit = path.join(scratch, 'http.jsonl');
+      const child = spawn(process.execPath, ['bin/costlab.mjs', 'serve', '--http', '--port', '0', '--audit', audit], {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-      child.once('exit', () => reject(new Error(`serve exited before announcing: ${stderr}`)));
-    });
-    const { url, token } = await announced;
-    const client = new Client({ name: 'serve-http-test', version: '0.1.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
-    const listed = await client.listTools();
-    const result = await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } });
-    expect(result._meta).toMatchObject({ status: 'succeeded' });
-    await client.close();
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(stderr).not.toContain(token);
-    const trail = readAuditFile(audit);
-    expect(trail.filter((e) => e.type === 'tool.catalog.listed').map((e) => e.catalogHash)).toEqual([
-      listed._meta?.catalogHash,
-    ]);
-    expect(trail.filter((e) => e.type === 'tool.invoked').map((e) => e.catalogHash)).toEqual([
-      listed._meta?.catalogHash,
-    ]);
-  });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8');
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (chunk: string) => (stderr += chunk));
+      const announced = new Promise<{ url: string; token: string }>((resolve, reject) => {
+        child.stdout.on('data', (chunk: string) => {
+          stdout += chunk;
+          const url = /"url": "(http:\/\/127\.0\.0\.1:\d+\/mcp)"/.exec(stdout)?.[1];
+          const token = /"Authorization": "Bearer ([A-Za-z0-9_.-]+)"/.exec(stdout)?.[1];
+          if (url !== undefined && token !== undefined) resolve({ url, token });
+        });
+        child.once('exit', () => reject(new Error(`serve exited before announcing: ${stderr}`)));
+      });
+      const { url, token } = await announced;
+      const client = new Client({ name: 'serve-http-test', version: '0.1.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      const listed = await client.listTools();
+      const result = await client.callTool({ name: 'files.read', arguments: { path: ['projects', 'roadmap.md'] } });
+      expect(result._meta).toMatchObject({ status: 'succeeded' });
+      await client.close();
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stderr).not.toContain(token);
+      const trail = readAuditFile(audit);
+      expect(trail.filter((e) => e.type === 'tool.catalog.listed').map((e) => e.catalogHash)).toEqual([
+        listed._meta?.catalogHash,
+      ]);
+      expect(trail.filter((e) => e.type === 'tool.invoked').map((e) => e.catalogHash)).toEqual([
+        listed._meta?.catalogHash,
+      ]);
+    },
+  );
 
   it('refuses bad usage with exit code 2', async () => {
     const run = (args: string[]) =>

@@ -66,7 +66,7 @@ async function fateOf(write: () => void | Promise<void>): Promise<{ fate: Promis
 }
 
 describe('StreamAuditSink with a stalled reader', () => {
-  it('bounds its buffer, refuses rather than drops, and delivers exactly what it accepted once the reader resumes', async () => {
+  it('bounds its buffer, refuses rather than drops, delivers exactly what it accepted once read again', async () => {
     const pipe = stalledPipe();
     const sink = new StreamAuditSink(pipe.stream, { maxBufferedBytes: 32 * 1024, maxWaitMs: 100 });
     const fates: Array<{ id: string; fate: Promise<Fate> }> = [];

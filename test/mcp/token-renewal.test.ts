@@ -32,49 +32,53 @@ const TTL_MS = 1000;
 const TICK_MS = 100;
 
 describe('execution token renewal', () => {
-  it('renews a live execution’s token at each half life: the newest token is never refused over three lifetimes, the first expires on its date', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
-    const world = buildWorld();
-    let opened = 0;
-    const renewals: LiveExecution[] = [];
-    const executions = new ExecutionTable({
-      openTurn: (id) => {
-        opened++;
-        return OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id });
-      },
-      key: ExecutionTokenKey.generate(),
-      tokenTtlMs: TTL_MS,
-      idleTimeoutMs: 60 * 60 * 1000,
-      now: () => Date.now(),
-      onRenewed: (execution) => renewals.push(execution),
-    });
-    const start = Date.now();
-    const execution = await executions.open();
-    expect(Date.parse(execution.expiresAt)).toBe(start + TTL_MS);
-    const newest = () => renewals.at(-1)?.token ?? execution.token;
-    const refused: string[] = [];
-    for (let elapsed = TICK_MS; elapsed <= 3 * TTL_MS; elapsed += TICK_MS) {
-      await vi.advanceTimersByTimeAsync(TICK_MS);
-      const verdict = executions.authenticate(`Bearer ${newest()}`);
-      if (!verdict.ok) refused.push(`${elapsed} ms: ${verdict.code}`);
-      // The first token holds until its own expiry, and is refused as expired from then on.
-      const first = executions.authenticate(`Bearer ${execution.token}`);
-      expect([elapsed, first.ok ? 'ok' : first.code]).toEqual([elapsed, elapsed < TTL_MS ? 'ok' : 'expired']);
-    }
-    expect(refused).toEqual([]);
-    // One renewal per half life: at 500, 1000, ..., 3000 ms, each expiring a whole life after it was minted.
-    expect(renewals.map((r) => Date.parse(r.expiresAt) - start)).toEqual(
-      [1, 2, 3, 4, 5, 6].map((half) => (half * TTL_MS) / 2 + TTL_MS),
-    );
-    expect(new Set(renewals.map((r) => r.executionId))).toEqual(new Set([execution.executionId]));
-    expect(new Set(renewals.map((r) => r.token)).size).toBe(renewals.length);
-    // Renewal opens nothing new: one turn throughout.
-    expect(opened).toBe(1);
-    expect(executions.size).toBe(1);
-    await executions.close(execution.executionId);
-  });
+  it(
+    'renews a live execution’s token at each half life: the newest token ' +
+      'is never refused over three lifetimes, the first expires on its date',
+    async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+      const world = buildWorld();
+      let opened = 0;
+      const renewals: LiveExecution[] = [];
+      const executions = new ExecutionTable({
+        openTurn: (id) => {
+          opened++;
+          return OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id });
+        },
+        key: ExecutionTokenKey.generate(),
+        tokenTtlMs: TTL_MS,
+        idleTimeoutMs: 60 * 60 * 1000,
+        now: () => Date.now(),
+        onRenewed: (execution) => renewals.push(execution),
+      });
+      const start = Date.now();
+      const execution = await executions.open();
+      expect(Date.parse(execution.expiresAt)).toBe(start + TTL_MS);
+      const newest = () => renewals.at(-1)?.token ?? execution.token;
+      const refused: string[] = [];
+      for (let elapsed = TICK_MS; elapsed <= 3 * TTL_MS; elapsed += TICK_MS) {
+        await vi.advanceTimersByTimeAsync(TICK_MS);
+        const verdict = executions.authenticate(`Bearer ${newest()}`);
+        if (!verdict.ok) refused.push(`${elapsed} ms: ${verdict.code}`);
+        // The first token holds until its own expiry, and is refused as expired from then on.
+        const first = executions.authenticate(`Bearer ${execution.token}`);
+        expect([elapsed, first.ok ? 'ok' : first.code]).toEqual([elapsed, elapsed < TTL_MS ? 'ok' : 'expired']);
+      }
+      expect(refused).toEqual([]);
+      // One renewal per half life: at 500, 1000, ..., 3000 ms, each expiring a whole life after it was minted.
+      expect(renewals.map((r) => Date.parse(r.expiresAt) - start)).toEqual(
+        [1, 2, 3, 4, 5, 6].map((half) => (half * TTL_MS) / 2 + TTL_MS),
+      );
+      expect(new Set(renewals.map((r) => r.executionId))).toEqual(new Set([execution.executionId]));
+      expect(new Set(renewals.map((r) => r.token)).size).toBe(renewals.length);
+      // Renewal opens nothing new: one turn throughout.
+      expect(opened).toBe(1);
+      expect(executions.size).toBe(1);
+      await executions.close(execution.executionId);
+    },
+  );
 
-  it('over HTTP, takes a renewed token on the same turn and refuses the first once the clock passes its expiry', async () => {
+  it('over HTTP, takes a renewed token on the same turn, refuses the old one once the clock passes it', async () => {
     const world = buildWorld();
     let clock = Date.parse('2026-12-03T12:00:00Z');
     let opened = 0;

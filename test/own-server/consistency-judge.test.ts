@@ -85,24 +85,28 @@ describe('the consistency judge', () => {
     expect(verdictOf([alice, bob], 'cache-scope-private')).toBe('pass');
   });
 
-  it('never passes a row on no observation: one listing, or none, is not_exercised or error, and the row counts what it saw', () => {
-    const once = observe([listing([tool('a')])]);
-    const rows = Object.fromEntries(judgeConsistency([once]).map((row) => [row.id, row]));
-    expect(rows['listing-stable']!.verdict).toBe('not_exercised');
-    expect(rows['list-changed-false-honoured']!.verdict).toBe('not_exercised');
-    expect(rows['list-changed-false-honoured']!.observations).toBe(0);
-    const dead: IdentityObservation = {
-      identity: ANONYMOUS,
-      declaresListChanged: false,
-      listings: [],
-      failure: { code: 'target_exited', message: 'target_exited: the connection closed during initialize' },
-    };
-    const verdicts = judgeConsistency([dead]).map((row) => row.verdict);
-    expect(verdicts).not.toContain('pass');
-    expect(judgeConsistency([dead]).find((row) => row.id === 'list-changed-false-honoured')!.detail).toContain(
-      'the connection closed during initialize',
-    );
-  });
+  it(
+    'never passes a row on no observation: one listing, or none, ' +
+      'is not_exercised or error, and the row counts what it saw',
+    () => {
+      const once = observe([listing([tool('a')])]);
+      const rows = Object.fromEntries(judgeConsistency([once]).map((row) => [row.id, row]));
+      expect(rows['listing-stable']!.verdict).toBe('not_exercised');
+      expect(rows['list-changed-false-honoured']!.verdict).toBe('not_exercised');
+      expect(rows['list-changed-false-honoured']!.observations).toBe(0);
+      const dead: IdentityObservation = {
+        identity: ANONYMOUS,
+        declaresListChanged: false,
+        listings: [],
+        failure: { code: 'target_exited', message: 'target_exited: the connection closed during initialize' },
+      };
+      const verdicts = judgeConsistency([dead]).map((row) => row.verdict);
+      expect(verdicts).not.toContain('pass');
+      expect(judgeConsistency([dead]).find((row) => row.id === 'list-changed-false-honoured')!.detail).toContain(
+        'the connection closed during initialize',
+      );
+    },
+  );
 
   it('fails every row of a target that could not be spoken to, each naming the cause', () => {
     const rows = failedTargetRows({
@@ -113,37 +117,41 @@ describe('the consistency judge', () => {
     expect(rows.every((row) => row.verdict === 'fail' && row.detail.includes('no answer to tools/list'))).toBe(true);
   });
 
-  it('judges structuredContent against the outputSchema: invalid and missing fail, no schema is n/a, none called is not_exercised', () => {
-    const withSchema = {
-      ...tool('stats'),
-      outputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
-    };
-    const seen = [observe([listing([withSchema]), listing([withSchema])])];
-    const call = (verdict: CallCost['structured']['verdict'], problem?: string): CallCost => ({
-      tool: 'stats',
-      key: 'stats {}',
-      identity: 'default',
-      source: 'generated',
-      arguments: {},
-      status: 'called',
-      answered: 'success',
-      responseBytes: 10,
-      warm: { samples: 1, p50Ms: 1, p95Ms: 1, minMs: 1, maxMs: 1 },
-      cold: { samples: 0, p50Ms: 0, p95Ms: 0, minMs: 0, maxMs: 0 },
-      structured: problem === undefined ? { verdict } : { verdict, problem },
-    });
-    const structured = (calls: CallCost[] | undefined) =>
-      judgeConsistency(seen, undefined, calls).find((row) => row.id === 'structured-content-valid')!;
-    expect(structured([call('valid')]).verdict).toBe('pass');
-    expect(structured([call('invalid', 'structuredContent /count must be integer')]).detail).toContain(
-      '/count must be integer',
-    );
-    expect(structured([call('missing', 'no structuredContent')]).verdict).toBe('fail');
-    expect(structured([]).verdict).toBe('not_exercised');
-    expect(
-      judgeConsistency([observe([listing([tool('a')]), listing([tool('a')])])], undefined, []).find(
-        (row) => row.id === 'structured-content-valid',
-      )!.verdict,
-    ).toBe('not_applicable');
-  });
+  it(
+    'judges structuredContent against the outputSchema: invalid ' +
+      'and missing fail, no schema is n/a, none called is not_exercised',
+    () => {
+      const withSchema = {
+        ...tool('stats'),
+        outputSchema: { type: 'object', properties: { count: { type: 'integer' } }, required: ['count'] },
+      };
+      const seen = [observe([listing([withSchema]), listing([withSchema])])];
+      const call = (verdict: CallCost['structured']['verdict'], problem?: string): CallCost => ({
+        tool: 'stats',
+        key: 'stats {}',
+        identity: 'default',
+        source: 'generated',
+        arguments: {},
+        status: 'called',
+        answered: 'success',
+        responseBytes: 10,
+        warm: { samples: 1, p50Ms: 1, p95Ms: 1, minMs: 1, maxMs: 1 },
+        cold: { samples: 0, p50Ms: 0, p95Ms: 0, minMs: 0, maxMs: 0 },
+        structured: problem === undefined ? { verdict } : { verdict, problem },
+      });
+      const structured = (calls: CallCost[] | undefined) =>
+        judgeConsistency(seen, undefined, calls).find((row) => row.id === 'structured-content-valid')!;
+      expect(structured([call('valid')]).verdict).toBe('pass');
+      expect(structured([call('invalid', 'structuredContent /count must be integer')]).detail).toContain(
+        '/count must be integer',
+      );
+      expect(structured([call('missing', 'no structuredContent')]).verdict).toBe('fail');
+      expect(structured([]).verdict).toBe('not_exercised');
+      expect(
+        judgeConsistency([observe([listing([tool('a')]), listing([tool('a')])])], undefined, []).find(
+          (row) => row.id === 'structured-content-valid',
+        )!.verdict,
+      ).toBe('not_applicable');
+    },
+  );
 });

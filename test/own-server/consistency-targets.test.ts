@@ -33,7 +33,8 @@ async function verdicts(target: string) {
 }
 
 describe('catalogue consistency rows on real servers', () => {
-  it('catches every misbehaviour of the misbehaving fixture, with evidence, and still passes its good rows', async () => {
+  it('catches every misbehaviour of the misbehaving ' +
+    'fixture, with evidence, and still passes its good rows', async () => {
     const { outcome, byRow, report } = await verdicts(
       misbehaving('--changes-listing', '--leaks', '--bad-schema', '--public-cache'),
     );
@@ -77,7 +78,8 @@ describe('catalogue consistency rows on real servers', () => {
     expect(Object.values(byRow)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'pass', 'not_applicable']);
   }, 300_000);
 
-  it('judges the bare SDK fixture: listChanged true makes that row n/a, no caching hints make the cache row n/a', async () => {
+  it('judges the bare SDK fixture: listChanged true makes ' +
+    'that row n/a, no caching hints make the cache row n/a', async () => {
     const { byRow } = await verdicts(sdkFixture(6));
     expect(byRow).toMatchObject({
       'listing-stable': 'pass',

@@ -15,7 +15,8 @@ import { broken } from './support.js';
 const config = parseTargetConfig({ listRepeats: 2, timeoutMs: 3000 });
 
 describe('dead, hung and non-MCP targets', () => {
-  it('conformance: zero rows pass, every row fails with its cause, and the summary leads with the failure', async () => {
+  it('conformance: zero rows pass, every row fails with ' +
+    'its cause, and the summary leads with the failure', async () => {
     const specs = ['stdio:false', broken('hang-after-init'), broken('nonsense')].map(parseTargetSpec);
     const report = await runTargets({
       kind: 'target-conformance',

@@ -48,21 +48,25 @@ const SCHEMA = {
 };
 
 describe('arguments generated from an inputSchema', () => {
-  it('respects required, enums, formats and bounds (checked by ajv with formats), and is the same for the same seed', async () => {
-    const ajv = new Ajv2020({ strict: false });
-    addFormats(ajv);
-    const validate = ajv.compile(SCHEMA);
-    const seen = new Set<string>();
-    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
-      const made = await generateArguments(SCHEMA, seed);
-      expect('arguments' in made, JSON.stringify(made)).toBe(true);
-      const args = (made as { arguments: Record<string, unknown> }).arguments;
-      expect(validate(args), JSON.stringify(args)).toBe(true);
-      expect(await generateArguments(SCHEMA, seed)).toEqual(made);
-      seen.add(JSON.stringify(args));
-    }
-    expect(seen.size).toBeGreaterThan(1);
-  });
+  it(
+    'respects required, enums, formats and bounds (checked ' +
+      'by ajv with formats), and is the same for the same seed',
+    async () => {
+      const ajv = new Ajv2020({ strict: false });
+      addFormats(ajv);
+      const validate = ajv.compile(SCHEMA);
+      const seen = new Set<string>();
+      for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+        const made = await generateArguments(SCHEMA, seed);
+        expect('arguments' in made, JSON.stringify(made)).toBe(true);
+        const args = (made as { arguments: Record<string, unknown> }).arguments;
+        expect(validate(args), JSON.stringify(args)).toBe(true);
+        expect(await generateArguments(SCHEMA, seed)).toEqual(made);
+        seen.add(JSON.stringify(args));
+      }
+      expect(seen.size).toBeGreaterThan(1);
+    },
+  );
 
   it('names why no arguments could be made for a schema nothing satisfies', async () => {
     const made = await generateArguments(
@@ -88,7 +92,7 @@ describe('arguments generated from an inputSchema', () => {
       ).toBe(destructive);
   });
 
-  it('keys rows by tool and argument set: one tool with two argument sets is two rows, identical sets are numbered', async () => {
+  it('keys rows by tool and argument set: a tool with two argument sets is two rows, equal sets numbered', async () => {
     const config = parseTargetConfig({
       calls: [
         { tool: 'echo', arguments: { text: 'a' } },
@@ -104,7 +108,8 @@ describe('arguments generated from an inputSchema', () => {
 describe('every tool called on real servers', () => {
   const config = parseTargetConfig({ samples: 2, warmup: 0, coldRuns: 1, listRepeats: 2, timeoutMs: 20_000 });
 
-  it('bench on the annotated SDK fixture: every read-only tool called, the destructive one skipped, then called with allowDestructive', async () => {
+  it('bench on the annotated SDK fixture: every read-only tool called, ' +
+    'the destructive one skipped, then called with allowDestructive', async () => {
     const spec = parseTargetSpec(annotatedFixture(3));
     const run = (allowDestructive: boolean) =>
       runTargets({
@@ -157,7 +162,8 @@ describe('every tool called on real servers', () => {
     });
   }, 180_000);
 
-  it('conformance on the misbehaving fixture: a broken and a missing structuredContent fail the row; a refusal carries its text', async () => {
+  it('conformance on the misbehaving fixture: a broken and a missing ' +
+    'structuredContent fail the row; a refusal carries its text', async () => {
     const report = await runTargets({
       kind: 'target-conformance',
       specs: [parseTargetSpec(misbehaving('--bad-output'))],

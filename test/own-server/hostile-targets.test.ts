@@ -63,16 +63,26 @@ describe('targets that send more than the limits allow', () => {
     const flood = flooded.targets[0]!.failure!.message;
     for (const message of [listing, result, flood, chatty]) expect(message).toContain('hostile-server.mjs');
     expect(listing).toMatch(
-      /sent a frame while tools\/list was open of more than \d+ bytes \(refused as it arrived\), past maxListingBytes = 65536 \(--max-listing-bytes\)/,
+      new RegExp(
+        String.raw`sent a frame while tools\/list was open of more than \d+ bytes \(refused ` +
+          String.raw`as it arrived\), past maxListingBytes = 65536 \(--max-listing-bytes\)`,
+      ),
     );
     expect(result).toMatch(
-      /sent a frame while tools\/call was open of more than \d+ bytes \(refused as it arrived\), past maxResultBytes = 65536 \(--max-result-bytes\)/,
+      new RegExp(
+        String.raw`sent a frame while tools\/call was open of more than \d+ bytes \(refused ` +
+          String.raw`as it arrived\), past maxResultBytes = 65536 \(--max-result-bytes\)`,
+      ),
     );
-    expect(flood).toMatch(
-      /sent more than 200 notifications within one second \(the last notifications\/message\), past maxNotificationsPerSecond = 200 \(--max-notifications-per-second\)/,
+    expect(flood).toContain(
+      'sent more than 200 notifications within one second (the last notifications/message), ' +
+        'past maxNotificationsPerSecond = 200 (--max-notifications-per-second)',
     );
     expect(chatty).toMatch(
-      /sent more than 10 frames while tools\/list \(id \d+\) was open, past maxFramesPerRequest = 10 \(--max-frames-per-request\)/,
+      new RegExp(
+        String.raw`sent more than 10 frames while tools\/list \(id \d+\) was ` +
+          String.raw`open, past maxFramesPerRequest = 10 \(--max-frames-per-request\)`,
+      ),
     );
     expect(report.targets[3]!.cost!.list.toolCount).toBe(4);
   }, 240_000);
@@ -124,7 +134,8 @@ describe('an HTTP target whose answer is larger than its bound', () => {
         }
         // A 4 MiB listing written in 64 KiB pieces; the client must stop reading it past 64 KiB.
         response.write(
-          `{"jsonrpc":"2.0","id":${message.id},"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"},"description":"`,
+          `{"jsonrpc":"2.0","id":${message.id},"result":` +
+            '{"tools":[{"name":"echo","inputSchema":{"type":"object"},"description":"',
         );
         let left = 64;
         const more = (): void => {

@@ -27,7 +27,12 @@ import { parseTargetConfig, parseTargetSpec, runTargets } from 'costlab/target';
 const { kernel } = buildReferenceKernel('turn');
 const report = await runTargets({
   kind: 'target-conformance',
-  specs: [parseTargetSpec('stdio:' + JSON.stringify(process.execPath) + ' ' + JSON.stringify(process.argv[2]) + ' serve --stdio --audit /dev/null')],
+  specs: [
+    parseTargetSpec(
+      'stdio:' + JSON.stringify(process.execPath) + ' ' + JSON.stringify(process.argv[2]) +
+        ' serve --stdio --audit /dev/null',
+    ),
+  ],
   config: parseTargetConfig({ listRepeats: 2, timeoutMs: 60000 }),
   command: 'host',
 });
@@ -43,7 +48,8 @@ console.log(JSON.stringify({
 `;
 
 describe('the library face (package exports)', () => {
-  it('imports kernel, MCP surface, world, harness and target by package name from another project, and runs a target from code', async () => {
+  it('imports kernel, MCP surface, world, harness and target by ' +
+    'package name from another project, and runs a target from code', async () => {
     mkdirSync(path.join(host, 'node_modules'));
     symlinkSync(REPO_ROOT, path.join(host, 'node_modules', 'costlab'), 'dir');
     writeFileSync(path.join(host, 'package.json'), JSON.stringify({ name: 'host', type: 'module', private: true }));

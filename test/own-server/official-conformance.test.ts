@@ -39,7 +39,8 @@ const post = (url: string, headers: Record<string, string>): Promise<number> =>
   });
 
 describe('the official suite against costlab', () => {
-  it('the bearer proxy lets a bare client in to costlab serve --http, which still refuses the same client without it, and a foreign Host still reaches costlab as foreign', async () => {
+  it('the bearer proxy lets a bare client in to costlab serve --http, which still refuses ' +
+    'the same client without it, and a foreign Host still reaches costlab as foreign', async () => {
     const serve = await startCostlabHttp();
     const proxy = await startBearerProxy(serve.url, serve.token);
     try {
@@ -65,22 +66,26 @@ describe('the official suite against costlab', () => {
     await expect(startBearerProxy('http://mcp.example.com/mcp', 't')).rejects.toThrow('loopback only');
   });
 
-  it('excuses a scenario only for a capability not declared or a fixture tool not listed; an unknown scenario always applies', () => {
-    const tools = { tools: new Set(['test_simple_text']), fixtures: new Set(['test_simple_prompt']) };
-    expect(notApplicableBecause('resources-list', { tools: {} }, tools)).toContain('resources capability');
-    expect(notApplicableBecause('resources-list', { tools: {}, resources: {} }, tools)).toBeUndefined();
-    expect(notApplicableBecause('resources-subscribe', { resources: {} }, tools)).toContain('resources.subscribe');
-    expect(notApplicableBecause('tools-call-simple-text', { tools: {} }, tools)).toBeUndefined();
-    expect(notApplicableBecause('tools-call-sampling', { tools: {} }, tools)).toContain('sampling/createMessage');
-    expect(notApplicableBecause('prompts-get-simple', { prompts: {} }, tools)).toBeUndefined();
-    expect(notApplicableBecause('prompts-get-with-image', { prompts: {} }, tools)).toContain(
-      'fixture prompt test_prompt_with_image',
-    );
-    const nothing = { tools: new Set<string>(), fixtures: new Set<string>() };
-    expect(notApplicableBecause('server-initialize', {}, nothing)).toBeUndefined();
-    expect(notApplicableBecause('a-scenario-from-a-newer-suite', {}, nothing)).toBeUndefined();
-    expect(Object.keys(SCENARIO_NEEDS)).toHaveLength(32);
-  });
+  it(
+    'excuses a scenario only for a capability not declared or a ' +
+      'fixture tool not listed; an unknown scenario always applies',
+    () => {
+      const tools = { tools: new Set(['test_simple_text']), fixtures: new Set(['test_simple_prompt']) };
+      expect(notApplicableBecause('resources-list', { tools: {} }, tools)).toContain('resources capability');
+      expect(notApplicableBecause('resources-list', { tools: {}, resources: {} }, tools)).toBeUndefined();
+      expect(notApplicableBecause('resources-subscribe', { resources: {} }, tools)).toContain('resources.subscribe');
+      expect(notApplicableBecause('tools-call-simple-text', { tools: {} }, tools)).toBeUndefined();
+      expect(notApplicableBecause('tools-call-sampling', { tools: {} }, tools)).toContain('sampling/createMessage');
+      expect(notApplicableBecause('prompts-get-simple', { prompts: {} }, tools)).toBeUndefined();
+      expect(notApplicableBecause('prompts-get-with-image', { prompts: {} }, tools)).toContain(
+        'fixture prompt test_prompt_with_image',
+      );
+      const nothing = { tools: new Set<string>(), fixtures: new Set<string>() };
+      expect(notApplicableBecause('server-initialize', {}, nothing)).toBeUndefined();
+      expect(notApplicableBecause('a-scenario-from-a-newer-suite', {}, nothing)).toBeUndefined();
+      expect(Object.keys(SCENARIO_NEEDS)).toHaveLength(32);
+    },
+  );
 
   it('runs the suite under this node from 22 on, under node@22 from npm before', () => {
     expect(suiteCommand('http://127.0.0.1:1/mcp', '/tmp/x', '20.20.2').slice(0, 6)).toEqual([

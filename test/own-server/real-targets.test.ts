@@ -24,7 +24,8 @@ describe('costlab serve as a target', () => {
     await http?.stop();
   });
 
-  it('measures and judges costlab serve --stdio: 17 tools, listChanged false honoured, unlisted names refused', async () => {
+  it('measures and judges costlab serve --stdio: 17 tools, ' +
+    'listChanged false honoured, unlisted names refused', async () => {
     const config = parseTargetConfig({ ...small, calls: [call] });
     const spec = parseTargetSpec(costlabStdio());
     const bench = await runTargets({ kind: 'target-bench', specs: [spec], config, command: 'test' });
@@ -47,7 +48,8 @@ describe('costlab serve as a target', () => {
     });
   }, 300_000);
 
-  it('measures and judges costlab serve --http with the token from an environment variable, never writing it', async () => {
+  it('measures and judges costlab serve --http with the ' +
+    'token from an environment variable, never writing it', async () => {
     const env = { COSTLAB_EXECUTION_TOKEN: http.token };
     const config = parseTargetConfig({
       ...small,

@@ -24,7 +24,8 @@ export const broken = (mode: 'hang' | 'hang-after-init' | 'nonsense' | 'exit' | 
  * split.
  */
 export const hostile = (...args: string[]): string =>
-  `stdio:${q(process.execPath)} ${q(`${FIXTURES}hostile-server.mjs`)} ${args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ')}`;
+  `stdio:${q(process.execPath)} ${q(`${FIXTURES}hostile-server.mjs`)} ` +
+  `${args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ')}`;
 export const costlabStdio = (): string =>
   `stdio:${q(process.execPath)} ${q(`${REPO_ROOT}bin/costlab.mjs`)} serve --stdio --audit /dev/null`;
 

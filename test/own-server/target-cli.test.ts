@@ -64,7 +64,8 @@ describe('costlab … --target', () => {
     );
   }, 240_000);
 
-  it('conformance --target with a config: exit 1 on the misbehaving fixture, the report written, no credential in it', async () => {
+  it('conformance --target with a config: exit 1 on the ' +
+    'misbehaving fixture, the report written, no credential in it', async () => {
     writeFileSync(
       path.join(scratch, 'costlab.config.json'),
       JSON.stringify({
@@ -109,7 +110,8 @@ describe('costlab … --target', () => {
     expect(missing.stderr).toContain('COSTLAB_NOT_SET_TOKEN');
   }, 300_000);
 
-  it('takes each limit as a flag: a listing past --max-listing-bytes is refused by name (exit 1), a limit out of range is a usage error (exit 2)', async () => {
+  it('takes each limit as a flag: a listing past --max-listing-bytes is ' +
+    'refused by name (exit 1), a limit out of range is a usage error (exit 2)', async () => {
     const out = path.join(scratch, 'limits');
     const args = [
       'bench',

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatSeconds } from '../../bench/format/index.js';
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -51,7 +52,8 @@ async function sh(cwd: string, file: string, args: readonly string[]): Promise<O
   } finally {
     // Progress for the CI log: each step of a minutes-long test, with its time.
     process.stderr.write(
-      `pack test: ${path.basename(file)} ${args.join(' ').slice(0, 120)} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+      `pack test: ${path.basename(file)} ${args.join(' ').slice(0, 120)} ` +
+        `(${formatSeconds(Date.now() - started)})\n`,
     );
   }
 }
@@ -146,7 +148,8 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
     expect(probe.stdout.trim()).toBe('function rederive,shared,turn');
   });
 
-  it('type-checks a file importing costlab/kernel against the shipped declarations, and fails on a planted type error', async () => {
+  it('type-checks a file importing costlab/kernel against the ' +
+    'shipped declarations, and fails on a planted type error', async () => {
     const tsconfig = {
       compilerOptions: {
         module: 'NodeNext',
@@ -174,7 +177,8 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
 
     writeFileSync(
       path.join(project, 'use-kernel.ts'),
-      "import type { CatalogueStrategyName } from 'costlab/kernel';\nexport const strategy: CatalogueStrategyName = 'no-such-strategy';\n",
+      "import type { CatalogueStrategyName } from 'costlab/kernel';\nexport " +
+        "const strategy: CatalogueStrategyName = 'no-such-strategy';\n",
     );
     // The declarations were checked whole above; the planted error needs only the user's file checked against them.
     const bad = await sh(project, 'npx', ['--no-install', 'tsc', '-p', 'tsconfig.json', '--skipLibCheck']);
@@ -183,7 +187,8 @@ describe.skipIf(!enabled)('the packed costlab, installed into a fresh project', 
     rmSync(path.join(project, 'use-kernel.ts'));
   }, 300_000);
 
-  it('npx costlab bench --quick measures, prints the published comparison and writes under the project, not the package', async () => {
+  it('npx costlab bench --quick measures, prints the published ' +
+    'comparison and writes under the project, not the package', async () => {
     const bench = await npx(['bench', '--quick', '--no-fail']);
     expect(bench.code, bench.stderr).toBe(0);
     expect(bench.stdout).toContain('the published figures: reference/anchor-figures.json');

@@ -23,7 +23,8 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 
 /** A function added to a module and called at its top level, which no tree-shaking may drop. */
 const ADDED =
-  '\nexport function addedBesideTheMeasure(): number {\n  return globalThis.performance.now();\n}\naddedBesideTheMeasure();\n';
+  '\nexport function addedBesideTheMeasure(): number {\n  return ' +
+  'globalThis.performance.now();\n}\naddedBesideTheMeasure();\n';
 
 /** Serves `file` with ADDED appended, as an edit on disk would. */
 function editing(file: string): Plugin {
@@ -70,11 +71,15 @@ describe('the probe bundle', () => {
     ).toEqual([]);
   });
 
-  it('stays byte-identical when a function is added to the staircase’s segments module, and changes when one is added to the probe’s', async () => {
-    const before = await bundle();
-    const staircaseEdited = await bundle([editing('bench/staircase/segments.ts')]);
-    const probeEdited = await bundle([editing('bench/probes/call-segments.ts')]);
-    expect(staircaseEdited.sha256).toBe(before.sha256);
-    expect(probeEdited.sha256).not.toBe(before.sha256);
-  });
+  it(
+    'stays byte-identical when a function is added to the staircase’s ' +
+      'segments module, and changes when one is added to the probe’s',
+    async () => {
+      const before = await bundle();
+      const staircaseEdited = await bundle([editing('bench/staircase/segments.ts')]);
+      const probeEdited = await bundle([editing('bench/probes/call-segments.ts')]);
+      expect(staircaseEdited.sha256).toBe(before.sha256);
+      expect(probeEdited.sha256).not.toBe(before.sha256);
+    },
+  );
 });

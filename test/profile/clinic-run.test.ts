@@ -60,27 +60,31 @@ describe('runClinic', () => {
     return { out, run: runClinic(tool, options) };
   };
 
-  it('answers a good run with its report, data folder and the workload line, clearing an earlier run of the same tool', async () => {
-    const out = path.join(await tempDir(), 'out');
-    await mkdir(path.join(out, 'concurrent.clinic-doctor'), { recursive: true });
-    await writeFile(path.join(out, 'concurrent.clinic-doctor', 'stale-data'), 'from an earlier run');
-    await writeFile(path.join(out, 'concurrent.clinic-flame.html'), 'kept: another tool');
-    const doctor = await (await standInRun('doctor', 'ok', out)).run;
-    expect(doctor).toMatchObject({
-      tool: 'doctor',
-      html: path.join(out, 'concurrent.clinic-doctor.html'),
-      dataDir: path.join(out, 'concurrent.clinic-doctor'),
-      workload: 'profile-workload: 40 turns (4 at a time) in 12 ms',
-    });
-    expect(await readdir(path.join(out, 'concurrent.clinic-doctor'))).toEqual([]);
-    expect((await readdir(out)).sort()).toEqual([
-      'concurrent.clinic-doctor',
-      'concurrent.clinic-doctor.html',
-      'concurrent.clinic-flame.html',
-    ]);
-    const flame = await (await standInRun('flame', 'ok', out)).run;
-    expect(flame.html).toBe(path.join(out, 'concurrent.clinic-flame.html'));
-  });
+  it(
+    'answers a good run with its report, data folder and the ' +
+      'workload line, clearing an earlier run of the same tool',
+    async () => {
+      const out = path.join(await tempDir(), 'out');
+      await mkdir(path.join(out, 'concurrent.clinic-doctor'), { recursive: true });
+      await writeFile(path.join(out, 'concurrent.clinic-doctor', 'stale-data'), 'from an earlier run');
+      await writeFile(path.join(out, 'concurrent.clinic-flame.html'), 'kept: another tool');
+      const doctor = await (await standInRun('doctor', 'ok', out)).run;
+      expect(doctor).toMatchObject({
+        tool: 'doctor',
+        html: path.join(out, 'concurrent.clinic-doctor.html'),
+        dataDir: path.join(out, 'concurrent.clinic-doctor'),
+        workload: 'profile-workload: 40 turns (4 at a time) in 12 ms',
+      });
+      expect(await readdir(path.join(out, 'concurrent.clinic-doctor'))).toEqual([]);
+      expect((await readdir(out)).sort()).toEqual([
+        'concurrent.clinic-doctor',
+        'concurrent.clinic-doctor.html',
+        'concurrent.clinic-flame.html',
+      ]);
+      const flame = await (await standInRun('flame', 'ok', out)).run;
+      expect(flame.html).toBe(path.join(out, 'concurrent.clinic-flame.html'));
+    },
+  );
 
   it('refuses a flame graph whose samples hold no frame of the workload, as ProfiledWrongThread', async () => {
     const { run } = await standInRun('flame', 'foreign');

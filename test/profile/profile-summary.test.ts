@@ -114,7 +114,8 @@ describe('renderProfileSummary', () => {
     // Three frames were sampled, fewer than the top 4 asked for.
     expect(rows).toHaveLength(3);
     expect(rows[0]).toBe(
-      '| 1 | <code>registerEntry</code> | src/kernel/registry/tool-registry.ts:38 | 20.0 | 69.0% | registration | 100.0% |',
+      '| 1 | <code>registerEntry</code> | src/kernel/registry/tool-registry.ts:38 ' +
+        '| 20.0 | 69.0% | registration | 100.0% |',
     );
   });
 

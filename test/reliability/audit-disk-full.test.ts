@@ -12,33 +12,37 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-disk-full-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('the audit file at a file-size limit', () => {
-  it('fails calls closed with audit_unavailable, leaves no torn line, runs no call without its decision record, answers no refusal without its record, and names every lost outcome', async () => {
-    const result = await runDiskFullTrial({
-      root: REPO_ROOT,
-      auditFile: path.join(scratch, 'full.jsonl'),
-      limitBlocks: 128,
-      calls: 200,
-    });
-    // Before the fix: the file ended in a torn decision record, and one call succeeded over it.
-    expect([
-      result.exitCode,
-      result.tornLines,
-      result.endsWithNewline,
-      result.succeededWithoutDecision,
-      result.refusalsWithoutRecord,
-      result.missingUnreported,
-    ]).toEqual([0, 0, true, 0, 0, 0]);
-    expect(result.answers.audit_unavailable).toBeGreaterThan(0);
-    expect(result.answers.no_matching_grant).toBeGreaterThan(0);
-    expect(result.answers.succeeded).toBe(result.allowedDecisions);
-    // Outcomes held past their answers are lost only in a write the full file refused; each such call is named by the
-    // reader (above).
-    // No bound on their number: after a long write is refused, a shorter decision may still fit, so calls can run on
-    // between refusals.
-    expect(result.outcomesMissing).toBeLessThanOrEqual(result.answers.succeeded ?? 0);
-    expect(result.succeededAfterFirstRefusal).toBeLessThan(result.window);
-    expect(Object.keys(result.answers).sort()).toEqual(['audit_unavailable', 'no_matching_grant', 'succeeded']);
-  });
+  it(
+    'fails calls closed with audit_unavailable, leaves no torn line, runs no call without ' +
+      'its decision record, answers no refusal without its record, and names every lost outcome',
+    async () => {
+      const result = await runDiskFullTrial({
+        root: REPO_ROOT,
+        auditFile: path.join(scratch, 'full.jsonl'),
+        limitBlocks: 128,
+        calls: 200,
+      });
+      // Before the fix: the file ended in a torn decision record, and one call succeeded over it.
+      expect([
+        result.exitCode,
+        result.tornLines,
+        result.endsWithNewline,
+        result.succeededWithoutDecision,
+        result.refusalsWithoutRecord,
+        result.missingUnreported,
+      ]).toEqual([0, 0, true, 0, 0, 0]);
+      expect(result.answers.audit_unavailable).toBeGreaterThan(0);
+      expect(result.answers.no_matching_grant).toBeGreaterThan(0);
+      expect(result.answers.succeeded).toBe(result.allowedDecisions);
+      // Outcomes held past their answers are lost only in a write the full file refused; each such call is named by the
+      // reader (above).
+      // No bound on their number: after a long write is refused, a shorter decision may still fit, so calls can run on
+      // between refusals.
+      expect(result.outcomesMissing).toBeLessThanOrEqual(result.answers.succeeded ?? 0);
+      expect(result.succeededAfterFirstRefusal).toBeLessThan(result.window);
+      expect(Object.keys(result.answers).sort()).toEqual(['audit_unavailable', 'no_matching_grant', 'succeeded']);
+    },
+  );
 });
 
 describe('JsonLinesFileSink on a file whose last line was torn', () => {

@@ -29,44 +29,56 @@ function ruleHeld(result: KillTrialResult): unknown[] {
 }
 
 describe('answered calls are audited when serve is killed', () => {
-  it('default sink (stderr), its reader stalled: calls wait for the trail; every answered call has its decision, every refusal its record, every lost outcome is named by the reader', async () => {
-    const result = await runKillTrial({
-      root: REPO_ROOT,
-      sink: 'stderr',
-      killAfter: 2000,
-      readStderr: false,
-      stallMs: 1500,
-      deadlineMs: 60_000,
-    });
-    // Before ADR 0013 every call was answered and almost none recorded (4,952 of 5,000 lost).
-    expect(ruleHeld(result)).toEqual([0, 0, 0, true, true]);
-    expect(result.answered).toBeLessThan(2000);
-    expect(result.answered).toBeGreaterThan(0);
-    expect(result.byStatus.no_matching_grant).toBeGreaterThan(0);
-  });
+  it(
+    'default sink (stderr), its reader stalled: calls wait for the trail; every answered call ' +
+      'has its decision, every refusal its record, every lost outcome is named by the reader',
+    async () => {
+      const result = await runKillTrial({
+        root: REPO_ROOT,
+        sink: 'stderr',
+        killAfter: 2000,
+        readStderr: false,
+        stallMs: 1500,
+        deadlineMs: 60_000,
+      });
+      // Before ADR 0013 every call was answered and almost none recorded (4,952 of 5,000 lost).
+      expect(ruleHeld(result)).toEqual([0, 0, 0, true, true]);
+      expect(result.answered).toBeLessThan(2000);
+      expect(result.answered).toBeGreaterThan(0);
+      expect(result.byStatus.no_matching_grant).toBeGreaterThan(0);
+    },
+  );
 
-  it('default sink (stderr), read promptly: killed mid-stream, the rule holds and every lost outcome is named by the reader', async () => {
-    const result = await runKillTrial({ root: REPO_ROOT, sink: 'stderr', killAfter: 500 });
-    expect([result.answered >= 500, result.inFlightAtKill > 0, ...ruleHeld(result)]).toEqual([
-      true,
-      true,
-      0,
-      0,
-      0,
-      true,
-      true,
-    ]);
-    expect(result.byStatus.no_matching_grant).toBeGreaterThan(0);
-  });
+  it(
+    'default sink (stderr), read promptly: killed mid-stream, ' +
+      'the rule holds and every lost outcome is named by the reader',
+    async () => {
+      const result = await runKillTrial({ root: REPO_ROOT, sink: 'stderr', killAfter: 500 });
+      expect([result.answered >= 500, result.inFlightAtKill > 0, ...ruleHeld(result)]).toEqual([
+        true,
+        true,
+        0,
+        0,
+        0,
+        true,
+        true,
+      ]);
+      expect(result.byStatus.no_matching_grant).toBeGreaterThan(0);
+    },
+  );
 
-  it('--audit file: killed mid-stream, the rule holds, every lost outcome is named by the reader, and no line is torn', async () => {
-    const result = await runKillTrial({
-      root: REPO_ROOT,
-      sink: 'file',
-      auditFile: path.join(scratch, 'kill.jsonl'),
-      killAfter: 500,
-    });
-    expect([result.answered >= 500, result.tornLines, ...ruleHeld(result)]).toEqual([true, 0, 0, 0, 0, true, true]);
-    expect(result.byStatus.no_matching_grant).toBeGreaterThan(0);
-  });
+  it(
+    '--audit file: killed mid-stream, the rule holds, every ' +
+      'lost outcome is named by the reader, and no line is torn',
+    async () => {
+      const result = await runKillTrial({
+        root: REPO_ROOT,
+        sink: 'file',
+        auditFile: path.join(scratch, 'kill.jsonl'),
+        killAfter: 500,
+      });
+      expect([result.answered >= 500, result.tornLines, ...ruleHeld(result)]).toEqual([true, 0, 0, 0, 0, true, true]);
+      expect(result.byStatus.no_matching_grant).toBeGreaterThan(0);
+    },
+  );
 });

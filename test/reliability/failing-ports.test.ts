@@ -427,7 +427,7 @@ describe('a grant source that hangs', () => {
     return { signals, load: (_context, signal) => (signals.push(signal), new Promise(() => undefined)) };
   }
 
-  it("the opener's signal ends the wait: the open rejects as aborted, the lease is released and the load is told", async () => {
+  it("the opener's signal ends the wait: the open rejects as aborted, the lease released, the load told", async () => {
     const grantSource = hangingSource();
     const { kernel } = setup({ grantSource });
     const controller = new AbortController();
@@ -591,17 +591,21 @@ describe('an audit sink that fails', () => {
       scope.close();
     });
 
-    it('on every record: the call still fails audit_unavailable, nothing runs, and the host is told of the lost refusal', async () => {
-      const sink = new FailingSink(() => true, how);
-      const { kernel, clock, auditFailures } = setup({ auditSink: sink });
-      const result = await kernel.invokeTool(context(), clockCall());
-      expect(result).toMatchObject({ status: 'failed', code: 'audit_unavailable' });
-      expect(clock.runs).toBe(0);
-      expect(auditFailures.map((f) => `${f.event.type}:${f.event.outcome}`)).toEqual([
-        'authority.resolved:succeeded',
-        'tool.invoked:failed',
-      ]);
-    });
+    it(
+      'on every record: the call still fails audit_unavailable, ' +
+        'nothing runs, and the host is told of the lost refusal',
+      async () => {
+        const sink = new FailingSink(() => true, how);
+        const { kernel, clock, auditFailures } = setup({ auditSink: sink });
+        const result = await kernel.invokeTool(context(), clockCall());
+        expect(result).toMatchObject({ status: 'failed', code: 'audit_unavailable' });
+        expect(clock.runs).toBe(0);
+        expect(auditFailures.map((f) => `${f.event.type}:${f.event.outcome}`)).toEqual([
+          'authority.resolved:succeeded',
+          'tool.invoked:failed',
+        ]);
+      },
+    );
 
     it('on the outcome record: the caller still gets its result, and onAuditFailure is told', async () => {
       const sink = new FailingSink((event) => event.type === 'tool.invoked', how);

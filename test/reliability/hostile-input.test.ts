@@ -460,7 +460,11 @@ function newTally(): Tally {
 }
 function describeTally(name: string, tally: Tally): string {
   const codes = [...tally.refusedByCode].sort().map(([code, n]) => `${code}=${n}`);
-  return `${name}: ${tally.runs} scenarios, ${tally.calls} calls, ${tally.allowed} allowed, ${tally.deniedByGrants} denied by the grants, ${tally.handlerRuns} handler runs, ${tally.listedTools} tools listed; refusals: ${codes.join(' ')}`;
+  return (
+    `${name}: ${tally.runs} scenarios, ${tally.calls} calls, ${tally.allowed} ` +
+    `allowed, ${tally.deniedByGrants} denied by the grants, ${tally.handlerRuns} ` +
+    `handler runs, ${tally.listedTools} tools listed; refusals: ${codes.join(' ')}`
+  );
 }
 
 function sameTurn(a: AccessContext, b: AccessContext): boolean {
@@ -782,27 +786,31 @@ describe('hostile input (property-based)', () => {
     console.info(describeTally('grant rules', rules));
   });
 
-  it(`hostile mixture: never throws unrecorded, never allows what the SPEC §1.3 model denies, never pollutes a prototype (${HOSTILE_RUNS} scenarios)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(hostileScenario, (s) => runScenario(s, hostile)),
-      { numRuns: HOSTILE_RUNS, examples: HOSTILE_REGRESSIONS.map((s) => [s] as [Scenario]) },
-    );
-    // Not vacuous: the mixture reaches handlers and every early refusal.
-    expect(hostile.handlerRuns).toBeGreaterThan(0);
-    for (const code of [
-      'invalid_context',
-      'invalid_request',
-      'trace_mismatch',
-      'authority_unavailable',
-      'tool_unavailable',
-      'invalid_tool_arguments',
-      'no_matching_grant',
-    ]) {
-      expect(hostile.refusedByCode.get(code) ?? 0, code).toBeGreaterThan(0);
-    }
-  });
+  it(
+    `hostile mixture: never throws unrecorded, never allows what the SPEC ` +
+      `§1.3 model denies, never pollutes a prototype (${HOSTILE_RUNS} scenarios)`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(hostileScenario, (s) => runScenario(s, hostile)),
+        { numRuns: HOSTILE_RUNS, examples: HOSTILE_REGRESSIONS.map((s) => [s] as [Scenario]) },
+      );
+      // Not vacuous: the mixture reaches handlers and every early refusal.
+      expect(hostile.handlerRuns).toBeGreaterThan(0);
+      for (const code of [
+        'invalid_context',
+        'invalid_request',
+        'trace_mismatch',
+        'authority_unavailable',
+        'tool_unavailable',
+        'invalid_tool_arguments',
+        'no_matching_grant',
+      ]) {
+        expect(hostile.refusedByCode.get(code) ?? 0, code).toBeGreaterThan(0);
+      }
+    },
+  );
 
-  it(`grant rules: every decision agrees with the SPEC §1.3 model, allowed or denied (${RULES_RUNS} scenarios)`, async () => {
+  it(`grant rules: decisions agree with the SPEC §1.3 model, allowed or denied (${RULES_RUNS} runs)`, async () => {
     await fc.assert(
       fc.asyncProperty(grantRulesScenario, (s) => runScenario(s, rules)),
       { numRuns: RULES_RUNS },

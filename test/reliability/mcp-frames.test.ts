@@ -512,32 +512,43 @@ describe('hostile MCP frames (property-based)', () => {
   afterAll(() => {
     const codes = [...tally.byCode].sort().map(([code, n]) => `${code}=${n}`);
     console.info(
-      `mcp frames: ${tally.frames} hostile frames, ${tally.probes} well-formed probes after them; ${tally.protocolErrors} protocol errors, ${tally.refusals} refusals, ${tally.succeeded} succeeded, ${tally.unanswered} unanswered (notifications and dropped garbage; ${tally.rejectedAtSend} rejected at the SDK sender); by code: ${codes.join(' ')}`,
+      `mcp frames: ${tally.frames} hostile frames, ${tally.probes} well-formed probes after ` +
+        `them; ${tally.protocolErrors} protocol errors, ${tally.refusals} refusals, ` +
+        `${tally.succeeded} succeeded, ${tally.unanswered} unanswered (notifications and dropped ` +
+        `garbage; ${tally.rejectedAtSend} rejected at the SDK sender); by code: ${codes.join(' ')}`,
     );
   });
 
-  it(`over the frame exchange: every request answered (error or refusal), the next request served, the trail complete (${EXCHANGE_RUNS} connections)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...CATALOGUE_STRATEGIES),
-        fc.array(frameRecipe, { minLength: 1, maxLength: 8 }),
-        fc.array(fc.boolean(), { maxLength: 8 }),
-        runExchange,
-      ),
-      { numRuns: EXCHANGE_RUNS },
-    );
-    expect(tally.protocolErrors).toBeGreaterThan(0);
-    expect(tally.refusals).toBeGreaterThan(0);
-  });
+  it(
+    `over the frame exchange: every request answered (error or refusal), the ` +
+      `next request served, the trail complete (${EXCHANGE_RUNS} connections)`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...CATALOGUE_STRATEGIES),
+          fc.array(frameRecipe, { minLength: 1, maxLength: 8 }),
+          fc.array(fc.boolean(), { maxLength: 8 }),
+          runExchange,
+        ),
+        { numRuns: EXCHANGE_RUNS },
+      );
+      expect(tally.protocolErrors).toBeGreaterThan(0);
+      expect(tally.refusals).toBeGreaterThan(0);
+    },
+  );
 
-  it(`over the SDK's in-memory transport: requests answered, garbage dropped, the server keeps serving, the trail complete (${SDK_RUNS} connections)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...CATALOGUE_STRATEGIES),
-        fc.array(frameRecipe, { minLength: 1, maxLength: 8 }),
-        runSdkTransport,
-      ),
-      { numRuns: SDK_RUNS },
-    );
-  });
+  it(
+    `over the SDK's in-memory transport: requests answered, garbage dropped, ` +
+      `the server keeps serving, the trail complete (${SDK_RUNS} connections)`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...CATALOGUE_STRATEGIES),
+          fc.array(frameRecipe, { minLength: 1, maxLength: 8 }),
+          runSdkTransport,
+        ),
+        { numRuns: SDK_RUNS },
+      );
+    },
+  );
 });

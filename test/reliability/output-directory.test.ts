@@ -97,7 +97,8 @@ describe('an output directory', () => {
     expect((refused as OutputLocked).owner?.pid).toBe(child.pid);
   }, 60_000);
 
-  it('survives a full disk mid-write: latest.json keeps the old run, and neither a temporary file nor the lock is left', () => {
+  it('survives a full disk mid-write: latest.json keeps the ' +
+    'old run, and neither a temporary file nor the lock is left', () => {
     const dir = fresh('full');
     const seeded = spawnSync(process.execPath, ['--import', 'tsx', WRITER, 'write', dir, '7', '7', '1000'], {
       cwd: REPO,

@@ -72,10 +72,12 @@ describe('costlab report site, with the published figures', () => {
       // One unit on the whole page: the published ms figures are converted to µs (and the original kept in words).
       const us = (ms: number) => Number((ms * 1000).toPrecision(12));
       expect(labels).toContain(
-        `published · ${strategy} · whole call (p50) = ${us(step.wholeCallMs)} µs (published as ${step.wholeCallMs} ms)`,
+        `published · ${strategy} · whole call (p50) = ${us(step.wholeCallMs)} µs ` +
+          `(published as ${step.wholeCallMs} ms)`,
       );
       expect(labels).toContain(
-        `published · ${strategy} · catalogue segment (p50) = ${us(step.catalogueSegmentMs)} µs (published as ${step.catalogueSegmentMs} ms)`,
+        `published · ${strategy} · catalogue segment (p50) = ` +
+          `${us(step.catalogueSegmentMs)} µs (published as ${step.catalogueSegmentMs} ms)`,
       );
     }
     expect(labels).toHaveLength(12);
@@ -109,30 +111,33 @@ describe('costlab report site, with the published figures', () => {
     expect(ratios[1]![2]!.text).toBe('2.52×');
   });
 
-  it('stacks the segments a call is made of per strategy (the subtracted provider is not stacked), with the published catalogue share as a tick', () => {
-    const labels = markLabels(chartSvg(html, 'segments'));
-    for (const strategy of STRATEGY_NAMES) {
-      for (const segment of SEGMENT_NAMES) {
-        const stats = workspace.latest.strategies[strategy].segments[segment];
-        const stacked = labels.some((label) => label.startsWith(`${strategy} · ${segment}: share ${stats.share} (`));
-        expect(stacked, `${strategy} · ${segment}`).toBe(segment !== 'provider');
+  it(
+    'stacks the segments a call is made of per strategy (the subtracted ' +
+      'provider is not stacked), with the published catalogue share as a tick',
+    () => {
+      const labels = markLabels(chartSvg(html, 'segments'));
+      for (const strategy of STRATEGY_NAMES) {
+        for (const segment of SEGMENT_NAMES) {
+          const stats = workspace.latest.strategies[strategy].segments[segment];
+          const stacked = labels.some((label) => label.startsWith(`${strategy} · ${segment}: share ${stats.share} (`));
+          expect(stacked, `${strategy} · ${segment}`).toBe(segment !== 'provider');
+        }
       }
-    }
-    const mcpCatalogue = workspace.latest.mcp.turn.segments.catalogue;
-    expect(labels.some((label) => label.startsWith(`turn over MCP · catalogue: share ${mcpCatalogue.share} (`))).toBe(
-      true,
-    );
-    expect(labels).toContain('published · shared · catalogue share 0.45');
-    expect(labels).toContain('published · turn · catalogue share 0.01 (upper bound)');
+      const mcpCatalogue = workspace.latest.mcp.turn.segments.catalogue;
+      const mcpShareLabel = `turn over MCP · catalogue: share ${mcpCatalogue.share} (`;
+      expect(labels.some((label) => label.startsWith(mcpShareLabel))).toBe(true);
+      expect(labels).toContain('published · shared · catalogue share 0.45');
+      expect(labels).toContain('published · turn · catalogue share 0.01 (upper bound)');
 
-    const row = tableRow(html, 'table-segments', 'turn · catalogue');
-    expect(row.slice(1).map((cell) => cell.value)).toEqual([
-      workspace.latest.strategies.turn.segments.catalogue.p50Us,
-      workspace.latest.strategies.turn.segments.catalogue.meanUs,
-      workspace.latest.strategies.turn.segments.catalogue.share,
-      workspace.latest.strategies.turn.segments.catalogue.perCall,
-    ]);
-  });
+      const row = tableRow(html, 'table-segments', 'turn · catalogue');
+      expect(row.slice(1).map((cell) => cell.value)).toEqual([
+        workspace.latest.strategies.turn.segments.catalogue.p50Us,
+        workspace.latest.strategies.turn.segments.catalogue.meanUs,
+        workspace.latest.strategies.turn.segments.catalogue.share,
+        workspace.latest.strategies.turn.segments.catalogue.perCall,
+      ]);
+    },
+  );
 
   it('prints shares below 1% as <1%, as the measurement rules require', () => {
     expect(tableRow(html, 'table-segments', 'rederive · provider')[3]!.text).toBe('<1%');
@@ -151,11 +156,9 @@ describe('costlab report site, with the published figures', () => {
           ),
         ).toBe(true);
       }
-      expect(
-        labels.some((label) =>
-          label.endsWith(`· turn · catalogue segment (p50) = ${results.strategies.turn.segments.catalogue.p50Us} µs`),
-        ),
-      ).toBe(true);
+      const turnCatalogue = results.strategies.turn.segments.catalogue;
+      const turnSegment = `· turn · catalogue segment (p50) = ${turnCatalogue.p50Us} µs`;
+      expect(labels.some((label) => label.endsWith(turnSegment))).toBe(true);
       expect(
         labels.some((label) =>
           label.endsWith(`· turn over MCP · whole call (p50) = ${results.mcp.turn.call.p50Us} µs`),
@@ -384,7 +387,8 @@ describe('costlab report site, with the gate replayed over history', () => {
     const href = path.relative(workspace.outDir, path.join(dir, 'gate-history.md')).split(path.sep).join('/');
     expect(html).toContain(`href="${href}"`);
     expect(html).toContain(
-      '12 of the last 60 replayed in 38 min 10 s (stopped at the 38-minute budget); 3 flagged, 8 passed, 1 not comparable',
+      '12 of the last 60 replayed in 38 min 10 s (stopped at the ' +
+        '38-minute budget); 3 flagged, 8 passed, 1 not comparable',
     );
     expect(html).toContain('2 flagged without a stated cost change, 2 of them explained');
   });

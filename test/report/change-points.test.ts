@@ -130,7 +130,7 @@ describe('steps in a history', () => {
     expect(output.stdout).toMatch(/^▲ a step \(change point\)/m);
   });
 
-  it('the report marks the step on the history chart, at its commit and series only, and the chart renders', async () => {
+  it('the report marks the step on the history chart, at its commit and series only; the chart renders', async () => {
     const history = steppedHistory();
     const rows = historyRows(history, historySteps(filesOf(history)));
     const marked = rows.filter((row) => row.step !== '');
@@ -154,7 +154,8 @@ describe('steps in a history', () => {
       ['turn', 'turn over MCP'].map((series) =>
         expect.stringMatching(
           new RegExp(
-            `^step \\+\\d+% \\(p = [^)]+\\) starts at ${history[7]!.commit.slice(0, 7)}: ${series}, whole call \\(p50\\)$`,
+            `^step \\+\\d+% \\(p = [^)]+\\) starts at ` +
+              `${history[7]!.commit.slice(0, 7)}: ${series}, whole call \\(p50\\)$`,
           ),
         ),
       ),

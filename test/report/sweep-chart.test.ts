@@ -64,31 +64,35 @@ describe('costlab report with a scale sweep beside the results', () => {
 });
 
 describe('the sweep chart rows', () => {
-  it('keep the providers without a change signal a curve of their own, each curve in N order, a slope only on its last point', async () => {
-    const sweep = parseSweepResults(JSON.parse(await readFile(COMMITTED_SWEEP, 'utf8')));
-    const rows = sweepChartRows(sweep);
-    const unsignalled = sweep.points.filter((p) => p.axis === 'tools' && p.changeSignal === false);
-    expect(unsignalled.length).toBeGreaterThan(0);
-    expect(rows.filter((row) => row.strategy === TURN_UNSIGNALLED)).toHaveLength(
-      unsignalled.length * SWEEP_MEASURES.length,
-    );
-    for (const curve of new Set(rows.map((row) => row.strategy))) {
-      for (const [, measure] of SWEEP_MEASURES) {
-        const points = rows.filter((row) => row.strategy === curve && row.measure === measure);
-        const tools = points.map((row) => row.tools);
-        // One point per N on a curve: two at one N is two curves joined into one line.
-        expect(new Set(tools).size, `${curve} · ${measure}`).toBe(tools.length);
-        expect(tools, `${curve} · ${measure}`).toEqual([...tools].sort((a, b) => a - b));
-        expect(
-          points.slice(0, -1).filter((row) => row.slopeLabel !== null),
-          `${curve} · ${measure}`,
-        ).toEqual([]);
+  it(
+    'keep the providers without a change signal a curve of their ' +
+      'own, each curve in N order, a slope only on its last point',
+    async () => {
+      const sweep = parseSweepResults(JSON.parse(await readFile(COMMITTED_SWEEP, 'utf8')));
+      const rows = sweepChartRows(sweep);
+      const unsignalled = sweep.points.filter((p) => p.axis === 'tools' && p.changeSignal === false);
+      expect(unsignalled.length).toBeGreaterThan(0);
+      expect(rows.filter((row) => row.strategy === TURN_UNSIGNALLED)).toHaveLength(
+        unsignalled.length * SWEEP_MEASURES.length,
+      );
+      for (const curve of new Set(rows.map((row) => row.strategy))) {
+        for (const [, measure] of SWEEP_MEASURES) {
+          const points = rows.filter((row) => row.strategy === curve && row.measure === measure);
+          const tools = points.map((row) => row.tools);
+          // One point per N on a curve: two at one N is two curves joined into one line.
+          expect(new Set(tools).size, `${curve} · ${measure}`).toBe(tools.length);
+          expect(tools, `${curve} · ${measure}`).toEqual([...tools].sort((a, b) => a - b));
+          expect(
+            points.slice(0, -1).filter((row) => row.slopeLabel !== null),
+            `${curve} · ${measure}`,
+          ).toEqual([]);
+        }
       }
-    }
-    // Each curve is a colour of its own, so Vega-Lite draws it as a line of its own.
-    const spec = JSON.stringify(sweepChartSpec(rows));
-    expect(spec).toContain('"color":{"field":"strategy"');
-  });
+      // Each curve is a colour of its own, so Vega-Lite draws it as a line of its own.
+      const spec = JSON.stringify(sweepChartSpec(rows));
+      expect(spec).toContain('"color":{"field":"strategy"');
+    },
+  );
 });
 
 describe('costlab report without a sweep', () => {

@@ -108,7 +108,8 @@ describe('ADR headers', () => {
           if (target === undefined) broken.push(`${header.file}: ${field.relation} ADR ${other}, which does not exist`);
           else if (!target.relations.get(field.inverse)!.has(header.number)) {
             broken.push(
-              `${header.file}: ${field.relation} ADR ${other}, whose header lacks ${field.inverse} ADR ${header.number}`,
+              `${header.file}: ${field.relation} ADR ${other}, whose ` +
+                `header lacks ${field.inverse} ADR ${header.number}`,
             );
           }
         }
@@ -136,7 +137,8 @@ describe('readHeader', () => {
   it('reads the ADRs a relation names before its explanation', () => {
     const header = readHeader(
       '0099-x.md',
-      '# X\n\n- Status: Accepted\n- Date: 2026-12-03\n- Amends: ADR 0028 and ADR 0031 (unlike ADR 0005)\n\n## Context\n',
+      '# X\n\n- Status: Accepted\n- Date: 2026-12-03\n- Amends: ' +
+        'ADR 0028 and ADR 0031 (unlike ADR 0005)\n\n## Context\n',
     );
     expect([...header.relations.get('amends')!]).toEqual(['0028', '0031']);
     expect(header.date).toBe('2026-12-03');
@@ -145,7 +147,8 @@ describe('readHeader', () => {
   it('reads a Status naming the superseding ADR as that relation, and a field run on over indented lines', () => {
     const header = readHeader(
       '0099-x.md',
-      '# X\n\n- Status: Superseded by ADR 0064\n- Date: 2026-12-02\n- Supersedes: ADR 0036 (the point readings); ADR 0031 in its rule\n  and ADR 0032 (cited)\n\n## Context\n',
+      '# X\n\n- Status: Superseded by ADR 0064\n- Date: 2026-12-02\n- Supersedes: ADR 0036 ' +
+        '(the point readings); ADR 0031 in its rule\n  and ADR 0032 (cited)\n\n## Context\n',
     );
     expect([...header.relations.get('superseded-by')!]).toEqual(['0064']);
     expect([...header.relations.get('supersedes')!]).toEqual(['0036', '0031', '0032']);

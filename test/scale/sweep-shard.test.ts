@@ -164,42 +164,46 @@ describe('the merge', () => {
     expect(mergeSweepShards([shards[2]!, shards[0]!, shards[1]!], 'm')).toEqual(mergeSweepShards(shards, 'm'));
   });
 
-  it('refuses a missing shard, the same shard twice, other commits, other plans, other counts and misplaced points, each by name', () => {
-    const shards = shardsOf(false, 3);
-    expect(refusal(() => mergeSweepShards([shards[0]!, shards[2]!], 'm')).problem).toBe('shards_incomplete');
-    expect(refusal(() => mergeSweepShards([], 'm')).problem).toBe('shards_incomplete');
-    expect(refusal(() => mergeSweepShards([...shards, shards[1]!], 'm')).problem).toBe('shards_overlap');
-    const other = { file: 'x.json', results: shardResults(false, 2, 3, { commit: 'd'.repeat(40) }) };
-    expect(refusal(() => mergeSweepShards([shards[0]!, other, shards[2]!], 'm')).problem).toBe('commit_mismatch');
-    const quick = { file: 'q.json', results: shardResults(true, 2, 3) };
-    expect(refusal(() => mergeSweepShards([shards[0]!, quick, shards[2]!], 'm')).problem).toBe('commit_mismatch');
-    const otherPlan = {
-      file: 'p.json',
-      results: shardResults(false, 2, 3, { shard: { index: 2, count: 3, plan: '0123456789ab' } }),
-    };
-    expect(refusal(() => mergeSweepShards([shards[0]!, otherPlan, shards[2]!], 'm')).message).toMatch(
-      /^plan_mismatch: p\.json \(shard 2\/3\) was split from plan 0123456789ab/,
-    );
-    const ofFour = { file: 'f.json', results: shardResults(false, 2, 4) };
-    expect(refusal(() => mergeSweepShards([shards[0]!, ofFour, shards[2]!], 'm')).problem).toBe('plan_mismatch');
-    // A point the split gives to shard 1, claimed by shard 2 as well.
-    const stolen = {
-      file: 's.json',
-      results: { ...shards[1]!.results, points: [...shards[1]!.results.points, shards[0]!.results.points[0]!] },
-    };
-    expect(refusal(() => mergeSweepShards([shards[0]!, stolen, shards[2]!], 'm')).problem).toBe('shards_overlap');
-    // A shard that lost a point it should hold.
-    const short = { file: 't.json', results: { ...shards[1]!.results, points: shards[1]!.results.points.slice(1) } };
-    expect(refusal(() => mergeSweepShards([shards[0]!, short, shards[2]!], 'm')).message).toMatch(
-      /^shards_incomplete: in no shard: /,
-    );
-    const noSdk = { file: 'u.json', results: { ...shards[1]!.results, sdk: [] } };
-    const sdkHolder = shards.findIndex((s) => s.results.sdk.length > 0);
-    const withoutSdk = shards.map((s, i) => (i === sdkHolder ? { ...noSdk, results: { ...s.results, sdk: [] } } : s));
-    expect(refusal(() => mergeSweepShards(withoutSdk, 'm')).message).toMatch(
-      /^shards_incomplete: the SDK side by side/,
-    );
-  });
+  it(
+    'refuses a missing shard, the same shard twice, other commits, ' +
+      'other plans, other counts and misplaced points, each by name',
+    () => {
+      const shards = shardsOf(false, 3);
+      expect(refusal(() => mergeSweepShards([shards[0]!, shards[2]!], 'm')).problem).toBe('shards_incomplete');
+      expect(refusal(() => mergeSweepShards([], 'm')).problem).toBe('shards_incomplete');
+      expect(refusal(() => mergeSweepShards([...shards, shards[1]!], 'm')).problem).toBe('shards_overlap');
+      const other = { file: 'x.json', results: shardResults(false, 2, 3, { commit: 'd'.repeat(40) }) };
+      expect(refusal(() => mergeSweepShards([shards[0]!, other, shards[2]!], 'm')).problem).toBe('commit_mismatch');
+      const quick = { file: 'q.json', results: shardResults(true, 2, 3) };
+      expect(refusal(() => mergeSweepShards([shards[0]!, quick, shards[2]!], 'm')).problem).toBe('commit_mismatch');
+      const otherPlan = {
+        file: 'p.json',
+        results: shardResults(false, 2, 3, { shard: { index: 2, count: 3, plan: '0123456789ab' } }),
+      };
+      expect(refusal(() => mergeSweepShards([shards[0]!, otherPlan, shards[2]!], 'm')).message).toMatch(
+        /^plan_mismatch: p\.json \(shard 2\/3\) was split from plan 0123456789ab/,
+      );
+      const ofFour = { file: 'f.json', results: shardResults(false, 2, 4) };
+      expect(refusal(() => mergeSweepShards([shards[0]!, ofFour, shards[2]!], 'm')).problem).toBe('plan_mismatch');
+      // A point the split gives to shard 1, claimed by shard 2 as well.
+      const stolen = {
+        file: 's.json',
+        results: { ...shards[1]!.results, points: [...shards[1]!.results.points, shards[0]!.results.points[0]!] },
+      };
+      expect(refusal(() => mergeSweepShards([shards[0]!, stolen, shards[2]!], 'm')).problem).toBe('shards_overlap');
+      // A shard that lost a point it should hold.
+      const short = { file: 't.json', results: { ...shards[1]!.results, points: shards[1]!.results.points.slice(1) } };
+      expect(refusal(() => mergeSweepShards([shards[0]!, short, shards[2]!], 'm')).message).toMatch(
+        /^shards_incomplete: in no shard: /,
+      );
+      const noSdk = { file: 'u.json', results: { ...shards[1]!.results, sdk: [] } };
+      const sdkHolder = shards.findIndex((s) => s.results.sdk.length > 0);
+      const withoutSdk = shards.map((s, i) => (i === sdkHolder ? { ...noSdk, results: { ...s.results, sdk: [] } } : s));
+      expect(refusal(() => mergeSweepShards(withoutSdk, 'm')).message).toMatch(
+        /^shards_incomplete: the SDK side by side/,
+      );
+    },
+  );
 });
 
 describe('costlab sweep --merge', () => {
@@ -217,7 +221,7 @@ describe('costlab sweep --merge', () => {
     return file;
   };
 
-  it('writes the three files a whole quick sweep writes, and refuses bad shard files with exit 2, writing nothing', async () => {
+  it('writes the three files a whole quick sweep writes; refuses bad shard files (exit 2), writes none', async () => {
     const files = shardsOf(true, 2).map((shard, i) => write(`shard-${i + 1}.json`, shard.results));
     const out = path.join(dir, 'merged');
     let output = captureOutput();
@@ -257,7 +261,11 @@ describe('costlab sweep --merge', () => {
       const output = captureOutput();
       expect(await main(['sweep', ...argv]), argv.join(' ')).toBe(2);
       expect(output.stderr).toMatch(
-        /^costlab sweep: (--shard must be i\/n with 1 ≤ i ≤ n \(e\.g\. 2\/3\), got '\d\/2'|option '--merge <files\.\.\.>' cannot be used with option '--(shard <i\/n>|quick)')/m,
+        new RegExp(
+          String.raw`^costlab sweep: (--shard must be i\/n with 1 ≤ i ≤ n \(e\.g\. 2\/3\), got '\d\/2'|option ` +
+            String.raw`'--merge <files\.\.\.>' cannot be used with option '--(shard <i\/n>|quick)')`,
+          'm',
+        ),
       );
       vi.restoreAllMocks();
     }

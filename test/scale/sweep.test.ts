@@ -78,7 +78,7 @@ describe('scale world', () => {
 });
 
 describe('a sweep point', () => {
-  it('measures real turns: C calls each, one derivation per turn under turn, nothing compiled after the first turn', async () => {
+  it('measures real turns: C calls each, one derivation per turn under turn, no compile after the first', async () => {
     const figures = await runPoint(
       { strategy: 'turn', tools: 20, providers: 2, grants: 6, calls: 3 },
       { warmupTurns: 1, minTurns: 3, maxTurns: 3, budgetMs: 0 },
@@ -92,33 +92,41 @@ describe('a sweep point', () => {
     expect(figures.callP95Us).toBeGreaterThanOrEqual(figures.callP50Us);
   });
 
-  it('settles before it measures: unmeasured turns up to settleTurns, never fewer than warmupTurns, and says how many it ran', async () => {
-    const spec = { strategy: 'turn' as const, tools: 20, providers: 1, grants: 6, calls: 1, changeSignal: true };
-    const settled = await runPoint(spec, {
-      warmupTurns: 1,
-      settleTurns: 6,
-      settleMs: 600_000,
-      minTurns: 2,
-      maxTurns: 2,
-      budgetMs: 0,
-    });
-    expect(settled).toMatchObject({ warmupTurns: 6, turns: 2 });
-    // A settling time already spent stops it at the fixed warm-up.
-    const capped = await runPoint(spec, {
-      warmupTurns: 2,
-      settleTurns: 6,
-      settleMs: 0,
-      minTurns: 2,
-      maxTurns: 2,
-      budgetMs: 0,
-    });
-    expect(capped).toMatchObject({ warmupTurns: 2, turns: 2 });
-  });
+  it(
+    'settles before it measures: unmeasured turns up to settleTurns, ' +
+      'never fewer than warmupTurns, and says how many it ran',
+    async () => {
+      const spec = { strategy: 'turn' as const, tools: 20, providers: 1, grants: 6, calls: 1, changeSignal: true };
+      const settled = await runPoint(spec, {
+        warmupTurns: 1,
+        settleTurns: 6,
+        settleMs: 600_000,
+        minTurns: 2,
+        maxTurns: 2,
+        budgetMs: 0,
+      });
+      expect(settled).toMatchObject({ warmupTurns: 6, turns: 2 });
+      // A settling time already spent stops it at the fixed warm-up.
+      const capped = await runPoint(spec, {
+        warmupTurns: 2,
+        settleTurns: 6,
+        settleMs: 0,
+        minTurns: 2,
+        maxTurns: 2,
+        budgetMs: 0,
+      });
+      expect(capped).toMatchObject({ warmupTurns: 2, turns: 2 });
+    },
+  );
 
-  it('the full plan settles every point past the turns after which the per-turn code was seen optimised; the quick plan briefly', () => {
-    expect(planSweep(false).budget).toMatchObject({ settleTurns: 4000 });
-    expect(planSweep(true).budget.settleTurns).toBeGreaterThan(planSweep(true).budget.warmupTurns);
-  });
+  it(
+    'the full plan settles every point past the turns after which ' +
+      'the per-turn code was seen optimised; the quick plan briefly',
+    () => {
+      expect(planSweep(false).budget).toMatchObject({ settleTurns: 4000 });
+      expect(planSweep(true).budget.settleTurns).toBeGreaterThan(planSweep(true).budget.warmupTurns);
+    },
+  );
 });
 
 describe('log–log slope', () => {

@@ -7,30 +7,34 @@ import { describe, expect, it } from 'vitest';
 import { runStrategies } from '../../bench/staircase/run-strategies.js';
 
 describe('runStrategies in blocks', () => {
-  it('runs the strategies block by block, in order, and reports a cold open only where a block follows another kernel', async () => {
-    const order: Array<[number, string]> = [];
-    const blocks = await runStrategies({
-      warmupTurns: 1,
-      measuredTurns: 3,
-      blockTurns: 2,
-      onProgress: (done, total, phase) => order.push([done, `${phase}/${total}`]),
-    });
-    // Four turns in blocks of two: progress after each round of blocks.
-    expect(order).toEqual([
-      [2, 'measured/4'],
-      [4, 'measured/4'],
-    ]);
-    for (const name of ['rederive', 'shared', 'turn'] as const) {
-      expect(blocks[name].derivationsByTurn).toHaveLength(3);
-      expect(blocks[name].turnBoundary.openColdP50Us).toBeGreaterThan(0);
-    }
-    const turnByTurn = await runStrategies({
-      warmupTurns: 0,
-      measuredTurns: 2,
-      blockTurns: 1,
-      strategies: ['shared', 'turn'],
-    });
-    expect(turnByTurn.turn.turnBoundary.openColdP50Us).toBeUndefined();
-    await expect(runStrategies({ warmupTurns: 0, measuredTurns: 1, blockTurns: 0 })).rejects.toThrow(RangeError);
-  });
+  it(
+    'runs the strategies block by block, in order, and reports ' +
+      'a cold open only where a block follows another kernel',
+    async () => {
+      const order: Array<[number, string]> = [];
+      const blocks = await runStrategies({
+        warmupTurns: 1,
+        measuredTurns: 3,
+        blockTurns: 2,
+        onProgress: (done, total, phase) => order.push([done, `${phase}/${total}`]),
+      });
+      // Four turns in blocks of two: progress after each round of blocks.
+      expect(order).toEqual([
+        [2, 'measured/4'],
+        [4, 'measured/4'],
+      ]);
+      for (const name of ['rederive', 'shared', 'turn'] as const) {
+        expect(blocks[name].derivationsByTurn).toHaveLength(3);
+        expect(blocks[name].turnBoundary.openColdP50Us).toBeGreaterThan(0);
+      }
+      const turnByTurn = await runStrategies({
+        warmupTurns: 0,
+        measuredTurns: 2,
+        blockTurns: 1,
+        strategies: ['shared', 'turn'],
+      });
+      expect(turnByTurn.turn.turnBoundary.openColdP50Us).toBeUndefined();
+      await expect(runStrategies({ warmupTurns: 0, measuredTurns: 1, blockTurns: 0 })).rejects.toThrow(RangeError);
+    },
+  );
 });

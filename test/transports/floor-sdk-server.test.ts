@@ -44,30 +44,37 @@ describe('the floor served over MCP', () => {
     ]);
   });
 
-  it('refuses a read the grants do not cover, and one with arguments the tool does not take, recording each in its trail', async () => {
-    const floor = floorSdkServer();
-    const client = await connect(floor);
-    const denied = (await client.callTool({
-      name: TRANSPORT_CALL.name,
-      arguments: { path: ['hr', 'salaries.csv'] },
-    })) as CallToolResult;
-    expect([denied.isError, denied.content]).toEqual([true, [{ type: 'text', text: 'no_matching_grant' }]]);
-    const malformed = (await client.callTool({
-      name: TRANSPORT_CALL.name,
-      arguments: { path: 'projects' },
-    })) as CallToolResult;
-    expect([malformed.isError, malformed.content]).toEqual([true, [{ type: 'text', text: 'invalid_tool_arguments' }]]);
-    expect(
-      floor.trail.map((record) => {
-        const r = record as Record<string, unknown>;
-        return [r.type, r.outcome, r.reason];
-      }),
-    ).toEqual([
-      ['authorization.checked', 'denied', 'no_matching_grant'],
-      ['tool.invoked', 'denied', 'no_matching_grant'],
-      ['tool.invoked', 'failed', 'invalid_tool_arguments'],
-    ]);
-    floor.clear();
-    expect(floor.trail).toHaveLength(0);
-  });
+  it(
+    'refuses a read the grants do not cover, and one with ' +
+      'arguments the tool does not take, recording each in its trail',
+    async () => {
+      const floor = floorSdkServer();
+      const client = await connect(floor);
+      const denied = (await client.callTool({
+        name: TRANSPORT_CALL.name,
+        arguments: { path: ['hr', 'salaries.csv'] },
+      })) as CallToolResult;
+      expect([denied.isError, denied.content]).toEqual([true, [{ type: 'text', text: 'no_matching_grant' }]]);
+      const malformed = (await client.callTool({
+        name: TRANSPORT_CALL.name,
+        arguments: { path: 'projects' },
+      })) as CallToolResult;
+      expect([malformed.isError, malformed.content]).toEqual([
+        true,
+        [{ type: 'text', text: 'invalid_tool_arguments' }],
+      ]);
+      expect(
+        floor.trail.map((record) => {
+          const r = record as Record<string, unknown>;
+          return [r.type, r.outcome, r.reason];
+        }),
+      ).toEqual([
+        ['authorization.checked', 'denied', 'no_matching_grant'],
+        ['tool.invoked', 'denied', 'no_matching_grant'],
+        ['tool.invoked', 'failed', 'invalid_tool_arguments'],
+      ]);
+      floor.clear();
+      expect(floor.trail).toHaveLength(0);
+    },
+  );
 });

@@ -7,10 +7,16 @@ const record = (type: string, id: number): string =>
   `${JSON.stringify({ id: `e${id}`, type, outcome: 'succeeded' })}\n`;
 
 describe('StderrTrail', () => {
-  it("counts tool.invoked lines split across chunks anywhere, skipping the server's own notes and other records", async () => {
+  it("counts tool.invoked lines split across chunks anywhere, skipping the server's notes, other lines", async () => {
     const stream = new PassThrough();
     const trail = new StderrTrail(stream);
-    const text = `costlab serve: serving MCP on stdio\n${record('authorization.checked', 1)}${record('tool.invoked', 2)}${record('authorization.checked', 3)}${record('tool.invoked', 4)}`;
+    const records = [
+      record('authorization.checked', 1),
+      record('tool.invoked', 2),
+      record('authorization.checked', 3),
+      record('tool.invoked', 4),
+    ];
+    const text = `costlab serve: serving MCP on stdio\n${records.join('')}`;
     for (let at = 0; at < text.length; at += 7) stream.write(text.slice(at, at + 7));
     stream.end(record('tool.invoked', 5).trimEnd());
     expect(await trail.invoked()).toBe(3);

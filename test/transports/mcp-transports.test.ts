@@ -53,7 +53,8 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     ]);
   });
 
-  it('measures all three sides on in-memory, stdio twice (child processes: the stderr trail, then --audit FILE) and Streamable HTTP (loopback), interleaved per round, and closes everything', async () => {
+  it('measures all three sides on in-memory, stdio twice (child processes: the stderr trail, then ' +
+    '--audit FILE) and Streamable HTTP (loopback), interleaved per round, and closes everything', async () => {
     const opened: OpenedEndpoint[] = [];
     const turns: Array<[number, McpTransportName, TransportSide]> = [];
     const bench = await runMcpTransports({

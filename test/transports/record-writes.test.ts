@@ -16,7 +16,7 @@ describe('the two records alone, as the stdio rows write them', () => {
     }
   }, 60_000);
 
-  it('reports each sink from its own per-block figures: the nearest-rank p50 and p95 and the mean of the blocks', async () => {
+  it("reports each sink from its own per-block figures: nearest-rank p50 and p95, and the blocks' mean", async () => {
     const writes = await measureRecordWrites({ blocks: 5, calls: 2, childArgs: [STAND_IN] });
     expect(writes).toEqual({
       pipe: { p50Us: 3, p95Us: 5, meanUs: 3, n: 5 },

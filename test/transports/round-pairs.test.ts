@@ -21,17 +21,21 @@ describe('pairRounds', () => {
     expect(pairs.floorAdded).toEqual({ medianUs: 0.5, loUs: 0.5, hiUs: 0.5 });
   });
 
-  it("splits the pairs by the floor's block, not by a term of the difference: the quickest third and the slowest third of rounds", () => {
-    // Rounds in time order; by the floor's time the quickest two are rounds 1 and 4 (added 1 and 3), the slowest two
-    // rounds 0 and 3 (added 10 and 20).
-    const floor = [50, 10, 30, 60, 12, 31];
-    const added = [10, 1, 5, 20, 3, 6];
-    // The bare server's own blocks run the other way: sorting by them would pick the opposite rounds.
-    const bare = [10, 60, 30, 5, 50, 40];
-    const pairs = pairRounds({ bare, costlab: bare.map((b, r) => b + added[r]!), floor });
-    expect(pairs.addedQuickThirdUs).toBe(2);
-    expect(pairs.addedSlowThirdUs).toBe(15);
-  });
+  it(
+    "splits the pairs by the floor's block, not by a term of the " +
+      'difference: the quickest third and the slowest third of rounds',
+    () => {
+      // Rounds in time order; by the floor's time the quickest two are rounds 1 and 4 (added 1 and 3), the slowest two
+      // rounds 0 and 3 (added 10 and 20).
+      const floor = [50, 10, 30, 60, 12, 31];
+      const added = [10, 1, 5, 20, 3, 6];
+      // The bare server's own blocks run the other way: sorting by them would pick the opposite rounds.
+      const bare = [10, 60, 30, 5, 50, 40];
+      const pairs = pairRounds({ bare, costlab: bare.map((b, r) => b + added[r]!), floor });
+      expect(pairs.addedQuickThirdUs).toBe(2);
+      expect(pairs.addedSlowThirdUs).toBe(15);
+    },
+  );
 
   it('refuses blocks of unequal length, and fewer than three rounds, by name', () => {
     expect(() => pairRounds({ costlab: [1, 2, 3], bare: [1, 2, 3], floor: [1, 2] })).toThrow(RangeError);

@@ -154,7 +154,8 @@ describe('the paired targets in force', () => {
       .map(({ definition: target }) => target.id);
     expect(
       metButOpen,
-      `met in results/latest.json (${results.commit}) but still open: give each metSince ${results.commit.slice(0, 7)} in bench/verdicts/paired-targets.ts`,
+      `met in results/latest.json (${results.commit}) but still open: give each ` +
+        `metSince ${results.commit.slice(0, 7)} in bench/verdicts/paired-targets.ts`,
     ).toEqual([]);
   });
 });

@@ -67,19 +67,23 @@ describe('reproduction verdicts', () => {
     expect(reproducedFigures(rows).held).toHaveLength(7);
   });
 
-  it('a world whose rest is cheap is steeper: ratios past 15%, shares past 10 points, the turn share at its ceiling', () => {
-    const rows = staircaseVerdicts(
-      world({ rederive: [526, 510, 0.94], shared: [42, 32, 0.7], turn: [6.7, 0.07, 0.01] }),
-      anchors,
-    );
-    expect(verdictOf(rows, 'whole call, rederive ÷ shared')).toBe('steeper');
-    expect(verdictOf(rows, 'whole call, shared ÷ turn')).toBe('steeper');
-    expect(verdictOf(rows, 'catalogue share, rederive')).toBe('steeper');
-    expect(verdictOf(rows, 'catalogue share, shared')).toBe('steeper');
-    expect(verdictOf(rows, 'catalogue share, turn')).toBe('steeper');
-    expect(verdictOf(rows, 'catalogue segment, rederive ÷ shared')).toBe('steeper');
-    expect(verdictOf(rows, 'catalogue segment, shared ÷ turn')).toBe('clock floor');
-  });
+  it(
+    'a world whose rest is cheap is steeper: ratios past ' +
+      '15%, shares past 10 points, the turn share at its ceiling',
+    () => {
+      const rows = staircaseVerdicts(
+        world({ rederive: [526, 510, 0.94], shared: [42, 32, 0.7], turn: [6.7, 0.07, 0.01] }),
+        anchors,
+      );
+      expect(verdictOf(rows, 'whole call, rederive ÷ shared')).toBe('steeper');
+      expect(verdictOf(rows, 'whole call, shared ÷ turn')).toBe('steeper');
+      expect(verdictOf(rows, 'catalogue share, rederive')).toBe('steeper');
+      expect(verdictOf(rows, 'catalogue share, shared')).toBe('steeper');
+      expect(verdictOf(rows, 'catalogue share, turn')).toBe('steeper');
+      expect(verdictOf(rows, 'catalogue segment, rederive ÷ shared')).toBe('steeper');
+      expect(verdictOf(rows, 'catalogue segment, shared ÷ turn')).toBe('clock floor');
+    },
+  );
 
   it('a world whose rest is heavy is shallower; the edges of each band still reproduce', () => {
     const rows = staircaseVerdicts(
@@ -152,10 +156,16 @@ describe('the README paragraph with two worlds', () => {
     const near = makeResults({ seed: 'near', commitDate: '2026-09-01T10:00:00Z' });
     const paragraph = reproductionParagraph(withPublisher(steep, near), anchors);
     expect(paragraph).toMatch(
-      /The publisher-shaped world \(19 definitions, 1 from a provider \(the large search\), 120 grants, trail to a file sink[^)]*\) reproduces whole call, rederive ÷ shared \(3\.38×\)/,
+      new RegExp(
+        String.raw`The publisher-shaped world \(19 definitions, 1 from a provider \(the large search\), 120 ` +
+          String.raw`grants, trail to a file sink[^)]*\) reproduces whole call, rederive ÷ shared \(3\.38×\)`,
+      ),
     );
     expect(paragraph).toMatch(
-      /The reference world \([^)]*\) reproduces .*?; whole call, rederive ÷ shared is steeper \(10\.01× here, 3\.37× published\)/,
+      new RegExp(
+        String.raw`The reference world \([^)]*\) reproduces .*?; whole call, ` +
+          String.raw`rederive ÷ shared is steeper \(10\.01× here, 3\.37× published\)`,
+      ),
     );
     expect(paragraph).toContain('catalogue share, turn is steeper (1.5% here, < 1% published)');
     expect(paragraph.indexOf('Two worlds ran')).toBeLessThan(paragraph.indexOf('In the reference world:'));

@@ -80,14 +80,18 @@ describe('bench targets', () => {
     for (const check of checkTargets(measured())) expect(['paired', 'structural', 'absolute']).toContain(check.kind);
   });
 
-  it('a paired target carries its judgement, and fails the run only when failing-capable and missed on its whole interval', () => {
-    for (const check of checkTargets(measured({ turn: { callP50Us: 3000 } }))) {
-      if (check.kind !== 'paired') continue;
-      expect(check.paired).toBeDefined();
-      const fails = check.paired!.state === 'failing' && check.paired!.verdict === 'missed';
-      expect(failingTargets([check]).length).toBe(fails ? 1 : 0);
-    }
-  });
+  it(
+    'a paired target carries its judgement, and fails the run ' +
+      'only when failing-capable and missed on its whole interval',
+    () => {
+      for (const check of checkTargets(measured({ turn: { callP50Us: 3000 } }))) {
+        if (check.kind !== 'paired') continue;
+        expect(check.paired).toBeDefined();
+        const fails = check.paired!.state === 'failing' && check.paired!.verdict === 'missed';
+        expect(failingTargets([check]).length).toBe(fails ? 1 : 0);
+      }
+    },
+  );
 
   it('a broken staircase reads missed on the step ratio (whole run, when the run paired no rounds)', () => {
     // The turn strategy made slower than shared: the staircase is broken.
@@ -145,24 +149,28 @@ describe('bench targets: paired readings', () => {
     },
   });
 
-  it('judges each transport on its round-by-round interval, printing median, interval and gap, with a true minus sign', () => {
-    const checks = checkTargets(
-      withTransports([
-        { added: -3, paired: paired(-2, -4, 3) },
-        { added: 40, paired: paired(38, 35.5, 41) },
-        { added: 5 },
-      ]),
-    );
-    const added = checks.filter((check) => check.paired?.id.startsWith('mcp-added:'));
-    expect(added.map((check) => [check.paired!.id, check.paired!.verdict, check.paired!.rounds])).toEqual([
-      ['mcp-added:in-memory', 'met', 30],
-      ['mcp-added:stdio', 'missed', 30],
-      ['mcp-added:http', 'met', 0],
-    ]);
-    expect(added[0]!.measured).toContain('median −2 µs, 95% interval −4 µs to 3 µs over 30 rounds');
-    expect(added[1]!.measured).toContain('gap 36 µs');
-    expect(added[2]!.measured).toContain('(whole run: no rounds to pair)');
-  });
+  it(
+    'judges each transport on its round-by-round interval, ' +
+      'printing median, interval and gap, with a true minus sign',
+    () => {
+      const checks = checkTargets(
+        withTransports([
+          { added: -3, paired: paired(-2, -4, 3) },
+          { added: 40, paired: paired(38, 35.5, 41) },
+          { added: 5 },
+        ]),
+      );
+      const added = checks.filter((check) => check.paired?.id.startsWith('mcp-added:'));
+      expect(added.map((check) => [check.paired!.id, check.paired!.verdict, check.paired!.rounds])).toEqual([
+        ['mcp-added:in-memory', 'met', 30],
+        ['mcp-added:stdio', 'missed', 30],
+        ['mcp-added:http', 'met', 0],
+      ]);
+      expect(added[0]!.measured).toContain('median −2 µs, 95% interval −4 µs to 3 µs over 30 rounds');
+      expect(added[1]!.measured).toContain('gap 36 µs');
+      expect(added[2]!.measured).toContain('(whole run: no rounds to pair)');
+    },
+  );
 
   it('judges costlab over the floor on each transport beside the added cost', () => {
     const checks = checkTargets(withTransports([{ added: 3, paired: paired(3, 1, 4) }, { added: 40 }, { added: 5 }]));
@@ -196,11 +204,15 @@ describe('bench targets: paired readings', () => {
     ]);
   });
 
-  it('adds no transport target to a results file written before the transport bench, nor a cold one before the cold lane', () => {
-    const checks = checkTargets(measured());
-    expect(checks.some((check) => check.target.startsWith('MCP over '))).toBe(false);
-    expect(checks.some((check) => check.paired?.id === 'floor:cold')).toBe(false);
-  });
+  it(
+    'adds no transport target to a results file written before ' +
+      'the transport bench, nor a cold one before the cold lane',
+    () => {
+      const checks = checkTargets(measured());
+      expect(checks.some((check) => check.target.startsWith('MCP over '))).toBe(false);
+      expect(checks.some((check) => check.paired?.id === 'floor:cold')).toBe(false);
+    },
+  );
 
   it('reads the floor ratios and the tail share turn by turn where the run has them', () => {
     const interval = (median: number) => ({ rounds: 20, median, lo: median * 0.95, hi: median * 1.05 });
@@ -237,7 +249,7 @@ describe('bench targets: paired readings', () => {
     );
     expect(byId.get('floor:hot')).toMatchObject({ verdict: 'met', median: 2.4, rounds: 20 });
     expect(byId.get('floor:cold')).toMatchObject({ verdict: 'missed', median: 3.5 });
-    // The run-total share read 13.2% from a few paused calls; turn by turn its median is 3%: met.
+    // The fixture's run-total share (0.132) comes from a few paused calls; turn by turn its median is 3%: met.
     expect(byId.get('steps:tail')).toMatchObject({ verdict: 'met', median: 0.03 });
   });
 });

@@ -32,27 +32,35 @@ function build(shape = PUBLISHER_SHAPE, strategy: 'rederive' | 'shared' | 'turn'
 }
 
 describe('the publisher-shaped world', () => {
-  it("has 19 definitions, 18 static and 1 from the provider, 120 grants with the actor's own six last, and a file trail", async () => {
-    const parts = shapedWorldParts(PUBLISHER_SHAPE);
-    const provided = await parts.provider.listTools({} as never, new AbortController().signal);
-    expect(parts.tools).toHaveLength(18);
-    expect(provided.map((tool) => tool.definition.name)).toEqual(['notion.search']);
-    expect(parts.grants).toHaveLength(120);
-    expect(parts.grants.slice(-6).map((grant) => grant.id)).toEqual(referenceGrants().map((grant) => grant.id));
-    expect(new Set(parts.grants.map((grant) => grant.id)).size).toBe(120);
-    const world = build();
-    expect(world.shape.sink).toBe('file');
-    expect(world.trailFile).toMatch(/audit\.jsonl$/);
-  });
+  it(
+    'has 19 definitions, 18 static and 1 from the provider, ' +
+      "120 grants with the actor's own six last, and a file trail",
+    async () => {
+      const parts = shapedWorldParts(PUBLISHER_SHAPE);
+      const provided = await parts.provider.listTools({} as never, new AbortController().signal);
+      expect(parts.tools).toHaveLength(18);
+      expect(provided.map((tool) => tool.definition.name)).toEqual(['notion.search']);
+      expect(parts.grants).toHaveLength(120);
+      expect(parts.grants.slice(-6).map((grant) => grant.id)).toEqual(referenceGrants().map((grant) => grant.id));
+      expect(new Set(parts.grants.map((grant) => grant.id)).size).toBe(120);
+      const world = build();
+      expect(world.shape.sink).toBe('file');
+      expect(world.trailFile).toMatch(/audit\.jsonl$/);
+    },
+  );
 
-  it('serves 17 of them to the bench actor and runs the whole workload with the outcomes it declares, under every strategy', async () => {
-    for (const strategy of ['rederive', 'shared', 'turn'] as const) {
-      const world = build(PUBLISHER_SHAPE, strategy);
-      const turn = await runKernelTurn(world.kernel, 1, { path: `publisher ${strategy}` });
-      expect(turn.listed.tools).toHaveLength(17);
-      expect(world.provider.calls).toBe(strategy === 'turn' ? 1 : 1 + TURN_ATTEMPTS.length - 1);
-    }
-  });
+  it(
+    'serves 17 of them to the bench actor and runs the whole ' +
+      'workload with the outcomes it declares, under every strategy',
+    async () => {
+      for (const strategy of ['rederive', 'shared', 'turn'] as const) {
+        const world = build(PUBLISHER_SHAPE, strategy);
+        const turn = await runKernelTurn(world.kernel, 1, { path: `publisher ${strategy}` });
+        expect(turn.listed.tools).toHaveLength(17);
+        expect(world.provider.calls).toBe(strategy === 'turn' ? 1 : 1 + TURN_ATTEMPTS.length - 1);
+      }
+    },
+  );
 
   it('makes notion.search the large definition: about four static definitions in published bytes', async () => {
     const parts = shapedWorldParts(PUBLISHER_SHAPE);
@@ -63,7 +71,7 @@ describe('the publisher-shaped world', () => {
     expect(bytes(search!.definition) / staticMean).toBeLessThan(4.5);
   });
 
-  it("parses arguments against the tool's own schema: an option the schema names passes, an unknown key is refused", async () => {
+  it("parses arguments by the tool's own schema: an option the schema names passes, an unknown key fails", async () => {
     const parts = shapedWorldParts(PUBLISHER_SHAPE);
     const [search] = await parts.provider.listTools({} as never, new AbortController().signal);
     expect(
@@ -73,7 +81,7 @@ describe('the publisher-shaped world', () => {
     expect(() => search!.parseArguments({ path: ['Handbook'], query: 'x', grant: 'forged' })).toThrow(/input schema/);
   });
 
-  it('writes its trail to a JSON-lines file, two records a call plus the turn boundary, cut back between turns', async () => {
+  it('writes its trail to a JSON-lines file: two records a call and the turn boundary, cut between turns', async () => {
     const world = build();
     await runKernelTurn(world.kernel, 1, { path: 'publisher turn' });
     const file = world.trailFile!;
@@ -85,7 +93,7 @@ describe('the publisher-shaped world', () => {
     expect(readFileSync(file, 'utf8')).toBe('');
   });
 
-  it("grows along the map's two axes: provider tools beside the 18 static ones, grants up to the spec's 256", async () => {
+  it("grows along the map's two axes: provider tools beside the 18 static ones, grants to the spec's 256", async () => {
     const shape = parseWorldShape({ ...PUBLISHER_SHAPE, tools: 22, providerTools: 4, grants: 256 });
     const parts = shapedWorldParts(shape);
     expect(parts.tools).toHaveLength(18);
