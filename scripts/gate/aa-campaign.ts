@@ -152,7 +152,7 @@ const runtimeSeconds = Math.round((Date.now() - started) / 1000);
 const markdown = [
   '# The gate’s A/A campaign: noise floors from builds',
   '',
-  `Command: \`${command}\` at ${commit.slice(0, 12)}, Node ${process.version}, ${baseline.provenance.valgrind}; ${builds} builds × ${processes} processes per lane, ${runtimeSeconds} s (${elapsed()}). Decision record: docs/adr/0073-thresholds-from-builds-and-harmless-edits.md. Harmless-edit moves from ${baseline.evidence.harmlessCampaign ?? 'no campaign'}.`,
+  `Command: \`${command}\` at ${commit.slice(0, 12)}, Node ${process.version}, ${baseline.provenance.valgrind}; ${builds} build${builds === 1 ? '' : 's'} × ${processes} process${processes === 1 ? '' : 'es'} per lane, ${runtimeSeconds} s (${elapsed()}). Decision record: docs/adr/0073-thresholds-from-builds-and-harmless-edits.md. Harmless-edit moves from ${baseline.evidence.harmlessCampaign ?? 'no campaign'}.`,
   '',
   'A run is what `costlab gate` judges: the median of a process’s first 5 counted windows. Its deviation is from the median of every window the baseline pooled (the figure the gate compares against).',
   `The builds’ probe bundles are ${sameBundle ? 'byte-identical (one sha256)' : 'NOT identical: the checkout path or install reached the bundled text'}.`,
@@ -164,7 +164,7 @@ const markdown = [
         String(build.build),
         build.label,
         build.bundleSha256.slice(0, 16),
-        ...laneIds.map((id) => build.deviations[id]!.map(formatChange).join(', ')),
+        ...laneIds.map((id) => build.deviations[id]!.map((deviation) => formatChange(1 + deviation)).join(', ')),
       ]),
     ],
     { align: ['r', 'l', 'l', ...laneIds.map(() => 'l' as const)] },
