@@ -7,7 +7,16 @@
 import { markdownTable } from 'markdown-table';
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { MEASUREMENT_RULES } from '../report/measurement-rules.js';
-import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, formatShare } from '../format/index.js';
+import {
+  formatCount,
+  formatDuration,
+  formatFixed,
+  formatMicros,
+  formatNanos,
+  formatQuotient,
+  formatRatio,
+  formatShare,
+} from '../format/index.js';
 import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
 import type { AnchorFigures, StrategyName, StrategyResult } from '../results/results-schema.js';
 import type { MeasuredResults } from '../results/write-results.js';
@@ -339,14 +348,15 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
   );
   for (const name of STRATEGY_NAMES) {
     const ours = s[name].call.p50Us;
-    const ratioOurs = name === 'rederive' ? '' : `  ÷${(s.rederive.call.p50Us / ours).toFixed(1)}`;
+    const ratioOurs = name === 'rederive' ? '' : `  ${formatQuotient(s.rederive.call.p50Us / ours)}`;
     out.push(
       `${name.padEnd(9)} ours       ${bar(ours, s.rederive.call.p50Us, 40).padEnd(40)}  ${formatDuration(ours)}${ratioOurs}`,
     );
     const published = step(name);
     const rederive = step('rederive');
     if (published !== undefined && rederive !== undefined) {
-      const ratioTheirs = name === 'rederive' ? '' : `  ÷${(rederive.wholeCallMs / published.wholeCallMs).toFixed(1)}`;
+      const ratioTheirs =
+        name === 'rederive' ? '' : `  ${formatQuotient(rederive.wholeCallMs / published.wholeCallMs)}`;
       out.push(
         `${''.padEnd(9)} published  ${bar(published.wholeCallMs, rederive.wholeCallMs, 40, '▒').padEnd(40)}  ${formatDuration(published.wholeCallMs * 1000)}${ratioTheirs}`,
       );
@@ -460,7 +470,7 @@ function stepsSection(results: MeasuredResults): string {
         us(row.p50Us),
         us(row.meanUs),
         formatShare(row.share),
-        row.perCall.toFixed(3),
+        formatFixed(row.perCall, 3),
       ]),
       ['l', 'l', 'r', 'r', 'r', 'r'],
     ),

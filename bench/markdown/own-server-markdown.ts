@@ -8,9 +8,9 @@ import type {
   TargetReport,
   Timing,
 } from '../own-server/target-report-schema.js';
-import { formatKibibytes as kib, formatSeconds } from '../format/index.js';
+import { formatFixed, formatKibibytes as kib, formatSeconds } from '../format/index.js';
 
-const ms = (t: Timing): string => (t.samples === 0 ? '—' : `${t.p50Ms.toFixed(3)} / ${t.p95Ms.toFixed(3)}`);
+const ms = (t: Timing): string => (t.samples === 0 ? '—' : `${formatFixed(t.p50Ms, 3)} / ${formatFixed(t.p95Ms, 3)}`);
 
 type Cell = string | number;
 /** One table, header first; cells arrive already escaped (markdown-table escapes nothing). */
@@ -124,7 +124,7 @@ function costSection(outcome: TargetOutcome): string[] {
             `${point.toolCount}`,
             `${point.responseBytes}`,
             `${point.schemaBytes}`,
-            `${point.initializeMs?.toFixed(1)}`,
+            formatFixed(point.initializeMs!, 1),
             ms(point.list!),
           ],
     );

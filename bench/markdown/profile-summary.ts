@@ -12,7 +12,7 @@ import { GAP_FACTOR } from '../profile/cpuprofile.js';
 import { FRAME_CLASSES } from '../profile/frame-classifier.js';
 import { DOMINANCE_THRESHOLD, FRAME_ATTRIBUTION_THRESHOLD } from '../profile/profile-analysis.js';
 import type { ProfileAnalysis } from '../profile/profile-analysis.js';
-import { formatPercentFixed as pct } from '../format/index.js';
+import { formatFixed, formatPercentFixed as pct } from '../format/index.js';
 
 export const PROFILE_SUMMARY_SCHEMA_VERSION = 1;
 
@@ -54,7 +54,7 @@ export interface ProfileSummary {
   readonly strategies: readonly StrategyProfile[];
 }
 
-const ms = (x: number): string => x.toFixed(1);
+const ms = (x: number): string => formatFixed(x, 1);
 
 function link(label: string, href: string | undefined): string | undefined {
   return href === undefined ? undefined : `[${label}](${href.split('/').map(encodeURIComponent).join('/')})`;
@@ -94,7 +94,7 @@ function strategySection(profile: StrategyProfile): string[] {
   const { sampling } = analysis;
   lines.push(
     `Sampled ${ms(analysis.sampledMs)} ms in ${analysis.sampleCount} samples; active ${ms(analysis.activeMs)} ms; kernel ${ms(analysis.kernelMs)} ms; registration stack ${ms(analysis.registrationMs)} ms.`,
-    `Sampling: median interval ${(sampling.medianIntervalUs / 1000).toFixed(2)} ms; ${pct(sampling.gapShare)} of the span fell in gaps over ${GAP_FACTOR}× that (the process off CPU or the sampler late: a busy machine stretches ms figures, not shares).`,
+    `Sampling: median interval ${formatFixed(sampling.medianIntervalUs / 1000, 2)} ms; ${pct(sampling.gapShare)} of the span fell in gaps over ${GAP_FACTOR}× that (the process off CPU or the sampler late: a busy machine stretches ms figures, not shares).`,
     '',
     markdownTable(
       [

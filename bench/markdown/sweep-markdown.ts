@@ -7,7 +7,7 @@
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { markdownTable } from 'markdown-table';
 import type { SweepPoint, SweepResults } from '../results/sweep-schema.js';
-import { formatInteger, formatMicrosOrMillis as us, formatRatio } from '../format/index.js';
+import { formatInteger, formatLoadAverage, formatMicrosOrMillis as us, formatRatio } from '../format/index.js';
 
 /** A table whose first column names the row and whose figures are right-aligned. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -316,7 +316,7 @@ export function renderSweepMarkdown(results: SweepResults): string {
   out.push('');
   out.push(
     `Command ${markdownCode(results.command, 1_000)} at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (working tree dirty)' : ''}, ${results.createdAt}; ` +
-      `${results.environment.cpuModel}, ${results.environment.cores} cores, Node ${results.environment.node}; load average ${results.loadAverage.start.toFixed(1)} at start, ${results.loadAverage.end.toFixed(1)} at end. ` +
+      `${results.environment.cpuModel}, ${results.environment.cores} cores, Node ${results.environment.node}; load average ${formatLoadAverage(results.loadAverage.start)} at start, ${formatLoadAverage(results.loadAverage.end)} at end. ` +
       'Absolute times on a loaded machine are inflated and noisy; read the ratios and slopes within the run.',
   );
   out.push('');
@@ -453,7 +453,7 @@ export function renderSweepMarkdown(results: SweepResults): string {
 export function renderSweepSummary(results: SweepResults, source: string): string {
   const out: string[] = ['## Catalogue resolution at scale', ''];
   out.push(
-    `From \`${source}\`: \`${results.command}\` at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (dirty)' : ''}, ${results.createdAt}, load average ${results.loadAverage.start.toFixed(1)} → ${results.loadAverage.end.toFixed(1)} on ${results.environment.cores} cores. ` +
+    `From \`${source}\`: \`${results.command}\` at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (dirty)' : ''}, ${results.createdAt}, load average ${formatLoadAverage(results.loadAverage.start)} → ${formatLoadAverage(results.loadAverage.end)} on ${results.environment.cores} cores. ` +
       'N provider tools on top of the 18 static ones, one provider, 27 calls a turn, 6 grants; p50s. Every curve, the P, C and G axes and what was skipped are in `scale-sweep.md`.',
   );
   const sizes = [...new Set(results.points.filter((p) => p.axis === 'tools').map((p) => p.tools))].sort(

@@ -7,6 +7,7 @@
 import { escapeHtml, renderTable } from './html-markup.js';
 import type { Cell } from './html-markup.js';
 import { PAGE_STYLE } from './page-style.js';
+import { formatFixed } from '../format/index.js';
 import type {
   CallCost,
   ListingFootprint,
@@ -17,9 +18,9 @@ import type {
 
 const num = (value: number, unit = ''): Cell => ({ text: String(value), value, ...(unit === '' ? {} : { unit }) });
 const p50 = (t: Timing): Cell =>
-  t.samples === 0 ? { text: '—' } : { text: t.p50Ms.toFixed(3), value: t.p50Ms, unit: 'ms' };
+  t.samples === 0 ? { text: '—' } : { text: formatFixed(t.p50Ms, 3), value: t.p50Ms, unit: 'ms' };
 const p95 = (t: Timing): Cell =>
-  t.samples === 0 ? { text: '—' } : { text: t.p95Ms.toFixed(3), value: t.p95Ms, unit: 'ms' };
+  t.samples === 0 ? { text: '—' } : { text: formatFixed(t.p95Ms, 3), value: t.p95Ms, unit: 'ms' };
 
 function callsTable(id: string, calls: readonly CallCost[]): string {
   return renderTable({

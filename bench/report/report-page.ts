@@ -12,7 +12,7 @@ import type { CommitProfiles } from './profile-links.js';
 import type { GateHistorySummary } from './gate-history-link.js';
 import { TURN_UNSIGNALLED } from './palette.js';
 import type { ResultsFile } from './results-collection.js';
-import { formatDuration, formatRatio, formatShare, formatInteger } from '../format/index.js';
+import { formatDuration, formatRatio, formatShare, formatInteger, formatLoadAverage } from '../format/index.js';
 import { commitLabel } from './history-chart.js';
 import { STEP_RULE } from './history-steps.js';
 import { NOISE_RULE } from '../results/run-context.js';
@@ -129,7 +129,7 @@ function sweepSection(sweep: SweepOnPage, svg: string): string {
   const { results } = sweep;
   const slopes = results.slopes.filter((slope) => slope.metric === 'listP50Us');
   const sdk = results.sdk.map((s) => `N = ${formatInteger(s.tools)}: ${s.sdkOverCostlab}×`).join(', ');
-  return `<p>The sweep in <code>${escapeHtml(sweep.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${results.loadAverage.start.toFixed(1)} at start on ${results.environment.cores} cores): N provider tools beside the 18 static ones, one provider, 27 calls a turn. The providers declare a change signal (ADR 0021) on every curve but <code>${escapeHtml(TURN_UNSIGNALLED)}</code>: the same providers declaring none, as most hosts write them (ADR 0046). Log–log axes: a line of slope 1 is cost linear in N; each curve's fitted slope is printed at its last point.${
+  return `<p>The sweep in <code>${escapeHtml(sweep.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${formatLoadAverage(results.loadAverage.start)} at start on ${results.environment.cores} cores): N provider tools beside the 18 static ones, one provider, 27 calls a turn. The providers declare a change signal (ADR 0021) on every curve but <code>${escapeHtml(TURN_UNSIGNALLED)}</code>: the same providers declaring none, as most hosts write them (ADR 0046). Log–log axes: a line of slope 1 is cost linear in N; each curve's fitted slope is printed at its last point.${
     slopes.length === 0
       ? ''
       : ` Listing slopes: ${escapeHtml(slopes.map((s) => `${s.strategy}${s.changeSignal === false ? ' without a change signal' : ''} ${s.slope} (N ${s.fromTools}–${s.toTools})`).join(', '))}.`
@@ -147,7 +147,7 @@ function mapSection(map: MapOnPage, svg: string): string {
   const { results } = map;
   const p = results.worlds.publisher;
   const own = pointAt(results, p.shape.providerTools, p.shape.grants);
-  return `<p>The map in <code>${escapeHtml(map.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${results.loadAverage.start.toFixed(1)} at start on ${results.environment.cores} cores): the publisher-shaped world with each cell's provider tools and grants, every cell measured under the three strategies (${results.turns.measured} turns each). A step removes catalogue work only, so its ratio is set by the catalogue work <code>shared</code> still does per call (provider tools) and the weight of the rest of a call (grants). Colour is measured ÷ published (white: the published ratio); outlined cells are within 15% of it. The publisher-shaped world measured as its own point: rederive ÷ shared ${escapeHtml(formatRatio(p.staircase.rederiveOverShared))}, shared ÷ turn ${escapeHtml(formatRatio(p.staircase.sharedOverTurn))}${
+  return `<p>The map in <code>${escapeHtml(map.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${formatLoadAverage(results.loadAverage.start)} at start on ${results.environment.cores} cores): the publisher-shaped world with each cell's provider tools and grants, every cell measured under the three strategies (${results.turns.measured} turns each). A step removes catalogue work only, so its ratio is set by the catalogue work <code>shared</code> still does per call (provider tools) and the weight of the rest of a call (grants). Colour is measured ÷ published (white: the published ratio); outlined cells are within 15% of it. The publisher-shaped world measured as its own point: rederive ÷ shared ${escapeHtml(formatRatio(p.staircase.rederiveOverShared))}, shared ÷ turn ${escapeHtml(formatRatio(p.staircase.sharedOverTurn))}${
     own === undefined
       ? ''
       : ` (its grid cell: ${escapeHtml(formatRatio(own.staircase.rederiveOverShared))}, ${escapeHtml(formatRatio(own.staircase.sharedOverTurn))})`

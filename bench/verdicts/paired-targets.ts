@@ -17,7 +17,7 @@
  */
 import type { McpTransportName, Results, RoundIntervalRecord } from '../results/results-schema.js';
 import { MCP_TRANSPORT_NAMES } from '../results/results-schema.js';
-import { formatSignedMicros } from '../format/index.js';
+import { formatPercentRounded, formatSignedMicros } from '../format/index.js';
 
 export type PairedVerdict = 'met' | 'straddles' | 'missed';
 type PairedUnit = 'µs' | '×' | 'share';
@@ -125,7 +125,7 @@ export function failsRun(judgement: PairedJudgement): boolean {
 }
 
 function formatPaired(unit: PairedUnit, value: number): string {
-  if (unit === 'share') return `${Number((value * 100).toFixed(2))}%`;
+  if (unit === 'share') return formatPercentRounded(value, 2);
   if (unit === '×') return `${Number(value.toPrecision(3))}×`;
   return formatSignedMicros(value);
 }

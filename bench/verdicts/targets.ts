@@ -10,7 +10,7 @@ import type { StrategyName } from '../results/results-schema.js';
 import { describeJudgement, failsRun, judgePairedTargets } from './paired-targets.js';
 import type { PairedJudgement } from './paired-targets.js';
 import type { MeasuredResults } from '../results/write-results.js';
-import { formatSignedMicros as us } from '../format/index.js';
+import { formatCount, formatSignedMicros as us } from '../format/index.js';
 
 export interface TargetCheck {
   readonly target: string;
@@ -128,7 +128,7 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
     const { derivationsPerTurn, providerCallsPerTurn } = s[name].structural;
     checks.push({
       target: `${name}: derivations = provider calls = operations that resolved a catalogue, per turn`,
-      measured: `${derivationsPerTurn} = ${providerCallsPerTurn} = ${operations} (listing + ${Number((operations - 1).toFixed(3))} calls)`,
+      measured: `${derivationsPerTurn} = ${providerCallsPerTurn} = ${operations} (listing + ${formatCount(operations - 1)} calls)`,
       met: derivationsPerTurn === operations && providerCallsPerTurn === operations,
       kind: 'structural',
     });

@@ -18,6 +18,7 @@ import { PACKAGE_IS_CHECKOUT } from '../../src/package/index.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
 import { withOutputDirectory } from '../../bench/results/index.js';
+import { formatFixed, formatPercentFixed } from '../../bench/format/index.js';
 
 interface BenchFlags extends TargetFlags {
   readonly turns?: number;
@@ -122,7 +123,7 @@ export const command = defineCommand<BenchFlags>({
           name: string,
           r: { call: { p50Us: number }; segments: { catalogue: { p50Us: number; share: number } } },
         ): string =>
-          `  ${name.padEnd(14)} call p50 ${r.call.p50Us.toFixed(2).padStart(9)} µs   catalogue p50 ${r.segments.catalogue.p50Us.toFixed(3).padStart(9)} µs   share ${(r.segments.catalogue.share * 100).toFixed(2).padStart(6)}%\n`;
+          `  ${name.padEnd(14)} call p50 ${formatFixed(r.call.p50Us, 2).padStart(9)} µs   catalogue p50 ${formatFixed(r.segments.catalogue.p50Us, 3).padStart(9)} µs   share ${formatPercentFixed(r.segments.catalogue.share, 2).padStart(7)}\n`;
         process.stdout.write(
           `costlab bench: ${results.workload.measuredTurns} measured turns × ${results.workload.callsPerTurn} calls per strategy\n`,
         );
@@ -132,9 +133,9 @@ export const command = defineCommand<BenchFlags>({
           const floor =
             row.floor === undefined || row.overFloorP50Us === undefined
               ? ''
-              : `; the floor served over MCP ${row.floor.p50Us.toFixed(1)} µs, costlab ${row.overFloorP50Us.toFixed(1)} µs over it`;
+              : `; the floor served over MCP ${formatFixed(row.floor.p50Us, 1)} µs, costlab ${formatFixed(row.overFloorP50Us, 1)} µs over it`;
           process.stdout.write(
-            `  tools/call over ${row.transport}: costlab p50 ${row.costlab.p50Us.toFixed(1)} µs, bare SDK server ${row.bare.p50Us.toFixed(1)} µs: costlab adds ${row.addedP50Us.toFixed(1)} µs (${row.ratioP50}×)${floor}\n`,
+            `  tools/call over ${row.transport}: costlab p50 ${formatFixed(row.costlab.p50Us, 1)} µs, bare SDK server ${formatFixed(row.bare.p50Us, 1)} µs: costlab adds ${formatFixed(row.addedP50Us, 1)} µs (${row.ratioP50}×)${floor}\n`,
           );
         }
         const comparisons =
