@@ -337,7 +337,10 @@ async function readSweepSection(repoRoot: string): Promise<string | undefined> {
   try {
     return renderSweepSummary(parseSweepResults(JSON.parse(text)), label);
   } catch (error) {
-    return `## Catalogue resolution at scale\n\n> \`${label}\` could not be read as a sweep results file (${describeThrownWithName(error)}); run \`costlab sweep\` to write it again.`;
+    return (
+      `## Catalogue resolution at scale\n\n> \`${label}\` could not be read as a sweep results file ` +
+      `(${describeThrownWithName(error)}); run \`costlab sweep\` to write it again.`
+    );
   }
 }
 

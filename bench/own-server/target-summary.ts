@@ -32,7 +32,8 @@ export function summaryLines(kind: 'target-bench' | 'target-conformance', target
       const refused = calls.filter((c) => c.answered === 'isError' || c.answered === 'jsonrpc-error').length;
       const timedOut = calls.filter((c) => c.answered === 'timeout').length;
       lines.push(
-        `${t.target}: measured; ${calls.length - skipped} call(s) made, ${refused} refused, ${timedOut} unanswered, ${skipped} skipped`,
+        `${t.target}: measured; ${calls.length - skipped} call(s) made, ${refused} refused, ${timedOut} ` +
+          `unanswered, ${skipped} skipped`,
       );
     }
   }

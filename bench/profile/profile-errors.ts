@@ -13,7 +13,8 @@ export class ProfilerFailed extends Error {
     readonly outputTail: string,
   ) {
     super(
-      `${step} exited ${exitCode === null ? 'on a signal' : `with code ${exitCode}`}${outputTail === '' ? '' : `:\n${outputTail}`}`,
+      `${step} ` +
+        `exited ${exitCode === null ? 'on a signal' : `with code ${exitCode}`}${outputTail === '' ? '' : `:\n${outputTail}`}`,
     );
   }
 }
@@ -32,7 +33,8 @@ export class ClinicProducedNoFile extends Error {
     readonly outputTail: string,
   ) {
     super(
-      `clinic ${tool} exited ${exitCode ?? 'on a signal'} but wrote no ${tool} report into ${dest}${outputTail === '' ? '' : `:\n${outputTail}`}`,
+      `clinic ${tool} exited ${exitCode ?? 'on a signal'} but wrote no ${tool} report ` +
+        `into ${dest}${outputTail === '' ? '' : `:\n${outputTail}`}`,
     );
   }
 }

@@ -37,7 +37,9 @@ export async function bundleWorkload(repoRoot: string, outDir: string): Promise<
     target: `node${process.versions.node.split('.')[0]}`,
     tsconfig: path.join(repoRoot, 'tsconfig.json'),
     banner: {
-      js: "import { createRequire as __costlabCreateRequire } from 'node:module'; const require = __costlabCreateRequire(import.meta.url);",
+      js:
+        "import { createRequire as __costlabCreateRequire } from 'node:module'; const require = " +
+        '__costlabCreateRequire(import.meta.url);',
     },
     logLevel: 'silent',
   });

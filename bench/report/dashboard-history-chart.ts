@@ -46,7 +46,9 @@ function dashboardHistoryRows(
             series,
             measure: measureLabel(measure),
             micros,
-            description: `${runLabel(run)} (${run.time.slice(0, 10)}) · ${series} · ${measureLabel(measure)} = ${formatMicros(micros)} µs${noise}`,
+            description:
+              `${runLabel(run)} (${run.time.slice(0, 10)}) · ${series} · ${measureLabel(measure)} ` +
+              `= ${formatMicros(micros)} µs${noise}`,
             step: step === undefined ? '' : stepMarkText(step),
             noisy: run.noisy,
           },

@@ -2,11 +2,15 @@
  * The report's stylesheet, inlined into the page so it renders the same from a file
  * system, an archived CI artifact or an air-gapped machine: no CDN, no web fonts.
  */
-export const PAGE_STYLE = `
-:root { color-scheme: light; --ink: #1d1d1f; --muted: #5f6368; --rule: #e3e3e3; --accent: #3366aa; --warn-bg: #fff6e0; --warn-rule: #e0a800; }
+export const PAGE_STYLE =
+  `
+:root { color-scheme: light; --ink: #1d1d1f; --muted: #5f6368; --rule: #e3e3e3; --accent: #3366aa; --warn-bg: ` +
+  `#fff6e0; --warn-rule: #e0a800; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #fafafa; }
-main { max-width: 1120px; margin: 0 auto; padding: 28px 32px 48px; background: white; min-height: 100vh; box-shadow: 0 0 0 1px var(--rule); }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, ` +
+  `sans-serif; color: var(--ink); background: #fafafa; }
+main { max-width: 1120px; margin: 0 auto; padding: 28px 32px 48px; background: white; min-height: 100vh; ` +
+  `box-shadow: 0 0 0 1px var(--rule); }
 header h1 { font-size: 26px; margin: 0 0 4px; letter-spacing: -0.01em; }
 header .lede { color: var(--muted); margin: 0 0 12px; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; }
@@ -17,7 +21,8 @@ nav.toc { margin: 12px 0 0; padding: 10px 14px; background: #f4f6fa; border-radi
 nav.toc ul { margin: 0; padding-left: 0; list-style: none; columns: 2; }
 time { white-space: nowrap; }
 a { color: var(--accent); }
-.notice { background: var(--warn-bg); border-left: 4px solid var(--warn-rule); padding: 8px 12px; border-radius: 4px; max-width: none; }
+.notice { background: var(--warn-bg); border-left: 4px solid var(--warn-rule); padding: 8px 12px; ` +
+  `border-radius: 4px; max-width: none; }
 .summary-strip { display: flex; flex-wrap: wrap; gap: 10px; margin: 14px 0; padding: 0; list-style: none; }
 .summary-strip li { border: 1px solid var(--rule); border-radius: 6px; padding: 8px 12px; min-width: 150px; }
 .summary-strip .k { display: block; color: var(--muted); font-size: 12px; }

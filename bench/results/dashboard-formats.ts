@@ -66,7 +66,9 @@ export function toActionBenchmark(results: DashboardInput): ActionBenchmarkEntry
       name: `mediated call p50 (${label})`,
       unit: 'µs',
       value: figures.call.p50Us,
-      extra: `p95 ${figures.call.p95Us} µs; mean ${figures.call.meanUs} µs; n ${figures.call.n}${context === undefined ? '' : `; ${context}`}`,
+      extra:
+        `p95 ${figures.call.p95Us} µs; mean ${figures.call.meanUs} µs; ` +
+        `n ${figures.call.n}${context === undefined ? '' : `; ${context}`}`,
     });
     entries.push({
       name: `catalogue segment p50 (${label})`,

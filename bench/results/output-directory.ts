@@ -46,7 +46,8 @@ export class OutputLocked extends Error {
     super(
       `${directory} is being written by another run${
         owner === undefined ? '' : `: pid ${owner.pid}, \`${owner.command}\`, started ${owner.startedAt}`
-      }; wait for it to finish, or give this run another output directory (a lock not refreshed for ${STALE_MS / 1000} s, left by a killed run, is taken over)`,
+      }; wait for it to finish, or give this run another output directory (a lock not refreshed ` +
+        `for ${STALE_MS / 1000} s, left by a killed run, is taken over)`,
     );
   }
 }

@@ -567,7 +567,9 @@ function versionIssue(json: unknown): SchemaIssue | undefined {
   if (version === RESULTS_SCHEMA_VERSION) return undefined;
   return {
     field: 'schemaVersion',
-    message: `expected ${RESULTS_SCHEMA_VERSION}, got ${JSON.stringify(version)} (written by another version of the harness)`,
+    message:
+      `expected ${RESULTS_SCHEMA_VERSION}, got ${JSON.stringify(version)} (written by another version of the ` +
+      `harness)`,
   };
 }
 

@@ -249,7 +249,9 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
 function validated(results: MeasuredResults): { results: Results } | { missing: string } {
   if (results.mcp === undefined) {
     return {
-      missing: `the results schema requires the MCP path (mcp.turn)${results.harness.mcpSkipped === undefined ? '' : `, which was skipped: ${results.harness.mcpSkipped}`}`,
+      missing:
+        `the results schema requires the MCP path ` +
+        `(mcp.turn)${results.harness.mcpSkipped === undefined ? '' : `, which was skipped: ${results.harness.mcpSkipped}`}`,
     };
   }
   return { results: parseResults(results) };

@@ -113,7 +113,10 @@ async function oneTurn(kernel: MediationKernel, turn: number, calls: number, pat
 }
 
 export function pointLabel(spec: PointSpec): string {
-  return `${spec.strategy} N=${spec.tools} P=${spec.providers} C=${spec.calls} G=${spec.grants}${spec.frozenDefinitions === true ? ' frozen' : ''}${spec.changeSignal === false ? ' unsignalled' : ''}${(spec.changedTools ?? 0) > 0 ? ` changed=${spec.changedTools}` : ''}`;
+  return (
+    `${spec.strategy} N=${spec.tools} P=${spec.providers} C=${spec.calls} ` +
+    `G=${spec.grants}${spec.frozenDefinitions === true ? ' frozen' : ''}${spec.changeSignal === false ? ' unsignalled' : ''}${(spec.changedTools ?? 0) > 0 ? ` changed=${spec.changedTools}` : ''}`
+  );
 }
 
 /** Measures one point. `onTurn` is told each finished turn (progress). */

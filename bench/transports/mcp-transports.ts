@@ -170,7 +170,8 @@ class Closers {
     }
     if (errors.length > 0)
       throw new TransportBenchError(
-        `closing the transport bench's endpoints: ${errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`,
+        `closing the transport bench's ` +
+          `endpoints: ${errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`,
       );
   }
 }
@@ -180,7 +181,8 @@ function costlabCheck(transport: McpTransportName): (result: CallToolResult) => 
     const status = (result._meta as { status?: unknown } | undefined)?.status;
     if (status !== 'succeeded')
       throw new TransportBenchError(
-        `costlab over ${transport}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result._meta ?? result.content)}, expected succeeded`,
+        `costlab over ${transport}: ${TRANSPORT_CALL.name} ` +
+          `answered ${JSON.stringify(result._meta ?? result.content)}, expected succeeded`,
       );
   };
 }
@@ -217,7 +219,8 @@ async function connectStdio(
     await client.connect(transport);
   } catch (error) {
     throw new TransportBenchError(
-      `${label}: the child did not start (${error instanceof Error ? error.message : String(error)}; stderr: ${tail() || '(empty)'})`,
+      `${label}: the child did not start (${error instanceof Error ? error.message : String(error)}; ` +
+        `stderr: ${tail() || '(empty)'})`,
     );
   }
   const pid = transport.pid;
@@ -588,7 +591,8 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     )
   ) {
     throw new RangeError(
-      `the transport bench needs whole rounds > 0 and calls per round > 0 (got rounds ${rounds}, calls ${callsPerRound}, warm-up ${warmupRounds}, priming ${primingCalls})`,
+      `the transport bench needs whole rounds > 0 and calls per round > 0 (got rounds ${rounds}, ` +
+        `calls ${callsPerRound}, warm-up ${warmupRounds}, priming ${primingCalls})`,
     );
   }
   const closers = new Closers();

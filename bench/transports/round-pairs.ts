@@ -88,7 +88,8 @@ export function pairRounds(blocks: RoundBlocks): RoundPairs {
   const rounds = blocks.bare.length;
   if (blocks.costlab.length !== rounds || blocks.floor.length !== rounds) {
     throw new RangeError(
-      `every side needs a block in every round (costlab ${blocks.costlab.length}, bare ${rounds}, floor ${blocks.floor.length})`,
+      `every side needs a block in every round (costlab ${blocks.costlab.length}, bare ${rounds}, ` +
+        `floor ${blocks.floor.length})`,
     );
   }
   if (rounds < MIN_PAIRED_ROUNDS)

@@ -136,7 +136,8 @@ export function describeJudgement(definition: PairedTargetDefinition, judgement:
   const reading =
     judgement.rounds === 0
       ? `${f(judgement.median)} (whole run: no rounds to pair)`
-      : `median ${f(judgement.median)}, 95% interval ${f(judgement.lo)} to ${f(judgement.hi)} over ${judgement.rounds} rounds`;
+      : `median ${f(judgement.median)}, 95% interval ${f(judgement.lo)} to ${f(judgement.hi)} ` +
+        `over ${judgement.rounds} rounds`;
   const state = judgement.state === 'failing' ? `failing since ${judgement.metSince}` : 'open';
   const gap =
     judgement.verdict === 'met'
@@ -234,7 +235,9 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
           adr: '0063',
           from: 'added cost over a bare SDK server ≤ 5 µs p50 per tools/call (whole run and round by round)',
           to: `MCP over ${transport}: costlab − a bare SDK server ≤ 5 µs per tools/call, round by round`,
-          why: 'judged on the round-by-round interval, which can fail the run once met; the whole-run difference stays printed',
+          why:
+            'judged on the round-by-round interval, which can fail the run once met; the whole-run difference ' +
+            'stays printed',
         },
       ],
       read: (results) => {
@@ -259,7 +262,9 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
           date: '2026-12-03',
           adr: '0063',
           to: `MCP over ${transport}: costlab − the floor served the same way ≤ 5 µs per tools/call, round by round`,
-          why: 'the serving-at-the-floor goal (costlab within 5 µs of the least mediation on every transport), judged paired',
+          why:
+            'the serving-at-the-floor goal (costlab within 5 µs of the least mediation on every transport), ' +
+            'judged paired',
         },
       ],
       read: (results) => {
@@ -359,7 +364,9 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         adr: '0064',
         from: 'catalogue share under turn < 1% (or the segment at the clock’s floor: p50 within two clock reads)',
         to: 'catalogue share under turn < 1%',
-        why: 'the escape undone: judged on the round-by-round interval, a run at the clock’s floor straddles 1% and no longer fails on one p50',
+        why:
+          'the escape undone: judged on the round-by-round interval, a run at the clock’s floor straddles 1% and ' +
+          'no longer fails on one p50',
       },
     ],
     read: (results) =>
@@ -427,7 +434,9 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         adr: '0064',
         from: 'goal',
         to: 'turn: in-process call ≤ 3× the floor measured beside it (turn by turn)',
-        why: 'the demotion undone: judged on its turn-by-turn interval, a failing target once a committed run reads it met',
+        why:
+          'the demotion undone: judged on its turn-by-turn interval, a failing target once a committed run reads ' +
+          'it met',
       },
     ],
     read: (results) =>
@@ -486,7 +495,9 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         adr: '0064',
         from: 'turn: no unnamed part of the call over 10% (the tail after the last mark, of the median call)',
         to: 'turn: the unnamed tail of the call (after the last mark) ≤ 10% of the call’s time, turn by turn',
-        why: 'the median-call reading undone: the share of time again, read per turn, so a paused turn is one round of many',
+        why:
+          'the median-call reading undone: the share of time again, read per turn, so a paused turn is one round ' +
+          'of many',
       },
     ],
     read: (results) => {

@@ -24,7 +24,10 @@ const SEGMENT_CLOSE = 1.25;
 /** Within this many points (as a fraction) of a published catalogue share, it reproduces. */
 const SHARE_POINTS = 0.1;
 
-export const TOLERANCES = `whole-call ratios within ${Math.round((CLOSE - 1) * 100)}%, shares within ${Math.round(SHARE_POINTS * 100)} points (under turn: below the published ceiling), the catalogue segment rederive ÷ shared within ${Math.round((SEGMENT_CLOSE - 1) * 100)}%; the segment shared ÷ turn has no verdict (clock floor)`;
+export const TOLERANCES =
+  `whole-call ratios within ${Math.round((CLOSE - 1) * 100)}%, shares within ${Math.round(SHARE_POINTS * 100)} ` +
+  `points (under turn: below the published ceiling), the catalogue segment rederive ÷ shared ` +
+  `within ${Math.round((SEGMENT_CLOSE - 1) * 100)}%; the segment shared ÷ turn has no verdict (clock floor)`;
 
 export interface FigureVerdict {
   readonly figure: string;

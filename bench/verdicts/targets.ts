@@ -119,7 +119,9 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
   const [fewest, most] = results.harness.derivationsRange.turn;
   checks.push({
     target: 'turn: 1 authority load, 1 derivation, 1 provider call per turn (every measured turn)',
-    measured: `${turn.authorityLoadsPerTurn} / ${turn.derivationsPerTurn} (each turn ${fewest === most ? fewest : `${fewest}–${most}`}) / ${turn.providerCallsPerTurn}`,
+    measured:
+      `${turn.authorityLoadsPerTurn} / ${turn.derivationsPerTurn} (each ` +
+      `turn ${fewest === most ? fewest : `${fewest}–${most}`}) / ${turn.providerCallsPerTurn}`,
     met: turn.authorityLoadsPerTurn === 1 && fewest === 1 && most === 1 && turn.providerCallsPerTurn === 1,
     kind: 'structural',
   });
@@ -128,7 +130,9 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
     const { derivationsPerTurn, providerCallsPerTurn } = s[name].structural;
     checks.push({
       target: `${name}: derivations = provider calls = operations that resolved a catalogue, per turn`,
-      measured: `${derivationsPerTurn} = ${providerCallsPerTurn} = ${operations} (listing + ${formatCount(operations - 1)} calls)`,
+      measured:
+        `${derivationsPerTurn} = ${providerCallsPerTurn} = ${operations} (listing ` +
+        `+ ${formatCount(operations - 1)} calls)`,
       met: derivationsPerTurn === operations && providerCallsPerTurn === operations,
       kind: 'structural',
     });
