@@ -124,7 +124,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       (entry.checkoutOnly === 'always' || (entry.checkoutOnly === 'without a target' && !takesTarget(argv)))
     ) {
       process.stderr.write(
-        `costlab ${name}: ${entry.checkoutOnly === 'always' ? 'this command' : 'without --target or --world, this command'} ` +
+        `costlab ${name}: ` +
+          `${entry.checkoutOnly === 'always' ? 'this command' : 'without --target or --world, this command'} ` +
           `measures a costlab checkout's own code and needs its development tools; this costlab is an installed ` +
           `package (not a git checkout): clone the repository to run it\n`,
       );

@@ -304,12 +304,13 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
         `its own.`,
       '',
     );
-  else
-    out.push(
-      `Published ` +
-        `figures: ${markdownCode(anchors.label)}${figures?.publisherMachine === undefined ? '' : ` (publisher's machine: ${escapeMarkdown(figures.publisherMachine)})`}.`,
-      '',
-    );
+  else {
+    const machine =
+      figures?.publisherMachine === undefined
+        ? ''
+        : ` (publisher's machine: ${escapeMarkdown(figures.publisherMachine)})`;
+    out.push(`Published figures: ${markdownCode(anchors.label)}${machine}.`, '');
+  }
   out.push(
     table(
       [
@@ -622,6 +623,13 @@ function transportsSection(results: MeasuredResults): string {
       `enforced mediation adds on the transport; "costlab − floor" is what costlab costs above it, served the same ` +
       `way.`
     : '';
+  const priming =
+    bench.primingCalls === undefined
+      ? ''
+      : ` each first answers ${formatCount(bench.primingCalls)} untimed calls ` +
+        "(so a child's JIT is as warm as a long-lived server's), then";
+  const order =
+    bench.order === 'rotating' ? 'the sides taking turns to go first' : 'the two sides alternating which goes first';
   const floorColumns = withFloor ? ['floor p50 (µs)', 'floor − bare (µs)', 'costlab − floor (µs)'] : [];
   return [
     withFloor
@@ -631,11 +639,9 @@ function transportsSection(results: MeasuredResults): string {
     `The same \`tools/call\` (\`${bench.tool}\`, a call the actor's grants allow) timed at the SDK client, ` +
       `request out to result in, against costlab's server and against a bare SDK \`McpServer\` answering the same ` +
       `tool with no mediation (\`bench/transports/bare-sdk-server.ts\`).${floorText} ` +
-      `All ${sides * bench.transports.length} endpoints are open at ` +
-      `once;${bench.primingCalls === undefined ? '' : ` each first answers ${formatCount(bench.primingCalls)} untimed calls (so a child's JIT is as warm as a ` + `long-lived server's), then`} ` +
+      `All ${sides * bench.transports.length} endpoints are open at once;${priming} ` +
       `each of ${formatCount(bench.rounds)} measured rounds (after ${bench.warmupRounds} warm-up) ` +
-      `makes ${bench.callsPerRound} calls per side per ` +
-      `transport, ${bench.order === 'rotating' ? 'the sides taking turns to go first' : 'the two sides alternating which goes first'}, ` +
+      `makes ${bench.callsPerRound} calls per side per transport, ${order}, ` +
       `so load drift falls on all alike. Every side pays the same client and transport (over HTTP, the same bearer ` +
       `header too): costlab's p50 less the bare server's is what costlab adds (the bridge's envelope, mediation, ` +
       `two audit records written where each row says).`,

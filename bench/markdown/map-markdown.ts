@@ -34,6 +34,12 @@ export function crossing(values: readonly (readonly [number, number])[], publish
   return values.every(([, y]) => y > published) ? 'steeper everywhere' : 'shallower everywhere';
 }
 
+/** A measured ratio, ticked when it is close to the published one; '—' where the point was not measured. */
+function ratioCell(ratio: number, published: number): string {
+  if (Number.isNaN(ratio)) return '—';
+  return `${formatRatio(ratio)}${compareRatio(ratio, published) === 'close to' ? ' ✓' : ''}`;
+}
+
 function ratioTable(results: MapResults, key: MapRatio, label: string): string {
   const published = results.published[key];
   const rows = results.axes.grants.map((grants) => {
@@ -42,9 +48,7 @@ function ratioTable(results: MapResults, key: MapRatio, label: string): string {
     );
     return [
       String(grants),
-      ...values.map(([, ratio]) =>
-        Number.isNaN(ratio) ? '—' : `${formatRatio(ratio)}${compareRatio(ratio, published) === 'close to' ? ' ✓' : ''}`,
-      ),
+      ...values.map(([, ratio]) => ratioCell(ratio, published)),
       crossing(
         values.filter(([, ratio]) => !Number.isNaN(ratio)),
         published,
@@ -77,8 +81,8 @@ export function renderMapMarkdown(results: MapResults): string {
   return [
     '# The staircase map',
     '',
-    `\`${results.command}\` at commit ` +
-      `\`${results.commit.slice(0, 12)}\`${results.dirty ? ' (dirty tree)' : ''}, ${results.createdAt}, ${results.environment.cpuModel} ` +
+    `\`${results.command}\` at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (dirty tree)' : ''}, ` +
+      `${results.createdAt}, ${results.environment.cpuModel} ` +
       `× ${results.environment.cores} cores, Node ${results.environment.node}; load ` +
       `average ${results.loadAverage.start} at start, ${results.loadAverage.end} at end.`,
     '',

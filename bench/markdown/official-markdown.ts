@@ -15,9 +15,8 @@ export function renderOfficialMarkdown(report: OfficialReport, command: string):
       `(each names the capability or fixture tool it needs).`,
     report.capabilities === null
       ? '- The server could not be read as a client: no scenario is excused.'
-      : `- Declared ` +
-        `capabilities: ${escapeMarkdown(Object.keys(report.capabilities).join(', ') || 'none')}; ${report.tools.length} ` +
-        `tools listed.`,
+      : `- Declared capabilities: ${escapeMarkdown(Object.keys(report.capabilities).join(', ') || 'none')}; ` +
+        `${report.tools.length} tools listed.`,
     '',
     `${markdownCode(command)}, the suite under ${escapeMarkdown(report.node)}.`,
     '',

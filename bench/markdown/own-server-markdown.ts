@@ -29,6 +29,9 @@ const VERDICT_MARK: Record<string, string> = {
 /** Largest definitions shown in the markdown; the JSON holds every tool. */
 const LARGEST_SHOWN = 10;
 
+const identities = (names: readonly string[]): string =>
+  names.length === 0 ? 'no identities configured' : text(names.join(', '));
+
 function callsSection(calls: readonly CallCost[], timed: 'warm and cold' | 'between listings'): string[] {
   if (calls.length === 0) return [];
   const called = calls.filter((call) => call.status === 'called').length;
@@ -189,8 +192,7 @@ export function renderTargetMarkdown(report: TargetReport): string {
         `warm-up, ${report.settings.coldRuns} cold runs (fresh process or connection each); ` +
         `timeout ${report.settings.timeoutMs} ms. Times are request sent → answer parsed, nearest-rank ` +
         `percentiles.`
-      : `${report.settings.listRepeats} listings per identity ` +
-        `(${report.settings.identities.length === 0 ? 'no identities configured' : text(report.settings.identities.join(', '))}); ` +
+      : `${report.settings.listRepeats} listings per identity (${identities(report.settings.identities)}); ` +
         `timeout ${report.settings.timeoutMs} ms.`,
     report.settings.calls === 'all'
       ? `Calls: the config's, and every listed tool with arguments generated from its inputSchema ` +

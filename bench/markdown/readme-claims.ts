@@ -36,18 +36,21 @@ function worldsSentences(results: Results, figures: AnchorFigures): string[] {
   for (const world of worldsOf(results)) {
     const { held, missed } = reproducedFigures(staircaseVerdicts(world, figures));
     const shown = (row: FigureVerdict): string => `${row.figure} (${formatFigure(row, row.ours)})`;
+    const missedOne = (row: FigureVerdict): string =>
+      `${row.figure} is ${row.verdict} (${formatFigure(row, row.ours)} here, ${formatPublished(row)} published)`;
     sentences.push(
       `The ${world.name} world (${world.about}) ` +
         `reproduces ${held.length === 0 ? 'none of the figures' : list(held.map(shown))}${
-          missed.length === 0
-            ? ''
-            : `; ${list(missed.map((row) => `${row.figure} is ${row.verdict} (${formatFigure(row, row.ours)} here, ${formatPublished(row)} ` + `published)`))}`
+          missed.length === 0 ? '' : `; ${list(missed.map(missedOne))}`
         }.`,
     );
   }
   sentences.push('In the reference world:');
   return sentences;
 }
+
+const ratiosOf = (row: { readonly ours: number; readonly published: number }): string =>
+  `${formatRatio(row.ours)} here, ${formatRatio(row.published)} published`;
 
 export function reproductionParagraph(results: Results, figures: AnchorFigures): string {
   const rows = ratioComparisons(results.staircase, figures);
@@ -67,11 +70,13 @@ export function reproductionParagraph(results: Results, figures: AnchorFigures):
     ...worldsSentences(results, figures),
     held.length === 0
       ? 'None of the step ratios reproduces.'
-      : `${held.length === 1 ? 'One reproduces' : `${COUNT_WORDS[held.length]} reproduce`}: ${list(held.map((row) => `${row.step} (${formatRatio(row.ours)} here, ${formatRatio(row.published)} published)`))}.`,
+      : `${held.length === 1 ? 'One reproduces' : `${COUNT_WORDS[held.length]} reproduce`}: ` +
+        `${list(held.map((row) => `${row.step} (${ratiosOf(row)})`))}.`,
   ];
   if (missed.length > 0) {
     sentences.push(
-      `${missed.length === 1 ? 'One does not' : `${COUNT_WORDS[missed.length]} do not`}: ${list(missed.map((row) => `${row.step} is ${row.verdict} (${formatRatio(row.ours)} here, ${formatRatio(row.published)} published)`))}.`,
+      `${missed.length === 1 ? 'One does not' : `${COUNT_WORDS[missed.length]} do not`}: ` +
+        `${list(missed.map((row) => `${row.step} is ${row.verdict} (${ratiosOf(row)})`))}.`,
     );
   }
   const first = rows[0]!;

@@ -76,10 +76,10 @@ export function staircaseParagraph(results: ParagraphInput, anchors: AnchorFigur
     const diff = share(name) - published(name).catalogueShare;
     return Math.abs(diff) <= 0.05 ? 'matching' : diff > 0 ? 'above' : 'below';
   };
-  sentences.push(
-    `Catalogue resolution ` +
-      `is ${joinClauses((['rederive', 'shared'] as const).map((name) => `${formatShare(share(name))} of a ${name} call (${shareWord(name)} the ` + `published ${formatShare(published(name).catalogueShare)})`))}.`,
-  );
+  const shareClause = (name: 'rederive' | 'shared'): string =>
+    `${formatShare(share(name))} of a ${name} call ` +
+    `(${shareWord(name)} the published ${formatShare(published(name).catalogueShare)})`;
+  sentences.push(`Catalogue resolution is ${joinClauses((['rederive', 'shared'] as const).map(shareClause))}.`);
 
   // Why. A step's ratio is (C + R) ÷ (C′ + R): it grows with how much dearer the
   // catalogue was before the step (C ÷ C′) and with how large catalogue work is
@@ -147,25 +147,31 @@ export function staircaseParagraph(results: ParagraphInput, anchors: AnchorFigur
   const microTurn = turnMicros.find((m) => m.tool === 'mitata') ?? turnMicros[0];
   const catalogueRatio = compareRatio(ours.catalogueSharedOverTurn, anchors.ratios.catalogueSegmentSharedOverTurn);
   const publishedTurnShare = published('turn');
+  const publishedTurn =
+    `${publishedTurnShare.catalogueShareIsUpperBound === true ? 'under ' : ''}` +
+    `${formatShare(publishedTurnShare.catalogueShare)}`;
+  const microRead =
+    microTurn === undefined
+      ? ''
+      : ` — ${microTurn.tool} puts the read itself at ${Number(microTurn.p50Ns.toPrecision(3))} ns`;
   sentences.push(
     `Under turn the catalogue segment is ${formatDuration(turnCatalogue)} at the ` +
-      `median, ${formatShare(share('turn'))} of call time ` +
-      `(published ${publishedTurnShare.catalogueShareIsUpperBound === true ? 'under ' : ''}${formatShare(publishedTurnShare.catalogueShare)}), ` +
+      `median, ${formatShare(share('turn'))} of call time (published ${publishedTurn}), ` +
       `and ${formatRatio(ours.catalogueSharedOverTurn)} below shared, ${catalogueRatio} the ` +
       `published ${formatRatio(anchors.ratios.catalogueSegmentSharedOverTurn)}${
         atFloor
           ? `; that segment is a field read at the clock's floor (one clock read ` +
             `costs ${formatDuration(results.timerOverheadUs)}), so the ratio is bounded by the timer rather than ` +
-            `the ` +
-            `kernel${microTurn === undefined ? '' : ` — ${microTurn.tool} puts the read itself at ${Number(microTurn.p50Ns.toPrecision(3))} ns`}`
+            `the kernel${microRead}`
           : ''
       }.`,
   );
 
   const scale = (published('rederive').wholeCallMs * 1000) / call('rederive');
+  const distance =
+    scale >= 1 ? `${Number(scale.toPrecision(2))}× below` : `${Number((1 / scale).toPrecision(2))}× above`;
   sentences.push(
-    `Absolute times ` +
-      `are ${scale >= 1 ? `${Number(scale.toPrecision(2))}× below` : `${Number((1 / scale).toPrecision(2))}× above`} ` +
+    `Absolute times are ${distance} ` +
       `the publisher's (rederive call), which belongs to the machine and to this world's deliberately cheap ` +
       `handlers, not to the claim; the ratios and shares are the comparison.`,
   );

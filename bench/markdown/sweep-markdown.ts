@@ -58,10 +58,8 @@ function pushToolsCurve(
   );
   if (slopes.length > 0) {
     out.push('');
-    out.push(
-      `Fitted log–log slopes ` +
-        `(N ${slopes[0]!.fromTools}–${slopes[0]!.toTools}): ${slopes.map((s) => `${s.metric.replace('P50Us', '')} ${s.slope}`).join(', ')}.`,
-    );
+    const fitted = slopes.map((s) => `${s.metric.replace('P50Us', '')} ${s.slope}`).join(', ');
+    out.push(`Fitted log–log slopes (N ${slopes[0]!.fromTools}–${slopes[0]!.toTools}): ${fitted}.`);
   }
 }
 
@@ -410,10 +408,9 @@ export function renderSweepMarkdown(results: SweepResults): string {
     );
     const all = [...base.map((p) => ({ ...p, axis })), ...rows].sort((a, b) => a.tools - b.tools || a[axis] - b[axis]);
     out.push('');
-    out.push(
-      `### ${axis === 'providers' ? 'P providers' : axis === 'calls' ? 'C calls per turn' : 'G grants per principal'}, ` +
-        `\`turn\`, providers with a change signal`,
-    );
+    const heading =
+      axis === 'providers' ? 'P providers' : axis === 'calls' ? 'C calls per turn' : 'G grants per principal';
+    out.push(`### ${heading}, \`turn\`, providers with a change signal`);
     out.push('');
     out.push(
       table(
@@ -449,12 +446,14 @@ export function renderSweepMarkdown(results: SweepResults): string {
     out.push('');
     out.push('### Skipped');
     out.push('');
-    for (const s of results.skipped)
+    for (const s of results.skipped) {
+      const unsignalled = s.changeSignal === false ? ' without a change signal' : '';
+      const changed = (s.changedTools ?? 0) > 0 ? `, ${s.changedTools} changed a turn` : '';
       out.push(
-        `- ${s.strategy} N=${s.tools} P=${s.providers} C=${s.calls} ` +
-          `G=${s.grants}${s.changeSignal === false ? ' without a change signal' : ''}${(s.changedTools ?? 0) > 0 ? `, ${s.changedTools} changed a turn` : ''} ` +
+        `- ${s.strategy} N=${s.tools} P=${s.providers} C=${s.calls} G=${s.grants}${unsignalled}${changed} ` +
           `(${s.axis} curve): ${escapeMarkdown(s.reason, 1_000)}`,
       );
+    }
   }
   out.push('');
   out.push('### Targets (this run)');

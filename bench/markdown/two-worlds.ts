@@ -76,11 +76,12 @@ export function twoWorldsLines(worlds: readonly NamedStaircase[], anchors: Ancho
         ` ${formatPublished(first)}`,
     );
   });
-  for (const world of worlds)
-    lines.push(
-      `  ${world.name}: ${world.about}; call ` +
-        `p50 ${(['rederive', 'shared', 'turn'] as const).map((name) => formatDuration(world.strategies[name].call.p50Us)).join(' / ')}`,
+  for (const world of worlds) {
+    const calls = (['rederive', 'shared', 'turn'] as const).map((name) =>
+      formatDuration(world.strategies[name].call.p50Us),
     );
+    lines.push(`  ${world.name}: ${world.about}; call p50 ${calls.join(' / ')}`);
+  }
   return lines;
 }
 

@@ -384,13 +384,12 @@ function judgeCacheScope(observations: readonly IdentityObservation[], redactor?
     return row('cache-scope-private', 'not_applicable', 'no list result carries ttlMs or cacheScope', 0);
   const differ =
     listed.length >= 2 && listed.some((o) => listingDifference(listed[0]!.listings[0]!, o.listings[0]!) !== undefined);
+  const sameFor = listed.length >= 2 ? 'are the same for every identity' : 'seen for one identity only';
   if (!differ)
     return row(
       'cache-scope-private',
       'pass',
-      `caching hints present; ` +
-        `listings ${listed.length >= 2 ? 'are the same for every identity' : 'seen for one identity only'}, so any ` +
-        `scope is safe`,
+      `caching hints present; listings ${sameFor}, so any scope is safe`,
       hinted.length,
     );
   const shared = hinted.filter(({ listing }) => listing.result['cacheScope'] !== 'private');
@@ -493,12 +492,15 @@ function judgeStructured(
   if (declaring === 0)
     return row('structured-content-valid', 'not_applicable', 'no listed tool declares an outputSchema', 0);
   const skipped = (calls ?? []).filter((call) => call.status === 'skipped').length;
+  const unchecked =
+    calls === undefined || calls.length === 0
+      ? 'no calls planned: add calls to the config or run with --calls all'
+      : `${skipped} call(s) skipped`;
   return row(
     'structured-content-valid',
     'pass',
     judged.length === 0
-      ? `${declaring} tool(s) declare an outputSchema; none answered a call with a result to check ` +
-          `(${calls === undefined || calls.length === 0 ? 'no calls planned: add calls to the config or run with --calls all' : `${skipped} call(s) skipped`})`
+      ? `${declaring} tool(s) declare an outputSchema; none answered a call with a result to check (${unchecked})`
       : `${judged.length} result(s) of the ${declaring} tool(s) declaring an outputSchema, every ` +
           `structuredContent valid`,
     judged.length,

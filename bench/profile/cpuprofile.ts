@@ -96,7 +96,10 @@ export interface SamplingHealth {
   readonly samples: number;
   /** Median time between consecutive samples, µs. */
   readonly medianIntervalUs: number;
-  /** Fraction of the profile's span spent in intervals over `GAP_FACTOR` × the median: time the sampler did not see. */
+  /**
+   * Fraction of the profile's span spent in intervals over `GAP_FACTOR` × the median: time the sampler did not
+   * see.
+   */
   readonly gapShare: number;
 }
 

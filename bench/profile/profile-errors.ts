@@ -12,10 +12,8 @@ export class ProfilerFailed extends Error {
     readonly exitCode: number | null,
     readonly outputTail: string,
   ) {
-    super(
-      `${step} ` +
-        `exited ${exitCode === null ? 'on a signal' : `with code ${exitCode}`}${outputTail === '' ? '' : `:\n${outputTail}`}`,
-    );
+    const how = exitCode === null ? 'on a signal' : `with code ${exitCode}`;
+    super(`${step} exited ${how}${outputTail === '' ? '' : `:\n${outputTail}`}`);
   }
 }
 

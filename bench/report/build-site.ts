@@ -121,10 +121,9 @@ async function chartDashboardHistory(
   const read = [];
   for (const file of files) {
     const history = await readDashboardHistory(file);
-    log(
-      `CI history from ${shownPath(file)} (${history.format}): ${history.runs.length} ` +
-        `run(s)${history.passedOver > 0 ? `, ${history.passedOver} entr(ies) without costlab's figures passed over` : ''}`,
-    );
+    const passedOver =
+      history.passedOver > 0 ? `, ${history.passedOver} entr(ies) without costlab's figures passed over` : '';
+    log(`CI history from ${shownPath(file)} (${history.format}): ${history.runs.length} run(s)${passedOver}`);
     read.push(history);
   }
   const testbeds = [];

@@ -103,6 +103,13 @@ ${svg}
 </figure>`;
 }
 
+function ciHistoryCaption(t: CiHistoryOnPage['testbeds'][number]): string {
+  return (
+    `Whole call and catalogue segment p50 per CI run and strategy on testbed ${t.testbed} (µs, log scale); ` +
+    `a grey ring marks a noisy run${t.steps.length > 0 ? ', a triangle where a step starts' : ''}.`
+  );
+}
+
 function ciHistorySection(history: CiHistoryOnPage): string {
   const files = history.files
     .map((f) => `<code>${escapeHtml(f.file)}</code> (${escapeHtml(f.format)}, ${f.runs} run(s))`)
@@ -112,7 +119,7 @@ function ciHistorySection(history: CiHistoryOnPage): string {
       `<h3 id="ci-history-${escapeHtml(t.testbed.replace(/[^A-Za-z0-9_-]+/g, '-'))}">Testbed ` +
       `<code>${escapeHtml(t.testbed)}</code>: ${t.runs} run(s), ${t.noisyRuns} ` +
       `noisy, ${escapeHtml(t.first.slice(0, 10))} to ${escapeHtml(t.last.slice(0, 10))}</h3>
-${figure('ci-history', t.svg, `Whole call and catalogue segment p50 per CI run and strategy on testbed ${t.testbed} (µs, log scale); a grey ` + `ring marks a noisy run${t.steps.length > 0 ? ', a triangle where a step starts' : ''}.`, t.testbed)}
+${figure('ci-history', t.svg, ciHistoryCaption(t), t.testbed)}
 ${stepsList(t.steps, `ci-history-steps-${t.testbed.replace(/[^A-Za-z0-9_-]+/g, '-')}`)}`,
   );
   return (
@@ -137,6 +144,16 @@ function gateHistorySection(history: GateHistoryOnPage): string {
   );
 }
 
+const SWEEP_CAPTION =
+  'Listing, turn boundary, call and amortized per-call p50 against N provider tools, per strategy, ' +
+  'with fitted log–log slopes (µs, log–log).';
+
+/** One curve's fitted listing slope and the range of N it was fitted over. */
+function slopeText(s: SweepResults['slopes'][number]): string {
+  const unsignalled = s.changeSignal === false ? ' without a change signal' : '';
+  return `${s.strategy}${unsignalled} ${s.slope} (N ${s.fromTools}–${s.toTools})`;
+}
+
 function sweepSection(sweep: SweepOnPage, svg: string): string {
   const { results } = sweep;
   const slopes = results.slopes.filter((slope) => slope.metric === 'listP50Us');
@@ -149,12 +166,9 @@ function sweepSection(sweep: SweepOnPage, svg: string): string {
     `signal (ADR 0021) on every curve but <code>${escapeHtml(TURN_UNSIGNALLED)}</code>: the same providers ` +
     `declaring none, as most hosts write them (ADR 0046). Log–log axes: a line of slope 1 is cost linear in N; ` +
     `each curve's fitted slope is printed at its last point.${
-      slopes.length === 0
-        ? ''
-        : ` Listing ` +
-          `slopes: ${escapeHtml(slopes.map((s) => `${s.strategy}${s.changeSignal === false ? ' without a change signal' : ''} ${s.slope} ` + `(N ${s.fromTools}–${s.toTools})`).join(', '))}.`
+      slopes.length === 0 ? '' : ` Listing slopes: ${escapeHtml(slopes.map(slopeText).join(', '))}.`
     }${sdk === '' ? '' : ` tools/list, SDK <code>McpServer</code> ÷ costlab: ${escapeHtml(sdk)}.`}</p>
-${figure('sweep', svg, 'Listing, turn boundary, call and amortized per-call p50 against N provider tools, per strategy, with fitted ' + 'log–log slopes (µs, log–log).')}`
+${figure('sweep', svg, SWEEP_CAPTION)}`
   );
 }
 
@@ -162,6 +176,15 @@ ${figure('sweep', svg, 'Listing, turn boundary, call and amortized per-call p50 
 export interface MapOnPage {
   readonly file: string;
   readonly results: MapResults;
+}
+
+const MAP_CAPTION =
+  'Whole-call rederive ÷ shared and shared ÷ turn over provider tools × grants, measured ÷ published, ' +
+  'the published band outlined, both worlds as points.';
+
+/** A point's two step ratios, rederive ÷ shared then shared ÷ turn, escaped for the page. */
+function stepRatios(staircase: { readonly rederiveOverShared: number; readonly sharedOverTurn: number }): string {
+  return [staircase.rederiveOverShared, staircase.sharedOverTurn].map((r) => escapeHtml(formatRatio(r))).join(', ');
 }
 
 function mapSection(map: MapOnPage, svg: string): string {
@@ -179,12 +202,9 @@ function mapSection(map: MapOnPage, svg: string): string {
     `it. The publisher-shaped world measured as its own point: rederive ÷ ` +
     `shared ${escapeHtml(formatRatio(p.staircase.rederiveOverShared))}, shared ÷ ` +
     `turn ${escapeHtml(formatRatio(p.staircase.sharedOverTurn))}${
-      own === undefined
-        ? ''
-        : ` (its grid ` +
-          `cell: ${escapeHtml(formatRatio(own.staircase.rederiveOverShared))}, ${escapeHtml(formatRatio(own.staircase.sharedOverTurn))})`
-    }; the reference world: ${escapeHtml(formatRatio(results.worlds.reference.staircase.rederiveOverShared))}, ${escapeHtml(formatRatio(results.worlds.reference.staircase.sharedOverTurn))}.</p>
-${figure('map', svg, 'Whole-call rederive ÷ shared and shared ÷ turn over provider tools × grants, measured ÷ published, the ' + 'published band outlined, both worlds as points.')}`
+      own === undefined ? '' : ` (its grid cell: ${stepRatios(own.staircase)})`
+    }; the reference world: ${stepRatios(results.worlds.reference.staircase)}.</p>
+${figure('map', svg, MAP_CAPTION)}`
   );
 }
 
@@ -271,7 +291,9 @@ function sourcesSection(model: ReportPageModel): string {
     model.anchors.status === 'loaded'
       ? `<h3>Published figures</h3><p>From <code>${escapeHtml(model.shownPaths.anchors)}</code>. ${escapeHtml(
           model.anchors.figures.about ?? '',
-        )}</p>${model.anchors.figures.source === undefined ? '' : `<p>Source: ${escapeHtml(model.anchors.figures.source)}</p>`}${
+        )}</p>${
+          model.anchors.figures.source === undefined ? '' : `<p>Source: ${escapeHtml(model.anchors.figures.source)}</p>`
+        }${
           model.anchors.figures.publisherMachine === undefined
             ? ''
             : `<p>Publisher’s machine: ${escapeHtml(model.anchors.figures.publisherMachine)}</p>`
@@ -297,8 +319,11 @@ function stepsList(steps: readonly string[], id = 'history-steps'): string {
 function pairedTargetsSection(): string {
   const items = PAIRED_TARGETS.map(
     (target) =>
-      `<li><strong>${escapeHtml(target.statement)}</strong>: ${target.metSince === undefined ? 'open (printed with its gap, never failing a run)' : `failing since ${escapeHtml(target.metSince)}`}. ` +
-      `Last change: ${escapeHtml(lastChangeLine(target))}.</li>`,
+      `<li><strong>${escapeHtml(target.statement)}</strong>: ${
+        target.metSince === undefined
+          ? 'open (printed with its gap, never failing a run)'
+          : `failing since ${escapeHtml(target.metSince)}`
+      }. ` + `Last change: ${escapeHtml(lastChangeLine(target))}.</li>`,
   ).join('');
   return (
     `<p>Judged in every bench run on the interval of the median over the run's rounds, never on one p50: a ` +
@@ -312,6 +337,12 @@ export function renderReportPage(model: ReportPageModel): string {
   const { results } = model.latest;
   const t = model.tables;
   const published = model.anchors.status === 'loaded';
+  const staircaseCaption =
+    `Whole call and catalogue segment, p50 per call, ${published ? 'ours (solid) vs published (light)' : 'ours'} ` +
+    '(µs, log scale).';
+  const historyCaption =
+    'Whole call and catalogue segment p50 per commit and strategy (µs, log scale)' +
+    `${model.steps.length > 0 ? '; a triangle marks where a step starts' : ''}.`;
   const sections: Array<readonly [string, string, string]> = [
     [
       'staircase',
@@ -319,7 +350,7 @@ export function renderReportPage(model: ReportPageModel): string {
       `<p>Median whole call and catalogue segment per catalogue strategy, our latest run${
         published ? ' beside the published figures' : ''
       }. Log scale: equal ratios look equal, and the ratios are what must reproduce.</p>
-${figure('staircase', model.charts.staircase, `Whole call and catalogue segment, p50 per call, ${published ? 'ours (solid) vs published (light)' : 'ours'} ` + `(µs, log scale).`)}
+${figure('staircase', model.charts.staircase, staircaseCaption)}
 ${renderTable(t.staircase)}
 ${renderTable(t.ratios)}`,
     ],
@@ -342,7 +373,7 @@ ${renderTable(t.structural)}`,
         `latest run’s testbed ` +
         `(<code>${escapeHtml(model.latest.testbed.id)}</code>: ${escapeHtml(model.latest.testbed.summary)}). A run ` +
         `is marked noisy when ${escapeHtml(NOISE_RULE)}.</p>
-${figure('history', model.charts.history, `Whole call and catalogue segment p50 per commit and strategy (µs, log ` + `scale)${model.steps.length > 0 ? '; a triangle marks where a step starts' : ''}.`)}
+${figure('history', model.charts.history, historyCaption)}
 ${stepsList(model.steps)}
 ${renderTable(t.history)}`,
     ],

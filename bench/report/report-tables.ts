@@ -31,6 +31,9 @@ const pairedMicros = (d: { readonly medianUs: number; readonly loUs: number; rea
   unit: 'us',
 });
 const publishedMicros = (ms: number | undefined): Cell => (ms === undefined ? NONE : micros(clean(ms * 1000)));
+/** A published catalogue share, marked "≤" where the publisher gave only an upper bound. */
+const publishedShareText = (step: AnchorFigures['staircase'][number]): string =>
+  `${step.catalogueShareIsUpperBound === true ? '≤ ' : ''}${formatShare(step.catalogueShare)}`;
 
 export function staircaseTable(latest: Results, anchors: AnchorFigures | undefined): Table {
   const step = (strategy: StrategyName) => anchors?.staircase.find((candidate) => candidate.strategy === strategy);
@@ -51,7 +54,7 @@ export function staircaseTable(latest: Results, anchors: AnchorFigures | undefin
         published === undefined
           ? NONE
           : {
-              text: `${published.catalogueShareIsUpperBound === true ? '≤ ' : ''}${formatShare(published.catalogueShare)}`,
+              text: publishedShareText(published),
               value: published.catalogueShare,
               unit: 'share',
             };

@@ -240,7 +240,8 @@ export const FloorResultSchema = z.object({
   /** kernel p50 ÷ floor p50. */
   ratioP50: positive,
   /**
-   * kernel ÷ floor turn by turn (each side's median call in the turn, the two run back to back): absent in older files.
+   * kernel ÷ floor turn by turn (each side's median call in the turn, the two run back to back): absent in older
+   * files.
    */
   ratioByTurn: RoundIntervalSchema.optional(),
   /** With the caches evicted before each call: optional, since files written before the cold lane lack it. */
@@ -284,7 +285,8 @@ const McpTransportRowSchema = z.object({
   /** floor p50 − bare p50: the least an enforced mediation adds on this transport. */
   floorAddedP50Us: z.number().finite().optional(),
   /**
-   * costlab p50 − floor p50: what costlab costs over the least enforced mediation served by the same SDK Server class.
+   * costlab p50 − floor p50: what costlab costs over the least enforced mediation served by the same SDK Server
+   * class.
    */
   overFloorP50Us: z.number().finite().optional(),
   /**

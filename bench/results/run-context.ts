@@ -52,7 +52,8 @@ export function testbedOf(env: TestbedFields): Testbed {
   const identity = [env.cpuModel, env.cores, env.memoryGiB, env.platform, env.arch, env.node].join('|');
   return {
     id: createHash('sha256').update(identity).digest('hex').slice(0, 12),
-    summary: `${env.cpuModel} × ${env.cores} cores, ${env.memoryGiB} GiB, ${env.platform}/${env.arch}, Node ${env.node}`,
+    summary:
+      `${env.cpuModel} × ${env.cores} cores, ${env.memoryGiB} GiB, ${env.platform}/${env.arch}, ` + `Node ${env.node}`,
   };
 }
 

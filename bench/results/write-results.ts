@@ -250,8 +250,8 @@ function validated(results: MeasuredResults): { results: Results } | { missing: 
   if (results.mcp === undefined) {
     return {
       missing:
-        `the results schema requires the MCP path ` +
-        `(mcp.turn)${results.harness.mcpSkipped === undefined ? '' : `, which was skipped: ${results.harness.mcpSkipped}`}`,
+        'the results schema requires the MCP path (mcp.turn)' +
+        (results.harness.mcpSkipped === undefined ? '' : `, which was skipped: ${results.harness.mcpSkipped}`),
     };
   }
   return { results: parseResults(results) };

@@ -113,9 +113,12 @@ async function oneTurn(kernel: MediationKernel, turn: number, calls: number, pat
 }
 
 export function pointLabel(spec: PointSpec): string {
+  const frozen = spec.frozenDefinitions === true ? ' frozen' : '';
+  const unsignalled = spec.changeSignal === false ? ' unsignalled' : '';
+  const changed = (spec.changedTools ?? 0) > 0 ? ` changed=${spec.changedTools}` : '';
   return (
     `${spec.strategy} N=${spec.tools} P=${spec.providers} C=${spec.calls} ` +
-    `G=${spec.grants}${spec.frozenDefinitions === true ? ' frozen' : ''}${spec.changeSignal === false ? ' unsignalled' : ''}${(spec.changedTools ?? 0) > 0 ? ` changed=${spec.changedTools}` : ''}`
+    `G=${spec.grants}${frozen}${unsignalled}${changed}`
   );
 }
 

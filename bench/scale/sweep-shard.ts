@@ -44,9 +44,11 @@ export function pointKey(
     readonly changedTools?: number;
   },
 ): string {
+  const unsignalled = point.changeSignal === false ? ' unsignalled' : '';
+  const changed = (point.changedTools ?? 0) > 0 ? ` changed=${point.changedTools}` : '';
   return (
     `${point.axis}/${point.strategy} N=${point.tools} P=${point.providers} C=${point.calls} ` +
-    `G=${point.grants}${point.changeSignal === false ? ' unsignalled' : ''}${(point.changedTools ?? 0) > 0 ? ` changed=${point.changedTools}` : ''}`
+    `G=${point.grants}${unsignalled}${changed}`
   );
 }
 

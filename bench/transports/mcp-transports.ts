@@ -514,8 +514,8 @@ async function prime(endpoint: Endpoint, calls: number): Promise<void> {
 }
 
 /**
- * One side's block of `calls` tools/calls, each timed at the client, request out to result in (µs); each answer checked
- * outside its time.
+ * One side's block of `calls` tools/calls, each timed at the client, request out to result in (µs); each answer
+ * checked outside its time.
  */
 async function timedBlock(endpoint: Endpoint, calls: number): Promise<number[]> {
   const block: number[] = [];

@@ -207,6 +207,8 @@ const FLOOR_SET = 'set when the step split and the floor were first measured in 
 const TRANSPORT_SET = 'set when the per-transport bench first served costlab beside a bare SDK server';
 
 function transportTargets(transport: McpTransportName): PairedTargetDefinition[] {
+  const overFloor =
+    `MCP over ${transport}: costlab − the floor served the same way ≤ 5 µs per tools/call, ` + 'round by round';
   const row = (results: PairedSource) =>
     results.mcpTransports?.transports.find((candidate) => candidate.transport === transport);
   return [
@@ -228,7 +230,9 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
           adr: '0036',
           from: 'added cost over a bare SDK server ≤ 5 µs p50 per tools/call',
           to: 'added cost over a bare SDK server ≤ 5 µs p50 per tools/call (whole run and round by round)',
-          why: 'a whole-run difference of p50s alone read stdio met at −13.1 µs where the paired median read +10.8 µs',
+          why:
+            'a whole-run difference of p50s alone read stdio met at −13.1 µs ' +
+            'where the paired median read +10.8 µs',
         },
         {
           date: '2026-12-03',
@@ -254,14 +258,14 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
     },
     {
       id: `mcp-over-floor:${transport}`,
-      statement: `MCP over ${transport}: costlab − the floor served the same way ≤ 5 µs per tools/call, round by round`,
+      statement: overFloor,
       bound: { atMost: 5 },
       unit: 'µs',
       history: [
         {
           date: '2026-12-03',
           adr: '0063',
-          to: `MCP over ${transport}: costlab − the floor served the same way ≤ 5 µs per tools/call, round by round`,
+          to: overFloor,
           why:
             'the serving-at-the-floor goal (costlab within 5 µs of the least mediation on every transport), ' +
             'judged paired',

@@ -65,7 +65,10 @@ function pairedChecks(results: MeasuredResults): TargetCheck[] {
           : transport === 'stdio-audit-file'
             ? writes.file
             : undefined;
-    const beside = `${records === undefined ? '' : `; its two records alone ${us(records.p50Us)}`}${transport === 'http' && httpChecks !== undefined ? `; its HTTP checks alone ${us(httpChecks.medianUs)}` : ''}`;
+    const recordsAlone = records === undefined ? '' : `; its two records alone ${us(records.p50Us)}`;
+    const checksAlone =
+      transport === 'http' && httpChecks !== undefined ? `; its HTTP checks alone ${us(httpChecks.medianUs)}` : '';
+    const beside = `${recordsAlone}${checksAlone}`;
     return {
       target: definition.statement,
       measured: `${describeJudgement(definition, judgement)}${beside}`,
@@ -109,9 +112,12 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
       kind: 'absolute',
     });
   }
+  const opening = results.harness.turnBoundary.turn;
   checks.push({
     target: 'turn: opening a lease (the turn-boundary authority load) p50 ≤ 15 µs',
-    measured: `${us(results.harness.turnBoundary.turn.openP50Us)}${results.harness.turnBoundary.turn.openColdP50Us === undefined ? '' : ` (a block's first turn, cold: ${us(results.harness.turnBoundary.turn.openColdP50Us)})`}`,
+    measured: `${us(opening.openP50Us)}${
+      opening.openColdP50Us === undefined ? '' : ` (a block's first turn, cold: ${us(opening.openColdP50Us)})`
+    }`,
     met: results.harness.turnBoundary.turn.openP50Us <= 15,
     kind: 'absolute',
   });

@@ -161,18 +161,26 @@ export const command = defineCommand<CompareFlags>({
         );
       }
       const title = `## costlab compare ${short(base.sha)} → ${short(head.sha)}`;
+      const baseNamed =
+        values.mergeBase === true
+          ? `merge-base of ${escapeMarkdown(baseRef)} and ${escapeMarkdown(headRef)}`
+          : escapeMarkdown(baseRef);
       const provenance =
-        `base \`${base.sha}\` ` +
-        `(${values.mergeBase === true ? `merge-base of ${escapeMarkdown(baseRef)} and ${escapeMarkdown(headRef)}` : escapeMarkdown(baseRef)}), ` +
+        `base \`${base.sha}\` (${baseNamed}), ` +
         `head \`${head.sha}\` (${escapeMarkdown(headRef)}); node ${process.version}; ${rounds} rounds × ${turns} ` +
         `turns (wall clock), instruction lanes as shaped in bench/gate/lanes.ts`;
       const markdown = `${title}\n\n${provenance}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
       const exitCode = exitCodeFor(rows);
-      process.stdout.write(
-        values.json === true
-          ? `${JSON.stringify({ schemaVersion: VERDICT_SCHEMA_VERSION, command: 'compare', base: base.sha, head: head.sha, exitCode, verdict: exitCode === 0 ? 'pass' : 'regression', rows: rows.map((row) => ({ ...row, flagged: isFlagged(row) })) }, null, 2)}\n`
-          : markdown,
-      );
+      const verdict = {
+        schemaVersion: VERDICT_SCHEMA_VERSION,
+        command: 'compare',
+        base: base.sha,
+        head: head.sha,
+        exitCode,
+        verdict: exitCode === 0 ? 'pass' : 'regression',
+        rows: rows.map((row) => ({ ...row, flagged: isFlagged(row) })),
+      };
+      process.stdout.write(values.json === true ? `${JSON.stringify(verdict, null, 2)}\n` : markdown);
       const outDir = values.out ?? LOCAL_RESULTS_DIR;
       const file = join(outDir, `compare-${short(base.sha)}-${short(head.sha)}.md`);
       await withOutputDirectory(outDir, ['costlab compare', ...argv].join(' '), () => writeOutputFile(file, markdown));
@@ -182,10 +190,8 @@ export const command = defineCommand<CompareFlags>({
       const hint = error instanceof CommitNotFound ? await shallowCloneHint(repo).catch(() => '') : '';
       const described = describeThrownWithName(error);
       // GateErrors already open with "could not measure"; say it once.
-      process.stderr.write(
-        `costlab ` +
-          `compare: ${/^\w+: could not measure/.test(described) ? described : `could not measure: ${described}`}${hint}\n`,
-      );
+      const said = /^\w+: could not measure/.test(described) ? described : `could not measure: ${described}`;
+      process.stderr.write(`costlab compare: ${said}${hint}\n`);
       return 2;
     } finally {
       if (prepared.length > 0) {

@@ -78,8 +78,10 @@ export const command = defineCommand<ConformanceFlags>({
       strategy: values.strategy,
       columns: standardColumns([...values.columns]),
       onCell: (s, cell, done, total) => {
+        const note = cell.note === undefined || cell.status === 'not_applicable' ? '' : ` (${cell.note})`;
         process.stderr.write(
-          `[${s} ${String(done).padStart(String(total).length)}/${total}] ${cell.column} ${cell.row}: ${cell.status}${cell.note === undefined || cell.status === 'not_applicable' ? '' : ` (${cell.note})`}\n`,
+          `[${s} ${String(done).padStart(String(total).length)}/${total}] ` +
+            `${cell.column} ${cell.row}: ${cell.status}${note}\n`,
         );
       },
     });

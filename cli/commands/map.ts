@@ -91,9 +91,10 @@ export const command = defineCommand<MapFlags>({
         ['reference world', results.worlds.reference],
       ] as const) {
         process.stdout.write(
-          `  ${name}: rederive ÷ shared ${formatRatio(point.staircase.rederiveOverShared)}, shared ÷ ` +
-            `turn ${formatRatio(point.staircase.sharedOverTurn)} ` +
-            `(published ${formatRatio(results.published.rederiveOverShared)}, ${formatRatio(results.published.sharedOverTurn)})\n`,
+          `  ${name}: rederive ÷ shared ${formatRatio(point.staircase.rederiveOverShared)}, ` +
+            `shared ÷ turn ${formatRatio(point.staircase.sharedOverTurn)} ` +
+            `(published ${formatRatio(results.published.rederiveOverShared)}, ` +
+            `${formatRatio(results.published.sharedOverTurn)})\n`,
         );
       }
       const own = pointAt(results, results.worlds.publisher.shape.providerTools, results.worlds.publisher.shape.grants);

@@ -72,11 +72,10 @@ export const command = defineCommand<ProfileFlags>({
         `wrote ${path.relative(process.cwd(), run.summaryFile) || run.summaryFile} ` +
           `in ${formatSeconds(performance.now() - started)}\n`,
       );
-      for (const profile of run.summary.strategies)
-        process.stdout.write(
-          ` ` +
-            ` ${profile.strategy.padEnd(8)} ${profile.analysis.verdict.kind.padEnd(8)} ${profile.analysis.verdict.statement}\n`,
-        );
+      for (const profile of run.summary.strategies) {
+        const { verdict } = profile.analysis;
+        process.stdout.write(`  ${profile.strategy.padEnd(8)} ${verdict.kind.padEnd(8)} ${verdict.statement}\n`);
+      }
       return 0;
     } catch (error) {
       process.stderr.write(`costlab profile: ${describeThrownWithName(error)}\n`);

@@ -119,10 +119,8 @@ async function serveOverStdio(world: ServedWorld, options: ServeOptions): Promis
       `world '${world.name}', strategy ${options.strategy}: execution ${executionId} ` +
         `listed ${bridge.catalogue.tools.length} tools, catalogHash ${bridge.catalogHash}`,
     );
-    say(
-      `serving MCP on stdio. A client spawns this command; for ` +
-        `example:\n${JSON.stringify(stdioClientConfig(process.execPath, [BIN, 'serve', '--stdio', ...servedWorldArgs(options)]), null, 2)}`,
-    );
+    const example = stdioClientConfig(process.execPath, [BIN, 'serve', '--stdio', ...servedWorldArgs(options)]);
+    say(`serving MCP on stdio. A client spawns this command; for example:\n${JSON.stringify(example, null, 2)}`);
     await Promise.race([serving.closed, shutdownSignal()]);
     await serving.server.close();
   } finally {
