@@ -295,8 +295,8 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
   const step = (name: StrategyName) => figures?.staircase.find((candidate) => candidate.strategy === name);
   const s = results.strategies;
   const out: string[] = ['## The staircase beside the published figures', ''];
-  // The anchors file is the user's (--anchors): its path, the reason it could not be read and its own text are outside
-  // text.
+  // The anchors file is the user's (--anchors): its path, the reason it could not be read and its own text are
+  // outside text.
   if (anchors.status === 'absent')
     out.push(
       `> Published figures unavailable ` +

@@ -202,7 +202,8 @@ export function checkSweepTargets(results: SweepResults): SweepTarget[] {
   const at20 = turnAt(results, 20, true);
   const at2000 = turnAt(results, 2000, true);
   // Open, not failing (ADR 0047, second amendment): two p50s from separate points, in CI from separate shard
-  // processes, with no interval between them; four CI-sized runs at one tree read 2.51×, 3.85×, 5.04× and 5.23×.
+  // processes, with no interval between them; four CI-sized runs at one tree read 2.51×, 3.85×, 5.04× and 5.23×
+  // (`costlab sweep --quick` in two shards then `--merge`, as .ci/run runs it, at e0d2839).
   // The cost it watches fails CI through the gate's opening-2000-unsignalled instruction lane instead.
   targets.push(
     ratioTarget(

@@ -37,9 +37,9 @@
  * Before the rounds every endpoint answers PRIMING_CALLS untimed calls, so
  * each side is measured as a long-lived server runs, its hot path compiled
  * by V8's optimizing tier. The kernel's call is not there until a few
- * thousand calls: one bridge call in process took 150–200 µs over calls
- * 100–2,000, 59 µs over 2,000–4,000 and 21–22 µs from 4,000 on (with the
- * MCP request's signal, load ~6). With only the warm-up rounds (200 calls a
+ * thousand calls: one bridge call in process, timed over its first calls in
+ * a scratch run (619e53f), took several times as long over its first 2,000
+ * calls as from 4,000 on. With only the warm-up rounds (200 calls a
  * side) every costlab row was measured mostly in that cold stretch, and the
  * bare server, with far less code of its own, warms within its first few
  * hundred.
@@ -318,11 +318,10 @@ async function openCostlab(
 
 /**
  * Every HTTP client fetches with a signal per request (httpClientTransport, src/mcp/transports/http-client.ts: the
- * SDK's
- * shared one piles up listeners) and adds the same headers: costlab's bearer token, which the bare server and the floor
- * ignore. Carrying
- * a ~400-character header costs the SDK client and Node's HTTP stack ~10–25 µs a call (scratch runs, the bare server
- * with and without it, ADR 0038), a cost of the credential and not of any server: paid on every side, it cancels out.
+ * SDK's shared one piles up listeners) and adds the same headers: costlab's bearer token, which the bare server and
+ * the floor ignore. Carrying a ~400-character header costs the SDK client and Node's HTTP stack time on every call
+ * (scratch paired runs of the bare server with and without it, ADR 0038, a8d86f4), a cost of the credential and not
+ * of any server: paid on every side, it cancels out.
  */
 async function connectHttp(client: Client, url: URL, headers: RequestHeaders | undefined): Promise<void> {
   await client.connect(httpClientTransport(url, headers));

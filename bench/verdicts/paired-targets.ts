@@ -292,10 +292,10 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
 }
 
 /**
- * The paired targets in force. `metSince` names the commit whose runs first read a target met: three quick runs at
- * 638d019 (load 8–10 on 2 cores, ADR 0063) each read its whole interval inside the bound with at least a tenth of
- * the bound to spare at the far end. The catalogue shares under shared (far end 75.4% against 80%) and under turn
- * (0.99% against 1%) and every transport row did not, and stay open.
+ * The paired targets in force. `metSince` names the commit whose runs first read a target met: three
+ * `costlab bench --quick` runs at 638d019 (load 8–10 on 2 cores, ADR 0063, edc1aad) each read its whole interval
+ * inside the bound with at least a tenth of the bound to spare at the far end. The catalogue shares under shared
+ * (far end 75.4% against 80%) and under turn (0.99% against 1%) and every transport row did not, and stay open.
  */
 export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
   stepTarget(

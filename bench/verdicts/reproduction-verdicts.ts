@@ -115,10 +115,11 @@ export function reproducedFigures(rows: readonly FigureVerdict[]): { held: Figur
 }
 
 /**
- * The makeup of a `turn` call beside the publisher's (its earlier report:
- * authorization 301 µs p50 of a 968 µs call, ~31%). Medians of segments do
- * not add up to the call's median; each is printed over the call's median,
- * as the publisher's figure is.
+ * The makeup of a `turn` call beside the publisher's (its earlier report, as
+ * reference/anchor-figures.json carries it: authorization 301 µs p50 of a
+ * 968 µs call, ~31%). Medians of segments do not add up to the call's
+ * median; each is printed over the call's median, as the publisher's figure
+ * is.
  */
 export interface RestMakeup {
   readonly callP50Us: number;
