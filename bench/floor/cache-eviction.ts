@@ -23,18 +23,14 @@ const LINE_STRIDE = CACHE_LINE_BYTES / Float64Array.BYTES_PER_ELEMENT;
 
 /**
  * 48 MiB by default. The 2-core cloud VM this lab runs on reports no cache
- * sizes to the guest (no /sys/.../cache, nothing from lscpu), so the size is
- * chosen by measurement (ADR 0030): cold call p50s after each size, all
- * sizes interleaved per turn in one process, 150 turns, two runs —
- *   MiB      16    24    32    48    64    96
- *   kernel   27     —    71    88    78    80 µs  (run 1)
- *   floor    13     —    33    37    35    37 µs
- *   kernel   29    50    62    82     —     — µs  (run 2)
- *   floor    12    20    26    37     —     — µs
- * The cold call grows up to 32 MiB and is flat from 48 MiB on (within the
- * runs' noise), as an EPYC's 32 MiB L3 per core complex would have it: a
- * sweep the size of the cache does not quite empty it. 48 is the smallest
- * size on the plateau in both runs; reading it takes ~1.7 ms idle.
+ * sizes to the guest (no /sys/.../cache, nothing from lscpu), so the size was
+ * chosen by measurement (ADR 0030, 43f4ca5): cold call p50s after each size
+ * from 16 to 96 MiB, all sizes interleaved per turn in one process, two runs.
+ * The cold call grew up to 32 MiB and was flat from 48 MiB on, as an EPYC's
+ * 32 MiB L3 per core complex would have it: a sweep the size of the cache
+ * does not quite empty it. 48 is the smallest size on the plateau in both
+ * runs. Those runs were scratch scripts, not a costlab command, so their
+ * figures are not repeated here; ADR 0030 records them.
  */
 export const DEFAULT_EVICTION_MIB = 48;
 

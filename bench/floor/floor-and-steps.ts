@@ -10,7 +10,7 @@
  *   clock pair around it, `handler-clock.ts` for the kernel, the floor's own
  *   for the floor) taken out. The ratio is of these two. The kernel was
  *   timed by its five spans before, which put ten clock reads and five span
- *   records (~0.6 µs) on its side of the ratio and none on the floor's;
+ *   records on its side of the ratio and none on the floor's;
  * - the kernel with a StepRecorder: the finer split (13 steps and the tail),
  *   with the instrumentation it adds counted and calibrated here;
  * - cold (ADR 0030): after the hot lanes, the same kernel and the same floor
@@ -51,8 +51,8 @@ export interface FloorAndStepsOptions {
   /**
    * Turns of the cold lane, run after the hot lanes with the contexts of
    * measured turns spread evenly over them (0: no cold lane). Each call
-   * evicts first (~1.7–3 ms for 48 MiB), so a cold turn costs 54 evictions,
-   * ~90–160 ms; run-bench sizes it.
+   * evicts 48 MiB first, so a cold turn costs 54 evictions, far more than a
+   * hot turn; run-bench sizes it.
    */
   readonly coldTurns?: number;
   /** MiB read per eviction (`DEFAULT_EVICTION_MIB` unless told). */
@@ -122,7 +122,8 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
   }
 
   // The cold lane runs after the hot ones, not among them: interleaved, its evictions left the next hot turns
-  // colder too (hot kernel 4.24 → 4.77 and 5.14 µs, floor 1.55 → 1.70 and 1.82 µs with 60 cold turns among 300).
+  // colder too (hot kernel 4.24 → 4.77 and 5.14 µs, floor 1.55 → 1.70 and 1.82 µs with 60 cold turns among 300:
+  // `costlab bench`, at 841bffd).
   // Its turns are spread over the measured turns' contexts; kernel and floor alternate turn by turn, so drift
   // lands on both.
   for (let k = 0; eviction !== undefined && k < coldTurns; k++) {

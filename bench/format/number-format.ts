@@ -200,3 +200,32 @@ export function roundTo(value: number, places: number): number {
 export function roundPrinted(value: number, places: number): number {
   return Number(value.toFixed(places));
 }
+
+/**
+ * A figure to fixed decimals, trailing zeros kept, for a column or a line
+ * that prints its unit beside it (ms in the own-server tables, µs on the
+ * bench's progress lines, a step's calls per call): the writer picks the
+ * places so a column lines up; the rounding is `toFixed`'s, locale-free.
+ */
+export function formatFixed(value: number, decimals: number): string {
+  return value.toFixed(decimals);
+}
+
+/** A load average as `uptime` prints it, one decimal ("1.5"); per core, the history chart asks for two. */
+export function formatLoadAverage(load: number, decimals = 1): string {
+  return load.toFixed(decimals);
+}
+
+/**
+ * A fraction as a percentage to at most `decimals` places, trailing zeros
+ * dropped: 0.12345 → "12.35%", 0.5 → "50%" (the paired targets' bounds,
+ * which read as the figure a reader would write).
+ */
+export function formatPercentRounded(fraction: number, decimals = 2): string {
+  return `${Number((fraction * 100).toFixed(decimals))}%`;
+}
+
+/** How many times smaller a figure is than its reference, one decimal: the text staircase's "÷3.4". */
+export function formatQuotient(ratio: number): string {
+  return `÷${ratio.toFixed(1)}`;
+}

@@ -75,50 +75,52 @@ export interface BenchPlan {
 }
 
 /**
- * Defaults sized on a 2-core cloud VM: one interleaved round of the three
- * strategies costs about 19 ms (rederive alone ~13 ms), an MCP turn about
- * 22 ms (a fresh SDK connection per turn), so 2000 + 3000 rounds, 500 MCP
- * turns and the micro suite take about 2 minutes; quick mode (CI) about 10 s.
+ * Defaults sized on a 2-core cloud VM: rederive's turns dominate a round of
+ * the three strategies, and an MCP turn opens a fresh SDK connection, so the
+ * full plan (2,000 + 3,000 rounds, 500 MCP turns and the micro suite) runs in
+ * minutes and quick mode (CI) in seconds; each run's progress lines on stderr
+ * give its own times.
  *
  * 2,000 warm-up turns, not 200: V8 optimises the code a turn runs once (the
  * lease open, the listing) only after some thousands of turns, as the sweep
  * found (bench/scale); with 200, the first half of the measured turns ran it
- * less optimised. `turn` alone, 3,000 measured turns: lease open p50 15.0 and
- * 17.5 µs after 200 warm-up turns, 9.9 and 11.9 µs after 2,000 (load ~6).
+ * less optimised, and the lease open's p50 fell when the warm-up grew (the
+ * scratch run of `turn` alone that showed it is described in 4bb702b's message).
  */
 export const DEFAULT_PLAN = { warmupTurns: 2000, measuredTurns: 3000 } as const;
 export const QUICK_PLAN = { warmupTurns: 20, measuredTurns: 200 } as const;
 
 /**
  * The transport bench: a round is one turn of calls on each side of each
- * transport. On the 2-core VM a loopback HTTP call is about 1 ms (3–6 ms
- * with the cores shared), stdio about 0.3 ms and in-memory about 50 µs, plus
- * four child processes started (~4 s): the full plan (2,000 calls a side) takes
- * about 15 s after its priming, the quick one (150 a side) about 5–10 s.
+ * transport. A loopback HTTP call costs the most, stdio less and in-memory
+ * least, and four child processes start first: the full plan (2,000 calls a
+ * side) and the quick one (150 a side) are sized so the transport phase stays
+ * a part of the run, not most of it (`costlab bench` prints each phase's time).
  */
-// primingCalls: untimed calls per endpoint first, past the kernel's cold JIT stretch (mcp-transports.ts, ADR 0028);
-// about 30 s in the full plan. The quick plan primes less and so measures partly cold code: it checks the bench runs.
+// primingCalls: untimed calls per endpoint first, past the kernel's cold JIT stretch (mcp-transports.ts, ADR 0028).
+// The quick plan primes less and so measures partly cold code: it checks the bench runs.
 const TRANSPORT_PLAN = { primingCalls: 5000, warmupRounds: 20, rounds: 200, callsPerRound: 10 } as const;
 const QUICK_TRANSPORT_PLAN = { primingCalls: 1000, warmupRounds: 5, rounds: 30, callsPerRound: 5 } as const;
 
 /**
  * The floor's cold lane (ADR 0030): measured turns on which the kernel and
  * the floor also run a turn with the caches evicted before every call. A
- * cold turn is 54 evictions of 48 MiB, ~90–160 ms on the 2-core VM, so 60
- * turns (1,620 calls a side, every fifth of the floor's 300) add about 6–10 s
- * to the full run and 15 (405 a side, of quick's 20) about 1.5–2.5 s to the
- * quick one; never more than the floor's measured turns.
+ * cold turn is 54 evictions of 48 MiB, so the lane is kept to 60 turns in
+ * the full run (1,620 calls a side, every fifth of the floor's 300) and 15 in
+ * the quick one (405 a side, of quick's 20); never more than the floor's
+ * measured turns.
  */
 const COLD_PLAN = { turns: 60 } as const;
 const QUICK_COLD_PLAN = { turns: 15 } as const;
 
 /**
- * The publisher-shaped world's turns: its rederive call is about 0.6 ms
- * (27 calls a turn), so a round of its three strategies costs ~12× the
- * reference world's. A tenth of the reference world's measured turns (300)
- * and a twentieth of its warm-up add about 15 s to the full run on the
- * 2-core VM; the kernel code it runs is the code the reference world's
- * 2,000 warm-up turns warmed.
+ * The publisher-shaped world's turns: its calls are heavier (a larger
+ * provider definition and a heavier rest of the call, ADR 0044; 27 calls a
+ * turn), so a round of its three strategies costs several times the
+ * reference world's. It runs a tenth of the
+ * reference world's measured turns (300) and a twentieth of its warm-up; the
+ * kernel code it runs is the code the reference world's 2,000 warm-up turns
+ * warmed.
  */
 function publisherTurns(warmupTurns: number, measuredTurns: number): { warmup: number; measured: number } {
   return {
@@ -337,7 +339,10 @@ async function readSweepSection(repoRoot: string): Promise<string | undefined> {
   try {
     return renderSweepSummary(parseSweepResults(JSON.parse(text)), label);
   } catch (error) {
-    return `## Catalogue resolution at scale\n\n> \`${label}\` could not be read as a sweep results file (${describeThrownWithName(error)}); run \`costlab sweep\` to write it again.`;
+    return (
+      `## Catalogue resolution at scale\n\n> \`${label}\` could not be read as a sweep results file ` +
+      `(${describeThrownWithName(error)}); run \`costlab sweep\` to write it again.`
+    );
   }
 }
 

@@ -25,8 +25,8 @@ export const FULL_GRID: MapGrid = Object.freeze({ providerTools: [1, 2, 3, 4, 6]
 export const QUICK_GRID: MapGrid = Object.freeze({ providerTools: [1, 2, 4], grants: [6, 120, 256] });
 
 /**
- * Turns per strategy at each point: a full point took ~45 s and a quick one ~4 s at load 15–30 on the 2-core VM (its
- * rederive call ~0.6–1.2 ms).
+ * Turns per strategy at each point, sized so a full map of the default grid runs in well under an hour on the 2-core
+ * VM (`costlab map`, at a6e83b7: 1,405 s at load 15–30, ADR 0045) and CI's quick grid in minutes.
  */
 export const FULL_MAP_TURNS = Object.freeze({ warmup: 30, measured: 100 });
 export const QUICK_MAP_TURNS = Object.freeze({ warmup: 5, measured: 20 });

@@ -7,7 +7,16 @@
 import { markdownTable } from 'markdown-table';
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { MEASUREMENT_RULES } from '../report/measurement-rules.js';
-import { formatCount, formatDuration, formatMicros, formatNanos, formatRatio, formatShare } from '../format/index.js';
+import {
+  formatCount,
+  formatDuration,
+  formatFixed,
+  formatMicros,
+  formatNanos,
+  formatQuotient,
+  formatRatio,
+  formatShare,
+} from '../format/index.js';
 import { SEGMENT_NAMES, STRATEGY_NAMES } from '../results/results-schema.js';
 import type { AnchorFigures, StrategyName, StrategyResult } from '../results/results-schema.js';
 import type { MeasuredResults } from '../results/write-results.js';
@@ -61,14 +70,18 @@ function header(results: MeasuredResults): string {
   const { environment: env } = results;
   const commit =
     results.gitCheckout === false
-      ? `an installed costlab${results.costlabVersion === undefined ? '' : ` ${results.costlabVersion}`} (not a git checkout)`
+      ? `an installed costlab${results.costlabVersion === undefined ? '' : ` ${results.costlabVersion}`} (not a ` +
+        `git checkout)`
       : results.commit === 'uncommitted'
         ? 'an uncommitted tree'
-        : `commit \`${results.commit.slice(0, 12)}\`${results.commitDate === undefined ? '' : ` (${results.commitDate})`}`;
+        : `commit ` +
+          `\`${results.commit.slice(0, 12)}\`${results.commitDate === undefined ? '' : ` (${results.commitDate})`}`;
   return [
     '# Systems cost of the mediation kernel',
     '',
-    `Produced by \`${results.command}\` at ${commit}${results.dirty ? ', with uncommitted changes' : ''}, on ${env.cpuModel} × ${env.cores} cores, ${env.memoryGiB} GiB, ${env.platform}/${env.arch}, Node ${env.node} (V8 ${env.v8}), ${results.createdAt}.`,
+    `Produced by \`${results.command}\` at ${commit}${results.dirty ? ', with uncommitted changes' : ''}, ` +
+      `on ${env.cpuModel} × ${env.cores} cores, ${env.memoryGiB} GiB, ${env.platform}/${env.arch}, ` +
+      `Node ${env.node} (V8 ${env.v8}), ${results.createdAt}.`,
     ...loadNote(results),
   ].join('\n');
 }
@@ -78,7 +91,9 @@ function rules(results: MeasuredResults): string {
     '## Measurement rules',
     '',
     ...MEASUREMENT_RULES.map((rule) => `- ${rule}`),
-    `- A mediated call's span opens when the call arrives at the kernel (contract validation included) and closes when its result leaves; over MCP the call is the server's \`mcp.handle\` span, frame in to response out.`,
+    `- A mediated call's span opens when the call arrives at the kernel (contract validation included) and ` +
+      `closes when its result leaves; over MCP the call is the server's \`mcp.handle\` span, frame in to response ` +
+      `out.`,
     `- Timer overhead on this machine: ${results.timerOverheadUs} µs per clock read (a call carries about ten).`,
   ].join('\n');
 }
@@ -115,11 +130,19 @@ function environmentSection(results: MeasuredResults): string {
       ['l', 'l'],
     ),
     '',
-    `Each turn opens one lease, lists once, then makes the ${w.callsPerTurn} declared attempts of the baseline rows (controls and attacks mixed, each checked against its expected outcome before its time is kept). The reference world has ${w.definitions} definitions, ${w.served} served to the bench actor. ${w.warmupTurns} warm-up turns per strategy were discarded and ${w.measuredTurns} measured, the strategies' turns interleaved.${
-      results.harness.mcp === undefined
-        ? ''
-        : ` The MCP path ran ${results.harness.mcp.measuredTurns} measured turns after ${results.harness.mcp.warmupTurns} warm-up, one SDK connection per turn, ${results.mcp?.turn.structural.callsPerTurn ?? '—'} calls each (the forged-trace attempt cannot be made over MCP: the bridge stamps the turn's trace), ${results.harness.mcp.envelopeRefusalsPerTurn} of them refused at the bridge before the kernel was asked.`
-    }`,
+    `Each turn opens one lease, lists once, then makes the ${w.callsPerTurn} declared attempts of the baseline ` +
+      `rows (controls and attacks mixed, each checked against its expected outcome before its time is kept). The ` +
+      `reference world has ${w.definitions} definitions, ${w.served} served to the bench actor. ${w.warmupTurns} ` +
+      `warm-up turns per strategy were discarded and ${w.measuredTurns} measured, the strategies' turns ` +
+      `interleaved.${
+        results.harness.mcp === undefined
+          ? ''
+          : ` The MCP path ran ${results.harness.mcp.measuredTurns} measured turns ` +
+            `after ${results.harness.mcp.warmupTurns} warm-up, one SDK connection per ` +
+            `turn, ${results.mcp?.turn.structural.callsPerTurn ?? '—'} calls each (the forged-trace attempt cannot ` +
+            `be made over MCP: the bridge stamps the turn's trace), ${results.harness.mcp.envelopeRefusalsPerTurn} ` +
+            `of them refused at the bridge before the kernel was asked.`
+      }`,
   ].join('\n');
 }
 
@@ -130,7 +153,9 @@ function loadNote(results: MeasuredResults): string[] {
   if (Math.max(start, end) <= cores) return [];
   return [
     '',
-    `> The machine was shared: a 1-minute load average of ${start} at start and ${end} at end on ${cores} cores. Means and p95s carry other processes' time; medians, and ratios between the interleaved strategies, are the figures to read.`,
+    `> The machine was shared: a 1-minute load average of ${start} at start and ${end} at end on ${cores} ` +
+      `cores. Means and p95s carry other processes' time; medians, and ratios between the interleaved strategies, ` +
+      `are the figures to read.`,
   ];
 }
 
@@ -169,7 +194,12 @@ function callsSection(results: MeasuredResults): string {
       }),
     ),
     '',
-    `Throughput is 1000 ÷ mean call time: one caller, calls back to back. Opening the lease is the turn-boundary authority load (grant source, validation, snapshot hash); the in-turn authorization checks are the \`authorize\` segment below. The strategies run in interleaved blocks of ${BLOCK_TURNS} turns (ADR 0027): a lease open is after the same kernel's previous turn, as in a host that runs one strategy; the cold one is a block's first turn, after another kernel's ${BLOCK_TURNS} turns have evicted this kernel's working set.`,
+    `Throughput is 1000 ÷ mean call time: one caller, calls back to back. Opening the lease is the ` +
+      `turn-boundary authority load (grant source, validation, snapshot hash); the in-turn authorization checks ` +
+      `are the \`authorize\` segment below. The strategies run in interleaved blocks of ${BLOCK_TURNS} turns (ADR ` +
+      `0027): a lease open is after the same kernel's previous turn, as in a host that runs one strategy; the cold ` +
+      `one is a block's first turn, after another kernel's ${BLOCK_TURNS} turns have evicted this kernel's working ` +
+      `set.`,
   ].join('\n');
 }
 
@@ -198,7 +228,8 @@ function segmentsSection(results: MeasuredResults): string {
     const sum = inCall.reduce((total, segment) => total + r.segments[segment].share, 0);
     out.push(
       '',
-      `Catalogue, discover, authorize and remainder shares sum to ${formatShare(sum)} of call time; the provider's share is its size against the call it was subtracted from, outside that 100%.`,
+      `Catalogue, discover, authorize and remainder shares sum to ${formatShare(sum)} of call time; the ` +
+        `provider's share is its size against the call it was subtracted from, outside that 100%.`,
       '',
     );
   }
@@ -248,11 +279,14 @@ function structuralSection(results: MeasuredResults, anchors: AnchorFigures | un
       ]),
     ),
     '',
-    `Counted from the kernel's exact counters as differences around each measured turn. Under shared and rederive, a turn resolved a catalogue ${formatCount(results.harness.resolvingOperationsPerTurn.shared)} times (its listing and every call that reached catalogue resolution); under turn, the fewest and most derivations any measured turn made were ${results.harness.derivationsRange.turn.join(' and ')}.${
-      earlier === undefined
-        ? ''
-        : ' The published column is the earlier report (24 calls per turn, a different attempt list), for scale only.'
-    }`,
+    `Counted from the kernel's exact counters as differences around each measured turn. Under shared and ` +
+      `rederive, a turn resolved a catalogue ${formatCount(results.harness.resolvingOperationsPerTurn.shared)} ` +
+      `times (its listing and every call that reached catalogue resolution); under turn, the fewest and most ` +
+      `derivations any measured turn made were ${results.harness.derivationsRange.turn.join(' and ')}.${
+        earlier === undefined
+          ? ''
+          : ' The published column is the earlier report (24 calls per turn, a different attempt list), for scale only.'
+      }`,
   ].join('\n');
 }
 
@@ -261,18 +295,22 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
   const step = (name: StrategyName) => figures?.staircase.find((candidate) => candidate.strategy === name);
   const s = results.strategies;
   const out: string[] = ['## The staircase beside the published figures', ''];
-  // The anchors file is the user's (--anchors): its path, the reason it could not be read and its own text are outside
-  // text.
+  // The anchors file is the user's (--anchors): its path, the reason it could not be read and its own text are
+  // outside text.
   if (anchors.status === 'absent')
     out.push(
-      `> Published figures unavailable (${escapeMarkdown(anchors.label)}: ${escapeMarkdown(anchors.reason, 1_000)}); the staircase is printed on its own.`,
+      `> Published figures unavailable ` +
+        `(${escapeMarkdown(anchors.label)}: ${escapeMarkdown(anchors.reason, 1_000)}); the staircase is printed on ` +
+        `its own.`,
       '',
     );
-  else
-    out.push(
-      `Published figures: ${markdownCode(anchors.label)}${figures?.publisherMachine === undefined ? '' : ` (publisher's machine: ${escapeMarkdown(figures.publisherMachine)})`}.`,
-      '',
-    );
+  else {
+    const machine =
+      figures?.publisherMachine === undefined
+        ? ''
+        : ` (publisher's machine: ${escapeMarkdown(figures.publisherMachine)})`;
+    out.push(`Published figures: ${markdownCode(anchors.label)}${machine}.`, '');
+  }
   out.push(
     table(
       [
@@ -331,7 +369,10 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
       ],
     ),
     '',
-    `"Amortized" is the whole turn, lease open to close, over its ${results.workload.callsPerTurn} calls: the per-call cost with the turn boundary (authority load, catalogue derivation, listing) folded in. The published figures are per call only, so the whole-call columns are the ones to compare with them; the amortized column says what a call costs once the turn it belongs to is paid for.`,
+    `"Amortized" is the whole turn, lease open to close, over its ${results.workload.callsPerTurn} calls: the ` +
+      `per-call cost with the turn boundary (authority load, catalogue derivation, listing) folded in. The ` +
+      `published figures are per call only, so the whole-call columns are the ones to compare with them; the ` +
+      `amortized column says what a call costs once the turn it belongs to is paid for.`,
     '',
     'Whole call p50, each series scaled to its own rederive call (ours █, published ▒):',
     '',
@@ -339,16 +380,19 @@ function staircaseSection(results: MeasuredResults, anchors: AnchorsForReport): 
   );
   for (const name of STRATEGY_NAMES) {
     const ours = s[name].call.p50Us;
-    const ratioOurs = name === 'rederive' ? '' : `  ÷${(s.rederive.call.p50Us / ours).toFixed(1)}`;
+    const ratioOurs = name === 'rederive' ? '' : `  ${formatQuotient(s.rederive.call.p50Us / ours)}`;
     out.push(
-      `${name.padEnd(9)} ours       ${bar(ours, s.rederive.call.p50Us, 40).padEnd(40)}  ${formatDuration(ours)}${ratioOurs}`,
+      `${name.padEnd(9)} ours       ${bar(ours, s.rederive.call.p50Us, 40).padEnd(40)} ` +
+        ` ${formatDuration(ours)}${ratioOurs}`,
     );
     const published = step(name);
     const rederive = step('rederive');
     if (published !== undefined && rederive !== undefined) {
-      const ratioTheirs = name === 'rederive' ? '' : `  ÷${(rederive.wholeCallMs / published.wholeCallMs).toFixed(1)}`;
+      const ratioTheirs =
+        name === 'rederive' ? '' : `  ${formatQuotient(rederive.wholeCallMs / published.wholeCallMs)}`;
       out.push(
-        `${''.padEnd(9)} published  ${bar(published.wholeCallMs, rederive.wholeCallMs, 40, '▒').padEnd(40)}  ${formatDuration(published.wholeCallMs * 1000)}${ratioTheirs}`,
+        `${''.padEnd(9)} published  ${bar(published.wholeCallMs, rederive.wholeCallMs, 40, '▒').padEnd(40)} ` +
+          ` ${formatDuration(published.wholeCallMs * 1000)}${ratioTheirs}`,
       );
     }
   }
@@ -368,7 +412,9 @@ function twoWorldsSection(results: MeasuredResults, anchors: AnchorsForReport): 
   return [
     '## Two worlds beside the published staircase',
     '',
-    `Verdicts: ${TOLERANCES}. Both worlds ran in this process, their turns interleaved; the publisher-shaped world ran ${results.publisherWorld.workload.measuredTurns} measured turns after ${results.publisherWorld.workload.warmupTurns} warm-up turns.`,
+    `Verdicts: ${TOLERANCES}. Both worlds ran in this process, their turns interleaved; the publisher-shaped ` +
+      `world ran ${results.publisherWorld.workload.measuredTurns} measured turns ` +
+      `after ${results.publisherWorld.workload.warmupTurns} warm-up turns.`,
     '',
     table(
       ['figure', ...worlds.map((world) => world.name), 'published'],
@@ -385,7 +431,11 @@ function twoWorldsSection(results: MeasuredResults, anchors: AnchorsForReport): 
     '',
     ...makeupLines(worlds, anchors.figures).map((line) => `- ${line}`),
     '',
-    "In the publisher-shaped world authorization is the larger part of the rest: it includes writing the decision record, whose explanation names every grant the walk rejected (SPEC §1.3), and the host's project grants come before the actor's own in load order. The publisher's remainder also carried zod parses of each per-call contract, which this kernel checks by hand (ADR 0012), so its authorization was a smaller part of a larger rest.",
+    'In the publisher-shaped world authorization is the larger part of the rest: it includes writing the ' +
+      "decision record, whose explanation names every grant the walk rejected (SPEC §1.3), and the host's project " +
+      "grants come before the actor's own in load order. The publisher's remainder also carried zod parses of each " +
+      'per-call contract, which this kernel checks by hand (ADR 0012), so its authorization was a smaller part of ' +
+      'a larger rest.',
   ].join('\n');
 }
 
@@ -393,7 +443,10 @@ function targetsSection(targets: readonly TargetCheck[]): string {
   return [
     '## Targets',
     '',
-    'A paired target is measured against its reference in the same run and judged on the 95% interval of its median over the rounds (ADR 0063): `met` when the interval lies wholly inside, `straddles` when the bound is inside it, `missed` when it lies wholly beyond. A `failing` one fails `costlab bench` on `missed`; an `open` one is printed with its gap until a committed run reads it met.',
+    'A paired target is measured against its reference in the same run and judged on the 95% interval of its ' +
+      'median over the rounds (ADR 0063): `met` when the interval lies wholly inside, `straddles` when the bound ' +
+      'is inside it, `missed` when it lies wholly beyond. A `failing` one fails `costlab bench` on `missed`; an ' +
+      '`open` one is printed with its gap until a committed run reads it met.',
     '',
     table(
       ['target', 'measured', ''],
@@ -448,9 +501,19 @@ function stepsSection(results: MeasuredResults): string {
   const out = [
     '## The call under `turn`, step by step',
     '',
-    `Every instant of the invoke span falls in one row: the kernel marks the end of each step (\`SpanSink.mark\`), the first row starts at the span's start and \`return\` ends at its end, so the rows sum to the call and nothing is left unnamed. Same workload as the staircase, a separate kernel with the marks installed, its turns interleaved with the plain kernel and the floor below. The whole span here includes the provider (${formatShare(steps.providerShare)} of it, inside \`handler\`) and the marks themselves: ${i.marksPerCall} marks, ${i.clockReadsPerCall} span clock reads and ${i.recordsPerCall} span records a call, calibrated in this process at ${us(i.markUs)}, ${us(i.clockReadUs)} and ${us(i.recordUs)} µs each: **${us(i.perCallUs)} µs of span overhead a call** (${formatShare(i.share)} of the median call), spread over the rows, printed and never subtracted. Percentiles per row are over the calls that reached the step; shares are totals over the run.`,
+    `Every instant of the invoke span falls in one row: the kernel marks the end of each step ` +
+      `(\`SpanSink.mark\`), the first row starts at the span's start and \`return\` ends at its end, so the rows ` +
+      `sum to the call and nothing is left unnamed. Same workload as the staircase, a separate kernel with the ` +
+      `marks installed, its turns interleaved with the plain kernel and the floor below. The whole span here ` +
+      `includes the provider (${formatShare(steps.providerShare)} of it, inside \`handler\`) and the marks ` +
+      `themselves: ${i.marksPerCall} marks, ${i.clockReadsPerCall} span clock reads and ${i.recordsPerCall} span ` +
+      `records a call, calibrated in this process at ${us(i.markUs)}, ${us(i.clockReadUs)} and ${us(i.recordUs)} ` +
+      `µs each: **${us(i.perCallUs)} µs of span overhead a call** (${formatShare(i.share)} of the median call), ` +
+      `spread over the rows, printed and never subtracted. Percentiles per row are over the calls that reached the ` +
+      `step; shares are totals over the run.`,
     '',
-    `Call (invoke span with marks): p50 ${us(steps.call.p50Us)} µs, p95 ${us(steps.call.p95Us)} µs, n = ${formatCount(steps.call.n)}.`,
+    `Call (invoke span with marks): p50 ${us(steps.call.p50Us)} µs, p95 ${us(steps.call.p95Us)} µs, n ` +
+      `= ${formatCount(steps.call.n)}.`,
     '',
     table(
       ['step', 'what it holds', 'p50 (µs)', 'mean (µs)', 'share', 'per call'],
@@ -460,7 +523,7 @@ function stepsSection(results: MeasuredResults): string {
         us(row.p50Us),
         us(row.meanUs),
         formatShare(row.share),
-        row.perCall.toFixed(3),
+        formatFixed(row.perCall, 3),
       ]),
       ['l', 'l', 'r', 'r', 'r', 'r'],
     ),
@@ -470,7 +533,13 @@ function stepsSection(results: MeasuredResults): string {
       '',
       '### Beside its floor',
       '',
-      "The floor (`bench/micro/floor-mediation.ts`) is the least that enforces the same thing: the same grant rules, the same two audit records per authorized call, the tools' own argument parsers and requirements, and no contracts, freezing, spans or ports. It runs the same 27 attempts, each outcome checked against the declared one, interleaved turn by turn with the kernel. Both are timed the same way: at the caller, around the awaited call, the handler's own time (a clock pair around it) taken out. The kernel here runs as a host runs it, with no span sink: the staircase's five spans (ten clock reads and five records a call) would be on its side of the ratio only.",
+      'The floor (`bench/micro/floor-mediation.ts`) is the least that enforces the same thing: the same grant ' +
+        "rules, the same two audit records per authorized call, the tools' own argument parsers and requirements, " +
+        'and no contracts, freezing, spans or ports. It runs the same 27 attempts, each outcome checked against ' +
+        'the declared one, interleaved turn by turn with the kernel. Both are timed the same way: at the caller, ' +
+        "around the awaited call, the handler's own time (a clock pair around it) taken out. The kernel here runs " +
+        "as a host runs it, with no span sink: the staircase's five spans (ten clock reads and five records a " +
+        'call) would be on its side of the ratio only.',
       '',
       table(
         ['path', 'p50 (µs)', 'p95 (µs)', 'n'],
@@ -506,7 +575,14 @@ function stepsSection(results: MeasuredResults): string {
     if (floor.cold !== undefined) {
       out.push(
         '',
-        `**With the caches evicted: costlab call ÷ floor = ${floor.cold.ratioP50}×** (${us(floor.cold.kernel.p50Us)} ÷ ${us(floor.cold.floor.p50Us)} µs). Each of these calls was timed right after a read of one value per cache line over ${floor.cold.evictedMiB} MiB, on a subset of the same turns (ADR 0030): a server runs its HTTP stack between two tools/calls and so pays the cold figure, not the hot one — and so does the floor: ${us(floor.cold.floor.p50Us)} µs here, not ${us(floor.floor.p50Us)} µs. A server without mediation pays cold for its own validation too, which is why the floor served over MCP can come out level with the bare SDK server (below, ADR 0031) though its mediation is not free.`,
+        `**With the caches evicted: costlab call ÷ floor = ${floor.cold.ratioP50}×** ` +
+          `(${us(floor.cold.kernel.p50Us)} ÷ ${us(floor.cold.floor.p50Us)} µs). Each of these calls was timed ` +
+          `right after a read of one value per cache line over ${floor.cold.evictedMiB} MiB, on a subset of the ` +
+          `same turns (ADR 0030): a server runs its HTTP stack between two tools/calls and so pays the cold ` +
+          `figure, not the hot one — and so does the floor: ${us(floor.cold.floor.p50Us)} µs here, ` +
+          `not ${us(floor.floor.p50Us)} µs. A server without mediation pays cold for its own validation too, which ` +
+          `is why the floor served over MCP can come out level with the bare SDK server (below, ADR 0031) though ` +
+          `its mediation is not free.`,
       );
     }
   }
@@ -516,12 +592,22 @@ function stepsSection(results: MeasuredResults): string {
 /** What each row's two sides run, costlab's audit sink included. */
 const TRANSPORT_MEANING: Readonly<Record<string, string>> = {
   'in-memory':
-    "the SDK's linked in-memory pair, in this process; costlab's trail in memory (`MemoryAuditSink`, cleared every round), as the floor's is",
+    "the SDK's linked in-memory pair, in this process; costlab's trail in memory (`MemoryAuditSink`, cleared " +
+    "every round), as the floor's is",
   stdio:
-    "a child process each on stdin/stdout: `costlab serve --stdio` as served by default, its trail JSON lines on stderr (`StreamAuditSink`: each decision or refusal record in the pipe before its effect or answer, an authorized call's outcome record after its answer, with the next record or within 1 ms, ADR 0054; the bench reads and counts them, the floor's too), beside the SDK's `StdioServerTransport`",
+    'a child process each on stdin/stdout: `costlab serve --stdio` as served by default, its trail JSON lines ' +
+    'on stderr (`StreamAuditSink`: each decision or refusal record in the pipe before its effect or answer, an ' +
+    "authorized call's outcome record after its answer, with the next record or within 1 ms, ADR 0054; the bench " +
+    "reads and counts them, the floor's too), beside the SDK's `StdioServerTransport`",
   'stdio-audit-file':
-    "the same children, costlab with `--audit FILE`: each record appended to the file with synchronous `write(2)` (`JsonLinesFileSink`), a decision or refusal before its effect or answer, an authorized call's outcome after its answer, with the next record or within 1 ms (ADR 0054); the floor writes its records the same way",
-  http: "Streamable HTTP on a 127.0.0.1 listener each, every side answering with JSON bodies (`enableJsonResponse`, ADR 0028); every client sends costlab's bearer execution token, which costlab checks (with body limits and connection admission) and the other two ignore (ADR 0038); costlab's trail in memory, as the floor's is",
+    'the same children, costlab with `--audit FILE`: each record appended to the file with synchronous ' +
+    "`write(2)` (`JsonLinesFileSink`), a decision or refusal before its effect or answer, an authorized call's " +
+    'outcome after its answer, with the next record or within 1 ms (ADR 0054); the floor writes its records the ' +
+    'same way',
+  http:
+    'Streamable HTTP on a 127.0.0.1 listener each, every side answering with JSON bodies (`enableJsonResponse`, ' +
+    "ADR 0028); every client sends costlab's bearer execution token, which costlab checks (with body limits and " +
+    "connection admission) and the other two ignore (ADR 0038); costlab's trail in memory, as the floor's is",
 };
 
 function transportsSection(results: MeasuredResults): string {
@@ -530,15 +616,35 @@ function transportsSection(results: MeasuredResults): string {
   const withFloor = bench.transports.every((row) => row.floor !== undefined);
   const sides = withFloor ? 3 : 2;
   const floorText = withFloor
-    ? ` Beside them, the floor served over MCP (\`bench/transports/floor-sdk-server.ts\`, ADR 0031): the SDK's low-level \`Server\` with its tools/call handler filed as costlab's is (ADR 0037: the request checked, the result not parsed again), answering through the minimal enforced mediation of the in-process floor, its two records per call written as costlab's side writes its trail on that row. "floor − bare" is what the least enforced mediation adds on the transport; "costlab − floor" is what costlab costs above it, served the same way.`
+    ? ` Beside them, the floor served over MCP (\`bench/transports/floor-sdk-server.ts\`, ADR 0031): the SDK's ` +
+      `low-level \`Server\` with its tools/call handler filed as costlab's is (ADR 0037: the request checked, the ` +
+      `result not parsed again), answering through the minimal enforced mediation of the in-process floor, its two ` +
+      `records per call written as costlab's side writes its trail on that row. "floor − bare" is what the least ` +
+      `enforced mediation adds on the transport; "costlab − floor" is what costlab costs above it, served the same ` +
+      `way.`
     : '';
+  const priming =
+    bench.primingCalls === undefined
+      ? ''
+      : ` each first answers ${formatCount(bench.primingCalls)} untimed calls ` +
+        "(so a child's JIT is as warm as a long-lived server's), then";
+  const order =
+    bench.order === 'rotating' ? 'the sides taking turns to go first' : 'the two sides alternating which goes first';
   const floorColumns = withFloor ? ['floor p50 (µs)', 'floor − bare (µs)', 'costlab − floor (µs)'] : [];
   return [
     withFloor
       ? '## MCP per transport, beside a bare SDK server and the floor'
       : '## MCP per transport, beside a bare SDK server',
     '',
-    `The same \`tools/call\` (\`${bench.tool}\`, a call the actor's grants allow) timed at the SDK client, request out to result in, against costlab's server and against a bare SDK \`McpServer\` answering the same tool with no mediation (\`bench/transports/bare-sdk-server.ts\`).${floorText} All ${sides * bench.transports.length} endpoints are open at once;${bench.primingCalls === undefined ? '' : ` each first answers ${formatCount(bench.primingCalls)} untimed calls (so a child's JIT is as warm as a long-lived server's), then`} each of ${formatCount(bench.rounds)} measured rounds (after ${bench.warmupRounds} warm-up) makes ${bench.callsPerRound} calls per side per transport, ${bench.order === 'rotating' ? 'the sides taking turns to go first' : 'the two sides alternating which goes first'}, so load drift falls on all alike. Every side pays the same client and transport (over HTTP, the same bearer header too): costlab's p50 less the bare server's is what costlab adds (the bridge's envelope, mediation, two audit records written where each row says).`,
+    `The same \`tools/call\` (\`${bench.tool}\`, a call the actor's grants allow) timed at the SDK client, ` +
+      `request out to result in, against costlab's server and against a bare SDK \`McpServer\` answering the same ` +
+      `tool with no mediation (\`bench/transports/bare-sdk-server.ts\`).${floorText} ` +
+      `All ${sides * bench.transports.length} endpoints are open at once;${priming} ` +
+      `each of ${formatCount(bench.rounds)} measured rounds (after ${bench.warmupRounds} warm-up) ` +
+      `makes ${bench.callsPerRound} calls per side per transport, ${order}, ` +
+      `so load drift falls on all alike. Every side pays the same client and transport (over HTTP, the same bearer ` +
+      `header too): costlab's p50 less the bare server's is what costlab adds (the bridge's envelope, mediation, ` +
+      `two audit records written where each row says).`,
     '',
     table(
       [
@@ -620,7 +726,9 @@ export function transportBars(bench: NonNullable<MeasuredResults['mcpTransports'
   }
   return [
     '',
-    `Drawn: each transport's added cost over the bare server (round by round where the run paired its rounds, µs), ${CELLS} cells for the largest; ▒ is the part the spec's own rule costs measured alone (the two records on stdio, the request checks over HTTP), █ the rest, ░ the issue's 5 µs.`,
+    `Drawn: each transport's added cost over the bare server (round by round where the run paired its rounds, ` +
+      `µs), ${CELLS} cells for the largest; ▒ is the part the spec's own rule costs measured alone (the two ` +
+      `records on stdio, the request checks over HTTP), █ the rest, ░ the issue's 5 µs.`,
     '',
     '```',
     ...lines,
@@ -637,7 +745,12 @@ function httpLayerText(layer: NonNullable<MeasuredResults['mcpTransports']>['htt
       : `${signed(layer.added.medianUs)} (${signed(layer.added.loUs)} to ${signed(layer.added.hiUs)})`;
   return [
     '',
-    `costlab's HTTP checks alone (ADR 0039), in a pass of their own after the rounds: the floor served behind costlab's \`McpHttpServer\` — its bearer token checked against the live turn, the body read under its limits, the connection admitted, the session looked up — beside the floor served bare, ${formatCount(layer.rounds)} rounds, the two taking turns to go first. What the checks SPEC §2 asks of every request cost with nothing of the kernel behind them; of costlab's excess over the floor on the http row, this much is theirs.`,
+    `costlab's HTTP checks alone (ADR 0039), in a pass of their own after the rounds: the floor served behind ` +
+      `costlab's \`McpHttpServer\` — its bearer token checked against the live turn, the body read under its ` +
+      `limits, the connection admitted, the session looked up — beside the floor served ` +
+      `bare, ${formatCount(layer.rounds)} rounds, the two taking turns to go first. What the checks SPEC §2 asks ` +
+      `of every request cost with nothing of the kernel behind them; of costlab's excess over the floor on the ` +
+      `http row, this much is theirs.`,
     '',
     table(
       [
@@ -666,7 +779,14 @@ function recordWritesText(writes: NonNullable<MeasuredResults['mcpTransports']>[
   if (writes === undefined) return '';
   return [
     '',
-    `The two records alone (\`bench/transports/record-writes.ts\`, ADR 0039): a child process writes the floor's two records for this call as the floor's stdio children write them, and does nothing else — no mediation, no transport — in ${formatCount(writes.blocks)} blocks of ${writes.callsPerBlock} calls a sink, the sinks alternating. Each is written under SPEC §1.8's rule as the rows keep it (ADR 0054): the decision record in its sink before the effect, carrying the previous call's outcome record in the same write, and the outcome record held past the answer (written with the next record, or once held 1 ms). So on the stdio rows every audited server, costlab or the floor, adds at least this over a bare one; where it is over 5 µs, the issue's "≤ 5 µs added" cannot be met there while the trail keeps that rule.`,
+    `The two records alone (\`bench/transports/record-writes.ts\`, ADR 0039): a child process writes the ` +
+      `floor's two records for this call as the floor's stdio children write them, and does nothing else — no ` +
+      `mediation, no transport — in ${formatCount(writes.blocks)} blocks of ${writes.callsPerBlock} calls a sink, ` +
+      `the sinks alternating. Each is written under SPEC §1.8's rule as the rows keep it (ADR 0054): the decision ` +
+      `record in its sink before the effect, carrying the previous call's outcome record in the same write, and ` +
+      `the outcome record held past the answer (written with the next record, or once held 1 ms). So on the stdio ` +
+      `rows every audited server, costlab or the floor, adds at least this over a bare one; where it is over 5 µs, ` +
+      `the issue's "≤ 5 µs added" cannot be met there while the trail keeps that rule.`,
     '',
     table(
       ['two records a call, written to', 'p50 (µs)', 'p95 (µs)', 'mean (µs)', 'blocks'],
@@ -703,7 +823,15 @@ function pairedTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transp
   const confidence = `${Math.round(paired[0]!.paired!.confidence * 100)}%`;
   return [
     '',
-    `Round by round (\`bench/transports/round-pairs.ts\`): in every measured round each side's median over its block of calls, the round's difference between two sides, then the median of those differences over the rounds with a ${confidence} bootstrap interval. Drift between rounds cancels inside each pair, so the interval says how sure a difference is; the whole-run p50s above do not. The last two columns split the same pairs by the machine's state, read from the floor's block (not the bare server's, which is a term of the difference and would select rounds by its own noise): costlab's added cost in the third of rounds where the floor was quickest and in the third where it was slowest. A fixed amount of extra work would read the same in both; an excess that grows in the slow rounds grows when the machine is slow, as an excess of cache footprint would (the reading of ADR 0030 and ADR 0031; this machine has no counters to confirm it).`,
+    `Round by round (\`bench/transports/round-pairs.ts\`): in every measured round each side's median over its ` +
+      `block of calls, the round's difference between two sides, then the median of those differences over the ` +
+      `rounds with a ${confidence} bootstrap interval. Drift between rounds cancels inside each pair, so the ` +
+      `interval says how sure a difference is; the whole-run p50s above do not. The last two columns split the ` +
+      `same pairs by the machine's state, read from the floor's block (not the bare server's, which is a term of ` +
+      `the difference and would select rounds by its own noise): costlab's added cost in the third of rounds where ` +
+      `the floor was quickest and in the third where it was slowest. A fixed amount of extra work would read the ` +
+      `same in both; an excess that grows in the slow rounds grows when the machine is slow, as an excess of cache ` +
+      `footprint would (the reading of ADR 0030 and ADR 0031; this machine has no counters to confirm it).`,
     '',
     table(
       [
@@ -738,7 +866,12 @@ function insideTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transp
   if (timed.length === 0) return '';
   return [
     '',
-    `Inside the servers served in this process, in a pass of their own after the rounds (so the figures above carry none of its cost): the mediated call timed where the tool handler awaits it — costlab's bridge call, the floor turn's call — as many calls a side as the rounds measured. What costlab costs over the floor end to end, less what its call costs over the floor's inside the server, is what lands around the call: the protocol layers, and the caches the call's code and data displace for the SDK and the transport that run next (ADR 0030, ADR 0031). A difference of a few µs is within the spread of these p50s from run to run.`,
+    `Inside the servers served in this process, in a pass of their own after the rounds (so the figures above ` +
+      `carry none of its cost): the mediated call timed where the tool handler awaits it — costlab's bridge call, ` +
+      `the floor turn's call — as many calls a side as the rounds measured. What costlab costs over the floor end ` +
+      `to end, less what its call costs over the floor's inside the server, is what lands around the call: the ` +
+      `protocol layers, and the caches the call's code and data displace for the SDK and the transport that run ` +
+      `next (ADR 0030, ADR 0031). A difference of a few µs is within the spread of these p50s from run to run.`,
     '',
     table(
       [
@@ -769,7 +902,9 @@ function microSection(results: MeasuredResults): string {
   return [
     '## Microbenchmarks of single segments',
     '',
-    "Each segment isolated over the reference world's objects and timed by the tool named, with its own statistics (mitata batches sub-microsecond cases, so its figures go below the per-call timer tinybench uses).",
+    "Each segment isolated over the reference world's objects and timed by the tool named, with its own " +
+      'statistics (mitata batches sub-microsecond cases, so its figures go below the per-call timer tinybench ' +
+      'uses).',
     '',
     table(
       ['case', 'tool', 'mean (ns)', 'p50 (ns)', 'p99 (ns)', 'samples'],

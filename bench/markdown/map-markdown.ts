@@ -34,6 +34,12 @@ export function crossing(values: readonly (readonly [number, number])[], publish
   return values.every(([, y]) => y > published) ? 'steeper everywhere' : 'shallower everywhere';
 }
 
+/** A measured ratio, ticked when it is close to the published one; '—' where the point was not measured. */
+function ratioCell(ratio: number, published: number): string {
+  if (Number.isNaN(ratio)) return '—';
+  return `${formatRatio(ratio)}${compareRatio(ratio, published) === 'close to' ? ' ✓' : ''}`;
+}
+
 function ratioTable(results: MapResults, key: MapRatio, label: string): string {
   const published = results.published[key];
   const rows = results.axes.grants.map((grants) => {
@@ -42,9 +48,7 @@ function ratioTable(results: MapResults, key: MapRatio, label: string): string {
     );
     return [
       String(grants),
-      ...values.map(([, ratio]) =>
-        Number.isNaN(ratio) ? '—' : `${formatRatio(ratio)}${compareRatio(ratio, published) === 'close to' ? ' ✓' : ''}`,
-      ),
+      ...values.map(([, ratio]) => ratioCell(ratio, published)),
       crossing(
         values.filter(([, ratio]) => !Number.isNaN(ratio)),
         published,
@@ -63,16 +67,30 @@ function ratioTable(results: MapResults, key: MapRatio, label: string): string {
 
 function worldLine(name: string, point: MapPoint): string {
   const s = point.strategies;
-  return `- **${name}** (${point.shape.tools} tools, ${point.shape.providerTools} from the provider, ${point.shape.grants} grants, ${point.shape.sink} trail): rederive ÷ shared ${formatRatio(point.staircase.rederiveOverShared)}, shared ÷ turn ${formatRatio(point.staircase.sharedOverTurn)}; calls ${formatDuration(s.rederive.callP50Us)} / ${formatDuration(s.shared.callP50Us)} / ${formatDuration(s.turn.callP50Us)}, catalogue under shared ${formatDuration(s.shared.catalogueP50Us)}`;
+  return (
+    `- **${name}** (${point.shape.tools} tools, ${point.shape.providerTools} from the ` +
+    `provider, ${point.shape.grants} grants, ${point.shape.sink} trail): rederive ÷ ` +
+    `shared ${formatRatio(point.staircase.rederiveOverShared)}, shared ÷ ` +
+    `turn ${formatRatio(point.staircase.sharedOverTurn)}; calls ${formatDuration(s.rederive.callP50Us)} ` +
+    `/ ${formatDuration(s.shared.callP50Us)} / ${formatDuration(s.turn.callP50Us)}, catalogue under ` +
+    `shared ${formatDuration(s.shared.catalogueP50Us)}`
+  );
 }
 
 export function renderMapMarkdown(results: MapResults): string {
   return [
     '# The staircase map',
     '',
-    `\`${results.command}\` at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (dirty tree)' : ''}, ${results.createdAt}, ${results.environment.cpuModel} × ${results.environment.cores} cores, Node ${results.environment.node}; load average ${results.loadAverage.start} at start, ${results.loadAverage.end} at end.`,
+    `\`${results.command}\` at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (dirty tree)' : ''}, ` +
+      `${results.createdAt}, ${results.environment.cpuModel} ` +
+      `× ${results.environment.cores} cores, Node ${results.environment.node}; load ` +
+      `average ${results.loadAverage.start} at start, ${results.loadAverage.end} at end.`,
     '',
-    `Every cell is measured: the publisher-shaped world with that many provider tools (beside its 18 static tools) and that many grants, its three strategies run ${results.turns.warmup} warm-up and ${results.turns.measured} measured turns each, turns interleaved. Provider tools set how much catalogue work \`shared\` still does per call; grants set how heavy the rest of a call is (each decision walks them, and a decision's record names each grant it rejected).`,
+    `Every cell is measured: the publisher-shaped world with that many provider tools (beside its 18 static ` +
+      `tools) and that many grants, its three strategies run ${results.turns.warmup} warm-up ` +
+      `and ${results.turns.measured} measured turns each, turns interleaved. Provider tools set how much catalogue ` +
+      `work \`shared\` still does per call; grants set how heavy the rest of a call is (each decision walks them, ` +
+      `and a decision's record names each grant it rejected).`,
     '',
     ...MAP_RATIOS.flatMap(([key, label]) => [ratioTable(results, key, label), '']),
     'The two worlds, each measured as a point of its own in the same run:',
@@ -80,7 +98,9 @@ export function renderMapMarkdown(results: MapResults): string {
     worldLine('publisher-shaped', results.worlds.publisher),
     worldLine('reference', results.worlds.reference),
     '',
-    'The reference world is not a point of the grid: besides its 6 grants it keeps its trail in memory, parses arguments with its own zod objects and serves the search without options (ADR 0044); it is placed on the chart at its provider tools and grants.',
+    'The reference world is not a point of the grid: besides its 6 grants it keeps its trail in memory, parses ' +
+      'arguments with its own zod objects and serves the search without options (ADR 0044); it is placed on the ' +
+      'chart at its provider tools and grants.',
     '',
   ].join('\n');
 }

@@ -10,10 +10,13 @@ export function renderOfficialMarkdown(report: OfficialReport, command: string):
   const lines = [
     `## ${escapeMarkdown(report.suite)} against ${markdownCode(report.url)}`,
     '',
-    `- ${summary.passed} of ${summary.applicable} applicable scenarios pass${summary.failed === 0 ? '' : `, **${summary.failed} fail**`}; ${summary.notApplicable} not applicable (each names the capability or fixture tool it needs).`,
+    `- ${summary.passed} of ${summary.applicable} applicable scenarios ` +
+      `pass${summary.failed === 0 ? '' : `, **${summary.failed} fail**`}; ${summary.notApplicable} not applicable ` +
+      `(each names the capability or fixture tool it needs).`,
     report.capabilities === null
       ? '- The server could not be read as a client: no scenario is excused.'
-      : `- Declared capabilities: ${escapeMarkdown(Object.keys(report.capabilities).join(', ') || 'none')}; ${report.tools.length} tools listed.`,
+      : `- Declared capabilities: ${escapeMarkdown(Object.keys(report.capabilities).join(', ') || 'none')}; ` +
+        `${report.tools.length} tools listed.`,
     '',
     `${markdownCode(command)}, the suite under ${escapeMarkdown(report.node)}.`,
     '',

@@ -8,9 +8,9 @@ import type {
   TargetReport,
   Timing,
 } from '../own-server/target-report-schema.js';
-import { formatKibibytes as kib, formatSeconds } from '../format/index.js';
+import { formatFixed, formatKibibytes as kib, formatSeconds } from '../format/index.js';
 
-const ms = (t: Timing): string => (t.samples === 0 ? '—' : `${t.p50Ms.toFixed(3)} / ${t.p95Ms.toFixed(3)}`);
+const ms = (t: Timing): string => (t.samples === 0 ? '—' : `${formatFixed(t.p50Ms, 3)} / ${formatFixed(t.p95Ms, 3)}`);
 
 type Cell = string | number;
 /** One table, header first; cells arrive already escaped (markdown-table escapes nothing). */
@@ -28,6 +28,9 @@ const VERDICT_MARK: Record<string, string> = {
 
 /** Largest definitions shown in the markdown; the JSON holds every tool. */
 const LARGEST_SHOWN = 10;
+
+const identities = (names: readonly string[]): string =>
+  names.length === 0 ? 'no identities configured' : text(names.join(', '));
 
 function callsSection(calls: readonly CallCost[], timed: 'warm and cold' | 'between listings'): string[] {
   if (calls.length === 0) return [];
@@ -72,7 +75,8 @@ function callsSection(calls: readonly CallCost[], timed: 'warm and cold' | 'betw
 function listingSection(listing: ListingFootprint): string[] {
   const lines = [
     '',
-    `Listing by tool: ${listing.toolCount} tools, ${listing.totalBytes} bytes of definitions, about ${listing.totalTokens} tokens (${listing.tokenizer}).`,
+    `Listing by tool: ${listing.toolCount} tools, ${listing.totalBytes} bytes of definitions, ` +
+      `about ${listing.totalTokens} tokens (${listing.tokenizer}).`,
     '',
     table(
       ['client limit', 'used', 'limit', 'within'],
@@ -103,7 +107,9 @@ function listingSection(listing: ListingFootprint): string[] {
 function costSection(outcome: TargetOutcome): string[] {
   const cost = outcome.cost!;
   const lines = [
-    `server ${cost.server === null ? '(unnamed)' : `${code(cost.server.name)} ${text(cost.server.version)}`}, listChanged ${cost.declaresListChanged}; ${cost.list.toolCount} tools, listing ${kib(cost.list.responseBytes)} (input schemas ${kib(cost.list.schemaBytes)})`,
+    `server ${cost.server === null ? '(unnamed)' : `${code(cost.server.name)} ${text(cost.server.version)}`}, ` +
+      `listChanged ${cost.declaresListChanged}; ${cost.list.toolCount} tools, ` +
+      `listing ${kib(cost.list.responseBytes)} (input schemas ${kib(cost.list.schemaBytes)})`,
     '',
     table(
       ['request', 'warm p50 / p95 ms', 'cold p50 / p95 ms', 'bytes', 'answered'],
@@ -124,7 +130,7 @@ function costSection(outcome: TargetOutcome): string[] {
             `${point.toolCount}`,
             `${point.responseBytes}`,
             `${point.schemaBytes}`,
-            `${point.initializeMs?.toFixed(1)}`,
+            formatFixed(point.initializeMs!, 1),
             ms(point.list!),
           ],
     );
@@ -161,7 +167,8 @@ function rowsSection(outcome: TargetOutcome): string[] {
     lines.push('', `<details><summary>evidence: ${row.id}</summary>`, '');
     for (const frame of row.evidence)
       lines.push(
-        `- ${text(frame.identity)} #${frame.seq} ${frame.direction} ${text(frame.method ?? '')} (${frame.bytes} B): ${code(frame.excerpt)}`,
+        `- ${text(frame.identity)} #${frame.seq} ${frame.direction} ${text(frame.method ?? '')} (${frame.bytes} ` +
+          `B): ${code(frame.excerpt)}`,
       );
     lines.push('', '</details>');
   }
@@ -178,12 +185,19 @@ export function renderTargetMarkdown(report: TargetReport): string {
     '',
     ...report.summary.map((line) => `- ${text(line)}`),
     '',
-    `${code(report.command)}, costlab at ${report.commit?.slice(0, 10) ?? 'an uncommitted tree'}, on ${text(report.machine.cpu)} × ${report.machine.cores}, node ${report.machine.node}, ${report.createdAt}.`,
+    `${code(report.command)}, costlab at ${report.commit?.slice(0, 10) ?? 'an uncommitted tree'}, ` +
+      `on ${text(report.machine.cpu)} × ${report.machine.cores}, node ${report.machine.node}, ${report.createdAt}.`,
     report.kind === 'target-bench'
-      ? `${report.settings.samples} warm samples after ${report.settings.warmup} warm-up, ${report.settings.coldRuns} cold runs (fresh process or connection each); timeout ${report.settings.timeoutMs} ms. Times are request sent → answer parsed, nearest-rank percentiles.`
-      : `${report.settings.listRepeats} listings per identity (${report.settings.identities.length === 0 ? 'no identities configured' : text(report.settings.identities.join(', '))}); timeout ${report.settings.timeoutMs} ms.`,
+      ? `${report.settings.samples} warm samples after ${report.settings.warmup} ` +
+        `warm-up, ${report.settings.coldRuns} cold runs (fresh process or connection each); ` +
+        `timeout ${report.settings.timeoutMs} ms. Times are request sent → answer parsed, nearest-rank ` +
+        `percentiles.`
+      : `${report.settings.listRepeats} listings per identity (${identities(report.settings.identities)}); ` +
+        `timeout ${report.settings.timeoutMs} ms.`,
     report.settings.calls === 'all'
-      ? `Calls: the config's, and every listed tool with arguments generated from its inputSchema (seed ${report.settings.seed}); possibly destructive tools ${report.settings.allowDestructive ? 'called too (--allow-destructive)' : 'skipped'}.`
+      ? `Calls: the config's, and every listed tool with arguments generated from its inputSchema ` +
+        `(seed ${report.settings.seed}); possibly destructive ` +
+        `tools ${report.settings.allowDestructive ? 'called too (--allow-destructive)' : 'skipped'}.`
       : `Calls: the config's only (--calls all also calls every listed tool with generated arguments).`,
   ];
   for (const outcome of report.targets) {
@@ -191,7 +205,8 @@ export function renderTargetMarkdown(report: TargetReport): string {
     if (outcome.targetCommit !== null) out.push(`target at commit ${outcome.targetCommit.slice(0, 10)}`, '');
     if (outcome.status === 'failed') {
       out.push(
-        `**failed: ${code(outcome.failure?.code ?? '')}** — ${text(outcome.failure?.message ?? '', 1_000)} (after ${formatSeconds(outcome.elapsedMs)})`,
+        `**failed: ${code(outcome.failure?.code ?? '')}** — ${text(outcome.failure?.message ?? '', 1_000)} ` +
+          `(after ${formatSeconds(outcome.elapsedMs)})`,
       );
       if (outcome.rows === undefined) continue;
       out.push('');

@@ -12,7 +12,7 @@ import { GAP_FACTOR } from '../profile/cpuprofile.js';
 import { FRAME_CLASSES } from '../profile/frame-classifier.js';
 import { DOMINANCE_THRESHOLD, FRAME_ATTRIBUTION_THRESHOLD } from '../profile/profile-analysis.js';
 import type { ProfileAnalysis } from '../profile/profile-analysis.js';
-import { formatPercentFixed as pct } from '../format/index.js';
+import { formatFixed, formatPercentFixed as pct } from '../format/index.js';
 
 export const PROFILE_SUMMARY_SCHEMA_VERSION = 1;
 
@@ -54,7 +54,7 @@ export interface ProfileSummary {
   readonly strategies: readonly StrategyProfile[];
 }
 
-const ms = (x: number): string => x.toFixed(1);
+const ms = (x: number): string => formatFixed(x, 1);
 
 function link(label: string, href: string | undefined): string | undefined {
   return href === undefined ? undefined : `[${label}](${href.split('/').map(encodeURIComponent).join('/')})`;
@@ -64,12 +64,31 @@ function methodSection(summary: ProfileSummary): string[] {
   return [
     '## How the figures are computed',
     '',
-    "- **Self time** of a frame: the number of samples taken while it was on top of the stack × the profile's mean sampling interval (as Chrome DevTools' bottom-up view counts), so a gap in sampling on a busy machine is spread over all frames rather than charged to the frame sampled before it; shares are sample fractions. Frames are grouped by function and position; TypeScript positions are mapped back through the source maps the profiled process held (`cpu.source-maps.json`).",
-    "- **Active time**: every sample but `(idle)`; a frame's *share* is of active time. **Kernel time**: samples with a `src/kernel/` frame on their stack — the mediation itself, without start-up, module loading and the workload driver.",
-    "- **Frame classes** (by the frame itself): `registration` = `registerEntry` / `register` (`src/kernel/registry/tool-registry.ts`); `validation` = any frame of the `zod` package and the kernel's `parseContract`; `json-clone` = V8's `JSON.parse` / `JSON.stringify` builtins (V8 usually folds them into the caller, so the JSON round trip mostly shows as `registerEntry`'s own time); `freeze` = `deepFreeze`; `runtime` = V8 pseudo-frames (`(garbage collector)`, `(program)`) and `node:` internals; `kernel` = other `src/kernel/` frames; `other` = the rest. Frames without a script (natives, code zod compiles with `new Function`) take their caller's class.",
-    "- **Registration stack**: a sample with a `registration` frame on its stack. *Registration/validation work* is registration-stack time: the zod parsing, JSON cloning and freezing of a definition being registered. Validation and freezing also run outside registration — every call's arguments are parsed and frozen, every audit event is frozen, in every strategy — and that time is not counted; the *on registration stack* column shows the split per frame.",
-    `- **Verdict**: \`dominant\` when registration-stack time is ≥ ${pct(DOMINANCE_THRESHOLD)} of kernel time; otherwise \`present\` when any of the top ${summary.topN} frames spends ≥ ${pct(FRAME_ATTRIBUTION_THRESHOLD)} of its self time on a registration stack, else \`absent\`.`,
-    '- Sampling profiles attribute time, they do not time calls: the harness (`results/`) gives the per-call figures; these say where the CPU went.',
+    "- **Self time** of a frame: the number of samples taken while it was on top of the stack × the profile's " +
+      "mean sampling interval (as Chrome DevTools' bottom-up view counts), so a gap in sampling on a busy machine " +
+      'is spread over all frames rather than charged to the frame sampled before it; shares are sample fractions. ' +
+      'Frames are grouped by function and position; TypeScript positions are mapped back through the source maps ' +
+      'the profiled process held (`cpu.source-maps.json`).',
+    "- **Active time**: every sample but `(idle)`; a frame's *share* is of active time. **Kernel time**: " +
+      'samples with a `src/kernel/` frame on their stack — the mediation itself, without start-up, module loading ' +
+      'and the workload driver.',
+    '- **Frame classes** (by the frame itself): `registration` = `registerEntry` / `register` ' +
+      "(`src/kernel/registry/tool-registry.ts`); `validation` = any frame of the `zod` package and the kernel's " +
+      "`parseContract`; `json-clone` = V8's `JSON.parse` / `JSON.stringify` builtins (V8 usually folds them into " +
+      "the caller, so the JSON round trip mostly shows as `registerEntry`'s own time); `freeze` = `deepFreeze`; " +
+      '`runtime` = V8 pseudo-frames (`(garbage collector)`, `(program)`) and `node:` internals; `kernel` = other ' +
+      '`src/kernel/` frames; `other` = the rest. Frames without a script (natives, code zod compiles with `new ' +
+      "Function`) take their caller's class.",
+    '- **Registration stack**: a sample with a `registration` frame on its stack. *Registration/validation ' +
+      'work* is registration-stack time: the zod parsing, JSON cloning and freezing of a definition being ' +
+      "registered. Validation and freezing also run outside registration — every call's arguments are parsed and " +
+      'frozen, every audit event is frozen, in every strategy — and that time is not counted; the *on registration ' +
+      'stack* column shows the split per frame.',
+    `- **Verdict**: \`dominant\` when registration-stack time is ≥ ${pct(DOMINANCE_THRESHOLD)} of kernel time; ` +
+      `otherwise \`present\` when any of the top ${summary.topN} frames spends ` +
+      `≥ ${pct(FRAME_ATTRIBUTION_THRESHOLD)} of its self time on a registration stack, else \`absent\`.`,
+    '- Sampling profiles attribute time, they do not time calls: the harness (`results/`) gives the per-call ' +
+      'figures; these say where the CPU went.',
     '',
   ];
 }
@@ -93,8 +112,11 @@ function strategySection(profile: StrategyProfile): string[] {
   if (profile.workload !== undefined) lines.push(`Workload: ${markdownCode(profile.workload)}`, '');
   const { sampling } = analysis;
   lines.push(
-    `Sampled ${ms(analysis.sampledMs)} ms in ${analysis.sampleCount} samples; active ${ms(analysis.activeMs)} ms; kernel ${ms(analysis.kernelMs)} ms; registration stack ${ms(analysis.registrationMs)} ms.`,
-    `Sampling: median interval ${(sampling.medianIntervalUs / 1000).toFixed(2)} ms; ${pct(sampling.gapShare)} of the span fell in gaps over ${GAP_FACTOR}× that (the process off CPU or the sampler late: a busy machine stretches ms figures, not shares).`,
+    `Sampled ${ms(analysis.sampledMs)} ms in ${analysis.sampleCount} samples; active ${ms(analysis.activeMs)} ` +
+      `ms; kernel ${ms(analysis.kernelMs)} ms; registration stack ${ms(analysis.registrationMs)} ms.`,
+    `Sampling: median interval ${formatFixed(sampling.medianIntervalUs / 1000, 2)} ` +
+      `ms; ${pct(sampling.gapShare)} of the span fell in gaps over ${GAP_FACTOR}× that (the process off CPU or the ` +
+      `sampler late: a busy machine stretches ms figures, not shares).`,
     '',
     markdownTable(
       [
@@ -114,7 +136,8 @@ function strategySection(profile: StrategyProfile): string[] {
   );
   const byClass = FRAME_CLASSES.map(
     (c) =>
-      `${c} ${ms(analysis.byClass[c])} ms (${pct(analysis.activeMs === 0 ? 0 : analysis.byClass[c] / analysis.activeMs)})`,
+      `${c} ${ms(analysis.byClass[c])} ms ` +
+      `(${pct(analysis.activeMs === 0 ? 0 : analysis.byClass[c] / analysis.activeMs)})`,
   );
   lines.push('', `Active time by class: ${byClass.join(' · ')}.`, '');
   return lines;
@@ -125,12 +148,15 @@ export function renderProfileSummary(summary: ProfileSummary): string {
   const clinic =
     summary.clinicConcurrency === undefined
       ? 'clinic was skipped (`--no-clinic`).'
-      : `clinic doctor and clinic flame run the same number of turns, ${summary.clinicConcurrency} at a time, and are linked below for each strategy where they completed.`;
+      : `clinic doctor and clinic flame run the same number of turns, ${summary.clinicConcurrency} at a time, and ` +
+        `are linked below for each strategy where they completed.`;
   const lines = [
     `# Profile summary: \`${summary.commit}\``,
     '',
-    `Generated ${summary.generatedAt} with Node ${env.node} (V8 ${env.v8}) on ${env.platform}, ${escapeMarkdown(env.cpu)} × ${env.cores}.`,
-    `Each strategy ran ${summary.turns} turns of the reference world (${summary.callsPerTurn} calls a turn) under \`node --cpu-prof\` (the tables below) and under 0x (the flame graphs); ${clinic}`,
+    `Generated ${summary.generatedAt} with Node ${env.node} (V8 ${env.v8}) ` +
+      `on ${env.platform}, ${escapeMarkdown(env.cpu)} × ${env.cores}.`,
+    `Each strategy ran ${summary.turns} turns of the reference world (${summary.callsPerTurn} calls a turn) ` +
+      `under \`node --cpu-prof\` (the tables below) and under 0x (the flame graphs); ${clinic}`,
     '',
     '## Verdicts',
     '',

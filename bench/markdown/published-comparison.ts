@@ -47,7 +47,9 @@ interface Staircase {
 export function publishedComparisonLines(results: Staircase, anchors: AnchorsForReport): string[] {
   if (anchors.status === 'absent') {
     return [
-      `staircase: rederive÷shared ${formatRatio(results.staircase.rederiveOverShared)}, shared÷turn ${formatRatio(results.staircase.sharedOverTurn)}, catalogue shared÷turn ${formatRatio(results.staircase.catalogueSharedOverTurn)}`,
+      `staircase: rederive÷shared ${formatRatio(results.staircase.rederiveOverShared)}, ` +
+        `shared÷turn ${formatRatio(results.staircase.sharedOverTurn)}, catalogue ` +
+        `shared÷turn ${formatRatio(results.staircase.catalogueSharedOverTurn)}`,
       `published figures unavailable (${anchors.label}: ${anchors.reason})`,
     ];
   }
@@ -57,12 +59,16 @@ export function publishedComparisonLines(results: Staircase, anchors: AnchorsFor
   lines.push(`  ${'step ratio'.padEnd(width)}  ${'ours'.padStart(9)}  ${'published'.padStart(9)}`);
   for (const row of ratioComparisons(results.staircase, figures)) {
     lines.push(
-      `  ${row.step.padEnd(width)}  ${formatRatio(row.ours).padStart(9)}  ${formatRatio(row.published).padStart(9)}  ${row.verdict}`,
+      `  ${row.step.padEnd(width)}  ${formatRatio(row.ours).padStart(9)} ` +
+        ` ${formatRatio(row.published).padStart(9)}  ${row.verdict}`,
     );
   }
   const call = (name: StrategyName): string => {
     const published = figures.staircase.find((step) => step.strategy === name);
-    return `${name} ${formatMicros(results.strategies[name].call.p50Us)} µs${published === undefined ? '' : ` (published ${formatMicros(published.wholeCallMs * 1000)} µs)`}`;
+    return (
+      `${name} ${formatMicros(results.strategies[name].call.p50Us)} ` +
+      `µs${published === undefined ? '' : ` (published ${formatMicros(published.wholeCallMs * 1000)} µs)`}`
+    );
   };
   lines.push(`  whole call p50: ${STRATEGY_NAMES.map(call).join(', ')}`);
   return lines;

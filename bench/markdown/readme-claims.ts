@@ -36,17 +36,21 @@ function worldsSentences(results: Results, figures: AnchorFigures): string[] {
   for (const world of worldsOf(results)) {
     const { held, missed } = reproducedFigures(staircaseVerdicts(world, figures));
     const shown = (row: FigureVerdict): string => `${row.figure} (${formatFigure(row, row.ours)})`;
+    const missedOne = (row: FigureVerdict): string =>
+      `${row.figure} is ${row.verdict} (${formatFigure(row, row.ours)} here, ${formatPublished(row)} published)`;
     sentences.push(
-      `The ${world.name} world (${world.about}) reproduces ${held.length === 0 ? 'none of the figures' : list(held.map(shown))}${
-        missed.length === 0
-          ? ''
-          : `; ${list(missed.map((row) => `${row.figure} is ${row.verdict} (${formatFigure(row, row.ours)} here, ${formatPublished(row)} published)`))}`
-      }.`,
+      `The ${world.name} world (${world.about}) ` +
+        `reproduces ${held.length === 0 ? 'none of the figures' : list(held.map(shown))}${
+          missed.length === 0 ? '' : `; ${list(missed.map(missedOne))}`
+        }.`,
     );
   }
   sentences.push('In the reference world:');
   return sentences;
 }
+
+const ratiosOf = (row: { readonly ours: number; readonly published: number }): string =>
+  `${formatRatio(row.ours)} here, ${formatRatio(row.published)} published`;
 
 export function reproductionParagraph(results: Results, figures: AnchorFigures): string {
   const rows = ratioComparisons(results.staircase, figures);
@@ -60,31 +64,45 @@ export function reproductionParagraph(results: Results, figures: AnchorFigures):
   const copyTheirs = published('rederive').catalogueSegmentMs / published('shared').catalogueSegmentMs;
   const env = results.environment;
   const sentences = [
-    `At the committed run (\`results/latest.json\`: commit \`${results.commit.slice(0, 10)}\`, \`${results.command}\`, ${env.cpuModel} × ${env.cores} cores, Node ${env.node}), a ratio counts as reproduced ${REPRODUCES_WITHIN} of the published one.`,
+    `At the committed run (\`results/latest.json\`: commit \`${results.commit.slice(0, 10)}\`, ` +
+      `\`${results.command}\`, ${env.cpuModel} × ${env.cores} cores, Node ${env.node}), a ratio counts as ` +
+      `reproduced ${REPRODUCES_WITHIN} of the published one.`,
     ...worldsSentences(results, figures),
     held.length === 0
       ? 'None of the step ratios reproduces.'
-      : `${held.length === 1 ? 'One reproduces' : `${COUNT_WORDS[held.length]} reproduce`}: ${list(held.map((row) => `${row.step} (${formatRatio(row.ours)} here, ${formatRatio(row.published)} published)`))}.`,
+      : `${held.length === 1 ? 'One reproduces' : `${COUNT_WORDS[held.length]} reproduce`}: ` +
+        `${list(held.map((row) => `${row.step} (${ratiosOf(row)})`))}.`,
   ];
   if (missed.length > 0) {
     sentences.push(
-      `${missed.length === 1 ? 'One does not' : `${COUNT_WORDS[missed.length]} do not`}: ${list(missed.map((row) => `${row.step} is ${row.verdict} (${formatRatio(row.ours)} here, ${formatRatio(row.published)} published)`))}.`,
+      `${missed.length === 1 ? 'One does not' : `${COUNT_WORDS[missed.length]} do not`}: ` +
+        `${list(missed.map((row) => `${row.step} is ${row.verdict} (${ratiosOf(row)})`))}.`,
     );
   }
   const first = rows[0]!;
   const cheapRest = restUs < publishedRestUs / CLOSE;
   sentences.push(
-    `Why: a step removes catalogue work only, so its ratio grows with how much it cheapens catalogue resolution and with how small the rest of the call is beside it. Sharing entries cuts the catalogue segment ${formatRatio(copyOurs)} here against ${formatRatio(copyTheirs)} published, and under shared the rest of a call is ${formatDuration(restUs)} here against ${formatDuration(publishedRestUs)} published${
-      cheapRest ? " (this world's handlers and audit are cheap on purpose, so catalogue resolution weighs more)" : ''
-    }${first.verdict === 'reproduces' ? '.' : `, which is why the first step comes out ${first.verdict}.`}`,
+    `Why: a step removes catalogue work only, so its ratio grows with how much it cheapens catalogue resolution ` +
+      `and with how small the rest of the call is beside it. Sharing entries cuts the catalogue ` +
+      `segment ${formatRatio(copyOurs)} here against ${formatRatio(copyTheirs)} published, and under shared the ` +
+      `rest of a call is ${formatDuration(restUs)} here against ${formatDuration(publishedRestUs)} published${
+        cheapRest ? " (this world's handlers and audit are cheap on purpose, so catalogue resolution weighs more)" : ''
+      }${first.verdict === 'reproduces' ? '.' : `, which is why the first step comes out ${first.verdict}.`}`,
   );
   const atFloor = s.turn.segments.catalogue.p50Us <= 2 * results.timerOverheadUs;
   sentences.push(
     `${
       atFloor
-        ? `Under turn the catalogue segment is ${formatDuration(s.turn.segments.catalogue.p50Us)}, within two clock reads (${formatDuration(results.timerOverheadUs)} each), so its ratio to shared is bounded by the timer rather than the kernel. `
-        : `Under turn the catalogue segment is ${formatDuration(s.turn.segments.catalogue.p50Us)} (published ${formatDuration(published('turn').catalogueSegmentMs * 1000)}). `
-    }Absolute times belong to the machine: a call is ${formatDuration(s.rederive.call.p50Us)} / ${formatDuration(s.shared.call.p50Us)} / ${formatDuration(s.turn.call.p50Us)} here against ${formatDuration(published('rederive').wholeCallMs * 1000)} / ${formatDuration(published('shared').wholeCallMs * 1000)} / ${formatDuration(published('turn').wholeCallMs * 1000)} published.`,
+        ? `Under turn the catalogue segment is ${formatDuration(s.turn.segments.catalogue.p50Us)}, within two ` +
+          `clock reads (${formatDuration(results.timerOverheadUs)} each), so its ratio to shared is bounded by the ` +
+          `timer rather than the kernel. `
+        : `Under turn the catalogue segment is ${formatDuration(s.turn.segments.catalogue.p50Us)} ` +
+          `(published ${formatDuration(published('turn').catalogueSegmentMs * 1000)}). `
+    }Absolute times belong to the machine: a call is ${formatDuration(s.rederive.call.p50Us)} ` +
+      `/ ${formatDuration(s.shared.call.p50Us)} / ${formatDuration(s.turn.call.p50Us)} here ` +
+      `against ${formatDuration(published('rederive').wholeCallMs * 1000)} ` +
+      `/ ${formatDuration(published('shared').wholeCallMs * 1000)} ` +
+      `/ ${formatDuration(published('turn').wholeCallMs * 1000)} published.`,
   );
   return sentences.join(' ');
 }

@@ -44,13 +44,20 @@ export function staircaseParagraph(results: ParagraphInput, anchors: AnchorFigur
   const falling = call('rederive') > call('shared') && call('shared') > call('turn');
   sentences.push(
     falling
-      ? `Each step is faster here, as published: a mediated call falls from ${formatDuration(call('rederive'))} (rederive) to ${formatDuration(call('shared'))} (shared) to ${formatDuration(call('turn'))} (turn) at the median.`
-      : `The staircase does not have the published shape: the call medians are ${formatDuration(call('rederive'))}, ${formatDuration(call('shared'))} and ${formatDuration(call('turn'))} for rederive, shared and turn.`,
+      ? `Each step is faster here, as published: a mediated call falls from ${formatDuration(call('rederive'))} ` +
+          `(rederive) to ${formatDuration(call('shared'))} (shared) to ${formatDuration(call('turn'))} (turn) at the ` +
+          `median.`
+      : `The staircase does not have the published shape: the call medians ` +
+          `are ${formatDuration(call('rederive'))}, ${formatDuration(call('shared'))} ` +
+          `and ${formatDuration(call('turn'))} for rederive, shared and turn.`,
   );
 
   if (anchors === undefined) {
     sentences.push(
-      `With no published figures to hand, the steps stand alone: ${formatRatio(ours.rederiveOverShared)} for sharing the registry's entries, ${formatRatio(ours.sharedOverTurn)} for holding it on the turn's lease, with catalogue resolution ${formatShare(share('rederive'))}, ${formatShare(share('shared'))} and ${formatShare(share('turn'))} of call time.`,
+      `With no published figures to hand, the steps stand alone: ${formatRatio(ours.rederiveOverShared)} for ` +
+        `sharing the registry's entries, ${formatRatio(ours.sharedOverTurn)} for holding it on the turn's lease, ` +
+        `with catalogue resolution ${formatShare(share('rederive'))}, ${formatShare(share('shared'))} ` +
+        `and ${formatShare(share('turn'))} of call time.`,
     );
     return sentences.join(' ');
   }
@@ -59,16 +66,20 @@ export function staircaseParagraph(results: ParagraphInput, anchors: AnchorFigur
   const first = compareRatio(ours.rederiveOverShared, anchors.ratios.rederiveOverShared);
   const second = compareRatio(ours.sharedOverTurn, anchors.ratios.sharedOverTurn);
   sentences.push(
-    `The registry copy step is ${formatRatio(ours.rederiveOverShared)}, ${first} the published ${formatRatio(anchors.ratios.rederiveOverShared)}; holding the registry on the lease is ${formatRatio(ours.sharedOverTurn)}, ${second} the published ${formatRatio(anchors.ratios.sharedOverTurn)}.`,
+    `The registry copy step is ${formatRatio(ours.rederiveOverShared)}, ${first} the ` +
+      `published ${formatRatio(anchors.ratios.rederiveOverShared)}; holding the registry on the lease ` +
+      `is ${formatRatio(ours.sharedOverTurn)}, ${second} the ` +
+      `published ${formatRatio(anchors.ratios.sharedOverTurn)}.`,
   );
 
   const shareWord = (name: StrategyName): string => {
     const diff = share(name) - published(name).catalogueShare;
     return Math.abs(diff) <= 0.05 ? 'matching' : diff > 0 ? 'above' : 'below';
   };
-  sentences.push(
-    `Catalogue resolution is ${joinClauses((['rederive', 'shared'] as const).map((name) => `${formatShare(share(name))} of a ${name} call (${shareWord(name)} the published ${formatShare(published(name).catalogueShare)})`))}.`,
-  );
+  const shareClause = (name: 'rederive' | 'shared'): string =>
+    `${formatShare(share(name))} of a ${name} call ` +
+    `(${shareWord(name)} the published ${formatShare(published(name).catalogueShare)})`;
+  sentences.push(`Catalogue resolution is ${joinClauses((['rederive', 'shared'] as const).map(shareClause))}.`);
 
   // Why. A step's ratio is (C + R) ÷ (C′ + R): it grows with how much dearer the
   // catalogue was before the step (C ÷ C′) and with how large catalogue work is
@@ -90,9 +101,17 @@ export function staircaseParagraph(results: ParagraphInput, anchors: AnchorFigur
   const authorizeNote =
     anchors.earlierReport === undefined
       ? ''
-      : `; authorization alone is ${formatDuration(s.shared.segments.authorize.p50Us)} p50 here against ${formatDuration(anchors.earlierReport.authorizationP50Us)} in the publisher's earlier report`;
+      : `; authorization alone is ${formatDuration(s.shared.segments.authorize.p50Us)} p50 here ` +
+        `against ${formatDuration(anchors.earlierReport.authorizationP50Us)} in the publisher's earlier report`;
   sentences.push(
-    `Each step removes catalogue work only, so its ratio grows with how much the step cheapens catalogue resolution and with how large that resolution is against the rest of the call: sharing entries cuts the catalogue segment ${formatRatio(factors.copy.ours)} here (${formatDuration(catalogue('rederive'))} → ${formatDuration(catalogue('shared'))}) against ${formatRatio(factors.copy.theirs)} published, and under shared the catalogue segment is ${formatDuration(catalogue('shared'))} beside ${formatDuration(restUs('shared'))} of everything else, where the publisher's was ${formatDuration(publishedCatalogueUs('shared'))} beside ${formatDuration(publishedRestUs('shared'))}${authorizeNote}.`,
+    `Each step removes catalogue work only, so its ratio grows with how much the step cheapens catalogue ` +
+      `resolution and with how large that resolution is against the rest of the call: sharing entries cuts the ` +
+      `catalogue segment ${formatRatio(factors.copy.ours)} here (${formatDuration(catalogue('rederive'))} ` +
+      `→ ${formatDuration(catalogue('shared'))}) against ${formatRatio(factors.copy.theirs)} published, and under ` +
+      `shared the catalogue segment is ${formatDuration(catalogue('shared'))} ` +
+      `beside ${formatDuration(restUs('shared'))} of everything else, where the publisher's ` +
+      `was ${formatDuration(publishedCatalogueUs('shared'))} ` +
+      `beside ${formatDuration(publishedRestUs('shared'))}${authorizeNote}.`,
   );
   const why = (direction: ReturnType<typeof compareRatio>, candidates: readonly (keyof typeof factors)[]): string => {
     const label = {
@@ -107,7 +126,10 @@ export function staircaseParagraph(results: ParagraphInput, anchors: AnchorFigur
       direction === 'steeper than' ? factors[key].ours > factors[key].theirs : factors[key].ours < factors[key].theirs,
     );
     if (moved.length === 0) return 'not by either factor alone, but by their product';
-    return `because ${joinClauses(moved.map((key) => (direction === 'steeper than' ? label[key] : opposite[key])))} here`;
+    return (
+      `because ${joinClauses(moved.map((key) => (direction === 'steeper than' ? label[key] : opposite[key])))} ` +
+      `here`
+    );
   };
   const readings: string[] = [];
   if (first !== 'close to')
@@ -125,17 +147,33 @@ export function staircaseParagraph(results: ParagraphInput, anchors: AnchorFigur
   const microTurn = turnMicros.find((m) => m.tool === 'mitata') ?? turnMicros[0];
   const catalogueRatio = compareRatio(ours.catalogueSharedOverTurn, anchors.ratios.catalogueSegmentSharedOverTurn);
   const publishedTurnShare = published('turn');
+  const publishedTurn =
+    `${publishedTurnShare.catalogueShareIsUpperBound === true ? 'under ' : ''}` +
+    `${formatShare(publishedTurnShare.catalogueShare)}`;
+  const microRead =
+    microTurn === undefined
+      ? ''
+      : ` — ${microTurn.tool} puts the read itself at ${Number(microTurn.p50Ns.toPrecision(3))} ns`;
   sentences.push(
-    `Under turn the catalogue segment is ${formatDuration(turnCatalogue)} at the median, ${formatShare(share('turn'))} of call time (published ${publishedTurnShare.catalogueShareIsUpperBound === true ? 'under ' : ''}${formatShare(publishedTurnShare.catalogueShare)}), and ${formatRatio(ours.catalogueSharedOverTurn)} below shared, ${catalogueRatio} the published ${formatRatio(anchors.ratios.catalogueSegmentSharedOverTurn)}${
-      atFloor
-        ? `; that segment is a field read at the clock's floor (one clock read costs ${formatDuration(results.timerOverheadUs)}), so the ratio is bounded by the timer rather than the kernel${microTurn === undefined ? '' : ` — ${microTurn.tool} puts the read itself at ${Number(microTurn.p50Ns.toPrecision(3))} ns`}`
-        : ''
-    }.`,
+    `Under turn the catalogue segment is ${formatDuration(turnCatalogue)} at the ` +
+      `median, ${formatShare(share('turn'))} of call time (published ${publishedTurn}), ` +
+      `and ${formatRatio(ours.catalogueSharedOverTurn)} below shared, ${catalogueRatio} the ` +
+      `published ${formatRatio(anchors.ratios.catalogueSegmentSharedOverTurn)}${
+        atFloor
+          ? `; that segment is a field read at the clock's floor (one clock read ` +
+            `costs ${formatDuration(results.timerOverheadUs)}), so the ratio is bounded by the timer rather than ` +
+            `the kernel${microRead}`
+          : ''
+      }.`,
   );
 
   const scale = (published('rederive').wholeCallMs * 1000) / call('rederive');
+  const distance =
+    scale >= 1 ? `${Number(scale.toPrecision(2))}× below` : `${Number((1 / scale).toPrecision(2))}× above`;
   sentences.push(
-    `Absolute times are ${scale >= 1 ? `${Number(scale.toPrecision(2))}× below` : `${Number((1 / scale).toPrecision(2))}× above`} the publisher's (rederive call), which belongs to the machine and to this world's deliberately cheap handlers, not to the claim; the ratios and shares are the comparison.`,
+    `Absolute times are ${distance} ` +
+      `the publisher's (rederive call), which belongs to the machine and to this world's deliberately cheap ` +
+      `handlers, not to the claim; the ratios and shares are the comparison.`,
   );
   return sentences.join(' ');
 }

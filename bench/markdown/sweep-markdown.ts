@@ -7,7 +7,7 @@
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { markdownTable } from 'markdown-table';
 import type { SweepPoint, SweepResults } from '../results/sweep-schema.js';
-import { formatInteger, formatMicrosOrMillis as us, formatRatio } from '../format/index.js';
+import { formatInteger, formatLoadAverage, formatMicrosOrMillis as us, formatRatio } from '../format/index.js';
 
 /** A table whose first column names the row and whose figures are right-aligned. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -58,9 +58,8 @@ function pushToolsCurve(
   );
   if (slopes.length > 0) {
     out.push('');
-    out.push(
-      `Fitted log–log slopes (N ${slopes[0]!.fromTools}–${slopes[0]!.toTools}): ${slopes.map((s) => `${s.metric.replace('P50Us', '')} ${s.slope}`).join(', ')}.`,
-    );
+    const fitted = slopes.map((s) => `${s.metric.replace('P50Us', '')} ${s.slope}`).join(', ');
+    out.push(`Fitted log–log slopes (N ${slopes[0]!.fromTools}–${slopes[0]!.toTools}): ${fitted}.`);
   }
 }
 
@@ -133,7 +132,8 @@ function callTarget(
 ): SweepTarget {
   const small = turnAt(results, 1, unsignalled) ?? turnAt(results, 20, unsignalled);
   return ratioTarget(
-    `${label}: turn call p50 at 10,000 tools within 1.2× of the ${small === undefined ? '19' : toolsLabel(small)}-tool figure`,
+    `${label}: turn call p50 at 10,000 tools within 1.2× of ` +
+      `the ${small === undefined ? '19' : toolsLabel(small)}-tool figure`,
     turnAt(results, 10000, unsignalled),
     small,
     1.2,
@@ -202,7 +202,8 @@ export function checkSweepTargets(results: SweepResults): SweepTarget[] {
   const at20 = turnAt(results, 20, true);
   const at2000 = turnAt(results, 2000, true);
   // Open, not failing (ADR 0047, second amendment): two p50s from separate points, in CI from separate shard
-  // processes, with no interval between them; four CI-sized runs at one tree read 2.51×, 3.85×, 5.04× and 5.23×.
+  // processes, with no interval between them; four CI-sized runs at one tree read 2.51×, 3.85×, 5.04× and 5.23×
+  // (`costlab sweep --quick` in two shards then `--merge`, as .ci/run runs it, at e0d2839).
   // The cost it watches fails CI through the gate's opening-2000-unsignalled instruction lane instead.
   targets.push(
     ratioTarget(
@@ -285,12 +286,17 @@ function changedNote(results: SweepResults): string | undefined {
     const unchanged = turnAt(results, changed?.tools ?? 2000, !signalled);
     if (changed === undefined || unchanged === undefined) continue;
     parts.push(
-      `${label}, ${us(changed.boundaryP50Us)} against ${us(unchanged.boundaryP50Us)} unchanged (${formatRatio(changed.boundaryP50Us / unchanged.boundaryP50Us)}, ${changed.definitionsCompiledPerTurn} definition compiled a turn)`,
+      `${label}, ${us(changed.boundaryP50Us)} against ${us(unchanged.boundaryP50Us)} unchanged ` +
+        `(${formatRatio(changed.boundaryP50Us / unchanged.boundaryP50Us)}, ${changed.definitionsCompiledPerTurn} ` +
+        `definition compiled a turn)`,
     );
   }
   return parts.length === 0
     ? undefined
-    : `One tool of 2,000 given new content every turn (the \`changed\` points): ${parts.join('; ')}. Such a turn compiles the one definition, builds a new shape and hashes the whole kept catalogue afresh: SPEC §1.7's \`catalogHash\` is one sha-256 over the canonical text of every kept tool, so its cost is the catalogue's, not the change's.`;
+    : `One tool of 2,000 given new content every turn (the \`changed\` points): ${parts.join('; ')}. Such a turn ` +
+        `compiles the one definition, builds a new shape and hashes the whole kept catalogue afresh: SPEC §1.7's ` +
+        `\`catalogHash\` is one sha-256 over the canonical text of every kept tool, so its cost is the catalogue's, ` +
+        `not the change's.`;
 }
 
 /**
@@ -304,9 +310,13 @@ function settlingNote(points: readonly SweepPoint[]): string | undefined {
   const range = (lo: number, hi: number): string =>
     lo === hi ? formatInteger(lo) : `${formatInteger(lo)}–${formatInteger(hi)}`;
   return (
-    `Every point ran unmeasured turns before its measured ones (${range(Math.min(...warm), Math.max(...warm))} here): a fixed warm-up, then on until a set number of turns or a time cap, whichever came first. ` +
-    'V8 optimises code that runs once per turn (lease open, the derivation, the listing) only after some thousands of turns, so without settling the first point of a curve was measured on less optimised code than the points after it ' +
-    '(at f984c79 the 19-tool `turn` boundary read 34.7 µs against 25.5 µs at 218 tools): each point is now measured in the same state, whatever ran before it.'
+    `Every point ran unmeasured turns before its measured ones (${range(Math.min(...warm), Math.max(...warm))} ` +
+    `here): a fixed warm-up, then on until a set number of turns or a time cap, whichever came first. ` +
+    'V8 optimises code that runs once per turn (lease open, the derivation, the listing) only after some ' +
+    'thousands of turns, so without settling the first point of a curve was measured on less optimised code than ' +
+    'the points after it ' +
+    '(at f984c79 the 19-tool `turn` boundary read 34.7 µs against 25.5 µs at 218 tools): each point is now ' +
+    'measured in the same state, whatever ran before it.'
   );
 }
 
@@ -315,13 +325,18 @@ export function renderSweepMarkdown(results: SweepResults): string {
   out.push('## Catalogue resolution at scale');
   out.push('');
   out.push(
-    `Command ${markdownCode(results.command, 1_000)} at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (working tree dirty)' : ''}, ${results.createdAt}; ` +
-      `${results.environment.cpuModel}, ${results.environment.cores} cores, Node ${results.environment.node}; load average ${results.loadAverage.start.toFixed(1)} at start, ${results.loadAverage.end.toFixed(1)} at end. ` +
+    `Command ${markdownCode(results.command, 1_000)} at commit ` +
+      `\`${results.commit.slice(0, 12)}\`${results.dirty ? ' (working tree dirty)' : ''}, ${results.createdAt}; ` +
+      `${results.environment.cpuModel}, ${results.environment.cores} cores, Node ${results.environment.node}; ` +
+      `load average ${formatLoadAverage(results.loadAverage.start)} at ` +
+      `start, ${formatLoadAverage(results.loadAverage.end)} at end. ` +
       'Absolute times on a loaded machine are inflated and noisy; read the ratios and slopes within the run.',
   );
   out.push('');
   out.push(
-    'N counts provider tools (the 18 static reference tools come on top); P providers share them; C calls per turn are the first C attempts of the reference workload; G grants per principal. Per point: p50 over the measured turns; "amortized" is the whole turn (open to close) over C.',
+    'N counts provider tools (the 18 static reference tools come on top); P providers share them; C calls per ' +
+      'turn are the first C attempts of the reference workload; G grants per principal. Per point: p50 over the ' +
+      'measured turns; "amortized" is the whole turn (open to close) over C.',
   );
   out.push('');
   const settled = settlingNote(results.points);
@@ -330,7 +345,11 @@ export function renderSweepMarkdown(results: SweepResults): string {
     out.push('');
   }
   out.push(
-    'Two kinds of provider, every table and target naming its kind: **with a change signal** (the generated providers declare a catalogue revision that does not move, ADR 0021; `rederive` and `shared` ignore it) and **without a change signal** (the same providers declaring none, as most hosts write them: asked every turn, their answer compared with the last by identity, ADR 0046). The `turn` N curve is measured for both, side by side.',
+    'Two kinds of provider, every table and target naming its kind: **with a change signal** (the generated ' +
+      'providers declare a catalogue revision that does not move, ADR 0021; `rederive` and `shared` ignore it) and ' +
+      '**without a change signal** (the same providers declaring none, as most hosts write them: asked every turn, ' +
+      'their answer compared with the last by identity, ADR 0046). The `turn` N curve is measured for both, side ' +
+      'by side.',
   );
   for (const strategy of ['rederive', 'shared', 'turn'] as const) {
     const curve = results.points
@@ -363,7 +382,9 @@ export function renderSweepMarkdown(results: SweepResults): string {
     out.push('### One tool changed every turn, `turn` (P = 1, C = 27, G = 6)');
     out.push('');
     out.push(
-      "A new definition object with new content (its description names the turn) for one tool in the middle of the name order, every turn; with the signal, the revision moves every turn with it. Beside it, the same kind's unchanged point of the same N.",
+      'A new definition object with new content (its description names the turn) for one tool in the middle of ' +
+        'the name order, every turn; with the signal, the revision moves every turn with it. Beside it, the same ' +
+        "kind's unchanged point of the same N.",
     );
     out.push('');
     const rows = changed.flatMap((p) => {
@@ -388,9 +409,9 @@ export function renderSweepMarkdown(results: SweepResults): string {
     );
     const all = [...base.map((p) => ({ ...p, axis })), ...rows].sort((a, b) => a.tools - b.tools || a[axis] - b[axis]);
     out.push('');
-    out.push(
-      `### ${axis === 'providers' ? 'P providers' : axis === 'calls' ? 'C calls per turn' : 'G grants per principal'}, \`turn\`, providers with a change signal`,
-    );
+    const heading =
+      axis === 'providers' ? 'P providers' : axis === 'calls' ? 'C calls per turn' : 'G grants per principal';
+    out.push(`### ${heading}, \`turn\`, providers with a change signal`);
     out.push('');
     out.push(
       table(
@@ -404,7 +425,9 @@ export function renderSweepMarkdown(results: SweepResults): string {
     out.push('### tools/list beside the official SDK (in-memory transport, same run)');
     out.push('');
     out.push(
-      "SDK: `McpServer` with the N tools declared with zod schemas, tools/list round trip. costlab: the turn's listing over MCP — bridge open (lease + kernel listing) plus the tools/list round trip; the round trip alone beside it.",
+      "SDK: `McpServer` with the N tools declared with zod schemas, tools/list round trip. costlab: the turn's " +
+        'listing over MCP — bridge open (lease + kernel listing) plus the tools/list round trip; the round trip ' +
+        'alone beside it.',
     );
     out.push('');
     out.push(
@@ -424,10 +447,14 @@ export function renderSweepMarkdown(results: SweepResults): string {
     out.push('');
     out.push('### Skipped');
     out.push('');
-    for (const s of results.skipped)
+    for (const s of results.skipped) {
+      const unsignalled = s.changeSignal === false ? ' without a change signal' : '';
+      const changed = (s.changedTools ?? 0) > 0 ? `, ${s.changedTools} changed a turn` : '';
       out.push(
-        `- ${s.strategy} N=${s.tools} P=${s.providers} C=${s.calls} G=${s.grants}${s.changeSignal === false ? ' without a change signal' : ''}${(s.changedTools ?? 0) > 0 ? `, ${s.changedTools} changed a turn` : ''} (${s.axis} curve): ${escapeMarkdown(s.reason, 1_000)}`,
+        `- ${s.strategy} N=${s.tools} P=${s.providers} C=${s.calls} G=${s.grants}${unsignalled}${changed} ` +
+          `(${s.axis} curve): ${escapeMarkdown(s.reason, 1_000)}`,
       );
+    }
   }
   out.push('');
   out.push('### Targets (this run)');
@@ -437,7 +464,8 @@ export function renderSweepMarkdown(results: SweepResults): string {
   if (note !== undefined) out.push('', note);
   out.push('');
   out.push(
-    'A missed `ratio` target (a ratio or a fitted slope, judged within this run) fails `costlab sweep`; an `absolute` ceiling in µs belongs to a machine and is reported only.',
+    'A missed `ratio` target (a ratio or a fitted slope, judged within this run) fails `costlab sweep`; an ' +
+      '`absolute` ceiling in µs belongs to a machine and is reported only.',
   );
   out.push('');
   return out.join('\n');
@@ -453,8 +481,12 @@ export function renderSweepMarkdown(results: SweepResults): string {
 export function renderSweepSummary(results: SweepResults, source: string): string {
   const out: string[] = ['## Catalogue resolution at scale', ''];
   out.push(
-    `From \`${source}\`: \`${results.command}\` at commit \`${results.commit.slice(0, 12)}\`${results.dirty ? ' (dirty)' : ''}, ${results.createdAt}, load average ${results.loadAverage.start.toFixed(1)} → ${results.loadAverage.end.toFixed(1)} on ${results.environment.cores} cores. ` +
-      'N provider tools on top of the 18 static ones, one provider, 27 calls a turn, 6 grants; p50s. Every curve, the P, C and G axes and what was skipped are in `scale-sweep.md`.',
+    `From \`${source}\`: \`${results.command}\` at commit ` +
+      `\`${results.commit.slice(0, 12)}\`${results.dirty ? ' (dirty)' : ''}, ${results.createdAt}, load ` +
+      `average ${formatLoadAverage(results.loadAverage.start)} → ${formatLoadAverage(results.loadAverage.end)} ` +
+      `on ${results.environment.cores} cores. ` +
+      'N provider tools on top of the 18 static ones, one provider, 27 calls a turn, 6 grants; p50s. Every ' +
+      'curve, the P, C and G axes and what was skipped are in `scale-sweep.md`.',
   );
   const sizes = [...new Set(results.points.filter((p) => p.axis === 'tools').map((p) => p.tools))].sort(
     (a, b) => a - b,
@@ -527,7 +559,8 @@ export function renderSweepSummary(results: SweepResults, source: string): strin
   if (results.sdk.length > 0) {
     out.push(
       '',
-      `tools/list over the in-memory transport, SDK \`McpServer\` ÷ costlab (above 1: costlab cheaper): ${results.sdk.map((s) => `N=${formatInteger(s.tools)} ${s.sdkOverCostlab}×`).join(', ')}.`,
+      `tools/list over the in-memory transport, SDK \`McpServer\` ÷ costlab (above 1: costlab ` +
+        `cheaper): ${results.sdk.map((s) => `N=${formatInteger(s.tools)} ${s.sdkOverCostlab}×`).join(', ')}.`,
     );
   }
   out.push('', targetsTable(results, 'sweep target'));

@@ -30,7 +30,9 @@ export function worldsOf(
   const worlds: NamedStaircase[] = [
     {
       name: 'reference',
-      about: `${results.workload.definitions} definitions, 1 from a provider, the bench actor's 6 grants, trail in memory`,
+      about:
+        `${results.workload.definitions} definitions, 1 from a provider, the bench actor's 6 grants, trail in ` +
+        `memory`,
       strategies: results.strategies,
       staircase: results.staircase,
     },
@@ -39,7 +41,10 @@ export function worldsOf(
   if (p !== undefined) {
     worlds.push({
       name: p.shape.name,
-      about: `${p.shape.tools} definitions, ${p.shape.providerTools} from a provider${p.shape.searchOptions ? ' (the large search)' : ''}, ${p.shape.grants} grants, trail to a ${p.shape.sink} sink${p.shape.schemaArguments ? ", arguments parsed against each tool's schema" : ''}`,
+      about:
+        `${p.shape.tools} definitions, ${p.shape.providerTools} from a ` +
+        `provider${p.shape.searchOptions ? ' (the large search)' : ''}, ${p.shape.grants} grants, trail to ` +
+        `a ${p.shape.sink} sink${p.shape.schemaArguments ? ", arguments parsed against each tool's schema" : ''}`,
       strategies: p.strategies,
       staircase: p.staircase,
     });
@@ -67,13 +72,16 @@ export function twoWorldsLines(worlds: readonly NamedStaircase[], anchors: Ancho
   figures.forEach((figure, i) => {
     const first = verdicts[0]![i]!;
     lines.push(
-      `  ${figure.padEnd(width)}  ${verdicts.map((rows) => cell(rows[i]!).padEnd(20)).join(' ')}  ${formatPublished(first)}`,
+      `  ${figure.padEnd(width)}  ${verdicts.map((rows) => cell(rows[i]!).padEnd(20)).join(' ')} ` +
+        ` ${formatPublished(first)}`,
     );
   });
-  for (const world of worlds)
-    lines.push(
-      `  ${world.name}: ${world.about}; call p50 ${(['rederive', 'shared', 'turn'] as const).map((name) => formatDuration(world.strategies[name].call.p50Us)).join(' / ')}`,
+  for (const world of worlds) {
+    const calls = (['rederive', 'shared', 'turn'] as const).map((name) =>
+      formatDuration(world.strategies[name].call.p50Us),
     );
+    lines.push(`  ${world.name}: ${world.about}; call p50 ${calls.join(' / ')}`);
+  }
   return lines;
 }
 
@@ -84,7 +92,12 @@ export function makeupLines(worlds: readonly NamedStaircase[], anchors: AnchorFi
     const published =
       m.published === undefined
         ? ''
-        : `; published: authorization ${formatDuration(m.published.authorizeP50Us)} of ${formatDuration(m.published.callP50Us)} (${formatShare(m.published.authorizeOfCall)})`;
-    return `${world.name} turn call ${formatDuration(m.callP50Us)}: authorization ${formatDuration(m.authorizeP50Us)} (${formatShare(m.authorizeOfCall)}), discovery ${formatDuration(m.discoverP50Us)}, remainder ${formatDuration(m.remainderP50Us)}, catalogue ${formatDuration(m.catalogueP50Us)}${published}`;
+        : `; published: authorization ${formatDuration(m.published.authorizeP50Us)} ` +
+          `of ${formatDuration(m.published.callP50Us)} (${formatShare(m.published.authorizeOfCall)})`;
+    return (
+      `${world.name} turn call ${formatDuration(m.callP50Us)}: authorization ${formatDuration(m.authorizeP50Us)} ` +
+      `(${formatShare(m.authorizeOfCall)}), discovery ${formatDuration(m.discoverP50Us)}, ` +
+      `remainder ${formatDuration(m.remainderP50Us)}, catalogue ${formatDuration(m.catalogueP50Us)}${published}`
+    );
   });
 }

@@ -2,8 +2,8 @@
  * The microbenchmark suite as `costlab bench` folds it into `micro`: every
  * segment case under tinybench and, outside quick mode, under mitata too — two
  * independent samplers agreeing is the check that a figure is the segment's
- * and not the tool's. Quick mode (CI) keeps tinybench at 40 ms a case: about
- * half a second for the whole suite.
+ * and not the tool's. Quick mode (CI) keeps tinybench at 40 ms a case, so
+ * the suite stays a small part of a quick run.
  */
 import type { MicroBench } from '../results/results-schema.js';
 import { runWithMitata } from './mitata-runner.js';

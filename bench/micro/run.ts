@@ -20,11 +20,13 @@ if (values.json === true) {
   const ns = (value: number | undefined): string => (value === undefined ? '' : formatNanosOrMicros(value));
   const nameWidth = Math.max(...results.map((r) => r.name.length));
   process.stdout.write(
-    `${'segment case'.padEnd(nameWidth)}  tool       ${'mean'.padStart(12)} ${'p50'.padStart(12)} ${'p99'.padStart(12)} samples\n`,
+    `${'segment case'.padEnd(nameWidth)}  tool      ` +
+      ` ${'mean'.padStart(12)} ${'p50'.padStart(12)} ${'p99'.padStart(12)} samples\n`,
   );
   for (const r of results) {
     process.stdout.write(
-      `${r.name.padEnd(nameWidth)}  ${r.tool.padEnd(9)}  ${ns(r.meanNs).padStart(12)} ${ns(r.p50Ns).padStart(12)} ${ns(r.p99Ns).padStart(12)} ${r.samples}\n`,
+      `${r.name.padEnd(nameWidth)}  ${r.tool.padEnd(9)} ` +
+        ` ${ns(r.meanNs).padStart(12)} ${ns(r.p50Ns).padStart(12)} ${ns(r.p99Ns).padStart(12)} ${r.samples}\n`,
     );
   }
 }

@@ -19,7 +19,7 @@ import { notApplicableBecause, SCENARIO_NEEDS } from './scenario-needs.js';
 
 const SUITE_PACKAGE = '@modelcontextprotocol/conformance@0.1.16';
 const SUITE_NODE = 'node@22';
-/** The whole suite, npx's first install included: a bound, not an estimate (about 5 s of scenarios once installed). */
+/** The whole suite, npx's first install included: a bound, not an estimate (the scenarios alone take seconds). */
 const SUITE_TIMEOUT_MS = 10 * 60_000;
 
 interface OfficialScenario {

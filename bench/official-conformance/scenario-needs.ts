@@ -102,7 +102,11 @@ export function notApplicableBecause(
   if (need.capability !== undefined && !declares(capabilities, need.capability))
     return `needs the ${need.capability} capability, which the server does not declare`;
   if (need.tool !== undefined && !offer.tools.has(need.tool.name)) {
-    return `needs the suite's fixture tool ${need.tool.name}${need.tool.behaviour === undefined ? '' : `, a tool that ${need.tool.behaviour}`}, which the server does not list`;
+    return (
+      `needs the suite's fixture ` +
+      `tool ${need.tool.name}${need.tool.behaviour === undefined ? '' : `, a tool that ${need.tool.behaviour}`}, ` +
+      `which the server does not list`
+    );
   }
   if (need.fixture !== undefined && !offer.fixtures.has(need.fixture.name))
     return `needs the suite's fixture ${need.fixture.kind} ${need.fixture.name}, which the server does not list`;

@@ -48,7 +48,8 @@ export async function startSelfServer(): Promise<SelfServer> {
       () =>
         reject(
           new Error(
-            `costlab serve --http printed no connection config within ${START_TIMEOUT_MS / 1000} s: ${tailLines(log, 5)}`,
+            `costlab serve --http printed no connection config within ${START_TIMEOUT_MS / 1000} ` +
+              `s: ${tailLines(log, 5)}`,
           ),
         ),
       START_TIMEOUT_MS,

@@ -6,7 +6,7 @@
  * the socket read) once they pass the bound of the request the body answers.
  * The SDK's transport reads a JSON answer whole (`response.json()`) and an
  * event whole before it parses either, so without the meter a 480 MB answer
- * was held whole before any size was judged.
+ * (a hostile target's, ADR 0043) was held whole before any size was judged.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 

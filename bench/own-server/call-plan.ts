@@ -57,7 +57,8 @@ function destructiveReason(tool: Record<string, unknown>): string {
   const annotations = (tool['annotations'] ?? {}) as { destructiveHint?: unknown };
   return annotations.destructiveHint === true
     ? 'may be destructive (destructiveHint: true); pass --allow-destructive to call it'
-    : 'may be destructive (no destructiveHint and not readOnlyHint: true, so MCP assumes it is); pass --allow-destructive to call it';
+    : 'may be destructive (no destructiveHint and not readOnlyHint: true, so MCP assumes it is); pass ' +
+        '--allow-destructive to call it';
 }
 
 function keyOf(tool: string, args: Record<string, unknown>): string {
@@ -78,7 +79,9 @@ export async function generateArguments(
     try {
       value = await generate(inputSchema as JsonSchema, { ...GENERATOR_OPTIONS, seed: seed + attempt });
     } catch (error) {
-      last = `the generator refused the schema: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+      last =
+        `the generator refused the ` +
+        `schema: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
       continue;
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {

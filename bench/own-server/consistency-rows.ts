@@ -211,7 +211,8 @@ function judgeStable(observations: readonly IdentityObservation[], redactor?: Re
   return row(
     'listing-stable',
     'pass',
-    `${compared} consecutive listings compared across ${observations.length} identit${observations.length === 1 ? 'y' : 'ies'}; all identical`,
+    `${compared} consecutive listings compared across ${observations.length} ` +
+      `identit${observations.length === 1 ? 'y' : 'ies'}; all identical`,
     compared,
     evidence(observations[0]?.identity.name ?? '', first?.frame, redactor),
   );
@@ -383,11 +384,12 @@ function judgeCacheScope(observations: readonly IdentityObservation[], redactor?
     return row('cache-scope-private', 'not_applicable', 'no list result carries ttlMs or cacheScope', 0);
   const differ =
     listed.length >= 2 && listed.some((o) => listingDifference(listed[0]!.listings[0]!, o.listings[0]!) !== undefined);
+  const sameFor = listed.length >= 2 ? 'are the same for every identity' : 'seen for one identity only';
   if (!differ)
     return row(
       'cache-scope-private',
       'pass',
-      `caching hints present; listings ${listed.length >= 2 ? 'are the same for every identity' : 'seen for one identity only'}, so any scope is safe`,
+      `caching hints present; listings ${sameFor}, so any scope is safe`,
       hinted.length,
     );
   const shared = hinted.filter(({ listing }) => listing.result['cacheScope'] !== 'private');
@@ -402,7 +404,10 @@ function judgeCacheScope(observations: readonly IdentityObservation[], redactor?
   return row(
     'cache-scope-private',
     'fail',
-    `listings differ by identity, yet ${first.o.identity.name}'s list result says cacheScope: ${shown(redactor, JSON.stringify(first.listing.result['cacheScope']) ?? '(absent)')} with ttlMs ${shown(redactor, JSON.stringify(first.listing.result['ttlMs']) ?? '(absent)')}: a shared cache would serve one identity's listing to another`,
+    `listings differ by identity, yet ${first.o.identity.name}'s list result says ` +
+      `cacheScope: ${shown(redactor, JSON.stringify(first.listing.result['cacheScope']) ?? '(absent)')} with ` +
+      `ttlMs ${shown(redactor, JSON.stringify(first.listing.result['ttlMs']) ?? '(absent)')}: a shared cache would ` +
+      `serve one identity's listing to another`,
     hinted.length,
     evidence(first.o.identity.name, first.listing.frame, redactor),
   );
@@ -487,12 +492,17 @@ function judgeStructured(
   if (declaring === 0)
     return row('structured-content-valid', 'not_applicable', 'no listed tool declares an outputSchema', 0);
   const skipped = (calls ?? []).filter((call) => call.status === 'skipped').length;
+  const unchecked =
+    calls === undefined || calls.length === 0
+      ? 'no calls planned: add calls to the config or run with --calls all'
+      : `${skipped} call(s) skipped`;
   return row(
     'structured-content-valid',
     'pass',
     judged.length === 0
-      ? `${declaring} tool(s) declare an outputSchema; none answered a call with a result to check (${calls === undefined || calls.length === 0 ? 'no calls planned: add calls to the config or run with --calls all' : `${skipped} call(s) skipped`})`
-      : `${judged.length} result(s) of the ${declaring} tool(s) declaring an outputSchema, every structuredContent valid`,
+      ? `${declaring} tool(s) declare an outputSchema; none answered a call with a result to check (${unchecked})`
+      : `${judged.length} result(s) of the ${declaring} tool(s) declaring an outputSchema, every ` +
+          `structuredContent valid`,
     judged.length,
   );
 }

@@ -96,7 +96,9 @@ export class FrameTap extends ForwardingTransport {
         this.#violation(
           new TargetFailure(
             'too_many_frames',
-            `target ${target} sent more than ${limits.maxFramesPerRequest} frames while ${this.#pending.get(id)} (id ${JSON.stringify(id)}) was open, past ${limitLabel(limits, 'maxFramesPerRequest')}`,
+            `target ${target} sent more than ${limits.maxFramesPerRequest} frames ` +
+              `while ${this.#pending.get(id)} (id ${JSON.stringify(id)}) was open, ` +
+              `past ${limitLabel(limits, 'maxFramesPerRequest')}`,
           ),
         );
       }
@@ -112,7 +114,8 @@ export class FrameTap extends ForwardingTransport {
       this.#violation(
         new TargetFailure(
           'notification_flood',
-          `target ${target} sent more than ${limits.maxNotificationsPerSecond} notifications within one second (the last ${message.method}), past ${limitLabel(limits, 'maxNotificationsPerSecond')}`,
+          `target ${target} sent more than ${limits.maxNotificationsPerSecond} notifications within one second ` +
+            `(the last ${message.method}), past ${limitLabel(limits, 'maxNotificationsPerSecond')}`,
         ),
       );
     }

@@ -45,7 +45,8 @@ function nodeCommandOf(spec: TargetSpec): string {
   const base = path.basename(spec.command);
   if (spec.command === process.execPath || base === 'node' || base === 'node.exe') return process.execPath;
   throw new TargetNotProfilable(
-    `profile --target runs the server under 0x, which profiles node; '${base}' is not node (start the server with node …)`,
+    `profile --target runs the server under 0x, which profiles node; '${base}' is not node (start the server ` +
+      `with node …)`,
   );
 }
 

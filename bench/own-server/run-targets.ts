@@ -137,7 +137,8 @@ export async function runTargets(options: TargetRunOptions): Promise<TargetRepor
     }
     const last = targets.at(-1)!;
     options.onProgress?.(
-      `${spec.text}: ${last.status}${last.failure === undefined ? '' : ` (${last.failure.code})`} in ${formatSeconds(last.elapsedMs)}`,
+      `${spec.text}: ${last.status}${last.failure === undefined ? '' : ` (${last.failure.code})`} ` +
+        `in ${formatSeconds(last.elapsedMs)}`,
     );
   }
   const cpu = cpus();

@@ -47,7 +47,9 @@ function inputSchemaProblem(schema: unknown): string | undefined {
     return `inputSchema.type is ${JSON.stringify(record['type']) ?? 'absent'}, not "object"`;
   const ajv = validatorFor(record);
   if (!ajv.validateSchema(record))
-    return `not a valid JSON Schema: ${ajv.errors?.[0] === undefined ? 'rejected by the meta-schema' : firstError(ajv, ajv.errors)}`;
+    return `not a valid JSON Schema: ${
+      ajv.errors?.[0] === undefined ? 'rejected by the meta-schema' : firstError(ajv, ajv.errors)
+    }`;
   try {
     ajv.compile(record);
     // Compiled schemas are cached by content; drop them so a long run does not grow the cache.

@@ -185,7 +185,8 @@ export async function resolveIdentities(
       } catch {
         // The file's content is a secret: say which file, not what was in it.
         throw new CredentialMissing(
-          `identity '${identity.name}' headersFile ${identity.headersFile} is not a readable JSON object of header names to string values`,
+          `identity '${identity.name}' headersFile ${identity.headersFile} is not a readable JSON object of ` +
+            `header names to string values`,
         );
       }
       for (const [name, value] of Object.entries(parsed)) {

@@ -69,6 +69,7 @@ export function frameTooLarge(
   const what = method === undefined ? 'a frame' : `a frame while ${method} was open`;
   return new TargetFailure(
     bound.code,
-    `target ${target} sent ${what} of ${arriving ? 'more than ' : ''}${bytes} bytes${arriving ? ' (refused as it arrived)' : ''}, past ${limitLabel(limits, bound.limit)}`,
+    `target ${target} sent ${what} of ${arriving ? 'more than ' : ''}${bytes} ` +
+      `bytes${arriving ? ' (refused as it arrived)' : ''}, past ${limitLabel(limits, bound.limit)}`,
   );
 }

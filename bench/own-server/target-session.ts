@@ -279,7 +279,8 @@ export class TargetSession {
       this.#fail(
         new TargetFailure(
           'garbage_on_stdout',
-          `the target wrote a line that is not a JSON-RPC message: ${this.#options.redactor.scrub(error.message).slice(0, 200)}`,
+          `the target wrote a line that is not a JSON-RPC ` +
+            `message: ${this.#options.redactor.scrub(error.message).slice(0, 200)}`,
         ),
       );
   }
@@ -362,7 +363,8 @@ export class TargetSession {
       if (bytes > this.#options.limits.maxListingBytes) {
         const failure = new TargetFailure(
           'listing_too_large',
-          `target ${this.#target} answered tools/list with ${bytes} bytes over ${pages + 1} page(s), past ${limitLabel(this.#options.limits, 'maxListingBytes')}`,
+          `target ${this.#target} answered tools/list with ${bytes} bytes over ${pages + 1} page(s), ` +
+            `past ${limitLabel(this.#options.limits, 'maxListingBytes')}`,
         );
         this.#fail(failure);
         throw failure;

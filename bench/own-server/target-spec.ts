@@ -24,7 +24,8 @@ export function parseTargetSpec(text: string): TargetSpec {
       // Operators (pipes, redirections, globs) would need a shell; a target is one command.
       if (typeof word !== 'string')
         throw new TargetSpecInvalid(
-          `--target stdio: takes one command and its arguments, without shell operators (found ${JSON.stringify(word)})`,
+          `--target stdio: takes one command and its arguments, without shell operators ` +
+            `(found ${JSON.stringify(word)})`,
         );
       args.push(word);
     }

@@ -22,17 +22,17 @@ export function summaryLines(kind: 'target-bench' | 'target-conformance', target
       : `${t.target}: FAILED, nothing measured: ${t.failure?.message ?? 'no cause recorded'}`,
   );
   for (const t of targets.filter((o) => o.status !== 'failed')) {
-    if (kind === 'target-conformance')
-      lines.push(
-        `${t.target}: ${counts(t)}${t.identityFailures === undefined ? '' : `; ${t.identityFailures.map((f) => `identity ${f.identity} failed part-way: ${f.message}`).join('; ')}`}`,
-      );
-    else {
+    if (kind === 'target-conformance') {
+      const failures = (t.identityFailures ?? []).map((f) => `identity ${f.identity} failed part-way: ${f.message}`);
+      lines.push(`${t.target}: ${counts(t)}${t.identityFailures === undefined ? '' : `; ${failures.join('; ')}`}`);
+    } else {
       const calls = t.cost?.calls ?? [];
       const skipped = calls.filter((c) => c.status === 'skipped').length;
       const refused = calls.filter((c) => c.answered === 'isError' || c.answered === 'jsonrpc-error').length;
       const timedOut = calls.filter((c) => c.answered === 'timeout').length;
       lines.push(
-        `${t.target}: measured; ${calls.length - skipped} call(s) made, ${refused} refused, ${timedOut} unanswered, ${skipped} skipped`,
+        `${t.target}: measured; ${calls.length - skipped} call(s) made, ${refused} refused, ${timedOut} ` +
+          `unanswered, ${skipped} skipped`,
       );
     }
   }

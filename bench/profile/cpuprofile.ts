@@ -81,7 +81,8 @@ export function parentsOf(profile: CpuProfile): Map<number, number> {
  * looks more exact but is not: on a busy machine the process is descheduled
  * or the sampler runs late, and the whole gap lands on whichever frame was
  * sampled before it — in one run here a cached getter sampled 3 times came
- * out at 464 ms. Counting spreads a gap over all frames alike, so shares are
+ * out at hundreds of milliseconds. Counting spreads a gap over all frames
+ * alike, so shares are
  * sample fractions whatever the machine was doing.
  */
 export function nodeSelfTimes(profile: CpuProfile): Map<number, number> {
@@ -96,7 +97,10 @@ export interface SamplingHealth {
   readonly samples: number;
   /** Median time between consecutive samples, µs. */
   readonly medianIntervalUs: number;
-  /** Fraction of the profile's span spent in intervals over `GAP_FACTOR` × the median: time the sampler did not see. */
+  /**
+   * Fraction of the profile's span spent in intervals over `GAP_FACTOR` × the median: time the sampler did not
+   * see.
+   */
   readonly gapShare: number;
 }
 

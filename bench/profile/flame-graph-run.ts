@@ -84,7 +84,8 @@ export async function recordFlameGraph(options: {
     if (main.length !== 1) {
       throw new ProfiledWrongThread(
         step,
-        `expected one isolate log naming the workload, found ${main.length} among [${candidates.map((c) => path.basename(c)).join(', ')}]`,
+        `expected one isolate log naming the workload, found ${main.length} among ` +
+          `[${candidates.map((c) => path.basename(c)).join(', ')}]`,
       );
     }
     const chosen = main[0]!;

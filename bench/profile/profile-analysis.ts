@@ -99,10 +99,13 @@ interface FrameAccumulator {
 function verdictStatement(kind: RegistrationVerdictKind, v: Omit<RegistrationVerdict, 'kind' | 'statement'>): string {
   const head =
     kind === 'dominant'
-      ? `Registration/validation work dominates: ${percent(v.shareOfKernel)} of kernel time is on a registration stack (threshold ${percent(DOMINANCE_THRESHOLD)})`
+      ? `Registration/validation work dominates: ${percent(v.shareOfKernel)} of kernel time is on a registration ` +
+        `stack (threshold ${percent(DOMINANCE_THRESHOLD)})`
       : kind === 'present'
-        ? `Registration/validation work is present but does not dominate: ${percent(v.shareOfKernel)} of kernel time is on a registration stack (threshold ${percent(DOMINANCE_THRESHOLD)})`
-        : `Registration/validation work is absent from the top ${v.topN} frames: ${percent(v.shareOfKernel)} of kernel time is on a registration stack`;
+        ? `Registration/validation work is present but does not dominate: ${percent(v.shareOfKernel)} of kernel ` +
+          `time is on a registration stack (threshold ${percent(DOMINANCE_THRESHOLD)})`
+        : `Registration/validation work is absent from the top ${v.topN} frames: ${percent(v.shareOfKernel)} of ` +
+          `kernel time is on a registration stack`;
   const first = v.firstRegistrationFrame;
   const frames =
     `${v.registrationTopFrames} of the top ${v.topN} frames spend most of their self time registering entries` +
@@ -112,7 +115,9 @@ function verdictStatement(kind: RegistrationVerdictKind, v: Omit<RegistrationVer
   const other =
     v.otherValidationTopFrames === 0
       ? ''
-      : `; ${v.otherValidationTopFrames} other schema-validation frame${v.otherValidationTopFrames === 1 ? '' : 's'} in the top ${v.topN} parse calls and contexts, not definitions`;
+      : `; ${v.otherValidationTopFrames} other schema-validation ` +
+        `frame${v.otherValidationTopFrames === 1 ? '' : 's'} in the top ${v.topN} parse calls and contexts, not ` +
+        `definitions`;
   return `${head}; ${frames}${other}.`;
 }
 

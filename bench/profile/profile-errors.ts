@@ -12,9 +12,8 @@ export class ProfilerFailed extends Error {
     readonly exitCode: number | null,
     readonly outputTail: string,
   ) {
-    super(
-      `${step} exited ${exitCode === null ? 'on a signal' : `with code ${exitCode}`}${outputTail === '' ? '' : `:\n${outputTail}`}`,
-    );
+    const how = exitCode === null ? 'on a signal' : `with code ${exitCode}`;
+    super(`${step} exited ${how}${outputTail === '' ? '' : `:\n${outputTail}`}`);
   }
 }
 
@@ -32,7 +31,8 @@ export class ClinicProducedNoFile extends Error {
     readonly outputTail: string,
   ) {
     super(
-      `clinic ${tool} exited ${exitCode ?? 'on a signal'} but wrote no ${tool} report into ${dest}${outputTail === '' ? '' : `:\n${outputTail}`}`,
+      `clinic ${tool} exited ${exitCode ?? 'on a signal'} but wrote no ${tool} report ` +
+        `into ${dest}${outputTail === '' ? '' : `:\n${outputTail}`}`,
     );
   }
 }

@@ -5,8 +5,8 @@
  * module-loader hooks run in their own worker. clinic injects its samplers
  * with `NODE_OPTIONS=-r …`, which that worker loads too, so clinic doctor's
  * sampler runs on both threads and writes both into one data file — by hand,
- * 128 of a run's 130 samples came from the idle loader thread and the chart
- * showed its 12 MB heap and calm event loop, not the workload's. (clinic
+ * nearly all of a run's samples came from the idle loader thread and the
+ * chart showed its small heap and calm event loop, not the workload's. (clinic
  * flame, collecting with 0x, meets the same two threads.) A bundle needs no
  * loader, so the process has one thread and clinic sees the workload.
  *
@@ -37,7 +37,9 @@ export async function bundleWorkload(repoRoot: string, outDir: string): Promise<
     target: `node${process.versions.node.split('.')[0]}`,
     tsconfig: path.join(repoRoot, 'tsconfig.json'),
     banner: {
-      js: "import { createRequire as __costlabCreateRequire } from 'node:module'; const require = __costlabCreateRequire(import.meta.url);",
+      js:
+        "import { createRequire as __costlabCreateRequire } from 'node:module'; const require = " +
+        '__costlabCreateRequire(import.meta.url);',
     },
     logLevel: 'silent',
   });

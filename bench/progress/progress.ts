@@ -74,7 +74,8 @@ export class Progress {
     }
     this.#lastDraw = now;
     this.#stream.write(
-      `${this.#name}: ${this.#label} ${done}/${total} (${percent(done, total)})${detail === '' ? '' : ` ${detail}`}, ${seconds(now - this.#startedAt)}\n`,
+      `${this.#name}: ${this.#label} ${done}/${total} ` +
+        `(${percent(done, total)})${detail === '' ? '' : ` ${detail}`}, ${seconds(now - this.#startedAt)}\n`,
     );
   }
 
@@ -99,7 +100,8 @@ export class Progress {
     const filled = total === 0 ? width : Math.round((done / total) * width);
     const elapsed = this.#now() - this.#startedAt;
     const eta = done === 0 ? '' : ` eta ${seconds((elapsed / done) * (total - done))}`;
-    return `${this.#label.padEnd(10)} [${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${percent(done, total).padStart(4)} ${detail}${eta}\u001b[K`;
+    const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+    return `${this.#label.padEnd(10)} [${bar}] ${percent(done, total).padStart(4)} ${detail}${eta}\u001b[K`;
   }
 
   #finishBar(): void {

@@ -121,9 +121,9 @@ async function chartDashboardHistory(
   const read = [];
   for (const file of files) {
     const history = await readDashboardHistory(file);
-    log(
-      `CI history from ${shownPath(file)} (${history.format}): ${history.runs.length} run(s)${history.passedOver > 0 ? `, ${history.passedOver} entr(ies) without costlab's figures passed over` : ''}`,
-    );
+    const passedOver =
+      history.passedOver > 0 ? `, ${history.passedOver} entr(ies) without costlab's figures passed over` : '';
+    log(`CI history from ${shownPath(file)} (${history.format}): ${history.runs.length} run(s)${passedOver}`);
     read.push(history);
   }
   const testbeds = [];
@@ -138,7 +138,9 @@ async function chartDashboardHistory(
       last: runs.at(-1)!.time,
       svg: await render('ci-history', dashboardHistoryChartSpec(runs, steps), {
         title: `History across CI runs, testbed ${group.testbed}`,
-        summary: `Whole call and catalogue segment medians across ${runs.length} CI run(s) on testbed ${group.testbed}, per strategy, log scale, with ${steps.length} step(s) marked`,
+        summary:
+          `Whole call and catalogue segment medians across ${runs.length} CI run(s) on testbed ${group.testbed}, ` +
+          `per strategy, log scale, with ${steps.length} step(s) marked`,
       }),
       steps: steps.map((step) => describeStep(step, (value) => formatMicros(value))),
     });
@@ -165,7 +167,8 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
   const tableEntries = byTestbed.flatMap((group) => group.entries);
   const steps = historySteps(chartedEntries);
   log(
-    `${collection.history.length} run(s) in history on ${byTestbed.length} testbed(s); latest is ${commitLabel(collection.latest.results)} (${collection.latest.file})`,
+    `${collection.history.length} run(s) in history on ${byTestbed.length} testbed(s); latest ` +
+      `is ${commitLabel(collection.latest.results)} (${collection.latest.file})`,
   );
   // Other writers' files (a baseline, dashboard exports) are expected; only a results file this reader cannot use is
   // news.
@@ -205,7 +208,9 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     {
       staircase: await render('staircase', staircaseChartSpec(staircaseRows(latest, figures)), {
         title: 'The staircase',
-        summary: `Whole call and catalogue segment medians per catalogue strategy, ours${figures === undefined ? '' : ' beside published'}, log scale`,
+        summary:
+          `Whole call and catalogue segment medians per catalogue strategy, ` +
+          `ours${figures === undefined ? '' : ' beside published'}, log scale`,
       }),
       segments: await render(
         'segments',
@@ -217,14 +222,17 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
       ),
       history: await render('history', historyChartSpec(historyRows(history, steps), history.map(commitLabel)), {
         title: 'History',
-        summary: `Whole call and catalogue segment medians across ${history.length} commit(s) on testbed ${collection.latest.testbed.id}, per strategy, log scale`,
+        summary:
+          `Whole call and catalogue segment medians across ${history.length} commit(s) on ` +
+          `testbed ${collection.latest.testbed.id}, per strategy, log scale`,
       }),
     };
   if (sweep !== undefined) {
     charts.sweep = await render('sweep', sweepChartSpec(sweepChartRows(sweep.results)), {
       title: 'Catalogue resolution at scale',
       summary:
-        'Listing, turn boundary, call and amortized per-call medians against N provider tools per strategy, log–log, with fitted slopes',
+        'Listing, turn boundary, call and amortized per-call medians against N provider tools per strategy, ' +
+        'log–log, with fitted slopes',
     });
   }
 
@@ -232,7 +240,8 @@ export async function buildReportSite(options: BuildReportOptions): Promise<Buil
     charts.map = await render('map', mapChartSpec(mapChartRows(map.results), map.results.axes), {
       title: 'The staircase map',
       summary:
-        'Both step ratios measured over provider tools × grants, coloured by measured ÷ published, the published band outlined, both worlds as points',
+        'Both step ratios measured over provider tools × grants, coloured by measured ÷ published, the ' +
+        'published band outlined, both worlds as points',
     });
   }
   const ciHistory =

@@ -8,8 +8,9 @@
  * number of splits tried (Bonferroni: the smallest of k p-values is not one
  * p-value), is below `maxPValue` and the means differ by at least
  * `minMagnitude`; then each side is searched the same way. The step starts at
- * the first commit after the split. Without the correction, a flat series of
- * 24 runs with ±5% noise showed a step at a two-run edge for 1 seed in 50.
+ * the first commit after the split. Without the correction, flat series of
+ * 24 runs with ±5% noise showed steps at two-run edges (8ebf6cb); with it,
+ * test/report/change-points.test.ts finds none in 200 such seeded series.
  *
  * One run is one value (its p50), so a step needs runs on both sides to be
  * seen: with `minRuns` 2, a step at the newest commit is confirmed by the next

@@ -68,7 +68,8 @@ export async function renderChartSvg(spec: TopLevelSpec, options: ChartSvgOption
     const named = raw.replace(
       /^<svg\b([^>]*)>/,
       (_tag, attributes: string) =>
-        `<svg${attributes} role="graphics-document document" aria-roledescription="chart" aria-label="${escapeXml(options.summary)}"><title>${escapeXml(options.title)}</title>`,
+        `<svg${attributes} role="graphics-document document" aria-roledescription="chart" ` +
+        `aria-label="${escapeXml(options.summary)}"><title>${escapeXml(options.title)}</title>`,
     );
     if (named === raw) throw new Error(`vega produced no <svg> root for chart '${options.title}'`);
     return { svg: named, warnings };

@@ -9,7 +9,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { figureKey, type DashboardRun } from './dashboard-history.js';
 import { historyChartSpec, measureLabel, stepMarkText, type HistoryRow } from './history-chart.js';
 import { STEP_MEASURES, STEP_SERIES, stepsIn, type HistoryStepOf } from './history-steps.js';
-import { formatMicros } from '../format/index.js';
+import { formatLoadAverage, formatMicros } from '../format/index.js';
 
 /** Seven hex digits, as everywhere else on the page (`history-chart.ts`, commitLabel). */
 const runLabel = (run: DashboardRun): string => run.commit.slice(0, 7);
@@ -35,7 +35,10 @@ function dashboardHistoryRows(
         const micros = run.figures.get(figureKey(series, measure));
         if (micros === undefined) return [];
         const step = steps.find((s) => s.entry === run && s.series === series && s.measure === measure);
-        const noise = run.noisy ? ` · noisy, load ${run.loadPerCore?.toFixed(2)} per core` : '';
+        const noise =
+          run.noisy && run.loadPerCore !== undefined
+            ? ` · noisy, load ${formatLoadAverage(run.loadPerCore, 2)} per core`
+            : '';
         return [
           {
             commit: runLabel(run),
@@ -43,7 +46,9 @@ function dashboardHistoryRows(
             series,
             measure: measureLabel(measure),
             micros,
-            description: `${runLabel(run)} (${run.time.slice(0, 10)}) · ${series} · ${measureLabel(measure)} = ${formatMicros(micros)} µs${noise}`,
+            description:
+              `${runLabel(run)} (${run.time.slice(0, 10)}) · ${series} · ${measureLabel(measure)} ` +
+              `= ${formatMicros(micros)} µs${noise}`,
             step: step === undefined ? '' : stepMarkText(step),
             noisy: run.noisy,
           },

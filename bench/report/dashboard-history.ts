@@ -231,7 +231,8 @@ export async function readDashboardHistory(file: string): Promise<DashboardHisto
       : undefined;
   if (read === undefined) {
     throw new DashboardHistoryUnreadable(
-      `${file}: neither github-action-benchmark's data file ({ entries: { <suite>: [{ commit, date, benches }] } }) nor a Bencher perf export ({ results: [{ testbed, benchmark, measure, metrics }] })`,
+      `${file}: neither github-action-benchmark's data file ({ entries: { <suite>: [{ commit, date, benches }] ` +
+        `} }) nor a Bencher perf export ({ results: [{ testbed, benchmark, measure, metrics }] })`,
     );
   }
   const runs = [...read.runs].sort(

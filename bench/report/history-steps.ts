@@ -82,7 +82,9 @@ export function stepsIn<Run extends { readonly noisy: boolean }>(
 
 /** What a marked step means, for a reader of the table or the chart. */
 export const STEP_RULE =
-  "a step (change point): the runs before and after it differ by Student's t-test at p < 0.001 (corrected for the splits tried) and by at least 5% in mean, found by binary segmentation as Hunter (Apache Otava) does; noisy runs are left out, and a step at the newest commit shows once a later run confirms it";
+  "a step (change point): the runs before and after it differ by Student's t-test at p < 0.001 (corrected for " +
+  'the splits tried) and by at least 5% in mean, found by binary segmentation as Hunter (Apache Otava) does; ' +
+  'noisy runs are left out, and a step at the newest commit shows once a later run confirms it';
 
 /** `turn call p50 steps +35% at abc1234567 (15.4 → 20.8 µs, p = 2.1e-5)` */
 export function describeStep(
@@ -91,5 +93,8 @@ export function describeStep(
 ): string {
   const what = step.measure === 'call' ? 'call p50' : 'catalogue p50';
   const commit = 'results' in step.entry ? step.entry.results.commit : step.entry.commit;
-  return `${step.series} ${what} steps ${formatStepChange(step.ratio)} at ${commit.slice(0, 10)} (${us(step.beforeUs)} → ${us(step.afterUs)} µs, p = ${step.pValue.toPrecision(2)})`;
+  return (
+    `${step.series} ${what} steps ${formatStepChange(step.ratio)} at ${commit.slice(0, 10)} (${us(step.beforeUs)} ` +
+    `→ ${us(step.afterUs)} µs, p = ${step.pValue.toPrecision(2)})`
+  );
 }

@@ -49,7 +49,9 @@ export function mapChartRows(results: MapResults): { cells: MapCellRow[]; worlds
         relative,
         label: formatRatio(value, 2),
         reproduced: relative <= CLOSE && relative >= 1 / CLOSE,
-        description: `${ratio} at ${point.shape.providerTools} provider tools, ${point.shape.grants} grants: ${formatRatio(value)} (published ${formatRatio(published)})`,
+        description:
+          `${ratio} at ${point.shape.providerTools} provider tools, ${point.shape.grants} ` +
+          `grants: ${formatRatio(value)} (published ${formatRatio(published)})`,
       });
     }
     for (const [world, point] of [
@@ -61,7 +63,9 @@ export function mapChartRows(results: MapResults): { cells: MapCellRow[]; worlds
         providerTools: point.shape.providerTools,
         grants: point.shape.grants,
         world,
-        description: `${world} world, measured as its own point: ${ratio} ${formatRatio(point.staircase[key])} (published ${formatRatio(published)})`,
+        description:
+          `${world} world, measured as its own point: ${ratio} ${formatRatio(point.staircase[key])} ` +
+          `(published ${formatRatio(published)})`,
       });
     }
   }

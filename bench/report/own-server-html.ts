@@ -7,6 +7,7 @@
 import { escapeHtml, renderTable } from './html-markup.js';
 import type { Cell } from './html-markup.js';
 import { PAGE_STYLE } from './page-style.js';
+import { formatFixed } from '../format/index.js';
 import type {
   CallCost,
   ListingFootprint,
@@ -17,9 +18,9 @@ import type {
 
 const num = (value: number, unit = ''): Cell => ({ text: String(value), value, ...(unit === '' ? {} : { unit }) });
 const p50 = (t: Timing): Cell =>
-  t.samples === 0 ? { text: '—' } : { text: t.p50Ms.toFixed(3), value: t.p50Ms, unit: 'ms' };
+  t.samples === 0 ? { text: '—' } : { text: formatFixed(t.p50Ms, 3), value: t.p50Ms, unit: 'ms' };
 const p95 = (t: Timing): Cell =>
-  t.samples === 0 ? { text: '—' } : { text: t.p95Ms.toFixed(3), value: t.p95Ms, unit: 'ms' };
+  t.samples === 0 ? { text: '—' } : { text: formatFixed(t.p95Ms, 3), value: t.p95Ms, unit: 'ms' };
 
 function callsTable(id: string, calls: readonly CallCost[]): string {
   return renderTable({
@@ -59,7 +60,9 @@ function callsTable(id: string, calls: readonly CallCost[]): string {
 function listingTables(id: string, listing: ListingFootprint): string {
   const limits = renderTable({
     id: `${id}-limits`,
-    caption: `The listing against client limits: ${listing.toolCount} tools, ${listing.totalBytes} bytes, about ${listing.totalTokens} tokens (${listing.tokenizer})`,
+    caption:
+      `The listing against client limits: ${listing.toolCount} tools, ${listing.totalBytes} bytes, ` +
+      `about ${listing.totalTokens} tokens (${listing.tokenizer})`,
     columns: ['limit', 'used', 'limit value', 'within'],
     rows: listing.limits.map((limit) => [
       limit.name,
@@ -109,13 +112,17 @@ function targetSection(outcome: TargetOutcome, index: number): string {
 
 export function renderTargetHtml(report: TargetReport): string {
   const title = report.kind === 'target-bench' ? 'costlab bench --target' : 'costlab conformance --target';
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>${PAGE_STYLE}</style></head>
 <body><main>
 <h1>${escapeHtml(title)}</h1>
 <ul id="summary">${report.summary.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
-<p>${escapeHtml(report.command)}; costlab at ${escapeHtml(report.commit?.slice(0, 10) ?? 'an uncommitted tree')}; ${escapeHtml(report.machine.cpu)} × ${report.machine.cores}, node ${escapeHtml(report.machine.node)}; ${escapeHtml(report.createdAt)}.</p>
+<p>${escapeHtml(report.command)}; costlab ` +
+    `at ${escapeHtml(report.commit?.slice(0, 10) ?? 'an uncommitted tree')}; ${escapeHtml(report.machine.cpu)} ` +
+    `× ${report.machine.cores}, node ${escapeHtml(report.machine.node)}; ${escapeHtml(report.createdAt)}.</p>
 ${report.targets.map(targetSection).join('\n')}
 </main></body></html>
-`;
+`
+  );
 }

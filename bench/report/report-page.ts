@@ -12,7 +12,7 @@ import type { CommitProfiles } from './profile-links.js';
 import type { GateHistorySummary } from './gate-history-link.js';
 import { TURN_UNSIGNALLED } from './palette.js';
 import type { ResultsFile } from './results-collection.js';
-import { formatDuration, formatRatio, formatShare, formatInteger } from '../format/index.js';
+import { formatDuration, formatRatio, formatShare, formatInteger, formatLoadAverage } from '../format/index.js';
 import { commitLabel } from './history-chart.js';
 import { STEP_RULE } from './history-steps.js';
 import { NOISE_RULE } from '../results/run-context.js';
@@ -103,38 +103,73 @@ ${svg}
 </figure>`;
 }
 
+function ciHistoryCaption(t: CiHistoryOnPage['testbeds'][number]): string {
+  return (
+    `Whole call and catalogue segment p50 per CI run and strategy on testbed ${t.testbed} (µs, log scale); ` +
+    `a grey ring marks a noisy run${t.steps.length > 0 ? ', a triangle where a step starts' : ''}.`
+  );
+}
+
 function ciHistorySection(history: CiHistoryOnPage): string {
   const files = history.files
     .map((f) => `<code>${escapeHtml(f.file)}</code> (${escapeHtml(f.format)}, ${f.runs} run(s))`)
     .join(', ');
   const testbeds = history.testbeds.map(
-    (
-      t,
-    ) => `<h3 id="ci-history-${escapeHtml(t.testbed.replace(/[^A-Za-z0-9_-]+/g, '-'))}">Testbed <code>${escapeHtml(t.testbed)}</code>: ${t.runs} run(s), ${t.noisyRuns} noisy, ${escapeHtml(t.first.slice(0, 10))} to ${escapeHtml(t.last.slice(0, 10))}</h3>
-${figure('ci-history', t.svg, `Whole call and catalogue segment p50 per CI run and strategy on testbed ${t.testbed} (µs, log scale); a grey ring marks a noisy run${t.steps.length > 0 ? ', a triangle where a step starts' : ''}.`, t.testbed)}
+    (t) =>
+      `<h3 id="ci-history-${escapeHtml(t.testbed.replace(/[^A-Za-z0-9_-]+/g, '-'))}">Testbed ` +
+      `<code>${escapeHtml(t.testbed)}</code>: ${t.runs} run(s), ${t.noisyRuns} ` +
+      `noisy, ${escapeHtml(t.first.slice(0, 10))} to ${escapeHtml(t.last.slice(0, 10))}</h3>
+${figure('ci-history', t.svg, ciHistoryCaption(t), t.testbed)}
 ${stepsList(t.steps, `ci-history-steps-${t.testbed.replace(/[^A-Za-z0-9_-]+/g, '-')}`)}`,
   );
-  return `<p>Every main-branch run the CI workflow published, read back from ${files}: one chart per testbed, since absolute times compare only on one. A run is noisy when ${escapeHtml(NOISE_RULE)}; noisy runs are drawn and left out of the step detection.</p>
-${testbeds.join('\n')}`;
+  return (
+    `<p>Every main-branch run the CI workflow published, read back from ${files}: one chart per testbed, since ` +
+    `absolute times compare only on one. A run is noisy when ${escapeHtml(NOISE_RULE)}; noisy runs are drawn and ` +
+    `left out of the step detection.</p>
+${testbeds.join('\n')}`
+  );
 }
 
 function gateHistorySection(history: GateHistoryOnPage): string {
   const s = history.summary;
   const minutes = `${Math.floor(s.runtimeSeconds / 60)} min ${s.runtimeSeconds % 60} s`;
-  return `<p id="gate-history-summary">The regression gate of <code>${escapeHtml(s.head.slice(0, 12))}</code> replayed over the commits that changed <code>src/</code>, each against its parent: ${s.replayed} of the last ${s.requested} replayed in ${escapeHtml(minutes)}${s.stopped === undefined ? '' : ` (${escapeHtml(s.stopped)})`}; ${s.flagged} flagged, ${s.passed} passed, ${s.notComparable} not comparable with today's probe; ${s.flaggedUnstated} flagged without a stated cost change, ${s.flaggedUnstatedExplained} of them explained.</p>
-<p>The table, commit by commit: <a href="${escapeHtml(history.href)}"><code>${escapeHtml(history.file)}</code></a>.</p>`;
+  return (
+    `<p id="gate-history-summary">The regression gate of <code>${escapeHtml(s.head.slice(0, 12))}</code> replayed ` +
+    `over the commits that changed <code>src/</code>, each against its parent: ${s.replayed} of the ` +
+    `last ${s.requested} replayed ` +
+    `in ${escapeHtml(minutes)}${s.stopped === undefined ? '' : ` (${escapeHtml(s.stopped)})`}; ${s.flagged} ` +
+    `flagged, ${s.passed} passed, ${s.notComparable} not comparable with today's probe; ${s.flaggedUnstated} ` +
+    `flagged without a stated cost change, ${s.flaggedUnstatedExplained} of them explained.</p>
+<p>The table, commit by commit: <a href="${escapeHtml(history.href)}"><code>${escapeHtml(history.file)}</code></a>.</p>`
+  );
+}
+
+const SWEEP_CAPTION =
+  'Listing, turn boundary, call and amortized per-call p50 against N provider tools, per strategy, ' +
+  'with fitted log–log slopes (µs, log–log).';
+
+/** One curve's fitted listing slope and the range of N it was fitted over. */
+function slopeText(s: SweepResults['slopes'][number]): string {
+  const unsignalled = s.changeSignal === false ? ' without a change signal' : '';
+  return `${s.strategy}${unsignalled} ${s.slope} (N ${s.fromTools}–${s.toTools})`;
 }
 
 function sweepSection(sweep: SweepOnPage, svg: string): string {
   const { results } = sweep;
   const slopes = results.slopes.filter((slope) => slope.metric === 'listP50Us');
   const sdk = results.sdk.map((s) => `N = ${formatInteger(s.tools)}: ${s.sdkOverCostlab}×`).join(', ');
-  return `<p>The sweep in <code>${escapeHtml(sweep.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${results.loadAverage.start.toFixed(1)} at start on ${results.environment.cores} cores): N provider tools beside the 18 static ones, one provider, 27 calls a turn. The providers declare a change signal (ADR 0021) on every curve but <code>${escapeHtml(TURN_UNSIGNALLED)}</code>: the same providers declaring none, as most hosts write them (ADR 0046). Log–log axes: a line of slope 1 is cost linear in N; each curve's fitted slope is printed at its last point.${
-    slopes.length === 0
-      ? ''
-      : ` Listing slopes: ${escapeHtml(slopes.map((s) => `${s.strategy}${s.changeSignal === false ? ' without a change signal' : ''} ${s.slope} (N ${s.fromTools}–${s.toTools})`).join(', '))}.`
-  }${sdk === '' ? '' : ` tools/list, SDK <code>McpServer</code> ÷ costlab: ${escapeHtml(sdk)}.`}</p>
-${figure('sweep', svg, 'Listing, turn boundary, call and amortized per-call p50 against N provider tools, per strategy, with fitted log–log slopes (µs, log–log).')}`;
+  return (
+    `<p>The sweep in <code>${escapeHtml(sweep.file)}</code> (commit ` +
+    `<code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load ` +
+    `average ${formatLoadAverage(results.loadAverage.start)} at start on ${results.environment.cores} cores): N ` +
+    `provider tools beside the 18 static ones, one provider, 27 calls a turn. The providers declare a change ` +
+    `signal (ADR 0021) on every curve but <code>${escapeHtml(TURN_UNSIGNALLED)}</code>: the same providers ` +
+    `declaring none, as most hosts write them (ADR 0046). Log–log axes: a line of slope 1 is cost linear in N; ` +
+    `each curve's fitted slope is printed at its last point.${
+      slopes.length === 0 ? '' : ` Listing slopes: ${escapeHtml(slopes.map(slopeText).join(', '))}.`
+    }${sdk === '' ? '' : ` tools/list, SDK <code>McpServer</code> ÷ costlab: ${escapeHtml(sdk)}.`}</p>
+${figure('sweep', svg, SWEEP_CAPTION)}`
+  );
 }
 
 /** The staircase map's part of the page, when a map results file was found beside the results. */
@@ -143,23 +178,45 @@ export interface MapOnPage {
   readonly results: MapResults;
 }
 
+const MAP_CAPTION =
+  'Whole-call rederive ÷ shared and shared ÷ turn over provider tools × grants, measured ÷ published, ' +
+  'the published band outlined, both worlds as points.';
+
+/** A point's two step ratios, rederive ÷ shared then shared ÷ turn, escaped for the page. */
+function stepRatios(staircase: { readonly rederiveOverShared: number; readonly sharedOverTurn: number }): string {
+  return [staircase.rederiveOverShared, staircase.sharedOverTurn].map((r) => escapeHtml(formatRatio(r))).join(', ');
+}
+
 function mapSection(map: MapOnPage, svg: string): string {
   const { results } = map;
   const p = results.worlds.publisher;
   const own = pointAt(results, p.shape.providerTools, p.shape.grants);
-  return `<p>The map in <code>${escapeHtml(map.file)}</code> (commit <code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load average ${results.loadAverage.start.toFixed(1)} at start on ${results.environment.cores} cores): the publisher-shaped world with each cell's provider tools and grants, every cell measured under the three strategies (${results.turns.measured} turns each). A step removes catalogue work only, so its ratio is set by the catalogue work <code>shared</code> still does per call (provider tools) and the weight of the rest of a call (grants). Colour is measured ÷ published (white: the published ratio); outlined cells are within 15% of it. The publisher-shaped world measured as its own point: rederive ÷ shared ${escapeHtml(formatRatio(p.staircase.rederiveOverShared))}, shared ÷ turn ${escapeHtml(formatRatio(p.staircase.sharedOverTurn))}${
-    own === undefined
-      ? ''
-      : ` (its grid cell: ${escapeHtml(formatRatio(own.staircase.rederiveOverShared))}, ${escapeHtml(formatRatio(own.staircase.sharedOverTurn))})`
-  }; the reference world: ${escapeHtml(formatRatio(results.worlds.reference.staircase.rederiveOverShared))}, ${escapeHtml(formatRatio(results.worlds.reference.staircase.sharedOverTurn))}.</p>
-${figure('map', svg, 'Whole-call rederive ÷ shared and shared ÷ turn over provider tools × grants, measured ÷ published, the published band outlined, both worlds as points.')}`;
+  return (
+    `<p>The map in <code>${escapeHtml(map.file)}</code> (commit ` +
+    `<code>${escapeHtml(results.commit.slice(0, 12))}</code>, ${escapeHtml(results.createdAt)}, load ` +
+    `average ${formatLoadAverage(results.loadAverage.start)} at start on ${results.environment.cores} cores): the ` +
+    `publisher-shaped world with each cell's provider tools and grants, every cell measured under the three ` +
+    `strategies (${results.turns.measured} turns each). A step removes catalogue work only, so its ratio is set by ` +
+    `the catalogue work <code>shared</code> still does per call (provider tools) and the weight of the rest of a ` +
+    `call (grants). Colour is measured ÷ published (white: the published ratio); outlined cells are within 15% of ` +
+    `it. The publisher-shaped world measured as its own point: rederive ÷ ` +
+    `shared ${escapeHtml(formatRatio(p.staircase.rederiveOverShared))}, shared ÷ ` +
+    `turn ${escapeHtml(formatRatio(p.staircase.sharedOverTurn))}${
+      own === undefined ? '' : ` (its grid cell: ${stepRatios(own.staircase)})`
+    }; the reference world: ${stepRatios(results.worlds.reference.staircase)}.</p>
+${figure('map', svg, MAP_CAPTION)}`
+  );
 }
 
 function anchorsNotice(model: ReportPageModel): string {
   if (model.anchors.status === 'loaded') return '';
-  return `<p class="notice" id="anchors-absent" role="note"><strong>Published figures not shown.</strong> The anchor figures file <code>${escapeHtml(
-    model.shownPaths.anchors,
-  )}</code> could not be used (${escapeHtml(model.anchors.reason)}), so the published series are omitted. Pass <code>--anchors &lt;path&gt;</code> to point at it.</p>`;
+  return (
+    `<p class="notice" id="anchors-absent" role="note"><strong>Published figures not shown.</strong> The anchor ` +
+    `figures file <code>${escapeHtml(
+      model.shownPaths.anchors,
+    )}</code> could not be used (${escapeHtml(model.anchors.reason)}), so the published series are omitted. ` +
+    `Pass <code>--anchors &lt;path&gt;</code> to point at it.</p>`
+  );
 }
 
 /**
@@ -172,12 +229,16 @@ function noiseNotice(model: ReportPageModel): string {
   const parts: string[] = [];
   if (noisy && loadAverage !== undefined) {
     parts.push(
-      `<strong>The machine was shared during the latest run:</strong> a 1-minute load average of ${loadAverage.start} at start and ${loadAverage.end} at end on ${results.environment.cores} cores. Means and p95s carry other processes’ time; the medians, and the ratios between the interleaved strategies, are the figures to read.`,
+      `<strong>The machine was shared during the latest run:</strong> a 1-minute load average ` +
+        `of ${loadAverage.start} at start and ${loadAverage.end} at end on ${results.environment.cores} cores. ` +
+        `Means and p95s carry other processes’ time; the medians, and the ratios between the interleaved ` +
+        `strategies, are the figures to read.`,
     );
   }
   if (noisyInHistory > 0) {
     parts.push(
-      `${noisyInHistory} run(s) in the history are marked noisy (${escapeHtml(NOISE_RULE)}): a step next to one says more about the machine than about the commit.`,
+      `${noisyInHistory} run(s) in the history are marked noisy (${escapeHtml(NOISE_RULE)}): a step next to one ` +
+        `says more about the machine than about the commit.`,
     );
   }
   if (parts.length === 0) return '';
@@ -203,14 +264,21 @@ function summaryStrip(model: ReportPageModel): string {
 
 function profilesSection(model: ReportPageModel): string {
   if (model.profiles.length === 0) {
-    return `<p id="profiles-none">No profiles found under <code>${escapeHtml(model.shownPaths.profiles)}/&lt;commit&gt;/</code> for the commits in this report. <code>costlab profile</code> writes them.</p>`;
+    return (
+      `<p id="profiles-none">No profiles found under ` +
+      `<code>${escapeHtml(model.shownPaths.profiles)}/&lt;commit&gt;/</code> for the commits in this report. ` +
+      `<code>costlab profile</code> writes them.</p>`
+    );
   }
   return model.profiles
     .map((entry) => {
       const links = entry.links
         .map((link) => `<li><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></li>`)
         .join('');
-      return `<h3 class="mono">${escapeHtml(entry.commit)}</h3><ul class="files" data-profiles="${escapeHtml(entry.commit)}">${links}</ul>`;
+      return (
+        `<h3 class="mono">${escapeHtml(entry.commit)}</h3><ul class="files" ` +
+        `data-profiles="${escapeHtml(entry.commit)}">${links}</ul>`
+      );
     })
     .join('\n');
 }
@@ -223,7 +291,9 @@ function sourcesSection(model: ReportPageModel): string {
     model.anchors.status === 'loaded'
       ? `<h3>Published figures</h3><p>From <code>${escapeHtml(model.shownPaths.anchors)}</code>. ${escapeHtml(
           model.anchors.figures.about ?? '',
-        )}</p>${model.anchors.figures.source === undefined ? '' : `<p>Source: ${escapeHtml(model.anchors.figures.source)}</p>`}${
+        )}</p>${
+          model.anchors.figures.source === undefined ? '' : `<p>Source: ${escapeHtml(model.anchors.figures.source)}</p>`
+        }${
           model.anchors.figures.publisherMachine === undefined
             ? ''
             : `<p>Publisher’s machine: ${escapeHtml(model.anchors.figures.publisherMachine)}</p>`
@@ -249,16 +319,30 @@ function stepsList(steps: readonly string[], id = 'history-steps'): string {
 function pairedTargetsSection(): string {
   const items = PAIRED_TARGETS.map(
     (target) =>
-      `<li><strong>${escapeHtml(target.statement)}</strong>: ${target.metSince === undefined ? 'open (printed with its gap, never failing a run)' : `failing since ${escapeHtml(target.metSince)}`}. Last change: ${escapeHtml(lastChangeLine(target))}.</li>`,
+      `<li><strong>${escapeHtml(target.statement)}</strong>: ${
+        target.metSince === undefined
+          ? 'open (printed with its gap, never failing a run)'
+          : `failing since ${escapeHtml(target.metSince)}`
+      }. ` + `Last change: ${escapeHtml(lastChangeLine(target))}.</li>`,
   ).join('');
-  return `<p>Judged in every bench run on the interval of the median over the run's rounds, never on one p50: a failing target fails the run when its whole interval lies beyond it; an open one becomes failing in the commit whose committed run first reads it met.</p>
-<ul id="paired-targets">${items}</ul>`;
+  return (
+    `<p>Judged in every bench run on the interval of the median over the run's rounds, never on one p50: a ` +
+    `failing target fails the run when its whole interval lies beyond it; an open one becomes failing in the ` +
+    `commit whose committed run first reads it met.</p>
+<ul id="paired-targets">${items}</ul>`
+  );
 }
 
 export function renderReportPage(model: ReportPageModel): string {
   const { results } = model.latest;
   const t = model.tables;
   const published = model.anchors.status === 'loaded';
+  const staircaseCaption =
+    `Whole call and catalogue segment, p50 per call, ${published ? 'ours (solid) vs published (light)' : 'ours'} ` +
+    '(µs, log scale).';
+  const historyCaption =
+    'Whole call and catalogue segment p50 per commit and strategy (µs, log scale)' +
+    `${model.steps.length > 0 ? '; a triangle marks where a step starts' : ''}.`;
   const sections: Array<readonly [string, string, string]> = [
     [
       'staircase',
@@ -266,7 +350,7 @@ export function renderReportPage(model: ReportPageModel): string {
       `<p>Median whole call and catalogue segment per catalogue strategy, our latest run${
         published ? ' beside the published figures' : ''
       }. Log scale: equal ratios look equal, and the ratios are what must reproduce.</p>
-${figure('staircase', model.charts.staircase, `Whole call and catalogue segment, p50 per call, ${published ? 'ours (solid) vs published (light)' : 'ours'} (µs, log scale).`)}
+${figure('staircase', model.charts.staircase, staircaseCaption)}
 ${renderTable(t.staircase)}
 ${renderTable(t.ratios)}`,
     ],
@@ -284,8 +368,12 @@ ${renderTable(t.structural)}`,
     [
       'history',
       '3. History',
-      `<p>Medians across ${model.historyFiles.length} run(s), oldest first (by commit date, else by run time). Absolute times compare only on one testbed: the chart plots the ${model.chartedCommits} run(s) on the latest run’s testbed (<code>${escapeHtml(model.latest.testbed.id)}</code>: ${escapeHtml(model.latest.testbed.summary)}). A run is marked noisy when ${escapeHtml(NOISE_RULE)}.</p>
-${figure('history', model.charts.history, `Whole call and catalogue segment p50 per commit and strategy (µs, log scale)${model.steps.length > 0 ? '; a triangle marks where a step starts' : ''}.`)}
+      `<p>Medians across ${model.historyFiles.length} run(s), oldest first (by commit date, else by run time). ` +
+        `Absolute times compare only on one testbed: the chart plots the ${model.chartedCommits} run(s) on the ` +
+        `latest run’s testbed ` +
+        `(<code>${escapeHtml(model.latest.testbed.id)}</code>: ${escapeHtml(model.latest.testbed.summary)}). A run ` +
+        `is marked noisy when ${escapeHtml(NOISE_RULE)}.</p>
+${figure('history', model.charts.history, historyCaption)}
 ${stepsList(model.steps)}
 ${renderTable(t.history)}`,
     ],
@@ -308,7 +396,9 @@ ${renderTable(t.history)}`,
           [
             'transports',
             'MCP per transport',
-            `<p>One tools/call timed at the SDK client over each transport, against costlab's server and against a bare SDK <code>McpServer</code> answering the same tool with no mediation, the two sides alternating per round; the added p50 is what costlab costs on that transport.</p>
+            `<p>One tools/call timed at the SDK client over each transport, against costlab's server and ` +
+              `against a bare SDK <code>McpServer</code> answering the same tool with no mediation, the two sides ` +
+              `alternating per round; the added p50 is what costlab costs on that transport.</p>
 ${renderTable(t.transports)}`,
           ] as const,
         ]),
@@ -318,7 +408,8 @@ ${renderTable(t.transports)}`,
     [
       'rules',
       'Measurement rules',
-      `<ol class="rules" id="measurement-rules">${MEASUREMENT_RULES.map((rule) => `<li>${escapeHtml(rule)}</li>`).join('')}</ol>`,
+      `<ol class="rules" ` +
+        `id="measurement-rules">${MEASUREMENT_RULES.map((rule) => `<li>${escapeHtml(rule)}</li>`).join('')}</ol>`,
     ],
     ['sources', 'Sources', sourcesSection(model)],
   ];
@@ -326,11 +417,13 @@ ${renderTable(t.transports)}`,
   const body = sections
     .map(
       ([id, title, content]) =>
-        `<section id="${id}" aria-labelledby="${id}-title">\n<h2 id="${id}-title">${escapeHtml(title)}</h2>\n${content}\n</section>`,
+        `<section id="${id}" aria-labelledby="${id}-title">\n<h2 ` +
+        `id="${id}-title">${escapeHtml(title)}</h2>\n${content}\n</section>`,
     )
     .join('\n');
 
-  return `<!doctype html>
+  return (
+    `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -343,18 +436,22 @@ ${renderTable(t.transports)}`,
 <main>
 <header>
 <h1>costlab systems-cost report</h1>
-<p class="lede">Latest run <code data-commit="${escapeHtml(results.commit)}">${escapeHtml(commitLabel(results))}</code>${
-    results.commitDate === undefined ? '' : ` committed ${time(results.commitDate)}`
-  }, measured ${time(results.createdAt)} on ${escapeHtml(results.environment.cpuModel)} (node ${escapeHtml(results.environment.node)}).</p>
+<p class="lede">Latest run <code ` +
+    `data-commit="${escapeHtml(results.commit)}">${escapeHtml(commitLabel(results))}</code>${
+      results.commitDate === undefined ? '' : ` committed ${time(results.commitDate)}`
+    }, measured ${time(results.createdAt)} on ${escapeHtml(results.environment.cpuModel)} ` +
+    `(node ${escapeHtml(results.environment.node)}).</p>
 ${anchorsNotice(model)}
 ${noiseNotice(model)}
 ${summaryStrip(model)}
 <nav class="toc" aria-label="contents"><ul>${toc}</ul></nav>
 </header>
 ${body}
-<footer>Generated ${escapeHtml(model.generatedAt)} by <code>costlab report</code>. Charts rendered at build time with Vega-Lite; this page loads nothing from the network.</footer>
+<footer>Generated ${escapeHtml(model.generatedAt)} by <code>costlab report</code>. Charts rendered at build ` +
+    `time with Vega-Lite; this page loads nothing from the network.</footer>
 </main>
 </body>
 </html>
-`;
+`
+  );
 }

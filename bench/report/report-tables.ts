@@ -31,6 +31,9 @@ const pairedMicros = (d: { readonly medianUs: number; readonly loUs: number; rea
   unit: 'us',
 });
 const publishedMicros = (ms: number | undefined): Cell => (ms === undefined ? NONE : micros(clean(ms * 1000)));
+/** A published catalogue share, marked "≤" where the publisher gave only an upper bound. */
+const publishedShareText = (step: AnchorFigures['staircase'][number]): string =>
+  `${step.catalogueShareIsUpperBound === true ? '≤ ' : ''}${formatShare(step.catalogueShare)}`;
 
 export function staircaseTable(latest: Results, anchors: AnchorFigures | undefined): Table {
   const step = (strategy: StrategyName) => anchors?.staircase.find((candidate) => candidate.strategy === strategy);
@@ -51,7 +54,7 @@ export function staircaseTable(latest: Results, anchors: AnchorFigures | undefin
         published === undefined
           ? NONE
           : {
-              text: `${published.catalogueShareIsUpperBound === true ? '≤ ' : ''}${formatShare(published.catalogueShare)}`,
+              text: publishedShareText(published),
               value: published.catalogueShare,
               unit: 'share',
             };
@@ -216,7 +219,8 @@ export function historyTable(entries: readonly ResultsFile[]): Table {
     ]),
     note:
       testbeds.size > 1
-        ? 'Absolute times compare only within a testbed (same CPU, cores, memory, platform and Node); the chart plots the latest run’s testbed.'
+        ? 'Absolute times compare only within a testbed (same CPU, cores, memory, platform and Node); the chart ' +
+          'plots the latest run’s testbed.'
         : undefined,
   };
 }
@@ -250,7 +254,9 @@ export function transportsTable(latest: Results): Table | undefined {
   const confidence = bench.transports.find((row) => row.paired !== undefined)?.paired?.confidence ?? DEFAULT_CONFIDENCE;
   return {
     id: 'table-transports',
-    caption: `tools/call per MCP transport, costlab beside a bare SDK server answering the same tool and beside the floor served over MCP (${bench.tool}; sides taking turns to go first; latest run)`,
+    caption:
+      `tools/call per MCP transport, costlab beside a bare SDK server answering the same tool and beside the ` +
+      `floor served over MCP (${bench.tool}; sides taking turns to go first; latest run)`,
     columns: [
       'transport',
       'costlab p50 (µs)',
@@ -296,7 +302,8 @@ export function environmentEntries(latest: Results): Array<readonly [string, str
     ['lockfile hash', env.lockfileHash],
     [
       'workload',
-      `${workload.callsPerTurn} calls per turn; ${workload.warmupTurns} warm-up turns discarded, ${workload.measuredTurns} measured`,
+      `${workload.callsPerTurn} calls per turn; ${workload.warmupTurns} warm-up turns ` +
+        `discarded, ${workload.measuredTurns} measured`,
     ],
     ['world', `${workload.definitions} tool definitions, ${workload.served} served to the bench actor`],
     ['timer overhead', `${latest.timerOverheadUs} µs per reading (printed, never subtracted)`],

@@ -142,7 +142,8 @@ export async function loadResultsCollection(dirOrDirs: string | readonly string[
 
   if (parsed.length === 0) {
     throw new NoResultsError(
-      `no results files in ${dirs.join(', ')}${jsonFiles > 0 ? ` (${jsonFiles} JSON file(s), none a results file)` : ''}`,
+      `no results files in ${dirs.join(', ')}` +
+        (jsonFiles > 0 ? ` (${jsonFiles} JSON file(s), none a results file)` : ''),
     );
   }
 

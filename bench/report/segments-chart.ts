@@ -56,7 +56,9 @@ export function segmentShareRows(latest: Results): SegmentShareRow[] {
         segment,
         order,
         share: stats.share,
-        description: `${strategy} · ${segment}: share ${stats.share} (${formatShare(stats.share)}), p50 ${stats.p50Us} µs, ${stats.perCall} per call`,
+        description:
+          `${strategy} · ${segment}: share ${stats.share} (${formatShare(stats.share)}), p50 ${stats.p50Us} ` +
+          `µs, ${stats.perCall} per call`,
       };
     }),
   );
@@ -66,7 +68,9 @@ export function publishedShareRows(anchors: AnchorFigures | undefined): Publishe
   return (anchors?.staircase ?? []).map((step) => ({
     strategy: step.strategy,
     share: step.catalogueShare,
-    description: `published · ${step.strategy} · catalogue share ${step.catalogueShare}${step.catalogueShareIsUpperBound === true ? ' (upper bound)' : ''}`,
+    description:
+      `published · ${step.strategy} · catalogue ` +
+      `share ${step.catalogueShare}${step.catalogueShareIsUpperBound === true ? ' (upper bound)' : ''}`,
   }));
 }
 

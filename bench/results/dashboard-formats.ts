@@ -43,7 +43,9 @@ export type DashboardInput = Pick<Results, 'strategies'> & {
 function runContextText(results: DashboardInput): string | undefined {
   const parts = [
     ...(results.testbed === undefined ? [] : [`testbed ${results.testbed.id}`]),
-    ...(results.loadAverage === undefined || results.environment === undefined ? [] : [`load ${results.loadAverage.start}/${results.loadAverage.end} on ${results.environment.cores} cores`]),
+    ...(results.loadAverage === undefined || results.environment === undefined
+      ? []
+      : [`load ${results.loadAverage.start}/${results.loadAverage.end} on ${results.environment.cores} cores`]),
   ];
   return parts.length === 0 ? undefined : parts.join('; ');
 }
@@ -54,14 +56,19 @@ export const BENCHER_LOAD_PER_CORE = 'load-per-core';
 
 export function toActionBenchmark(results: DashboardInput): ActionBenchmarkEntry[] {
   const entries: ActionBenchmarkEntry[] = [];
-  const paths = [...STRATEGY_NAMES.map((name) => [name, results.strategies[name]] as const), ...(results.mcp === undefined ? [] : [['turn over MCP', results.mcp.turn] as const])];
+  const paths = [
+    ...STRATEGY_NAMES.map((name) => [name, results.strategies[name]] as const),
+    ...(results.mcp === undefined ? [] : [['turn over MCP', results.mcp.turn] as const]),
+  ];
   const context = runContextText(results);
   for (const [label, figures] of paths) {
     entries.push({
       name: `mediated call p50 (${label})`,
       unit: 'µs',
       value: figures.call.p50Us,
-      extra: `p95 ${figures.call.p95Us} µs; mean ${figures.call.meanUs} µs; n ${figures.call.n}${context === undefined ? '' : `; ${context}`}`,
+      extra:
+        `p95 ${figures.call.p95Us} µs; mean ${figures.call.meanUs} µs; ` +
+        `n ${figures.call.n}${context === undefined ? '' : `; ${context}`}`,
     });
     entries.push({
       name: `catalogue segment p50 (${label})`,
@@ -70,18 +77,33 @@ export function toActionBenchmark(results: DashboardInput): ActionBenchmarkEntry
       extra: `share ${figures.segments.catalogue.share}; per call ${figures.segments.catalogue.perCall}`,
     });
     entries.push({ name: `authorization p50 (${label})`, unit: 'µs', value: figures.segments.authorize.p50Us });
-    entries.push({ name: `registry derivations per turn (${label})`, unit: 'count', value: figures.structural.derivationsPerTurn });
-    entries.push({ name: `provider calls per turn (${label})`, unit: 'count', value: figures.structural.providerCallsPerTurn });
+    entries.push({
+      name: `registry derivations per turn (${label})`,
+      unit: 'count',
+      value: figures.structural.derivationsPerTurn,
+    });
+    entries.push({
+      name: `provider calls per turn (${label})`,
+      unit: 'count',
+      value: figures.structural.providerCallsPerTurn,
+    });
   }
   return entries;
 }
 
-const slug = (label: string): string => label.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '').toLowerCase();
+const slug = (label: string): string =>
+  label
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
 const ns = (us: number): number => Math.round(us * 1000 * 10) / 10;
 
 export function toBencher(results: DashboardInput): BencherMetricFormat {
   const out: BencherMetricFormat = {};
-  const paths = [...STRATEGY_NAMES.map((name) => [name, results.strategies[name]] as const), ...(results.mcp === undefined ? [] : [['turn-over-mcp', results.mcp.turn] as const])];
+  const paths = [
+    ...STRATEGY_NAMES.map((name) => [name, results.strategies[name]] as const),
+    ...(results.mcp === undefined ? [] : [['turn-over-mcp', results.mcp.turn] as const]),
+  ];
   for (const [label, figures] of paths) {
     const key = slug(label);
     out[`mediated-call/${key}`] = {

@@ -60,7 +60,9 @@ export function readProvenance(repoRoot: string): Provenance {
 /** sha-256 of the lockfile: the exact dependency tree the figures were measured with. */
 function lockfileHash(repoRoot: string): string {
   try {
-    return createHash('sha256').update(readFileSync(path.join(repoRoot, 'package-lock.json'))).digest('hex');
+    return createHash('sha256')
+      .update(readFileSync(path.join(repoRoot, 'package-lock.json')))
+      .digest('hex');
   } catch {
     return 'no-lockfile';
   }

@@ -15,7 +15,12 @@ export const MAP_SCHEMA_VERSION = 1 as const;
 const measured = z.number().finite().nonnegative();
 
 /** One strategy at a point: call and catalogue medians, the catalogue share, and authorization's median. */
-const MapStrategySchema = z.object({ callP50Us: measured, catalogueP50Us: measured, catalogueShare: z.number().min(0).max(1), authorizeP50Us: measured });
+const MapStrategySchema = z.object({
+  callP50Us: measured,
+  catalogueP50Us: measured,
+  catalogueShare: z.number().min(0).max(1),
+  authorizeP50Us: measured,
+});
 
 /** One measured point: its shape, each strategy's figures, and the step ratios. */
 const MapPointSchema = z.object({
@@ -35,7 +40,10 @@ const MapResultsSchema = z.object({
   loadAverage: LoadAverageSchema,
   quick: z.boolean(),
   turns: z.object({ warmup: z.number().int().nonnegative(), measured: z.number().int().positive() }),
-  axes: z.object({ providerTools: z.array(z.number().int().positive()).min(1), grants: z.array(z.number().int().positive()).min(1) }),
+  axes: z.object({
+    providerTools: z.array(z.number().int().positive()).min(1),
+    grants: z.array(z.number().int().positive()).min(1),
+  }),
   /** Every grid point, provider tools varying fastest. */
   grid: z.array(MapPointSchema).min(1),
   /** The two worlds, each measured as a point of its own. */

@@ -46,7 +46,8 @@ export class OutputLocked extends Error {
     super(
       `${directory} is being written by another run${
         owner === undefined ? '' : `: pid ${owner.pid}, \`${owner.command}\`, started ${owner.startedAt}`
-      }; wait for it to finish, or give this run another output directory (a lock not refreshed for ${STALE_MS / 1000} s, left by a killed run, is taken over)`,
+      }; wait for it to finish, or give this run another output directory (a lock not refreshed ` +
+        `for ${STALE_MS / 1000} s, left by a killed run, is taken over)`,
     );
   }
 }
@@ -78,7 +79,9 @@ const ignore = (): void => undefined;
 async function readOwner(dir: string): Promise<LockOwner | undefined> {
   try {
     const owner = JSON.parse(await readFile(path.join(dir, OWNER_NAME), 'utf8')) as Partial<LockOwner>;
-    return typeof owner.pid === 'number' && typeof owner.command === 'string' && typeof owner.startedAt === 'string' ? (owner as LockOwner) : undefined;
+    return typeof owner.pid === 'number' && typeof owner.command === 'string' && typeof owner.startedAt === 'string'
+      ? (owner as LockOwner)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -155,7 +158,10 @@ export async function writeOutputFile(file: string, text: string): Promise<void>
 
 /** Temporary file beside `file`, every byte written (FileHandle.writeFile loops over short writes), fsync, rename. */
 async function writeWhole(file: string, text: string): Promise<void> {
-  const temp = path.join(path.dirname(file), `${TEMP_PREFIX}${path.basename(file)}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temp = path.join(
+    path.dirname(file),
+    `${TEMP_PREFIX}${path.basename(file)}-${process.pid}-${randomBytes(4).toString('hex')}`,
+  );
   let handle: FileHandle | undefined;
   try {
     handle = await open(temp, 'wx');

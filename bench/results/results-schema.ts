@@ -61,7 +61,12 @@ export type CallStats = z.infer<typeof CallStatsSchema>;
  * interval (bench/transports/round-pairs.ts). What a paired target is judged on (ADR 0063). Unit-free.
  */
 const RoundIntervalSchema = z
-  .object({ rounds: z.number().int().positive(), median: z.number().finite(), lo: z.number().finite(), hi: z.number().finite() })
+  .object({
+    rounds: z.number().int().positive(),
+    median: z.number().finite(),
+    lo: z.number().finite(),
+    hi: z.number().finite(),
+  })
   .refine((d) => d.lo <= d.median && d.median <= d.hi, { message: 'the median lies inside its interval' });
 export type RoundIntervalRecord = z.infer<typeof RoundIntervalSchema>;
 
@@ -205,7 +210,7 @@ export const StepSplitSchema = z.object({
     perCallUs: measured,
     /** perCallUs over the call's p50. */
     share: z.number().min(0).max(1),
-  }),  /** The tail's share of the call, turn by turn (its time over the span's in each turn): absent in older files. */
+  }) /** The tail's share of the call, turn by turn (its time over the span's in each turn): absent in older files. */,
   tailShareByTurn: RoundIntervalSchema.optional(),
 });
 export type StepSplit = z.infer<typeof StepSplitSchema>;
@@ -220,7 +225,7 @@ const ColdFloorResultSchema = z.object({
   kernel: CallStatsSchema,
   floor: CallStatsSchema,
   /** kernel cold p50 ÷ floor cold p50. */
-  ratioP50: positive,  /** kernel ÷ floor turn by turn (each side's median call in the turn): absent in older files. */
+  ratioP50: positive /** kernel ÷ floor turn by turn (each side's median call in the turn): absent in older files. */,
   ratioByTurn: RoundIntervalSchema.optional(),
 });
 export type ColdFloorResult = z.infer<typeof ColdFloorResultSchema>;
@@ -235,7 +240,8 @@ export const FloorResultSchema = z.object({
   /** kernel p50 ÷ floor p50. */
   ratioP50: positive,
   /**
-   * kernel ÷ floor turn by turn (each side's median call in the turn, the two run back to back): absent in older files.
+   * kernel ÷ floor turn by turn (each side's median call in the turn, the two run back to back): absent in older
+   * files.
    */
   ratioByTurn: RoundIntervalSchema.optional(),
   /** With the caches evicted before each call: optional, since files written before the cold lane lack it. */
@@ -279,7 +285,8 @@ const McpTransportRowSchema = z.object({
   /** floor p50 − bare p50: the least an enforced mediation adds on this transport. */
   floorAddedP50Us: z.number().finite().optional(),
   /**
-   * costlab p50 − floor p50: what costlab costs over the least enforced mediation served by the same SDK Server class.
+   * costlab p50 − floor p50: what costlab costs over the least enforced mediation served by the same SDK Server
+   * class.
    */
   overFloorP50Us: z.number().finite().optional(),
   /**
@@ -330,7 +337,9 @@ export const McpTransportsSchema = z.object({
   transports: z
     .array(McpTransportRowSchema)
     .min(1)
-    .refine((rows) => new Set(rows.map((row) => row.transport)).size === rows.length, { message: 'each transport at most once' }),
+    .refine((rows) => new Set(rows.map((row) => row.transport)).size === rows.length, {
+      message: 'each transport at most once',
+    }),
   /**
    * costlab's HTTP checks alone (ADR 0039): the floor served behind costlab's McpHttpServer (token, limits,
    * admission, sessions) beside the floor served bare, in a pass after the rounds, blocks alternating. `added` is
@@ -463,10 +472,9 @@ const AnchorFiguresSchema = z.object({
   publisherMachine: z.string().optional(),
   staircase: z
     .array(AnchorStepSchema)
-    .refine(
-      (steps) => STRATEGY_NAMES.every((name) => steps.filter((step) => step.strategy === name).length === 1),
-      { message: `expected exactly one step for each of ${STRATEGY_NAMES.join(', ')}` },
-    ),
+    .refine((steps) => STRATEGY_NAMES.every((name) => steps.filter((step) => step.strategy === name).length === 1), {
+      message: `expected exactly one step for each of ${STRATEGY_NAMES.join(', ')}`,
+    }),
   ratios: z.object({
     rederiveOverShared: positive,
     sharedOverTurn: positive,
@@ -517,9 +525,7 @@ export class SchemaError extends Error {
     readonly what: string,
     readonly issues: readonly SchemaIssue[],
   ) {
-    super(
-      `${what} is not valid: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`,
-    );
+    super(`${what} is not valid: ${issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}`);
   }
 }
 
@@ -548,16 +554,24 @@ function issuesOf(error: z.ZodError): SchemaIssue[] {
  */
 function versionIssue(json: unknown): SchemaIssue | undefined {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return { field: '(root)', message: `expected an object, got ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json}` };
+    return {
+      field: '(root)',
+      message: `expected an object, got ${Array.isArray(json) ? 'an array' : json === null ? 'null' : typeof json}`,
+    };
   }
   if (!('schemaVersion' in json)) {
-    return { field: 'schemaVersion', message: `missing (every results file carries schemaVersion ${RESULTS_SCHEMA_VERSION})` };
+    return {
+      field: 'schemaVersion',
+      message: `missing (every results file carries schemaVersion ${RESULTS_SCHEMA_VERSION})`,
+    };
   }
   const version = (json as { schemaVersion: unknown }).schemaVersion;
   if (version === RESULTS_SCHEMA_VERSION) return undefined;
   return {
     field: 'schemaVersion',
-    message: `expected ${RESULTS_SCHEMA_VERSION}, got ${JSON.stringify(version)} (written by another version of the harness)`,
+    message:
+      `expected ${RESULTS_SCHEMA_VERSION}, got ${JSON.stringify(version)} (written by another version of the ` +
+      `harness)`,
   };
 }
 

@@ -5,8 +5,8 @@
  * Absolute times belong to a machine and a moment. Two runs are compared
  * only on the same testbed (same CPU model, cores, memory, platform and Node),
  * and a run made while other processes held the cores is marked noisy rather
- * than silently mixed in: on the shared 2-core VM a `history` step of +31% was
- * load, not code.
+ * than silently mixed in: on the shared 2-core VM a `history` step was once
+ * load, not code (4dddd54).
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -52,7 +52,8 @@ export function testbedOf(env: TestbedFields): Testbed {
   const identity = [env.cpuModel, env.cores, env.memoryGiB, env.platform, env.arch, env.node].join('|');
   return {
     id: createHash('sha256').update(identity).digest('hex').slice(0, 12),
-    summary: `${env.cpuModel} × ${env.cores} cores, ${env.memoryGiB} GiB, ${env.platform}/${env.arch}, Node ${env.node}`,
+    summary:
+      `${env.cpuModel} × ${env.cores} cores, ${env.memoryGiB} GiB, ${env.platform}/${env.arch}, ` + `Node ${env.node}`,
   };
 }
 

@@ -20,11 +20,28 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { toActionBenchmark, toBencher } from './dashboard-formats.js';
 import type { McpMeasurement } from '../transports/mcp-path.js';
-import { MIN_PAIRED_ROUNDS, RESULTS_SCHEMA_VERSION, STRATEGY_NAMES, parseResults, safeParseResults } from './results-schema.js';
+import {
+  MIN_PAIRED_ROUNDS,
+  RESULTS_SCHEMA_VERSION,
+  STRATEGY_NAMES,
+  parseResults,
+  safeParseResults,
+} from './results-schema.js';
 import { roundInterval } from '../transports/round-pairs.js';
 import { resultsFileName, testbedOf } from './run-context.js';
 import type { RunKind } from './run-context.js';
-import type { Environment, McpTransports, MicroBench, Results, StaircaseRatios, StaircaseRounds, StrategyName, Workload, WorldShapeRecord, WorldStaircase } from './results-schema.js';
+import type {
+  Environment,
+  McpTransports,
+  MicroBench,
+  Results,
+  StaircaseRatios,
+  StaircaseRounds,
+  StrategyName,
+  Workload,
+  WorldShapeRecord,
+  WorldStaircase,
+} from './results-schema.js';
 import type { StrategyMeasurement, TurnBoundary } from '../staircase/run-strategies.js';
 import type { Provenance } from './environment.js';
 import { withOutputDirectory, writeOutputFile } from './output-directory.js';
@@ -39,7 +56,11 @@ interface HarnessNotes {
   readonly resolvingOperationsPerTurn: Readonly<Record<StrategyName, number>>;
   /** Per path: the most and fewest derivations any measured turn made. */
   readonly derivationsRange: Readonly<Record<StrategyName, readonly [number, number]>>;
-  readonly mcp?: { readonly warmupTurns: number; readonly measuredTurns: number; readonly envelopeRefusalsPerTurn: number };
+  readonly mcp?: {
+    readonly warmupTurns: number;
+    readonly measuredTurns: number;
+    readonly envelopeRefusalsPerTurn: number;
+  };
   /** 1-minute load average when the run started and ended (0 where the platform has none). */
   readonly loadAverage: { readonly start: number; readonly end: number };
   /** Why the MCP path is missing, when it is. */
@@ -69,7 +90,11 @@ export interface HarnessRun {
   readonly micro?: readonly MicroBench[];
   readonly floorAndSteps?: FloorAndSteps;
   /** The publisher-shaped world's staircase, from the same run. */
-  readonly publisherWorld?: { readonly shape: WorldShapeRecord; readonly workload: Workload; readonly strategies: Readonly<Record<StrategyName, StrategyMeasurement>> };
+  readonly publisherWorld?: {
+    readonly shape: WorldShapeRecord;
+    readonly workload: Workload;
+    readonly strategies: Readonly<Record<StrategyName, StrategyMeasurement>>;
+  };
 }
 
 const ratio = (a: number, b: number, places: number): number => {
@@ -83,7 +108,9 @@ const ratio = (a: number, b: number, places: number): number => {
  * measured 0 (a segment under the timer's resolution) is undefined: it is
  * reported as the numerator over one timer tick by the caller, never as ∞.
  */
-export function staircaseOf(strategies: Readonly<Record<StrategyName, Pick<StrategyMeasurement, 'figures'>>>): StaircaseRatios {
+export function staircaseOf(
+  strategies: Readonly<Record<StrategyName, Pick<StrategyMeasurement, 'figures'>>>,
+): StaircaseRatios {
   const call = (name: StrategyName): number => strategies[name].figures.call.p50Us;
   const catalogue = (name: StrategyName): number => strategies[name].figures.segments.catalogue.p50Us;
   return {
@@ -99,25 +126,37 @@ export function staircaseOf(strategies: Readonly<Record<StrategyName, Pick<Strat
  * segment's shared ÷ turn and each strategy's catalogue share, each over the rounds with its bootstrap interval.
  * Undefined when a strategy's calls did not split into rounds, or into fewer than MIN_PAIRED_ROUNDS.
  */
-function staircaseRoundsOf(strategies: Readonly<Record<StrategyName, Pick<StrategyMeasurement, 'rounds'>>>): StaircaseRounds | undefined {
+function staircaseRoundsOf(
+  strategies: Readonly<Record<StrategyName, Pick<StrategyMeasurement, 'rounds'>>>,
+): StaircaseRounds | undefined {
   const rederive = strategies.rederive.rounds;
   const shared = strategies.shared.rounds;
   const turn = strategies.turn.rounds;
   if (rederive === undefined || shared === undefined || turn === undefined) return undefined;
   const rounds = Math.min(rederive.callP50Us.length, shared.callP50Us.length, turn.callP50Us.length);
   if (rounds < MIN_PAIRED_ROUNDS) return undefined;
-  const over = (a: readonly number[], b: readonly number[]): number[] => a.slice(0, rounds).map((value, r) => value / Math.max(b[r]!, 1e-9));
+  const over = (a: readonly number[], b: readonly number[]): number[] =>
+    a.slice(0, rounds).map((value, r) => value / Math.max(b[r]!, 1e-9));
   return {
     rederiveOverShared: roundInterval(over(rederive.callP50Us, shared.callP50Us)),
     sharedOverTurn: roundInterval(over(shared.callP50Us, turn.callP50Us)),
     catalogueSharedOverTurn: roundInterval(over(shared.catalogueP50Us, turn.catalogueP50Us)),
-    catalogueShare: { rederive: roundInterval(rederive.catalogueShare.slice(0, rounds)), shared: roundInterval(shared.catalogueShare.slice(0, rounds)), turn: roundInterval(turn.catalogueShare.slice(0, rounds)) },
+    catalogueShare: {
+      rederive: roundInterval(rederive.catalogueShare.slice(0, rounds)),
+      shared: roundInterval(shared.catalogueShare.slice(0, rounds)),
+      turn: roundInterval(turn.catalogueShare.slice(0, rounds)),
+    },
   };
 }
 
 /** The schema's figures of one strategy's measurement. */
 function strategyResult(measured: StrategyMeasurement): Results['strategies'][StrategyName] {
-  return { call: measured.figures.call, throughputPerMs: measured.figures.throughputPerMs, segments: measured.figures.segments, structural: measured.structural };
+  return {
+    call: measured.figures.call,
+    throughputPerMs: measured.figures.throughputPerMs,
+    segments: measured.figures.segments,
+    structural: measured.structural,
+  };
 }
 
 /** A second world's staircase as the results file carries it. */
@@ -125,7 +164,11 @@ function worldStaircaseOf(world: NonNullable<HarnessRun['publisherWorld']>): Wor
   return {
     shape: world.shape,
     workload: world.workload,
-    strategies: { rederive: strategyResult(world.strategies.rederive), shared: strategyResult(world.strategies.shared), turn: strategyResult(world.strategies.turn) },
+    strategies: {
+      rederive: strategyResult(world.strategies.rederive),
+      shared: strategyResult(world.strategies.shared),
+      turn: strategyResult(world.strategies.turn),
+    },
     staircase: staircaseOf(world.strategies),
   };
 }
@@ -159,7 +202,13 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
     loadAverage: run.loadAverage,
     ...(run.mcp === undefined
       ? {}
-      : { mcp: { warmupTurns: run.mcp.warmupTurns, measuredTurns: run.mcp.measuredTurns, envelopeRefusalsPerTurn: run.mcp.measurement.envelopeRefusalsPerTurn } }),
+      : {
+          mcp: {
+            warmupTurns: run.mcp.warmupTurns,
+            measuredTurns: run.mcp.measuredTurns,
+            envelopeRefusalsPerTurn: run.mcp.measurement.envelopeRefusalsPerTurn,
+          },
+        }),
     ...(run.mcpSkipped === undefined ? {} : { mcpSkipped: run.mcpSkipped }),
   };
   return {
@@ -199,7 +248,11 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
  */
 function validated(results: MeasuredResults): { results: Results } | { missing: string } {
   if (results.mcp === undefined) {
-    return { missing: `the results schema requires the MCP path (mcp.turn)${results.harness.mcpSkipped === undefined ? '' : `, which was skipped: ${results.harness.mcpSkipped}`}` };
+    return {
+      missing:
+        'the results schema requires the MCP path (mcp.turn)' +
+        (results.harness.mcpSkipped === undefined ? '' : `, which was skipped: ${results.harness.mcpSkipped}`),
+    };
   }
   return { results: parseResults(results) };
 }
@@ -248,12 +301,20 @@ export async function writeResults(outDir: string, results: MeasuredResults, mar
   return withOutputDirectory(outDir, results.command, () => writeValidated(outDir, results, markdown, checked));
 }
 
-async function writeValidated(outDir: string, results: MeasuredResults, markdown: string, checked: ReturnType<typeof validated>): Promise<WrittenFiles> {
+async function writeValidated(
+  outDir: string,
+  results: MeasuredResults,
+  markdown: string,
+  checked: ReturnType<typeof validated>,
+): Promise<WrittenFiles> {
   const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
   const kind = results.kind ?? 'full';
   const latestKept = await fullerLatest(outDir, results);
   const files: { -readonly [K in keyof WrittenFiles]: WrittenFiles[K] } = {
-    markdown: path.join(outDir, latestKept === undefined ? MARKDOWN_FILE : MARKDOWN_FILE.replace(/\.md$/, `.${kind}.md`)),
+    markdown: path.join(
+      outDir,
+      latestKept === undefined ? MARKDOWN_FILE : MARKDOWN_FILE.replace(/\.md$/, `.${kind}.md`),
+    ),
   };
   if ('results' in checked) {
     // The file keeps the harness notes; readers go through parseResults, which strips them.

@@ -16,9 +16,10 @@
  * derivation, the listing) only after it has run some thousands of times, so
  * a point measured after a few warm-up turns read the code's earlier tiers:
  * the first `turn` point of f984c79's sweep (19 tools) read its boundary at
- * 34.7 µs against 25.5 µs at 218 tools measured after it, and one kernel's
- * 19-tool boundary, in windows of 250 turns, fell 109 → 41 → 26 → 21 µs by
- * 3,000 turns as the last of those functions were optimised (--trace-opt).
+ * 34.7 µs against 25.5 µs at 218 tools measured after it (`costlab sweep`,
+ * at f984c79), and one kernel's 19-tool boundary, timed in windows of 250
+ * turns in a scratch run (801ae3b), fell until 3,000 turns as the last of
+ * those functions were optimised (--trace-opt).
  * Larger points optimised them sooner only because every turn there loops
  * over more tools. Settling puts each point in the same state, whatever ran
  * before it in the process.
@@ -113,7 +114,13 @@ async function oneTurn(kernel: MediationKernel, turn: number, calls: number, pat
 }
 
 export function pointLabel(spec: PointSpec): string {
-  return `${spec.strategy} N=${spec.tools} P=${spec.providers} C=${spec.calls} G=${spec.grants}${spec.frozenDefinitions === true ? ' frozen' : ''}${spec.changeSignal === false ? ' unsignalled' : ''}${(spec.changedTools ?? 0) > 0 ? ` changed=${spec.changedTools}` : ''}`;
+  const frozen = spec.frozenDefinitions === true ? ' frozen' : '';
+  const unsignalled = spec.changeSignal === false ? ' unsignalled' : '';
+  const changed = (spec.changedTools ?? 0) > 0 ? ` changed=${spec.changedTools}` : '';
+  return (
+    `${spec.strategy} N=${spec.tools} P=${spec.providers} C=${spec.calls} ` +
+    `G=${spec.grants}${frozen}${unsignalled}${changed}`
+  );
 }
 
 /** Measures one point. `onTurn` is told each finished turn (progress). */

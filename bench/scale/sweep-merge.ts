@@ -114,7 +114,8 @@ export function mergeSweepShards(
     if (shard.results.shard!.plan !== expectedPlan) {
       throw new SweepMergeRefused(
         'plan_mismatch',
-        `${name(shard)} was split from plan ${shard.results.shard!.plan}; this checkout plans ${expectedPlan} for a ${first.quick ? 'quick' : 'full'} sweep (merge with the code that measured the shards)`,
+        `${name(shard)} was split from plan ${shard.results.shard!.plan}; this checkout plans ${expectedPlan} ` +
+          `for a ${first.quick ? 'quick' : 'full'} sweep (merge with the code that measured the shards)`,
       );
     }
     if (shard.results.shard!.count !== count)
@@ -179,7 +180,8 @@ export function mergeSweepShards(
       if (sdkTools.get(entry.tools) !== shard.results.shard!.index)
         throw new SweepMergeRefused(
           'plan_mismatch',
-          `${name(shard)} holds the SDK side by side at N=${entry.tools}, which the plan gives to shard ${sdkTools.get(entry.tools) ?? 'none'}`,
+          `${name(shard)} holds the SDK side by side at N=${entry.tools}, which the plan gives to ` +
+            `shard ${sdkTools.get(entry.tools) ?? 'none'}`,
         );
       sdkSeen.set(entry.tools, shard);
     }

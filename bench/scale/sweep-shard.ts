@@ -44,7 +44,12 @@ export function pointKey(
     readonly changedTools?: number;
   },
 ): string {
-  return `${point.axis}/${point.strategy} N=${point.tools} P=${point.providers} C=${point.calls} G=${point.grants}${point.changeSignal === false ? ' unsignalled' : ''}${(point.changedTools ?? 0) > 0 ? ` changed=${point.changedTools}` : ''}`;
+  const unsignalled = point.changeSignal === false ? ' unsignalled' : '';
+  const changed = (point.changedTools ?? 0) > 0 ? ` changed=${point.changedTools}` : '';
+  return (
+    `${point.axis}/${point.strategy} N=${point.tools} P=${point.providers} C=${point.calls} ` +
+    `G=${point.grants}${unsignalled}${changed}`
+  );
 }
 
 /**

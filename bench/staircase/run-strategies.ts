@@ -10,8 +10,9 @@
  * turn, and a turn interleaved one by one always followed another kernel's
  * turn — under `turn`, a `shared` turn's 27 registry copies — whose footprint
  * had evicted this kernel's working set, so every turn-boundary figure was a
- * cold one (lease open p50 45 µs, against 9 µs after the same kernel's turn,
- * in one run at load ~2). The first turn of each block still follows another
+ * cold one (the lease open's p50 several times what it was after the same
+ * kernel's turn, in a scratch run at ef2b3fa). The first turn of each block
+ * still follows another
  * kernel's block: its lease open is reported apart, as the cold figure.
  *
  * Each strategy has its own kernel and its own span recorder; the kernels

@@ -61,7 +61,8 @@ export class StructuralTally {
       this.#catalogue = size();
     } else if (this.#catalogue.catalogHash !== catalogHash) {
       throw new CatalogueChanged(
-        `turn ${this.#turns} listed catalogue ${catalogHash.slice(0, 12)}…, the first measured turn ${this.#catalogue.catalogHash.slice(0, 12)}…`,
+        `turn ${this.#turns} listed catalogue ${catalogHash.slice(0, 12)}…, the first measured ` +
+          `turn ${this.#catalogue.catalogHash.slice(0, 12)}…`,
       );
     }
   }

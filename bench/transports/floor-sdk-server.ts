@@ -8,12 +8,14 @@
  * checks the same output schema on every side.
  *
  * The transport bench measures it beside costlab and the bare SDK server on
- * every transport. In process the kernel's call is 2.2–2.5× the floor's; in
- * a server the HTTP stack between two calls evicts both from the caches, and
- * a scratch run that read 16 MiB before each call put the kernel at 95 µs
- * and the floor at 43 µs. So what the floor adds over the bare server is the
- * least any enforced mediation adds on that transport, and costlab's added
- * cost is judged against it as well as against a fixed number of µs.
+ * every transport. In process the kernel's call is a small multiple of the
+ * floor's (the bench's call ÷ floor row); in a server the HTTP stack between
+ * two calls evicts both from the caches, which a scratch run that read
+ * 16 MiB before each call showed raising both (a72e427; the bench's cold
+ * lane now measures it, ADR 0030). So what the floor adds over the bare
+ * server is the least any enforced mediation adds on that transport, and
+ * costlab's added cost is judged against it as well as against a fixed
+ * number of µs.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';

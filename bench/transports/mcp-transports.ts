@@ -37,9 +37,9 @@
  * Before the rounds every endpoint answers PRIMING_CALLS untimed calls, so
  * each side is measured as a long-lived server runs, its hot path compiled
  * by V8's optimizing tier. The kernel's call is not there until a few
- * thousand calls: one bridge call in process took 150–200 µs over calls
- * 100–2,000, 59 µs over 2,000–4,000 and 21–22 µs from 4,000 on (with the
- * MCP request's signal, load ~6). With only the warm-up rounds (200 calls a
+ * thousand calls: one bridge call in process, timed over its first calls in
+ * a scratch run (619e53f), took several times as long over its first 2,000
+ * calls as from 4,000 on. With only the warm-up rounds (200 calls a
  * side) every costlab row was measured mostly in that cold stretch, and the
  * bare server, with far less code of its own, warms within its first few
  * hundred.
@@ -170,7 +170,8 @@ class Closers {
     }
     if (errors.length > 0)
       throw new TransportBenchError(
-        `closing the transport bench's endpoints: ${errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`,
+        `closing the transport bench's ` +
+          `endpoints: ${errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`,
       );
   }
 }
@@ -180,7 +181,8 @@ function costlabCheck(transport: McpTransportName): (result: CallToolResult) => 
     const status = (result._meta as { status?: unknown } | undefined)?.status;
     if (status !== 'succeeded')
       throw new TransportBenchError(
-        `costlab over ${transport}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result._meta ?? result.content)}, expected succeeded`,
+        `costlab over ${transport}: ${TRANSPORT_CALL.name} ` +
+          `answered ${JSON.stringify(result._meta ?? result.content)}, expected succeeded`,
       );
   };
 }
@@ -217,7 +219,8 @@ async function connectStdio(
     await client.connect(transport);
   } catch (error) {
     throw new TransportBenchError(
-      `${label}: the child did not start (${error instanceof Error ? error.message : String(error)}; stderr: ${tail() || '(empty)'})`,
+      `${label}: the child did not start (${error instanceof Error ? error.message : String(error)}; ` +
+        `stderr: ${tail() || '(empty)'})`,
     );
   }
   const pid = transport.pid;
@@ -315,11 +318,10 @@ async function openCostlab(
 
 /**
  * Every HTTP client fetches with a signal per request (httpClientTransport, src/mcp/transports/http-client.ts: the
- * SDK's
- * shared one piles up listeners) and adds the same headers: costlab's bearer token, which the bare server and the floor
- * ignore. Carrying
- * a ~400-character header costs the SDK client and Node's HTTP stack ~10–25 µs a call (scratch runs, the bare server
- * with and without it, ADR 0038), a cost of the credential and not of any server: paid on every side, it cancels out.
+ * SDK's shared one piles up listeners) and adds the same headers: costlab's bearer token, which the bare server and
+ * the floor ignore. Carrying a ~400-character header costs the SDK client and Node's HTTP stack time on every call
+ * (scratch paired runs of the bare server with and without it, ADR 0038, a8d86f4), a cost of the credential and not
+ * of any server: paid on every side, it cancels out.
  */
 async function connectHttp(client: Client, url: URL, headers: RequestHeaders | undefined): Promise<void> {
   await client.connect(httpClientTransport(url, headers));
@@ -511,8 +513,8 @@ async function prime(endpoint: Endpoint, calls: number): Promise<void> {
 }
 
 /**
- * One side's block of `calls` tools/calls, each timed at the client, request out to result in (µs); each answer checked
- * outside its time.
+ * One side's block of `calls` tools/calls, each timed at the client, request out to result in (µs); each answer
+ * checked outside its time.
  */
 async function timedBlock(endpoint: Endpoint, calls: number): Promise<number[]> {
   const block: number[] = [];
@@ -588,7 +590,8 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     )
   ) {
     throw new RangeError(
-      `the transport bench needs whole rounds > 0 and calls per round > 0 (got rounds ${rounds}, calls ${callsPerRound}, warm-up ${warmupRounds}, priming ${primingCalls})`,
+      `the transport bench needs whole rounds > 0 and calls per round > 0 (got rounds ${rounds}, ` +
+        `calls ${callsPerRound}, warm-up ${warmupRounds}, priming ${primingCalls})`,
     );
   }
   const closers = new Closers();

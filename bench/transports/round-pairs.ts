@@ -3,10 +3,9 @@
  *
  * The transport bench's rows subtract one side's p50 over the whole run from
  * another's. On this machine the whole run's p50s move with the machine's
- * state: in-memory, the bare SDK server's p50 read 16 µs in one run and
- * 24–43 µs in runs a quarter of an hour later, and costlab's added cost went
- * with it, +4 µs in the quick state and +16 to +23 µs in the slow one (three
- * sides and five, scratch runs of 150–300 rounds). A difference of whole-run
+ * state: in scratch runs of the same code a quarter of an hour apart
+ * (9c9cab7), the bare SDK server's in-memory p50 more than doubled, and
+ * costlab's added cost moved with it, several-fold. A difference of whole-run
  * p50s cannot say how sure it is. Here every measured round pairs its sides:
  * each side's median over its block of calls in that round (the blocks run
  * back to back, the order rotating), the round's difference between two
@@ -88,7 +87,8 @@ export function pairRounds(blocks: RoundBlocks): RoundPairs {
   const rounds = blocks.bare.length;
   if (blocks.costlab.length !== rounds || blocks.floor.length !== rounds) {
     throw new RangeError(
-      `every side needs a block in every round (costlab ${blocks.costlab.length}, bare ${rounds}, floor ${blocks.floor.length})`,
+      `every side needs a block in every round (costlab ${blocks.costlab.length}, bare ${rounds}, ` +
+        `floor ${blocks.floor.length})`,
     );
   }
   if (rounds < MIN_PAIRED_ROUNDS)

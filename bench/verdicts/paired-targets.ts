@@ -17,7 +17,7 @@
  */
 import type { McpTransportName, Results, RoundIntervalRecord } from '../results/results-schema.js';
 import { MCP_TRANSPORT_NAMES } from '../results/results-schema.js';
-import { formatSignedMicros } from '../format/index.js';
+import { formatPercentRounded, formatSignedMicros } from '../format/index.js';
 
 export type PairedVerdict = 'met' | 'straddles' | 'missed';
 type PairedUnit = 'µs' | '×' | 'share';
@@ -125,7 +125,7 @@ export function failsRun(judgement: PairedJudgement): boolean {
 }
 
 function formatPaired(unit: PairedUnit, value: number): string {
-  if (unit === 'share') return `${Number((value * 100).toFixed(2))}%`;
+  if (unit === 'share') return formatPercentRounded(value, 2);
   if (unit === '×') return `${Number(value.toPrecision(3))}×`;
   return formatSignedMicros(value);
 }
@@ -136,7 +136,8 @@ export function describeJudgement(definition: PairedTargetDefinition, judgement:
   const reading =
     judgement.rounds === 0
       ? `${f(judgement.median)} (whole run: no rounds to pair)`
-      : `median ${f(judgement.median)}, 95% interval ${f(judgement.lo)} to ${f(judgement.hi)} over ${judgement.rounds} rounds`;
+      : `median ${f(judgement.median)}, 95% interval ${f(judgement.lo)} to ${f(judgement.hi)} ` +
+        `over ${judgement.rounds} rounds`;
   const state = judgement.state === 'failing' ? `failing since ${judgement.metSince}` : 'open';
   const gap =
     judgement.verdict === 'met'
@@ -206,6 +207,8 @@ const FLOOR_SET = 'set when the step split and the floor were first measured in 
 const TRANSPORT_SET = 'set when the per-transport bench first served costlab beside a bare SDK server';
 
 function transportTargets(transport: McpTransportName): PairedTargetDefinition[] {
+  const overFloor =
+    `MCP over ${transport}: costlab − the floor served the same way ≤ 5 µs per tools/call, ` + 'round by round';
   const row = (results: PairedSource) =>
     results.mcpTransports?.transports.find((candidate) => candidate.transport === transport);
   return [
@@ -227,14 +230,18 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
           adr: '0036',
           from: 'added cost over a bare SDK server ≤ 5 µs p50 per tools/call',
           to: 'added cost over a bare SDK server ≤ 5 µs p50 per tools/call (whole run and round by round)',
-          why: 'a whole-run difference of p50s alone read stdio met at −13.1 µs where the paired median read +10.8 µs',
+          why:
+            'a whole-run difference of p50s alone read stdio met at −13.1 µs ' +
+            'where the paired median read +10.8 µs',
         },
         {
           date: '2026-12-03',
           adr: '0063',
           from: 'added cost over a bare SDK server ≤ 5 µs p50 per tools/call (whole run and round by round)',
           to: `MCP over ${transport}: costlab − a bare SDK server ≤ 5 µs per tools/call, round by round`,
-          why: 'judged on the round-by-round interval, which can fail the run once met; the whole-run difference stays printed',
+          why:
+            'judged on the round-by-round interval, which can fail the run once met; the whole-run difference ' +
+            'stays printed',
         },
       ],
       read: (results) => {
@@ -251,15 +258,17 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
     },
     {
       id: `mcp-over-floor:${transport}`,
-      statement: `MCP over ${transport}: costlab − the floor served the same way ≤ 5 µs per tools/call, round by round`,
+      statement: overFloor,
       bound: { atMost: 5 },
       unit: 'µs',
       history: [
         {
           date: '2026-12-03',
           adr: '0063',
-          to: `MCP over ${transport}: costlab − the floor served the same way ≤ 5 µs per tools/call, round by round`,
-          why: 'the serving-at-the-floor goal (costlab within 5 µs of the least mediation on every transport), judged paired',
+          to: overFloor,
+          why:
+            'the serving-at-the-floor goal (costlab within 5 µs of the least mediation on every transport), ' +
+            'judged paired',
         },
       ],
       read: (results) => {
@@ -283,10 +292,10 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
 }
 
 /**
- * The paired targets in force. `metSince` names the commit whose runs first read a target met: three quick runs at
- * 638d019 (load 8–10 on 2 cores, ADR 0063) each read its whole interval inside the bound with at least a tenth of
- * the bound to spare at the far end. The catalogue shares under shared (far end 75.4% against 80%) and under turn
- * (0.99% against 1%) and every transport row did not, and stay open.
+ * The paired targets in force. `metSince` names the commit whose runs first read a target met: three
+ * `costlab bench --quick` runs at 638d019 (load 8–10 on 2 cores, ADR 0063, edc1aad) each read its whole interval
+ * inside the bound with at least a tenth of the bound to spare at the far end. The catalogue shares under shared
+ * (far end 75.4% against 80%) and under turn (0.99% against 1%) and every transport row did not, and stay open.
  */
 export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
   stepTarget(
@@ -359,7 +368,9 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         adr: '0064',
         from: 'catalogue share under turn < 1% (or the segment at the clock’s floor: p50 within two clock reads)',
         to: 'catalogue share under turn < 1%',
-        why: 'the escape undone: judged on the round-by-round interval, a run at the clock’s floor straddles 1% and no longer fails on one p50',
+        why:
+          'the escape undone: judged on the round-by-round interval, a run at the clock’s floor straddles 1% and ' +
+          'no longer fails on one p50',
       },
     ],
     read: (results) =>
@@ -427,7 +438,9 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         adr: '0064',
         from: 'goal',
         to: 'turn: in-process call ≤ 3× the floor measured beside it (turn by turn)',
-        why: 'the demotion undone: judged on its turn-by-turn interval, a failing target once a committed run reads it met',
+        why:
+          'the demotion undone: judged on its turn-by-turn interval, a failing target once a committed run reads ' +
+          'it met',
       },
     ],
     read: (results) =>
@@ -486,7 +499,9 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         adr: '0064',
         from: 'turn: no unnamed part of the call over 10% (the tail after the last mark, of the median call)',
         to: 'turn: the unnamed tail of the call (after the last mark) ≤ 10% of the call’s time, turn by turn',
-        why: 'the median-call reading undone: the share of time again, read per turn, so a paused turn is one round of many',
+        why:
+          'the median-call reading undone: the share of time again, read per turn, so a paused turn is one round ' +
+          'of many',
       },
     ],
     read: (results) => {

@@ -24,7 +24,10 @@ const SEGMENT_CLOSE = 1.25;
 /** Within this many points (as a fraction) of a published catalogue share, it reproduces. */
 const SHARE_POINTS = 0.1;
 
-export const TOLERANCES = `whole-call ratios within ${Math.round((CLOSE - 1) * 100)}%, shares within ${Math.round(SHARE_POINTS * 100)} points (under turn: below the published ceiling), the catalogue segment rederive ÷ shared within ${Math.round((SEGMENT_CLOSE - 1) * 100)}%; the segment shared ÷ turn has no verdict (clock floor)`;
+export const TOLERANCES =
+  `whole-call ratios within ${Math.round((CLOSE - 1) * 100)}%, shares within ${Math.round(SHARE_POINTS * 100)} ` +
+  `points (under turn: below the published ceiling), the catalogue segment rederive ÷ shared ` +
+  `within ${Math.round((SEGMENT_CLOSE - 1) * 100)}%; the segment shared ÷ turn has no verdict (clock floor)`;
 
 export interface FigureVerdict {
   readonly figure: string;
@@ -112,10 +115,11 @@ export function reproducedFigures(rows: readonly FigureVerdict[]): { held: Figur
 }
 
 /**
- * The makeup of a `turn` call beside the publisher's (its earlier report:
- * authorization 301 µs p50 of a 968 µs call, ~31%). Medians of segments do
- * not add up to the call's median; each is printed over the call's median,
- * as the publisher's figure is.
+ * The makeup of a `turn` call beside the publisher's (its earlier report, as
+ * reference/anchor-figures.json carries it: authorization 301 µs p50 of a
+ * 968 µs call, ~31%). Medians of segments do not add up to the call's
+ * median; each is printed over the call's median, as the publisher's figure
+ * is.
  */
 export interface RestMakeup {
   readonly callP50Us: number;

@@ -10,7 +10,7 @@ import type { StrategyName } from '../results/results-schema.js';
 import { describeJudgement, failsRun, judgePairedTargets } from './paired-targets.js';
 import type { PairedJudgement } from './paired-targets.js';
 import type { MeasuredResults } from '../results/write-results.js';
-import { formatSignedMicros as us } from '../format/index.js';
+import { formatCount, formatSignedMicros as us } from '../format/index.js';
 
 export interface TargetCheck {
   readonly target: string;
@@ -65,7 +65,10 @@ function pairedChecks(results: MeasuredResults): TargetCheck[] {
           : transport === 'stdio-audit-file'
             ? writes.file
             : undefined;
-    const beside = `${records === undefined ? '' : `; its two records alone ${us(records.p50Us)}`}${transport === 'http' && httpChecks !== undefined ? `; its HTTP checks alone ${us(httpChecks.medianUs)}` : ''}`;
+    const recordsAlone = records === undefined ? '' : `; its two records alone ${us(records.p50Us)}`;
+    const checksAlone =
+      transport === 'http' && httpChecks !== undefined ? `; its HTTP checks alone ${us(httpChecks.medianUs)}` : '';
+    const beside = `${recordsAlone}${checksAlone}`;
     return {
       target: definition.statement,
       measured: `${describeJudgement(definition, judgement)}${beside}`,
@@ -109,9 +112,12 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
       kind: 'absolute',
     });
   }
+  const opening = results.harness.turnBoundary.turn;
   checks.push({
     target: 'turn: opening a lease (the turn-boundary authority load) p50 ≤ 15 µs',
-    measured: `${us(results.harness.turnBoundary.turn.openP50Us)}${results.harness.turnBoundary.turn.openColdP50Us === undefined ? '' : ` (a block's first turn, cold: ${us(results.harness.turnBoundary.turn.openColdP50Us)})`}`,
+    measured: `${us(opening.openP50Us)}${
+      opening.openColdP50Us === undefined ? '' : ` (a block's first turn, cold: ${us(opening.openColdP50Us)})`
+    }`,
     met: results.harness.turnBoundary.turn.openP50Us <= 15,
     kind: 'absolute',
   });
@@ -119,7 +125,9 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
   const [fewest, most] = results.harness.derivationsRange.turn;
   checks.push({
     target: 'turn: 1 authority load, 1 derivation, 1 provider call per turn (every measured turn)',
-    measured: `${turn.authorityLoadsPerTurn} / ${turn.derivationsPerTurn} (each turn ${fewest === most ? fewest : `${fewest}–${most}`}) / ${turn.providerCallsPerTurn}`,
+    measured:
+      `${turn.authorityLoadsPerTurn} / ${turn.derivationsPerTurn} (each ` +
+      `turn ${fewest === most ? fewest : `${fewest}–${most}`}) / ${turn.providerCallsPerTurn}`,
     met: turn.authorityLoadsPerTurn === 1 && fewest === 1 && most === 1 && turn.providerCallsPerTurn === 1,
     kind: 'structural',
   });
@@ -128,7 +136,9 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
     const { derivationsPerTurn, providerCallsPerTurn } = s[name].structural;
     checks.push({
       target: `${name}: derivations = provider calls = operations that resolved a catalogue, per turn`,
-      measured: `${derivationsPerTurn} = ${providerCallsPerTurn} = ${operations} (listing + ${Number((operations - 1).toFixed(3))} calls)`,
+      measured:
+        `${derivationsPerTurn} = ${providerCallsPerTurn} = ${operations} (listing ` +
+        `+ ${formatCount(operations - 1)} calls)`,
       met: derivationsPerTurn === operations && providerCallsPerTurn === operations,
       kind: 'structural',
     });

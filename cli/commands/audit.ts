@@ -11,7 +11,8 @@ export const command = defineCommand<Record<string, never>>({
   define(command) {
     command
       .description(
-        'Reads a JSON-lines audit trail and reports its records, any torn line, and each call "decided, outcome not recorded" (an outcome a crash lost after the call was answered).',
+        'Reads a JSON-lines audit trail and reports its records, any torn line, and each call "decided, outcome ' +
+          'not recorded" (an outcome a crash lost after the call was answered).',
       )
       .argument('<trail.jsonl>', "the trail: a serve --audit file, or serve --stdio's stderr captured to a file");
   },
@@ -29,11 +30,14 @@ export const command = defineCommand<Record<string, never>>({
       .map(([type, count]) => `${type} ${count}`)
       .join(', ');
     process.stdout.write(
-      `${file}: ${reading.records} records (${types || 'none'}); ${reading.decisions} decisions; ${reading.tornLines} torn line(s); ${reading.otherLines} other line(s)\n`,
+      `${file}: ${reading.records} records (${types || 'none'}); ${reading.decisions} ` +
+        `decisions; ${reading.tornLines} torn line(s); ${reading.otherLines} other line(s)\n`,
     );
     for (const call of reading.decidedWithoutOutcome) {
       process.stdout.write(
-        `decided, outcome not recorded: call ${call.operationId} ${call.tool ?? '?'} (decision ${call.decision}, record ${call.decisionId}${call.at === undefined ? '' : `, at ${call.at}`})\n`,
+        `decided, outcome not recorded: call ${call.operationId} ${call.tool ?? '?'} ` +
+          `(decision ${call.decision}, ` +
+          `record ${call.decisionId}${call.at === undefined ? '' : `, at ${call.at}`})\n`,
       );
     }
     process.stdout.write(`${reading.decidedWithoutOutcome.length} call(s) decided with no outcome recorded\n`);

@@ -18,6 +18,7 @@ import { PACKAGE_IS_CHECKOUT } from '../../src/package/index.js';
 import { addTargetOptions, wantsTarget } from '../target/target-options.js';
 import type { TargetFlags } from '../target/target-options.js';
 import { withOutputDirectory } from '../../bench/results/index.js';
+import { formatFixed, formatPercentFixed } from '../../bench/format/index.js';
 
 interface BenchFlags extends TargetFlags {
   readonly turns?: number;
@@ -49,12 +50,14 @@ export const command = defineCommand<BenchFlags>({
       .option('--quick', 'CI-sized run, under 30 s')
       .option(
         '--out <dir>',
-        'output directory (default: results/runs, git-ignored, so a run leaves the clone clean; in an installed copy, results/runs of the working directory)',
+        'output directory (default: results/runs, git-ignored, so a run leaves the clone clean; in an installed ' +
+          'copy, results/runs of the working directory)',
       )
       .option('--commit-results', 'write into results/, the committed results (a full run only)')
       .option(
         '--anchors <file>',
-        'published figures (default: reference/anchor-figures.json shipped with costlab); when absent the report says so',
+        'published figures (default: reference/anchor-figures.json shipped with costlab); when absent the ' +
+          'report says so',
       )
       .option('--mcp-turns <n>', 'measured MCP turns (default: a tenth of --turns)', positiveInteger)
       .option(
@@ -64,11 +67,13 @@ export const command = defineCommand<BenchFlags>({
       .option('--no-micro', 'skip the tinybench/mitata microbenchmarks')
       .option(
         '--no-mcp',
-        'skip the MCP path (the results JSON then is not written: the schema requires it; the report and dashboard files are)',
+        'skip the MCP path (the results JSON then is not written: the schema requires it; the report and ' +
+          'dashboard files are)',
       )
       .addHelpText(
         'after',
-        '\nExit codes: 0 measured and written, 1 the workload did not do what it declares or a target failed (a structural one, or a failing paired one whose interval lies wholly beyond it), 2 usage.',
+        '\nExit codes: 0 measured and written, 1 the workload did not do what it declares or a target failed (a ' +
+          'structural one, or a failing paired one whose interval lies wholly beyond it), 2 usage.',
       );
     addTargetOptions(command);
   },
@@ -84,7 +89,8 @@ export const command = defineCommand<BenchFlags>({
     }
     if (values.commitResults === true && !PACKAGE_IS_CHECKOUT) {
       process.stderr.write(
-        `costlab bench: --commit-results writes into a costlab checkout's results/; this costlab is an installed package (not a git checkout): use --out\n`,
+        `costlab bench: --commit-results writes into a costlab checkout's results/; this costlab is an ` +
+          `installed package (not a git checkout): use --out\n`,
       );
       return 2;
     }
@@ -122,9 +128,12 @@ export const command = defineCommand<BenchFlags>({
           name: string,
           r: { call: { p50Us: number }; segments: { catalogue: { p50Us: number; share: number } } },
         ): string =>
-          `  ${name.padEnd(14)} call p50 ${r.call.p50Us.toFixed(2).padStart(9)} µs   catalogue p50 ${r.segments.catalogue.p50Us.toFixed(3).padStart(9)} µs   share ${(r.segments.catalogue.share * 100).toFixed(2).padStart(6)}%\n`;
+          `  ${name.padEnd(14)} call p50 ${formatFixed(r.call.p50Us, 2).padStart(9)} µs   catalogue ` +
+          `p50 ${formatFixed(r.segments.catalogue.p50Us, 3).padStart(9)} µs   ` +
+          `share ${formatPercentFixed(r.segments.catalogue.share, 2).padStart(7)}\n`;
         process.stdout.write(
-          `costlab bench: ${results.workload.measuredTurns} measured turns × ${results.workload.callsPerTurn} calls per strategy\n`,
+          `costlab bench: ${results.workload.measuredTurns} measured turns × ${results.workload.callsPerTurn} ` +
+            `calls per strategy\n`,
         );
         for (const name of ['rederive', 'shared', 'turn'] as const) process.stdout.write(line(name, s[name]));
         if (results.mcp !== undefined) process.stdout.write(line('turn over MCP', results.mcp.turn));
@@ -132,9 +141,12 @@ export const command = defineCommand<BenchFlags>({
           const floor =
             row.floor === undefined || row.overFloorP50Us === undefined
               ? ''
-              : `; the floor served over MCP ${row.floor.p50Us.toFixed(1)} µs, costlab ${row.overFloorP50Us.toFixed(1)} µs over it`;
+              : `; the floor served over MCP ${formatFixed(row.floor.p50Us, 1)} µs, ` +
+                `costlab ${formatFixed(row.overFloorP50Us, 1)} µs over it`;
           process.stdout.write(
-            `  tools/call over ${row.transport}: costlab p50 ${row.costlab.p50Us.toFixed(1)} µs, bare SDK server ${row.bare.p50Us.toFixed(1)} µs: costlab adds ${row.addedP50Us.toFixed(1)} µs (${row.ratioP50}×)${floor}\n`,
+            `  tools/call over ${row.transport}: costlab p50 ${formatFixed(row.costlab.p50Us, 1)} µs, bare SDK ` +
+              `server ${formatFixed(row.bare.p50Us, 1)} µs: costlab adds ${formatFixed(row.addedP50Us, 1)} µs ` +
+              `(${row.ratioP50}×)${floor}\n`,
           );
         }
         const comparisons =
@@ -158,11 +170,13 @@ export const command = defineCommand<BenchFlags>({
         }
         const missed = targets.filter((check) => !check.met);
         process.stdout.write(
-          `  targets: ${targets.length - missed.length}/${targets.length} met${missed.length === 0 ? '' : `; missed: ${missed.map((check) => check.target).join('; ')}`}\n`,
+          `  targets: ${targets.length - missed.length}/${targets.length} ` +
+            `met${missed.length === 0 ? '' : `; missed: ${missed.map((check) => check.target).join('; ')}`}\n`,
         );
         if (results.loadAverage !== undefined && isNoisy(results.loadAverage, results.environment.cores)) {
           process.stdout.write(
-            `  noisy run: load average ${results.loadAverage.start} at start, ${results.loadAverage.end} at end on ${results.environment.cores} cores; read the medians and ratios, not means or p95s\n`,
+            `  noisy run: load average ${results.loadAverage.start} at start, ${results.loadAverage.end} at end ` +
+              `on ${results.environment.cores} cores; read the medians and ratios, not means or p95s\n`,
           );
         }
         if (files.latestKept !== undefined) process.stdout.write(`  kept: ${files.latestKept}\n`);
@@ -198,7 +212,8 @@ export const command = defineCommand<BenchFlags>({
     } catch (error) {
       if (error instanceof WorkloadMismatch) {
         process.stderr.write(
-          `costlab bench: ${error.name}: ${error.message}\nThe workload did not do what it declares, so its timings were not kept.\n`,
+          `costlab bench: ${error.name}: ${error.message}\nThe workload did not do what it declares, so its ` +
+            `timings were not kept.\n`,
         );
         return 1;
       }

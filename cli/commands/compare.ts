@@ -40,7 +40,8 @@ export const command = defineCommand<CompareFlags>({
   define(command) {
     command
       .description(
-        'Compares two commits lane by lane, each built in its own git worktree (.worktrees/<sha>) and installed from its own lockfile.',
+        'Compares two commits lane by lane, each built in its own git worktree (.worktrees/<sha>) and installed ' +
+          'from its own lockfile.',
       )
       .addHelpText(
         'after',
@@ -55,7 +56,8 @@ export const command = defineCommand<CompareFlags>({
           '                bootstrap interval on the ratio + Mann–Whitney; flagged only when the',
           '                change passes the threshold AND is significant',
           '',
-          'Prints a markdown table, writes <out>/compare-<base>-<head>.md, exits 1 on a flagged regression, 2 when it could not measure.',
+          'Prints a markdown table, writes <out>/compare-<base>-<head>.md, exits 1 on a flagged regression, 2 ' +
+            'when it could not measure.',
         ].join('\n'),
       )
       .argument('[base]', 'the base commit')
@@ -70,7 +72,8 @@ export const command = defineCommand<CompareFlags>({
       .option('--threshold-wall <ratio>', 'wall-clock change that counts as a regression', positiveNumber, 0.05)
       .option(
         '--threshold-instructions <ratio>',
-        "instruction-count change that counts as a regression, every lane (default: each lane's threshold from results/baseline.json)",
+        "instruction-count change that counts as a regression, every lane (default: each lane's threshold from " +
+          'results/baseline.json)',
         positiveNumber,
       )
       .option(
@@ -79,15 +82,18 @@ export const command = defineCommand<CompareFlags>({
       )
       .option(
         '--out <dir>',
-        'where compare-<base>-<head>.md is written (default: results/runs in the repository, git-ignored, so a run leaves the clone clean)',
+        'where compare-<base>-<head>.md is written (default: results/runs in the repository, git-ignored, so a ' +
+          'run leaves the clone clean)',
       )
       .option(
         '--merge-base',
-        'measure the merge-base of <base> and <head> as the base: what a pull request branched from (compare --merge-base origin/main HEAD)',
+        'measure the merge-base of <base> and <head> as the base: what a pull request branched from (compare ' +
+          '--merge-base origin/main HEAD)',
       )
       .option(
         '--keep-worktrees',
-        'keep .worktrees/<sha> (with node_modules) for a rerun; by default they are removed afterwards, and their disk usage is printed either way',
+        'keep .worktrees/<sha> (with node_modules) for a rerun; by default they are removed afterwards, and ' +
+          'their disk usage is printed either way',
       );
     addTargetOptions(command, { json: false, calls: false });
   },
@@ -96,7 +102,8 @@ export const command = defineCommand<CompareFlags>({
     if (operands.length !== 2) {
       // Optional in the grammar because --target and --world runs take none; required here as before.
       process.stderr.write(
-        `costlab compare: missing required argument '${operands.length === 0 ? 'base' : 'head'}' (or compare two servers with --target <base> --target <head>)\n`,
+        `costlab compare: missing required argument '${operands.length === 0 ? 'base' : 'head'}' (or compare ` +
+          `two servers with --target <base> --target <head>)\n`,
       );
       return 2;
     }
@@ -154,14 +161,26 @@ export const command = defineCommand<CompareFlags>({
         );
       }
       const title = `## costlab compare ${short(base.sha)} → ${short(head.sha)}`;
-      const provenance = `base \`${base.sha}\` (${values.mergeBase === true ? `merge-base of ${escapeMarkdown(baseRef)} and ${escapeMarkdown(headRef)}` : escapeMarkdown(baseRef)}), head \`${head.sha}\` (${escapeMarkdown(headRef)}); node ${process.version}; ${rounds} rounds × ${turns} turns (wall clock), instruction lanes as shaped in bench/gate/lanes.ts`;
+      const baseNamed =
+        values.mergeBase === true
+          ? `merge-base of ${escapeMarkdown(baseRef)} and ${escapeMarkdown(headRef)}`
+          : escapeMarkdown(baseRef);
+      const provenance =
+        `base \`${base.sha}\` (${baseNamed}), ` +
+        `head \`${head.sha}\` (${escapeMarkdown(headRef)}); node ${process.version}; ${rounds} rounds × ${turns} ` +
+        `turns (wall clock), instruction lanes as shaped in bench/gate/lanes.ts`;
       const markdown = `${title}\n\n${provenance}\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
       const exitCode = exitCodeFor(rows);
-      process.stdout.write(
-        values.json === true
-          ? `${JSON.stringify({ schemaVersion: VERDICT_SCHEMA_VERSION, command: 'compare', base: base.sha, head: head.sha, exitCode, verdict: exitCode === 0 ? 'pass' : 'regression', rows: rows.map((row) => ({ ...row, flagged: isFlagged(row) })) }, null, 2)}\n`
-          : markdown,
-      );
+      const verdict = {
+        schemaVersion: VERDICT_SCHEMA_VERSION,
+        command: 'compare',
+        base: base.sha,
+        head: head.sha,
+        exitCode,
+        verdict: exitCode === 0 ? 'pass' : 'regression',
+        rows: rows.map((row) => ({ ...row, flagged: isFlagged(row) })),
+      };
+      process.stdout.write(values.json === true ? `${JSON.stringify(verdict, null, 2)}\n` : markdown);
       const outDir = values.out ?? LOCAL_RESULTS_DIR;
       const file = join(outDir, `compare-${short(base.sha)}-${short(head.sha)}.md`);
       await withOutputDirectory(outDir, ['costlab compare', ...argv].join(' '), () => writeOutputFile(file, markdown));
@@ -171,9 +190,8 @@ export const command = defineCommand<CompareFlags>({
       const hint = error instanceof CommitNotFound ? await shallowCloneHint(repo).catch(() => '') : '';
       const described = describeThrownWithName(error);
       // GateErrors already open with "could not measure"; say it once.
-      process.stderr.write(
-        `costlab compare: ${/^\w+: could not measure/.test(described) ? described : `could not measure: ${described}`}${hint}\n`,
-      );
+      const said = /^\w+: could not measure/.test(described) ? described : `could not measure: ${described}`;
+      process.stderr.write(`costlab compare: ${said}${hint}\n`);
       return 2;
     } finally {
       if (prepared.length > 0) {

@@ -41,7 +41,8 @@ export const command = defineCommand<ConformanceFlags>({
       .description('Plays the conformance rows through each column and judges every cell.')
       .option(
         '--strategy <s>',
-        'catalogue strategy: turn (default), shared, rederive, or all. With all, only the turn cells gate; the others are evidence.',
+        'catalogue strategy: turn (default), shared, rederive, or all. With all, only the turn cells gate; the ' +
+          'others are evidence.',
         oneOf<StrategyChoice>([...CATALOGUE_STRATEGIES, 'all']),
         'turn',
       )
@@ -52,12 +53,14 @@ export const command = defineCommand<ConformanceFlags>({
       )
       .option(
         '--out <dir>',
-        'where conformance.json and conformance.md go (default: results/runs, git-ignored, so a run leaves the clone clean)',
+        'where conformance.json and conformance.md go (default: results/runs, git-ignored, so a run leaves the ' +
+          'clone clean)',
       )
       .addOption(new Option('--commit-results', 'write into results/, the committed matrix').conflicts('out'))
       .option(
         '--official [url]',
-        `run the official MCP suite (@modelcontextprotocol/conformance, Node 22 from npm when needed) against a Streamable HTTP URL; without one, against costlab serve --http`,
+        `run the official MCP suite (@modelcontextprotocol/conformance, Node 22 from npm when needed) against a ` +
+          `Streamable HTTP URL; without one, against costlab serve --http`,
       )
       .addHelpText('after', '\nExits 1 when a gating cell is fail or not_exercised, 2 on a usage error.');
     addTargetOptions(command);
@@ -75,8 +78,10 @@ export const command = defineCommand<ConformanceFlags>({
       strategy: values.strategy,
       columns: standardColumns([...values.columns]),
       onCell: (s, cell, done, total) => {
+        const note = cell.note === undefined || cell.status === 'not_applicable' ? '' : ` (${cell.note})`;
         process.stderr.write(
-          `[${s} ${String(done).padStart(String(total).length)}/${total}] ${cell.column} ${cell.row}: ${cell.status}${cell.note === undefined || cell.status === 'not_applicable' ? '' : ` (${cell.note})`}\n`,
+          `[${s} ${String(done).padStart(String(total).length)}/${total}] ` +
+            `${cell.column} ${cell.row}: ${cell.status}${note}\n`,
         );
       },
     });
@@ -112,8 +117,10 @@ export const command = defineCommand<ConformanceFlags>({
       renderTextSweep(outcome.sweep),
       doc.gate.passed
         ? `gate (${doc.gate.strategy}): passed`
-        : `gate (${doc.gate.strategy}): FAILED — ${doc.gate.failures.map((f) => `${f.row} × ${f.column} (${f.status})`).join(', ')}`,
-      `wrote ${path.relative(process.cwd(), jsonPath)} and ${path.relative(process.cwd(), mdPath)} in ${formatSeconds(outcome.elapsedMs)}`,
+        : `gate (${doc.gate.strategy}): FAILED ` +
+          `— ${doc.gate.failures.map((f) => `${f.row} × ${f.column} (${f.status})`).join(', ')}`,
+      `wrote ${path.relative(process.cwd(), jsonPath)} and ${path.relative(process.cwd(), mdPath)} ` +
+        `in ${formatSeconds(outcome.elapsedMs)}`,
     ];
     process.stdout.write(`${sections.filter((s) => s.length > 0).join('\n\n')}\n`);
     return doc.gate.passed ? 0 : 1;

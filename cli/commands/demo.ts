@@ -15,7 +15,8 @@ export const command = defineCommand<DemoFlags>({
   define(command) {
     command
       .description(
-        "Runs one turn of the reference world through the kernel and prints each call's outcome, then the audit trail and the per-turn counters.",
+        "Runs one turn of the reference world through the kernel and prints each call's outcome, then the audit " +
+          'trail and the per-turn counters.',
       )
       .option(
         '--strategy <name>',
@@ -30,7 +31,8 @@ export const command = defineCommand<DemoFlags>({
     const scope = await kernel.openTurnAuthority(context);
     const catalogue = await kernel.listTools(context);
     process.stdout.write(
-      `turn opened (${scope.status}); ${catalogue.tools.length} tools listed, ${catalogue.withheldCount} withheld; catalogHash ${catalogue.catalogHash.slice(0, 16)}…\n\n`,
+      `turn opened (${scope.status}); ${catalogue.tools.length} tools listed, ${catalogue.withheldCount} ` +
+        `withheld; catalogHash ${catalogue.catalogHash.slice(0, 16)}…\n\n`,
     );
     let i = 0;
     for (const attempt of TURN_ATTEMPTS) {
@@ -55,7 +57,9 @@ export const command = defineCommand<DemoFlags>({
     }
     const c = kernel.counters;
     process.stdout.write(
-      `\nstrategy ${strategy}: ${c.authorityLoads} authority load(s), ${c.derivations} registry derivation(s), ${provider.calls} provider call(s), ${c.decisions} decisions, ${c.auditEvents} audit events, ${kernel.openLeases} lease(s) open\n`,
+      `\nstrategy ${strategy}: ${c.authorityLoads} authority load(s), ${c.derivations} registry ` +
+        `derivation(s), ${provider.calls} provider call(s), ${c.decisions} decisions, ${c.auditEvents} audit ` +
+        `events, ${kernel.openLeases} lease(s) open\n`,
     );
     return 0;
   },

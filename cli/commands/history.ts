@@ -92,8 +92,9 @@ export const command = defineCommand<HistoryFlags>({
           const now = results.strategies[strategy];
           const before = previous?.results.strategies[strategy];
           const mark = (measure: StepMeasure): string => (stepAt(entry, strategy, measure) ? ` ${STEP_MARK}` : '');
+          const catalogue = now.segments.catalogue.p50Us;
           cells.push(
-            `${us(now.segments.catalogue.p50Us)}${change(now.segments.catalogue.p50Us, before?.segments.catalogue.p50Us, caveat)}${mark('catalogue')}`,
+            `${us(catalogue)}${change(catalogue, before?.segments.catalogue.p50Us, caveat)}${mark('catalogue')}`,
           );
           cells.push(`${us(now.call.p50Us)}${change(now.call.p50Us, before?.call.p50Us, caveat)}${mark('call')}`);
         }

@@ -28,9 +28,13 @@ export const command = defineCommand<MapFlags>({
   define(command) {
     command
       .description(
-        'Measures the two step ratios (rederive ÷ shared, shared ÷ turn) over a grid of provider tools × grants in the publisher-shaped world,\n' +
-          `each point under the three strategies, and both worlds as points of their own (default grid ${FULL_GRID.providerTools.join(',')} × ${FULL_GRID.grants.join(',')}, 23 minutes at load 15–30 on 2 cores;\n` +
-          `--quick ${QUICK_GRID.providerTools.join(',')} × ${QUICK_GRID.grants.join(',')}, a few turns a point). Writes <out>/map/<commit>.json (.quick.json), <out>/map/latest.json (a full map)\n` +
+        'Measures the two step ratios (rederive ÷ shared, shared ÷ turn) over a grid of provider tools × grants ' +
+          'in the publisher-shaped world,\n' +
+          `each point under the three strategies, and both worlds as points of their own (default ` +
+          `grid ${FULL_GRID.providerTools.join(',')} × ${FULL_GRID.grants.join(',')}, 23 minutes at load 15–30 ` +
+          `on 2 cores;\n` +
+          `--quick ${QUICK_GRID.providerTools.join(',')} × ${QUICK_GRID.grants.join(',')}, a few turns a ` +
+          `point). Writes <out>/map/<commit>.json (.quick.json), <out>/map/latest.json (a full map)\n` +
           'and <out>/staircase-map.md; `costlab report` draws <dir>/map/latest.json. Progress on stderr.',
       )
       .option('--quick', 'CI-sized: a 3 × 3 grid, a few turns a point')
@@ -38,7 +42,8 @@ export const command = defineCommand<MapFlags>({
       .addOption(
         new Option(
           '--provider-tools <list>',
-          `provider tools per point, comma-separated (${AXIS_RANGES.providerTools.min}–${AXIS_RANGES.providerTools.max})`,
+          `provider tools per point, comma-separated ` +
+            `(${AXIS_RANGES.providerTools.min}–${AXIS_RANGES.providerTools.max})`,
         ).argParser(axisValues(AXIS_RANGES.providerTools.min, AXIS_RANGES.providerTools.max)),
       )
       .addOption(
@@ -50,7 +55,8 @@ export const command = defineCommand<MapFlags>({
       .option('--anchors <file>', 'published figures (default: reference/anchor-figures.json)')
       .addHelpText(
         'after',
-        '\nExit codes: 0 measured and written, 1 the workload did not do what it declares, 2 usage or no published figures.',
+        '\nExit codes: 0 measured and written, 1 the workload did not do what it declares, 2 usage or no ' +
+          'published figures.',
       );
   },
   async run(values, { argv }) {
@@ -76,20 +82,27 @@ export const command = defineCommand<MapFlags>({
         anchors: anchors.figures,
       });
       process.stdout.write(
-        `costlab map: ${results.grid.length} points (${grid.providerTools.length} provider-tool counts × ${grid.grants.length} grant counts) and 2 worlds, ${results.turns.measured} measured turns a strategy each\n`,
+        `costlab map: ${results.grid.length} points (${grid.providerTools.length} provider-tool counts ` +
+          `× ${grid.grants.length} grant counts) and 2 worlds, ${results.turns.measured} measured turns a strategy ` +
+          `each\n`,
       );
       for (const [name, point] of [
         ['publisher-shaped world', results.worlds.publisher],
         ['reference world', results.worlds.reference],
       ] as const) {
         process.stdout.write(
-          `  ${name}: rederive ÷ shared ${formatRatio(point.staircase.rederiveOverShared)}, shared ÷ turn ${formatRatio(point.staircase.sharedOverTurn)} (published ${formatRatio(results.published.rederiveOverShared)}, ${formatRatio(results.published.sharedOverTurn)})\n`,
+          `  ${name}: rederive ÷ shared ${formatRatio(point.staircase.rederiveOverShared)}, ` +
+            `shared ÷ turn ${formatRatio(point.staircase.sharedOverTurn)} ` +
+            `(published ${formatRatio(results.published.rederiveOverShared)}, ` +
+            `${formatRatio(results.published.sharedOverTurn)})\n`,
         );
       }
       const own = pointAt(results, results.worlds.publisher.shape.providerTools, results.worlds.publisher.shape.grants);
       if (own !== undefined)
         process.stdout.write(
-          `  grid point of the publisher-shaped world: rederive ÷ shared ${formatRatio(own.staircase.rederiveOverShared)}, shared ÷ turn ${formatRatio(own.staircase.sharedOverTurn)}\n`,
+          `  grid point of the publisher-shaped world: rederive ÷ ` +
+            `shared ${formatRatio(own.staircase.rederiveOverShared)}, shared ÷ ` +
+            `turn ${formatRatio(own.staircase.sharedOverTurn)}\n`,
         );
       for (const file of files) process.stdout.write(`  wrote ${path.relative(process.cwd(), file)}\n`);
       return 0;

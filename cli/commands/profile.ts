@@ -32,7 +32,8 @@ export const command = defineCommand<ProfileFlags>({
   define(command) {
     command
       .description(
-        'Profiles the reference workload per catalogue strategy (0x flame graphs, --cpu-prof, clinic) and summarises the top self-time frames.',
+        'Profiles the reference workload per catalogue strategy (0x flame graphs, --cpu-prof, clinic) and ' +
+          'summarises the top self-time frames.',
       )
       .option(
         '--strategy <s>',
@@ -68,12 +69,13 @@ export const command = defineCommand<ProfileFlags>({
         return 0;
       }
       process.stdout.write(
-        `wrote ${path.relative(process.cwd(), run.summaryFile) || run.summaryFile} in ${formatSeconds(performance.now() - started)}\n`,
+        `wrote ${path.relative(process.cwd(), run.summaryFile) || run.summaryFile} ` +
+          `in ${formatSeconds(performance.now() - started)}\n`,
       );
-      for (const profile of run.summary.strategies)
-        process.stdout.write(
-          `  ${profile.strategy.padEnd(8)} ${profile.analysis.verdict.kind.padEnd(8)} ${profile.analysis.verdict.statement}\n`,
-        );
+      for (const profile of run.summary.strategies) {
+        const { verdict } = profile.analysis;
+        process.stdout.write(`  ${profile.strategy.padEnd(8)} ${verdict.kind.padEnd(8)} ${verdict.statement}\n`);
+      }
       return 0;
     } catch (error) {
       process.stderr.write(`costlab profile: ${describeThrownWithName(error)}\n`);

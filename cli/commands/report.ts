@@ -43,7 +43,8 @@ export const command = defineCommand<ReportFlags>({
       .option('--profiles <dir>', 'flame graphs per commit, linked when present', 'profiles')
       .option(
         '--history <files>',
-        "the history the CI dashboards accumulated, comma-separated: github-action-benchmark's gh-pages data file (data.js) or a Bencher perf export (JSON); charted per testbed with its steps and noisy runs",
+        "the history the CI dashboards accumulated, comma-separated: github-action-benchmark's gh-pages data " +
+          'file (data.js) or a Bencher perf export (JSON); charted per testbed with its steps and noisy runs',
       );
   },
   async run(values) {

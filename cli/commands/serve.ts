@@ -64,7 +64,8 @@ function auditFailureReporter(): (error: unknown, event: AuditEvent) => void {
     failures++;
     if (failures === 1 || failures % 1000 === 0) {
       say(
-        `audit: ${failures} record(s) could not be written, the latest ${event.type} ${event.operationId ?? ''} (${error instanceof Error ? error.message : 'unknown cause'})`,
+        `audit: ${failures} record(s) could not be written, the latest ${event.type} ${event.operationId ?? ''} ` +
+          `(${error instanceof Error ? error.message : 'unknown cause'})`,
       );
     }
   };
@@ -115,11 +116,11 @@ async function serveOverStdio(world: ServedWorld, options: ServeOptions): Promis
   try {
     const serving = await serveStdio(bridge);
     say(
-      `world '${world.name}', strategy ${options.strategy}: execution ${executionId} listed ${bridge.catalogue.tools.length} tools, catalogHash ${bridge.catalogHash}`,
+      `world '${world.name}', strategy ${options.strategy}: execution ${executionId} ` +
+        `listed ${bridge.catalogue.tools.length} tools, catalogHash ${bridge.catalogHash}`,
     );
-    say(
-      `serving MCP on stdio. A client spawns this command; for example:\n${JSON.stringify(stdioClientConfig(process.execPath, [BIN, 'serve', '--stdio', ...servedWorldArgs(options)]), null, 2)}`,
-    );
+    const example = stdioClientConfig(process.execPath, [BIN, 'serve', '--stdio', ...servedWorldArgs(options)]);
+    say(`serving MCP on stdio. A client spawns this command; for example:\n${JSON.stringify(example, null, 2)}`);
     await Promise.race([serving.closed, shutdownSignal()]);
     await serving.server.close();
   } finally {
@@ -132,7 +133,9 @@ async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise
   // The token is a credential: it goes to stdout (free in HTTP mode), never into stderr, which carries the audit trail.
   const announce = (execution: LiveExecution): void => {
     say(
-      `execution ${execution.executionId}: ${execution.bridge.catalogue.tools.length} tools, catalogHash ${execution.bridge.catalogHash}, token valid until ${execution.expiresAt} (connection config on stdout)`,
+      `execution ${execution.executionId}: ${execution.bridge.catalogue.tools.length} tools, ` +
+        `catalogHash ${execution.bridge.catalogHash}, token valid until ${execution.expiresAt} (connection config ` +
+        `on stdout)`,
     );
     process.stdout.write(`${JSON.stringify(httpClientConfig(server.url, execution.token), null, 2)}\n`);
   };
@@ -143,7 +146,8 @@ async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise
     limits: options.limits,
     onInternalError: (error) =>
       say(
-        `internal error answered as internal_error: ${error instanceof Error ? error.message : 'a non-error was thrown'}`,
+        `internal error answered as ` +
+          `internal_error: ${error instanceof Error ? error.message : 'a non-error was thrown'}`,
       ),
     onTokenRenewed: (execution) => {
       say(`execution ${execution.executionId}: token renewed`);
@@ -166,7 +170,8 @@ async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise
   say(`world '${world.name}', strategy ${options.strategy}: serving MCP (Streamable HTTP) at ${server.url.href}`);
   const { limits } = server;
   say(
-    `limits: ${limits.maxConnections} connections, headers within ${limits.headersTimeoutMs} ms, bodies within ${limits.bodyTimeoutMs} ms and ${limits.maxBodyBytes} bytes`,
+    `limits: ${limits.maxConnections} connections, headers within ${limits.headersTimeoutMs} ms, bodies ` +
+      `within ${limits.bodyTimeoutMs} ms and ${limits.maxBodyBytes} bytes`,
   );
   announce(await server.openExecution());
   const signal = await shutdownSignal();
@@ -202,7 +207,8 @@ export const command = defineCommand<ServeFlags>({
       )
       .option(
         '--max-connections <n>',
-        'HTTP: open connections at most; past it the one longest without progress is closed (default: 4096, kept under ulimit -n)',
+        'HTTP: open connections at most; past it the one longest without progress is closed (default: 4096, ' +
+          'kept under ulimit -n)',
         positiveInteger,
       )
       .option(

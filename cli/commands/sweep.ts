@@ -43,7 +43,8 @@ function printSummary(results: SweepResults, files: readonly string[]): number {
   const targets = checkSweepTargets(results);
   for (const t of targets)
     process.stdout.write(
-      `  target ${t.met === undefined ? 'not measured' : t.met ? 'met' : t.kind === 'open' ? 'open' : 'MISSED'} (${t.kind}): ${t.target}: ${t.measured}\n`,
+      `  target ${t.met === undefined ? 'not measured' : t.met ? 'met' : t.kind === 'open' ? 'open' : 'MISSED'} ` +
+        `(${t.kind}): ${t.target}: ${t.measured}\n`,
     );
   for (const file of files) process.stdout.write(`  wrote ${path.relative(process.cwd(), file)}\n`);
   const failing = failingSweepTargets(targets);
@@ -58,7 +59,10 @@ export const command = defineCommand<SweepFlags>({
   define(command) {
     command
       .description(
-        'Measures catalogue resolution at scale: N ∈ {1, 20, 200, 2000, 10000} provider tools under every strategy that finishes a turn in time; P ∈ {1, 4, 16}, C ∈ {1, 3, 10, 27}, G ∈ {6, 100, 1000} under turn; tools/list beside the SDK McpServer. Writes <out>/sweep/<commit>.json, <out>/sweep/latest.json and <out>/scale-sweep.md; progress on stderr.',
+        'Measures catalogue resolution at scale: N ∈ {1, 20, 200, 2000, 10000} provider tools under every ' +
+          'strategy that finishes a turn in time; P ∈ {1, 4, 16}, C ∈ {1, 3, 10, 27}, G ∈ {6, 100, 1000} under ' +
+          'turn; tools/list beside the SDK McpServer. Writes <out>/sweep/<commit>.json, <out>/sweep/latest.json ' +
+          'and <out>/scale-sweep.md; progress on stderr.',
       )
       .option('--quick', 'CI-sized: N ∈ {20, 2000}, shared and turn, a few turns a point', false)
       .option(
@@ -74,13 +78,15 @@ export const command = defineCommand<SweepFlags>({
       .addOption(
         new Option(
           '--shard <i/n>',
-          'measure part i of n of the plan (whole curves, for a CI matrix); writes <out>/sweep/<commit>.shard-<i>-of-<n>.json only',
+          'measure part i of n of the plan (whole curves, for a CI matrix); writes ' +
+            '<out>/sweep/<commit>.shard-<i>-of-<n>.json only',
         ).argParser(shardFlag),
       )
       .addOption(
         new Option(
           '--merge <files...>',
-          'merge the shard files of one sweep (same commit and plan, shards 1..n each once) into what a whole sweep writes; measures nothing',
+          'merge the shard files of one sweep (same commit and plan, shards 1..n each once) into what a whole ' +
+            'sweep writes; measures nothing',
         ).conflicts(['shard', 'quick']),
       );
   },
@@ -106,7 +112,9 @@ export const command = defineCommand<SweepFlags>({
       if (shard === undefined) return printSummary(results, files);
       else {
         process.stdout.write(
-          `costlab sweep: shard ${shard.index}/${shard.count}: ${results.points.length} points measured, ${results.skipped.length} skipped, ${results.sdk.length} SDK sizes (merge the shards with --merge)\n`,
+          `costlab sweep: shard ${shard.index}/${shard.count}: ${results.points.length} points ` +
+            `measured, ${results.skipped.length} skipped, ${results.sdk.length} SDK sizes (merge the shards with ` +
+            `--merge)\n`,
         );
         for (const file of files) process.stdout.write(`  wrote ${path.relative(process.cwd(), file)}\n`);
       }

@@ -88,7 +88,10 @@ export async function runCompareTarget(flags: CompareTargetFlags, operands: read
     const markdown = [
       `## costlab compare: ${markdownCode(labels[0])} → ${markdownCode(labels[1])}`,
       '',
-      `${rounds} rounds, one fresh process (or connection) per side per round, order ${comparison.firsts.map((s) => (s === 'base' ? 'AB' : 'BA')).join(' ')}; ${options.config.samples} measured requests after ${options.config.warmup} warm-up per process; node ${process.version}. Times in µs.`,
+      `${rounds} rounds, one fresh process (or connection) per side per round, ` +
+        `order ${comparison.firsts.map((s) => (s === 'base' ? 'AB' : 'BA')).join(' ')}; ${options.config.samples} ` +
+        `measured requests after ${options.config.warmup} warm-up per process; node ${process.version}. Times in ` +
+        `µs.`,
       '',
       renderMarkdownTable(comparison.rows, { reasons: 'all' }),
       '',

@@ -25,7 +25,8 @@ export async function runGateWorld(worldFile: string, out: string | undefined): 
   const outcome = report.targets[0]!;
   if (outcome.status === 'failed') {
     process.stderr.write(
-      `costlab gate: could not measure: the served world failed: ${outcome.failure?.code} ${outcome.failure?.message}\n`,
+      `costlab gate: could not measure: the served world ` +
+        `failed: ${outcome.failure?.code} ${outcome.failure?.message}\n`,
     );
     return 2;
   }
@@ -36,7 +37,9 @@ export async function runGateWorld(worldFile: string, out: string | undefined): 
       actual: row.verdict === 'fail' || row.verdict === 'error' || row.verdict === 'not_exercised' ? 0 : 1,
     }),
   );
-  const table = `## costlab gate: world ${worldFile}, served and judged on the catalogue consistency rows\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
+  const table =
+    `## costlab gate: world ${worldFile}, served and judged on the catalogue consistency ` +
+    `rows\n\n${renderMarkdownTable(rows, { reasons: 'all' })}\n`;
   process.stdout.write(table);
   if (out !== undefined) await writeOutputFile(out, table);
   return exitCodeFor(rows);

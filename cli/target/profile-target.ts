@@ -34,10 +34,20 @@ export async function runProfileTarget(flags: ProfileTargetFlags): Promise<numbe
       onProgress: progressLines('profile'),
     });
     const written = path.relative(process.cwd(), profile.html) || profile.html;
+    const report = {
+      schemaVersion: 1,
+      kind: 'target-profile',
+      target: options.specs[0]!.text,
+      flamegraph: written,
+      isolateLog: profile.isolateLog,
+      requests: profile.requests,
+      elapsedMs: Math.round(profile.elapsedMs),
+    };
     process.stdout.write(
       options.json
-        ? `${JSON.stringify({ schemaVersion: 1, kind: 'target-profile', target: options.specs[0]!.text, flamegraph: written, isolateLog: profile.isolateLog, requests: profile.requests, elapsedMs: Math.round(profile.elapsedMs) }, null, 2)}\n`
-        : `wrote ${written}: ${profile.requests} requests in ${formatSeconds(profile.elapsedMs)}, from ${profile.isolateLog}\n`,
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : `wrote ${written}: ${profile.requests} requests in ${formatSeconds(profile.elapsedMs)}, ` +
+            `from ${profile.isolateLog}\n`,
     );
     return 0;
   } catch (error) {
@@ -45,7 +55,8 @@ export async function runProfileTarget(flags: ProfileTargetFlags): Promise<numbe
     if (error instanceof CredentialMissing || error instanceof TargetNotProfilable)
       return usageFailure('profile', error);
     process.stderr.write(
-      `costlab profile: ${redactor.scrub(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}\n`,
+      `costlab profile: ` +
+        `${redactor.scrub(error instanceof Error ? `${error.name}: ${error.message}` : String(error))}\n`,
     );
     return 1;
   }

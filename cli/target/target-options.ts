@@ -64,7 +64,8 @@ export function addTargetOptions(
   command
     .option(
       '--target <target>',
-      'an MCP server to measure instead of the reference world: stdio:<command…> or an http(s) URL; repeatable; {n} in it is the curve size (docs/targets.md)',
+      'an MCP server to measure instead of the reference world: stdio:<command…> or an http(s) URL; repeatable; ' +
+        '{n} in it is the curve size (docs/targets.md)',
       collect,
     )
     .option(
@@ -82,12 +83,14 @@ export function addTargetOptions(
     command
       .option(
         '--calls <which>',
-        `target runs: config (the config file's calls) or all (also every listed tool, arguments generated from its inputSchema); default all without a config file, config with one`,
+        `target runs: config (the config file's calls) or all (also every listed tool, arguments generated from ` +
+          `its inputSchema); default all without a config file, config with one`,
         oneOf<CallsMode>(['config', 'all']),
       )
       .option(
         '--allow-destructive',
-        'target runs, --calls all: also call tools that may be destructive (destructiveHint true, or absent on a tool not readOnlyHint: true)',
+        'target runs, --calls all: also call tools that may be destructive (destructiveHint true, or absent on ' +
+          'a tool not readOnlyHint: true)',
       )
       .option(
         '--seed <n>',
@@ -99,7 +102,8 @@ export function addTargetOptions(
   const limit = (name: TargetLimitName, what: string, parse = positiveInteger): void => {
     command.option(
       `${LIMIT_FLAGS[name]} <n>`,
-      `target runs: ${what}, past which the target is refused by name (default ${defaults[name]}; overrides the config)`,
+      `target runs: ${what}, past which the target is refused by name (default ${defaults[name]}; overrides the ` +
+        `config)`,
       parse,
     );
   };
@@ -184,7 +188,8 @@ export function usageFailure(command: string, error: unknown): number {
   const message =
     error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
   process.stderr.write(
-    `costlab ${command}: ${message}\n(run \`costlab ${command} --help\` for its options; docs/targets.md for targets)\n`,
+    `costlab ${command}: ${message}\n(run \`costlab ${command} --help\` for its options; docs/targets.md for ` +
+      `targets)\n`,
   );
   return 2;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatChange, formatInteger, formatMicroseconds, formatP, formatPercent } from '../../bench/format/index.js';
 import { formatRatio } from '../../bench/format/index.js';
+import { formatFixed, formatLoadAverage, formatPercentRounded, formatQuotient } from '../../bench/format/index.js';
 
 describe('gate number formatting', () => {
   it('prints changes with a sign and enough digits to see small ones', () => {
@@ -32,5 +33,16 @@ describe('gate number formatting', () => {
     expect(formatRatio(1.20341, 3)).toBe('1.203×');
     expect(formatRatio(3.3712)).toBe('3.37×');
     expect(formatRatio(Number.NaN)).toBe('NaN');
+  });
+
+  it('keeps fixed decimals for columns and drops them for rounded percentages', () => {
+    expect(formatFixed(2.5, 3)).toBe('2.500');
+    expect(formatFixed(1234.56, 1)).toBe('1234.6');
+    expect(formatLoadAverage(1.25)).toBe('1.3');
+    expect(formatLoadAverage(0.5, 2)).toBe('0.50');
+    expect(formatPercentRounded(0.12345)).toBe('12.35%');
+    expect(formatPercentRounded(0.5)).toBe('50%');
+    expect(formatQuotient(3.37)).toBe('÷3.4');
+    expect(formatQuotient(1)).toBe('÷1.0');
   });
 });
