@@ -64,7 +64,8 @@ export class ValgrindMissing extends GateError {
     options?: { cause?: unknown },
   ) {
     super(
-      `could not measure: valgrind ('${executable}') is not installed or not on PATH; install valgrind to count instructions`,
+      `could not measure: valgrind ('${executable}') is not installed or not on PATH; ` +
+        'install valgrind to count instructions',
       options,
     );
   }
@@ -293,7 +294,9 @@ async function runCallgrind(
       const parts = (await readdir(dir)).filter((name) => /^callgrind\.out\.\d+-01$/.test(name));
       if (parts.length !== 2 * windows) {
         throw new CallgrindOutputUnreadable(
-          `expected the probe to mark ${windows === 1 ? 'one counted window' : `${windows} counted windows`} (${2 * windows} dumps), found ${parts.length}: does it call os.loadavg() before and after each window's units?`,
+          `expected the probe to mark ${windows === 1 ? 'one counted window' : `${windows} counted windows`} ` +
+            `(${2 * windows} dumps), found ${parts.length}: ` +
+            "does it call os.loadavg() before and after each window's units?",
         );
       }
       return Promise.all(

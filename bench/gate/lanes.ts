@@ -313,7 +313,9 @@ export async function instructionCounts(
       const job = jobs[next++]!;
       const { lane, repeat } = job;
       options.onProgress?.(
-        `callgrind: ${lane.id} lane${repeats > 1 ? ` (${repeat}/${repeats})` : ''}: ${windows > 1 ? `${windows} windows of ` : ''}${lane.iterations} counted units after ${lane.warmup} warm-up units and ${SETTLING_WINDOWS} settling window`,
+        `callgrind: ${lane.id} lane${repeats > 1 ? ` (${repeat}/${repeats})` : ''}: ` +
+          `${windows > 1 ? `${windows} windows of ` : ''}${lane.iterations} counted units ` +
+          `after ${lane.warmup} warm-up units and ${SETTLING_WINDOWS} settling window`,
       );
       const args = [
         '--strategy',
@@ -402,10 +404,11 @@ export function currentProvenance(valgrind: string): Provenance {
     arch: process.arch,
     valgrind,
     nodeFlags: [...DETERMINISTIC_NODE_FLAGS],
-    probeCommand: `${Object.entries(DETERMINISTIC_ENV)
-      .map(([name, value]) => `${name}=${value} `)
-      .join(
-        '',
-      )}valgrind --tool=callgrind --dump-before=${WINDOW_MARKER} --separate-threads=yes -q node ${DETERMINISTIC_NODE_FLAGS.join(' ')} ${PROBE_BUNDLE} --strategy turn --segment <unit> --world <world> --warmup <warmup> --iterations <iterations>`,
+    probeCommand:
+      `${Object.entries(DETERMINISTIC_ENV)
+        .map(([name, value]) => `${name}=${value} `)
+        .join('')}valgrind --tool=callgrind --dump-before=${WINDOW_MARKER} --separate-threads=yes -q ` +
+      `node ${DETERMINISTIC_NODE_FLAGS.join(' ')} ${PROBE_BUNDLE} ` +
+      '--strategy turn --segment <unit> --world <world> --warmup <warmup> --iterations <iterations>',
   };
 }

@@ -217,7 +217,9 @@ export function instructionVerdict(input: InstructionInput): InstructionRow {
     return row({
       ci: [Number.NaN, Number.NaN],
       verdict: 'inconclusive',
-      reason: `instruction counts must be positive to form a ratio (base ${formatInteger(baseMedian)}, head ${formatInteger(headMedian)})`,
+      reason:
+        'instruction counts must be positive to form a ratio ' +
+        `(base ${formatInteger(baseMedian)}, head ${formatInteger(headMedian)})`,
     });
   }
 
@@ -237,18 +239,24 @@ export function instructionVerdict(input: InstructionInput): InstructionRow {
       return row({
         ci,
         verdict: 'regression',
-        reason: `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, though they spread by ${formatPercent(spread)}`,
+        reason:
+          `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, ` +
+          `though they spread by ${formatPercent(spread)}`,
       });
     if (1 - ci[1] > threshold)
       return row({
         ci,
         verdict: 'improvement',
-        reason: `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, though they spread by ${formatPercent(spread)}`,
+        reason:
+          `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, ` +
+          `though they spread by ${formatPercent(spread)}`,
       });
     return row({
       ci,
       verdict: 'inconclusive',
-      reason: `repeats spread by ${formatPercent(spread)}, not below the ${formatPercent(threshold)} threshold: the counts are not deterministic here`,
+      reason:
+        `repeats spread by ${formatPercent(spread)}, not below the ${formatPercent(threshold)} threshold: ` +
+        'the counts are not deterministic here',
     });
   }
   if (Math.abs(ratio - 1) <= noise) {
