@@ -101,7 +101,8 @@ export class BaselineMismatch extends GateError {
   readonly code = 'BaselineMismatch';
   constructor(readonly differences: readonly string[]) {
     super(
-      `the baseline was counted in another setup, so its counts do not compare: ${differences.join('; ')}. Refresh it (costlab gate --update-baseline, in a commit of its own) on this machine kind.`,
+      `the baseline was counted in another setup, so its counts do not compare: ${differences.join('; ')}. ` +
+        'Refresh it (costlab gate --update-baseline, in a commit of its own) on this machine kind.',
     );
   }
 }
@@ -161,7 +162,13 @@ export function laneThreshold(lane: LaneBaseline): number {
 
 /** The rule applied to one lane, in words and figures: printed with every verdict. */
 export function describeBasis(basis: ThresholdBasis, builds: number): string {
-  return `${formatPercentFixed(basis.threshold, 2)} = max(${RUN_MARGIN} × largest A/A run deviation ${formatPercentFixed(basis.runDeviation, 3)} over ${basis.runs} processes in ${builds} build${builds === 1 ? '' : 's'}, ${HARMLESS_MARGIN} × largest harmless-edit move ${formatPercentFixed(basis.harmlessMove, 3)}, floor ${formatPercentFixed(THRESHOLD_FLOOR, 2)}); set by ${basis.binding}`;
+  return (
+    `${formatPercentFixed(basis.threshold, 2)} = max(` +
+    `${RUN_MARGIN} × largest A/A run deviation ${formatPercentFixed(basis.runDeviation, 3)} ` +
+    `over ${basis.runs} processes in ${builds} build${builds === 1 ? '' : 's'}, ` +
+    `${HARMLESS_MARGIN} × largest harmless-edit move ${formatPercentFixed(basis.harmlessMove, 3)}, ` +
+    `floor ${formatPercentFixed(THRESHOLD_FLOOR, 2)}); set by ${basis.binding}`
+  );
 }
 
 export async function readBaseline(path: string): Promise<Baseline> {
@@ -170,7 +177,8 @@ export async function readBaseline(path: string): Promise<Baseline> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     throw new BaselineUnreadable(
-      `no baseline at ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}); create one with: costlab gate --update-baseline`,
+      `no baseline at ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'}); ` +
+        'create one with: costlab gate --update-baseline',
     );
   }
   let json: unknown;
@@ -182,7 +190,10 @@ export async function readBaseline(path: string): Promise<Baseline> {
   const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (version !== BASELINE_SCHEMA_VERSION) {
     throw new BaselineUnreadable(
-      `${path} is a baseline of schema version ${JSON.stringify(version)}; this gate reads version ${BASELINE_SCHEMA_VERSION} (thresholds from A/A runs over builds and the harmless-edit campaign): refresh it with costlab gate --update-baseline`,
+      `${path} is a baseline of schema version ${JSON.stringify(version)}; ` +
+        `this gate reads version ${BASELINE_SCHEMA_VERSION} ` +
+        '(thresholds from A/A runs over builds and the harmless-edit campaign): ' +
+        'refresh it with costlab gate --update-baseline',
     );
   }
   const parsed = BaselineSchema.safeParse(json);

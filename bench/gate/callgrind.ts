@@ -25,14 +25,18 @@ import { describeExit, runProcess, tailLines } from './run-process.js';
  * thread, the same hashes and random numbers every run.
  * --predictable --predictable-gc-schedule: GC scheduled by allocation, not by
  * allocation throughput per millisecond (a busy machine moved which
- * collections ran inside a 20-turn lane: 0.70 M to 1.11 M per turn).
+ * collections ran inside a 20-turn lane: 0.70 M to 1.11 M per turn, in the
+ * first power campaign, `npx tsx scripts/gate-power.ts --self 10 --runs 5`,
+ * at 6c3c898; ADR 0006).
  * --no-opt --always-sparkplug: one fixed execution tier. Every function is
  * compiled to baseline code on its first call (in the warm-up) and never
  * optimised, so no compiler runs inside the counted window. With TurboFan on,
  * 962 k of the catalogue lane's 1.49 M instructions per turn were the
- * optimising compiler at work in the window (callgrind_annotate), and doing
- * the derivation twice moved that work into the warm-up: the count fell by
- * 17.5%. Under this tier the same change raises it by 78%.
+ * optimising compiler at work in the window (`callgrind_annotate` per function
+ * over the N = 200 run minus the N = 0 run, at daf547d; ADR 0014), and doing
+ * the derivation twice moved that work into the warm-up, so the count fell.
+ * Under this tier the same change raises it, as the work it adds should (ADR
+ * 0014 point 1 has both counts, at daf547d; the command is not recorded).
  */
 export const DETERMINISTIC_NODE_FLAGS: readonly string[] = [
   '--single-threaded',
@@ -50,9 +54,10 @@ export const DETERMINISTIC_NODE_FLAGS: readonly string[] = [
  * Environment under which the counted process runs. One malloc arena: every
  * thread allocates from the main arena instead of mapping its own when the
  * scheduler first runs it, so where V8's heap pages land no longer depends on
- * thread timing. Three catalogue-lane runs spread 0.12% with it, against
- * 0.43–0.87% without (the difference all in V8's runtime property lookups,
- * whose hash-table probes depend on addresses; ADR 0014).
+ * thread timing. Three catalogue-lane runs spread several times less with it
+ * than without (the difference all in V8's runtime property lookups, whose
+ * hash-table probes depend on addresses; ADR 0014 point 7 has the counts, at
+ * 2a4abed, but not the command that took them).
  */
 export const DETERMINISTIC_ENV: Readonly<Record<string, string>> = Object.freeze({ MALLOC_ARENA_MAX: '1' });
 
@@ -64,7 +69,8 @@ export class ValgrindMissing extends GateError {
     options?: { cause?: unknown },
   ) {
     super(
-      `could not measure: valgrind ('${executable}') is not installed or not on PATH; install valgrind to count instructions`,
+      `could not measure: valgrind ('${executable}') is not installed or not on PATH; ` +
+        'install valgrind to count instructions',
       options,
     );
   }
@@ -293,7 +299,9 @@ async function runCallgrind(
       const parts = (await readdir(dir)).filter((name) => /^callgrind\.out\.\d+-01$/.test(name));
       if (parts.length !== 2 * windows) {
         throw new CallgrindOutputUnreadable(
-          `expected the probe to mark ${windows === 1 ? 'one counted window' : `${windows} counted windows`} (${2 * windows} dumps), found ${parts.length}: does it call os.loadavg() before and after each window's units?`,
+          `expected the probe to mark ${windows === 1 ? 'one counted window' : `${windows} counted windows`} ` +
+            `(${2 * windows} dumps), found ${parts.length}: ` +
+            "does it call os.loadavg() before and after each window's units?",
         );
       }
       return Promise.all(

@@ -30,7 +30,8 @@ export async function isShallowClone(repo: string): Promise<boolean> {
 export async function shallowCloneHint(repo: string): Promise<string> {
   if (!(await isShallowClone(repo))) return '';
   return (
-    '. This clone is shallow (CI checkouts fetch one commit by default), so older commits and other branches are missing: ' +
+    '. This clone is shallow (CI checkouts fetch one commit by default), ' +
+    'so older commits and other branches are missing: ' +
     'fetch the history with `git fetch --unshallow origin` (or `git fetch origin <base>`), ' +
     'or check out with full history (GitHub Actions: actions/checkout with `fetch-depth: 0`)'
   );

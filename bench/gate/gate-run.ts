@@ -186,7 +186,8 @@ export function describeThresholds(
     const rule = describeBasis(basis, baseline.evidence.builds.length);
     return thresholds[lane.id] === basis.threshold
       ? `${lane.id}: flags a change beyond ${rule}`
-      : `${lane.id}: flags a change beyond ${formatPercentFixed(thresholds[lane.id], 2)} (--threshold; the baseline's rule gives ${rule})`;
+      : `${lane.id}: flags a change beyond ${formatPercentFixed(thresholds[lane.id], 2)} ` +
+          `(--threshold; the baseline's rule gives ${rule})`;
   });
 }
 

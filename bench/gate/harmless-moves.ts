@@ -11,7 +11,7 @@ import { BaselineUnreadable } from './baseline.js';
 import { INSTRUCTION_LANE_IDS } from './lanes.js';
 import type { InstructionLaneId } from './lanes.js';
 
-export const HARMLESS_EDITS_FILE = join('results', 'gate-harmless', 'harmless-edits.json');
+const HARMLESS_EDITS_FILE = join('results', 'gate-harmless', 'harmless-edits.json');
 
 const CampaignSchema = z.object({
   head: z.string(),

@@ -62,7 +62,8 @@ export class ChildProcessFailed extends GateError {
     readonly stderrTail: string,
   ) {
     super(
-      `could not measure: ${side} child in round ${round} ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`,
+      `could not measure: ${side} child in round ${round} ` +
+        `ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`,
     );
   }
 }

@@ -165,8 +165,9 @@ export interface InstructionLane {
 
 export const INSTRUCTION_LANES: readonly InstructionLane[] = Object.freeze([
   // Windows of 10–50 M instructions: a window opens on a collected heap, so
-  // its count repeats within ~0.05% (call lane, three runs) and a shorter
-  // window costs the gate and the power campaign less callgrind time.
+  // its count repeats closely (ADR 0014 point 6 has the call lane's three
+  // runs, at 2124640, though not their command) and a shorter window costs
+  // the gate and the power campaign less callgrind time.
   {
     id: 'catalogue',
     label: 'catalogue segment / turn (28 resolutions)',
@@ -238,10 +239,11 @@ export const INSTRUCTION_LANES: readonly InstructionLane[] = Object.freeze([
 
 /**
  * Windows the gate counts per lane, in one process, and judges by their
- * median. Start-up is most of a process's cost under callgrind (catalogue
- * lane: 25.2 s for one window, 29.3 s for ten), so four more windows cost
- * the gate about 2 s a lane, and their median steps over a window that a
- * scavenge or the first steady-state turn made dearer.
+ * median. Start-up is most of a process's cost under callgrind (ADR 0014
+ * point 8 has the catalogue lane's timings, at b8a7a69, though not their
+ * command), so four more windows add little to the gate's time, and their
+ * median steps over a window that a scavenge or the first steady-state turn
+ * made dearer.
  */
 export const GATE_WINDOWS = 5;
 /** Windows per A/A process when counting a baseline: 3 processes × 10 windows pooled set each lane's threshold. */
@@ -249,10 +251,11 @@ export const BASELINE_WINDOWS = 10;
 /**
  * Windows counted first and dropped, in every process (gate, baseline,
  * campaign alike). The first window after warm-up still pays for code the
- * warm-up had not reached: the 1,000-tool lane's first window read +1.44% in
- * each of three processes, its next four within 0.02% (windows on a swept heap);
- * the boundary lane's +0.3%. Kept in the lane shapes, so a baseline counted
- * without it is refused.
+ * warm-up had not reached: on the 1,000-tool and boundary lanes it read dearer
+ * than the windows after it, which agreed closely with one another (windows on
+ * a swept heap; ADR 0014 point 9 has the figures, at 4ef2238, though not their
+ * command). Kept in the lane shapes, so a baseline counted without it is
+ * refused.
  */
 const SETTLING_WINDOWS = 1;
 
@@ -313,7 +316,9 @@ export async function instructionCounts(
       const job = jobs[next++]!;
       const { lane, repeat } = job;
       options.onProgress?.(
-        `callgrind: ${lane.id} lane${repeats > 1 ? ` (${repeat}/${repeats})` : ''}: ${windows > 1 ? `${windows} windows of ` : ''}${lane.iterations} counted units after ${lane.warmup} warm-up units and ${SETTLING_WINDOWS} settling window`,
+        `callgrind: ${lane.id} lane${repeats > 1 ? ` (${repeat}/${repeats})` : ''}: ` +
+          `${windows > 1 ? `${windows} windows of ` : ''}${lane.iterations} counted units ` +
+          `after ${lane.warmup} warm-up units and ${SETTLING_WINDOWS} settling window`,
       );
       const args = [
         '--strategy',
@@ -402,10 +407,11 @@ export function currentProvenance(valgrind: string): Provenance {
     arch: process.arch,
     valgrind,
     nodeFlags: [...DETERMINISTIC_NODE_FLAGS],
-    probeCommand: `${Object.entries(DETERMINISTIC_ENV)
-      .map(([name, value]) => `${name}=${value} `)
-      .join(
-        '',
-      )}valgrind --tool=callgrind --dump-before=${WINDOW_MARKER} --separate-threads=yes -q node ${DETERMINISTIC_NODE_FLAGS.join(' ')} ${PROBE_BUNDLE} --strategy turn --segment <unit> --world <world> --warmup <warmup> --iterations <iterations>`,
+    probeCommand:
+      `${Object.entries(DETERMINISTIC_ENV)
+        .map(([name, value]) => `${name}=${value} `)
+        .join('')}valgrind --tool=callgrind --dump-before=${WINDOW_MARKER} --separate-threads=yes -q ` +
+      `node ${DETERMINISTIC_NODE_FLAGS.join(' ')} ${PROBE_BUNDLE} ` +
+      '--strategy turn --segment <unit> --world <world> --warmup <warmup> --iterations <iterations>',
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The gate's probe as one plain ES module. Under callgrind every instruction
  * of start-up is counted twice (the N and the 0 run) and then cancelled, but
- * not waited for: through the tsx loader a probe run took ~19 s here, bundled
- * ~5 s. Packages stay external and resolve from the checkout's own
+ * not waited for: a probe run through the tsx loader took several times as long
+ * as the bundled one (timed by hand when the bundle came in; no command or
+ * commit kept). Packages stay external and resolve from the checkout's own
  * node_modules, so each commit is measured with its own lockfile.
  */
 import { existsSync } from 'node:fs';

@@ -4,8 +4,9 @@
  * Each lane has its own kind of evidence, so each has its own rule:
  * - wall clock is noisy, so a regression needs a large effect, an interval that
  *   excludes "no change", and a significant rank test, all three at once;
- * - instruction counts repeat to ~1e-5, so a ratio past a threshold suffices,
- *   with a noise floor so measurement jitter is never reported as a change;
+ * - instruction counts repeat closely run to run (ADR 0006, ADR 0014), so a ratio
+ *   past a threshold suffices, with a noise floor so measurement jitter is never
+ *   reported as a change;
  * - structural counts are exact, so anything but the expected integer fails.
  *
  * A verdict never says more than its evidence: a change whose estimate is past
@@ -182,9 +183,10 @@ export interface InstructionInput {
   readonly threshold?: number;
   /**
    * Relative change treated as measurement jitter whatever the threshold.
-   * Default 0.001: ten times the ~1e-4 repeat error of an N − 0 difference, so
-   * a real change must stand well clear of it. Widened to the observed spread
-   * when repeats are given.
+   * Default 0.001: ten times the ~1e-4 repeat error of an N − 0 difference (whole
+   * processes counted by `npx vitest run test/gate/callgrind.test.ts` differed by
+   * 1.22e-4 at 25cbceb), so a real change must stand well clear of it. Widened to
+   * the observed spread when repeats are given.
    */
   readonly noiseFloor?: number;
 }
@@ -217,7 +219,9 @@ export function instructionVerdict(input: InstructionInput): InstructionRow {
     return row({
       ci: [Number.NaN, Number.NaN],
       verdict: 'inconclusive',
-      reason: `instruction counts must be positive to form a ratio (base ${formatInteger(baseMedian)}, head ${formatInteger(headMedian)})`,
+      reason:
+        'instruction counts must be positive to form a ratio ' +
+        `(base ${formatInteger(baseMedian)}, head ${formatInteger(headMedian)})`,
     });
   }
 
@@ -230,25 +234,33 @@ export function instructionVerdict(input: InstructionInput): InstructionRow {
   if (noise >= threshold) {
     // Noisy counts still judge a change that every count agrees on: when the
     // whole range lies past the threshold on one side, the noise cannot
-    // explain it. (The 05dd917 power campaign: 1,358,293 instructions against
-    // a 267,660 baseline, +408%, read 'inconclusive' because its first window
-    // spread the five past a 0.5% threshold.)
+    // explain it. (The power campaign over 05dd917's kernel,
+    // `npx tsx scripts/gate-power.ts --runs 20 --self 20 --windows 50` at
+    // 0f5648b: 1,358,293 instructions against a 267,660 baseline, +408%, read
+    // 'inconclusive' because its first window spread the five past a 0.5%
+    // threshold.)
     if (ci[0] - 1 > threshold)
       return row({
         ci,
         verdict: 'regression',
-        reason: `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, though they spread by ${formatPercent(spread)}`,
+        reason:
+          `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, ` +
+          `though they spread by ${formatPercent(spread)}`,
       });
     if (1 - ci[1] > threshold)
       return row({
         ci,
         verdict: 'improvement',
-        reason: `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, though they spread by ${formatPercent(spread)}`,
+        reason:
+          `${counts} (${change}): every count is beyond the ${formatPercent(threshold)} threshold, ` +
+          `though they spread by ${formatPercent(spread)}`,
       });
     return row({
       ci,
       verdict: 'inconclusive',
-      reason: `repeats spread by ${formatPercent(spread)}, not below the ${formatPercent(threshold)} threshold: the counts are not deterministic here`,
+      reason:
+        `repeats spread by ${formatPercent(spread)}, not below the ${formatPercent(threshold)} threshold: ` +
+        'the counts are not deterministic here',
     });
   }
   if (Math.abs(ratio - 1) <= noise) {

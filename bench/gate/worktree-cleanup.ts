@@ -1,7 +1,7 @@
 /**
- * Worktrees after a comparison. Each holds a full `npm ci` (about 300 MB here),
- * so a CI runner that compares on every pull request fills its disk unless they
- * go: `costlab compare` removes the worktrees it used unless asked to keep them
+ * Worktrees after a comparison. Each holds a full `npm ci`, so a CI runner
+ * that compares on every pull request fills its disk unless they go:
+ * `costlab compare` removes the worktrees it used unless asked to keep them
  * (`--keep-worktrees`, to rerun quickly on a workstation), and says how much
  * disk they held either way.
  */

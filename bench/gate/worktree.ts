@@ -42,7 +42,8 @@ export class LockfileMissing extends GateError {
     readonly sha: string,
   ) {
     super(
-      `could not measure: commit ${sha.slice(0, 12)} ('${ref}') has no ${LOCKFILE}, so its dependencies cannot be installed reproducibly`,
+      `could not measure: commit ${sha.slice(0, 12)} ('${ref}') has no ${LOCKFILE}, ` +
+        'so its dependencies cannot be installed reproducibly',
     );
   }
 }
@@ -54,7 +55,8 @@ export class WorktreeDirty extends GateError {
     readonly files: readonly string[],
   ) {
     super(
-      `could not measure: the worktree ${dir} has uncommitted changes, so it no longer matches its commit: ${files.join(', ')}`,
+      `could not measure: the worktree ${dir} has uncommitted changes, ` +
+        `so it no longer matches its commit: ${files.join(', ')}`,
     );
   }
 }
@@ -67,7 +69,8 @@ export class WorktreeMismatch extends GateError {
     readonly actual: string,
   ) {
     super(
-      `could not measure: ${dir} should be a worktree at ${expected.slice(0, 12)} but is ${actual}; remove it and retry`,
+      `could not measure: ${dir} should be a worktree at ${expected.slice(0, 12)} ` +
+        `but is ${actual}; remove it and retry`,
     );
   }
 }
@@ -79,7 +82,8 @@ export class WorkingTreeDirty extends GateError {
     readonly files: readonly string[],
   ) {
     super(
-      `could not measure: the working tree ${repo} has uncommitted changes to tracked files, so HEAD is not what would run: ${files.join(', ')}`,
+      `could not measure: the working tree ${repo} has uncommitted changes to tracked files, ` +
+        `so HEAD is not what would run: ${files.join(', ')}`,
     );
   }
 }
@@ -92,7 +96,8 @@ export class InstallFailed extends GateError {
     readonly stderrTail: string,
   ) {
     super(
-      `could not measure: installing dependencies in ${dir} ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`,
+      `could not measure: installing dependencies in ${dir} ` +
+        `ended with ${how}${stderrTail === '' ? '' : `\n${stderrTail}`}`,
     );
   }
 }

@@ -72,7 +72,8 @@ export const command = defineCommand<GateFlags>({
       .option('--out <file.md>', 'also write the verdict table to this file')
       .option(
         '--bencher <file>',
-        "merge the lanes' instruction counts into this Bencher Metric Format file (measure `instructions`), e.g. the bench's bencher.json",
+        "merge the lanes' instruction counts into this Bencher Metric Format file (measure `instructions`), " +
+          "e.g. the bench's bencher.json",
       )
       .option(
         '--action-benchmark <file>',
@@ -80,7 +81,8 @@ export const command = defineCommand<GateFlags>({
       )
       .option(
         '--world <file>',
-        'gate a world file instead: serve it (costlab serve --stdio --world) and judge it on the catalogue consistency rows, one exact verdict each (docs/targets.md)',
+        'gate a world file instead: serve it (costlab serve --stdio --world) ' +
+          'and judge it on the catalogue consistency rows, one exact verdict each (docs/targets.md)',
       );
   },
   async run(values) {
@@ -100,7 +102,8 @@ export const command = defineCommand<GateFlags>({
         await mkdir(dirname(baselinePath), { recursive: true });
         await writeBaseline(baselinePath, baseline);
         process.stdout.write(
-          `baseline written to ${values.baseline}${baseline.dirty ? ' (from a DIRTY tree: the gate will refuse it; commit first)' : ''}\n`,
+          `baseline written to ${values.baseline}` +
+            `${baseline.dirty ? ' (from a DIRTY tree: the gate will refuse it; commit first)' : ''}\n`,
         );
         const thresholds = laneThresholds(baseline);
         for (const line of describeThresholds(baseline, thresholds)) process.stdout.write(`  ${line}\n`);
@@ -114,10 +117,16 @@ export const command = defineCommand<GateFlags>({
       });
       if (lanes.has('instructions'))
         for (const line of describeThresholds(baseline, verdict.thresholds)) progress(`threshold ${line}`);
-      const table = `## costlab gate: working tree vs ${values.baseline}\n\n${renderMarkdownTable(verdict.rows, { reasons: 'all' })}\n`;
+      const table =
+        `## costlab gate: working tree vs ${values.baseline}\n\n` +
+        `${renderMarkdownTable(verdict.rows, { reasons: 'all' })}\n`;
       process.stdout.write(
         values.json === true
-          ? `${JSON.stringify(verdictJson(verdict, { command: 'gate', baseline: values.baseline, baselineCommit: baseline.commit }), null, 2)}\n`
+          ? `${JSON.stringify(
+              verdictJson(verdict, { command: 'gate', baseline: values.baseline, baselineCommit: baseline.commit }),
+              null,
+              2,
+            )}\n`
           : table,
       );
       if (values.out !== undefined) await writeOutputFile(values.out, table);

@@ -67,7 +67,10 @@ if (
   process.exit(2);
 }
 const laneIds = INSTRUCTION_LANE_IDS.filter((id) => lanesRead.includes(id));
-const command = `npx tsx scripts/gate/aa-campaign.ts --builds ${builds} --processes ${processes}${values.lanes === undefined ? '' : ` --lanes ${laneIds.join(',')}`}${values['commit-results'] ? ' --commit-results' : ''}`;
+const command =
+  `npx tsx scripts/gate/aa-campaign.ts --builds ${builds} --processes ${processes}` +
+  `${values.lanes === undefined ? '' : ` --lanes ${laneIds.join(',')}`}` +
+  `${values['commit-results'] ? ' --commit-results' : ''}`;
 const baselineOut = values['commit-results']
   ? join(root, 'results')
   : resolve(values.out ?? join(root, 'results', 'runs'));
@@ -152,10 +155,17 @@ const runtimeSeconds = Math.round((Date.now() - started) / 1000);
 const markdown = [
   '# The gate’s A/A campaign: noise floors from builds',
   '',
-  `Command: \`${command}\` at ${commit.slice(0, 12)}, Node ${process.version}, ${baseline.provenance.valgrind}; ${builds} build${builds === 1 ? '' : 's'} × ${processes} process${processes === 1 ? '' : 'es'} per lane, ${runtimeSeconds} s (${elapsed()}). Decision record: docs/adr/0073-thresholds-from-builds-and-harmless-edits.md. Harmless-edit moves from ${baseline.evidence.harmlessCampaign ?? 'no campaign'}.`,
+  `Command: \`${command}\` at ${commit.slice(0, 12)}, Node ${process.version}, ${baseline.provenance.valgrind}; ` +
+    `${builds} build${builds === 1 ? '' : 's'} × ${processes} process${processes === 1 ? '' : 'es'} per lane, ` +
+    `${runtimeSeconds} s (${elapsed()}). ` +
+    'Decision record: docs/adr/0073-thresholds-from-builds-and-harmless-edits.md. ' +
+    `Harmless-edit moves from ${baseline.evidence.harmlessCampaign ?? 'no campaign'}.`,
   '',
-  'A run is what `costlab gate` judges: the median of a process’s first 5 counted windows. Its deviation is from the median of every window the baseline pooled (the figure the gate compares against).',
-  `The builds’ probe bundles are ${sameBundle ? 'byte-identical (one sha256)' : 'NOT identical: the checkout path or install reached the bundled text'}.`,
+  'A run is what `costlab gate` judges: the median of a process’s first 5 counted windows. ' +
+    'Its deviation is from the median of every window the baseline pooled (the figure the gate compares against).',
+  `The builds’ probe bundles are ${
+    sameBundle ? 'byte-identical (one sha256)' : 'NOT identical: the checkout path or install reached the bundled text'
+  }.`,
   '',
   markdownTable(
     [

@@ -18,7 +18,10 @@ export interface GateContext {
   readonly valgrind: string;
 }
 
-/** The baseline at `<root>/results/baseline.json`, its lane thresholds, and valgrind's version (ValgrindMissing without it). */
+/**
+ * The baseline at `<root>/results/baseline.json`, its lane thresholds, and valgrind's version (ValgrindMissing
+ * without it).
+ */
 export async function gateContext(root: string): Promise<GateContext> {
   const baseline = await readBaseline(join(root, 'results', 'baseline.json'));
   return { baseline, thresholds: laneThresholds(baseline), valgrind: await valgrindVersion() };

@@ -118,7 +118,8 @@ export const HARMLESS_EDITS: readonly HarmlessEdit[] = Object.freeze([
         file: 'src/kernel/catalogue/turn-strategy.ts',
         anchor: "import { abortReason } from '../abort.js';\n",
         replacement:
-          "// Added by the harmless-edit campaign: a comment, which changes no work.\nimport { abortReason } from '../abort.js';\n",
+          '// Added by the harmless-edit campaign: a comment, which changes no work.\n' +
+          "import { abortReason } from '../abort.js';\n",
       },
     ],
   },
@@ -132,9 +133,21 @@ export const HARMLESS_EDITS: readonly HarmlessEdit[] = Object.freeze([
         kind: 'replace',
         file: 'src/kernel/registry/ceiling-key.ts',
         anchor:
-          '  const { resource } = ceiling;\n  return JSON.stringify([\n    resource.namespace,\n    ceiling.action,\n    resource.owner === undefined ? null : addressKey(resource.owner),\n    resource.path,\n  ]);',
+          '  const { resource } = ceiling;\n' +
+          '  return JSON.stringify([\n' +
+          '    resource.namespace,\n' +
+          '    ceiling.action,\n' +
+          '    resource.owner === undefined ? null : addressKey(resource.owner),\n' +
+          '    resource.path,\n' +
+          '  ]);',
         replacement:
-          '  const { resource: ceilingResource } = ceiling;\n  return JSON.stringify([\n    ceilingResource.namespace,\n    ceiling.action,\n    ceilingResource.owner === undefined ? null : addressKey(ceilingResource.owner),\n    ceilingResource.path,\n  ]);',
+          '  const { resource: ceilingResource } = ceiling;\n' +
+          '  return JSON.stringify([\n' +
+          '    ceilingResource.namespace,\n' +
+          '    ceiling.action,\n' +
+          '    ceilingResource.owner === undefined ? null : addressKey(ceilingResource.owner),\n' +
+          '    ceilingResource.path,\n' +
+          '  ]);',
       },
     ],
   },
@@ -147,9 +160,11 @@ export const HARMLESS_EDITS: readonly HarmlessEdit[] = Object.freeze([
         kind: 'replace',
         file: 'src/kernel/registry/catalogue-shape.ts',
         anchor:
-          "import { DuplicateToolName } from './tool-registry.js';\nimport { ceilingKeyOf } from './registered-definitions.js';\n",
+          "import { DuplicateToolName } from './tool-registry.js';\n" +
+          "import { ceilingKeyOf } from './registered-definitions.js';\n",
         replacement:
-          "import { ceilingKeyOf } from './registered-definitions.js';\nimport { DuplicateToolName } from './tool-registry.js';\n",
+          "import { ceilingKeyOf } from './registered-definitions.js';\n" +
+          "import { DuplicateToolName } from './tool-registry.js';\n",
       },
     ],
   },
@@ -191,7 +206,10 @@ export async function editProblems(root: string, edit: HarmlessEdit): Promise<st
   return problems;
 }
 
-/** Applies `edit` to the checkout at `root`, step by step; throws EditDoesNotApply, touching nothing, when an anchor or file is missing. */
+/**
+ * Applies `edit` to the checkout at `root`, step by step; throws EditDoesNotApply, touching nothing, when an anchor or
+ * file is missing.
+ */
 export async function applyEdit(root: string, edit: HarmlessEdit): Promise<void> {
   const problems = await editProblems(root, edit);
   if (problems.length > 0)

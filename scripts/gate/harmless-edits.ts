@@ -34,7 +34,10 @@ import { applyEdit, HARMLESS_EDITS } from './harmless-edits-list.js';
 import type { HarmlessEdit } from './harmless-edits-list.js';
 import { campaignClock, gateContext } from './campaign-context.js';
 
-/** The catalogue lane (the one a harness edit once turned red) and the call lane: what one run can afford on a shared 2-core machine. */
+/**
+ * The catalogue lane (the one a harness edit once turned red) and the call lane: what one run can afford on a shared
+ * 2-core machine.
+ */
 const DEFAULT_LANES = 'catalogue,call';
 const IDENTICAL = 'identical probe: cannot move a lane beyond run-to-run noise';
 
@@ -60,7 +63,9 @@ const lanes = INSTRUCTION_LANE_IDS.filter((id) => lanesRead.includes(id));
 const outDir = values['commit-results']
   ? join(root, 'results', 'gate-harmless')
   : resolve(values.out ?? join(root, 'results', 'runs'));
-const command = `npx tsx scripts/gate/harmless-edits.ts --lanes ${lanes.join(',')}${values['commit-results'] ? ' --commit-results' : ''}`;
+const command =
+  `npx tsx scripts/gate/harmless-edits.ts --lanes ${lanes.join(',')}` +
+  `${values['commit-results'] ? ' --commit-results' : ''}`;
 
 const { started, elapsed, progress } = campaignClock('harmless-edits');
 
@@ -135,9 +140,14 @@ function table(): object {
     thresholds: Object.fromEntries(lanes.map((id) => [id, thresholds[id]])),
     baselineCommit: baseline.commit,
     uneditedBundleSha256: uneditedSha,
-    rule: 'an edit passes when its probe bundle is byte-identical to the unedited one (sha256), or when every counted lane moves less than a third of its threshold',
+    rule:
+      'an edit passes when its probe bundle is byte-identical to the unedited one (sha256), ' +
+      'or when every counted lane moves less than a third of its threshold',
     method:
-      'one worktree of HEAD; each edit applied alone (anchored replacements and moves), the probe bundled as the gate bundles it; lanes counted with the gate’s instructionCounts only when the bundle differs, edited against the unedited tree counted once in the same run',
+      'one worktree of HEAD; each edit applied alone (anchored replacements and moves), ' +
+      'the probe bundled as the gate bundles it; ' +
+      'lanes counted with the gate’s instructionCounts only when the bundle differs, ' +
+      'edited against the unedited tree counted once in the same run',
     rows,
   };
 }
@@ -150,15 +160,23 @@ function markdown(): string {
   const lines = [
     '# Harmless-edit campaign',
     '',
-    `Command: \`${command}\` at ${head.slice(0, 12)}, Node ${process.version}, ${valgrind}; ${rows.length} of ${HARMLESS_EDITS.length} edits, ${Math.round((Date.now() - started) / 1000)} s. Thresholds from results/baseline.json (commit ${baseline.commit.slice(0, 12)}). Decision record: docs/adr/0071-harmless-edit-campaign.md.`,
+    `Command: \`${command}\` at ${head.slice(0, 12)}, Node ${process.version}, ${valgrind}; ` +
+      `${rows.length} of ${HARMLESS_EDITS.length} edits, ${Math.round((Date.now() - started) / 1000)} s. ` +
+      `Thresholds from results/baseline.json (commit ${baseline.commit.slice(0, 12)}). ` +
+      'Decision record: docs/adr/0071-harmless-edit-campaign.md.',
     '',
-    'Rule: an edit passes when its probe bundle is byte-identical to the unedited one (every lane loads the same text, so only run-to-run noise can differ), or when every counted lane moves less than a third of its threshold.',
+    'Rule: an edit passes when its probe bundle is byte-identical to the unedited one ' +
+      '(every lane loads the same text, so only run-to-run noise can differ), ' +
+      'or when every counted lane moves less than a third of its threshold.',
     '',
-    `| edit | probe graph | bundle identical? | ${lanes.map((lane) => `${lane} move`).join(' | ')} | ${lanes.map((lane) => `${lane} threshold/3`).join(' | ')} | verdict |`,
+    `| edit | probe graph | bundle identical? | ${lanes.map((lane) => `${lane} move`).join(' | ')} | ` +
+      `${lanes.map((lane) => `${lane} threshold/3`).join(' | ')} | verdict |`,
     `|---|---|---|${lanes.map(() => '---:').join('|')}|${lanes.map(() => '---:').join('|')}|---|`,
     ...rows.map(
       (row) =>
-        `| ${row.name}: ${row.description} | ${row.graph} | ${row.bundleIdentical ? 'yes' : 'no'} | ${lanes.map((lane) => cell(row, lane)).join(' | ')} | ${lanes.map((lane) => formatPercent(thresholds[lane] / 3)).join(' | ')} | ${row.verdict} |`,
+        `| ${row.name}: ${row.description} | ${row.graph} | ${row.bundleIdentical ? 'yes' : 'no'} | ` +
+        `${lanes.map((lane) => cell(row, lane)).join(' | ')} | ` +
+        `${lanes.map((lane) => formatPercent(thresholds[lane] / 3)).join(' | ')} | ${row.verdict} |`,
     ),
     '',
   ];
@@ -199,7 +217,12 @@ await withOutputDirectory(outDir, command, async () => {
               .join(', ')}`;
         rows.push({ ...edit, bundleSha256, bundleIdentical, lanes: moves, verdict });
         progress(
-          `${position}: ${moves.map((move) => `${move.lane} ${formatChange(1 + move.move)} (threshold/3 ${formatPercent(move.threshold / 3)})`).join(', ')}`,
+          `${position}: ${moves
+            .map(
+              (move) =>
+                `${move.lane} ${formatChange(1 + move.move)} (threshold/3 ${formatPercent(move.threshold / 3)})`,
+            )
+            .join(', ')}`,
         );
       }
       await writeTable();

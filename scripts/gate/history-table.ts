@@ -152,16 +152,27 @@ export function renderReplayMarkdown(table: ReplayTable): string {
   const lines = [
     '# The gate replayed over the history of src/',
     '',
-    `Produced by \`${table.command}\` at \`${table.head}\`, node ${table.node}, ${table.valgrind}, started ${table.startedAt}; runtime **${minutes(table.runtimeSeconds)}**.`,
-    `Commits: the last ${table.requested} non-merge commits that changed \`src/\` were asked for; **${table.replayed} replayed**${table.stopped === undefined ? '' : ` (${escapeMarkdown(table.stopped, 300)})`}.`,
+    `Produced by \`${table.command}\` at \`${table.head}\`, node ${table.node}, ${table.valgrind}, ` +
+      `started ${table.startedAt}; runtime **${minutes(table.runtimeSeconds)}**.`,
+    `Commits: the last ${table.requested} non-merge commits that changed \`src/\` were asked for; ` +
+      `**${table.replayed} replayed**` +
+      `${table.stopped === undefined ? '' : ` (${escapeMarkdown(table.stopped, 300)})`}.`,
     '',
     `Method: ${table.method}`,
     '',
-    `Thresholds (the committed baseline's, as \`costlab gate\` applies them): ${thresholds}. A lane is **flagged** when the gate's verdict would stop it (a regression past its threshold, or a failed structural count); *improved* is past the threshold downwards, which the gate lets through.`,
+    `Thresholds (the committed baseline's, as \`costlab gate\` applies them): ${thresholds}. ` +
+      "A lane is **flagged** when the gate's verdict would stop it " +
+      '(a regression past its threshold, or a failed structural count); ' +
+      '*improved* is past the threshold downwards, which the gate lets through.',
     '',
     `Stated intent, the rule: ${table.intentRule}.`,
     '',
-    `Summary: ${summary.flagged} flagged, ${summary.passed} passed, ${summary.notComparable} not comparable. Flagged without a stated cost change: ${summary.flaggedUnstated}, explained: ${summary.flaggedUnstatedExplained}. Stated a cost change: ${summary.statedAndMoved + summary.statedNotMoved}, of which ${summary.statedAndMoved} moved a lane past its threshold (either way) and ${summary.statedNotMoved} did not.`,
+    `Summary: ${summary.flagged} flagged, ${summary.passed} passed, ${summary.notComparable} not comparable. ` +
+      `Flagged without a stated cost change: ${summary.flaggedUnstated}, ` +
+      `explained: ${summary.flaggedUnstatedExplained}. ` +
+      `Stated a cost change: ${summary.statedAndMoved + summary.statedNotMoved}, ` +
+      `of which ${summary.statedAndMoved} moved a lane past its threshold (either way) ` +
+      `and ${summary.statedNotMoved} did not.`,
     '',
     markdownTable([header, ...body]),
     '',

@@ -107,7 +107,11 @@ const withStructural = lanes.includes('structural');
 const outDir = values['commit-results']
   ? join(root, 'results', 'gate-history')
   : resolve(values.out ?? join(root, 'results', 'runs'));
-const command = `npx tsx scripts/gate/replay-history.ts --commits ${requested} --lanes ${lanes.join(',')}${budgetMinutes === undefined ? '' : ` --budget-minutes ${budgetMinutes}`}${values.head === 'HEAD' ? '' : ` --head ${values.head}`}${values.resume ? ' --resume' : ''}${values['commit-results'] ? ' --commit-results' : ''}`;
+const command =
+  `npx tsx scripts/gate/replay-history.ts --commits ${requested} --lanes ${lanes.join(',')}` +
+  `${budgetMinutes === undefined ? '' : ` --budget-minutes ${budgetMinutes}`}` +
+  `${values.head === 'HEAD' ? '' : ` --head ${values.head}`}` +
+  `${values.resume ? ' --resume' : ''}${values['commit-results'] ? ' --commit-results' : ''}`;
 
 let position = '';
 const { started, elapsed, progress } = campaignClock('replay-history', () => position);
@@ -118,7 +122,8 @@ if (values.explain) {
   const stored = JSON.parse(await readFile(file, 'utf8')) as ReplayTable;
   if (stored.schemaVersion !== REPLAY_SCHEMA_VERSION) {
     process.stderr.write(
-      `replay-history: ${file} is schema version ${String(stored.schemaVersion)}, this script writes ${REPLAY_SCHEMA_VERSION}: replay again instead\n`,
+      `replay-history: ${file} is schema version ${String(stored.schemaVersion)}, ` +
+        `this script writes ${REPLAY_SCHEMA_VERSION}: replay again instead\n`,
     );
     process.exit(2);
   }
@@ -148,7 +153,9 @@ if (values.resume) {
     resumed.requested !== requested
   ) {
     process.stderr.write(
-      `replay-history: --resume continues a table of the same head, lanes and --commits; ${join(outDir, 'gate-history.json')} is of head ${String(resumed.head).slice(0, 12)}, lanes ${resumed.lanes.join(',')}, ${resumed.requested} commits\n`,
+      'replay-history: --resume continues a table of the same head, lanes and --commits; ' +
+        `${join(outDir, 'gate-history.json')} is of head ${String(resumed.head).slice(0, 12)}, ` +
+        `lanes ${resumed.lanes.join(',')}, ${resumed.requested} commits\n`,
     );
     process.exit(2);
   }
@@ -260,9 +267,12 @@ function table(): ReplayTable {
     thresholds: Object.fromEntries(instructionLanes.map((id) => [id, thresholds[id]])),
     intentRule: INTENT_RULE,
     method:
-      `one worktree of HEAD (its bench/, its probe bundle, its dependencies) with src/ replaced by \`git checkout <commit> -- src\` after deleting HEAD's; ` +
-      `each instruction lane counted as \`costlab gate\` counts it (one callgrind process per lane and src/ tree, the median of its 5 windows after a settling window), ` +
-      `the commit's src/ against its first parent's, each distinct src/ tree counted once and reused for every comparison it is a side of; ` +
+      `one worktree of HEAD (its bench/, its probe bundle, its dependencies) ` +
+      `with src/ replaced by \`git checkout <commit> -- src\` after deleting HEAD's; ` +
+      `each instruction lane counted as \`costlab gate\` counts it ` +
+      `(one callgrind process per lane and src/ tree, the median of its 5 windows after a settling window), ` +
+      `the commit's src/ against its first parent's, ` +
+      `each distinct src/ tree counted once and reused for every comparison it is a side of; ` +
       `the structural lane run on both sides, a commit flagged for a count it fails that its parent passed.`,
     rows,
   };
@@ -286,7 +296,9 @@ await withOutputDirectory(outDir, command, async () => {
         const sides = new Set(await Promise.all([`${sha}^`, sha].map((ref) => git(root, ['rev-parse', `${ref}:src`]))));
         const uncounted = [...sides].filter((id) => !measurements.has(id)).length;
         if ((Date.now() - started) / 1000 + uncounted * mean > budgetMinutes * 60) {
-          stopped = `stopped at the ${budgetMinutes}-minute budget: a src/ tree took ${Math.round(mean)} s on average, so commit ${index + 1} would have overrun it`;
+          stopped =
+            `stopped at the ${budgetMinutes}-minute budget: a src/ tree took ${Math.round(mean)} s on average, ` +
+            `so commit ${index + 1} would have overrun it`;
           progress(stopped);
           break;
         }
@@ -315,7 +327,8 @@ await withOutputDirectory(outDir, command, async () => {
           ? last.lanes
               .map(
                 (lane) =>
-                  `${lane.lane} ${lane.flagged ? 'FLAGGED' : lane.verdict}${lane.change === undefined ? '' : ` ${lane.change}`}`,
+                  `${lane.lane} ${lane.flagged ? 'FLAGGED' : lane.verdict}` +
+                  `${lane.change === undefined ? '' : ` ${lane.change}`}`,
               )
               .join(', ')
           : `not comparable: ${last.reason}`,

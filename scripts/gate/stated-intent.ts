@@ -29,7 +29,9 @@ const CUES: readonly IntentCue[] = [
 ];
 
 /** The rule as one sentence, for the table's header. */
-export const INTENT_RULE = `a message states a cost change when it contains ${CUES.map((cue) => cue.name).join(', ')}; words matched case-insensitively as whole words, in the subject or the body`;
+export const INTENT_RULE =
+  `a message states a cost change when it contains ${CUES.map((cue) => cue.name).join(', ')}; ` +
+  'words matched case-insensitively as whole words, in the subject or the body';
 
 export interface StatedIntent {
   readonly stated: boolean;

@@ -80,7 +80,7 @@ describe('the baseline', () => {
     await expect(readBaseline(join(dir, 'missing.json'))).rejects.toThrow(/no baseline at/);
   });
 
-  it('derives each lane threshold as the largest of 2× the widest A/A run, 3× the largest harmless move and 0.25%', () => {
+  it('derives a lane threshold as the largest of 2× the widest A/A run, 3× the largest harmless move, 0.25%', () => {
     const lane = (runs: number[], harmlessMove: number) => ({
       ...baselineFixture().lanes['call']!,
       perOperation: [1000, 1000, 1000, 1000],
@@ -108,7 +108,8 @@ describe('the baseline', () => {
       harmlessMove: 0,
     });
     expect(describeBasis(basis, 3)).toBe(
-      '0.80% = max(2 × largest A/A run deviation 0.400% over 1 processes in 3 builds, 3 × largest harmless-edit move 0.000%, floor 0.25%); set by runs',
+      '0.80% = max(2 × largest A/A run deviation 0.400% over 1 processes in 3 builds, ' +
+        '3 × largest harmless-edit move 0.000%, floor 0.25%); set by runs',
     );
   });
 });

@@ -155,11 +155,11 @@ describe('running callgrind', () => {
     `;
     const N = 200_000;
 
-    // Under load this failed at 1.22e-4 against a 1e-4 bound when it counted
-    // whole processes (N − 0): Node's other threads and its start-up event loop
-    // run as the machine schedules them. The window holds the main thread's
-    // counted iterations only, in one fixed tier, so repeats agree exactly
-    // whatever the load; the bound stays as a statement of that.
+    // Under load this test failed at 1.22e-4 against a 1e-4 bound (at 25cbceb)
+    // when it counted whole processes (N − 0): Node's other threads and its
+    // start-up event loop run as the machine schedules them. The window holds
+    // the main thread's counted iterations only, in one fixed tier, so repeats
+    // agree exactly whatever the load; the bound stays as a statement of that.
     it('counts the marked window repeatably and linearly in N', async () => {
       const script = join(dir, 'window-probe.mjs');
       await writeFile(script, probe);
@@ -187,8 +187,8 @@ describe('running callgrind', () => {
       );
       const [one, two, three] = await countWindows(script, [], 3);
       expect(Math.abs(two! / (2 * one!) - 1)).toBeLessThan(0.01);
-      // The first window runs a little of what later ones do not (0.64% more here: first
-      // passes through the loop's own code); the gate compares first windows with first windows.
+      // The first window runs a little of what later ones do not (0.64% more in this test, at c004262:
+      // first passes through the loop's own code); the gate compares first windows with first windows.
       expect(Math.abs(three! - one!) / one!).toBeLessThan(0.01);
       await expect(countWindows(script, [], 2)).rejects.toThrow(/mark 2 counted windows \(4 dumps\), found 6/);
     }, 900_000);

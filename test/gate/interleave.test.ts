@@ -20,7 +20,10 @@ afterAll(async () => {
 
 /** A child that appends its letter to a shared log (to show the run order) and prints a JSON result. */
 function child(letter: string, log: string, result: object): ProcessSpec {
-  const code = `require('node:fs').appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(letter)}); console.log('warming up'); console.log(JSON.stringify(${JSON.stringify(result)}));`;
+  const code =
+    `require('node:fs').appendFileSync(${JSON.stringify(log)}, ${JSON.stringify(letter)}); ` +
+    "console.log('warming up'); " +
+    `console.log(JSON.stringify(${JSON.stringify(result)}));`;
   return { command: process.execPath, args: ['-e', code] };
 }
 

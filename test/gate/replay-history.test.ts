@@ -48,9 +48,8 @@ describe('statedIntent', () => {
   });
 
   it('reads the body as well as the subject', () => {
-    expect(
-      statedIntent('Call path: records written straight into the event\n\nThe call is 0.4 µs cheaper (mitata).').stated,
-    ).toBe(true);
+    const message = 'Call path: records written straight into the event\n\nThe call is 0.4 µs cheaper (mitata).';
+    expect(statedIntent(message).stated).toBe(true);
   });
 
   it('states its rule in one sentence naming every cue', () => {
@@ -139,7 +138,10 @@ describe('the replay table', () => {
     const rows = markdown.split('\n').filter((line) => line.startsWith('| '));
     expect(rows).toHaveLength(2 + 4);
     expect(rows[0]).toMatch(
-      /^\| commit\s+\| subject\s+\| catalogue\s+\| call\s+\| structural\s+\| states a cost change\s+\| explanation\s+\|$/,
+      new RegExp(
+        String.raw`^\| commit\s+\| subject\s+\| catalogue\s+\| call\s+\| ` +
+          String.raw`structural\s+\| states a cost change\s+\| explanation\s+\|$`,
+      ),
     );
     // Seven cells in every row: the subject's pipe is escaped, not a cell border.
     for (const row of rows) expect(row.split(/(?<!\\)\|/).length - 2).toBe(7);

@@ -147,7 +147,7 @@ describe('instructionVerdict', () => {
     expect(row.reason).toMatch(/not deterministic/);
   });
 
-  it('judges noisy counts that all lie past the threshold on one side (a first window cannot hide a +400% change)', () => {
+  it('judges noisy counts all past the threshold on one side (a first window cannot hide a +400% change)', () => {
     const regression = instructionVerdict({
       segment: 's',
       base: 267_660,
