@@ -2,6 +2,7 @@
  * The gate's power and false-alarm rate, measured for real, and its ladders:
  *
  *   npx tsx scripts/gate-power.ts [--runs 20] [--self 20] [--only name,name]
+ *   npx tsx scripts/gate-power.ts --judge-only
  *
  * For every fixture in bench/gate/fixtures/ (bench/gate/fixtures.ts lists
  * them), builds HEAD + the patch in a worktree (a ladder once per rung k),
@@ -14,125 +15,213 @@
  * A fixture that no longer applies stops the campaign (FixtureDoesNotApply):
  * re-fit it to the code it targets. Writes results/gate-power.md and .json.
  * The output says how the runs were counted (processes × windows) and HEAD's
- * spread over its runs beside each lane's threshold.
+ * spread over its runs beside each lane's threshold, and lists every place
+ * walked on the catalogue-resolution and call paths (bench/gate/walked-places.ts,
+ * ADR 0072) with its fixture's flagged runs or why it has none.
+ *
+ * Every run's windows per lane are kept in results/gate-power.json, so
+ * `--judge-only` judges them again against the current results/baseline.json
+ * (its thresholds, its figures) without counting, and rewrites both files.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { markdownTable } from 'markdown-table';
 import { readBaseline } from '../bench/gate/baseline.js';
-import { laneCounts } from '../bench/gate/dashboard-instructions.js';
 import { git } from '../bench/repository/git.js';
 import { median, relativeSpread } from '../bench/statistics/sample-statistics.js';
 import { FIXTURES, fixtureTree, removeFixtureTree } from '../bench/gate/fixtures.js';
 import type { Fixture } from '../bench/gate/fixtures.js';
 import { baselineFigures, checkTree, laneThresholds } from '../bench/gate/gate-run.js';
-import { GATE_WINDOWS, INSTRUCTION_LANES, instructionCounts, instructionRows } from '../bench/gate/lanes.js';
-import type { InstructionFigures, InstructionLaneId } from '../bench/gate/lanes.js';
-import { exitCodeFor, isFlagged } from '../bench/gate/verdict.js';
+import { GATE_WINDOWS, INSTRUCTION_LANES, instructionCounts } from '../bench/gate/lanes.js';
+import type { InstructionLaneId } from '../bench/gate/lanes.js';
+import { judgeRun, judgeRuns, recordedRun } from '../bench/gate/power-judgement.js';
+import type { CountedRun, JudgedRun } from '../bench/gate/power-judgement.js';
 import type { VerdictRow } from '../bench/gate/verdict.js';
+import { isCovered, WALKED_PLACES } from '../bench/gate/walked-places.js';
 import { progressLines } from '../bench/progress/index.js';
 import { formatInteger, formatPercentFixed } from '../bench/format/index.js';
 
 const root = resolve(import.meta.dirname, '..');
+const REPORT = join(root, 'results', 'gate-power.md');
+const RECORD = join(root, 'results', 'gate-power.json');
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '20' },
     self: { type: 'string', default: '20' },
     windows: { type: 'string', default: '50' },
     only: { type: 'string' },
+    'judge-only': { type: 'boolean', default: false },
   },
   strict: true,
 });
-const runs = Number(values.runs);
-const selfRuns = Number(values.self);
-const windowsPerProcess = Number(values.windows);
-for (const [name, value] of [
-  ['runs', runs],
-  ['self', selfRuns],
-  ['windows', windowsPerProcess],
-] as const) {
-  if (!Number.isInteger(value) || value < 1) {
-    process.stderr.write(`gate-power: --${name} must be a positive integer\n`);
-    process.exit(2);
-  }
-}
-// A run is what `costlab gate` judges: the median of GATE_WINDOWS consecutive windows of one process.
-const runsPerProcess = windowsPerProcess / GATE_WINDOWS;
-if (!Number.isInteger(runsPerProcess) || runs % runsPerProcess !== 0 || selfRuns % runsPerProcess !== 0) {
-  process.stderr.write(
-    `gate-power: --windows must be a multiple of the gate's ${GATE_WINDOWS} windows, and --runs and --self multiples of the runs it holds\n`,
-  );
-  process.exit(2);
-}
-const only = values.only === undefined ? undefined : new Set(values.only.split(','));
 
-const base = await git(root, ['rev-parse', 'HEAD']);
-if ((await git(root, ['status', '--porcelain', '--untracked-files=no'])) !== '') {
-  process.stderr.write('gate-power: commit your changes first: fixtures are built on HEAD\n');
-  process.exit(2);
+/** How a campaign was counted: what results/gate-power.json keeps beside its runs. */
+interface Counting {
+  readonly base: string;
+  readonly node: string;
+  readonly countedAt: string;
+  readonly minutes: number;
+  readonly runs: number;
+  readonly selfRuns: number;
+  readonly windowsPerProcess: number;
+  readonly only?: string;
 }
+
 const baseline = await readBaseline(join(root, 'results', 'baseline.json'));
 const baseFigures = baselineFigures(baseline);
 const thresholds = laneThresholds(baseline);
-const progress = progressLines('gate-power');
-const started = Date.now();
 
-interface Outcome {
-  readonly scenario: string;
-  readonly k?: number;
-  readonly run: number;
-  readonly flagged: boolean;
-  readonly flaggedBy: string[];
-  readonly counts: Partial<Record<InstructionLaneId, number>>;
-  readonly rows: readonly VerdictRow[];
+if (values['judge-only']) {
+  const record = JSON.parse(readFileSync(RECORD, 'utf8')) as Counting & { outcomes: CountedRun[] };
+  if (!Array.isArray(record.outcomes) || record.outcomes.some((o) => o.windows === undefined)) {
+    process.stderr.write(
+      `gate-power: ${RECORD} keeps no windows per run (written before --judge-only could use it): run the campaign\n`,
+    );
+    process.exit(2);
+  }
+  const failures = writeReport(record, judgeRuns(record.outcomes, baseline));
+  process.stdout.write(readFileSync(REPORT, 'utf8'));
+  if (failures.length > 0) {
+    process.stderr.write(`gate-power: not as expected: ${failures.join(', ')}\n`);
+    process.exitCode = 1;
+  }
+} else {
+  await countCampaign();
 }
 
-const labelOf = new Map(INSTRUCTION_LANES.map((lane) => [lane.label, lane.id]));
+async function countCampaign(): Promise<void> {
+  const runs = Number(values.runs);
+  const selfRuns = Number(values.self);
+  const windowsPerProcess = Number(values.windows);
+  for (const [name, value] of [
+    ['runs', runs],
+    ['self', selfRuns],
+    ['windows', windowsPerProcess],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1) {
+      process.stderr.write(`gate-power: --${name} must be a positive integer\n`);
+      process.exit(2);
+    }
+  }
+  // A run is what `costlab gate` judges: the median of GATE_WINDOWS consecutive windows of one process.
+  const runsPerProcess = windowsPerProcess / GATE_WINDOWS;
+  if (!Number.isInteger(runsPerProcess) || runs % runsPerProcess !== 0 || selfRuns % runsPerProcess !== 0) {
+    process.stderr.write(
+      `gate-power: --windows must be a multiple of the gate's ${GATE_WINDOWS} windows, and --runs and --self multiples of the runs it holds\n`,
+    );
+    process.exit(2);
+  }
+  const only = values.only === undefined ? undefined : new Set(values.only.split(','));
 
-/**
- * One scenario's runs: the structural lane once (exact counts, no noise to
- * sample), then `runs` gate runs per instruction lane — each the median of
- * GATE_WINDOWS consecutive windows, `--windows` of them back to back in each
- * callgrind process (two processes at a time) — each judged exactly as
- * `costlab gate` judges its windows: against the baseline, each lane with
- * its threshold.
- */
-async function judgeRuns(
-  scenario: string,
-  dir: string,
-  structural: readonly VerdictRow[],
-  lanes: readonly InstructionLaneId[] | undefined,
-  runs: number,
-  k?: number,
-): Promise<Outcome[]> {
-  const figures = await instructionCounts(dir, {
-    repeats: runs / runsPerProcess,
+  const base = await git(root, ['rev-parse', 'HEAD']);
+  if ((await git(root, ['status', '--porcelain', '--untracked-files=no'])) !== '') {
+    process.stderr.write('gate-power: commit your changes first: fixtures are built on HEAD\n');
+    process.exit(2);
+  }
+  const progress = progressLines('gate-power');
+  const started = Date.now();
+  const counting = (): Counting => ({
+    base,
+    node: process.version,
+    countedAt: new Date().toISOString(),
+    minutes: Number(((Date.now() - started) / 60000).toFixed(1)),
+    runs,
+    selfRuns,
     windowsPerProcess,
-    ...(lanes === undefined ? {} : { lanes }),
-    onProgress: progress,
+    ...(values.only === undefined ? {} : { only: values.only }),
   });
-  return Array.from({ length: runs }, (_, i) => {
-    const head = Object.fromEntries(
-      INSTRUCTION_LANES.map((lane) => [lane.id, figures[lane.id].slice(i * GATE_WINDOWS, (i + 1) * GATE_WINDOWS)]),
-    ) as unknown as InstructionFigures;
-    const rows = [...structural, ...instructionRows(baseFigures, head, thresholds)];
-    const counts = laneCounts(rows);
-    const flaggedBy = rows
-      .filter(isFlagged)
-      .map((row) =>
-        row.lane === 'instructions' ? `instructions ${labelOf.get(row.segment)}` : `structural: ${row.segment}`,
+
+  /**
+   * One scenario's runs: the structural lane once (exact counts, no noise to
+   * sample), then `runs` gate runs per instruction lane — each the median of
+   * GATE_WINDOWS consecutive windows, `--windows` of them back to back in each
+   * callgrind process (two processes at a time) — each judged exactly as
+   * `costlab gate` judges its windows: against the baseline, each lane with
+   * its threshold.
+   */
+  async function judgeScenario(
+    scenario: string,
+    dir: string,
+    structural: readonly VerdictRow[],
+    lanes: readonly InstructionLaneId[] | undefined,
+    count: number,
+    k?: number,
+  ): Promise<JudgedRun[]> {
+    const figures = await instructionCounts(dir, {
+      repeats: count / runsPerProcess,
+      windowsPerProcess,
+      ...(lanes === undefined ? {} : { lanes }),
+      onProgress: progress,
+    });
+    return Array.from({ length: count }, (_, i) => {
+      const windows = Object.fromEntries(
+        INSTRUCTION_LANES.filter((lane) => figures[lane.id].length > 0).map((lane) => [
+          lane.id,
+          figures[lane.id].slice(i * GATE_WINDOWS, (i + 1) * GATE_WINDOWS),
+        ]),
       );
-    return {
-      scenario,
-      run: i + 1,
-      flagged: exitCodeFor(rows) === 1,
-      flaggedBy,
-      counts,
-      rows,
-      ...(k === undefined ? {} : { k }),
-    };
-  });
+      return judgeRun({ scenario, run: i + 1, windows, structural, ...(k === undefined ? {} : { k }) }, baseline);
+    });
+  }
+
+  const structuralOf = async (dir: string): Promise<readonly VerdictRow[]> =>
+    (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
+  const fixtures = FIXTURES.filter((fixture) => only === undefined || only.has(fixture.name));
+  const scenarios = fixtures.flatMap((fixture) =>
+    (fixture.rungs ?? [undefined]).map((k) => ({
+      fixture,
+      k,
+      label: `${fixture.name}${k === undefined ? '' : ` k=${k}`}`,
+    })),
+  );
+
+  // Preflight: every fixture tree is built and its structural lane run before
+  // anything is counted. A patch can apply and still break the kernel (a method
+  // the code no longer has): the 05dd917 campaign lost 53 minutes of counts to
+  // that, at its seventh scenario. A broken fixture stops the campaign here, by name.
+  const structuralRows = new Map<string, readonly VerdictRow[]>();
+  const broken: string[] = [];
+  for (const scenario of scenarios) {
+    progress(`preflight: ${scenario.label}`);
+    const dir = await fixtureTree(root, base, scenario.fixture, scenario.k);
+    try {
+      structuralRows.set(scenario.label, await structuralOf(dir));
+    } catch (error) {
+      broken.push(`${scenario.label}: ${(error as Error).message.split('\n').slice(0, 3).join(' ')}`);
+    } finally {
+      await removeFixtureTree(root, dir);
+    }
+  }
+  if (broken.length > 0) {
+    process.stderr.write(
+      `gate-power: fixtures that build but do not run (re-fit them to the code they target):\n${broken.map((line) => `  ${line}\n`).join('')}`,
+    );
+    process.exit(2);
+  }
+
+  const outcomes: JudgedRun[] = [];
+  if (only === undefined || only.has('self')) {
+    progress(`self (HEAD vs baseline): ${selfRuns} runs`);
+    outcomes.push(...(await judgeScenario('self', root, await structuralOf(root), undefined, selfRuns)));
+    writeReport(counting(), outcomes);
+  }
+  for (const { fixture, k, label } of scenarios) {
+    const dir = await fixtureTree(root, base, fixture, k);
+    try {
+      progress(`${label}: ${runs} runs`);
+      outcomes.push(...(await judgeScenario(fixture.name, dir, structuralRows.get(label)!, fixture.lanes, runs, k)));
+    } finally {
+      await removeFixtureTree(root, dir);
+    }
+    writeReport(counting(), outcomes);
+  }
+  const failures = writeReport(counting(), outcomes);
+  process.stdout.write(readFileSync(REPORT, 'utf8'));
+  if (failures.length > 0) {
+    process.stderr.write(`gate-power: not as expected: ${failures.join(', ')}\n`);
+    process.exitCode = 1;
+  }
 }
 
 /** Least squares of y on x: slope and r². */
@@ -151,70 +240,18 @@ function fit(x: readonly number[], y: readonly number[]): { slope: number; r2: n
   return { slope: sxy / sxx, r2: syy === 0 ? 0 : (sxy * sxy) / (sxx * syy) };
 }
 
-const structuralOf = async (dir: string): Promise<readonly VerdictRow[]> =>
-  (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
-const fixtures = FIXTURES.filter((fixture) => only === undefined || only.has(fixture.name));
-const scenarios = fixtures.flatMap((fixture) =>
-  (fixture.rungs ?? [undefined]).map((k) => ({
-    fixture,
-    k,
-    label: `${fixture.name}${k === undefined ? '' : ` k=${k}`}`,
-  })),
-);
-
-// Preflight: every fixture tree is built and its structural lane run before
-// anything is counted. A patch can apply and still break the kernel (a method
-// the code no longer has): the 05dd917 campaign lost 53 minutes of counts to
-// that, at its seventh scenario. A broken fixture stops the campaign here, by name.
-const structuralRows = new Map<string, readonly VerdictRow[]>();
-const broken: string[] = [];
-for (const scenario of scenarios) {
-  progress(`preflight: ${scenario.label}`);
-  const dir = await fixtureTree(root, base, scenario.fixture, scenario.k);
-  try {
-    structuralRows.set(scenario.label, await structuralOf(dir));
-  } catch (error) {
-    broken.push(`${scenario.label}: ${(error as Error).message.split('\n').slice(0, 3).join(' ')}`);
-  } finally {
-    await removeFixtureTree(root, dir);
-  }
-}
-if (broken.length > 0) {
-  process.stderr.write(
-    `gate-power: fixtures that build but do not run (re-fit them to the code they target):\n${broken.map((line) => `  ${line}\n`).join('')}`,
-  );
-  process.exit(2);
-}
-
-const outcomes: Outcome[] = [];
-if (selfRuns > 0 && (only === undefined || only.has('self'))) {
-  progress(`self (HEAD vs baseline): ${selfRuns} runs`);
-  outcomes.push(...(await judgeRuns('self', root, await structuralOf(root), undefined, selfRuns)));
-  writeReport();
-}
-for (const { fixture, k, label } of scenarios) {
-  const dir = await fixtureTree(root, base, fixture, k);
-  try {
-    progress(`${label}: ${runs} runs`);
-    outcomes.push(...(await judgeRuns(fixture.name, dir, structuralRows.get(label)!, fixture.lanes, runs, k)));
-  } finally {
-    await removeFixtureTree(root, dir);
-  }
-  writeReport();
-}
-const failures = writeReport();
-process.stdout.write(`${readFileSync(join(root, 'results', 'gate-power.md'), 'utf8')}`);
-if (failures.length > 0) {
-  process.stderr.write(`gate-power: not as expected: ${failures.join(', ')}\n`);
-  process.exitCode = 1;
-}
-
 /**
- * Writes results/gate-power.md and .json from the outcomes so far (after
- * every scenario, so an interrupted campaign keeps what it counted; a partial
- * report says which scenarios it still lacks) and returns what was not as expected.
+ * Writes results/gate-power.md and .json from the runs so far (after every
+ * scenario, so an interrupted campaign keeps what it counted; a partial
+ * report says which scenarios it still lacks) and returns what was not as
+ * expected. The .json keeps every run's windows per lane, so --judge-only
+ * can judge them again against another baseline.
  */
-function writeReport(): string[] {
+function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string[] {
+  const { base, runs, selfRuns, windowsPerProcess } = counting;
+  const runsPerProcess = windowsPerProcess / GATE_WINDOWS;
+  const only = counting.only === undefined ? undefined : new Set(counting.only.split(','));
+  const fixtures = FIXTURES.filter((fixture) => only === undefined || only.has(fixture.name));
   const ladders = fixtures
     .filter((fixture): fixture is Fixture & { rungs: readonly number[] } => fixture.rungs !== undefined)
     .map((fixture) => {
@@ -237,7 +274,6 @@ function writeReport(): string[] {
       return { name: fixture.name, lane, points, slope, r2, rises, ok: rises && r2 >= 0.98 };
     });
 
-  const minutes = ((Date.now() - started) / 60000).toFixed(1);
   const rowsFor = (scenario: string, k?: number) => outcomes.filter((o) => o.scenario === scenario && o.k === k);
   const scenarioLines = [
     ...(outcomes.some((o) => o.scenario === 'self')
@@ -251,11 +287,30 @@ function writeReport(): string[] {
       })),
     ),
   ];
+  // A fixture's size: its lane's median count over its runs against the baseline's (a ladder at its lowest rung).
+  const sizeOf = (fixture: Fixture): string => {
+    const lane = fixture.lanes[0]!;
+    const counts = rowsFor(fixture.name, fixture.rungs?.[0]).flatMap((o) =>
+      o.counts[lane] === undefined ? [] : [o.counts[lane]!],
+    );
+    if (counts.length === 0) return '—';
+    return `${lane} ${formatPercentFixed(median(counts) / baseFigures[lane][0]! - 1, 2)}${fixture.rungs === undefined ? '' : ` (k=${fixture.rungs[0]})`}`;
+  };
+  const flaggedOf = (fixture: Fixture): string => {
+    const list = outcomes.filter((o) => o.scenario === fixture.name && o.k !== 1);
+    return list.length === 0 ? 'not counted' : `${list.filter((o) => o.flagged).length}/${list.length}`;
+  };
+  const fixtureByName = new Map(FIXTURES.map((fixture) => [fixture.name, fixture]));
+  const covered = WALKED_PLACES.filter(isCovered);
+  const command =
+    counting.only === undefined
+      ? `npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}`
+      : `npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess} --only ${counting.only}`;
   const lines = [
     '# Regression gate: power, false alarms and work ladders',
     '',
-    `Produced by \`npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}${values.only === undefined ? '' : ` --only ${values.only}`}\` at \`${base}\`, node ${process.version}, ${new Date().toISOString()}, in ${minutes} min.`,
-    `A run is what \`costlab gate\` judges: the median of ${GATE_WINDOWS} consecutive counted windows of one lane in one callgrind process, against \`results/baseline.json\` (commit \`${baseline.commit.slice(0, 12)}\`), each lane with its own threshold. ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows (${runsPerProcess} runs) in each of ${runs / runsPerProcess} (HEAD ${selfRuns / runsPerProcess}) processes per lane, since start-up is most of a process's cost under callgrind; the gate's own run is a process's first ${GATE_WINDOWS} windows. The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all six, and any flag there is a false alarm.`,
+    `Counted by \`${command}\` at \`${base}\`, node ${counting.node}, ${counting.countedAt}, in ${counting.minutes} min; judged against \`results/baseline.json\` of commit \`${baseline.commit.slice(0, 12)}\`${values['judge-only'] ? ` again by \`npx tsx scripts/gate-power.ts --judge-only\`, ${new Date().toISOString()}` : ''}.`,
+    `A run is what \`costlab gate\` judges: the median of ${GATE_WINDOWS} consecutive counted windows of one lane in one callgrind process, against the baseline, each lane with its own threshold. ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows (${runsPerProcess} runs) in each of ${runs / runsPerProcess} (HEAD ${selfRuns / runsPerProcess}) processes per lane, since start-up is most of a process's cost under callgrind; the gate's own run is a process's first ${GATE_WINDOWS} windows. The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all lanes, and any flag there is a false alarm.`,
     '',
     markdownTable(
       [
@@ -269,6 +324,29 @@ function writeReport(): string[] {
         ]),
       ],
       { align: ['', '', 'r', 'r', ''], alignDelimiters: false },
+    ),
+    '',
+    '## Places walked',
+    '',
+    `Every place on the catalogue-resolution and call paths that does work the gate should notice being done again (ADR 0072's rule; bench/gate/walked-places.ts): ${WALKED_PLACES.length} places, ${covered.length} with a fixture. A fixture's size is its lane's median count over its runs against the baseline's; flagged counts its runs (a ladder's above rung 1).`,
+    '',
+    markdownTable(
+      [
+        ['place', 'where (src/)', 'kind', 'lane', 'fixture, or why none', 'size', 'flagged'],
+        ...WALKED_PLACES.map((place) => {
+          const fixture = isCovered(place) ? fixtureByName.get(place.fixture) : undefined;
+          return [
+            place.id,
+            `\`${place.where}\``,
+            place.kind,
+            place.lane ?? '—',
+            isCovered(place) ? place.fixture : place.uncovered,
+            fixture === undefined ? '—' : sizeOf(fixture),
+            fixture === undefined ? '—' : flaggedOf(fixture),
+          ];
+        }),
+      ],
+      { align: ['', '', '', '', '', 'r', 'r'], alignDelimiters: false },
     ),
     '',
     '## Ladders',
@@ -304,10 +382,10 @@ function writeReport(): string[] {
       : []),
     '',
   ];
-  writeFileSync(join(root, 'results', 'gate-power.md'), `${lines.join('\n')}\n`);
+  writeFileSync(REPORT, `${lines.join('\n')}\n`);
   writeFileSync(
-    join(root, 'results', 'gate-power.json'),
-    `${JSON.stringify({ base, node: process.version, runs, selfRuns, minutes: Number(minutes), ladders, outcomes: outcomes.map(({ rows: _rows, ...rest }) => rest) }, null, 2)}\n`,
+    RECORD,
+    `${JSON.stringify({ ...counting, baselineCommit: baseline.commit, ladders, outcomes: outcomes.map(recordedRun) }, null, 2)}\n`,
   );
   return [
     ...ladders.filter((l) => !l.ok).map((l) => l.name),

@@ -61,6 +61,111 @@ export const FIXTURES: readonly Fixture[] = Object.freeze([
     description: 'a little more work in every authorized call (the requirement serialized once more)',
     lanes: ['call'],
   },
+  {
+    name: 'bypass-asked-entry-identity',
+    description: "an unchanged entry no longer answered by its definition's identity: the store admits it again",
+    lanes: ['opening-2000-unsignalled'],
+  },
+  {
+    name: 'bypass-shape-parts-identity',
+    description: "the shape cache's remembered parts no longer answer by identity: the input compared item by item",
+    lanes: ['catalogue-1000'],
+  },
+  {
+    name: 'rebuild-shape-every-derivation',
+    description: 'the shape cache bypassed: every derivation builds its catalogue shape afresh',
+    lanes: ['catalogue'],
+  },
+  {
+    name: 'rebind-entry-every-call',
+    description: "the held registry's bound entry dropped: a provided tool bound again on every lookup",
+    lanes: ['call'],
+  },
+  {
+    name: 'bypass-listing-verdicts',
+    description: "the shape's remembered listings dropped: every listing walks the shape",
+    lanes: ['listing'],
+  },
+  {
+    name: 'rehash-catalogue-every-listing',
+    description: 'the catalogue hashed afresh on every listing',
+    lanes: ['listing'],
+  },
+  {
+    name: 'discovery-every-ceiling',
+    description: "discovery's verdicts per ceiling no longer remembered across listings or within one",
+    lanes: ['listing'],
+  },
+  {
+    name: 'bypass-prepared-context',
+    description: 'the prepared context no longer remembered: every operation validates its context again',
+    lanes: ['call'],
+  },
+  {
+    name: 'bypass-kept-grant',
+    description: 'sealed grants no longer kept: every turn validates and compiles its grants again',
+    lanes: ['boundary'],
+  },
+  {
+    name: 'bypass-grant-set',
+    description: 'the grant set no longer remembered: every turn sorts, joins and hashes its grants again',
+    lanes: ['boundary'],
+  },
+  {
+    name: 'call-contract-twice',
+    description: "the call's contract checked twice per call",
+    lanes: ['call'],
+  },
+  {
+    name: 'parse-arguments-twice',
+    description: "the tool's arguments parsed twice per call",
+    lanes: ['call'],
+  },
+  {
+    name: 'result-contract-twice',
+    description: "the handler's result checked against its contract twice per call",
+    lanes: ['call'],
+  },
+  {
+    name: 'mcp-request-parse-twice',
+    description: 'the tools/call request parsed twice per call',
+    lanes: ['mcp'],
+  },
+  {
+    name: 'mcp-arguments-check-twice',
+    description: "the arguments' size and depth walked twice per call",
+    lanes: ['mcp'],
+  },
+  {
+    name: 'mcp-result-serialize-twice',
+    description: "the result's output serialised twice per call",
+    lanes: ['mcp'],
+  },
+  {
+    name: 'principal-key-twice',
+    description: "the principal's key built twice per derivation",
+    lanes: ['catalogue'],
+  },
+  {
+    name: 'lookup-by-scan',
+    description: "a called tool found by scanning the catalogue rather than by its name's index",
+    lanes: ['call'],
+  },
+  {
+    name: 'requirement-twice',
+    description: "the call's requirement resolved and parsed twice per call",
+    lanes: ['call'],
+  },
+  {
+    name: 'eligibility-twice',
+    description: "the grants' eligibility judged twice per listing",
+    lanes: ['listing'],
+  },
+  {
+    name: 'bridge-names-by-scan',
+    description: 'the MCP bridge checks a called name by scanning the listed catalogue',
+    lanes: ['mcp'],
+  },
 ]);
 
 export class FixtureDoesNotApply extends GateError {
