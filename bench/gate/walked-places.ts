@@ -16,10 +16,10 @@
  */
 import type { InstructionLaneId } from './lanes.js';
 
-export type PlaceKind = 'cache' | 'derivation' | 'hash' | 'copy' | 'serialisation' | 'parse' | 'per-tool step';
+type PlaceKind = 'cache' | 'derivation' | 'hash' | 'copy' | 'serialisation' | 'parse' | 'per-tool step';
 
 /** The lane whose counted unit runs the place's work; `structural` when the structural lane counts it exactly. */
-export type PlaceLane = InstructionLaneId | 'structural';
+type PlaceLane = InstructionLaneId | 'structural';
 
 interface PlaceBase {
   readonly id: string;
@@ -35,7 +35,7 @@ export interface CoveredPlace extends PlaceBase {
 }
 
 /** A place without a fixture, and why. */
-export interface UncoveredPlace extends PlaceBase {
+interface UncoveredPlace extends PlaceBase {
   readonly lane: PlaceLane | undefined;
   readonly uncovered: string;
 }
