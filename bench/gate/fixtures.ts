@@ -166,6 +166,16 @@ export const FIXTURES: readonly Fixture[] = Object.freeze([
     description: 'the MCP bridge checks a called name by scanning the listed catalogue',
     lanes: ['mcp'],
   },
+  {
+    name: 'static-list-sorted-every-derivation',
+    description: "the static registry's sorted entries no longer held: every derivation sorts them again",
+    lanes: ['catalogue'],
+  },
+  {
+    name: 'handler-check-twice',
+    description: "each provided handler's functions checked twice per turn",
+    lanes: ['opening-2000-unsignalled'],
+  },
 ]);
 
 export class FixtureDoesNotApply extends GateError {

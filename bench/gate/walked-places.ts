@@ -124,7 +124,7 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
     where: 'kernel/catalogue/asked-answer.ts:admitAsked (requireFunctions, isSealedHandler per entry)',
     kind: 'per-tool step',
     lane: 'opening-2000-unsignalled',
-    uncovered: NOT_WRITTEN,
+    fixture: 'handler-check-twice',
   },
   {
     id: 'store-by-object',
@@ -174,7 +174,7 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
     where: 'kernel/registry/tool-registry.ts:ToolRegistry.list, definitions (sorted once, until the next add)',
     kind: 'cache',
     lane: 'catalogue',
-    uncovered: NOT_WRITTEN,
+    fixture: 'static-list-sorted-every-derivation',
   },
   // The listing.
   {
