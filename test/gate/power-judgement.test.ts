@@ -10,13 +10,13 @@ import type { CountedRun } from '../../bench/gate/power-judgement.js';
 import { structuralVerdict } from '../../bench/gate/verdict.js';
 import { baselineFixture } from './baseline-fixture.js';
 
-/** A baseline whose every lane reads `value` in each of its windows, a little spread so its threshold is the floor. */
+/** A baseline whose every lane reads `value`, its runs agreeing and no harmless move, so its threshold is the floor. */
 function baselineAt(value: number) {
   return baselineFixture({
     lanes: Object.fromEntries(
       Object.entries(laneShapes()).map(([id, shape]) => [
         id,
-        { shape, perOperation: [value, value * 1.0001, value * 0.9999], processes: 1 },
+        { shape, perOperation: [value, value * 1.0001, value * 0.9999], processes: 1, runs: [value], harmlessMove: 0 },
       ]),
     ),
   });
