@@ -368,14 +368,14 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
     where: 'mcp/argument-limits.ts:checkArguments',
     kind: 'derivation',
     lane: 'mcp',
-    fixture: 'mcp-arguments-check-twice',
+    fixture: 'mcp-arguments-check-thrice',
   },
   {
     id: 'call-result',
     where: 'mcp/call-result.ts:toCallToolResult (the output’s JSON text)',
     kind: 'serialisation',
     lane: 'mcp',
-    fixture: 'mcp-result-serialize-twice',
+    fixture: 'mcp-result-serialize-5x',
   },
   {
     id: 'content-blocks',
