@@ -79,7 +79,8 @@ export const FIXTURES: readonly Fixture[] = Object.freeze([
   {
     name: 'rebind-entry-every-call',
     description:
-      "the held registry's bound entry dropped, k = 20: a provided tool bound again 20 times on every lookup (once: +0.11% of the call lane)",
+      "the held registry's bound entry dropped, k = 20: a provided tool bound again 20 times on every lookup " +
+      '(once: +0.11% of the call lane)',
     lanes: ['call'],
   },
   {

@@ -47,9 +47,11 @@ export function isCovered(place: WalkedPlace): place is CoveredPlace {
 }
 
 const NO_SIGNALLED_WORLD =
-  'no lane runs it: no lane world has a provider with a change signal (catalogueRevision); the scale sweep’s signalled points do, outside the gate';
+  'no lane runs it: no lane world has a provider with a change signal (catalogueRevision); ' +
+  'the scale sweep’s signalled points do, outside the gate';
 const WARM_UP_ONLY =
-  'no lane reaches it in a counted window: the asked answer’s identity checks answer every unchanged entry first; it runs on an answer’s first turns and after an edit, which the warm-up consumes';
+  'no lane reaches it in a counted window: the asked answer’s identity checks answer every unchanged entry first; ' +
+  'it runs on an answer’s first turns and after an edit, which the warm-up consumes';
 const MEMORY_AUDIT = 'no lane runs it: every lane audits to memory';
 const NOT_WRITTEN = 'not written yet';
 
@@ -110,7 +112,8 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
     kind: 'cache',
     lane: undefined,
     uncovered:
-      'no lane runs it: no lane world’s provider answers a frozen list (bypassing it moved catalogue-1000 by −0.04%, its scaled provider’s list being mutable)',
+      'no lane runs it: no lane world’s provider answers a frozen list ' +
+      '(bypassing it moved catalogue-1000 by −0.04%, its scaled provider’s list being mutable)',
   },
   {
     id: 'asked-entry',
@@ -164,7 +167,8 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
   {
     id: 'shape-cache',
     where:
-      'kernel/catalogue/shape-cache.ts:ShapeCache.shapeFor → registry/catalogue-shape.ts:CatalogueShape (sort, indexes)',
+      'kernel/catalogue/shape-cache.ts:ShapeCache.shapeFor → ' +
+      'registry/catalogue-shape.ts:CatalogueShape (sort, indexes)',
     kind: 'derivation',
     lane: 'catalogue',
     fixture: 'rebuild-shape-every-derivation',
@@ -225,7 +229,8 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
     kind: 'copy',
     lane: undefined,
     uncovered:
-      'no lane runs it: the MCP bridge publishes when it opens a turn, and the mcp lane counts tools/call inside an open turn',
+      'no lane runs it: the MCP bridge publishes when it opens a turn, ' +
+      'and the mcp lane counts tools/call inside an open turn',
   },
   {
     id: 'listing-record',
