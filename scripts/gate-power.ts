@@ -3,6 +3,7 @@
  *
  *   npx tsx scripts/gate-power.ts [--runs 20] [--self 20] [--only name,name]
  *   npx tsx scripts/gate-power.ts --judge-only
+ *   npx tsx scripts/gate-power.ts --resume [--only name,name]
  *
  * For every fixture in bench/gate/fixtures/ (bench/gate/fixtures.ts lists
  * them), builds HEAD + the patch in a worktree (a ladder once per rung k),
@@ -22,6 +23,10 @@
  * Every run's windows per lane are kept in results/gate-power.json, so
  * `--judge-only` judges them again against the current results/baseline.json
  * (its thresholds, its figures) without counting, and rewrites both files.
+ * `--resume` continues the campaign results/gate-power.json holds (same HEAD,
+ * --runs, --self and --windows): its runs are kept, judged against the current
+ * baseline, and only the scenarios it lacks are counted, so a campaign too
+ * long for one sitting is counted in parts (--only picks the next part).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -52,6 +57,7 @@ const { values } = parseArgs({
     windows: { type: 'string', default: '50' },
     only: { type: 'string' },
     'judge-only': { type: 'boolean', default: false },
+    resume: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -121,11 +127,29 @@ async function countCampaign(): Promise<void> {
   }
   const progress = progressLines('gate-power');
   const started = Date.now();
+  const resumed = values.resume
+    ? (JSON.parse(readFileSync(RECORD, 'utf8')) as Counting & { outcomes: CountedRun[] })
+    : undefined;
+  if (
+    resumed !== undefined &&
+    (resumed.base !== base ||
+      resumed.runs !== runs ||
+      resumed.selfRuns !== selfRuns ||
+      resumed.windowsPerProcess !== windowsPerProcess ||
+      !Array.isArray(resumed.outcomes))
+  ) {
+    process.stderr.write(
+      `gate-power: --resume continues a campaign of the same HEAD, --runs, --self and --windows; ${RECORD} holds another\n`,
+    );
+    process.exit(2);
+  }
+  const labelOf = (scenario: string, k?: number): string => `${scenario}${k === undefined ? '' : ` k=${k}`}`;
+  const done = new Set((resumed?.outcomes ?? []).map((run) => labelOf(run.scenario, run.k)));
   const counting = (): Counting => ({
     base,
     node: process.version,
     countedAt: new Date().toISOString(),
-    minutes: Number(((Date.now() - started) / 60000).toFixed(1)),
+    minutes: Number(((resumed?.minutes ?? 0) + (Date.now() - started) / 60000).toFixed(1)),
     runs,
     selfRuns,
     windowsPerProcess,
@@ -168,13 +192,9 @@ async function countCampaign(): Promise<void> {
   const structuralOf = async (dir: string): Promise<readonly VerdictRow[]> =>
     (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
   const fixtures = FIXTURES.filter((fixture) => only === undefined || only.has(fixture.name));
-  const scenarios = fixtures.flatMap((fixture) =>
-    (fixture.rungs ?? [undefined]).map((k) => ({
-      fixture,
-      k,
-      label: `${fixture.name}${k === undefined ? '' : ` k=${k}`}`,
-    })),
-  );
+  const scenarios = fixtures
+    .flatMap((fixture) => (fixture.rungs ?? [undefined]).map((k) => ({ fixture, k, label: labelOf(fixture.name, k) })))
+    .filter((scenario) => !done.has(scenario.label));
 
   // Preflight: every fixture tree is built and its structural lane run before
   // anything is counted. A patch can apply and still break the kernel (a method
@@ -200,8 +220,8 @@ async function countCampaign(): Promise<void> {
     process.exit(2);
   }
 
-  const outcomes: JudgedRun[] = [];
-  if (only === undefined || only.has('self')) {
+  const outcomes: JudgedRun[] = judgeRuns(resumed?.outcomes ?? [], baseline);
+  if ((only === undefined || only.has('self')) && !done.has('self')) {
     progress(`self (HEAD vs baseline): ${selfRuns} runs`);
     outcomes.push(...(await judgeScenario('self', root, await structuralOf(root), undefined, selfRuns)));
     writeReport(counting(), outcomes);
