@@ -14,7 +14,8 @@ import {
 } from './baseline.js';
 import type { Baseline, BaselineBuild } from './baseline.js';
 import { harmlessMoves } from './harmless-moves.js';
-import { bundleProbe } from './probe-bundle.js';
+import { join } from 'node:path';
+import { bundleProbe, PROBE_BUNDLE } from './probe-bundle.js';
 import { fileHash } from './worktree.js';
 import { GateError } from './gate-error.js';
 import { valgrindVersion } from './callgrind.js';
@@ -155,6 +156,20 @@ export interface GateVerdict {
   readonly rows: readonly VerdictRow[];
   readonly thresholds: Readonly<Record<InstructionLaneId, number>>;
   readonly exitCode: 0 | 1;
+  /**
+   * The probe bundle the instruction lanes loaded, and whether the baseline's builds loaded the same text (then a
+   * lane can differ from the baseline only by noise or by work, never by layout). Absent without instruction lanes.
+   */
+  readonly bundle?: { readonly sha256: string; readonly sameAsBaseline: boolean };
+}
+
+/** How a verdict's probe bundle compares with the baseline's, in one line (printed beside the verdict). */
+export function describeBundle(bundle: NonNullable<GateVerdict['bundle']>): string {
+  return bundle.sameAsBaseline
+    ? `probe bundle ${bundle.sha256.slice(0, 16)}: the text the baseline's builds loaded, so only work or noise can ` +
+        'move a lane'
+    : `probe bundle ${bundle.sha256.slice(0, 16)}: not the text the baseline counted (src/ or the probes changed ` +
+        'since), so a move may be work, layout or noise: the thresholds allow for layout (ADR 0073)';
 }
 
 /** The gate proper: the tree at `root` against `baseline`, lane by lane. */
@@ -172,6 +187,10 @@ export async function checkTree(root: string, baseline: Baseline, options: Check
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
     rows.push(...instructionRows(baselineFigures(baseline), head, thresholds));
+    // instructionCounts bundled the probe to PROBE_BUNDLE just now.
+    const sha256 = await fileHash(join(root, PROBE_BUNDLE));
+    const sameAsBaseline = baseline.evidence.builds.some((build) => build.bundleSha256 === sha256);
+    return { rows, thresholds, exitCode: exitCodeFor(rows), bundle: { sha256, sameAsBaseline } };
   }
   return { rows, thresholds, exitCode: exitCodeFor(rows) };
 }
@@ -202,6 +221,7 @@ export function verdictJson(verdict: GateVerdict, meta: Record<string, unknown>)
     exitCode: verdict.exitCode,
     verdict: verdict.exitCode === 0 ? 'pass' : 'regression',
     thresholds: verdict.thresholds,
+    ...(verdict.bundle === undefined ? {} : { probeBundle: verdict.bundle }),
     rows: verdict.rows.map((row) => ({ ...row, flagged: isFlagged(row) })),
   };
 }

@@ -11,6 +11,7 @@ export {
   VERDICT_SCHEMA_VERSION,
   checkTree,
   countBaseline,
+  describeBundle,
   describeThresholds,
   laneThresholds,
   verdictJson,

@@ -2,7 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Option } from 'commander';
 import { readBaseline, writeBaseline } from '../../bench/gate/index.js';
-import { checkTree, countBaseline, describeThresholds, laneThresholds, verdictJson } from '../../bench/gate/index.js';
+import {
+  checkTree,
+  countBaseline,
+  describeBundle,
+  describeThresholds,
+  laneThresholds,
+  verdictJson,
+} from '../../bench/gate/index.js';
 import { laneCounts, mergeIntoActionBenchmark, mergeIntoBencher } from '../../bench/gate/index.js';
 import { BASELINE_WINDOWS, GATE_WINDOWS, INSTRUCTION_LANE_IDS } from '../../bench/gate/index.js';
 import { describeThrownWithName } from '../../src/kernel/index.js';
@@ -117,6 +124,7 @@ export const command = defineCommand<GateFlags>({
       });
       if (lanes.has('instructions'))
         for (const line of describeThresholds(baseline, verdict.thresholds)) progress(`threshold ${line}`);
+      if (verdict.bundle !== undefined) progress(describeBundle(verdict.bundle));
       const table =
         `## costlab gate: working tree vs ${values.baseline}\n\n` +
         `${renderMarkdownTable(verdict.rows, { reasons: 'all' })}\n`;

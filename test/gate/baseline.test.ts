@@ -6,7 +6,7 @@ import {
   BaselineMismatch,
   BaselineUnreadable,
   describeBasis,
-  laneThreshold,
+  laneThreshold as oneLaneThreshold,
   thresholdBasis,
   provenanceDifferences,
   readBaseline,
@@ -14,6 +14,7 @@ import {
 import type { Baseline } from '../../bench/gate/baseline.js';
 import { currentProvenance, laneShapes } from '../../bench/gate/lanes.js';
 import { baselineFixture } from './baseline-fixture.js';
+import { describeBundle, laneThresholds, verdictJson } from '../../bench/gate/gate-run.js';
 
 const baseline = (overrides: Partial<Baseline> = {}): Baseline => baselineFixture(overrides);
 
@@ -89,15 +90,15 @@ describe('the baseline', () => {
     });
     // Runs 0.4% and 0.1% from the pooled median: twice the wider sets it.
     expect(thresholdBasis(lane([1004, 999], 0.001))).toMatchObject({ binding: 'runs', runs: 2 });
-    expect(laneThreshold(lane([1004, 999], 0.001))).toBeCloseTo(0.008, 10);
+    expect(oneLaneThreshold(lane([1004, 999], 0.001))).toBeCloseTo(0.008, 10);
     // A harmless edit that moved the lane 0.5% outweighs runs that agree within 0.1%.
     expect(thresholdBasis(lane([1001, 1000], 0.005))).toMatchObject({ binding: 'harmless edits' });
-    expect(laneThreshold(lane([1001, 1000], 0.005))).toBeCloseTo(0.015, 10);
+    expect(oneLaneThreshold(lane([1001, 1000], 0.005))).toBeCloseTo(0.015, 10);
     // Runs that agree exactly still flag nothing smaller than the floor.
     expect(thresholdBasis(lane([1000, 1000], 0))).toMatchObject({ binding: 'floor', threshold: 0.0025 });
     // A run below the median counts as far as one above it; nothing is ever above 100%.
-    expect(laneThreshold(lane([997, 1000], 0))).toBeCloseTo(0.006, 10);
-    expect(laneThreshold(lane([3000, 1000], 0))).toBe(1);
+    expect(oneLaneThreshold(lane([997, 1000], 0))).toBeCloseTo(0.006, 10);
+    expect(oneLaneThreshold(lane([3000, 1000], 0))).toBe(1);
   });
 
   it('prints the rule with its terms beside the figure', () => {
@@ -111,5 +112,24 @@ describe('the baseline', () => {
       '0.80% = max(2 × largest A/A run deviation 0.400% over 1 processes in 3 builds, ' +
         '3 × largest harmless-edit move 0.000%, floor 0.25%); set by runs',
     );
+  });
+});
+
+describe('the probe bundle beside the verdict', () => {
+  it('says whether the lanes loaded the text the baseline counted', () => {
+    const sha256 = 'ab'.repeat(32);
+    expect(describeBundle({ sha256, sameAsBaseline: true })).toMatch(
+      /^probe bundle abababababababab: the text the baseline's builds loaded/,
+    );
+    expect(describeBundle({ sha256, sameAsBaseline: false })).toMatch(
+      /not the text the baseline counted .* work, layout or noise/,
+    );
+  });
+
+  it('puts the bundle in the JSON verdict only when instruction lanes ran', () => {
+    const verdict = { rows: [], thresholds: laneThresholds(baselineFixture()), exitCode: 0 as const };
+    expect(verdictJson(verdict, {})).not.toHaveProperty('probeBundle');
+    const bundle = { sha256: '0'.repeat(64), sameAsBaseline: true };
+    expect(verdictJson({ ...verdict, bundle }, {})).toMatchObject({ probeBundle: bundle });
   });
 });
