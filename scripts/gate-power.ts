@@ -37,7 +37,7 @@ import { git } from '../bench/repository/git.js';
 import { median, relativeSpread } from '../bench/statistics/sample-statistics.js';
 import { FIXTURES, fixtureTree, removeFixtureTree } from '../bench/gate/fixtures.js';
 import type { Fixture } from '../bench/gate/fixtures.js';
-import { baselineFigures, checkTree, laneThresholds } from '../bench/gate/gate-run.js';
+import { baselineFigures, checkTree, describeThresholds, laneThresholds } from '../bench/gate/gate-run.js';
 import { GATE_WINDOWS, INSTRUCTION_LANES, instructionCounts } from '../bench/gate/lanes.js';
 import type { InstructionLaneId } from '../bench/gate/lanes.js';
 import { judgeRun, judgeRuns, recordedRun } from '../bench/gate/power-judgement.js';
@@ -45,7 +45,7 @@ import type { CountedRun, JudgedRun } from '../bench/gate/power-judgement.js';
 import type { VerdictRow } from '../bench/gate/verdict.js';
 import { isCovered, WALKED_PLACES } from '../bench/gate/walked-places.js';
 import { progressLines } from '../bench/progress/index.js';
-import { formatInteger, formatPercentFixed } from '../bench/format/index.js';
+import { formatFixed, formatInteger, formatPercentFixed, roundTo } from '../bench/format/index.js';
 
 const root = resolve(import.meta.dirname, '..');
 const REPORT = join(root, 'results', 'gate-power.md');
@@ -114,7 +114,8 @@ async function countCampaign(): Promise<void> {
   const runsPerProcess = windowsPerProcess / GATE_WINDOWS;
   if (!Number.isInteger(runsPerProcess) || runs % runsPerProcess !== 0 || selfRuns % runsPerProcess !== 0) {
     process.stderr.write(
-      `gate-power: --windows must be a multiple of the gate's ${GATE_WINDOWS} windows, and --runs and --self multiples of the runs it holds\n`,
+      `gate-power: --windows must be a multiple of the gate's ${GATE_WINDOWS} windows, ` +
+        'and --runs and --self multiples of the runs it holds\n',
     );
     process.exit(2);
   }
@@ -139,7 +140,8 @@ async function countCampaign(): Promise<void> {
       !Array.isArray(resumed.outcomes))
   ) {
     process.stderr.write(
-      `gate-power: --resume continues a campaign of the same HEAD, --runs, --self and --windows; ${RECORD} holds another\n`,
+      'gate-power: --resume continues a campaign of the same HEAD, --runs, --self and --windows; ' +
+        `${RECORD} holds another\n`,
     );
     process.exit(2);
   }
@@ -149,7 +151,7 @@ async function countCampaign(): Promise<void> {
     base,
     node: process.version,
     countedAt: new Date().toISOString(),
-    minutes: Number(((resumed?.minutes ?? 0) + (Date.now() - started) / 60000).toFixed(1)),
+    minutes: roundTo((resumed?.minutes ?? 0) + (Date.now() - started) / 60000, 1),
     runs,
     selfRuns,
     windowsPerProcess,
@@ -215,7 +217,8 @@ async function countCampaign(): Promise<void> {
   }
   if (broken.length > 0) {
     process.stderr.write(
-      `gate-power: fixtures that build but do not run (re-fit them to the code they target):\n${broken.map((line) => `  ${line}\n`).join('')}`,
+      'gate-power: fixtures that build but do not run (re-fit them to the code they target):\n' +
+        broken.map((line) => `  ${line}\n`).join(''),
     );
     process.exit(2);
   }
@@ -314,7 +317,8 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
       o.counts[lane] === undefined ? [] : [o.counts[lane]!],
     );
     if (counts.length === 0) return '—';
-    return `${lane} ${formatPercentFixed(median(counts) / baseFigures[lane][0]! - 1, 2)}${fixture.rungs === undefined ? '' : ` (k=${fixture.rungs[0]})`}`;
+    const rung = fixture.rungs === undefined ? '' : ` (k=${fixture.rungs[0]})`;
+    return `${lane} ${formatPercentFixed(median(counts) / baseFigures[lane][0]! - 1, 2)}${rung}`;
   };
   const flaggedOf = (fixture: Fixture): string => {
     const list = outcomes.filter((o) => o.scenario === fixture.name && o.k !== 1);
@@ -323,14 +327,25 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
   const fixtureByName = new Map(FIXTURES.map((fixture) => [fixture.name, fixture]));
   const covered = WALKED_PLACES.filter(isCovered);
   const command =
-    counting.only === undefined
-      ? `npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}`
-      : `npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess} --only ${counting.only}`;
+    `npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}` +
+    (counting.only === undefined ? '' : ` --only ${counting.only}`);
+  const judgedAgain = values['judge-only']
+    ? ` again by \`npx tsx scripts/gate-power.ts --judge-only\`, ${new Date().toISOString()}`
+    : '';
   const lines = [
     '# Regression gate: power, false alarms and work ladders',
     '',
-    `Counted by \`${command}\` at \`${base}\`, node ${counting.node}, ${counting.countedAt}, in ${counting.minutes} min; judged against \`results/baseline.json\` of commit \`${baseline.commit.slice(0, 12)}\`${values['judge-only'] ? ` again by \`npx tsx scripts/gate-power.ts --judge-only\`, ${new Date().toISOString()}` : ''}.`,
-    `A run is what \`costlab gate\` judges: the median of ${GATE_WINDOWS} consecutive counted windows of one lane in one callgrind process, against the baseline, each lane with its own threshold. ${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back windows (${runsPerProcess} runs) in each of ${runs / runsPerProcess} (HEAD ${selfRuns / runsPerProcess}) processes per lane, since start-up is most of a process's cost under callgrind; the gate's own run is a process's first ${GATE_WINDOWS} windows. The structural lane, exact, is counted once per scenario and joins every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all lanes, and any flag there is a false alarm.`,
+    `Counted by \`${command}\` at \`${base}\`, node ${counting.node}, ${counting.countedAt}, ` +
+      `in ${counting.minutes} min; judged against \`results/baseline.json\` of commit ` +
+      `\`${baseline.commit.slice(0, 12)}\`${judgedAgain}.`,
+    `A run is what \`costlab gate\` judges: the median of ${GATE_WINDOWS} consecutive counted windows of one lane ` +
+      'in one callgrind process, against the baseline, each lane with its own threshold. ' +
+      `${runs} runs per fixture scenario and ${selfRuns} for HEAD, counted as ${windowsPerProcess} back-to-back ` +
+      `windows (${runsPerProcess} runs) in each of ${runs / runsPerProcess} (HEAD ${selfRuns / runsPerProcess}) ` +
+      "processes per lane, since start-up is most of a process's cost under callgrind; the gate's own run is a " +
+      `process's first ${GATE_WINDOWS} windows. The structural lane, exact, is counted once per scenario and joins ` +
+      "every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all " +
+      'lanes, and any flag there is a false alarm.',
     '',
     markdownTable(
       [
@@ -348,7 +363,10 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
     '',
     '## Places walked',
     '',
-    `Every place on the catalogue-resolution and call paths that does work the gate should notice being done again (ADR 0072's rule; bench/gate/walked-places.ts): ${WALKED_PLACES.length} places, ${covered.length} with a fixture. A fixture's size is its lane's median count over its runs against the baseline's; flagged counts its runs (a ladder's above rung 1).`,
+    'Every place on the catalogue-resolution and call paths that does work the gate should notice being done ' +
+      `again (ADR 0072's rule; bench/gate/walked-places.ts): ${WALKED_PLACES.length} places, ` +
+      `${covered.length} with a fixture. A fixture's size is its lane's median count over its runs against the ` +
+      "baseline's; flagged counts its runs (a ladder's above rung 1).",
     '',
     markdownTable(
       [
@@ -379,25 +397,33 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
           l.lane,
           l.points.map((p) => (p.count === undefined ? '—' : formatInteger(p.count))).join(' → '),
           formatInteger(l.slope),
-          l.r2.toFixed(4),
+          formatFixed(l.r2, 4),
           l.ok ? 'yes' : '**no**',
         ]),
       ],
       { align: ['', '', '', 'r', 'r', ''], alignDelimiters: false },
     ),
     '',
-    `Baseline per operation: ${INSTRUCTION_LANES.map((lane) => `${lane.id} ${formatInteger(baseFigures[lane.id][0]!)} (threshold ${formatPercentFixed(thresholds[lane.id], 2)})`).join('; ')}.`,
+    `Baseline per operation: ${INSTRUCTION_LANES.map(
+      (lane) =>
+        `${lane.id} ${formatInteger(baseFigures[lane.id][0]!)} ` +
+        `(threshold ${formatPercentFixed(thresholds[lane.id], 2)})`,
+    ).join('; ')}.`,
+    '',
+    "Each lane's threshold, by the baseline's rule (ADR 0073):",
+    '',
+    ...describeThresholds(baseline, thresholds).map((line) => `- ${line}`),
     ...(outcomes.some((o) => o.scenario === 'self')
       ? [
           '',
-          `HEAD's spread over its ${selfRuns} runs ((max − min) / median), against each lane's threshold: ${INSTRUCTION_LANES.map(
-            (lane) => {
+          `HEAD's spread over its ${selfRuns} runs ((max − min) / median), against each lane's threshold: ` +
+            `${INSTRUCTION_LANES.map((lane) => {
               const counts = rowsFor('self').flatMap((o) =>
                 o.counts[lane.id] === undefined ? [] : [o.counts[lane.id]!],
               );
-              return `${lane.id} ${formatPercentFixed(relativeSpread(counts), 4)} (median ${formatInteger(median(counts))})`;
-            },
-          ).join('; ')}.`,
+              const spread = formatPercentFixed(relativeSpread(counts), 4);
+              return `${lane.id} ${spread} (median ${formatInteger(median(counts))})`;
+            }).join('; ')}.`,
         ]
       : []),
     '',
@@ -405,7 +431,11 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
   writeFileSync(REPORT, `${lines.join('\n')}\n`);
   writeFileSync(
     RECORD,
-    `${JSON.stringify({ ...counting, baselineCommit: baseline.commit, ladders, outcomes: outcomes.map(recordedRun) }, null, 2)}\n`,
+    `${JSON.stringify(
+      { ...counting, baselineCommit: baseline.commit, ladders, outcomes: outcomes.map(recordedRun) },
+      null,
+      2,
+    )}\n`,
   );
   return [
     ...ladders.filter((l) => !l.ok).map((l) => l.name),

@@ -223,7 +223,8 @@ export async function fixtureTree(root: string, base: string, fixture: Fixture, 
       dir,
       ['apply', '--check', patchFile],
       (stderrTail) =>
-        `fixture ${fixture.name} no longer applies to ${base.slice(0, 12)}: re-fit ${join(FIXTURES_DIR, `${fixture.name}.patch`)} to the code it targets\n${stderrTail}`,
+        `fixture ${fixture.name} no longer applies to ${base.slice(0, 12)}: ` +
+        `re-fit ${join(FIXTURES_DIR, `${fixture.name}.patch`)} to the code it targets\n${stderrTail}`,
     );
   } catch (error) {
     await removeFixtureTree(root, dir);

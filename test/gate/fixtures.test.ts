@@ -30,7 +30,9 @@ describe('gate fixtures', () => {
 
   it('a patch that does not apply is what git apply --check refuses', () => {
     const broken =
-      'diff --git a/src/kernel/kernel.ts b/src/kernel/kernel.ts\n--- a/src/kernel/kernel.ts\n+++ b/src/kernel/kernel.ts\n@@ -1,1 +1,1 @@\n-no such line in the kernel\n+anything\n';
+      'diff --git a/src/kernel/kernel.ts b/src/kernel/kernel.ts\n' +
+      '--- a/src/kernel/kernel.ts\n+++ b/src/kernel/kernel.ts\n' +
+      '@@ -1,1 +1,1 @@\n-no such line in the kernel\n+anything\n';
     expect(spawnSync('git', ['apply', '--check', '-'], { cwd: REPO_ROOT, input: broken }).status).not.toBe(0);
   });
 });

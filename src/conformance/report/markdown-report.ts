@@ -5,6 +5,7 @@ import { conditionById } from '../conditions.js';
 import type { CellVerdict } from '../judge.js';
 import type { ConformanceDocument } from './conformance-document.js';
 import { cellMark, describeCounts } from './cell-counts.js';
+import { formatElapsed } from './elapsed.js';
 import { escapeMarkdown as text, markdownCode as code } from './markdown-text.js';
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
@@ -39,7 +40,7 @@ export function renderMarkdown(doc: ConformanceDocument): string {
       ` on node ${text(doc.environment.node)} (${text(doc.environment.platform)}` +
       `${doc.environment.machine === undefined ? '' : `, ${text(doc.environment.machine)}`})` +
       `${doc.environment.commit === undefined ? '' : `, commit ${code(doc.environment.commit)}`}` +
-      `; ${(doc.elapsedMs / 1000).toFixed(1)} s.`,
+      `; ${formatElapsed(doc.elapsedMs)}.`,
   );
   out.push('');
   out.push(
@@ -73,7 +74,7 @@ export function renderMarkdown(doc: ConformanceDocument): string {
         ]),
       ),
     );
-    out.push('', `${describeCounts(run.cells)}; ${(run.elapsedMs / 1000).toFixed(1)} s.`);
+    out.push('', `${describeCounts(run.cells)}; ${formatElapsed(run.elapsedMs)}.`);
   }
 
   const { sweep } = doc;

@@ -2,6 +2,7 @@
 import type { StrategyRun } from '../runner.js';
 import type { SweepFindings } from '../sweep.js';
 import { cellMark, describeCounts } from './cell-counts.js';
+import { formatElapsed } from './elapsed.js';
 
 function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - text.length));
@@ -24,7 +25,7 @@ export function renderTextTable(run: StrategyRun): string {
     render(header),
     render(widths.map((w) => '-'.repeat(w))),
     ...lines.map(render),
-    `${describeCounts(run.cells)} (${(run.elapsedMs / 1000).toFixed(1)} s)`,
+    `${describeCounts(run.cells)} (${formatElapsed(run.elapsedMs)})`,
   ].join('\n');
 }
 
