@@ -14,3 +14,15 @@ export function formatMillis(ms: number): string {
 export function formatSecondsThousandths(seconds: number): string {
   return `${seconds.toFixed(3)} s`;
 }
+
+/** A campaign's runtime in minutes and whole seconds: 2863 → "47 min 43 s" (the replay's and the report's form). */
+export function formatMinutesSeconds(seconds: number): string {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
+
+/** A progress clock, minutes and two-digit seconds: 75 → "1:15". */
+export function formatClock(seconds: number): string {
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
+}

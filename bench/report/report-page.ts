@@ -12,7 +12,14 @@ import type { CommitProfiles } from './profile-links.js';
 import type { GateHistorySummary } from './gate-history-link.js';
 import { TURN_UNSIGNALLED } from './palette.js';
 import type { ResultsFile } from './results-collection.js';
-import { formatDuration, formatRatio, formatShare, formatInteger, formatLoadAverage } from '../format/index.js';
+import {
+  formatDuration,
+  formatInteger,
+  formatLoadAverage,
+  formatMinutesSeconds,
+  formatRatio,
+  formatShare,
+} from '../format/index.js';
 import { commitLabel } from './history-chart.js';
 import { STEP_RULE } from './history-steps.js';
 import { NOISE_RULE } from '../results/run-context.js';
@@ -132,7 +139,7 @@ ${testbeds.join('\n')}`
 
 function gateHistorySection(history: GateHistoryOnPage): string {
   const s = history.summary;
-  const minutes = `${Math.floor(s.runtimeSeconds / 60)} min ${s.runtimeSeconds % 60} s`;
+  const minutes = formatMinutesSeconds(s.runtimeSeconds);
   return (
     `<p id="gate-history-summary">The regression gate of <code>${escapeHtml(s.head.slice(0, 12))}</code> replayed ` +
     `over the commits that changed <code>src/</code>, each against its parent: ${s.replayed} of the ` +

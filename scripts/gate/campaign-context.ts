@@ -10,6 +10,7 @@ import type { Baseline } from '../../bench/gate/baseline.js';
 import { valgrindVersion } from '../../bench/gate/callgrind.js';
 import { laneThresholds } from '../../bench/gate/gate-run.js';
 import { progressLines } from '../../bench/progress/index.js';
+import { formatClock } from '../../bench/format/index.js';
 import type { InstructionLaneId } from '../../bench/gate/lanes.js';
 
 export interface GateContext {
@@ -41,7 +42,7 @@ export function campaignClock(name: string, prefix: () => string = () => ''): Ca
   const say = progressLines(name);
   const elapsed = (): string => {
     const seconds = Math.round((Date.now() - started) / 1000);
-    return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+    return formatClock(seconds);
   };
   return {
     started,

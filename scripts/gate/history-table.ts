@@ -8,7 +8,7 @@
 import { markdownTable } from 'markdown-table';
 import { escapeMarkdown } from '../../src/conformance/index.js';
 import type { StatedIntent } from './stated-intent.js';
-import { formatPercentFixed } from '../../bench/format/index.js';
+import { formatMinutesSeconds, formatPercentFixed } from '../../bench/format/index.js';
 
 /** Bumped when a field changes meaning (docs/json-outputs.md lists the outputs). */
 export const REPLAY_SCHEMA_VERSION = 1;
@@ -123,10 +123,6 @@ function laneCell(judgement: LaneJudgement | undefined): string {
   return `passed${change}`;
 }
 
-function minutes(seconds: number): string {
-  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-}
-
 /** The table as Markdown: a header that says how it was made, the rows, then the summary. */
 export function renderReplayMarkdown(table: ReplayTable): string {
   const summary = summarize(table);
@@ -153,7 +149,7 @@ export function renderReplayMarkdown(table: ReplayTable): string {
     '# The gate replayed over the history of src/',
     '',
     `Produced by \`${table.command}\` at \`${table.head}\`, node ${table.node}, ${table.valgrind}, ` +
-      `started ${table.startedAt}; runtime **${minutes(table.runtimeSeconds)}**.`,
+      `started ${table.startedAt}; runtime **${formatMinutesSeconds(table.runtimeSeconds)}**.`,
     `Commits: the last ${table.requested} non-merge commits that changed \`src/\` were asked for; ` +
       `**${table.replayed} replayed**` +
       `${table.stopped === undefined ? '' : ` (${escapeMarkdown(table.stopped, 300)})`}.`,

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatBytesPerCall,
+  formatClock,
   formatMegabytes,
   formatMillis,
+  formatMinutesSeconds,
   formatSecondsThousandths,
 } from '../../bench/format/index.js';
 
@@ -24,5 +26,12 @@ describe('memory and elapsed-time figures', () => {
     expect(formatMillis(0)).toBe('0 ms');
     expect(formatSecondsThousandths(0.0834)).toBe('0.083 s');
     expect(formatSecondsThousandths(1.5)).toBe('1.500 s');
+  });
+
+  it('prints a campaign runtime and its progress clock in whole seconds', () => {
+    expect(formatMinutesSeconds(2863)).toBe('47 min 43 s');
+    expect(formatMinutesSeconds(59.6)).toBe('1 min 0 s');
+    expect(formatClock(75)).toBe('1:15');
+    expect(formatClock(3605)).toBe('60:05');
   });
 });
