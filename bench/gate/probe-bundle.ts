@@ -35,9 +35,16 @@ export function probeSource(root: string): string {
 
 /**
  * The esbuild options the gate bundles a checkout's probe with (the bundle's text is what the instruction lanes load).
+ * Paths resolve from the checkout's root, not the process's working directory: esbuild heads each module in the bundle
+ * with a comment naming its path relative to the working directory, so a checkout bundled from elsewhere (a fresh
+ * clone counted by the A/A campaign, a fixture or `compare` worktree under `.worktrees/`) loaded other text than the
+ * same code bundled at home. The A/A campaign at 7d8d141 (`npx tsx scripts/gate/aa-campaign.ts --builds 3 --processes 4
+ * --commit-results`) showed it: three sha256 for one commit, and the catalogue lane's runs spread ±0.3% in the two
+ * clones against ±0.1% at home.
  */
 export function probeBuildOptions(root: string, source: string): BuildOptions {
   return {
+    absWorkingDir: root,
     entryPoints: [join(root, source)],
     bundle: true,
     platform: 'node',

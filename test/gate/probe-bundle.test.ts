@@ -61,4 +61,22 @@ describe('the probe a checkout holds', () => {
     expect(existsSync(bundle)).toBe(true);
     expect(await readFile(bundle, 'utf8')).toContain('old-layout-probe');
   });
+
+  it('loads the same text wherever the checkout lies and whatever directory bundles it', async () => {
+    const files = {
+      [PROBE_SOURCE]: "import { marker } from './units.js';\nprocess.stdout.write(marker);\n",
+      'bench/probes/units.ts': "export const marker: string = 'same-text';\n",
+    };
+    const home = await checkout(files);
+    const deeper = await checkout({});
+    const elsewhere = join(deeper, 'another', 'checkout-path');
+    for (const [file, text] of Object.entries(files)) {
+      await mkdir(dirname(join(elsewhere, file)), { recursive: true });
+      await writeFile(join(elsewhere, file), text);
+    }
+    // The process's working directory is neither checkout (vitest runs from the repository's root).
+    const texts = await Promise.all([home, elsewhere].map(async (root) => readFile(await bundleProbe(root), 'utf8')));
+    expect(texts[0]).toContain('// bench/probes/units.ts');
+    expect(texts[1]).toBe(texts[0]);
+  });
 });
