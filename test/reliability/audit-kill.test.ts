@@ -7,7 +7,7 @@
  * be lost only after its answer, and the reader names each such call.
  */
 import type { KillTrialResult } from '../../scripts/reliability/kill-trial.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,15 +69,36 @@ describe('answered calls are audited when serve is killed', () => {
 
   it(
     '--audit file: killed mid-stream, the rule holds, every ' +
-      'lost outcome is named by the reader, and no line is torn',
+      'lost outcome is named by the reader, and only the last line can be cut',
     async () => {
-      const result = await runKillTrial({
-        root: REPO_ROOT,
-        sink: 'file',
-        auditFile: path.join(scratch, 'kill.jsonl'),
-        killAfter: 500,
+      const auditFile = path.join(scratch, 'kill.jsonl');
+      const result = await runKillTrial({ root: REPO_ROOT, sink: 'file', auditFile, killAfter: 500 });
+      expect([result.answered >= 500, result.tornLines <= 1, ...ruleHeld(result)]).toEqual([
+        true,
+        true,
+        0,
+        0,
+        0,
+        true,
+        true,
+      ]);
+      // Linux copies a write(2) into a regular file page by page and returns the bytes copied so far when a fatal
+      // signal is pending between pages, so SIGKILL can cut the one record being written when the write crosses a
+      // 4 KiB offset of the file (one CI run in many at c30ac4c read one torn line). The process dies there, so a cut
+      // line can only be the trail's last; the rule above (no answered call without its decision) still holds,
+      // since that record's call had not been answered.
+      const lines = readFileSync(auditFile, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '');
+      const unparsable = lines.flatMap((line, i) => {
+        try {
+          JSON.parse(line);
+          return [];
+        } catch {
+          return [i];
+        }
       });
-      expect([result.answered >= 500, result.tornLines, ...ruleHeld(result)]).toEqual([true, 0, 0, 0, 0, true, true]);
+      expect(unparsable.filter((i) => i !== lines.length - 1)).toEqual([]);
       expect(result.byStatus.no_matching_grant).toBeGreaterThan(0);
     },
   );
