@@ -274,7 +274,11 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
   const { base, runs, selfRuns, windowsPerProcess } = counting;
   const runsPerProcess = windowsPerProcess / GATE_WINDOWS;
   const only = counting.only === undefined ? undefined : new Set(counting.only.split(','));
-  const fixtures = FIXTURES.filter((fixture) => only === undefined || only.has(fixture.name));
+  // Every fixture the last part asked for or an earlier part (--resume) counted; the rest, listed as not counted.
+  const fixtures = FIXTURES.filter(
+    (fixture) => only === undefined || only.has(fixture.name) || outcomes.some((o) => o.scenario === fixture.name),
+  );
+  const uncounted = FIXTURES.filter((fixture) => !fixtures.includes(fixture)).map((fixture) => fixture.name);
   const ladders = fixtures
     .filter((fixture): fixture is Fixture & { rungs: readonly number[] } => fixture.rungs !== undefined)
     .map((fixture) => {
@@ -361,6 +365,9 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
       { align: ['', '', 'r', 'r', ''], alignDelimiters: false },
     ),
     '',
+    ...(uncounted.length === 0
+      ? []
+      : [`Not counted in this campaign (${uncounted.length} fixtures): ${uncounted.join(', ')}.`, '']),
     '## Places walked',
     '',
     'Every place on the catalogue-resolution and call paths that does work the gate should notice being done ' +
