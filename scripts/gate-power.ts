@@ -48,6 +48,8 @@ import { progressLines } from '../bench/progress/index.js';
 import { formatFixed, formatInteger, formatPercentFixed, roundTo } from '../bench/format/index.js';
 
 const root = resolve(import.meta.dirname, '..');
+/** A scenario's name in the report and the record's key for --resume: a ladder's rung after its fixture. */
+const scenarioLabel = (scenario: string, k?: number): string => `${scenario}${k === undefined ? '' : ` k=${k}`}`;
 const REPORT = join(root, 'results', 'gate-power.md');
 const RECORD = join(root, 'results', 'gate-power.json');
 const { values } = parseArgs({
@@ -145,8 +147,7 @@ async function countCampaign(): Promise<void> {
     );
     process.exit(2);
   }
-  const labelOf = (scenario: string, k?: number): string => `${scenario}${k === undefined ? '' : ` k=${k}`}`;
-  const done = new Set((resumed?.outcomes ?? []).map((run) => labelOf(run.scenario, run.k)));
+  const done = new Set((resumed?.outcomes ?? []).map((run) => scenarioLabel(run.scenario, run.k)));
   const counting = (): Counting => ({
     base,
     node: process.version,
@@ -195,7 +196,9 @@ async function countCampaign(): Promise<void> {
     (await checkTree(dir, baseline, { lanes: new Set(['structural']), onProgress: progress })).rows;
   const fixtures = FIXTURES.filter((fixture) => only === undefined || only.has(fixture.name));
   const scenarios = fixtures
-    .flatMap((fixture) => (fixture.rungs ?? [undefined]).map((k) => ({ fixture, k, label: labelOf(fixture.name, k) })))
+    .flatMap((fixture) =>
+      (fixture.rungs ?? [undefined]).map((k) => ({ fixture, k, label: scenarioLabel(fixture.name, k) })),
+    )
     .filter((scenario) => !done.has(scenario.label));
 
   // Preflight: every fixture tree is built and its structural lane run before
@@ -308,7 +311,7 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
       : []),
     ...fixtures.flatMap((fixture) =>
       (fixture.rungs ?? [undefined]).map((k) => ({
-        name: `${fixture.name}${k === undefined ? '' : ` k=${k}`}`,
+        name: scenarioLabel(fixture.name, k),
         expect: k === 1 ? 'rung 1' : 'flag',
         list: rowsFor(fixture.name, k),
       })),

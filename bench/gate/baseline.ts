@@ -108,7 +108,7 @@ export class BaselineMismatch extends GateError {
 }
 
 /**
- * The threshold rule (docs/adr/0073-thresholds-from-builds-and-harmless-edits.md, superseding ADR 0014 point 4):
+ * The threshold rule (docs/adr/0073-thresholds-from-builds-and-harmless-edits.md, which amends ADR 0014: its point 4):
  * the smallest change a lane flags is the largest of
  *
  * - twice the largest distance of an A/A run from the pooled median: a run is what the gate judges (the median of

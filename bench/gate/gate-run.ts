@@ -15,13 +15,14 @@ import {
 import type { Baseline, BaselineBuild } from './baseline.js';
 import { harmlessMoves } from './harmless-moves.js';
 import { join } from 'node:path';
-import { bundleProbe, PROBE_BUNDLE } from './probe-bundle.js';
+import { PROBE_BUNDLE } from './probe-bundle.js';
 import { fileHash } from './worktree.js';
 import { GateError } from './gate-error.js';
 import { valgrindVersion } from './callgrind.js';
 import {
   BASELINE_WINDOWS,
   currentProvenance,
+  emptyLaneFigures,
   GATE_WINDOWS,
   INSTRUCTION_LANE_IDS,
   INSTRUCTION_LANES,
@@ -51,6 +52,11 @@ export interface BaselineRunOptions {
   readonly onProgress?: (line: string) => void;
 }
 
+/** sha256 of the probe bundle instructionCounts just wrote in `root` (read, not bundled again). */
+async function countedBundleDigest(root: string): Promise<string> {
+  return fileHash(join(root, PROBE_BUNDLE));
+}
+
 /** A build that is not the commit the baseline records: its counts would not be A/A. */
 class BuildMismatch extends GateError {
   readonly code = 'BuildMismatch';
@@ -66,14 +72,8 @@ export async function countBaseline(root: string, options: BaselineRunOptions): 
   const repeats = options.repeats ?? 3;
   const commit = gitOrUndefined(root, ['rev-parse', 'HEAD']) ?? 'uncommitted';
   const shapes = laneShapes();
-  const windows = Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [] as number[]])) as Record<
-    InstructionLaneId,
-    number[]
-  >;
-  const runs = Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [] as number[]])) as Record<
-    InstructionLaneId,
-    number[]
-  >;
+  const windows = emptyLaneFigures();
+  const runs = emptyLaneFigures();
   const builds: BaselineBuild[] = [];
   const counted = options.lanes ?? INSTRUCTION_LANE_IDS;
   for (const [index, build] of (options.builds ?? [{ label: 'this checkout', root }]).entries()) {
@@ -97,7 +97,7 @@ export async function countBaseline(root: string, options: BaselineRunOptions): 
     builds.push({
       label: build.label,
       processes: repeats,
-      bundleSha256: await fileHash(await bundleProbe(build.root)),
+      bundleSha256: await countedBundleDigest(build.root),
     });
   }
   const harmless = await harmlessMoves(root);
@@ -187,8 +187,7 @@ export async function checkTree(root: string, baseline: Baseline, options: Check
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
     rows.push(...instructionRows(baselineFigures(baseline), head, thresholds));
-    // instructionCounts bundled the probe to PROBE_BUNDLE just now.
-    const sha256 = await fileHash(join(root, PROBE_BUNDLE));
+    const sha256 = await countedBundleDigest(root);
     const sameAsBaseline = baseline.evidence.builds.some((build) => build.bundleSha256 === sha256);
     return { rows, thresholds, exitCode: exitCodeFor(rows), bundle: { sha256, sameAsBaseline } };
   }

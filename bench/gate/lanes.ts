@@ -275,6 +275,14 @@ export function laneShapes(): Record<
   ) as never;
 }
 
+/** One empty list per instruction lane, to collect counts into. */
+export function emptyLaneFigures(): Record<InstructionLaneId, number[]> {
+  return Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [] as number[]])) as Record<
+    InstructionLaneId,
+    number[]
+  >;
+}
+
 export interface InstructionCountOptions {
   readonly lanes?: readonly InstructionLaneId[];
   /** Measure each lane in this many processes (A/A repeats). Default 1. */
@@ -302,10 +310,7 @@ export async function instructionCounts(
   const wanted = new Set(options.lanes ?? INSTRUCTION_LANE_IDS);
   const repeats = options.repeats ?? 1;
   const windows = options.windowsPerProcess ?? GATE_WINDOWS;
-  const figures = Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, [] as number[]])) as Record<
-    InstructionLaneId,
-    number[]
-  >;
+  const figures = emptyLaneFigures();
   const jobs = INSTRUCTION_LANES.filter((lane) => wanted.has(lane.id)).flatMap((lane) =>
     Array.from({ length: repeats }, (_, i) => ({ lane, repeat: i + 1 })),
   );
