@@ -81,7 +81,7 @@ const baseFigures = baselineFigures(baseline);
 const thresholds = laneThresholds(baseline);
 
 if (values['judge-only']) {
-  const record = JSON.parse(readFileSync(RECORD, 'utf8')) as Counting & { outcomes: CountedRun[] };
+  const record = readRecord('--judge-only');
   if (!Array.isArray(record.outcomes) || record.outcomes.some((o) => o.windows === undefined)) {
     process.stderr.write(
       `gate-power: ${RECORD} keeps no windows per run (written before --judge-only could use it): run the campaign\n`,
@@ -130,9 +130,7 @@ async function countCampaign(): Promise<void> {
   }
   const progress = progressLines('gate-power');
   const started = Date.now();
-  const resumed = values.resume
-    ? (JSON.parse(readFileSync(RECORD, 'utf8')) as Counting & { outcomes: CountedRun[] })
-    : undefined;
+  const resumed = values.resume ? readRecord('--resume') : undefined;
   if (
     resumed !== undefined &&
     (resumed.base !== base ||
@@ -247,6 +245,17 @@ async function countCampaign(): Promise<void> {
   if (failures.length > 0) {
     process.stderr.write(`gate-power: not as expected: ${failures.join(', ')}\n`);
     process.exitCode = 1;
+  }
+}
+
+/** The campaign results/gate-power.json keeps, for `flag`; a missing or unreadable file is refused by name (exit 2). */
+function readRecord(flag: string): Counting & { outcomes: CountedRun[] } {
+  try {
+    return JSON.parse(readFileSync(RECORD, 'utf8')) as Counting & { outcomes: CountedRun[] };
+  } catch (error) {
+    const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0];
+    process.stderr.write(`gate-power: ${flag} reads ${RECORD}, the record of an earlier campaign: ${why}\n`);
+    process.exit(2);
   }
 }
 
