@@ -11,7 +11,7 @@ import type { StatedIntent } from './stated-intent.js';
 import { formatMinutesSeconds, formatPercentFixed } from '../../bench/format/index.js';
 
 /** Bumped when a field changes meaning (docs/json-outputs.md lists the outputs). */
-export const REPLAY_SCHEMA_VERSION = 1;
+export const REPLAY_SCHEMA_VERSION = 2;
 
 export interface LaneJudgement {
   /** A lane id of bench/gate/lanes.ts, or 'structural'. */
@@ -25,6 +25,15 @@ export interface LaneJudgement {
   /** The change in the lane's count, commit against parent ("+1.2%"), for instruction lanes. */
   readonly change?: string;
   readonly reason: string;
+  /**
+   * Instruction lanes: callgrind processes counted on each side for this verdict (1, or CONFIRM_PROCESSES when the
+   * first comparison moved past the threshold and was counted again, ADR 0075).
+   */
+  readonly processes?: number;
+  /** Instruction lanes: the lane's count per operation on each side (the median of its processes' statistics). */
+  readonly counts?: { readonly parent: number; readonly commit: number };
+  /** When the verdict was confirmed: the first comparison, one process a side, that asked for it. */
+  readonly screen?: { readonly verdict: string; readonly change: string };
 }
 
 interface RowCommon {
@@ -117,10 +126,14 @@ export function summarize(table: ReplayTable): ReplaySummary {
 function laneCell(judgement: LaneJudgement | undefined): string {
   if (judgement === undefined) return '—';
   const change = judgement.change === undefined ? '' : ` ${judgement.change}`;
-  if (judgement.flagged) return `**flagged**${change}`;
-  if (judgement.verdict === 'improvement') return `improved${change}`;
-  if (judgement.verdict === 'inconclusive') return `inconclusive${change}`;
-  return `passed${change}`;
+  const confirmed =
+    judgement.screen === undefined
+      ? ''
+      : ` (${judgement.processes ?? '?'} processes a side; one a side read ${judgement.screen.change})`;
+  if (judgement.flagged) return `**flagged**${change}${confirmed}`;
+  if (judgement.verdict === 'improvement') return `improved${change}${confirmed}`;
+  if (judgement.verdict === 'inconclusive') return `inconclusive${change}${confirmed}`;
+  return `passed${change}${confirmed}`;
 }
 
 /** The table as Markdown: a header that says how it was made, the rows, then the summary. */
@@ -159,7 +172,9 @@ export function renderReplayMarkdown(table: ReplayTable): string {
     `Thresholds (the committed baseline's, as \`costlab gate\` applies them): ${thresholds}. ` +
       "A lane is **flagged** when the gate's verdict would stop it " +
       '(a regression past its threshold, or a failed structural count); ' +
-      '*improved* is past the threshold downwards, which the gate lets through.',
+      '*improved* is past the threshold downwards, which the gate lets through. ' +
+      'A lane that moves past its threshold (either way) on one process a side is counted again ' +
+      'until each side has three, and judged on their medians (ADR 0075); the cell then gives both readings.',
     '',
     `Stated intent, the rule: ${table.intentRule}.`,
     '',

@@ -13,7 +13,8 @@
  * counts the chosen lanes exactly as `costlab gate` does (bench/gate/lanes.ts:
  * the same probe bundle, callgrind runner, lane shapes and windows) and judges
  * commit against parent with the gate's verdict and the committed baseline's
- * thresholds. A src/ tree is counted once and its counts serve every
+ * thresholds; a lane that moves past its threshold on one process a side is
+ * counted again and judged on three a side (ADR 0075). A src/ tree is counted once and its counts serve every
  * comparison it is a side of (a commit's src/ is usually the next one's
  * parent's). Where today's probe cannot bundle or run against an old src/, the
  * row says "not comparable" and why.
@@ -32,14 +33,13 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeFixtureTree, sharedDependencyTree } from '../../bench/gate/fixtures.js';
 import {
+  GATE_WINDOWS,
   INSTRUCTION_LANE_IDS,
   INSTRUCTION_LANES,
   instructionCounts,
-  instructionRows,
   structuralLane,
 } from '../../bench/gate/lanes.js';
-import type { InstructionFigures, InstructionLaneId } from '../../bench/gate/lanes.js';
-import { formatChange } from '../../bench/format/index.js';
+import type { InstructionLaneId } from '../../bench/gate/lanes.js';
 import { isFlagged } from '../../bench/gate/verdict.js';
 import type { StructuralRow } from '../../bench/gate/verdict.js';
 import { positiveInteger, positiveNumber, subsetOf, FlagProblem } from '../../bench/command-line/flag-values.js';
@@ -56,6 +56,7 @@ import {
 import type { LaneJudgement, ReplayRow, ReplayTable } from './history-table.js';
 import { INTENT_RULE, statedIntent } from './stated-intent.js';
 import { campaignClock, gateContext } from './campaign-context.js';
+import { CONFIRM_PROCESSES, judgeLane } from './confirmed-lane.js';
 
 const LANE_CHOICES = [...INSTRUCTION_LANE_IDS, 'structural'] as const;
 type ReplayLane = (typeof LANE_CHOICES)[number];
@@ -166,7 +167,11 @@ const commits = (await git(root, ['log', '--no-merges', '--format=%H', '-n', Str
   .filter((sha) => sha !== '');
 
 interface Measured {
-  readonly figures: InstructionFigures;
+  /**
+   * Per instruction lane, each callgrind process's GATE_WINDOWS windows, in counting order. A second or third
+   * process is counted only to confirm a verdict.
+   */
+  readonly processes: Record<InstructionLaneId, number[][]>;
   readonly structural: readonly StructuralRow[];
 }
 /** A src/ tree's counts, or why today's probe could not produce them. */
@@ -178,6 +183,27 @@ const placeless = (text: string): string => text.replaceAll(tree, '<tree>').repl
 const measurements = new Map<string, Measurement>();
 const treeSeconds: number[] = [];
 
+/** Today's tree with `sha`'s src/ in place of its own. */
+async function placeSrc(sha: string): Promise<void> {
+  await rm(join(tree, 'src'), { recursive: true, force: true });
+  await git(tree, ['checkout', sha, '--', 'src']);
+}
+
+/** `repeats` more callgrind processes of each lane, over the src/ now in the tree, appended per lane. */
+async function countProcesses(
+  into: Record<InstructionLaneId, number[][]>,
+  lanes: readonly InstructionLaneId[],
+  repeats: number,
+  onProgress: (line: string) => void,
+): Promise<void> {
+  const figures = await instructionCounts(tree, { lanes, repeats, onProgress });
+  for (const lane of lanes) {
+    const windows = figures[lane];
+    for (let start = 0; start < windows.length; start += GATE_WINDOWS)
+      into[lane].push(windows.slice(start, start + GATE_WINDOWS));
+  }
+}
+
 /** Today's tree with `sha`'s src/ in place of its own, counted; cached by the src/ tree's id. */
 async function measure(sha: string, side: string): Promise<Measurement> {
   const srcTree = await git(root, ['rev-parse', `${sha}:src`]);
@@ -187,45 +213,74 @@ async function measure(sha: string, side: string): Promise<Measurement> {
     return cached;
   }
   const begun = Date.now();
-  await rm(join(tree, 'src'), { recursive: true, force: true });
-  await git(tree, ['checkout', sha, '--', 'src']);
+  await placeSrc(sha);
   let measurement: Measurement;
   try {
     const sideProgress = (line: string): void => progress(`${side} src ${sha.slice(0, 7)}: ${line}`);
     const structural = withStructural ? await structuralLane(tree) : [];
     if (withStructural) sideProgress('structural lane counted');
-    const figures =
-      instructionLanes.length === 0
-        ? emptyFigures()
-        : await instructionCounts(tree, { lanes: instructionLanes, onProgress: sideProgress });
-    measurement = { ok: true, measured: { figures, structural } };
+    const processes = emptyProcesses();
+    if (instructionLanes.length > 0) await countProcesses(processes, instructionLanes, 1, sideProgress);
+    measurement = { ok: true, measured: { processes, structural } };
   } catch (error) {
-    const message =
-      error instanceof Error
-        ? `${error.name === 'Error' ? '' : `${(error as { code?: string }).code ?? error.name}: `}${error.message}`
-        : String(error);
-    measurement = { ok: false, reason: placeless(message.split('\n').slice(0, 2).join(' ')) };
+    measurement = { ok: false, reason: failureReason(error) };
   }
   treeSeconds.push((Date.now() - begun) / 1000);
   measurements.set(srcTree, measurement);
   return measurement;
 }
 
-function emptyFigures(): InstructionFigures {
-  return Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, []])) as unknown as InstructionFigures;
+function failureReason(error: unknown): string {
+  const message =
+    error instanceof Error
+      ? `${error.name === 'Error' ? '' : `${(error as { code?: string }).code ?? error.name}: `}${error.message}`
+      : String(error);
+  return placeless(message.split('\n').slice(0, 2).join(' '));
 }
 
-const laneOfLabel = new Map(INSTRUCTION_LANES.map((lane) => [lane.label, lane.id]));
+function emptyProcesses(): Record<InstructionLaneId, number[][]> {
+  return Object.fromEntries(INSTRUCTION_LANE_IDS.map((id) => [id, []])) as unknown as Record<
+    InstructionLaneId,
+    number[][]
+  >;
+}
 
-/** Commit against parent, lane by lane, with the gate's verdict and thresholds. */
-function judge(parent: Measured, commit: Measured): LaneJudgement[] {
-  const judgements: LaneJudgement[] = instructionRows(parent.figures, commit.figures, thresholds).map((row) => ({
-    lane: laneOfLabel.get(row.segment) as InstructionLaneId,
-    verdict: row.verdict,
-    flagged: isFlagged(row),
-    change: formatChange(row.ratio),
-    reason: row.reason,
-  }));
+/** Counts `sha`'s side again until each of `lanes` has CONFIRM_PROCESSES processes. */
+async function confirmSide(sha: string, side: string, measured: Measured, lanes: InstructionLaneId[]): Promise<void> {
+  const short = lanes.filter((lane) => measured.processes[lane].length < CONFIRM_PROCESSES);
+  if (short.length === 0) return;
+  const missing = Math.max(...short.map((lane) => CONFIRM_PROCESSES - measured.processes[lane].length));
+  await placeSrc(sha);
+  const counted = emptyProcesses();
+  await countProcesses(counted, short, missing, (line) =>
+    progress(`${side} src ${sha.slice(0, 7)}: confirming: ${line}`),
+  );
+  for (const lane of short)
+    measured.processes[lane].push(...counted[lane].slice(0, CONFIRM_PROCESSES - measured.processes[lane].length));
+}
+
+/**
+ * Commit against parent, lane by lane, with the gate's verdict and thresholds: first one process a side; a lane that
+ * moved past its threshold either way (or read inconclusive) is counted again and judged on three a side.
+ */
+async function judge(parentSha: string, parent: Measured, sha: string, commit: Measured): Promise<LaneJudgement[]> {
+  const sides = (lane: InstructionLaneId) => ({
+    lane,
+    label: INSTRUCTION_LANES.find((candidate) => candidate.id === lane)!.label,
+    threshold: thresholds[lane],
+    parent: parent.processes[lane],
+    commit: commit.processes[lane],
+  });
+  const unsettled = instructionLanes.filter((lane) => judgeLane(sides(lane)) === 'count more');
+  if (unsettled.length > 0) {
+    await confirmSide(parentSha, 'parent', parent, unsettled);
+    await confirmSide(sha, 'commit', commit, unsettled);
+  }
+  const judgements = instructionLanes.map((lane) => {
+    const judged = judgeLane(sides(lane));
+    if (judged === 'count more') throw new Error(`replay-history: ${lane} lane still short of processes`);
+    return judged;
+  });
   if (withStructural) {
     // The structural lane is absolute (today's expectations); a commit is flagged for a row it fails that its parent
     // passed.
@@ -271,7 +326,9 @@ function table(): ReplayTable {
       `with src/ replaced by \`git checkout <commit> -- src\` after deleting HEAD's; ` +
       `each instruction lane counted as \`costlab gate\` counts it ` +
       `(one callgrind process per lane and src/ tree, the median of its 5 windows after a settling window), ` +
-      `the commit's src/ against its first parent's, ` +
+      `the commit's src/ against its first parent's; ` +
+      `a lane that moves past its threshold either way, or reads inconclusive, is counted again until each side has ` +
+      `${CONFIRM_PROCESSES} processes and judged on them (ADR 0075), ` +
       `each distinct src/ tree counted once and reused for every comparison it is a side of; ` +
       `the structural lane run on both sides, a commit flagged for a count it fails that its parent passed.`,
     rows,
@@ -319,7 +376,17 @@ await withOutputDirectory(outDir, command, async () => {
           .join('; ');
         rows.push({ ...common, ...withExplanation, comparable: false, reason });
       } else {
-        rows.push({ ...common, ...withExplanation, comparable: true, lanes: judge(before.measured, after.measured) });
+        try {
+          const judged = await judge(parent, before.measured, sha, after.measured);
+          rows.push({ ...common, ...withExplanation, comparable: true, lanes: judged });
+        } catch (error) {
+          rows.push({
+            ...common,
+            ...withExplanation,
+            comparable: false,
+            reason: `confirming: ${failureReason(error)}`,
+          });
+        }
       }
       const last = rows.at(-1)!;
       progress(

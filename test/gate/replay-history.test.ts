@@ -1,7 +1,8 @@
 /**
- * The history replay's two pure parts: the rule that reads a commit message
- * for a stated cost change, and the table writer (structure only; the counts
- * come from a run of scripts/gate/replay-history.ts).
+ * The history replay's pure parts: the rule that reads a commit message for a
+ * stated cost change, the judgement of one lane (confirmed on three processes
+ * a side when one a side moved it), and the table writer (structure only; the
+ * counts come from a run of scripts/gate/replay-history.ts).
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -14,6 +15,7 @@ import {
 } from '../../scripts/gate/history-table.js';
 import type { LaneJudgement, ReplayRow, ReplayTable } from '../../scripts/gate/history-table.js';
 import { INTENT_RULE, statedIntent } from '../../scripts/gate/stated-intent.js';
+import { CONFIRM_PROCESSES, judgeLane } from '../../scripts/gate/confirmed-lane.js';
 
 describe('statedIntent', () => {
   it.each([
@@ -79,7 +81,7 @@ function judged(digit: string, parentDigit: string, subject: string, lanes: read
 
 function sampleTable(): ReplayTable {
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     command: 'npx tsx scripts/gate/replay-history.ts --commits 4',
     head: sha('f'),
     node: 'v20.20.2',
@@ -176,5 +178,72 @@ describe('the replay table', () => {
     expect(rewritten.rows.map(({ explanation: _e, ...rest }) => rest)).toEqual(
       sampleTable().rows.map(({ explanation: _e, ...rest }) => rest),
     );
+  });
+});
+
+describe('a replayed lane confirmed on three processes a side (ADR 0075)', () => {
+  // Each process as five windows around its figure, spread well inside the threshold.
+  const process = (figure: number): number[] => [-20, -10, 0, 10, 20].map((d) => figure + d);
+  const sides = (parent: number[], commit: number[]) => ({
+    lane: 'catalogue',
+    label: 'catalogue (instructions per turn)',
+    threshold: 0.005,
+    parent: parent.map(process),
+    commit: commit.map(process),
+  });
+
+  it('settles a lane inside its threshold on the first process a side', () => {
+    const judged = judgeLane(sides([100_000], [100_100]));
+    expect(judged).not.toBe('count more');
+    expect(judged).toMatchObject({ verdict: 'no-change', flagged: false, processes: 1 });
+    expect(judged).not.toHaveProperty('screen');
+  });
+
+  it('judges the first process a side on its windows, as the gate does: windows spread past the threshold', () => {
+    const noisy = { ...sides([100_000], [100_100]), commit: [[99_000, 100_100, 101_000, 100_100, 100_100]] };
+    expect(judgeLane(noisy)).toBe('count more');
+  });
+
+  it('asks for more processes when the first comparison moves past the threshold either way', () => {
+    expect(judgeLane(sides([100_000], [100_800]))).toBe('count more');
+    expect(judgeLane(sides([100_000], [99_000]))).toBe('count more');
+    expect(judgeLane(sides([100_000, 100_010], [100_800, 100_790]))).toBe('count more');
+  });
+
+  it('keeps a flag every process agrees on, with the first reading beside it', () => {
+    const judged = judgeLane(sides([100_000, 100_020, 99_990], [101_000, 101_030, 100_990]));
+    expect(judged).toMatchObject({
+      verdict: 'regression',
+      flagged: true,
+      processes: CONFIRM_PROCESSES,
+      change: '+1.0%',
+      screen: { verdict: 'regression', change: '+1.0%' },
+      counts: { parent: 100_000, commit: 101_000 },
+    });
+  });
+
+  it('drops a flag that one process a side made and the medians of three do not', () => {
+    // The commit's first process read 0.6% high; its two others sit with the parent's.
+    const judged = judgeLane(sides([100_000, 100_030, 99_980], [100_600, 100_010, 100_040]));
+    expect(judged).toMatchObject({
+      verdict: 'no-change',
+      flagged: false,
+      processes: CONFIRM_PROCESSES,
+      screen: { verdict: 'regression', change: '+0.60%' },
+    });
+  });
+
+  it('confirms an improvement without flagging it', () => {
+    const judged = judgeLane(sides([100_000, 100_010, 99_990], [95_000, 95_010, 94_990]));
+    expect(judged).toMatchObject({ verdict: 'improvement', flagged: false, processes: CONFIRM_PROCESSES });
+  });
+
+  it('renders a confirmed cell with both readings', () => {
+    const table = sampleTable();
+    const confirmed = judgeLane(sides([100_000, 100_030, 99_980], [100_600, 100_010, 100_040]));
+    if (confirmed === 'count more') throw new Error('expected a judgement');
+    const rows = [judged('a', 'b', 'Docs only', [confirmed, lane('call', 'no-change', '+0.01%')])];
+    const markdown = renderReplayMarkdown({ ...table, rows, replayed: 1 });
+    expect(markdown).toMatch(/passed \+0\.0\d+% \(3 processes a side; one a side read \+0\.60%\)/);
   });
 });
