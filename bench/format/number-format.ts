@@ -142,6 +142,11 @@ export function formatPercentFixed(fraction: number, decimals = 1): string {
   return `${(fraction * 100).toFixed(decimals)}%`;
 }
 
+/** The distance between two shares in percentage points, one decimal, unsigned: 0.095 → "9.5 points". */
+export function formatPoints(fraction: number): string {
+  return `${(Math.abs(fraction) * 100).toFixed(1)} points`;
+}
+
 /**
  * A ratio's distance from 1 as a whole signed percentage: 1.35 → "+35%". The
  * history's step marks use it, where a step below 1% is not called a step.

@@ -23,7 +23,14 @@ import type { MeasuredResults } from '../results/write-results.js';
 import { roundUs } from '../staircase/segments.js';
 import { staircaseParagraph } from './staircase-reading.js';
 import { staircaseVerdicts, TOLERANCES } from '../verdicts/reproduction-verdicts.js';
-import { formatFigure, formatPublished, makeupLines, worldsOf } from './two-worlds.js';
+import {
+  formatFigure,
+  formatPublished,
+  makeupLines,
+  shareFormRows,
+  shareGapSentences,
+  worldsOf,
+} from './two-worlds.js';
 import { BLOCK_TURNS } from '../staircase/strategy-blocks.js';
 import type { TargetCheck } from '../verdicts/targets.js';
 import { PAIRED_TARGETS, lastChangeLine } from '../verdicts/paired-targets.js';
@@ -427,6 +434,13 @@ function twoWorldsSection(results: MeasuredResults, anchors: AnchorsForReport): 
     '',
     ...worlds.map((world) => `- **${world.name}**: ${world.about}.`),
     '',
+    'How the `shared` share is formed: SPEC §4 sums segment and call time over the run, and the published ' +
+      "staircase's medians give the publisher's share a second way; a step that removes catalogue work only leaves " +
+      'the rest of a call where it was.',
+    '',
+    table(['figure', ...worlds.map((world) => world.name), 'published'], shareFormRows(worlds, anchors.figures)),
+    '',
+    ...shareGapSentences(worlds, anchors.figures).flatMap((sentence) => [sentence, '']),
     'The makeup of a `turn` call (segment medians over the call median, as the publisher printed authorization):',
     '',
     ...makeupLines(worlds, anchors.figures).map((line) => `- ${line}`),

@@ -12,4 +12,4 @@ export { renderTargetMarkdown } from './own-server-markdown.js';
 export { publishedComparisonLines } from './published-comparison.js';
 export { updateReadmeClaims } from './readme-claims.js';
 export { checkSweepTargets, failingSweepTargets } from './sweep-markdown.js';
-export { makeupLines, twoWorldsLines, worldsOf } from './two-worlds.js';
+export { makeupLines, shareGapSentences, twoWorldsLines, worldsOf } from './two-worlds.js';

@@ -7,14 +7,15 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatDuration, formatRatio } from '../format/index.js';
+import { formatDuration, formatRatio, formatShare } from '../format/index.js';
 import { parseAnchorFigures, parseResults } from '../results/results-schema.js';
 import type { AnchorFigures, Results } from '../results/results-schema.js';
 import { ratioComparisons, REPRODUCES_WITHIN } from './published-comparison.js';
 import { CLOSE } from './staircase-reading.js';
 import { reproducedFigures, staircaseVerdicts, TOLERANCES } from '../verdicts/reproduction-verdicts.js';
 import type { FigureVerdict } from '../verdicts/reproduction-verdicts.js';
-import { formatFigure, formatPublished, worldsOf } from './two-worlds.js';
+import { formatFigure, formatPublished, sharedShareGapIsForm, worldsOf } from './two-worlds.js';
+import { publishedShareForms, shareForms } from '../verdicts/share-forms.js';
 
 export const CLAIMS_START =
   '<!-- reproduction:start (generated from results/latest.json by costlab bench --commit-results; do not edit) -->';
@@ -44,6 +45,13 @@ function worldsSentences(results: Results, figures: AnchorFigures): string[] {
           missed.length === 0 ? '' : `; ${list(missed.map(missedOne))}`
         }.`,
     );
+    if (sharedShareGapIsForm(world, figures)) {
+      sentences.push(
+        `By medians its \`shared\` share is ${formatShare(shareForms(world).byMedians.shared)}, against the ` +
+          `${formatShare(publishedShareForms(figures).byMedians.shared)} the publisher's own medians give: the ` +
+          "gap is in how the publisher's share was summed, which the report's two-worlds section measures.",
+      );
+    }
   }
   sentences.push('In the reference world:');
   return sentences;

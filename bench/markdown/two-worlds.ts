@@ -3,9 +3,11 @@
  * verdict (reproduction-verdicts.ts), and the makeup of a `turn` call beside
  * the publisher's: printed by `costlab bench` and written into the report.
  */
-import { formatDuration, formatRatio, formatShare } from '../format/index.js';
+import { formatChange, formatDuration, formatPoints, formatRatio, formatShare } from '../format/index.js';
 import type { AnchorFigures, Results, StrategyName, WorldStaircase } from '../results/results-schema.js';
-import { restMakeup, staircaseVerdicts, TOLERANCES } from '../verdicts/reproduction-verdicts.js';
+import { restMakeup, SHARE_POINTS, staircaseVerdicts, TOLERANCES } from '../verdicts/reproduction-verdicts.js';
+import { publishedShareForms, shareForms } from '../verdicts/share-forms.js';
+import type { ShareForms } from '../verdicts/share-forms.js';
 import type { FigureVerdict, StaircaseFigures } from '../verdicts/reproduction-verdicts.js';
 
 /** A world's staircase as the verdicts read it, named for the report. */
@@ -99,5 +101,74 @@ export function makeupLines(worlds: readonly NamedStaircase[], anchors: AnchorFi
       `(${formatShare(m.authorizeOfCall)}), discovery ${formatDuration(m.discoverP50Us)}, ` +
       `remainder ${formatDuration(m.remainderP50Us)}, catalogue ${formatDuration(m.catalogueP50Us)}${published}`
     );
+  });
+}
+
+/**
+ * How each world's `shared` share is formed beside the publisher's (share-forms.ts): by sums (SPEC §4, what the
+ * verdict judges) and by medians, and how far the rest of a call moved when the registry was held for the turn.
+ * Rows first (figure, one cell per world, published), then one sentence per world whose `shared` share misses.
+ */
+export function shareFormRows(worlds: readonly NamedStaircase[], anchors: AnchorFigures): string[][] {
+  const ours = worlds.map((world) => shareForms(world));
+  const theirs = publishedShareForms(anchors);
+  const row = (figure: string, read: (forms: ReturnType<typeof shareForms>) => string): string[] => [
+    figure,
+    ...ours.map(read),
+    read(theirs),
+  ];
+  return [
+    row('catalogue share, rederive, by sums over the run (SPEC §4)', (f) => formatShare(f.bySums.rederive)),
+    row('catalogue share, rederive, by medians (catalogue p50 ÷ call p50)', (f) => formatShare(f.byMedians.rederive)),
+    row('catalogue share, shared, by sums over the run (SPEC §4)', (f) => formatShare(f.bySums.shared)),
+    row('catalogue share, shared, by medians (catalogue p50 ÷ call p50)', (f) => formatShare(f.byMedians.shared)),
+    row('rest of a call (call p50 − catalogue p50), shared → turn', (f) => formatChange(1 + f.restChangeSharedToTurn)),
+    row('whole call shared ÷ turn, had the step removed catalogue only', (f) =>
+      formatRatio(f.catalogueOnlySharedOverTurn),
+    ),
+  ];
+}
+
+/**
+ * Whether a world's `shared` share misses the published one by sums (what the verdict judges) while its share by
+ * medians sits within the verdict's points of the publisher's medians: a gap in how the shares were formed, not in
+ * the world's shape.
+ */
+export function sharedShareGapIsForm(world: NamedStaircase, anchors: AnchorFigures): boolean {
+  const row = staircaseVerdicts(world, anchors).find((candidate) => candidate.figure === 'catalogue share, shared');
+  if (row === undefined || row.verdict === 'reproduced') return false;
+  return Math.abs(shareForms(world).byMedians.shared - publishedShareForms(anchors).byMedians.shared) <= SHARE_POINTS;
+}
+
+/**
+ * One paragraph per world whose `shared` share misses the published one by sums (what the verdict judges) while its
+ * share by medians sits within the verdict's points of the publisher's medians: there the gap is not the world's
+ * shape (the staircase paragraph covers a world that differs by shape) but how the publisher's sums were formed.
+ */
+export function shareGapSentences(worlds: readonly NamedStaircase[], anchors: AnchorFigures): string[] {
+  const theirs = publishedShareForms(anchors);
+  return worlds.flatMap((world) => {
+    if (!sharedShareGapIsForm(world, anchors)) return [];
+    const f = shareForms(world);
+    const published = anchors.staircase.find((step) => step.strategy === 'shared')!;
+    const side = (forms: ShareForms): string => (forms.bySums.shared >= forms.byMedians.shared ? 'above' : 'below');
+    return [
+      `${world.name}: the \`shared\` share is ${formatShare(f.bySums.shared)} by sums against the published ` +
+        `${formatShare(theirs.bySums.shared)}, but ${formatShare(f.byMedians.shared)} by medians against the ` +
+        `${formatShare(theirs.byMedians.shared)} the publisher's own medians give ` +
+        `(${formatDuration(published.catalogueSegmentMs * 1000)} ` +
+        `of ${formatDuration(published.wholeCallMs * 1000)}). ` +
+        `The publisher's sum lies ${formatPoints(theirs.byMedians.shared - theirs.bySums.shared)} ${side(theirs)} ` +
+        `its medians, so its calls' rest had a tail its medians do not show; this world's lies ` +
+        `${formatPoints(f.bySums.shared - f.byMedians.shared)} ${side(f)}. ` +
+        `And the publisher's rest of a call moved ${formatChange(1 + theirs.restChangeSharedToTurn)} when the ` +
+        `registry was held for the turn (removing catalogue work alone would give ` +
+        `${formatRatio(theirs.catalogueOnlySharedOverTurn)}, not its ${formatRatio(anchors.ratios.sharedOverTurn)}); ` +
+        `this world's moved ${formatChange(1 + f.restChangeSharedToTurn)}. ` +
+        `A published share of ${formatShare(theirs.bySums.shared)} beside a published ` +
+        `${formatRatio(anchors.ratios.sharedOverTurn)} needs both: work outside the catalogue segment that the ` +
+        `held registry also removed, and a tail in the rest of a call. Neither is a quantity of a world's shape ` +
+        `(tools, sizes, grants, sink), so this world's \`shared\` share is reported beside them, not forced.`,
+    ];
   });
 }

@@ -22,7 +22,7 @@ type Verdict = 'reproduced' | 'steeper' | 'shallower' | 'clock floor';
 /** Within this factor of the published catalogue segment ratio rederive ÷ shared, it reproduces. */
 const SEGMENT_CLOSE = 1.25;
 /** Within this many points (as a fraction) of a published catalogue share, it reproduces. */
-const SHARE_POINTS = 0.1;
+export const SHARE_POINTS = 0.1;
 
 export const TOLERANCES =
   `whole-call ratios within ${Math.round((CLOSE - 1) * 100)}%, shares within ${Math.round(SHARE_POINTS * 100)} ` +

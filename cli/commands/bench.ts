@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR, REPO_ROOT, planBench, runBench } from '../../bench/harness/index.js';
 import { publishedComparisonLines } from '../../bench/markdown/index.js';
-import { makeupLines, twoWorldsLines, worldsOf } from '../../bench/markdown/index.js';
+import { makeupLines, shareGapSentences, twoWorldsLines, worldsOf } from '../../bench/markdown/index.js';
 import { isNoisy } from '../../bench/results/index.js';
 import { updateReadmeClaims } from '../../bench/markdown/index.js';
 import { failingTargets } from '../../bench/verdicts/index.js';
@@ -156,6 +156,7 @@ export const command = defineCommand<BenchFlags>({
                 ...twoWorldsLines(worldsOf(results), outcome.anchors.figures),
                 'the makeup of a turn call:',
                 ...makeupLines(worldsOf(results), outcome.anchors.figures).map((line) => `  ${line}`),
+                ...shareGapSentences(worldsOf(results), outcome.anchors.figures),
               ]
             : publishedComparisonLines(results, outcome.anchors);
         for (const comparison of comparisons) process.stdout.write(`  ${comparison}\n`);
