@@ -70,6 +70,8 @@ interface Counting {
   readonly node: string;
   readonly countedAt: string;
   readonly minutes: number;
+  /** Counted in parts: --resume continued an earlier record (minutes is then the sum of the parts). */
+  readonly inParts?: boolean;
   readonly runs: number;
   readonly selfRuns: number;
   readonly windowsPerProcess: number;
@@ -151,6 +153,7 @@ async function countCampaign(): Promise<void> {
     node: process.version,
     countedAt: new Date().toISOString(),
     minutes: roundTo((resumed?.minutes ?? 0) + (Date.now() - started) / 60000, 1),
+    ...(resumed === undefined ? {} : { inParts: true }),
     runs,
     selfRuns,
     windowsPerProcess,
@@ -351,8 +354,10 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
   const lines = [
     '# Regression gate: power, false alarms and work ladders',
     '',
-    `Counted by \`${command}\` at \`${base}\`, node ${counting.node}, ${counting.countedAt}, ` +
-      `in ${counting.minutes} min; judged against \`results/baseline.json\` of commit ` +
+    `Counted ${counting.inParts === true ? 'in parts (--resume), the last by' : 'by'} \`${command}\` ` +
+      `at \`${base}\`, node ${counting.node}, ${counting.countedAt}, ` +
+      `in ${counting.minutes} min${counting.inParts === true ? ' over all parts' : ''}; ` +
+      'judged against `results/baseline.json` of commit ' +
       `\`${baseline.commit.slice(0, 12)}\`${judgedAgain}.`,
     `A run is what \`costlab gate\` judges: the median of ${GATE_WINDOWS} consecutive counted windows of one lane ` +
       'in one callgrind process, against the baseline, each lane with its own threshold. ' +

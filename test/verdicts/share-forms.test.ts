@@ -89,7 +89,7 @@ describe('share forms', () => {
     for (const row of rows) expect(row).toHaveLength(3);
   });
 
-  it("writes the gap's paragraph only for a world whose medians agree with the publisher's and whose sums do not", () => {
+  it("writes the gap's paragraph only where a world's medians agree with the publisher's and its sums do not", () => {
     const shared = anchors.staircase.find((step) => step.strategy === 'shared')!;
     const agreeing = shared.catalogueSegmentMs / shared.wholeCallMs;
     // Medians within the verdict's 10 points of the publisher's, sums 13 points above its stated share.
