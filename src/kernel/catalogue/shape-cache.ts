@@ -30,6 +30,8 @@ export class ShapeCache {
   readonly #partsOf = new WeakMap<CatalogueShape, (readonly (readonly ToolDefinition[])[])[]>();
   /** Shapes built (sorted, indexed) rather than found: the structural count of "what changed". */
   built = 0;
+  /** Of those, shapes made from a recent one whose names they share position by position (ADR 0074). */
+  derived = 0;
 
   /** Throws DuplicateInShape when two definitions share a name; its index is into the parts laid end to end. */
   shapeFor(parts: readonly (readonly ToolDefinition[])[]): CatalogueShape {
@@ -49,7 +51,13 @@ export class ShapeCache {
       if (frozen) this.#rememberParts(shape, parts);
       return shape;
     }
-    const shape = new CatalogueShape(Object.freeze(parts.flat()));
+    const input = Object.freeze(laidEndToEnd(parts));
+    // A tool given new content keeps its name and place: the most recent shape of that length, with it put in.
+    let shape: CatalogueShape | undefined;
+    for (let i = recent.length - 1; i >= 0 && shape === undefined; i--)
+      if (recent[i]!.size === input.length) shape = CatalogueShape.derive(recent[i]!, input);
+    if (shape === undefined) shape = new CatalogueShape(input);
+    else this.derived++;
     this.built++;
     if (recent.length >= RECENT_SHAPES) recent.shift();
     recent.push(shape);
@@ -74,4 +82,17 @@ export class ShapeCache {
     if (known.length >= PARTS_PER_SHAPE) known.shift();
     known.push(Object.freeze([...parts]));
   }
+}
+
+/** `parts.flat()` by index: the builtin's generic path was a visible share of a 2,000-tool changed turn's profile. */
+function laidEndToEnd(parts: readonly (readonly ToolDefinition[])[]): ToolDefinition[] {
+  let length = 0;
+  for (let k = 0; k < parts.length; k++) length += parts[k]!.length;
+  const flat = new Array<ToolDefinition>(length);
+  let i = 0;
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]!;
+    for (let j = 0; j < part.length; j++) flat[i++] = part[j]!;
+  }
+  return flat;
 }

@@ -108,6 +108,7 @@ function shapeOf(
   ownerOf: (index: number) => string | undefined,
 ): CatalogueShape {
   const built = shapes.built;
+  const derived = shapes.derived;
   let shape: CatalogueShape;
   try {
     shape = shapes.shapeFor(parts);
@@ -122,6 +123,7 @@ function shapeOf(
     );
   }
   if (shapes.built !== built) counters.shapesBuilt++;
+  if (shapes.derived !== derived) counters.shapesDerived++;
   return shape;
 }
 
@@ -173,6 +175,7 @@ function recallByRevision(
   }
   if (tools > CATALOGUE_LIMITS.maxTools || chars > CATALOGUE_LIMITS.maxCatalogueChars) return undefined;
   const built = shapes.built;
+  const derived = shapes.derived;
   let shape: CatalogueShape;
   try {
     shape = shapes.shapeFor(parts);
@@ -184,6 +187,7 @@ function recallByRevision(
   counters.derivations++;
   counters.listingsByRevision += providers.length;
   if (shapes.built !== built) counters.shapesBuilt++;
+  if (shapes.derived !== derived) counters.shapesDerived++;
   return new HeldRegistry(shape, sources.staticRegistry.list(), handlerParts);
 }
 
