@@ -26,7 +26,7 @@ import { markSortedRegistered } from '../../src/kernel/registry/registered-defin
 import { labelledHandler } from './support/host-provider.js';
 import { BOB, context, grant, listAndCall, makeWorld, tool } from './support/world.js';
 
-/** Enough tools, with long enough descriptions, that the catalogue's text spans several hash chunks (64 K characters). */
+/** Enough tools, with long enough descriptions, that the catalogue's text spans several hash chunks (64 K chars). */
 const TOOLS = 600;
 const LONG = 'Reads one area of the project folder and answers with what it holds. '.repeat(6);
 
@@ -42,7 +42,7 @@ function definitionOf(i: number, overrides: Partial<ToolDefinition> = {}): ToolD
   };
 }
 
-/** A host provider without a signal: definitions held across turns (the test replaces them), fresh handlers per call. */
+/** A host provider without a signal: definitions held across turns (tests replace them), fresh handlers per call. */
 function hostProvider() {
   const definitions = Array.from({ length: TOOLS }, (_, i) => definitionOf(i));
   let calls = 0;
@@ -72,7 +72,7 @@ function work(kernel: MediationKernel) {
 }
 
 describe('one tool given new content (turn, provider without a signal)', () => {
-  it('makes the shape from the last one and hashes on from the kept state: the hash is the full computation', async () => {
+  it('derives the shape from the last one and hashes on from a kept state: the full computation', async () => {
     const provider = hostProvider();
     const { kernel } = makeWorld({ providers: [provider], tools: [] });
     let t = 0;
@@ -103,7 +103,7 @@ describe('one tool given new content (turn, provider without a signal)', () => {
     expect(work(kernel)).toEqual(before);
   });
 
-  it('a tool added, removed or renamed builds the shape in full, and the hash is still the full computation', async () => {
+  it('a tool added, removed or renamed builds the shape in full; the hash is still the full computation', async () => {
     const provider = hostProvider();
     const { kernel } = makeWorld({ providers: [provider], tools: [] });
     for (let t = 0; t < 2; t++) await turn(kernel, context({ turn: String(t) }));
@@ -163,7 +163,7 @@ describe('one tool given new content (turn, provider without a signal)', () => {
     }
   });
 
-  it('the same array object, one element replaced in place, is re-derived: the new content, never the old', async () => {
+  it('the same array object, one element replaced in place, is re-derived: the new content, never stale', async () => {
     const definitions = Array.from({ length: TOOLS }, (_, i) => definitionOf(i));
     const handlers: ToolHandler[] = definitions.map((definition) => labelledHandler(definition, 'same-array'));
     const provider: ContextToolProvider = { id: 'same-array', listTools: async () => handlers };
@@ -188,7 +188,7 @@ describe('one tool given new content (turn, provider without a signal)', () => {
     expect(listed.catalogHash).toBe(scratchHash(listed));
   });
 
-  it('two users over one provider, with different grants, interleaved with changes: each listing is its own', async () => {
+  it('two users over one provider, different grants, interleaved with changes: each listing is its own', async () => {
     const provider = hostProvider();
     const { kernel } = makeWorld({
       providers: [provider],

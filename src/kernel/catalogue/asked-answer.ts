@@ -69,7 +69,7 @@ export function admitAsked(
   const frozenList = Object.isFrozen(list) && !types.isProxy(list);
   let sealed = frozenList;
   const handlers: ToolHandler[] = [];
-  // Copied from last time's at the first position that differs and written over from there; until then last time's stand.
+  // Copied from last time's at the first position that differs, written over from there; until then last time's stand.
   let definitions: ToolDefinition[] | undefined;
   let raws: (object | undefined)[] | undefined;
   let charsAt: number[] | undefined;
