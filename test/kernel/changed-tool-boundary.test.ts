@@ -101,6 +101,21 @@ describe('one tool given new content (turn, provider without a signal)', () => {
     const again = await turn(kernel, context({ turn: String(t++) }));
     expect(again.listed.catalogHash).toBe(scratchHash(again.listed));
     expect(work(kernel)).toEqual(before);
+    // Back to content of an earlier turn, in a new object: known by its text (no compile), so the recent shape built
+    // for that content is found, not derived, and the hash is that turn's.
+    const earlier = provider.definitions[TOOLS / 2 + 1]!;
+    provider.definitions[TOOLS / 2 + 1] = definitionOf(TOOLS / 2 + 1);
+    const reverted = await turn(kernel, context({ turn: String(t++) }));
+    expect(reverted.listed.catalogHash).toBe(scratchHash(reverted.listed));
+    provider.definitions[TOOLS / 2 + 1] = { ...earlier };
+    const counted = work(kernel);
+    const back = await turn(kernel, context({ turn: String(t++) }));
+    expect(back.listed.catalogHash).toBe(again.listed.catalogHash);
+    expect(work(kernel)).toMatchObject({
+      shapesBuilt: counted.shapesBuilt,
+      shapesDerived: counted.shapesDerived,
+      definitionsCompiled: counted.definitionsCompiled,
+    });
   });
 
   it('a tool added, removed or renamed builds the shape in full; the hash is still the full computation', async () => {
