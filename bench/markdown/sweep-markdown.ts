@@ -72,9 +72,10 @@ export interface SweepTarget {
    * a fitted slope, both judged within one run) fails `costlab sweep` when
    * missed; an `absolute` ceiling in µs belongs to a machine and never does.
    * An `open` ratio is one set before any run met it (ADR 0047's targets for
-   * providers without a change signal at 10,000 tools and with one tool
+   * providers without a change signal: the call at 10,000 tools and one tool
    * changed): judged and printed with its gap every run, never failing; it is
-   * made a `ratio` in the commit whose sweep first meets it.
+   * made a `ratio` in the commit whose sweep first meets it (the boundary at
+   * 10,000 tools was, in ADR 0074) unless its readings straddle the bound.
    */
   readonly kind: 'ratio' | 'absolute' | 'open';
 }
@@ -215,6 +216,9 @@ export function checkSweepTargets(results: SweepResults): SweepTarget[] {
       'open',
     ),
   );
+  // A ratio since the first sweep that met it (ADR 0047's rule for its open targets; ADR 0074): 3.91× in
+  // `costlab sweep` at 0217cb9 (128 µs → 499 µs), and 3.7–4.4× in six runs of the same two points by `runPoint`.
+  // The full sweep alone measures 10,000 tools: CI's quick sweep reports it not measured.
   targets.push(
     ratioTarget(
       `${without}, unchanged: turn boundary at 10,000 tools ≤ 5× the figure at 2,000`,
@@ -222,7 +226,6 @@ export function checkSweepTargets(results: SweepResults): SweepTarget[] {
       at2000,
       5,
       'boundaryP50Us',
-      'open',
     ),
   );
   targets.push(
@@ -250,6 +253,9 @@ export function checkSweepTargets(results: SweepResults): SweepTarget[] {
       'open',
     ),
   );
+  // Still open although the sweep at 0217cb9 met it (1.10×): the same two points by `runPoint` read 1.15×, 1.20×
+  // and 1.29× (loaded, 2 shared cores) — a reading that straddles its bound, which ADR 0063 never fails on, and a
+  // cache effect of walking 10,000 fresh handlers a turn, not more work per call (ADR 0018's callgrind; ADR 0074).
   targets.push(callTarget(results, true, without, 'open'));
   const atLeast50 = results.sdk.filter((s) => s.tools >= 50);
   targets.push({
@@ -294,9 +300,10 @@ function changedNote(results: SweepResults): string | undefined {
   return parts.length === 0
     ? undefined
     : `One tool of 2,000 given new content every turn (the \`changed\` points): ${parts.join('; ')}. Such a turn ` +
-        `compiles the one definition, builds a new shape and hashes the whole kept catalogue afresh: SPEC §1.7's ` +
-        `\`catalogHash\` is one sha-256 over the canonical text of every kept tool, so its cost is the catalogue's, ` +
-        `not the change's.`;
+        `compiles the one definition, derives the new shape from the last (no sort) and hashes on from the sha-256 ` +
+        `state kept before the change (ADR 0074); SPEC §1.7's \`catalogHash\` is one sha-256 over the canonical ` +
+        `text of every kept tool in name order, so everything after the changed tool is hashed again: at the ` +
+        `middle of the name order, about half the catalogue's text.`;
 }
 
 /**

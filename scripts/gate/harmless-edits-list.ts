@@ -161,9 +161,11 @@ export const HARMLESS_EDITS: readonly HarmlessEdit[] = Object.freeze([
         file: 'src/kernel/registry/catalogue-shape.ts',
         anchor:
           "import { DuplicateToolName } from './tool-registry.js';\n" +
-          "import { ceilingKeyOf } from './registered-definitions.js';\n",
+          'import { ceilingKeyOf, isRegisteredDefinition, markSortedRegistered } ' +
+          "from './registered-definitions.js';\n",
         replacement:
-          "import { ceilingKeyOf } from './registered-definitions.js';\n" +
+          'import { ceilingKeyOf, isRegisteredDefinition, markSortedRegistered } ' +
+          "from './registered-definitions.js';\n" +
           "import { DuplicateToolName } from './tool-registry.js';\n",
       },
     ],

@@ -69,7 +69,7 @@ export function admitAsked(
   const frozenList = Object.isFrozen(list) && !types.isProxy(list);
   let sealed = frozenList;
   const handlers: ToolHandler[] = [];
-  // Written only from the first position that differs from last time's; until then last time's arrays stand for them.
+  // Copied from last time's at the first position that differs, written over from there; until then last time's stand.
   let definitions: ToolDefinition[] | undefined;
   let raws: (object | undefined)[] | undefined;
   let charsAt: number[] | undefined;
@@ -108,23 +108,30 @@ export function admitAsked(
     requireFunctions(handler);
     handlers.push(handler);
     if (definitions === undefined && (definition !== previous!.definitions[i] || taken !== previous!.raws[i])) {
-      definitions = previous!.definitions.slice(0, i);
-      raws = previous!.raws.slice(0, i);
-      charsAt = previous!.charsAt.slice(0, i);
+      // Whole copies, written over from here on: `slice` of a frozen array takes V8's generic path, ~28 ns an element
+      // against ~0.5 ns for a spread (node 20, 2,000 elements; ADR 0074).
+      definitions = [...previous!.definitions];
+      raws = [...previous!.raws];
+      charsAt = [...previous!.charsAt];
     }
     if (definitions !== undefined) {
-      definitions.push(definition);
-      raws!.push(taken);
-      charsAt!.push(size);
+      definitions[i] = definition;
+      raws![i] = taken;
+      charsAt![i] = size;
     }
     if (sealed) sealed = taken !== undefined && ownData(list, i) && isSealedHandler(handler);
     chars += size;
     if (chars > room) throw tooLarge();
   }
   if (definitions === undefined && length !== known) {
-    definitions = previous!.definitions.slice(0, length);
-    raws = previous!.raws.slice(0, length);
-    charsAt = previous!.charsAt.slice(0, length);
+    definitions = [...previous!.definitions];
+    raws = [...previous!.raws];
+    charsAt = [...previous!.charsAt];
+  }
+  if (definitions !== undefined && definitions.length > length) {
+    definitions.length = length;
+    raws!.length = length;
+    charsAt!.length = length;
   }
   const answer: HeldAnswer = {
     definitions: definitions === undefined ? previous!.definitions : Object.freeze(definitions),

@@ -1,6 +1,7 @@
 import type { JsonObject, ToolDefinition } from '../contracts/index.js';
 import { canonicalJson, sha256Hex } from '../canonical-json.js';
-import { isRegisteredDefinition } from '../registry/registered-definitions.js';
+import { isRegisteredDefinition, isSortedRegistered } from '../registry/registered-definitions.js';
+import { hashSortedText } from './hash-checkpoints.js';
 
 /** A tool as a harness is shown it: no requirement, no handler, nothing per run. */
 export interface PublishedTool {
@@ -121,13 +122,22 @@ function remember(definitions: readonly ToolDefinition[], hash: string): void {
  * `,` + `]`, so it is assembled from each definition's remembered text
  * rather than re-serialised. A list of registered
  * definitions hashed recently is answered from memory instead of re-reading
- * every definition's text.
+ * every definition's text; a `turn` shape's kept list that is new is hashed
+ * from where it first differs from a recent one (`hashSortedText`), to the
+ * same value.
  */
 export function catalogHash(definitions: readonly ToolDefinition[]): string {
   const frozenList = Object.isFrozen(definitions);
   if (frozenList) {
     const known = byFrozenList.get(definitions);
     if (known !== undefined) return known;
+    if (isSortedRegistered(definitions)) {
+      // A shape's kept list (frozen, registered, in name order, no name twice): hashed on from the kept state of a
+      // recent list it shares a prefix with, with no O(N) check of order or registration first (ADR 0074).
+      const hash = hashSortedText(definitions, textOf);
+      byFrozenList.set(definitions, hash);
+      return hash;
+    }
   }
   let sorted = true;
   for (let i = 1; i < definitions.length; i++) {

@@ -60,6 +60,8 @@ async function deriveByContent(
     parts.push(answer.definitions);
     handlerParts.push(answer.handlers);
   };
+  /** Whether an answer held a definition compiled afresh (a new object, so in no recent shape). */
+  let holdsNew = false;
   await askProviders(
     sources,
     prepared,
@@ -68,7 +70,9 @@ async function deriveByContent(
     (list, provider, room, tooLarge) => {
       const key = keyOf(provider);
       const previous = store.asked.latest(key);
+      const compiled = counters.definitionsCompiled;
       const { answer, remember } = admitAsked(list, previous, store, counters, room, tooLarge);
+      if (counters.definitionsCompiled !== compiled) holdsNew = true;
       if (remember !== undefined) store.asked.remember(key, remember);
       // An answer given under a revision is remembered under it: the same revision next turn is that answer, unasked.
       if (revision !== undefined)
@@ -92,12 +96,13 @@ async function deriveByContent(
       return { tools: answer.definitions.length, chars: answer.chars };
     },
   );
-  const shape = shapeOf(shapes, parts, counters, (index) => ownerAt(parts, owners, index));
+  const shape = shapeOf(shapes, parts, counters, holdsNew, (index) => ownerAt(parts, owners, index));
   return new HeldRegistry(shape, statics, handlerParts);
 }
 
 /**
- * The shape of `parts` laid end to end, counted when it had to be built. A
+ * The shape of `parts` laid end to end, counted when it had to be built
+ * (`holdsNew`: a definition was compiled afresh for them). A
  * duplicate name is the provider's that gave the later of the two (a static
  * tool never is: statics come first and are unique), named by `ownerOf`.
  */
@@ -105,12 +110,14 @@ function shapeOf(
   shapes: ShapeCache,
   parts: readonly (readonly ToolDefinition[])[],
   counters: CatalogueSources['counters'],
+  holdsNew: boolean,
   ownerOf: (index: number) => string | undefined,
 ): CatalogueShape {
   const built = shapes.built;
+  const derived = shapes.derived;
   let shape: CatalogueShape;
   try {
-    shape = shapes.shapeFor(parts);
+    shape = shapes.shapeFor(parts, holdsNew);
   } catch (error) {
     if (!(error instanceof DuplicateInShape)) throw error;
     const providerId = ownerOf(error.index);
@@ -122,6 +129,7 @@ function shapeOf(
     );
   }
   if (shapes.built !== built) counters.shapesBuilt++;
+  if (shapes.derived !== derived) counters.shapesDerived++;
   return shape;
 }
 
@@ -173,6 +181,7 @@ function recallByRevision(
   }
   if (tools > CATALOGUE_LIMITS.maxTools || chars > CATALOGUE_LIMITS.maxCatalogueChars) return undefined;
   const built = shapes.built;
+  const derived = shapes.derived;
   let shape: CatalogueShape;
   try {
     shape = shapes.shapeFor(parts);
@@ -184,6 +193,7 @@ function recallByRevision(
   counters.derivations++;
   counters.listingsByRevision += providers.length;
   if (shapes.built !== built) counters.shapesBuilt++;
+  if (shapes.derived !== derived) counters.shapesDerived++;
   return new HeldRegistry(shape, sources.staticRegistry.list(), handlerParts);
 }
 

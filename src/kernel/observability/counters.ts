@@ -34,6 +34,13 @@ export interface KernelCounters {
    */
   shapesBuilt: number;
   /**
+   * Of shapesBuilt, those made from a recent shape whose names they hold at
+   * every position (a tool given new content in place; ADR 0074): the old
+   * order, name index and filter classes with the changed tools put in, no
+   * sort.
+   */
+  shapesDerived: number;
+  /**
    * Listings under `turn` that walked the catalogue's N tools rather than answering from a remembered listing of the
    * same shape and verdicts.
    */
@@ -64,6 +71,7 @@ export function createCounters(): KernelCounters {
     definitionsReused: 0,
     definitionsRead: 0,
     shapesBuilt: 0,
+    shapesDerived: 0,
     listingsFiltered: 0,
     listingsByRevision: 0,
     decisions: 0,

@@ -1,6 +1,6 @@
 import type { Requirement, ToolDefinition } from '../contracts/index.js';
 import { DuplicateToolName } from './tool-registry.js';
-import { ceilingKeyOf } from './registered-definitions.js';
+import { ceilingKeyOf, isRegisteredDefinition, markSortedRegistered } from './registered-definitions.js';
 import { sameItems } from '../same-items.js';
 
 /** Two tools of one name among a derivation's definitions; `index` is the later one's position in the input. */
@@ -49,22 +49,66 @@ export class CatalogueShape {
   readonly input: readonly ToolDefinition[];
   /** Name order (code-unit order). */
   readonly sorted: readonly ToolDefinition[];
-  readonly #inputIndex = new Map<string, number>();
+  /** Name → input position; shared by the shapes derived from this one (same names, same positions). */
+  readonly #inputIndex: Map<string, number>;
+  /** Input position → sorted position; shared like the name index. */
+  readonly #positionOf: Uint32Array;
   /**
    * Per sorted position, the tool's filter class: its namespace and its
    * declared ceiling, which is all the listing's filter reads of a tool.
    */
   readonly #ceilingOf: Uint32Array;
-  readonly #ceilings: { readonly key: string; readonly ceiling: Requirement; readonly namespace: number }[] = [];
-  readonly #namespaces: string[] = [];
+  #ceilings: { readonly key: string; readonly ceiling: Requirement; readonly namespace: number }[];
+  #namespaces: string[];
+  /** Class key (`namespace id:ceiling key`) → class id, and namespace → id: copied before a derived shape adds one. */
+  #ceilingIds: Map<string, number>;
+  #namespaceIds: Map<string, number>;
   readonly #listings: { readonly verdicts: Verdicts; readonly listing: ShapeListing }[] = [];
   #namespaceCounts: ReadonlyMap<string, number> | undefined;
+  /** Whether every definition is a registered one (then the kept lists are marked as such for the hash). */
+  readonly #registered: boolean;
   /** Listings that walked the N tools (the rest were answered from a remembered one). */
   walks = 0;
 
-  /** Throws DuplicateInShape when two definitions share a name. */
-  constructor(input: readonly ToolDefinition[]) {
+  /**
+   * Throws DuplicateInShape when two definitions share a name. With `base`
+   * (see `derive`), `input` holds base's names at every position and only
+   * the tools at `changed` (input positions) are other objects: the order,
+   * the name index and every other tool's class are base's.
+   */
+  constructor(input: readonly ToolDefinition[], base?: CatalogueShape, changed?: readonly number[]) {
     this.input = input;
+    if (base !== undefined && changed !== undefined) {
+      this.#inputIndex = base.#inputIndex;
+      this.#positionOf = base.#positionOf;
+      this.#ceilings = base.#ceilings;
+      this.#namespaces = base.#namespaces;
+      this.#ceilingIds = base.#ceilingIds;
+      this.#namespaceIds = base.#namespaceIds;
+      // A spread, not `slice`: slice of a frozen array takes V8's generic path (~28 ns an element, node 20).
+      const sorted = [...base.sorted];
+      this.#ceilingOf = base.#ceilingOf.slice();
+      let own = false;
+      let registered = base.#registered;
+      for (const i of changed) {
+        const position = base.#positionOf[i]!;
+        const definition = input[i]!;
+        registered &&= isRegisteredDefinition(definition);
+        sorted[position] = definition;
+        if (!own && !this.#ceilingIds.has(this.#classKeyOf(definition))) {
+          // A class the base did not have: this shape's own tables from here on, the base's untouched.
+          this.#ceilings = [...this.#ceilings];
+          this.#namespaces = [...this.#namespaces];
+          this.#ceilingIds = new Map(this.#ceilingIds);
+          this.#namespaceIds = new Map(this.#namespaceIds);
+          own = true;
+        }
+        this.#ceilingOf[position] = this.#classOf(definition);
+      }
+      this.sorted = Object.freeze(sorted);
+      this.#registered = registered;
+      return;
+    }
     const order = Array.from({ length: input.length }, (_, i) => i);
     order.sort((a, b) => byName(input[a]!.name, input[b]!.name));
     for (let i = 1; i < order.length; i++) {
@@ -72,29 +116,75 @@ export class CatalogueShape {
         throw new DuplicateInShape(input[order[i]!]!.name, Math.max(order[i]!, order[i - 1]!));
     }
     this.sorted = Object.freeze(order.map((i) => input[i]!));
+    this.#inputIndex = new Map();
+    this.#positionOf = new Uint32Array(order.length);
     this.#ceilingOf = new Uint32Array(order.length);
-    const ceilingIds = new Map<string, number>();
-    const namespaceIds = new Map<string, number>();
+    this.#ceilings = [];
+    this.#namespaces = [];
+    this.#ceilingIds = new Map();
+    this.#namespaceIds = new Map();
+    let registered = true;
     for (let position = 0; position < order.length; position++) {
       const definition = this.sorted[position]!;
+      registered &&= isRegisteredDefinition(definition);
       this.#inputIndex.set(definition.name, order[position]!);
-      let namespace = namespaceIds.get(definition.namespace);
-      if (namespace === undefined) {
-        namespace = this.#namespaces.length;
-        namespaceIds.set(definition.namespace, namespace);
-        this.#namespaces.push(definition.namespace);
-      }
-      const key = ceilingKeyOf(definition);
-      // A tool's namespace and its ceiling's may differ: the class is both.
-      const classKey = `${namespace}:${key}`;
-      let ceiling = ceilingIds.get(classKey);
-      if (ceiling === undefined) {
-        ceiling = this.#ceilings.length;
-        ceilingIds.set(classKey, ceiling);
-        this.#ceilings.push({ key, ceiling: definition.requiredCapability, namespace });
-      }
-      this.#ceilingOf[position] = ceiling;
+      this.#positionOf[order[position]!] = position;
+      this.#ceilingOf[position] = this.#classOf(definition);
     }
+    this.#registered = registered;
+  }
+
+  /**
+   * The shape of `input` made from `base` when `input` holds base's names at
+   * every position (a tool given new content keeps its name and place): the
+   * sorted list and class table copied with the changed tools put in, no
+   * sort, no name index built — O(N) pointer work instead of O(N log N)
+   * string comparisons and N map insertions (ADR 0074). `undefined` when a
+   * name moved, or a tool came or went: the full build then.
+   */
+  static derive(base: CatalogueShape, input: readonly ToolDefinition[]): CatalogueShape | undefined {
+    const known = base.input;
+    if (known.length !== input.length) return undefined;
+    const changed: number[] = [];
+    for (let i = 0; i < input.length; i++) {
+      const definition = input[i]!;
+      const held = known[i]!;
+      if (definition === held) continue;
+      if (definition.name !== held.name) return undefined;
+      changed.push(i);
+    }
+    return new CatalogueShape(input, base, changed);
+  }
+
+  /** The namespace id of `definition`, added when new. */
+  #namespaceOf(definition: ToolDefinition): number {
+    let namespace = this.#namespaceIds.get(definition.namespace);
+    if (namespace === undefined) {
+      namespace = this.#namespaces.length;
+      this.#namespaceIds.set(definition.namespace, namespace);
+      this.#namespaces.push(definition.namespace);
+    }
+    return namespace;
+  }
+
+  /** The class key of `definition`: a tool's namespace and its ceiling's may differ, so the class is both. */
+  #classKeyOf(definition: ToolDefinition): string {
+    const namespace = this.#namespaceIds.get(definition.namespace);
+    return namespace === undefined ? '' : `${namespace}:${ceilingKeyOf(definition)}`;
+  }
+
+  /** The filter class id of `definition`, added when new. */
+  #classOf(definition: ToolDefinition): number {
+    const namespace = this.#namespaceOf(definition);
+    const key = ceilingKeyOf(definition);
+    const classKey = `${namespace}:${key}`;
+    let ceiling = this.#ceilingIds.get(classKey);
+    if (ceiling === undefined) {
+      ceiling = this.#ceilings.length;
+      this.#ceilingIds.set(classKey, ceiling);
+      this.#ceilings.push({ key, ceiling: definition.requiredCapability, namespace });
+    }
+    return ceiling;
   }
 
   get size(): number {
@@ -151,8 +241,11 @@ export class CatalogueShape {
     const ceilingOf = this.#ceilingOf;
     for (let position = 0; position < this.sorted.length; position++)
       if (verdicts[ceilingOf[position]!] === 1) kept.push(this.sorted[position]!);
+    Object.freeze(kept);
+    // In name order, no name twice (the shape refused duplicates): a hash of it need not check either.
+    if (this.#registered) markSortedRegistered(kept);
     const listing: ShapeListing = Object.freeze({
-      kept: Object.freeze(kept),
+      kept,
       withheld: this.sorted.length - kept.length,
     });
     if (this.#listings.length >= LISTINGS_PER_SHAPE) this.#listings.shift();

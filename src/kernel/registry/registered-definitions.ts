@@ -22,3 +22,19 @@ export function isRegisteredDefinition(definition: ToolDefinition): boolean {
 export function ceilingKeyOf(definition: ToolDefinition): string {
   return registered.get(definition) ?? ceilingKey(definition.requiredCapability);
 }
+
+// Frozen lists of registered definitions in strict name order (no two alike):
+// a shape's kept lists (ADR 0074). Neither the list nor its members can
+// change, so a reader may skip checking the order and the registration of
+// every member, which at 2,000 tools was N name comparisons and N lookups in
+// the map above per hash of a new list.
+const sortedLists = new WeakSet<readonly ToolDefinition[]>();
+
+/** Marks `list`, which the caller built frozen, of registered definitions only, in strict name order. */
+export function markSortedRegistered(list: readonly ToolDefinition[]): void {
+  if (Object.isFrozen(list)) sortedLists.add(list);
+}
+
+export function isSortedRegistered(list: readonly ToolDefinition[]): boolean {
+  return sortedLists.has(list);
+}
