@@ -92,6 +92,8 @@ export interface ReplaySummary {
   /** Commits whose message states a cost change and that moved a lane past its threshold either way. */
   readonly statedAndMoved: number;
   readonly statedNotMoved: number;
+  /** Of those, how many carry an explanation (why a stated change moved nothing the replay counts). */
+  readonly statedNotMovedExplained: number;
 }
 
 /** Whether any lane stopped the gate on this commit. */
@@ -112,6 +114,7 @@ export function summarize(table: ReplayTable): ReplaySummary {
   const flagged = judged.filter(isFlaggedRow);
   const unstated = flagged.filter((row) => !row.intent.stated);
   const stated = judged.filter((row) => row.intent.stated);
+  const statedNotMoved = stated.filter((row) => !movedPastThreshold(row));
   return {
     flagged: flagged.length,
     passed: judged.length - flagged.length,
@@ -119,9 +122,16 @@ export function summarize(table: ReplayTable): ReplaySummary {
     flaggedUnstated: unstated.length,
     flaggedUnstatedExplained: unstated.filter((row) => row.explanation !== undefined).length,
     statedAndMoved: stated.filter(movedPastThreshold).length,
-    statedNotMoved: stated.filter((row) => !movedPastThreshold(row)).length,
+    statedNotMoved: statedNotMoved.length,
+    statedNotMovedExplained: statedNotMoved.filter((row) => row.explanation !== undefined).length,
   };
 }
+
+/**
+ * The most of an explanation the Markdown table shows (the JSON keeps it whole): a flag's explanation names the
+ * functions whose self cost moved, with their counts, which takes about 1,400 characters (126a669's).
+ */
+const EXPLANATION_CHARS = 1_500;
 
 function laneCell(judgement: LaneJudgement | undefined): string {
   if (judgement === undefined) return '—';
@@ -155,7 +165,7 @@ export function renderReplayMarkdown(table: ReplayTable): string {
       escapeMarkdown(row.subject, 120),
       ...lanes,
       intent,
-      row.explanation === undefined ? '' : escapeMarkdown(row.explanation, 1_000),
+      row.explanation === undefined ? '' : escapeMarkdown(row.explanation, EXPLANATION_CHARS),
     ];
   });
   const lines = [
@@ -183,7 +193,7 @@ export function renderReplayMarkdown(table: ReplayTable): string {
       `explained: ${summary.flaggedUnstatedExplained}. ` +
       `Stated a cost change: ${summary.statedAndMoved + summary.statedNotMoved}, ` +
       `of which ${summary.statedAndMoved} moved a lane past its threshold (either way) ` +
-      `and ${summary.statedNotMoved} did not.`,
+      `and ${summary.statedNotMoved} did not, explained: ${summary.statedNotMovedExplained}.`,
     '',
     markdownTable([header, ...body]),
     '',

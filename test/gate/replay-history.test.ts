@@ -129,7 +129,24 @@ describe('the replay table', () => {
       flaggedUnstatedExplained: 1,
       statedAndMoved: 1,
       statedNotMoved: 0,
+      statedNotMovedExplained: 0,
     });
+  });
+
+  it('counts the commits that state a cost change and moved nothing, and how many of them are explained', () => {
+    const quiet = (id: string, subject: string) =>
+      judged(id, 'z', subject, [lane('catalogue', 'no-change', '+0.1%'), lane('call', 'no-change', '-0.1%')]);
+    const table: ReplayTable = {
+      ...sampleTable(),
+      rows: [
+        { ...quiet('f', 'Lease open 1.5 µs faster'), explanation: 'the boundary lane, not counted here' },
+        quiet('g', 'Listing costs 20% less'),
+        quiet('h', 'A renamed local'),
+      ],
+    };
+    const summary = summarize(table);
+    expect([summary.statedNotMoved, summary.statedNotMovedExplained, summary.statedAndMoved]).toEqual([2, 1, 0]);
+    expect(renderReplayMarkdown(table)).toContain('and 2 did not, explained: 1.');
   });
 
   it('renders one Markdown row per commit with a cell per lane, the rule and the runtime in the header', () => {
