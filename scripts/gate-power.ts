@@ -4,6 +4,7 @@
  *   npx tsx scripts/gate-power.ts [--runs 20] [--self 20] [--only name,name]
  *   npx tsx scripts/gate-power.ts --judge-only
  *   npx tsx scripts/gate-power.ts --resume [--only name,name]
+ *   npx tsx scripts/gate-power.ts --record <name> [--self-lanes lane,lane] [--only name,name]
  *
  * For every fixture in bench/gate/fixtures/ (bench/gate/fixtures.ts lists
  * them), builds HEAD + the patch in a worktree (a ladder once per rung k),
@@ -27,8 +28,16 @@
  * --runs, --self and --windows): its runs are kept, judged against the current
  * baseline, and only the scenarios it lacks are counted, so a campaign too
  * long for one sitting is counted in parts (--only picks the next part).
+ *
+ * `--record <name>` keeps a campaign apart from the main record, in
+ * results/gate-power-<name>.md and .json (scripts/gate/power-records.ts):
+ * fixtures written after the main campaign, counted at a later HEAD, without
+ * rewriting its runs. --resume and --judge-only with it read that record. A
+ * named record may count HEAD on fewer lanes (`--self-lanes`, the lanes its
+ * fixtures use), and its report says so. Each report's table of walked places
+ * shows a fixture another record counted with that record's runs, named.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { markdownTable } from 'markdown-table';
@@ -38,20 +47,19 @@ import { median, relativeSpread } from '../bench/statistics/sample-statistics.js
 import { FIXTURES, fixtureTree, removeFixtureTree } from '../bench/gate/fixtures.js';
 import type { Fixture } from '../bench/gate/fixtures.js';
 import { baselineFigures, checkTree, describeThresholds, laneThresholds } from '../bench/gate/gate-run.js';
-import { GATE_WINDOWS, INSTRUCTION_LANES, instructionCounts } from '../bench/gate/lanes.js';
+import { GATE_WINDOWS, INSTRUCTION_LANE_IDS, INSTRUCTION_LANES, instructionCounts } from '../bench/gate/lanes.js';
 import type { InstructionLaneId } from '../bench/gate/lanes.js';
 import { judgeRun, judgeRuns, recordedRun } from '../bench/gate/power-judgement.js';
 import type { CountedRun, JudgedRun } from '../bench/gate/power-judgement.js';
 import type { VerdictRow } from '../bench/gate/verdict.js';
 import { isCovered, WALKED_PLACES } from '../bench/gate/walked-places.js';
+import { otherRecords, POWER_RECORD_VERSION, recordFiles, recordNameProblem } from './gate/power-records.js';
 import { progressLines } from '../bench/progress/index.js';
 import { formatFixed, formatInteger, formatPercentFixed, roundTo } from '../bench/format/index.js';
 
 const root = resolve(import.meta.dirname, '..');
 /** A scenario's name in the report and the record's key for --resume: a ladder's rung after its fixture. */
 const scenarioLabel = (scenario: string, k?: number): string => `${scenario}${k === undefined ? '' : ` k=${k}`}`;
-const REPORT = join(root, 'results', 'gate-power.md');
-const RECORD = join(root, 'results', 'gate-power.json');
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '20' },
@@ -60,9 +68,31 @@ const { values } = parseArgs({
     only: { type: 'string' },
     'judge-only': { type: 'boolean', default: false },
     resume: { type: 'boolean', default: false },
+    record: { type: 'string' },
+    'self-lanes': { type: 'string' },
   },
   strict: true,
 });
+
+/** Refuses (exit 2) before anything is read or counted. */
+function refuse(message: string): never {
+  process.stderr.write(`gate-power: ${message}\n`);
+  process.exit(2);
+}
+
+const recordProblem = values.record === undefined ? undefined : recordNameProblem(values.record);
+if (recordProblem !== undefined) refuse(recordProblem);
+const files = recordFiles(root, values.record);
+const REPORT = files.report;
+const RECORD = files.record;
+const selfLanes = values['self-lanes']?.split(',') as InstructionLaneId[] | undefined;
+if (selfLanes !== undefined) {
+  // The main record claims HEAD on every lane: only a record kept apart may count it on fewer.
+  if (values.record === undefined) refuse('--self-lanes is for a record kept apart (--record <name>)');
+  const unknown = selfLanes.filter((lane) => !(INSTRUCTION_LANE_IDS as readonly string[]).includes(lane));
+  if (unknown.length > 0 || selfLanes.length === 0)
+    refuse(`--self-lanes takes lanes among ${INSTRUCTION_LANE_IDS.join(', ')}, not '${unknown.join(',')}'`);
+}
 
 /** How a campaign was counted: what results/gate-power.json keeps beside its runs. */
 interface Counting {
@@ -76,6 +106,10 @@ interface Counting {
   readonly selfRuns: number;
   readonly windowsPerProcess: number;
   readonly only?: string;
+  /** The record's name (--record); absent in the main record. */
+  readonly record?: string;
+  /** The lanes HEAD was counted on, when not all (--self-lanes, a named record only). */
+  readonly selfLanes?: readonly InstructionLaneId[];
 }
 
 const baseline = await readBaseline(join(root, 'results', 'baseline.json'));
@@ -130,6 +164,12 @@ async function countCampaign(): Promise<void> {
     process.stderr.write('gate-power: commit your changes first: fixtures are built on HEAD\n');
     process.exit(2);
   }
+  if (values.record !== undefined && !values.resume && (existsSync(RECORD) || existsSync(REPORT))) {
+    // A fresh count would overwrite a named record's runs: the main record is rewritten by design, a named one never.
+    refuse(
+      `${RECORD} exists: --resume continues it, --judge-only judges it again; another --record name counts afresh`,
+    );
+  }
   const progress = progressLines('gate-power');
   const started = Date.now();
   const resumed = values.resume ? readRecord('--resume') : undefined;
@@ -148,6 +188,7 @@ async function countCampaign(): Promise<void> {
     process.exit(2);
   }
   const done = new Set((resumed?.outcomes ?? []).map((run) => scenarioLabel(run.scenario, run.k)));
+  const headLanes = selfLanes ?? resumed?.selfLanes;
   const counting = (): Counting => ({
     base,
     node: process.version,
@@ -158,6 +199,8 @@ async function countCampaign(): Promise<void> {
     selfRuns,
     windowsPerProcess,
     ...(values.only === undefined ? {} : { only: values.only }),
+    ...(values.record === undefined ? {} : { record: values.record }),
+    ...(headLanes === undefined ? {} : { selfLanes: headLanes }),
   });
 
   /**
@@ -230,7 +273,7 @@ async function countCampaign(): Promise<void> {
   const outcomes: JudgedRun[] = judgeRuns(resumed?.outcomes ?? [], baseline);
   if ((only === undefined || only.has('self')) && !done.has('self')) {
     progress(`self (HEAD vs baseline): ${selfRuns} runs`);
-    outcomes.push(...(await judgeScenario('self', root, await structuralOf(root), undefined, selfRuns)));
+    outcomes.push(...(await judgeScenario('self', root, await structuralOf(root), headLanes, selfRuns)));
     writeReport(counting(), outcomes);
   }
   for (const { fixture, k, label } of scenarios) {
@@ -251,15 +294,23 @@ async function countCampaign(): Promise<void> {
   }
 }
 
-/** The campaign results/gate-power.json keeps, for `flag`; a missing or unreadable file is refused by name (exit 2). */
-function readRecord(flag: string): Counting & { outcomes: CountedRun[] } {
+/**
+ * The campaign the record keeps (results/gate-power.json, or --record's), for `flag`; a missing or unreadable file,
+ * or one of another schemaVersion, is refused by name (exit 2).
+ */
+function readRecord(flag: string): Counting & { schemaVersion?: number; outcomes: CountedRun[] } {
+  let record: Counting & { schemaVersion?: number; outcomes: CountedRun[] };
   try {
-    return JSON.parse(readFileSync(RECORD, 'utf8')) as Counting & { outcomes: CountedRun[] };
+    record = JSON.parse(readFileSync(RECORD, 'utf8')) as typeof record;
   } catch (error) {
     const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message.split('\n')[0];
-    process.stderr.write(`gate-power: ${flag} reads ${RECORD}, the record of an earlier campaign: ${why}\n`);
-    process.exit(2);
+    refuse(`${flag} reads ${RECORD}, the record of an earlier campaign: ${why}`);
   }
+  // A record without a version was written before the field, in version 1's form.
+  const version = record.schemaVersion ?? POWER_RECORD_VERSION;
+  if (version !== POWER_RECORD_VERSION)
+    refuse(`${flag} reads ${RECORD}: schemaVersion ${version}, this script reads ${POWER_RECORD_VERSION}`);
+  return record;
 }
 
 /** Least squares of y on x: slope and r². */
@@ -279,7 +330,8 @@ function fit(x: readonly number[], y: readonly number[]): { slope: number; r2: n
 }
 
 /**
- * Writes results/gate-power.md and .json from the runs so far (after every
+ * Writes the record's .md and .json (results/gate-power.*, or the named
+ * record's) from the runs so far (after every
  * scenario, so an interrupted campaign keeps what it counted; a partial
  * report says which scenarios it still lacks) and returns what was not as
  * expected. The .json keeps every run's windows per lane, so --judge-only
@@ -293,7 +345,23 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
   const fixtures = FIXTURES.filter(
     (fixture) => only === undefined || only.has(fixture.name) || outcomes.some((o) => o.scenario === fixture.name),
   );
-  const uncounted = FIXTURES.filter((fixture) => !fixtures.includes(fixture)).map((fixture) => fixture.name);
+  // A fixture this record did not count is shown with the runs of the record that did (the main one first),
+  // judged again against the current baseline as --judge-only would, so no report calls it not counted.
+  const elsewhere = new Map<string, { file: string; outcomes: readonly JudgedRun[] }>();
+  for (const other of otherRecords(root, files)) {
+    const judged = judgeRuns(other.outcomes, baseline);
+    for (const fixture of FIXTURES) {
+      if (fixtures.includes(fixture) || elsewhere.has(fixture.name)) continue;
+      const counted = judged.filter((o) => o.scenario === fixture.name);
+      if (counted.length > 0) elsewhere.set(fixture.name, { file: other.file, outcomes: counted });
+    }
+  }
+  const uncounted = FIXTURES.filter((fixture) => !fixtures.includes(fixture) && !elsewhere.has(fixture.name)).map(
+    (fixture) => fixture.name,
+  );
+  const countedElsewhere = FIXTURES.filter((fixture) => elsewhere.has(fixture.name)).map(
+    (fixture) => `${fixture.name} (${elsewhere.get(fixture.name)!.file})`,
+  );
   const ladders = fixtures
     .filter((fixture): fixture is Fixture & { rungs: readonly number[] } => fixture.rungs !== undefined)
     .map((fixture) => {
@@ -330,30 +398,47 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
     ),
   ];
   // A fixture's size: its lane's median count over its runs against the baseline's (a ladder at its lowest rung).
-  const sizeOf = (fixture: Fixture): string => {
+  const sizeOf = (fixture: Fixture, counted: readonly JudgedRun[]): string => {
     const lane = fixture.lanes[0]!;
-    const counts = rowsFor(fixture.name, fixture.rungs?.[0]).flatMap((o) =>
-      o.counts[lane] === undefined ? [] : [o.counts[lane]!],
-    );
+    const lowest = fixture.rungs?.[0];
+    const counts = counted
+      .filter((o) => o.scenario === fixture.name && o.k === lowest)
+      .flatMap((o) => (o.counts[lane] === undefined ? [] : [o.counts[lane]!]));
     if (counts.length === 0) return '—';
     const rung = fixture.rungs === undefined ? '' : ` (k=${fixture.rungs[0]})`;
     return `${lane} ${formatPercentFixed(median(counts) / baseFigures[lane][0]! - 1, 2)}${rung}`;
   };
-  const flaggedOf = (fixture: Fixture): string => {
-    const list = outcomes.filter((o) => o.scenario === fixture.name && o.k !== 1);
+  const flaggedOf = (fixture: Fixture, counted: readonly JudgedRun[]): string => {
+    const list = counted.filter((o) => o.scenario === fixture.name && o.k !== 1);
     return list.length === 0 ? 'not counted' : `${list.filter((o) => o.flagged).length}/${list.length}`;
   };
   const fixtureByName = new Map(FIXTURES.map((fixture) => [fixture.name, fixture]));
   const covered = WALKED_PLACES.filter(isCovered);
   const command =
     `npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}` +
+    (counting.record === undefined ? '' : ` --record ${counting.record}`) +
+    (counting.selfLanes === undefined ? '' : ` --self-lanes ${counting.selfLanes.join(',')}`) +
     (counting.only === undefined ? '' : ` --only ${counting.only}`);
+  const recordFlag = counting.record === undefined ? '' : ` --record ${counting.record}`;
   const judgedAgain = values['judge-only']
-    ? ` again by \`npx tsx scripts/gate-power.ts --judge-only\`, ${new Date().toISOString()}`
+    ? ` again by \`npx tsx scripts/gate-power.ts --judge-only${recordFlag}\`, ${new Date().toISOString()}`
     : '';
+  const headLanes =
+    counting.selfLanes === undefined
+      ? 'HEAD is counted on all lanes'
+      : `HEAD is counted on ${counting.selfLanes.join(', ')} only (--self-lanes: the lanes this record's ` +
+        'fixtures use)';
   const lines = [
     '# Regression gate: power, false alarms and work ladders',
     '',
+    ...(counting.record === undefined
+      ? []
+      : [
+          "A record kept apart from the main campaign's (`results/gate-power.md`): " +
+            `\`--record ${counting.record}\`, its fixtures counted at this record's HEAD; the table of places ` +
+            "shows another record's runs for a fixture that record counted, and names it.",
+          '',
+        ]),
     `Counted ${counting.inParts === true ? 'in parts (--resume), the last by' : 'by'} \`${command}\` ` +
       `at \`${base}\`, node ${counting.node}, ${counting.countedAt}, ` +
       `in ${counting.minutes} min${counting.inParts === true ? ' over all parts' : ''}; ` +
@@ -365,8 +450,8 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
       `windows (${runsPerProcess} runs) in each of ${runs / runsPerProcess} (HEAD ${selfRuns / runsPerProcess}) ` +
       "processes per lane, since start-up is most of a process's cost under callgrind; the gate's own run is a " +
       `process's first ${GATE_WINDOWS} windows. The structural lane, exact, is counted once per scenario and joins ` +
-      "every run's verdict. Only the lanes that hold a fixture's work are counted for it; HEAD is counted on all " +
-      'lanes, and any flag there is a false alarm.',
+      "every run's verdict. Only the lanes that hold a fixture's work are counted for it; " +
+      `${headLanes}, and any flag there is a false alarm.`,
     '',
     markdownTable(
       [
@@ -382,6 +467,13 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
       { align: ['', '', 'r', 'r', ''], alignDelimiters: false },
     ),
     '',
+    ...(countedElsewhere.length === 0
+      ? []
+      : [
+          `Counted in another record, whose runs the table of places shows (${countedElsewhere.length} fixtures): ` +
+            `${countedElsewhere.join(', ')}.`,
+          '',
+        ]),
     ...(uncounted.length === 0
       ? []
       : [`Not counted in this campaign (${uncounted.length} fixtures): ${uncounted.join(', ')}.`, '']),
@@ -390,25 +482,28 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
     'Every place on the catalogue-resolution and call paths that does work the gate should notice being done ' +
       `again (ADR 0072's rule; bench/gate/walked-places.ts): ${WALKED_PLACES.length} places, ` +
       `${covered.length} with a fixture. A fixture's size is its lane's median count over its runs against the ` +
-      "baseline's; flagged counts its runs (a ladder's above rung 1).",
+      "baseline's; flagged counts its runs (a ladder's above rung 1); record names the record that counted them.",
     '',
     markdownTable(
       [
-        ['place', 'where (src/)', 'kind', 'lane', 'fixture, or why none', 'size', 'flagged'],
+        ['place', 'where (src/)', 'kind', 'lane', 'fixture, or why none', 'size', 'flagged', 'record'],
         ...WALKED_PLACES.map((place) => {
           const fixture = isCovered(place) ? fixtureByName.get(place.fixture) : undefined;
+          const other = fixture === undefined ? undefined : elsewhere.get(fixture.name);
+          const counted = other?.outcomes ?? outcomes;
           return [
             place.id,
             `\`${place.where}\``,
             place.kind,
             place.lane ?? '—',
             isCovered(place) ? place.fixture : place.uncovered,
-            fixture === undefined ? '—' : sizeOf(fixture),
-            fixture === undefined ? '—' : flaggedOf(fixture),
+            fixture === undefined ? '—' : sizeOf(fixture, counted),
+            fixture === undefined ? '—' : flaggedOf(fixture, counted),
+            fixture === undefined ? '—' : (other?.file ?? files.file),
           ];
         }),
       ],
-      { align: ['', '', '', '', '', 'r', 'r'], alignDelimiters: false },
+      { align: ['', '', '', '', '', 'r', 'r', ''], alignDelimiters: false },
     ),
     '',
     '## Ladders',
@@ -441,12 +536,14 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
       ? [
           '',
           `HEAD's spread over its ${selfRuns} runs ((max − min) / median), against each lane's threshold: ` +
-            `${INSTRUCTION_LANES.map((lane) => {
+            `${INSTRUCTION_LANES.flatMap((lane) => {
               const counts = rowsFor('self').flatMap((o) =>
                 o.counts[lane.id] === undefined ? [] : [o.counts[lane.id]!],
               );
+              // A lane HEAD was not counted on (--self-lanes) has no spread to show.
+              if (counts.length === 0) return [];
               const spread = formatPercentFixed(relativeSpread(counts), 4);
-              return `${lane.id} ${spread} (median ${formatInteger(median(counts))})`;
+              return [`${lane.id} ${spread} (median ${formatInteger(median(counts))})`];
             }).join('; ')}.`,
         ]
       : []),
@@ -456,7 +553,13 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
   writeFileSync(
     RECORD,
     `${JSON.stringify(
-      { ...counting, baselineCommit: baseline.commit, ladders, outcomes: outcomes.map(recordedRun) },
+      {
+        schemaVersion: POWER_RECORD_VERSION,
+        ...counting,
+        baselineCommit: baseline.commit,
+        ladders,
+        outcomes: outcomes.map(recordedRun),
+      },
       null,
       2,
     )}\n`,

@@ -179,6 +179,33 @@ export const FIXTURES: readonly Fixture[] = Object.freeze([
     description: "each provided handler's functions checked twice per turn",
     lanes: ['opening-2000-unsignalled'],
   },
+  {
+    name: 'listing-metadata-copy-twice',
+    description: "the listed event's metadata copied once more (structuredClone) before it is recorded",
+    lanes: ['listing'],
+  },
+  {
+    name: 'static-grants-copied-every-load',
+    description: 'each held grant copied and frozen again on every load (the held copy still answered)',
+    lanes: ['boundary'],
+  },
+  {
+    name: 'bypass-rejection-records',
+    description: "a grant's rejection records no longer kept: every rejection makes a fresh frozen record",
+    lanes: ['call'],
+  },
+  {
+    name: 'seal-walks-every-field',
+    description: 'every per-call audit record sealed by a deep-freeze over all its fields, not only its two objects',
+    lanes: ['call'],
+  },
+  {
+    name: 'timing-lookup-every-frame',
+    description:
+      'every frame the MCP server sends looked up among the timed requests though none is timed, k = 12 ' +
+      '(once: +0.11% of the mcp lane)',
+    lanes: ['mcp'],
+  },
 ]);
 
 export class FixtureDoesNotApply extends GateError {

@@ -53,7 +53,6 @@ const WARM_UP_ONLY =
   'no lane reaches it in a counted window: the asked answer’s identity checks answer every unchanged entry first; ' +
   'it runs on an answer’s first turns and after an edit, which the warm-up consumes';
 const MEMORY_AUDIT = 'no lane runs it: every lane audits to memory';
-const NOT_WRITTEN = 'not written yet';
 
 export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
   // Catalogue resolution: the turn strategy and what it asks.
@@ -237,7 +236,7 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
     where: 'kernel/operations/list-tools.ts:listTools (the listed event’s metadata copy)',
     kind: 'copy',
     lane: 'listing',
-    uncovered: NOT_WRITTEN,
+    fixture: 'listing-metadata-copy-twice',
   },
   // Context, authority, the turn boundary.
   {
@@ -273,7 +272,7 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
     where: 'kernel/authority/grant-source.ts:StaticGrantSource.load',
     kind: 'copy',
     lane: 'boundary',
-    uncovered: NOT_WRITTEN,
+    fixture: 'static-grants-copied-every-load',
   },
   // The mediated call.
   {
@@ -323,7 +322,7 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
     where: 'kernel/authority/authorize.ts:rejection (grant.rejections, one frozen record per reason)',
     kind: 'cache',
     lane: 'call',
-    uncovered: NOT_WRITTEN,
+    fixture: 'bypass-rejection-records',
   },
   {
     id: 'result-contract',
@@ -337,7 +336,7 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
     where: 'kernel/audit/audit-trail.ts:AuditTrail.open, seal (the event’s fields, deep-freeze)',
     kind: 'copy',
     lane: 'call',
-    uncovered: NOT_WRITTEN,
+    fixture: 'seal-walks-every-field',
   },
   {
     id: 'audit-lines',
@@ -386,8 +385,10 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
     id: 'content-blocks',
     where: 'mcp/call-result.ts:passThroughContent (ContentBlockSchema per block)',
     kind: 'parse',
-    lane: 'mcp',
-    uncovered: NOT_WRITTEN,
+    lane: undefined,
+    uncovered:
+      'no lane runs it: no lane world’s tool answers MCP content alone ({content: […]}, what an MCP-backed ' +
+      'provider keeps of an upstream’s answer); the mcp lane’s outputs ({ok, path}) fail the shape check first',
   },
   {
     id: 'tools-list',
@@ -408,6 +409,6 @@ export const WALKED_PLACES: readonly WalkedPlace[] = Object.freeze([
     where: 'mcp/request-timing.ts:TimedTransport (a label per request)',
     kind: 'per-tool step',
     lane: 'mcp',
-    uncovered: NOT_WRITTEN,
+    fixture: 'timing-lookup-every-frame',
   },
 ] satisfies WalkedPlace[]);
