@@ -119,10 +119,7 @@ const thresholds = laneThresholds(baseline);
 if (values['judge-only']) {
   const record = readRecord('--judge-only');
   if (!Array.isArray(record.outcomes) || record.outcomes.some((o) => o.windows === undefined)) {
-    process.stderr.write(
-      `gate-power: ${RECORD} keeps no windows per run (written before --judge-only could use it): run the campaign\n`,
-    );
-    process.exit(2);
+    refuse(`${RECORD} keeps no windows per run (written before --judge-only could use it): run the campaign`);
   }
   const failures = writeReport(record, judgeRuns(record.outcomes, baseline));
   process.stdout.write(readFileSync(REPORT, 'utf8'));
@@ -144,25 +141,22 @@ async function countCampaign(): Promise<void> {
     ['windows', windowsPerProcess],
   ] as const) {
     if (!Number.isInteger(value) || value < 1) {
-      process.stderr.write(`gate-power: --${name} must be a positive integer\n`);
-      process.exit(2);
+      refuse(`--${name} must be a positive integer`);
     }
   }
   // A run is what `costlab gate` judges: the median of GATE_WINDOWS consecutive windows of one process.
   const runsPerProcess = windowsPerProcess / GATE_WINDOWS;
   if (!Number.isInteger(runsPerProcess) || runs % runsPerProcess !== 0 || selfRuns % runsPerProcess !== 0) {
-    process.stderr.write(
-      `gate-power: --windows must be a multiple of the gate's ${GATE_WINDOWS} windows, ` +
-        'and --runs and --self multiples of the runs it holds\n',
+    refuse(
+      `--windows must be a multiple of the gate's ${GATE_WINDOWS} windows, ` +
+        'and --runs and --self multiples of the runs it holds',
     );
-    process.exit(2);
   }
   const only = values.only === undefined ? undefined : new Set(values.only.split(','));
 
   const base = await git(root, ['rev-parse', 'HEAD']);
   if ((await git(root, ['status', '--porcelain', '--untracked-files=no'])) !== '') {
-    process.stderr.write('gate-power: commit your changes first: fixtures are built on HEAD\n');
-    process.exit(2);
+    refuse('commit your changes first: fixtures are built on HEAD');
   }
   if (values.record !== undefined && !values.resume && (existsSync(RECORD) || existsSync(REPORT))) {
     // A fresh count would overwrite a named record's runs: the main record is rewritten by design, a named one never.
@@ -181,11 +175,7 @@ async function countCampaign(): Promise<void> {
       resumed.windowsPerProcess !== windowsPerProcess ||
       !Array.isArray(resumed.outcomes))
   ) {
-    process.stderr.write(
-      'gate-power: --resume continues a campaign of the same HEAD, --runs, --self and --windows; ' +
-        `${RECORD} holds another\n`,
-    );
-    process.exit(2);
+    refuse(`--resume continues a campaign of the same HEAD, --runs, --self and --windows; ${RECORD} holds another`);
   }
   const done = new Set((resumed?.outcomes ?? []).map((run) => scenarioLabel(run.scenario, run.k)));
   const headLanes = selfLanes ?? resumed?.selfLanes;
@@ -263,11 +253,10 @@ async function countCampaign(): Promise<void> {
     }
   }
   if (broken.length > 0) {
-    process.stderr.write(
-      'gate-power: fixtures that build but do not run (re-fit them to the code they target):\n' +
-        broken.map((line) => `  ${line}\n`).join(''),
+    refuse(
+      'fixtures that build but do not run (re-fit them to the code they target):\n' +
+        broken.map((line) => `  ${line}`).join('\n'),
     );
-    process.exit(2);
   }
 
   const outcomes: JudgedRun[] = judgeRuns(resumed?.outcomes ?? [], baseline);
@@ -414,12 +403,11 @@ function writeReport(counting: Counting, outcomes: readonly JudgedRun[]): string
   };
   const fixtureByName = new Map(FIXTURES.map((fixture) => [fixture.name, fixture]));
   const covered = WALKED_PLACES.filter(isCovered);
+  const recordFlag = counting.record === undefined ? '' : ` --record ${counting.record}`;
   const command =
-    `npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}` +
-    (counting.record === undefined ? '' : ` --record ${counting.record}`) +
+    `npx tsx scripts/gate-power.ts --runs ${runs} --self ${selfRuns} --windows ${windowsPerProcess}${recordFlag}` +
     (counting.selfLanes === undefined ? '' : ` --self-lanes ${counting.selfLanes.join(',')}`) +
     (counting.only === undefined ? '' : ` --only ${counting.only}`);
-  const recordFlag = counting.record === undefined ? '' : ` --record ${counting.record}`;
   const judgedAgain = values['judge-only']
     ? ` again by \`npx tsx scripts/gate-power.ts --judge-only${recordFlag}\`, ${new Date().toISOString()}`
     : '';
