@@ -199,6 +199,47 @@ describe('the same array object, mutated, is re-derived (turn)', () => {
     );
   });
 
+  it('the array is copied before it is read: a getter that edits it mid-read changes nothing until next turn', async () => {
+    const { provider, handlers } = sameArrayProvider();
+    const { kernel } = makeWorld({ providers: [provider] });
+    for (let t = 0; t < 3; t++) await turn(kernel, context({ turn: `w${t}` }));
+    const sneaked = handlerFor(
+      tool({ name: 'docs.sneaked', source: 'provider:host', ceilingPath: ['area1'] }).definition,
+      'same',
+    );
+    const third = handlers[3]!;
+    let reads = 0;
+    // The fourth handler's definition is read through a getter that, on its first read, puts another tool at the ninth.
+    handlers[3] = {
+      ...third,
+      get definition() {
+        if (reads++ === 0) handlers[8] = sneaked;
+        return third.definition;
+      },
+    };
+    const names = async (t: string) =>
+      (await turn(kernel, context({ turn: t }))).listed.tools.map((d) => d.name).filter((n) => n.startsWith('docs.'));
+    const during = await names('edited-mid-read');
+    expect(reads).toBeGreaterThan(0);
+    expect(during).toContain('docs.t008');
+    expect(during).not.toContain('docs.sneaked');
+    const next = await names('next');
+    expect(next).toContain('docs.sneaked');
+    expect(next).not.toContain('docs.t008');
+  });
+
+  it('an unchanged answer is counted as read: every entry validated, every definition reused, none read', async () => {
+    const { provider } = sameArrayProvider();
+    const { kernel } = makeWorld({ providers: [provider] });
+    for (let t = 0; t < 3; t++) await turn(kernel, context({ turn: `w${t}` }));
+    const { entriesValidated, definitionsReused, definitionsRead, definitionsCompiled } = kernel.counters;
+    await turn(kernel, context({ turn: 'unchanged' }));
+    expect(kernel.counters.entriesValidated - entriesValidated).toBe(TOOLS);
+    expect(kernel.counters.definitionsReused - definitionsReused).toBe(TOOLS);
+    expect(kernel.counters.definitionsRead - definitionsRead).toBe(0);
+    expect(kernel.counters.definitionsCompiled - definitionsCompiled).toBe(0);
+  });
+
   it('a handler that loses its invoke in place is refused by name, as registration refuses it', async () => {
     const { provider, handlers } = sameArrayProvider();
     const { kernel } = makeWorld({ providers: [provider] });

@@ -3,9 +3,10 @@ import type { ToolDefinition, ToolHandler } from '../contracts/index.js';
 import type { KernelCounters } from '../observability/counters.js';
 import type { AskedAnswer, HeldAnswer } from '../registry/answer-table.js';
 import type { DefinitionStore } from '../registry/definition-store.js';
-import { InvalidToolHandler, requireFunctions } from '../registry/tool-registry.js';
+import { InvalidToolHandler, hasFunctions, requireFunctions } from '../registry/tool-registry.js';
 
 const OBJECT_PROTOTYPE = Object.prototype;
+const ARRAY_SLICE = Array.prototype.slice;
 const hasOwn = Object.prototype.hasOwnProperty;
 
 function ownData(object: object, key: string | number): boolean {
@@ -36,10 +37,11 @@ function isSealedHandler(handler: object): boolean {
  * 1. the very array, frozen, its elements data properties, its every
  *    handler sealed and every definition taken as a value: nothing in it
  *    can have changed, so it is that answer, unread (O(1));
- * 2. otherwise, position by position: the handler's functions are checked
- *    (as registration checks them) and its definition is compared by
- *    identity with the object at that position last time, when that object
- *    was taken as a value (frozen plain JSON: its content cannot have moved);
+ * 2. otherwise, position by position over a copy of the array taken first:
+ *    the handler's functions are checked (as registration checks them) and
+ *    its definition is compared by identity with the object at that position
+ *    last time, when that object was taken as a value (frozen plain JSON: its
+ *    content cannot have moved), runs of such positions in a loop of their own;
  * 3. only a definition that is not that object is admitted by content
  *    (`DefinitionStore.admit`: by identity, member by member, or by text).
  *
@@ -68,7 +70,11 @@ export function admitAsked(
   // run code).
   const frozenList = Object.isFrozen(list) && !types.isProxy(list);
   let sealed = frozenList;
-  const handlers: ToolHandler[] = [];
+  // Any other array is copied before it is read, and the copy is what is read and kept (ADR 0077): a getter run while
+  // reading (a handler's `definition`, a function) cannot change what this turn serves, and one copy of the array is
+  // cheaper than appending each handler to a new one as it is read.
+  const source = frozenList ? list : (ARRAY_SLICE.call(list) as unknown[]);
+  const handlers: ToolHandler[] = frozenList ? [] : (source as ToolHandler[]);
   // Copied from last time's at the first position that differs, written over from there; until then last time's stand.
   let definitions: ToolDefinition[] | undefined;
   let raws: (object | undefined)[] | undefined;
@@ -80,9 +86,35 @@ export function admitAsked(
     charsAt = [];
   }
   let chars = 0;
+  const lastRaws = previous === undefined ? NOTHING : previous.raws;
+  const lastChars = previous === undefined ? NOTHING : previous.charsAt;
+  const end = length < known ? length : known;
   for (let i = 0; i < length; i++) {
+    // A run of positions that give the object taken there last time, in a loop that does nothing else (ADR 0077): each
+    // handler checked as registration checks it, its definition compared by identity. What is copied from last time
+    // already holds these positions' definitions.
+    const from = i;
+    for (; i < end; i++) {
+      const handler = source[i] as ToolHandler;
+      if (handler === null || typeof handler !== 'object') break;
+      const raw = lastRaws[i];
+      if (raw === undefined || handler.definition !== raw || !hasFunctions(handler)) break;
+      if (frozenList) {
+        handlers.push(handler);
+        if (sealed) sealed = ownData(list, i) && isSealedHandler(handler);
+      }
+      chars += lastChars[i]!;
+      if (chars > room) {
+        counters.entriesValidated += i + 1 - from;
+        counters.definitionsReused += i + 1 - from;
+        throw tooLarge();
+      }
+    }
+    counters.entriesValidated += i - from;
+    counters.definitionsReused += i - from;
+    if (i === length) break;
     counters.entriesValidated++;
-    const handler = list[i] as ToolHandler;
+    const handler = source[i] as ToolHandler;
     if (handler === null || typeof handler !== 'object')
       throw new InvalidToolHandler('a tool handler must be an object');
     const raw: unknown = handler.definition;
@@ -106,7 +138,7 @@ export function admitAsked(
       taken = store.takenAsValue(raw) ? (raw as object) : undefined;
     }
     requireFunctions(handler);
-    handlers.push(handler);
+    if (frozenList) handlers.push(handler);
     if (definitions === undefined && (definition !== previous!.definitions[i] || taken !== previous!.raws[i])) {
       // Whole copies, written over from here on: `slice` of a frozen array takes V8's generic path, ~28 ns an element
       // against ~0.5 ns for a spread (node 20, 2,000 elements; ADR 0074).

@@ -68,18 +68,23 @@ function registerMeasured(handler: ToolHandler): { entry: RegisteredTool; chars:
 
 /** Throws InvalidToolHandler unless the handler's functions are functions (resolveRequirement may be absent). */
 export function requireFunctions(handler: ToolHandler): void {
-  // The common case read with constant keys (monomorphic loads), once per provider tool per turn; the named refusal
-  // only when it fails.
-  const resolve = handler.resolveRequirement;
-  if (
-    typeof handler.parseArguments === 'function' &&
-    typeof handler.invoke === 'function' &&
-    (resolve === undefined || typeof resolve === 'function')
-  )
-    return;
+  if (hasFunctions(handler)) return;
   requireFunction(handler, 'parseArguments', false);
   requireFunction(handler, 'invoke', false);
   requireFunction(handler, 'resolveRequirement', true);
+}
+
+/**
+ * Whether `handler` has the functions registration requires. The common case read with constant keys (monomorphic
+ * loads), once per provider tool per turn; `requireFunctions` names what is wrong when it fails.
+ */
+export function hasFunctions(handler: ToolHandler): boolean {
+  const resolve = handler.resolveRequirement;
+  return (
+    typeof handler.parseArguments === 'function' &&
+    typeof handler.invoke === 'function' &&
+    (resolve === undefined || typeof resolve === 'function')
+  );
 }
 
 /** The entry: a frozen definition and this handler's functions, called on the handler. */
