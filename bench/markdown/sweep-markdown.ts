@@ -253,9 +253,11 @@ export function checkSweepTargets(results: SweepResults): SweepTarget[] {
       'open',
     ),
   );
-  // Still open although the sweep at 0217cb9 met it (1.10×): the same two points by `runPoint` read 1.15×, 1.20×
-  // and 1.29× (loaded, 2 shared cores) — a reading that straddles its bound, which ADR 0063 never fails on, and a
-  // cache effect of walking 10,000 fresh handlers a turn, not more work per call (ADR 0018's callgrind; ADR 0074).
+  // Still open although the sweeps at 0217cb9 and 8f8943e met it (1.10×, 1.09×): the same two points by `runPoint`
+  // read 1.15×, 1.20× and 1.29× at 0217cb9 (loaded, 2 shared cores) and 0.63×, 1.11×, 1.11× at 8f8943e (quiet; the
+  // 1-tool point's p50 moved 4.1–7.6 µs between processes) — readings that straddle the bound, which ADR 0063 never
+  // fails on; what remains is a cache effect of walking 10,000 fresh handlers a turn, not more work per call (ADR
+  // 0018's callgrind; ADR 0074).
   targets.push(callTarget(results, true, without, 'open'));
   const atLeast50 = results.sdk.filter((s) => s.tools >= 50);
   targets.push({
