@@ -7,7 +7,14 @@
 import { escapeMarkdown, markdownCode } from '../../src/conformance/index.js';
 import { markdownTable } from 'markdown-table';
 import type { SweepPoint, SweepResults } from '../results/sweep-schema.js';
-import { formatInteger, formatLoadAverage, formatMicrosOrMillis as us, formatRatio } from '../format/index.js';
+import {
+  formatBytes,
+  formatFixed,
+  formatInteger,
+  formatLoadAverage,
+  formatMicrosOrMillis as us,
+  formatRatio,
+} from '../format/index.js';
 
 /** A table whose first column names the row and whose figures are right-aligned. */
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -39,6 +46,79 @@ const POINT_HEADER = [
   'amortized / call p50',
   'turns',
 ];
+
+/**
+ * Bytes a provider tool adds to a turn's allocation between two points of one curve: the slope of the allocation
+ * against N. Equal slopes on the two stretches of a curve mean allocation linear in N.
+ */
+function bytesPerTool(from: SweepPoint, to: SweepPoint): number | undefined {
+  if (from.garbage === undefined || to.garbage === undefined || to.tools === from.tools) return undefined;
+  return (to.garbage.allocatedBytesPerTurn - from.garbage.allocatedBytesPerTurn) / (to.tools - from.tools);
+}
+
+/**
+ * What a turn allocates and collects along each `turn` N curve (the kind named per row), counted in a pass after
+ * each point's timed turns; then, per kind, the bytes each provider tool adds between successive points.
+ */
+function pushGarbage(out: string[], results: SweepResults): void {
+  const kinds = [
+    { label: 'with a change signal', unsignalled: false },
+    { label: 'without a change signal', unsignalled: true },
+  ];
+  const curves = kinds.map(({ label, unsignalled }) => ({
+    label,
+    points: results.points
+      .filter(
+        (p) =>
+          p.axis === 'tools' &&
+          p.strategy === 'turn' &&
+          (p.changeSignal === false) === unsignalled &&
+          p.garbage !== undefined,
+      )
+      .sort((a, b) => a.tools - b.tools),
+  }));
+  if (curves.every((curve) => curve.points.length === 0)) return;
+  out.push('');
+  out.push('### What a turn allocates, `turn` (P = 1, C = 27, G = 6)');
+  out.push('');
+  out.push(
+    "After each point's timed turns, a pass of its own under V8's `GCProfiler` (bench/scale/garbage-pass.ts), so " +
+      "no timed figure carries the profiler: bytes allocated on V8's heap per turn (the heap's growth between " +
+      'collections), young-generation collections (scavenges) and full collections per turn, and the time V8 ' +
+      'reports they took. A superlinear term from allocation or collection would show as bytes per added tool ' +
+      'growing along the curve, or as full collections appearing at large N.',
+  );
+  out.push('');
+  const rows = curves.flatMap(({ label, points }) =>
+    points.map((p, i) => {
+      const g = p.garbage!;
+      const slope = i === 0 ? undefined : bytesPerTool(points[i - 1]!, p);
+      return [
+        `${label}, N = ${formatInteger(p.tools)}`,
+        formatBytes(g.allocatedBytesPerTurn),
+        slope === undefined ? '—' : `${formatInteger(slope)} B`,
+        formatFixed(g.minorPerTurn, 3),
+        formatFixed(g.majorPerTurn, 3),
+        us(g.pauseUsPerTurn),
+        String(g.turns),
+      ];
+    }),
+  );
+  out.push(
+    table(
+      [
+        'provider kind, N',
+        'allocated / turn',
+        'per tool added since the last point',
+        'scavenges / turn',
+        'full collections / turn',
+        'collection time / turn',
+        'turns',
+      ],
+      rows,
+    ),
+  );
+}
 
 /** One N curve under its heading: a row per point, then its fitted log–log slopes when it has any. */
 function pushToolsCurve(
@@ -406,6 +486,7 @@ export function renderSweepMarkdown(results: SweepResults): string {
     });
     out.push(table(['provider kind, point', ...POINT_HEADER], rows));
   }
+  pushGarbage(out, results);
   for (const axis of ['providers', 'calls', 'grants'] as const) {
     const rows = results.points.filter((p) => p.axis === axis).sort((a, b) => a.tools - b.tools || a[axis] - b[axis]);
     if (rows.length === 0) continue;

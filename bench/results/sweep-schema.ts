@@ -56,6 +56,19 @@ const SweepPointSchema = z.object({
   servedTools: z.number().int().nonnegative(),
   derivationsPerTurn: measured,
   definitionsCompiledPerTurn: measured,
+  /**
+   * What a turn allocated on V8's heap and what the collector did, counted in a pass of its own after the timed turns
+   * (bench/scale/garbage-pass.ts); `turn` points only, absent in files from before it.
+   */
+  garbage: z
+    .object({
+      turns: z.number().int().positive(),
+      allocatedBytesPerTurn: measured,
+      minorPerTurn: measured,
+      majorPerTurn: measured,
+      pauseUsPerTurn: measured,
+    })
+    .optional(),
 });
 export type SweepPoint = z.infer<typeof SweepPointSchema>;
 

@@ -32,6 +32,8 @@ import { TURN_ATTEMPTS } from '../world/workload.js';
 import { buildScaleKernel } from '../world/scale-world.js';
 import type { ScaleShape } from '../world/scale-world.js';
 import { roundTo } from '../format/index.js';
+import { garbagePass } from './garbage-pass.js';
+import type { GarbageBudget, GarbageFigures } from './garbage-pass.js';
 
 export interface PointSpec extends ScaleShape {
   readonly strategy: CatalogueStrategyName;
@@ -47,6 +49,8 @@ export interface PointBudget {
   readonly minTurns: number;
   readonly maxTurns: number;
   readonly budgetMs: number;
+  /** After the timed turns, a pass of this many turns counts allocation and collections (absent: none). */
+  readonly garbage?: GarbageBudget;
 }
 
 export interface PointFigures {
@@ -63,6 +67,8 @@ export interface PointFigures {
   readonly servedTools: number;
   readonly derivationsPerTurn: number;
   readonly definitionsCompiledPerTurn: number;
+  /** What a turn allocated and collected, counted apart from the timed turns (when the budget asked for it). */
+  readonly garbage?: GarbageFigures;
 }
 
 const round = (value: number): number => roundTo(value, 3);
@@ -164,6 +170,15 @@ export async function runPoint(
     measured++;
     onTurn?.(measured);
   }
+  const derivationsPerTurn = (kernel.counters.derivations - before.derivations) / measured;
+  const definitionsCompiledPerTurn = (kernel.counters.definitionsCompiled - before.compiled) / measured;
+  const garbage =
+    budget.garbage === undefined
+      ? undefined
+      : await garbagePass(async () => {
+          await oneTurn(kernel, turn++, spec.calls, path);
+          audit.clear();
+        }, budget.garbage);
   return {
     warmupTurns,
     turns: measured,
@@ -175,7 +190,8 @@ export async function runPoint(
     amortizedP50Us: p(amortized, 50),
     turnP50Us: p(whole, 50),
     servedTools: served,
-    derivationsPerTurn: (kernel.counters.derivations - before.derivations) / measured,
-    definitionsCompiledPerTurn: (kernel.counters.definitionsCompiled - before.compiled) / measured,
+    derivationsPerTurn,
+    definitionsCompiledPerTurn,
+    ...(garbage === undefined ? {} : { garbage }),
   };
 }

@@ -67,7 +67,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
       });
       continue;
     }
-    const figures = await runPoint(spec, plan.budget);
+    const figures = await runPoint(
+      spec,
+      point.strategy === 'turn' ? { ...plan.budget, garbage: plan.garbage } : plan.budget,
+    );
     points.push({ ...point, frozenDefinitions: false, ...figures });
   }
   progress.phase('sdk side by side');

@@ -8,6 +8,7 @@
  */
 import { MAX_GRANTS } from '../../src/kernel/index.js';
 import type { StrategyName } from '../results/results-schema.js';
+import type { GarbageBudget } from './garbage-pass.js';
 
 type SweepAxis = 'tools' | 'providers' | 'calls' | 'grants' | 'changed';
 
@@ -36,6 +37,11 @@ export interface SweepPlan {
     readonly maxTurns: number;
     readonly budgetMs: number;
   };
+  /**
+   * The pass after each `turn` point's timed turns that counts what a turn allocates and collects (garbage-pass.ts);
+   * `rederive` and `shared` points, whose turns at large N take seconds, have none.
+   */
+  readonly garbage: GarbageBudget;
   /** A strategy whose probe turn at a point takes longer than this is skipped there, with the time in the reason. */
   readonly turnCeilingMs: number;
 }
@@ -97,6 +103,7 @@ export function planSweep(quick: boolean): SweepPlan {
     budget: quick
       ? { warmupTurns: 2, settleTurns: 400, settleMs: 300, minTurns: 5, maxTurns: 60, budgetMs: 250 }
       : { warmupTurns: 3, settleTurns: 4000, settleMs: 2000, minTurns: 10, maxTurns: 400, budgetMs: 1500 },
+    garbage: quick ? { minTurns: 3, maxTurns: 50, budgetMs: 100 } : { minTurns: 10, maxTurns: 400, budgetMs: 500 },
     turnCeilingMs: quick ? 3000 : 8000,
   };
 }

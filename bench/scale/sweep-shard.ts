@@ -57,7 +57,14 @@ export function pointKey(
  * and how long it measures each point. Shards agree on it or cannot be merged.
  */
 export function planId(plan: SweepPlan): string {
-  const identity = JSON.stringify([plan.points, plan.refused, plan.sdkTools, plan.budget, plan.turnCeilingMs]);
+  const identity = JSON.stringify([
+    plan.points,
+    plan.refused,
+    plan.sdkTools,
+    plan.budget,
+    plan.garbage,
+    plan.turnCeilingMs,
+  ]);
   return createHash('sha256').update(identity).digest('hex').slice(0, 12);
 }
 
