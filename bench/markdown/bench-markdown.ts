@@ -35,6 +35,8 @@ import { BLOCK_TURNS } from '../staircase/strategy-blocks.js';
 import type { TargetCheck } from '../verdicts/targets.js';
 import { PAIRED_TARGETS, lastChangeLine } from '../verdicts/paired-targets.js';
 import { bar, stackedBar } from './text-bars.js';
+import { TILE_MEANINGS, TILE_NAMES } from '../transports/call-tiles.js';
+import type { TileName } from '../transports/call-tiles.js';
 
 /** Where the published figures came from, as the report prints it (a path relative to the repository). */
 export type AnchorsForReport =
@@ -695,6 +697,7 @@ function transportsSection(results: MeasuredResults): string {
     ),
     pairedTable(bench.transports),
     insideTable(bench.transports),
+    tilesTable(bench.transports),
     httpLayerText(bench.httpLayer),
     recordWritesText(bench.recordWrites),
     transportBars(bench),
@@ -909,6 +912,62 @@ function insideTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transp
       ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
   ].join('\n');
+}
+
+/**
+ * Each tiled transport's call cut into its five stretches (call-tiles.ts), costlab beside the floor: where the next µs
+ * of costlab's excess over the floor is.
+ */
+function tilesTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transports']): string {
+  const tiled = rows.filter((row) => row.tiles !== undefined);
+  if (tiled.length === 0) return '';
+  return tiled
+    .map((row) => {
+      const { costlab, floor } = row.tiles!;
+      const sum = (figures: Record<TileName, number>): number =>
+        roundUs(TILE_NAMES.reduce((total, name) => total + figures[name], 0));
+      return [
+        '',
+        `The ${row.transport} call, tiled (\`bench/transports/call-tiles.ts\`), from the same pass: clock marks at ` +
+          `the client's call, at the server transport's request in and response out, and at the mediated call's ` +
+          `start and end cut every call into five stretches that sum to it exactly. The means tile the mean call; ` +
+          `the p50s, each over the calls, need not sum to the call's p50.`,
+        '',
+        table(
+          [
+            'stretch',
+            'costlab p50 (µs)',
+            'floor p50 (µs)',
+            'costlab − floor, p50 (µs)',
+            'costlab mean (µs)',
+            'floor mean (µs)',
+            'costlab − floor, mean (µs)',
+          ],
+          [
+            ...TILE_NAMES.map((name) => [
+              TILE_MEANINGS[name],
+              us(costlab.p50Us[name]),
+              us(floor.p50Us[name]),
+              signed(roundUs(costlab.p50Us[name] - floor.p50Us[name])),
+              us(costlab.meanUs[name]),
+              us(floor.meanUs[name]),
+              signed(roundUs(costlab.meanUs[name] - floor.meanUs[name])),
+            ]),
+            [
+              `the five summed (${formatCount(Math.min(costlab.n, floor.n))} calls a side)`,
+              us(sum(costlab.p50Us)),
+              us(sum(floor.p50Us)),
+              signed(roundUs(sum(costlab.p50Us) - sum(floor.p50Us))),
+              us(sum(costlab.meanUs)),
+              us(sum(floor.meanUs)),
+              signed(roundUs(sum(costlab.meanUs) - sum(floor.meanUs))),
+            ],
+          ],
+          ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+        ),
+      ].join('\n');
+    })
+    .join('\n');
 }
 
 function microSection(results: MeasuredResults): string {

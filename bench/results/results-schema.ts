@@ -272,6 +272,21 @@ const PairedDifferenceSchema = z
   .refine((d) => d.loUs <= d.medianUs && d.medianUs <= d.hiUs, { message: 'the median lies inside its interval' });
 
 /** One transport: tools/call timed at the SDK client on each side, the sides' order rotating per round. */
+const TileFiguresSchema = z.object({
+  clientOut: z.number().finite(),
+  protocolIn: z.number().finite(),
+  call: z.number().finite(),
+  protocolOut: z.number().finite(),
+  clientIn: z.number().finite(),
+});
+
+/** Each stretch of a tiled call (µs): its p50 and its mean over the calls; the means sum to the mean call. */
+const TileStatsSchema = z.object({
+  n: z.number().int().positive(),
+  p50Us: TileFiguresSchema,
+  meanUs: TileFiguresSchema,
+});
+
 const McpTransportRowSchema = z.object({
   transport: z.enum(MCP_TRANSPORT_NAMES),
   costlab: CallStatsSchema,
@@ -317,6 +332,11 @@ const McpTransportRowSchema = z.object({
       overFloorP50Us: z.number().finite(),
     })
     .optional(),
+  /**
+   * In memory, the same pass's calls cut into the five stretches that tile each one (bench/transports/call-tiles.ts:
+   * client out, protocol in, call, protocol out, client in), per side. Absent in older files and on other transports.
+   */
+  tiles: z.object({ costlab: TileStatsSchema, floor: TileStatsSchema }).optional(),
 });
 export type McpTransportRow = z.infer<typeof McpTransportRowSchema>;
 

@@ -20,6 +20,9 @@ export interface CallTarget {
 
 export class InsideCallTimer {
   readonly samples: number[] = [];
+  /** The clock at the latest timed call's start and end (the marks `call-tiles.ts` cuts a call at). */
+  lastStart = Number.NaN;
+  lastEnd = Number.NaN;
   readonly #targets: CallTarget[] = [];
   #timing = false;
 
@@ -47,10 +50,13 @@ export class InsideCallTimer {
         writable: true,
         value: async (...args: never[]): Promise<unknown> => {
           const t0 = performance.now();
+          this.lastStart = t0;
           try {
             return await original.apply(target, args);
           } finally {
-            samples.push((performance.now() - t0) * 1000);
+            const t1 = performance.now();
+            this.lastEnd = t1;
+            samples.push((t1 - t0) * 1000);
           }
         },
       });

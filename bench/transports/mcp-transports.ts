@@ -77,6 +77,8 @@ import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server
 import type { BareHttpServer } from './bare-sdk-server.js';
 import { floorSdkServer } from './floor-sdk-server.js';
 import { InsideCallTimer } from './inside-call-timer.js';
+import { TransportMarks, tileStats, tilesOf } from './call-tiles.js';
+import type { CallTiles } from './call-tiles.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
 import { blockMedian, pairedDifference, pairRounds } from './round-pairs.js';
 import { callStats } from '../staircase/call-stats.js';
@@ -151,6 +153,8 @@ interface Endpoint extends Omit<OpenedEndpoint, 'headers'> {
   readonly invokedRecords?: () => Promise<number>;
   /** For a side served in this process: its mediated call, timed from inside the server in a pass after the rounds. */
   readonly inside?: InsideCallTimer;
+  /** In memory: the SDK server whose transport the inside pass marks, to tile each call (call-tiles.ts). */
+  readonly tiledServer?: Server;
 }
 
 /** Everything opened so far, closed in reverse order of opening whatever happens. */
@@ -275,7 +279,15 @@ async function openCostlab(
       closers.add(() => connection.close());
       const inside = new InsideCallTimer();
       inside.add(bridge);
-      return { transport, side: 'costlab', client: connection.client, check, afterRound: () => audit.clear(), inside };
+      return {
+        transport,
+        side: 'costlab',
+        client: connection.client,
+        check,
+        afterRound: () => audit.clear(),
+        inside,
+        tiledServer: connection.server.server,
+      };
     }
     case 'stdio': {
       // As served by default: the trail is JSON lines on stderr (ADR 0013), read here as it comes.
@@ -419,7 +431,7 @@ async function openFloor(
       await client.connect(clientSide);
       const inside = new InsideCallTimer();
       inside.add(floor.turn);
-      return { transport, side: 'floor', client, check, afterRound: floor.clear, inside };
+      return { transport, side: 'floor', client, check, afterRound: floor.clear, inside, tiledServer: floor.server };
     }
     case 'stdio': {
       const { client, pid, trail } = await spawnStdioWithTrail(
@@ -660,27 +672,60 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     // tool handler awaits it, as many calls a side as the rounds measured, the two sides alternating by round's worth.
     // As many untimed calls go first: the timed `call` is an own property, a new hidden class for the object, and V8
     // drops the optimized code that assumed the old one; the timed half runs on code optimized again.
+    // In memory, the same pass also marks each server transport's request in and response out, which with the call's
+    // start and end cuts every call into the stretches that tile it (call-tiles.ts).
     const insideSamples = new Map<McpTransportName, { costlab: number[]; floor: number[] }>();
+    const tiledCalls = new Map<McpTransportName, { costlab: CallTiles[]; floor: CallTiles[] }>();
     for (const transport of transports) {
       const sides = endpoints.get(transport)!;
-      const timers = { costlab: sides.costlab.inside, floor: sides.floor.inside };
-      if (timers.costlab === undefined || timers.floor === undefined) continue;
+      const costlabTimer = sides.costlab.inside;
+      const floorTimer = sides.floor.inside;
+      if (costlabTimer === undefined || floorTimer === undefined) continue;
+      const timers = { costlab: costlabTimer, floor: floorTimer };
+      const servers = { costlab: sides.costlab.tiledServer?.transport, floor: sides.floor.tiledServer?.transport };
+      const marks =
+        servers.costlab !== undefined && servers.floor !== undefined
+          ? { costlab: new TransportMarks(), floor: new TransportMarks() }
+          : undefined;
+      const tiles = { costlab: [] as CallTiles[], floor: [] as CallTiles[] };
       timers.costlab.start();
       timers.floor.start();
+      if (marks !== undefined) {
+        marks.costlab.watch(servers.costlab!);
+        marks.floor.watch(servers.floor!);
+      }
       try {
         for (let round = 0; round < 2 * rounds; round++) {
-          if (round === rounds) for (const timer of [timers.costlab, timers.floor]) timer.samples.length = 0;
+          if (round === rounds) {
+            for (const timer of [timers.costlab, timers.floor]) timer.samples.length = 0;
+            tiles.costlab.length = 0;
+            tiles.floor.length = 0;
+          }
           for (const side of ['costlab', 'floor'] as const) {
-            for (let i = 0; i < callsPerRound; i++)
-              sides[side].check((await sides[side].client.callTool(TRANSPORT_CALL)) as CallToolResult);
+            for (let i = 0; i < callsPerRound; i++) {
+              const start = performance.now();
+              const result = (await sides[side].client.callTool(TRANSPORT_CALL)) as CallToolResult;
+              const end = performance.now();
+              sides[side].check(result);
+              if (marks === undefined) continue;
+              const { received, answered } = marks[side];
+              const { lastStart: callStart, lastEnd: callEnd } = timers[side];
+              const tiled = tilesOf({ start, received, callStart, callEnd, answered, end });
+              if (tiled === undefined)
+                throw new TransportBenchError(`${side} over ${transport}: a call's marks are missing or out of order`);
+              tiles[side].push(tiled);
+            }
             sides[side].afterRound?.();
           }
         }
       } finally {
+        marks?.costlab.unwatch();
+        marks?.floor.unwatch();
         timers.costlab.stop();
         timers.floor.stop();
       }
       insideSamples.set(transport, { costlab: timers.costlab.samples, floor: timers.floor.samples });
+      if (marks !== undefined) tiledCalls.set(transport, tiles);
     }
 
     // costlab's HTTP checks alone, after the rounds (ADR 0039).
@@ -720,6 +765,11 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
           if (timed === undefined) return {};
           const inside = { costlab: callStats(timed.costlab), floor: callStats(timed.floor) };
           return { inside: { ...inside, overFloorP50Us: roundUs(inside.costlab.p50Us - inside.floor.p50Us) } };
+        })(),
+        ...(() => {
+          const tiled = tiledCalls.get(transport);
+          if (tiled === undefined) return {};
+          return { tiles: { costlab: tileStats(tiled.costlab), floor: tileStats(tiled.floor) } };
         })(),
       };
     });

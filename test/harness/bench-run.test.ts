@@ -96,6 +96,11 @@ describe('costlab bench, a tiny run', () => {
         'in-memory',
         'http',
       ]);
+      // The in-memory call tiled: a row per stretch, then the five summed.
+      const tiled = markdown.slice(markdown.indexOf('The in-memory call, tiled'));
+      expect(tiled).toMatch(/^\| stretch \| costlab p50 \(µs\) \| floor p50 \(µs\) \|/m);
+      expect(tiled.match(/^\| (client out|protocol in|call|protocol out|client in):/gm)).toHaveLength(5);
+      expect(tiled).toMatch(/^\| the five summed \(\d+ calls a side\) \|/m);
       const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
       // Two paired targets per transport (ADR 0063): costlab − bare and costlab − the floor.
       expect(transportTargets.map((check) => check.paired?.id)).toEqual(
