@@ -199,7 +199,7 @@ describe('the same array object, mutated, is re-derived (turn)', () => {
     );
   });
 
-  it('the array is copied before it is read: a getter that edits it mid-read changes nothing until next turn', async () => {
+  it('the array is copied before it is read: a getter editing it mid-read changes nothing this turn', async () => {
     const { provider, handlers } = sameArrayProvider();
     const { kernel } = makeWorld({ providers: [provider] });
     for (let t = 0; t < 3; t++) await turn(kernel, context({ turn: `w${t}` }));
