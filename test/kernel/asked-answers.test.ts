@@ -8,7 +8,7 @@
  * (refused by the frozen object, or read afresh before it was frozen), a
  * mutated array is re-derived, never served stale, and nothing crosses users.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
 import { deepFreeze } from '../../src/kernel/internals.js';
 import type {
@@ -226,6 +226,46 @@ describe('the same array object, mutated, is re-derived (turn)', () => {
     const next = await names('next');
     expect(next).toContain('docs.sneaked');
     expect(next).not.toContain('docs.t008');
+  });
+
+  it('an array subclass cannot choose the copy: what was checked is what is called', async () => {
+    const { handlers } = sameArrayProvider();
+    const sneakedInvoke = vi.fn();
+    const sneaked = { ...handlers[5]!, invoke: sneakedInvoke };
+    // A container the host constructs, which answers the sixth handler honestly once and then with another.
+    class Lying {
+      constructor() {
+        let reads = 0;
+        return new Proxy([] as unknown[], {
+          get: (target, key, receiver) => (key === '5' && reads++ > 0 ? sneaked : Reflect.get(target, key, receiver)),
+        });
+      }
+    }
+    class HostList extends Array<ToolHandler> {
+      static override get [Symbol.species](): ArrayConstructor {
+        return Lying as unknown as ArrayConstructor;
+      }
+    }
+    const list = HostList.from(handlers);
+    const { kernel } = makeWorld({ providers: [{ id: 'subclass', listTools: async () => list }] });
+    for (let t = 0; t < 3; t++) {
+      const { listed, result } = await turn(kernel, context({ turn: `s${t}` }), 'docs.t005');
+      expect(listed.status).toBe('listed');
+      expect(result.status).toBe('succeeded');
+    }
+    expect(sneakedInvoke).not.toHaveBeenCalled();
+  });
+
+  it('a proxy whose length moves while it is read is refused by name, never half served', async () => {
+    const { handlers } = sameArrayProvider();
+    let asked = 0;
+    const list = new Proxy(handlers, {
+      get: (target, key, receiver) =>
+        key === 'length' ? target.length + (asked++ > 1 ? 1 : 0) : Reflect.get(target, key, receiver),
+    });
+    const { kernel } = makeWorld({ providers: [{ id: 'moving', listTools: async () => list }] });
+    const { listed } = await turn(kernel, context({ turn: 'm' }));
+    expect(listed).toMatchObject({ status: 'failed', code: 'tool_catalog_unavailable' });
   });
 
   it('an unchanged answer is counted as read: every entry validated, every definition reused, none read', async () => {

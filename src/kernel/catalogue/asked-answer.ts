@@ -6,7 +6,6 @@ import type { DefinitionStore } from '../registry/definition-store.js';
 import { InvalidToolHandler, hasFunctions, requireFunctions } from '../registry/tool-registry.js';
 
 const OBJECT_PROTOTYPE = Object.prototype;
-const ARRAY_SLICE = Array.prototype.slice;
 const hasOwn = Object.prototype.hasOwnProperty;
 
 function ownData(object: object, key: string | number): boolean {
@@ -68,13 +67,19 @@ export function admitAsked(
   }
   // A frozen array of data elements cannot answer differently next time (an accessor element could, and a proxy could
   // run code).
-  const frozenList = Object.isFrozen(list) && !types.isProxy(list);
+  const proxy = types.isProxy(list);
+  const frozenList = !proxy && Object.isFrozen(list);
   let sealed = frozenList;
   // Any other array is copied before it is read, and the copy is what is read and kept (ADR 0077): a getter run while
-  // reading (a handler's `definition`, a function) cannot change what this turn serves, and one copy of the array is
-  // cheaper than appending each handler to a new one as it is read.
-  const source = frozenList ? list : (ARRAY_SLICE.call(list) as unknown[]);
+  // reading (a handler's `definition`, a function) cannot change what this turn serves. A spread always makes a plain
+  // array of the kernel's own, whatever the list's class (`slice` would construct it through a species the host
+  // chooses), and copies an ordinary array in one pass.
+  const source = frozenList ? list : [...list];
   const handlers: ToolHandler[] = frozenList ? [] : (source as ToolHandler[]);
+  // What is read, and served, is the copy, of the length the provider's answer was counted at (a proxy may tell
+  // another each time it is asked).
+  const count = source.length;
+  if (count !== length) throw new InvalidToolHandler(`the list of tool handlers changed length while it was read`);
   // Copied from last time's at the first position that differs, written over from there; until then last time's stand.
   let definitions: ToolDefinition[] | undefined;
   let raws: (object | undefined)[] | undefined;
@@ -88,8 +93,8 @@ export function admitAsked(
   let chars = 0;
   const lastRaws = previous === undefined ? NOTHING : previous.raws;
   const lastChars = previous === undefined ? NOTHING : previous.charsAt;
-  const end = length < known ? length : known;
-  for (let i = 0; i < length; i++) {
+  const end = count < known ? count : known;
+  for (let i = 0; i < count; i++) {
     // A run of positions that give the object taken there last time, in a loop that does nothing else (ADR 0077): each
     // handler checked as registration checks it, its definition compared by identity. What is copied from last time
     // already holds these positions' definitions.
@@ -112,7 +117,7 @@ export function admitAsked(
     }
     counters.entriesValidated += i - from;
     counters.definitionsReused += i - from;
-    if (i === length) break;
+    if (i === count) break;
     counters.entriesValidated++;
     const handler = source[i] as ToolHandler;
     if (handler === null || typeof handler !== 'object')
@@ -155,15 +160,15 @@ export function admitAsked(
     chars += size;
     if (chars > room) throw tooLarge();
   }
-  if (definitions === undefined && length !== known) {
+  if (definitions === undefined && count !== known) {
     definitions = [...previous!.definitions];
     raws = [...previous!.raws];
     charsAt = [...previous!.charsAt];
   }
-  if (definitions !== undefined && definitions.length > length) {
-    definitions.length = length;
-    raws!.length = length;
-    charsAt!.length = length;
+  if (definitions !== undefined && definitions.length > count) {
+    definitions.length = count;
+    raws!.length = count;
+    charsAt!.length = count;
   }
   const answer: HeldAnswer = {
     definitions: definitions === undefined ? previous!.definitions : Object.freeze(definitions),
