@@ -46,8 +46,8 @@ export const command = defineCommand<BenchFlags>({
           'run never replaces the latest.json of a full run of the same commit.',
       )
       .option('--turns <n>', 'measured turns per strategy (default 3000; --quick 200)', positiveInteger)
-      .option('--warmup <w>', 'warm-up turns per strategy, discarded (default 2000; --quick 20)', nonNegativeInteger)
-      .option('--quick', 'CI-sized run, under 30 s')
+      .option('--warmup <w>', 'warm-up turns per strategy, discarded (default 2000, --quick too)', nonNegativeInteger)
+      .option('--quick', 'CI-sized run, under a minute')
       .option(
         '--out <dir>',
         'output directory (default: results/runs, git-ignored, so a run leaves the clone clean; in an installed ' +
