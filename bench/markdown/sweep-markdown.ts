@@ -61,18 +61,14 @@ function bytesPerTool(from: SweepPoint, to: SweepPoint): number | undefined {
  * each point's timed turns; then, per kind, the bytes each provider tool adds between successive points.
  */
 function pushGarbage(out: string[], results: SweepResults): void {
-  const kinds = [
-    { label: 'with a change signal', unsignalled: false },
-    { label: 'without a change signal', unsignalled: true },
-  ];
-  const curves = kinds.map(({ label, unsignalled }) => ({
+  const curves = PROVIDER_KINDS.map(({ label, signalled }) => ({
     label,
     points: results.points
       .filter(
         (p) =>
           p.axis === 'tools' &&
           p.strategy === 'turn' &&
-          (p.changeSignal === false) === unsignalled &&
+          (p.changeSignal !== false) === signalled &&
           p.garbage !== undefined,
       )
       .sort((a, b) => a.tools - b.tools),

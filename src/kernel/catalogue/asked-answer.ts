@@ -67,8 +67,7 @@ export function admitAsked(
   }
   // A frozen array of data elements cannot answer differently next time (an accessor element could, and a proxy could
   // run code).
-  const proxy = types.isProxy(list);
-  const frozenList = !proxy && Object.isFrozen(list);
+  const frozenList = !types.isProxy(list) && Object.isFrozen(list);
   let sealed = frozenList;
   // Any other array is copied before it is read, and the copy is what is read and kept (ADR 0077): a getter run while
   // reading (a handler's `definition`, a function) cannot change what this turn serves. A spread always makes a plain
