@@ -208,6 +208,17 @@ describe('the instant check', () => {
       }
     },
   );
+
+  it('refuses an empty instant in a process that has checked no instant yet (the remembered one starts empty)', async () => {
+    // A fresh copy of the module: its remembered last instant as a process starts. fast-check found this one (seed
+    // 859824924): `requestedAt: ''` passed the fast path, which zod refuses, while nothing valid had been seen.
+    vi.resetModules();
+    const fresh = await import('../../src/kernel/contracts/compiled-contracts.js');
+    const call = { id: 'c1', tool: 'files.read', arguments: {}, traceId: 't1', requestedAt: '' };
+    expect(fresh.safeParseToolCall(call).success).toBe(false);
+    expect(fresh.safeParseToolCall({ ...call, requestedAt: '2026-12-06T00:00:00Z' }).success).toBe(true);
+    expect(fresh.safeParseToolCall(call).success).toBe(false);
+  });
 });
 
 describe('compiled contracts agree with zod', () => {

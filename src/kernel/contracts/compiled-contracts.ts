@@ -34,9 +34,10 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 /**
  * The last instant string found valid. A turn's calls and results carry the
  * same `requestedAt`/`completedAt` over and over; a string equal to the last
- * one needs no check.
+ * one needs no check. None until one is found: an empty string here let `''`
+ * through as a valid instant until the process had checked a real one.
  */
-let lastInstant = '';
+let lastInstant: string | undefined;
 
 function isInstant(value: unknown): value is string {
   if (typeof value !== 'string') return false;
