@@ -624,6 +624,10 @@ const TRANSPORT_MEANING: Readonly<Record<string, string>> = {
     'Streamable HTTP on a 127.0.0.1 listener each, every side answering with JSON bodies (`enableJsonResponse`, ' +
     "ADR 0028); every client sends costlab's bearer execution token, which costlab checks (with body limits and " +
     "connection admission) and the other two ignore (ADR 0038); costlab's trail in memory, as the floor's is",
+  'http-node':
+    "as http, but costlab and the floor served on costlab's own transport on node:http (`NodeHttpServerTransport`, " +
+    "ADR 0078) and the bare SDK server on the SDK's, as a user of the SDK serves it: costlab − floor is costlab's " +
+    "excess on one transport, costlab − bare what costlab's server costs beside the SDK's own (no target judges it)",
 };
 
 function transportsSection(results: MeasuredResults): string {

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { PACKAGE_ROOT } from '../../src/package/index.js';
 import { tailLines } from '../process/stderr-tail.js';
+import type { HttpTransportKind } from '../../src/mcp/index.js';
 import { startBearerProxy } from './bearer-proxy.js';
 
 const CONFORMANCE_WORLD = 'bench/official-conformance/conformance-world.json';
@@ -26,10 +27,20 @@ export interface SelfServer {
   close(): Promise<void>;
 }
 
-export async function startSelfServer(): Promise<SelfServer> {
+export async function startSelfServer(transport: HttpTransportKind = 'sdk'): Promise<SelfServer> {
   const child = spawn(
     process.execPath,
-    ['bin/costlab.mjs', 'serve', '--http', '--world', CONFORMANCE_WORLD, '--audit', '/dev/null'],
+    [
+      'bin/costlab.mjs',
+      'serve',
+      '--http',
+      '--http-transport',
+      transport,
+      '--world',
+      CONFORMANCE_WORLD,
+      '--audit',
+      '/dev/null',
+    ],
     { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const stop = (): Promise<void> =>

@@ -253,9 +253,10 @@ export type FloorResult = z.infer<typeof FloorResultSchema>;
  * The MCP transports a tools/call is measured over, beside a bare SDK server and the floor
  * (bench/transports/mcp-transports.ts).
  * `stdio` is `costlab serve --stdio` as served by default (its trail on stderr); `stdio-audit-file` the same with
- * `--audit FILE`. Files written before the second stdio row have the first three only.
+ * `--audit FILE`. `http-node` is Streamable HTTP with costlab and the floor on costlab's own transport on node:http
+ * (ADR 0078), the bare SDK server on the SDK's. Files written before a row was added lack it.
  */
-export const MCP_TRANSPORT_NAMES = ['in-memory', 'stdio', 'stdio-audit-file', 'http'] as const;
+export const MCP_TRANSPORT_NAMES = ['in-memory', 'stdio', 'stdio-audit-file', 'http', 'http-node'] as const;
 export type McpTransportName = (typeof MCP_TRANSPORT_NAMES)[number];
 /**
  * costlab's server; the SDK's McpServer answering the same tool with no mediation; or the floor served over MCP

@@ -14,12 +14,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { NodeHttpServerTransport, decodeFrame } from '../../src/mcp/index.js';
+import type { HttpTransportKind } from '../../src/mcp/index.js';
 import { STATIC_TOOL_SPECS } from '../../src/world/index.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 
@@ -72,23 +76,38 @@ export interface SessionServer {
 /**
  * The bare server over Streamable HTTP on 127.0.0.1 (any free port): a
  * session per initialize request, each with its own server (`serve`, the
- * bare McpServer by default) and transport.
+ * bare McpServer by default) and transport: the SDK's, or costlab's on
+ * node:http (ADR 0078), which is handed the body decoded as costlab's
+ * McpHttpServer decodes it (`decodeFrame`), so a floor served over it is
+ * served the way costlab is.
  */
-export async function listenBareHttp(serve: () => SessionServer = bareSdkServer): Promise<BareHttpServer> {
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: SessionServer }>();
+export async function listenBareHttp(
+  serve: () => SessionServer = bareSdkServer,
+  kind: HttpTransportKind = 'sdk',
+): Promise<BareHttpServer> {
+  type SessionTransport = StreamableHTTPServerTransport | NodeHttpServerTransport;
+  const sessions = new Map<string, { transport: SessionTransport; server: SessionServer }>();
+  const badRequest = (res: ServerResponse, code: number, message: string): void =>
+    void res
+      .writeHead(400, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
   const http = createServer((req, res) => {
     void (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const text = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        body = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        res
-          .writeHead(400, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
-        return;
+      let body: JSONRPCMessage | undefined;
+      if (kind === 'node') {
+        const decoded = text === '' ? undefined : decodeFrame(text);
+        if (decoded !== undefined && 'error' in decoded)
+          return badRequest(res, decoded.error.error.code, decoded.error.error.message);
+        body = decoded?.message;
+      } else {
+        try {
+          body = text === '' ? undefined : (JSON.parse(text) as JSONRPCMessage);
+        } catch {
+          return badRequest(res, -32700, 'Parse error');
+        }
       }
       const sessionId = req.headers['mcp-session-id'];
       const known = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
@@ -96,21 +115,24 @@ export async function listenBareHttp(serve: () => SessionServer = bareSdkServer)
         await known.transport.handleRequest(req, res, body);
         return;
       }
-      if (req.method !== 'POST' || !isInitializeRequest(body)) {
-        res
-          .writeHead(400, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'no such session' } }));
-        return;
-      }
+      if (req.method !== 'POST' || !isInitializeRequest(body)) return badRequest(res, -32000, 'no such session');
       const server = serve();
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        // As costlab's server answers (ADR 0028): one JSON body per request, so both sides pay the same transport.
-        enableJsonResponse: true,
-        onsessioninitialized: (id) => {
-          sessions.set(id, { transport, server });
-        },
-      });
+      const onsessioninitialized = (id: string): void => void sessions.set(id, { transport, server });
+      const { port } = http.address() as AddressInfo;
+      const transport: SessionTransport =
+        kind === 'node'
+          ? new NodeHttpServerTransport({
+              sessionIdGenerator: () => randomUUID(),
+              allowedHosts: [`127.0.0.1:${port}`],
+              onsessioninitialized,
+            })
+          : new StreamableHTTPServerTransport({
+              sessionIdGenerator: () => randomUUID(),
+              // As costlab's server answers (ADR 0028): one JSON body per request, so both sides pay the same
+              // transport.
+              enableJsonResponse: true,
+              onsessioninitialized,
+            });
       transport.onclose = () => {
         if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
       };

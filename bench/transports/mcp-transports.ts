@@ -2,14 +2,15 @@
  * One tools/call over each MCP transport: costlab beside a bare SDK server,
  * and beside the floor served over MCP.
  *
- * Twelve endpoints are open at once — costlab, the bare SDK server
+ * Fifteen endpoints are open at once — costlab, the bare SDK server
  * (`bare-sdk-server.ts`) and the floor (`floor-sdk-server.ts`: the SDK's
  * Server answering through the minimal enforced mediation) over the
  * in-memory transport, over stdio twice (each side a real child process:
  * `costlab serve --stdio` with its default trail on stderr, then with
  * `--audit FILE`, each beside its own bare and floor children, the floor
- * writing its records the same way) and over Streamable HTTP (each its own
- * listener on 127.0.0.1, any free port) — and every round visits each
+ * writing its records the same way) and over Streamable HTTP twice (each its
+ * own listener on 127.0.0.1, any free port: on the SDK's server transport,
+ * then with costlab and the floor on costlab's own, ADR 0078) — and every round visits each
  * transport, the three sides in rotating order (each goes first in one
  * round of three), so load drift falls on all sides alike. Each call is
  * timed at the SDK client, request out to result in: every side pays the
@@ -299,10 +300,12 @@ async function openCostlab(
       const { client, pid } = await spawnCostlabStdio(closers, ['--audit', auditFile]);
       return { transport, side: 'costlab', client, pid, check, invokedRecords: () => countInvokedInFile(auditFile) };
     }
-    case 'http': {
+    case 'http':
+    case 'http-node': {
       const { kernel, audit } = buildReferenceKernel('turn');
       const inside = new InsideCallTimer();
       const server = await McpHttpServer.listen({
+        transport: transport === 'http-node' ? 'node' : 'sdk',
         openTurn: async (executionId) => {
           const bridge = await OpenToolBridge.open(kernel, {
             ...worldContext(0),
@@ -397,7 +400,10 @@ async function openBare(
       const { client, pid } = await connectStdio(closers, stdio, 'bare SDK server on stdio');
       return { transport, side: 'bare', client, pid, check };
     }
-    case 'http': {
+    // The bare server as the SDK serves it, on the SDK's own transport, on both HTTP rows: on http-node, costlab's
+    // figure less this is what costlab's own transport and mediation together cost beside it (ADR 0078).
+    case 'http':
+    case 'http-node': {
       const server = await listenBareHttp();
       const client = await connectToBareHttp(closers, server, headers);
       return {
@@ -450,15 +456,20 @@ async function openFloor(
       );
       return { transport, side: 'floor', client, pid, check, invokedRecords: () => countInvokedInFile(auditFile) };
     }
-    case 'http': {
+    // The floor on the transport costlab is served on, so costlab − floor is costlab's own excess on either.
+    case 'http':
+    case 'http-node': {
       const floors: FloorSdkServer[] = [];
       const inside = new InsideCallTimer();
-      const server = await listenBareHttp(() => {
-        const floor = floorSdkServer();
-        floors.push(floor);
-        inside.add(floor.turn);
-        return floor.server;
-      });
+      const server = await listenBareHttp(
+        () => {
+          const floor = floorSdkServer();
+          floors.push(floor);
+          inside.add(floor.turn);
+          return floor.server;
+        },
+        transport === 'http-node' ? 'node' : 'sdk',
+      );
       const client = await connectToBareHttp(closers, server, headers);
       return {
         transport,

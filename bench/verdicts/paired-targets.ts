@@ -262,14 +262,23 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
       bound: { atMost: 5 },
       unit: 'µs',
       history: [
-        {
-          date: '2026-12-03',
-          adr: '0063',
-          to: overFloor,
-          why:
-            'the serving-at-the-floor goal (costlab within 5 µs of the least mediation on every transport), ' +
-            'judged paired',
-        },
+        transport === 'http-node'
+          ? {
+              date: '2026-12-06',
+              adr: '0078',
+              to: overFloor,
+              why:
+                "the serving-at-the-floor goal on costlab's own HTTP transport, the floor served on the same " +
+                'transport',
+            }
+          : {
+              date: '2026-12-03',
+              adr: '0063',
+              to: overFloor,
+              why:
+                'the serving-at-the-floor goal (costlab within 5 µs of the least mediation on every transport), ' +
+                'judged paired',
+            },
       ],
       read: (results) => {
         const found = row(results);
@@ -516,7 +525,11 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
       return reading(tail.share, steps.tailShareByTurn);
     },
   },
-  ...MCP_TRANSPORT_NAMES.flatMap(transportTargets),
+  // On http-node the bare SDK server is served on the SDK's transport and costlab on its own (ADR 0078): their
+  // difference is printed beside the others, not judged as what costlab adds on one transport.
+  ...MCP_TRANSPORT_NAMES.flatMap((transport) =>
+    transportTargets(transport).filter((target) => transport !== 'http-node' || !target.id.startsWith('mcp-added')),
+  ),
 ];
 
 /** Every paired target the results file has a reading of, judged. */

@@ -18,6 +18,8 @@ import { renderTextSweep, renderTextTable } from '../../src/conformance/index.js
 import { runConformance } from '../../src/conformance/index.js';
 import type { StrategyChoice } from '../../src/conformance/index.js';
 import { CATALOGUE_STRATEGIES } from '../../src/kernel/index.js';
+import { HTTP_TRANSPORT_KINDS } from '../../src/mcp/index.js';
+import type { HttpTransportKind } from '../../src/mcp/index.js';
 import { costlabCommit } from '../../bench/results/index.js';
 import { COMMITTED_RESULTS_DIR, LOCAL_RESULTS_DIR } from '../../bench/harness/index.js';
 import { oneOf, subsetOf } from '../../bench/command-line/index.js';
@@ -33,6 +35,7 @@ interface ConformanceFlags extends TargetFlags {
   readonly out?: string;
   readonly commitResults?: boolean;
   readonly official?: string | true;
+  readonly httpTransport: HttpTransportKind;
 }
 
 export const command = defineCommand<ConformanceFlags>({
@@ -61,6 +64,12 @@ export const command = defineCommand<ConformanceFlags>({
         '--official [url]',
         `run the official MCP suite (@modelcontextprotocol/conformance, Node 22 from npm when needed) against a ` +
           `Streamable HTTP URL; without one, against costlab serve --http`,
+      )
+      .option(
+        '--http-transport <kind>',
+        'with --official and no URL: the transport costlab serve --http serves with, sdk or node (ADR 0078)',
+        oneOf(HTTP_TRANSPORT_KINDS),
+        'sdk',
       )
       .addHelpText('after', '\nExits 1 when a gating cell is fail or not_exercised, 2 on a usage error.');
     addTargetOptions(command);

@@ -19,7 +19,8 @@ import { McpHttpServer } from '../../src/mcp/index.js';
 import { serveStdio } from '../../src/mcp/index.js';
 import { loadWorldConfig } from '../../src/world/index.js';
 import type { LiveExecution } from '../../src/mcp/index.js';
-import type { HttpLimits } from '../../src/mcp/index.js';
+import type { HttpLimits, HttpTransportKind } from '../../src/mcp/index.js';
+import { HTTP_TRANSPORT_KINDS } from '../../src/mcp/index.js';
 import { oneOf, portNumber, positiveInteger, positiveNumber } from '../../bench/command-line/index.js';
 import { defineCommand } from '../command.js';
 import { describeThrown } from '../../src/kernel/index.js';
@@ -39,6 +40,7 @@ interface ServeFlags {
   readonly maxConnections?: number;
   readonly headersTimeout?: number;
   readonly bodyTimeout?: number;
+  readonly httpTransport: HttpTransportKind;
   readonly conformanceWorld?: string;
 }
 
@@ -51,6 +53,7 @@ interface ServeOptions {
   readonly idleTimeoutMs: number;
   readonly tokenTtlMs: number;
   readonly limits: Partial<HttpLimits>;
+  readonly httpTransport: HttpTransportKind;
 }
 
 /**
@@ -144,6 +147,7 @@ async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise
     idleTimeoutMs: options.idleTimeoutMs,
     tokenTtlMs: options.tokenTtlMs,
     limits: options.limits,
+    transport: options.httpTransport,
     onInternalError: (error) =>
       say(
         `internal error answered as ` +
@@ -167,7 +171,10 @@ async function serveOverHttp(world: ServedWorld, options: ServeOptions): Promise
         .then(announce, (error: unknown) => say(`could not open a new execution: ${describeThrown(error)}`));
     },
   });
-  say(`world '${world.name}', strategy ${options.strategy}: serving MCP (Streamable HTTP) at ${server.url.href}`);
+  say(
+    `world '${world.name}', strategy ${options.strategy}: serving MCP (Streamable HTTP, ${options.httpTransport} ` +
+      `transport) at ${server.url.href}`,
+  );
   const { limits } = server;
   say(
     `limits: ${limits.maxConnections} connections, headers within ${limits.headersTimeoutMs} ms, bodies ` +
@@ -222,6 +229,12 @@ export const command = defineCommand<ServeFlags>({
         positiveNumber,
       )
       .option(
+        '--http-transport <kind>',
+        "HTTP: the server transport: sdk (the MCP SDK's) or node (costlab's, on node:http directly; ADR 0078)",
+        oneOf(HTTP_TRANSPORT_KINDS),
+        'sdk',
+      )
+      .option(
         '--conformance-world <condition>',
         'stdio: the conformance world armed by <condition> (spawned by `costlab conformance`)',
       )
@@ -254,6 +267,7 @@ export const command = defineCommand<ServeFlags>({
         ...(values.headersTimeout === undefined ? {} : { headersTimeoutMs: Math.round(values.headersTimeout * 1000) }),
         ...(values.bodyTimeout === undefined ? {} : { bodyTimeoutMs: Math.round(values.bodyTimeout * 1000) }),
       },
+      httpTransport: values.httpTransport,
     };
     const sink =
       options.audit === undefined ? new StreamAuditSink(process.stderr) : new JsonLinesFileSink(options.audit);

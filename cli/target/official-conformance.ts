@@ -14,10 +14,11 @@ import { startSelfServer } from '../../bench/official-conformance/index.js';
 import type { SelfServer } from '../../bench/official-conformance/index.js';
 import { parseTargetSpec } from '../../bench/own-server/index.js';
 import { progressLines } from '../../bench/progress/index.js';
+import type { HttpTransportKind } from '../../src/mcp/index.js';
 
 export async function runOfficial(
   official: string | true,
-  flags: { out: string; json?: boolean },
+  flags: { out: string; json?: boolean; httpTransport?: HttpTransportKind },
   argv: readonly string[],
 ): Promise<number> {
   const progress = progressLines('conformance --official');
@@ -35,8 +36,12 @@ export async function runOfficial(
   let self: SelfServer | undefined;
   try {
     if (official === true) {
-      progress('starting costlab serve --http over the conformance world, behind the loopback bearer proxy');
-      self = await startSelfServer();
+      const transport = flags.httpTransport ?? 'sdk';
+      progress(
+        `starting costlab serve --http (${transport} transport) over the conformance world, behind the loopback ` +
+          'bearer proxy',
+      );
+      self = await startSelfServer(transport);
     }
     const report = await runOfficialSuite({
       url: self?.url ?? (official as string),

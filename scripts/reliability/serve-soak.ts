@@ -10,6 +10,8 @@
  *       (one MCP session)
  *   npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=100000 --sessions=1000
  *       (sessions opened and closed with DELETE one after another)
+ *   npx tsx scripts/reliability/serve-soak.ts --transport=http --http-transport=node --calls=100000
+ *       (costlab's own HTTP transport, ADR 0078)
  *   npx tsx scripts/reliability/serve-soak.ts --transport=stdio --calls=100000
  *   npx tsx scripts/reliability/serve-soak.ts --transport=http --calls=1000 --body-bytes=3145728
  *       --node-flags=--max-old-space-size=256 --sample-every=100 --warmup=200
@@ -35,6 +37,7 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const { values } = parseArgs({
   options: {
     transport: { type: 'string', default: 'http' },
+    'http-transport': { type: 'string', default: 'sdk' },
     calls: { type: 'string', default: '100000' },
     sessions: { type: 'string', default: '1' },
     'sample-every': { type: 'string', default: '5000' },
@@ -48,6 +51,7 @@ const { values } = parseArgs({
   },
 });
 const transport = values.transport;
+const httpTransport = values['http-transport'];
 const CALLS = Number(values.calls);
 const SESSIONS = Number(values.sessions);
 const SAMPLE_EVERY = Number(values['sample-every']);
@@ -60,6 +64,7 @@ const root = values.root ?? REPO;
 const counts = [CALLS, SESSIONS, SAMPLE_EVERY, WARMUP, MAX_SLOPE, MAX_RSS_GROWTH, BODY_BYTES];
 if (
   (transport !== 'http' && transport !== 'stdio') ||
+  (httpTransport !== 'sdk' && httpTransport !== 'node') ||
   !counts.every((n) => Number.isSafeInteger(n) && n >= 0) ||
   SESSIONS < 1 ||
   SAMPLE_EVERY < 1 ||
@@ -68,7 +73,7 @@ if (
   WARMUP + 2 * SAMPLE_EVERY > CALLS
 ) {
   process.stderr.write(
-    'usage: serve-soak.ts --transport=http|stdio [--calls=N] [--sessions=S ' +
+    'usage: serve-soak.ts --transport=http|stdio [--http-transport=sdk|node] [--calls=N] [--sessions=S ' +
       'dividing N, http only] [--sample-every=K] [--warmup=W, W + 2K <= N] ' +
       '[--max-slope=B] [--max-rss-growth-mib=M] [--body-bytes=N] [--node-flags="..."]\n',
   );
@@ -80,7 +85,13 @@ const frame = callFrames(
   BODY_BYTES === 0 ? undefined : { path: ['projects', 'roadmap.md'], pad: 'x'.repeat(BODY_BYTES) },
 );
 const scratch = mkdtempSync(path.join(tmpdir(), 'costlab-serve-soak-'));
-const served = await startServe({ root, transport, audit: path.join(scratch, 'audit.jsonl'), nodeFlags });
+const served = await startServe({
+  root,
+  transport,
+  audit: path.join(scratch, 'audit.jsonl'),
+  nodeFlags,
+  ...(transport === 'http' ? { serveArgs: ['--http-transport', httpTransport] } : {}),
+});
 const started = Date.now();
 const samples: Array<HeapSample & { calls: number }> = [];
 const outcomes = new Map<string, number>();
@@ -154,7 +165,8 @@ const rssGrowth = judged.length === 0 ? Number.NaN : Math.max(...judged.map((s) 
 const completed = done === CALLS;
 const bounded = alive && completed && slope <= MAX_SLOPE && rssGrowth <= MAX_RSS_GROWTH;
 const command =
-  `npx tsx scripts/reliability/serve-soak.ts --transport=${transport} --calls=${CALLS}` +
+  `npx tsx scripts/reliability/serve-soak.ts --transport=${transport}` +
+  `${transport === 'http' && httpTransport !== 'sdk' ? ` --http-transport=${httpTransport}` : ''} --calls=${CALLS}` +
   `${SESSIONS === 1 ? '' : ` --sessions=${SESSIONS}`} --sample-every=${SAMPLE_EVERY} --warmup=${WARMUP}` +
   `${BODY_BYTES === 0 ? '' : ` --body-bytes=${BODY_BYTES}`}` +
   `${nodeFlags.length === 0 ? '' : ` --node-flags="${nodeFlags.join(' ')}"`}` +
@@ -164,6 +176,7 @@ const report = {
   commit: commitOf(root),
   machine: machine(),
   transport,
+  ...(transport === 'http' ? { httpTransport } : {}),
   sessions: SESSIONS,
   calls: { asked: CALLS, answered: done, outcomes: Object.fromEntries(outcomes) },
   server: { alive, exit },

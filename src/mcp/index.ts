@@ -11,8 +11,10 @@ export type { McpToolProviderOptions, UpstreamToolMapping } from './mcp-tool-pro
 export { connectInMemory, connectClientToBridge } from './transports/in-memory.js';
 export type { InMemoryConnection, InMemoryOptions } from './transports/in-memory.js';
 export { serveStdio } from './transports/stdio.js';
-export { McpHttpServer, MCP_PATH } from './transports/http.js';
-export type { HttpSessionServer, McpHttpServerOptions } from './transports/http.js';
+export { McpHttpServer, MCP_PATH, HTTP_TRANSPORT_KINDS } from './transports/http.js';
+export type { HttpSessionServer, HttpTransportKind, McpHttpServerOptions } from './transports/http.js';
+export { NodeHttpServerTransport } from './transports/node-http-transport.js';
+export type { NodeHttpServerTransportOptions } from './transports/node-http-transport.js';
 export { stdioClientConfig, httpClientConfig } from './client-config.js';
 /**
  * What the bench measures beside costlab's own server: the forwarding
@@ -24,6 +26,7 @@ export type { LiveExecution } from './execution-table.js';
 export { schemaArgumentParser } from './json-schema-arguments.js';
 export { StreamAuditSink } from './stream-audit-sink.js';
 export { setToolsCallHandler } from './tools-call-handler.js';
+export { decodeFrame } from './json-rpc-frames.js';
 export { ForwardingTransport } from './transports/forwarding-transport.js';
 export { httpClientTransport } from './transports/http-client.js';
 export type { HttpLimits } from './transports/http-limits.js';

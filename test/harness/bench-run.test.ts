@@ -75,7 +75,13 @@ describe('costlab bench, a tiny run', () => {
       'and the floor, and reports it as a table and a target per transport',
     () => {
       const bench = written.mcpTransports!;
-      expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'stdio-audit-file', 'http']);
+      expect(bench.transports.map((row) => row.transport)).toEqual([
+        'in-memory',
+        'stdio',
+        'stdio-audit-file',
+        'http',
+        'http-node',
+      ]);
       expect(bench.primingCalls).toBe(2);
       expect(bench.rounds).toBe(2);
       for (const row of bench.transports)
@@ -95,6 +101,7 @@ describe('costlab bench, a tiny run', () => {
       expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual([
         'in-memory',
         'http',
+        'http-node',
       ]);
       // The in-memory call tiled: a row per stretch, then the five summed.
       const tiled = markdown.slice(markdown.indexOf('The in-memory call, tiled'));
@@ -102,9 +109,14 @@ describe('costlab bench, a tiny run', () => {
       expect(tiled.match(/^\| (client out|protocol in|call|protocol out|client in):/gm)).toHaveLength(5);
       expect(tiled).toMatch(/^\| the five summed \(\d+ calls a side\) \|/m);
       const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
-      // Two paired targets per transport (ADR 0063): costlab − bare and costlab − the floor.
+      // Two paired targets per transport (ADR 0063): costlab − bare and costlab − the floor; on http-node, where the
+      // bare server is on the SDK's transport and costlab on its own, only costlab − the floor (ADR 0078).
       expect(transportTargets.map((check) => check.paired?.id)).toEqual(
-        bench.transports.flatMap((row) => [`mcp-added:${row.transport}`, `mcp-over-floor:${row.transport}`]),
+        bench.transports.flatMap((row) =>
+          row.transport === 'http-node'
+            ? ['mcp-over-floor:http-node']
+            : [`mcp-added:${row.transport}`, `mcp-over-floor:${row.transport}`],
+        ),
       );
     },
   );

@@ -1,13 +1,13 @@
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { worldContext } from '../../src/world/reference-world.js';
-import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
+import { afterEach, expect, it } from 'vitest';
 import { ACTIVE_SESSION_MS, MAX_SESSIONS_PER_EXECUTION, McpHttpServer } from '../../src/mcp/transports/http.js';
 import type { HttpLimits } from '../../src/mcp/transports/http-limits.js';
 import { resolveHttpLimits } from '../../src/mcp/transports/http-limits.js';
 import { bearer, openRawSession, post } from './support/http-frames.js';
 import { buildWorld, invoked } from './support/world.js';
+import { listenOnWorld } from './support/world-over-http.js';
+import { describeEachHttpTransport, httpTransport } from './support/each-http-transport.js';
 
 const servers: McpHttpServer[] = [];
 const sockets: Socket[] = [];
@@ -18,8 +18,8 @@ afterEach(async () => {
 
 async function serve(limits: Partial<HttpLimits> = {}, now?: () => number) {
   const world = buildWorld();
-  const server = await McpHttpServer.listen({
-    openTurn: (id) => OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: id, turnId: id }),
+  const server = await listenOnWorld(world, {
+    transport: httpTransport(),
     limits,
     ...(now === undefined ? {} : { now }),
   });
@@ -78,7 +78,7 @@ function manualClock(): { now: () => number; advance: (ms: number) => void } {
   return { now: () => at, advance: (ms) => (at += ms) };
 }
 
-describe('HTTP sessions: idle ones evicted least-recently-used, active ones never', () => {
+describeEachHttpTransport('HTTP sessions: idle ones evicted least-recently-used, active ones never', () => {
   it('the 33rd initialize evicts the least recently used idle session, never one used in the last 60 s', async () => {
     const clock = manualClock();
     const { world, server, execution } = await serve({}, clock.now);
@@ -162,7 +162,7 @@ describe('HTTP sessions: idle ones evicted least-recently-used, active ones neve
   );
 });
 
-describe('HTTP connection, header and body limits', () => {
+describeEachHttpTransport('HTTP connection, header and body limits', () => {
   it('keeps the connection cap under the descriptor limit', () => {
     expect(resolveHttpLimits({ maxConnections: 4096 }, 1024).maxConnections).toBe(960);
     expect(resolveHttpLimits({ maxConnections: 100 }, 20_000).maxConnections).toBe(100);

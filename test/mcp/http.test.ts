@@ -2,15 +2,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { worldContext } from '../../src/world/reference-world.js';
-import type { LiveExecution } from '../../src/mcp/execution-table.js';
-import { OpenToolBridge } from '../../src/mcp/open-tool-bridge.js';
 import { ACTIVE_SESSION_MS, MAX_SESSIONS_PER_EXECUTION, McpHttpServer } from '../../src/mcp/transports/http.js';
+import type { McpHttpServerOptions } from '../../src/mcp/transports/http.js';
 import { bearer, openRawSession, post } from './support/http-frames.js';
 import { buildWorld, invoked } from './support/world.js';
 import type { TestWorld } from './support/world.js';
 import { callEachAttempt } from './support/turn-attempts.js';
+import { listenOnWorld } from './support/world-over-http.js';
+import { describeEachHttpTransport, httpTransport } from './support/each-http-transport.js';
 
 const servers: McpHttpServer[] = [];
 const clients: Client[] = [];
@@ -19,16 +20,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function serve(
-  world: TestWorld,
-  options: { idleTimeoutMs?: number; onClosed?: (execution: LiveExecution, reason: string) => void } = {},
-) {
-  const server = await McpHttpServer.listen({
-    openTurn: (executionId) =>
-      OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
-    ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
-    ...(options.onClosed === undefined ? {} : { onExecutionClosed: options.onClosed }),
-  });
+/** The test world over HTTP on the running block's transport, with any further server options. */
+async function serve(world: TestWorld, options: Omit<McpHttpServerOptions, 'openTurn' | 'transport'> = {}) {
+  const server = await listenOnWorld(world, { transport: httpTransport(), ...options });
   servers.push(server);
   return server;
 }
@@ -43,7 +37,7 @@ async function connectClient(url: URL, token: string): Promise<Client> {
 const toolsCall = (id: number, name: string, args: unknown) =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
 
-describe('Streamable HTTP on loopback, with an execution token', () => {
+describeEachHttpTransport('Streamable HTTP on loopback, with an execution token', () => {
   it(
     'listens on 127.0.0.1 and serves the turn to an SDK client: ' +
       'listChanged false, one catalogHash across listing and calls',
@@ -72,9 +66,7 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     async () => {
       const world = buildWorld();
       const made: Array<{ readonly sdk: Server; readonly closed: Promise<void> }> = [];
-      const server = await McpHttpServer.listen({
-        openTurn: (executionId) =>
-          OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+      const server = await serve(world, {
         session: () => {
           const sdk = new Server({ name: 'other', version: '0.0.0' }, { capabilities: { tools: {} } });
           sdk.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [] }));
@@ -85,7 +77,6 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
           return { connect: (transport) => sdk.connect(transport), close: () => sdk.close(), closed };
         },
       });
-      servers.push(server);
       const execution = await server.openExecution();
       // The token is still checked first: nothing is served without it.
       const refused = await post(server.url, toolsCall(1, 'files.read', { path: ['projects'] }), bearer('not-a-token'));
@@ -108,15 +99,12 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     async () => {
       const world = buildWorld();
       const faults: unknown[] = [];
-      const server = await McpHttpServer.listen({
-        openTurn: (executionId) =>
-          OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
+      const server = await serve(world, {
         session: () => {
           throw new Error('secret detail of the host');
         },
         onInternalError: (error) => faults.push(error),
       });
-      servers.push(server);
       const execution = await server.openExecution();
       const init = await post(
         server.url,
@@ -220,7 +208,7 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     const world = buildWorld();
     let closed!: (reason: string) => void;
     const closedWith = new Promise<string>((resolve) => (closed = resolve));
-    const server = await serve(world, { idleTimeoutMs: 50, onClosed: (_e, reason) => closed(reason) });
+    const server = await serve(world, { idleTimeoutMs: 50, onExecutionClosed: (_e, reason) => closed(reason) });
     const execution = await server.openExecution();
     expect(world.kernel.openLeases).toBe(1);
     expect(await closedWith).toBe('idle');
@@ -249,12 +237,7 @@ describe('Streamable HTTP on loopback, with an execution token', () => {
     async () => {
       const world = buildWorld();
       let now = Date.now();
-      const server = await McpHttpServer.listen({
-        openTurn: (executionId) =>
-          OpenToolBridge.open(world.kernel, { ...worldContext(1), traceId: executionId, turnId: executionId }),
-        now: () => now,
-      });
-      servers.push(server);
+      const server = await serve(world, { now: () => now });
       const execution = await server.openExecution();
       const sessions: Array<Record<string, string>> = [];
       for (let i = 0; i <= MAX_SESSIONS_PER_EXECUTION; i++) {

@@ -12,6 +12,9 @@ import type { OpenedEndpoint } from '../../bench/transports/mcp-transports.js';
 import { McpTransportsSchema } from '../../bench/results/results-schema.js';
 import type { McpTransportName, TransportSide } from '../../bench/results/results-schema.js';
 
+/** Every row, in the order the bench runs them. */
+const ALL_TRANSPORTS = ['in-memory', 'stdio', 'stdio-audit-file', 'http', 'http-node'] as const;
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -54,7 +57,8 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
   });
 
   it('measures all three sides on in-memory, stdio twice (child processes: the stderr trail, then ' +
-    '--audit FILE) and Streamable HTTP (loopback), interleaved per round, and closes everything', async () => {
+    "--audit FILE) and Streamable HTTP twice (loopback: the SDK's transport, then costlab's own), interleaved per " +
+    'round, and closes everything', async () => {
     const opened: OpenedEndpoint[] = [];
     const turns: Array<[number, McpTransportName, TransportSide]> = [];
     const bench = await runMcpTransports({
@@ -66,7 +70,7 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       onTurn: (round, transport, side) => turns.push([round, transport, side]),
     });
     expect(McpTransportsSchema.parse(bench)).toEqual(bench);
-    expect(bench.transports.map((row) => row.transport)).toEqual(['in-memory', 'stdio', 'stdio-audit-file', 'http']);
+    expect(bench.transports.map((row) => row.transport)).toEqual([...ALL_TRANSPORTS]);
     expect(bench.primingCalls).toBe(3);
     expect(bench.order).toBe('rotating');
     for (const row of bench.transports) {
@@ -83,6 +87,7 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     expect(bench.transports.filter((row) => row.inside !== undefined).map((row) => row.transport)).toEqual([
       'in-memory',
       'http',
+      'http-node',
     ]);
     for (const row of bench.transports.filter((r) => r.inside !== undefined)) {
       expect([row.inside!.costlab.n, row.inside!.floor.n]).toEqual([4, 4]);
@@ -116,16 +121,13 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     ]).toEqual([2, 4, 4, undefined]);
     expect(turns).toEqual(
       [0, 1, 2].flatMap((round) =>
-        (['in-memory', 'stdio', 'stdio-audit-file', 'http'] as const).flatMap((transport) =>
-          sidesInRound(round).map((side) => [round, transport, side]),
-        ),
+        ALL_TRANSPORTS.flatMap((transport) => sidesInRound(round).map((side) => [round, transport, side])),
       ),
     );
-    // Twelve endpoints: the stdio ones are child processes, the HTTP ones loopback listeners.
+    // Fifteen endpoints and the floor behind costlab's checks: the stdio ones are child processes, the HTTP ones
+    // loopback listeners.
     expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual([
-      ...['in-memory', 'stdio', 'stdio-audit-file', 'http'].flatMap((transport) =>
-        ['costlab', 'bare', 'floor'].map((side) => `${transport}/${side}`),
-      ),
+      ...ALL_TRANSPORTS.flatMap((transport) => ['costlab', 'bare', 'floor'].map((side) => `${transport}/${side}`)),
       'http/floor',
     ]);
     expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual([
@@ -136,17 +138,17 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       'stdio-audit-file',
       'stdio-audit-file',
     ]);
-    expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual([
-      '127.0.0.1',
-      '127.0.0.1',
-      '127.0.0.1',
-      '127.0.0.1',
-    ]);
+    expect(opened.filter((e) => e.url !== undefined).map((e) => new URL(e.url!).hostname)).toEqual(
+      Array(7).fill('127.0.0.1'),
+    );
     // Over HTTP every side's client carries a bearer header of costlab's (the floor behind costlab's checks, its own
     // server's); no other transport sends headers.
-    expect(opened.filter((e) => e.headers !== undefined).map((e) => [e.transport, e.side, e.headers])).toEqual(
-      (['costlab', 'bare', 'floor', 'floor'] as const).map((side) => ['http', side, ['authorization']]),
-    );
+    expect(opened.filter((e) => e.headers !== undefined).map((e) => [e.transport, e.side, e.headers])).toEqual([
+      ...(['http', 'http-node'] as const).flatMap((transport) =>
+        (['costlab', 'bare', 'floor'] as const).map((side) => [transport, side, ['authorization']]),
+      ),
+      ['http', 'floor', ['authorization']],
+    ]);
     await expectAllClosed(opened);
   }, 300_000);
 
@@ -182,7 +184,7 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       },
     });
     await expect(run).rejects.toThrow('stopped by the test');
-    expect(opened).toHaveLength(12);
+    expect(opened).toHaveLength(15);
     await expectAllClosed(opened);
   }, 300_000);
 

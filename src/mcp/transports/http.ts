@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ExecutionTable } from '../execution-table.js';
 import type { ExecutionClosedReason, LiveExecution } from '../execution-table.js';
 import { ExecutionTokenKey } from '../execution-token.js';
@@ -17,10 +18,19 @@ import { ConnectionAdmission } from './connection-admission.js';
 import { sendHttpError, sendJson } from './http-errors.js';
 import { resolveHttpLimits } from './http-limits.js';
 import type { HttpLimits } from './http-limits.js';
+import { NodeHttpServerTransport } from './node-http-transport.js';
 import { BodyBudget, readBody } from './request-body.js';
 import type { BodyBudgets } from './request-body.js';
 
 export const MCP_PATH = '/mcp';
+
+/**
+ * Which Streamable HTTP server transport serves each session: the SDK's `StreamableHTTPServerTransport` (through
+ * `@hono/node-server`'s Web Request/Response conversion), or costlab's `NodeHttpServerTransport` on `node:http`
+ * directly (ADR 0078). Both answer in JSON-response mode, behind the same checks.
+ */
+export type HttpTransportKind = 'sdk' | 'node';
+export const HTTP_TRANSPORT_KINDS: readonly HttpTransportKind[] = ['sdk', 'node'];
 
 /** What serves one MCP session behind the server's checks; an McpToolServer over the execution's bridge by default. */
 export interface HttpSessionServer {
@@ -59,6 +69,8 @@ export interface McpHttpServerOptions {
   readonly limits?: Partial<HttpLimits>;
   /** Told of a fault inside the server; the client got `internal_error` and nothing of this. */
   readonly onInternalError?: (error: unknown) => void;
+  /** Default 'sdk'. */
+  readonly transport?: HttpTransportKind;
 }
 
 /** The body of a refused token: the code names what was wrong with it, nothing more. */
@@ -70,7 +82,7 @@ interface TokenRefusalBody {
 
 interface Session {
   readonly executionId: string;
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: StreamableHTTPServerTransport | NodeHttpServerTransport;
   readonly server: HttpSessionServer;
   /** Requests of this session being read or answered. */
   inFlight: number;
@@ -81,7 +93,10 @@ interface Session {
 /** What the server holds for its MCP sessions: the figures a soak watches to show memory is bounded per session. */
 export interface SessionFootprint {
   readonly sessions: number;
-  /** Stream entries the SDK transports hold: JSON answers, and at most one standing GET stream per session. */
+  /**
+   * Stream entries the SDK transports hold: JSON answers, and at most one standing GET stream per session; a node
+   * transport's (ADR 0078) are its requests awaiting their answers.
+   */
   readonly streams: number;
   /**
    * Of those, JSON-answer entries: one per request in flight once ADR 0040's release runs, one per POST ever made
@@ -138,6 +153,7 @@ export class McpHttpServer {
   readonly #budgets: BodyBudgets;
   readonly #onInternalError: (error: unknown) => void;
   readonly #now: () => number;
+  readonly transport: HttpTransportKind;
   /**
    * Sessions being opened per execution (an `initialize` in the SDK's hands): they count against the quota before they
    * exist.
@@ -166,6 +182,7 @@ export class McpHttpServer {
       large: new BodyBudget(this.limits.largeBodyBudgetBytes),
     };
     this.#onInternalError = options.onInternalError ?? (() => undefined);
+    this.transport = options.transport ?? 'sdk';
     this.#http = createServer(
       {
         headersTimeout: this.limits.headersTimeoutMs,
@@ -215,6 +232,14 @@ export class McpHttpServer {
     let answers = 0;
     let requests = 0;
     for (const session of this.#sessions.values()) {
+      if (session.transport instanceof NodeHttpServerTransport) {
+        // One entry per request awaiting its answer, gone once answered: nothing is retained past it.
+        const { exchanges } = session.transport.footprint;
+        streams += exchanges;
+        answers += exchanges;
+        requests += exchanges;
+        continue;
+      }
       const retained = retainedStreams(session.transport);
       if (retained === undefined)
         throw new Error(
@@ -310,7 +335,7 @@ export class McpHttpServer {
     } finally {
       session.inFlight--;
       session.lastUsedAt = this.#now();
-      releaseAnsweredJsonStreams(session.transport);
+      if (!(session.transport instanceof NodeHttpServerTransport)) releaseAnsweredJsonStreams(session.transport);
     }
   }
 
@@ -322,7 +347,7 @@ export class McpHttpServer {
     session: Session | undefined,
   ): Promise<void> {
     const { socket } = req;
-    let message: unknown;
+    let message: JSONRPCMessage | undefined;
     if (req.method === 'POST') {
       // Read and decoded here, not by the SDK: under explicit limits, and decoded as stdio decodes a line.
       const body = await readBody(req, this.limits, this.#budgets, () => this.#admission.progress(socket));
@@ -394,24 +419,16 @@ export class McpHttpServer {
     execution: LiveExecution,
     req: IncomingMessage,
     res: ServerResponse,
-    message: unknown,
+    message: JSONRPCMessage | undefined,
   ): Promise<void> {
     const { port } = this.url;
     const server = this.#session?.(execution) ?? new McpToolServer(execution.bridge, this.#serverOptions);
     let unregister: () => void = () => undefined;
     const opened = this.#countOpening(execution.executionId);
-    const transport = new StreamableHTTPServerTransport({
+    const sessionCallbacks = {
       sessionIdGenerator: () => randomUUID(),
-      // A request is answered with one JSON body, not an SSE stream: this server sends nothing while a request runs
-      // (no progress, no requests of its own, tools.listChanged false), so a stream only carried the one answer, at
-      // a cost — the answer left in two writes (the stream's head when the SDK returned it, the event once the
-      // kernel answered), and the client parsed it through three web streams. Per tools/call, client and server in
-      // one process: +294 and +363 µs CPU over the bare SDK server (SSE) → −209 and −71 µs (JSON), medians of 40
-      // alternating blocks of 50 calls each, load 8–10 (ADR 0028; the transport rows of `costlab bench` at 619e53f).
-      enableJsonResponse: true,
-      enableDnsRebindingProtection: true,
       allowedHosts: [`${LOOPBACK}:${port}`, `localhost:${port}`],
-      onsessioninitialized: (id) => {
+      onsessioninitialized: (id: string) => {
         opened();
         this.#sessions.set(id, {
           executionId: execution.executionId,
@@ -427,18 +444,33 @@ export class McpHttpServer {
           unregister();
         });
       },
-      onsessionclosed: (id) => {
+      onsessionclosed: (id: string) => {
         this.#sessions.delete(id);
         unregister();
       },
-    });
+    };
+    const transport =
+      this.transport === 'node'
+        ? new NodeHttpServerTransport(sessionCallbacks)
+        : new StreamableHTTPServerTransport({
+            ...sessionCallbacks,
+            // A request is answered with one JSON body, not an SSE stream: this server sends nothing while a request
+            // runs (no progress, no requests of its own, tools.listChanged false), so a stream only carried the one
+            // answer, at a cost — the answer left in two writes (the stream's head when the SDK returned it, the
+            // event once the kernel answered), and the client parsed it through three web streams. Per tools/call,
+            // client and server in one process: +294 and +363 µs CPU over the bare SDK server (SSE) → −209 and −71
+            // µs (JSON), medians of 40 alternating blocks of 50 calls each, load 8–10 (ADR 0028; the transport rows
+            // of `costlab bench` at 619e53f).
+            enableJsonResponse: true,
+            enableDnsRebindingProtection: true,
+          });
     try {
       await server.connect(transport);
       await transport.handleRequest(req, res, message);
     } finally {
       opened();
     }
-    releaseAnsweredJsonStreams(transport);
+    if (!(transport instanceof NodeHttpServerTransport)) releaseAnsweredJsonStreams(transport);
     if (transport.sessionId === undefined) await server.close();
   }
 }
