@@ -935,7 +935,12 @@ function tilesTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transpo
         `The ${row.transport} call, tiled (\`bench/transports/call-tiles.ts\`), from the same pass: clock marks at ` +
           `the client's call, at the server transport's request in and response out, and at the mediated call's ` +
           `start and end cut every call into five stretches that sum to it exactly. The means tile the mean call; ` +
-          `the p50s, each over the calls, need not sum to the call's p50.`,
+          `the p50s, each over the calls, need not sum to the call's p50.` +
+          (row.transport.startsWith('http')
+            ? ` Over HTTP "client out" holds the client's request through the HTTP stack to the server transport, ` +
+              `costlab's request checks included (the floor's listener makes none), and "client in" the response's ` +
+              `way back.`
+            : ''),
         '',
         table(
           [

@@ -29,7 +29,8 @@
  * pass of their own with the mediated call timed from inside the server
  * (`inside-call-timer.ts`): costlab's bridge call beside the floor turn's,
  * so a row can say how much of costlab's excess over the floor is the call
- * itself and how much lands around it. Then two figures for what the spec's
+ * itself and how much lands around it, and every call of that pass is cut
+ * into the stretches that tile it (`call-tiles.ts`). Then two figures for what the spec's
  * own rules cost with no mediation behind them (ADR 0039): over HTTP, the request checks
  * alone — the floor served behind costlab's `McpHttpServer` beside the floor
  * served bare, paired round by round — and, when a stdio row ran, the two
@@ -67,7 +68,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { OpenToolBridge } from '../../src/mcp/index.js';
 import { connectClientToBridge } from '../../src/mcp/index.js';
-import { McpHttpServer } from '../../src/mcp/index.js';
+import { McpHttpServer, McpToolServer } from '../../src/mcp/index.js';
 import { httpClientTransport } from '../../src/mcp/index.js';
 import type { HttpSessionServer } from '../../src/mcp/index.js';
 import { worldContext } from '../../src/world/index.js';
@@ -154,8 +155,11 @@ interface Endpoint extends Omit<OpenedEndpoint, 'headers'> {
   readonly invokedRecords?: () => Promise<number>;
   /** For a side served in this process: its mediated call, timed from inside the server in a pass after the rounds. */
   readonly inside?: InsideCallTimer;
-  /** In memory: the SDK server whose transport the inside pass marks, to tile each call (call-tiles.ts). */
-  readonly tiledServer?: Server;
+  /**
+   * For a side served in this process: the SDK server whose transport the inside pass marks, to tile each call
+   * (call-tiles.ts). Over HTTP a session's server exists once its client has connected, so it is asked for then.
+   */
+  readonly tiledServer?: () => Server | undefined;
 }
 
 /** Everything opened so far, closed in reverse order of opening whatever happens. */
@@ -287,7 +291,7 @@ async function openCostlab(
         check,
         afterRound: () => audit.clear(),
         inside,
-        tiledServer: connection.server.server,
+        tiledServer: () => connection.server.server,
       };
     }
     case 'stdio': {
@@ -304,8 +308,11 @@ async function openCostlab(
     case 'http-node': {
       const { kernel, audit } = buildReferenceKernel('turn');
       const inside = new InsideCallTimer();
+      // Each session's server made here as McpHttpServer makes it by default, so the inside pass can mark its transport.
+      let session: McpToolServer | undefined;
       const server = await McpHttpServer.listen({
         transport: transport === 'http-node' ? 'node' : 'sdk',
+        session: (execution) => (session = new McpToolServer(execution.bridge)),
         openTurn: async (executionId) => {
           const bridge = await OpenToolBridge.open(kernel, {
             ...worldContext(0),
@@ -326,6 +333,7 @@ async function openCostlab(
         check,
         afterRound: () => audit.clear(),
         inside,
+        tiledServer: () => session?.server,
       };
     }
   }
@@ -437,7 +445,15 @@ async function openFloor(
       await client.connect(clientSide);
       const inside = new InsideCallTimer();
       inside.add(floor.turn);
-      return { transport, side: 'floor', client, check, afterRound: floor.clear, inside, tiledServer: floor.server };
+      return {
+        transport,
+        side: 'floor',
+        client,
+        check,
+        afterRound: floor.clear,
+        inside,
+        tiledServer: () => floor.server,
+      };
     }
     case 'stdio': {
       const { client, pid, trail } = await spawnStdioWithTrail(
@@ -480,6 +496,7 @@ async function openFloor(
         check,
         afterRound: () => floors.forEach((floor) => floor.clear()),
         inside,
+        tiledServer: () => floors.at(-1)?.server,
       };
     }
   }
@@ -683,8 +700,9 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     // tool handler awaits it, as many calls a side as the rounds measured, the two sides alternating by round's worth.
     // As many untimed calls go first: the timed `call` is an own property, a new hidden class for the object, and V8
     // drops the optimized code that assumed the old one; the timed half runs on code optimized again.
-    // In memory, the same pass also marks each server transport's request in and response out, which with the call's
-    // start and end cuts every call into the stretches that tile it (call-tiles.ts).
+    // The same pass also marks each server transport's request in and response out (in memory and over both HTTP
+    // transports: every side served in this process), which with the call's start and end cuts every call into the
+    // stretches that tile it (call-tiles.ts).
     const insideSamples = new Map<McpTransportName, { costlab: number[]; floor: number[] }>();
     const tiledCalls = new Map<McpTransportName, { costlab: CallTiles[]; floor: CallTiles[] }>();
     for (const transport of transports) {
@@ -693,7 +711,10 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       const floorTimer = sides.floor.inside;
       if (costlabTimer === undefined || floorTimer === undefined) continue;
       const timers = { costlab: costlabTimer, floor: floorTimer };
-      const servers = { costlab: sides.costlab.tiledServer?.transport, floor: sides.floor.tiledServer?.transport };
+      const servers = {
+        costlab: sides.costlab.tiledServer?.()?.transport,
+        floor: sides.floor.tiledServer?.()?.transport,
+      };
       const marks =
         servers.costlab !== undefined && servers.floor !== undefined
           ? { costlab: new TransportMarks(), floor: new TransportMarks() }

@@ -103,11 +103,15 @@ describe('costlab bench, a tiny run', () => {
         'http',
         'http-node',
       ]);
-      // The in-memory call tiled: a row per stretch, then the five summed.
-      const tiled = markdown.slice(markdown.indexOf('The in-memory call, tiled'));
-      expect(tiled).toMatch(/^\| stretch \| costlab p50 \(µs\) \| floor p50 \(µs\) \|/m);
-      expect(tiled.match(/^\| (client out|protocol in|call|protocol out|client in):/gm)).toHaveLength(5);
-      expect(tiled).toMatch(/^\| the five summed \(\d+ calls a side\) \|/m);
+      // The calls tiled on each row served in this process: a table each, a row per stretch, then the five summed.
+      for (const transport of ['in-memory', 'http', 'http-node']) {
+        const start = markdown.indexOf(`The ${transport} call, tiled`);
+        expect(start, transport).toBeGreaterThan(0);
+        const tiled = markdown.slice(start, markdown.indexOf('the five summed', start));
+        expect(tiled).toMatch(/^\| stretch \| costlab p50 \(µs\) \| floor p50 \(µs\) \|/m);
+        expect(tiled.match(/^\| (client out|protocol in|call|protocol out|client in):/gm)).toHaveLength(5);
+      }
+      expect(markdown.match(/^\| the five summed \(\d+ calls a side\) \|/gm)).toHaveLength(3);
       const transportTargets = outcome.targets.filter((check) => check.target.startsWith('MCP over '));
       // Two paired targets per transport (ADR 0063): costlab − bare and costlab − the floor; on http-node, where the
       // bare server is on the SDK's transport and costlab on its own, only costlab − the floor (ADR 0078).

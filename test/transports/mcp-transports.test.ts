@@ -93,16 +93,18 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       expect([row.inside!.costlab.n, row.inside!.floor.n]).toEqual([4, 4]);
       expect(row.inside!.overFloorP50Us).toBeCloseTo(row.inside!.costlab.p50Us - row.inside!.floor.p50Us, 2);
     }
-    // In memory, the same calls tiled into five stretches a side (call-tiles.ts); over HTTP the server transports are
-    // inside the listener and are not marked.
+    // The same calls tiled into five stretches a side (call-tiles.ts), on every row served in this process.
     expect(bench.transports.filter((row) => row.tiles !== undefined).map((row) => row.transport)).toEqual([
       'in-memory',
+      'http',
+      'http-node',
     ]);
-    const { tiles } = bench.transports[0]!;
-    for (const side of [tiles!.costlab, tiles!.floor]) {
-      expect(side.n).toBe(4);
-      expect(Object.keys(side.p50Us)).toEqual(['clientOut', 'protocolIn', 'call', 'protocolOut', 'clientIn']);
-      expect(Object.values(side.meanUs).every((us) => us >= 0)).toBe(true);
+    for (const { tiles } of bench.transports.filter((row) => row.tiles !== undefined)) {
+      for (const side of [tiles!.costlab, tiles!.floor]) {
+        expect(side.n).toBe(4);
+        expect(Object.keys(side.p50Us)).toEqual(['clientOut', 'protocolIn', 'call', 'protocolOut', 'clientIn']);
+        expect(Object.values(side.meanUs).every((us) => us >= 0)).toBe(true);
+      }
     }
     // The two records alone, as the stdio rows write them: a block a measured round, for each sink.
     expect([
