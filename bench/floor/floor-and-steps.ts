@@ -221,6 +221,25 @@ function tailShareByTurn(table: {
 }
 
 /**
+ * The grant walk and its decision record (steps `authorize` and `decision.record`), summed per call that reached both,
+ * each turn's median: the authorization row of issue 37, read per turn so a paused turn is one round of many.
+ */
+function authorizationOfTurns(table: {
+  readonly steps: Readonly<Record<StepName, Float64Array>>;
+  readonly callUs: Float64Array;
+}): RoundIntervalRecord | undefined {
+  const walk = table.steps.authorize;
+  const record = table.steps['decision.record'];
+  const medians = perRound(table.callUs, TURN_ATTEMPTS.length, (from, to) => {
+    const sums: number[] = [];
+    for (let i = from; i < to; i++)
+      if (!Number.isNaN(walk[i]!) && !Number.isNaN(record[i]!)) sums.push(walk[i]! + record[i]!);
+    return sums.length === 0 ? Number.NaN : median(sums);
+  }).filter((us) => !Number.isNaN(us));
+  return medians.length < MIN_PAIRED_ROUNDS ? undefined : roundInterval(medians);
+}
+
+/**
  * One floor turn over the 27 attempts, each outcome checked, each call timed
  * at the caller with the handler's own time taken out, into `samples` when
  * given; with `eviction`, the caches evicted before each call (untimed).
@@ -284,9 +303,11 @@ function summarizeSteps(
   const providerTotal = sum(table.providerUs);
   const call = callStats(table.callUs);
   const tailByTurn = tailShareByTurn(table);
+  const authorizationByTurn = authorizationOfTurns(table);
   return {
     call,
     ...(tailByTurn === undefined ? {} : { tailShareByTurn: tailByTurn }),
+    ...(authorizationByTurn === undefined ? {} : { authorizationByTurn }),
     providerShare: roundShare(providerTotal / callTotal),
     steps: rows,
     instrumentation: {

@@ -165,6 +165,8 @@ const StaircaseRoundsSchema = z.object({
   sharedOverTurn: RoundIntervalSchema,
   catalogueSharedOverTurn: RoundIntervalSchema,
   catalogueShare: z.object({ rederive: RoundIntervalSchema, shared: RoundIntervalSchema, turn: RoundIntervalSchema }),
+  /** Under turn, each round's median lease open (µs), its block's cold first turn left out: absent in older files. */
+  leaseOpenTurn: RoundIntervalSchema.optional(),
 });
 export type StaircaseRounds = z.infer<typeof StaircaseRoundsSchema>;
 
@@ -212,6 +214,11 @@ export const StepSplitSchema = z.object({
     share: z.number().min(0).max(1),
   }) /** The tail's share of the call, turn by turn (its time over the span's in each turn): absent in older files. */,
   tailShareByTurn: RoundIntervalSchema.optional(),
+  /**
+   * The authorization steps (grant walk and decision record) of the calls that reached them, each turn's median sum
+   * (µs): absent in older files.
+   */
+  authorizationByTurn: RoundIntervalSchema.optional(),
 });
 export type StepSplit = z.infer<typeof StepSplitSchema>;
 

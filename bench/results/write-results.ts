@@ -146,6 +146,7 @@ function staircaseRoundsOf(
       shared: roundInterval(shared.catalogueShare.slice(0, rounds)),
       turn: roundInterval(turn.catalogueShare.slice(0, rounds)),
     },
+    ...(turn.openP50Us.length < MIN_PAIRED_ROUNDS ? {} : { leaseOpenTurn: roundInterval(turn.openP50Us) }),
   };
 }
 

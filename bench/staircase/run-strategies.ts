@@ -73,6 +73,8 @@ interface StrategyRounds {
   readonly callP50Us: readonly number[];
   readonly catalogueP50Us: readonly number[];
   readonly catalogueShare: readonly number[];
+  /** The median lease open of each round's block, its cold first turn left out (reported apart). */
+  readonly openP50Us: readonly number[];
 }
 
 export interface RunStrategiesOptions {
@@ -249,12 +251,16 @@ function roundsOf(
   split: ReturnType<typeof splitCalls>,
   measuredTurns: number,
   block: number,
+  lane: Pick<Lane, 'openUs' | 'openColdUs'>,
 ): StrategyRounds | undefined {
   const callsPerTurn = split.callUs.length / measuredTurns;
   if (!Number.isInteger(callsPerTurn) || callsPerTurn < 1) return undefined;
   const size = callsPerTurn * block;
   const catalogue = split.segments.catalogue.us;
+  // Each round's block put its first open among the cold ones when there were any (runRound).
+  const opensPerRound = lane.openColdUs.length > 0 ? block - 1 : block;
   return {
+    openP50Us: perRound(lane.openUs, opensPerRound, (from, to) => median(lane.openUs.slice(from, to))),
     callP50Us: perRound(split.callUs, size, (from, to) => median(Array.from(split.callUs.subarray(from, to)))),
     catalogueP50Us: perRound(catalogue, size, (from, to) => median(Array.from(catalogue.subarray(from, to)))),
     catalogueShare: perRound(split.callUs, size, (from, to) => {
@@ -279,7 +285,7 @@ function summarizeWorld(run: WorldRun, block: number): Record<StrategyName, Stra
     if (table.overflow > 0) throw new Error(`${lane.strategy}: ${table.overflow} spans found no slot`);
     const split = splitCalls(table);
     const figures = summarizeCalls(split);
-    const rounds = roundsOf(split, measuredTurns, block);
+    const rounds = roundsOf(split, measuredTurns, block, lane);
     const structural = lane.tally.footprint();
     let catalogueSpans = 0;
     for (const count of table.counts['kernel.tool.catalogue']) catalogueSpans += count;

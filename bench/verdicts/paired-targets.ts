@@ -300,6 +300,103 @@ function transportTargets(transport: McpTransportName): PairedTargetDefinition[]
   ];
 }
 
+/** The in-process call over the floor's, hot: whole-run p50 ratio and turn-by-turn interval. */
+function readFloorHot(results: PairedSource): PairedReading | undefined {
+  return results.floor === undefined ? undefined : reading(results.floor.ratioP50, results.floor.ratioByTurn);
+}
+
+/** The same with the caches evicted before every call (ADR 0030). */
+function readFloorCold(results: PairedSource): PairedReading | undefined {
+  const cold = results.floor?.cold;
+  return cold === undefined ? undefined : reading(cold.ratioP50, cold.ratioByTurn);
+}
+
+/** A step's p50 in the finer split, 0 when the run has no such row. */
+function stepP50(results: PairedSource, step: string): number {
+  return results.steps?.steps.find((row) => row.step === step)?.p50Us ?? 0;
+}
+
+const GOALS_SET = "issue 37's goal for the row, judged on its interval as every paired target is (ADR 0079)";
+
+/**
+ * Issue 37's kernel rows at their goals, each judged on its round-by-round interval (ADR 0079): the in-process call
+ * at 1.5× the floor, hot and cold (beside the 3× targets it tightens, which stay failing), the grant walk with its
+ * decision record at 1 µs, and the lease open at 10 µs. Open until a committed run reads one met.
+ */
+const GOALS_OF_ISSUE_37: readonly PairedTargetDefinition[] = [
+  {
+    id: 'floor:hot-goal',
+    statement: 'turn: in-process call ≤ 1.5× the floor measured beside it (turn by turn)',
+    bound: { atMost: 1.5 },
+    unit: '×',
+    history: [
+      {
+        date: '2026-12-06',
+        adr: '0079',
+        to: 'turn: in-process call ≤ 1.5× the floor measured beside it (turn by turn)',
+        why: GOALS_SET,
+      },
+    ],
+    read: readFloorHot,
+  },
+  {
+    id: 'floor:cold-goal',
+    statement: 'turn: call with cold caches ≤ 1.5× the floor with cold caches (turn by turn)',
+    bound: { atMost: 1.5 },
+    unit: '×',
+    history: [
+      {
+        date: '2026-12-06',
+        adr: '0079',
+        to: 'turn: call with cold caches ≤ 1.5× the floor with cold caches (turn by turn)',
+        why: GOALS_SET,
+      },
+    ],
+    read: readFloorCold,
+  },
+  {
+    id: 'authorization:turn',
+    statement: 'turn: authorization (grant walk + decision record) ≤ 1 µs, turn by turn',
+    bound: { atMost: 1 },
+    unit: 'µs',
+    history: [
+      {
+        date: '2026-12-06',
+        adr: '0079',
+        from: 'turn: authorization (grant walk + decision record) p50 ≤ 1 µs',
+        to: 'turn: authorization (grant walk + decision record) ≤ 1 µs, turn by turn',
+        why: GOALS_SET,
+      },
+    ],
+    // The median of the per-call sums where the run read them turn by turn; a file without them has only the two
+    // steps' separate p50s, whose sum (what the absolute check judged) is not the median of the sums.
+    read: (results) => {
+      if (results.steps === undefined) return undefined;
+      const byTurn = results.steps.authorizationByTurn;
+      return reading(byTurn?.median ?? stepP50(results, 'authorize') + stepP50(results, 'decision.record'), byTurn);
+    },
+  },
+  {
+    id: 'lease:turn',
+    statement: 'turn: opening a lease (the turn-boundary authority load) ≤ 10 µs, round by round',
+    bound: { atMost: 10 },
+    unit: 'µs',
+    history: [
+      {
+        date: '2026-12-06',
+        adr: '0079',
+        from: 'turn: opening a lease (the turn-boundary authority load) p50 ≤ 15 µs',
+        to: 'turn: opening a lease (the turn-boundary authority load) ≤ 10 µs, round by round',
+        why: `${GOALS_SET}; 15 µs was the bound before issue 37 set 10`,
+      },
+    ],
+    read: (results) => {
+      const byRound = results.staircaseByRound?.leaseOpenTurn;
+      return byRound === undefined ? undefined : reading(byRound.median, byRound);
+    },
+  },
+];
+
 /**
  * The paired targets in force. `metSince` names the commit whose runs first read a target met: three
  * `costlab bench --quick` runs at 638d019 (load 8–10 on 2 cores, ADR 0063, edc1aad) each read its whole interval
@@ -457,8 +554,7 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
           'it met',
       },
     ],
-    read: (results) =>
-      results.floor === undefined ? undefined : reading(results.floor.ratioP50, results.floor.ratioByTurn),
+    read: readFloorHot,
   },
   {
     id: 'floor:cold',
@@ -482,10 +578,7 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
         why: 'judged on the turn-by-turn interval',
       },
     ],
-    read: (results) => {
-      const cold = results.floor?.cold;
-      return cold === undefined ? undefined : reading(cold.ratioP50, cold.ratioByTurn);
-    },
+    read: readFloorCold,
   },
   {
     id: 'steps:tail',
@@ -525,6 +618,7 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
       return reading(tail.share, steps.tailShareByTurn);
     },
   },
+  ...GOALS_OF_ISSUE_37,
   // On http-node the bare SDK server is served on the SDK's transport and costlab on its own (ADR 0078): their
   // difference is printed beside the others, not judged as what costlab adds on one transport.
   ...MCP_TRANSPORT_NAMES.flatMap((transport) =>

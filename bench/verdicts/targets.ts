@@ -104,23 +104,6 @@ export function checkTargets(results: MeasuredResults): TargetCheck[] {
       kind: 'absolute',
     },
   ];
-  if (results.steps !== undefined) {
-    checks.push({
-      target: 'turn: authorization (grant walk + decision record) p50 ≤ 1 µs',
-      measured: us(stepP50(results, 'authorize') + stepP50(results, 'decision.record')),
-      met: stepP50(results, 'authorize') + stepP50(results, 'decision.record') <= 1,
-      kind: 'absolute',
-    });
-  }
-  const opening = results.harness.turnBoundary.turn;
-  checks.push({
-    target: 'turn: opening a lease (the turn-boundary authority load) p50 ≤ 15 µs',
-    measured: `${us(opening.openP50Us)}${
-      opening.openColdP50Us === undefined ? '' : ` (a block's first turn, cold: ${us(opening.openColdP50Us)})`
-    }`,
-    met: results.harness.turnBoundary.turn.openP50Us <= 15,
-    kind: 'absolute',
-  });
   const turn = s.turn.structural;
   const [fewest, most] = results.harness.derivationsRange.turn;
   checks.push({

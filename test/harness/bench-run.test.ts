@@ -268,6 +268,13 @@ describe('the markdown report', () => {
     );
   });
 
+  it('reads authorization turn by turn: a round per measured turn of the step split, judged as a paired target', () => {
+    expect(written.steps?.authorizationByTurn?.rounds).toBe(TURNS);
+    const check = outcome.targets.find((candidate) => candidate.paired?.id === 'authorization:turn');
+    expect(check?.kind).toBe('paired');
+    expect(check?.paired?.median).toBe(written.steps?.authorizationByTurn?.median);
+  });
+
   it('folds the turn boundary into an amortized per-call column of the staircase', () => {
     expect(markdown).toMatch(
       /^\| strategy \| whole call p50, ours \| published \| amortized \/ call p50, ours \(turn ÷ calls\) \|/m,

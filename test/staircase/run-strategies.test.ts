@@ -37,4 +37,22 @@ describe('runStrategies in blocks', () => {
       await expect(runStrategies({ warmupTurns: 0, measuredTurns: 1, blockTurns: 0 })).rejects.toThrow(RangeError);
     },
   );
+
+  it("reads each round's lease open from its block's warm turns: one median a round, the cold first turn apart", async () => {
+    const blocks = await runStrategies({
+      warmupTurns: 0,
+      measuredTurns: 9,
+      blockTurns: 3,
+      strategies: ['shared', 'turn'],
+    });
+    for (const name of ['shared', 'turn'] as const) {
+      // Nine turns in blocks of three: three rounds, each of two warm opens (the third, first of its block, is cold).
+      expect(blocks[name].rounds?.openP50Us).toHaveLength(3);
+      expect(blocks[name].rounds?.callP50Us).toHaveLength(3);
+    }
+    const alone = await runStrategies({ warmupTurns: 0, measuredTurns: 4, blockTurns: 2, strategies: ['turn'] });
+    // One lane: no other kernel's block comes between, so every open is warm and a round holds the block's two.
+    expect(alone.turn.turnBoundary.openColdP50Us).toBeUndefined();
+    expect(alone.turn.rounds?.openP50Us).toHaveLength(2);
+  });
 });
