@@ -108,6 +108,9 @@ export function hashSortedText(
   let prefix = -1;
   for (let r = recentTexts.length - 1; r >= 0; r--) {
     const candidate = recentTexts[r]!;
+    // A list that shares more than `prefix` tools holds this list's tool at `prefix`: one comparison turns away the
+    // rest (a turn whose one tool changed meets each older catalogue differing there, and skips its scan).
+    if (prefix >= 0 && (prefix === list.length || candidate.list[prefix] !== list[prefix])) continue;
     const shared = commonPrefix(candidate.list, list);
     if (shared > prefix) {
       prefix = shared;
