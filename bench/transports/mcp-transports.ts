@@ -308,7 +308,8 @@ async function openCostlab(
     case 'http-node': {
       const { kernel, audit } = buildReferenceKernel('turn');
       const inside = new InsideCallTimer();
-      // Each session's server made here as McpHttpServer makes it by default, so the inside pass can mark its transport.
+      // Each session's server made here as McpHttpServer makes it by default, so the inside pass can mark its
+      // transport.
       let session: McpToolServer | undefined;
       const server = await McpHttpServer.listen({
         transport: transport === 'http-node' ? 'node' : 'sdk',

@@ -209,7 +209,7 @@ describe('the instant check', () => {
     },
   );
 
-  it('refuses an empty instant in a process that has checked no instant yet (the remembered one starts empty)', async () => {
+  it('refuses an empty instant in a process that has checked none yet (the remembered one starts empty)', async () => {
     // A fresh copy of the module: its remembered last instant as a process starts. fast-check found this one (seed
     // 859824924): `requestedAt: ''` passed the fast path, which zod refuses, while nothing valid had been seen.
     vi.resetModules();

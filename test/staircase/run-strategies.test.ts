@@ -38,7 +38,7 @@ describe('runStrategies in blocks', () => {
     },
   );
 
-  it("reads each round's lease open from its block's warm turns: one median a round, the cold first turn apart", async () => {
+  it("reads each round's lease open from its block's warm turns, one median a round, the cold one apart", async () => {
     const blocks = await runStrategies({
       warmupTurns: 0,
       measuredTurns: 9,
