@@ -100,7 +100,22 @@ export interface FloorSdkServer {
  * A fresh floor server over one turn of the reference world (a Server serves one transport); `hold` takes its held
  * outcome records (ADR 0054).
  */
-export function floorSdkServer(sink?: FloorRecordSink, hold?: FloorRecordSink): FloorSdkServer {
+export interface FloorServerOptions {
+  /**
+   * Answer a success with the `_meta` costlab's server adds to one (`{status, callId}`, src/mcp/call-result.ts), a
+   * callId as long as an execution's: to measure what that `_meta` costs a call alone (`scripts/result-meta-cost.ts`).
+   */
+  readonly successMeta?: boolean;
+}
+
+/** As long as the execution ids costlab's HTTP and stdio servers mint (`exec-<uuid>`). */
+const EXECUTION_ID_SHAPE = 'exec-00000000-0000-4000-8000-000000000000';
+
+export function floorSdkServer(
+  sink?: FloorRecordSink,
+  hold?: FloorRecordSink,
+  options: FloorServerOptions = {},
+): FloorSdkServer {
   const handlers = referenceTools().filter((handler) => handler.definition.name === TRANSPORT_CALL.name);
   if (handlers.length !== 1) throw new Error(`the reference world has no ${TRANSPORT_CALL.name}`);
   const floor = new FloorMediation(handlers, referenceGrants(), undefined, sink, hold);
@@ -126,7 +141,13 @@ export function floorSdkServer(sink?: FloorRecordSink, hold?: FloorRecordSink): 
     });
     if (result.status !== 'succeeded') return { content: [{ type: 'text', text: result.code }], isError: true };
     const output = result.output as Record<string, unknown>;
-    return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+    const answer: CallToolResult = {
+      content: [{ type: 'text', text: JSON.stringify(output) }],
+      structuredContent: output,
+    };
+    if (options.successMeta === true)
+      answer._meta = { status: 'succeeded', callId: `${EXECUTION_ID_SHAPE}/call-${calls}` };
+    return answer;
   });
   return {
     server,
