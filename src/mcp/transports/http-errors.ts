@@ -27,6 +27,7 @@ interface HttpErrorBody {
   readonly message: string;
 }
 
+/** A JSON body with its length, so the client reads one body and undoes no chunked encoding. */
 export function sendJson(
   res: ServerResponse,
   status: number,
@@ -37,8 +38,9 @@ export function sendJson(
     res.end();
     return;
   }
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
 }
 
 /**

@@ -14,6 +14,7 @@ import type { OpenToolBridge } from '../open-tool-bridge.js';
 import { McpToolServer } from '../tool-server.js';
 import type { McpToolServerOptions } from '../tool-server.js';
 import { releaseAnsweredJsonStreams, retainedStreams } from './answered-json-streams.js';
+import type { RetainedStreams } from './answered-json-streams.js';
 import { ConnectionAdmission } from './connection-admission.js';
 import { sendHttpError, sendJson } from './http-errors.js';
 import { resolveHttpLimits } from './http-limits.js';
@@ -80,9 +81,26 @@ interface TokenRefusalBody {
   readonly message: string;
 }
 
+type SessionTransport = StreamableHTTPServerTransport | NodeHttpServerTransport;
+
+/** Drops what a session's transport keeps of answered requests: the SDK's JSON-mode entries (ADR 0040). */
+function releaseAnswered(transport: SessionTransport): void {
+  if (transport instanceof StreamableHTTPServerTransport) releaseAnsweredJsonStreams(transport);
+}
+
+/**
+ * What a session's transport holds, or undefined when the SDK's tables are not where ADR 0040 reads them. A node
+ * transport (ADR 0078) holds one entry per request awaiting its answer, gone once answered.
+ */
+function retainedBy(transport: SessionTransport): RetainedStreams | undefined {
+  if (transport instanceof StreamableHTTPServerTransport) return retainedStreams(transport);
+  const { exchanges } = transport.footprint;
+  return { streams: exchanges, answers: exchanges, requests: exchanges };
+}
+
 interface Session {
   readonly executionId: string;
-  readonly transport: StreamableHTTPServerTransport | NodeHttpServerTransport;
+  readonly transport: SessionTransport;
   readonly server: HttpSessionServer;
   /** Requests of this session being read or answered. */
   inFlight: number;
@@ -153,7 +171,7 @@ export class McpHttpServer {
   readonly #budgets: BodyBudgets;
   readonly #onInternalError: (error: unknown) => void;
   readonly #now: () => number;
-  readonly transport: HttpTransportKind;
+  readonly #transport: HttpTransportKind;
   /**
    * Sessions being opened per execution (an `initialize` in the SDK's hands): they count against the quota before they
    * exist.
@@ -182,7 +200,7 @@ export class McpHttpServer {
       large: new BodyBudget(this.limits.largeBodyBudgetBytes),
     };
     this.#onInternalError = options.onInternalError ?? (() => undefined);
-    this.transport = options.transport ?? 'sdk';
+    this.#transport = options.transport ?? 'sdk';
     this.#http = createServer(
       {
         headersTimeout: this.limits.headersTimeoutMs,
@@ -232,15 +250,7 @@ export class McpHttpServer {
     let answers = 0;
     let requests = 0;
     for (const session of this.#sessions.values()) {
-      if (session.transport instanceof NodeHttpServerTransport) {
-        // One entry per request awaiting its answer, gone once answered: nothing is retained past it.
-        const { exchanges } = session.transport.footprint;
-        streams += exchanges;
-        answers += exchanges;
-        requests += exchanges;
-        continue;
-      }
-      const retained = retainedStreams(session.transport);
+      const retained = retainedBy(session.transport);
       if (retained === undefined)
         throw new Error(
           'the MCP SDK no longer keeps its stream tables where ADR 0040 reads them: review the workaround',
@@ -335,7 +345,7 @@ export class McpHttpServer {
     } finally {
       session.inFlight--;
       session.lastUsedAt = this.#now();
-      if (!(session.transport instanceof NodeHttpServerTransport)) releaseAnsweredJsonStreams(session.transport);
+      releaseAnswered(session.transport);
     }
   }
 
@@ -450,7 +460,7 @@ export class McpHttpServer {
       },
     };
     const transport =
-      this.transport === 'node'
+      this.#transport === 'node'
         ? new NodeHttpServerTransport(sessionCallbacks)
         : new StreamableHTTPServerTransport({
             ...sessionCallbacks,
@@ -470,7 +480,7 @@ export class McpHttpServer {
     } finally {
       opened();
     }
-    if (!(transport instanceof NodeHttpServerTransport)) releaseAnsweredJsonStreams(transport);
+    releaseAnswered(transport);
     if (transport.sessionId === undefined) await server.close();
   }
 }

@@ -10,6 +10,7 @@ import {
   isJSONRPCResultResponse,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { sendJson } from './http-errors.js';
 
 /** The JSON-RPC error code the SDK's transport answers a missing or closed session with. */
 const SESSION_NOT_FOUND = -32001;
@@ -180,7 +181,7 @@ export class NodeHttpServerTransport implements Transport {
     const exchange = id === undefined ? undefined : this.#exchanges.get(id);
     if (exchange === undefined) throw new Error(`No connection established for request ID: ${String(id)}`);
     this.#exchanges.delete(id!);
-    answer(exchange.res, 200, JSON.stringify(message), this.sessionId);
+    sendJson(exchange.res, 200, message, this.sessionId === undefined ? {} : { 'mcp-session-id': this.sessionId });
     exchange.done();
   }
 
@@ -189,8 +190,11 @@ export class NodeHttpServerTransport implements Transport {
     this.#closed = true;
     // Requests the session will never answer are told so, not left hanging until their connection times out.
     for (const [id, exchange] of this.#exchanges) {
-      const body = { jsonrpc: '2.0', id, error: { code: SESSION_NOT_FOUND, message: 'Session closed' } };
-      answer(exchange.res, 404, JSON.stringify(body), undefined);
+      sendJson(exchange.res, 404, {
+        jsonrpc: '2.0',
+        id,
+        error: { code: SESSION_NOT_FOUND, message: 'Session closed' },
+      });
       exchange.done();
     }
     this.#exchanges.clear();
@@ -203,17 +207,7 @@ export class NodeHttpServerTransport implements Transport {
   }
 }
 
-/** A JSON body with its length (no chunked encoding for the client to undo). */
-function answer(res: ServerResponse, status: number, body: string, sessionId: string | undefined): void {
-  if (res.headersSent || res.destroyed) return;
-  const headers: Record<string, string | number> = {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-  };
-  if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
-  res.writeHead(status, headers).end(body);
-}
-
+/** A refusal of the transport's own, worded as the SDK transport words it. */
 function refuse(
   res: ServerResponse,
   status: number,
@@ -221,8 +215,5 @@ function refuse(
   message: string,
   headers: Record<string, string> = {},
 ): void {
-  if (res.headersSent || res.destroyed) return;
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
