@@ -414,6 +414,30 @@ describe('compiled contracts agree with zod', () => {
     );
   });
 
+  it('AccessContext: a repeated enabled namespace is refused, in a short list and in one past the pairwise check', () => {
+    const context = (enabledToolNamespaces: string[]) => ({
+      namespaceId: 'acme',
+      actor: { kind: 'human', userId: 'ada' },
+      authority: { kind: 'service', serviceId: 'acme-grants' },
+      owner: { kind: 'group', groupId: 'acme' },
+      purpose: 'assist with project files',
+      traceId: 'trace-1',
+      enabledToolNamespaces,
+      now: '2026-11-30T09:00:00.000Z',
+    });
+    const many = Array.from({ length: 20 }, (_, i) => `n${i}`);
+    for (const [list, valid] of [
+      [['files', 'notion', 'files'], false],
+      [['files', 'notion', 'notion'], false],
+      [['files', 'notion'], true],
+      [[...many, 'n3'], false],
+      [many, true],
+    ] as const) {
+      expect(safeParseAccessContext(context([...list])).success).toBe(valid);
+      agree(safeParseAccessContext, AccessContextSchema, context([...list]));
+    }
+  });
+
   it("AccessContext: the reference world's context takes the hand-checked path, returned as zod copies it", () => {
     const context = {
       namespaceId: 'acme',

@@ -507,19 +507,41 @@ function fastAccessContext(input: unknown): AccessContext | Unsure {
   if (actor === UNSURE || authority === UNSURE || owner === UNSURE) return UNSURE;
   const enabled = stringArray(input.enabledToolNamespaces, 0, 256, isId);
   // Duplicates are zod's to refuse, with its message.
-  if (enabled === UNSURE || new Set(enabled).size !== enabled.length) return UNSURE;
-  // zod's key order: the schema's.
-  return {
-    namespaceId,
-    actor: actor as AccessContext['actor'],
-    authority: authority as AccessContext['authority'],
-    owner: owner as AccessContext['owner'],
-    purpose,
-    traceId,
-    ...(hasTurn ? { turnId: turnId as string } : {}),
-    enabledToolNamespaces: enabled,
-    now,
-  };
+  if (enabled === UNSURE || hasDuplicate(enabled)) return UNSURE;
+  // zod's key order: the schema's. Two literals, not one with a conditional spread for turnId: the spread made a
+  // throwaway object and copied it in, at every new turn's context.
+  return hasTurn
+    ? {
+        namespaceId,
+        actor: actor as AccessContext['actor'],
+        authority: authority as AccessContext['authority'],
+        owner: owner as AccessContext['owner'],
+        purpose,
+        traceId,
+        turnId: turnId as string,
+        enabledToolNamespaces: enabled,
+        now,
+      }
+    : {
+        namespaceId,
+        actor: actor as AccessContext['actor'],
+        authority: authority as AccessContext['authority'],
+        owner: owner as AccessContext['owner'],
+        purpose,
+        traceId,
+        enabledToolNamespaces: enabled,
+        now,
+      };
+}
+
+/**
+ * Whether a list of strings holds one twice. A short list (a context's enabled namespaces are a handful) is compared
+ * pairwise, which allocates nothing; a long one goes through a Set.
+ */
+function hasDuplicate(items: readonly string[]): boolean {
+  if (items.length > 16) return new Set(items).size !== items.length;
+  for (let i = 1; i < items.length; i++) for (let j = 0; j < i; j++) if (items[i] === items[j]) return true;
+  return false;
 }
 
 /**
