@@ -1,6 +1,7 @@
 import { ContractViolation, addressKey } from '../contracts/index.js';
 import type { AccessContext, Address } from '../contracts/index.js';
 import { safeParseAccessContext } from '../contracts/compiled-contracts.js';
+import { sameItems } from '../same-items.js';
 
 /**
  * A validated context with the derived values every operation needs: the
@@ -98,6 +99,24 @@ function unchangedSince(input: Record<string, unknown>, keyCount: number, contex
   return keyCountOf(input) === keyCount;
 }
 
+/**
+ * The enabled namespaces of the last new context, as a set. A host names the
+ * same few namespaces turn after turn (a user's selection changes rarely), and
+ * a Set made afresh for every new turn's context was 0.76 µs of a lease open
+ * after a turn of calls (p50 of clock laps inside prepareContext, reference
+ * world, 3,000 turns): a context whose list holds the same strings in the same
+ * order shares the set made for the last one. It is never written to and never
+ * handed out beyond PreparedContext's read-only view.
+ */
+let lastEnabled: { readonly list: readonly string[]; readonly set: ReadonlySet<string> } | undefined;
+
+function enabledSet(list: readonly string[]): ReadonlySet<string> {
+  if (lastEnabled !== undefined && sameItems(lastEnabled.list, list)) return lastEnabled.set;
+  const set = new Set(list);
+  lastEnabled = { list, set };
+  return set;
+}
+
 /** Validates and prepares a context; throws ContractViolation naming the bad field. */
 export function prepareContext(input: unknown): PreparedContext {
   if (typeof input === 'object' && input !== null) {
@@ -124,7 +143,7 @@ export function prepareContext(input: unknown): PreparedContext {
     authorityKey,
     ownerKey,
     nowMs: Date.parse(context.now),
-    enabledNamespaces: new Set(context.enabledToolNamespaces),
+    enabledNamespaces: enabledSet(context.enabledToolNamespaces),
   });
   prepared.set(input as object, { result, keyCount: keyCountOf(input as object) });
   return result;
