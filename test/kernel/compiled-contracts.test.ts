@@ -414,7 +414,7 @@ describe('compiled contracts agree with zod', () => {
     );
   });
 
-  it('AccessContext: a repeated enabled namespace is refused, in a short list and in one past the pairwise check', () => {
+  it('AccessContext: a repeated enabled namespace is refused, short list or past the pairwise check', () => {
     const context = (enabledToolNamespaces: string[]) => ({
       namespaceId: 'acme',
       actor: { kind: 'human', userId: 'ada' },

@@ -1,6 +1,6 @@
 import type { Requirement } from '../contracts/index.js';
 import { ceilingKey } from '../registry/ceiling-key.js';
-import { grantCouldCover, ineligibility, requiredOwnerKey } from './authorize.js';
+import { grantCouldCover, grantIneligibility, requiredOwnerKey } from './authorize.js';
 import type { CompiledGrant } from './compiled-grant.js';
 import type { PreparedContext } from './prepared-context.js';
 import type { AvailableAuthority } from './resolve-authority.js';
@@ -66,8 +66,9 @@ export class DiscoveryFilter {
 
   constructor(authority: AvailableAuthority, prepared: PreparedContext, latestNowMs: number) {
     this.#prepared = prepared;
-    for (const grant of authority.grants) {
-      if (ineligibility(grant, prepared, authority.admittedAtMs, latestNowMs) === undefined) this.#eligible.push(grant);
+    const { grants } = authority;
+    for (let i = 0; i < grants.length; i++) {
+      if (grantIneligibility(authority, i, prepared, latestNowMs) === undefined) this.#eligible.push(grants[i]!);
     }
     this.#decided = verdictsFor(this.#eligible, prepared.ownerKey);
   }

@@ -3,6 +3,8 @@ import { safeParseGrant } from '../contracts/compiled-contracts.js';
 import type { AuthorityFailureCode } from '../refusal-codes.js';
 import { describeThrown } from '../thrown-value.js';
 import type { CompiledGrant } from './compiled-grant.js';
+import { NOT_YET_ADMITTED } from './grant-admission.js';
+import type { Admission } from './grant-admission.js';
 import { grantSet, keptGrant, loadGrant } from './loaded-grants.js';
 import type { LoadedGrant } from './loaded-grants.js';
 import type { GrantSource } from './grant-source.js';
@@ -21,6 +23,14 @@ export interface AvailableAuthority {
   readonly snapshot: AuthoritySnapshot;
   /** The instant the turn was admitted: not-before, issue, revocation and purpose are judged here. */
   readonly admittedAtMs: number;
+  /** The context the turn was admitted with (its lease's opener). */
+  readonly admittedWith: PreparedContext;
+  /**
+   * Per grant, in `grants`' order, what admission decided of it for `admittedWith` (`admissionReason`), decided at
+   * the turn's first need of it (`grantIneligibility`): an operation in that very context reads it here and judges
+   * only expiry afresh. The one part of an authority written after it is made, and only by that function.
+   */
+  readonly admission: Admission[];
 }
 
 interface UnavailableAuthority {
@@ -145,5 +155,7 @@ function authorityFrom(material: unknown, prepared: PreparedContext): ResolvedAu
       loadedAt: context.now,
     }),
     admittedAtMs,
+    admittedWith: prepared,
+    admission: new Array<Admission>(set.grants.length).fill(NOT_YET_ADMITTED),
   });
 }
