@@ -258,10 +258,24 @@ describe('compiled contracts agree with zod', () => {
       fc.constantFrom('.', '..', 'a/b', 'a\\b', 'tab\t', '', 'x'.repeat(257), 'ok'),
       fc.string({ minLength: 1, maxLength: 6 }),
     );
-    const resource = fc.record({
-      namespace: fc.string({ maxLength: 8 }),
-      path: fc.oneof(fc.array(segment, { maxLength: 5 }), value),
-    });
+    // An owner, when named, valid or bent: every kind, a kind with another kind's id key, an extra key, anything.
+    const owner = fc.oneof(
+      fc.record({ kind: fc.constantFrom('human', 'agent', 'robot'), userId: id }),
+      fc.record({ kind: fc.constantFrom('service', 'group'), serviceId: id }),
+      fc.record({ kind: fc.constant('group'), groupId: id }),
+      fc.record({ kind: fc.constant('agent'), agentId: id }),
+      fc.record({ kind: fc.constant('human'), userId: id, extra: id }),
+      fc.constant(undefined),
+      value,
+    );
+    const resource = fc.record(
+      {
+        namespace: fc.string({ maxLength: 8 }),
+        path: fc.oneof(fc.array(segment, { maxLength: 5 }), value),
+        owner,
+      },
+      { requiredKeys: ['namespace', 'path'] },
+    );
     const requirement = fc.record({ resource: bent(resource), action: fc.oneof(fc.string({ maxLength: 8 }), value) });
     const fast = (input: unknown) => {
       try {
@@ -274,6 +288,21 @@ describe('compiled contracts agree with zod', () => {
       fc.property(bent(requirement), (input) => agree(fast, RequirementSchema, input)),
       { numRuns: 3000 },
     );
+  });
+
+  it('Requirement: one naming its owner takes the hand-checked path, returned frozen as zod copies it', () => {
+    const input = {
+      resource: { namespace: 'fixtures', path: ['sandbox', 'b'], owner: { kind: 'human', userId: 'mallory' } },
+      action: 'read',
+    };
+    const zod = vi.spyOn(RequirementSchema, 'parse');
+    const parsed = parseRequirement(input);
+    expect(zod).not.toHaveBeenCalled();
+    zod.mockRestore();
+    expect(parsed).toEqual(RequirementSchema.parse(input));
+    expect(Object.keys(parsed.resource)).toEqual(['namespace', 'path', 'owner']);
+    expect(parsed.resource.owner).not.toBe(input.resource.owner);
+    expect([parsed, parsed.resource, parsed.resource.owner].every((part) => Object.isFrozen(part))).toBe(true);
   });
 
   it('Grant', () => {
