@@ -1,4 +1,4 @@
-import { ARGUMENT_LIMITS, argumentsTooDeepMessage, publishCatalogue } from '../kernel/index.js';
+import { ARGUMENT_LIMITS, argumentsTooDeepMessage, publishCatalogue, validatedContext } from '../kernel/index.js';
 import type {
   AccessContext,
   EnvelopeRefusal,
@@ -99,10 +99,13 @@ export class OpenToolBridge {
     options: OpenToolBridgeOptions = {},
   ): Promise<OpenToolBridge> {
     const operation = options.signal === undefined ? {} : { signal: options.signal };
-    const scope = await kernel.openTurnAuthority(context, operation);
+    // The turn held by the kernel's own frozen copy of the host's context, which the kernel answers without comparing
+    // it again at every call; a context that is not one goes on as it came, for the kernel to refuse.
+    const held = validatedContext(context) ?? context;
+    const scope = await kernel.openTurnAuthority(held, operation);
     let listed: ListedCatalogue;
     try {
-      listed = await kernel.listTools(context, operation);
+      listed = await kernel.listTools(held, operation);
     } catch (error) {
       scope.close();
       throw error;
@@ -114,7 +117,7 @@ export class OpenToolBridge {
       catalogHash: listed.catalogHash,
       withheldCount: listed.withheldCount,
     });
-    return new OpenToolBridge(kernel, context, scope, catalogue, options);
+    return new OpenToolBridge(kernel, held, scope, catalogue, options);
   }
 
   get catalogHash(): string {

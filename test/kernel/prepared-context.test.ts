@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { validatedContext } from '../../src/kernel/index.js';
 import { prepareContext } from '../../src/kernel/internals.js';
 import { context } from './support/world.js';
 
@@ -37,5 +38,43 @@ describe('prepareContext: the enabled namespaces', () => {
     expect(longer.enabledNamespaces.has('files')).toBe(true);
     const none = prepareContext(context({ turn: 'g', enabled: [] }));
     expect(['docs', 'notion', 'files'].some((namespace) => none.enabledNamespaces.has(namespace))).toBe(false);
+  });
+});
+
+describe("validatedContext: the kernel's own copy of a context", () => {
+  it('is a copy frozen all the way down, answered as the host object it was made from', () => {
+    const host = context({ turn: 'v1' });
+    const copy = validatedContext(host)!;
+    expect(copy).not.toBe(host);
+    expect(copy).toEqual(host);
+    expect([copy, copy.actor, copy.authority, copy.owner, copy.enabledToolNamespaces].every(Object.isFrozen)).toBe(
+      true,
+    );
+    expect(prepareContext(copy)).toBe(prepareContext(host));
+    expect(validatedContext(host)).toBe(copy);
+  });
+
+  it('stays what it was when the host edits its own object afterwards', () => {
+    const host = context({ turn: 'v2', enabled: ['docs'] });
+    const copy = validatedContext(host)!;
+    const before = prepareContext(copy);
+    host.enabledToolNamespaces.push('notion');
+    const edited = prepareContext(host);
+    expect(edited).not.toBe(before);
+    expect(edited.enabledNamespaces.has('notion')).toBe(true);
+    expect(prepareContext(copy)).toBe(before);
+    expect(prepareContext(copy).enabledNamespaces.has('notion')).toBe(false);
+  });
+
+  it('is undefined for what is not a context, a hostile one included, and the kernel refuses those as ever', () => {
+    const hostile = Object.defineProperty(context({ turn: 'v3' }), 'purpose', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
+    for (const input of [undefined, null, 42, { ...context(), now: 'yesterday' }, hostile])
+      expect(validatedContext(input)).toBeUndefined();
+    expect(() => prepareContext({ ...context(), now: 'yesterday' })).toThrow(/AccessContext/);
   });
 });
