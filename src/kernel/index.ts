@@ -8,7 +8,7 @@ export type { TurnScope } from './authority/lease-table.js';
 export type { AuthoritySnapshot } from './authority/resolve-authority.js';
 export { InMemoryUsageStore, StaticGrantSource } from './authority/grant-source.js';
 export type { GrantSource, UsageStore } from './authority/grant-source.js';
-export { turnAuthorityKey, validatedContext } from './authority/prepared-context.js';
+export { contextAt, turnAuthorityKey, validatedContext } from './authority/prepared-context.js';
 export { authorize, canDiscover } from './authority/authorize.js';
 export { CATALOGUE_STRATEGIES, isCatalogueStrategyName } from './catalogue/catalogue-strategy.js';
 export type { CatalogueStrategyName } from './catalogue/catalogue-strategy.js';

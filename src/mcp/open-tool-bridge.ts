@@ -1,4 +1,10 @@
-import { ARGUMENT_LIMITS, argumentsTooDeepMessage, publishCatalogue, validatedContext } from '../kernel/index.js';
+import {
+  ARGUMENT_LIMITS,
+  argumentsTooDeepMessage,
+  contextAt,
+  publishCatalogue,
+  validatedContext,
+} from '../kernel/index.js';
 import type {
   AccessContext,
   EnvelopeRefusal,
@@ -32,8 +38,9 @@ export interface OpenToolBridgeOptions {
   /**
    * The instant of each operation after the opening, for a host serving on
    * a live clock: grant expiry is judged per operation (a grant that lapses
-   * mid-turn refuses mid-turn). Default: every operation carries the
-   * context's own `now`, and the kernel validates the context once.
+   * mid-turn refuses mid-turn), each call's context the held one stamped
+   * with it (`contextAt`). Default: every operation carries the context's
+   * own `now`. Either way the kernel validates the context once.
    */
   readonly clock?: () => string;
 }
@@ -71,6 +78,9 @@ export class OpenToolBridge {
   readonly #clock: (() => string) | undefined;
   #calls = 0;
   #closed = false;
+  /** The clock's last instant and the context stamped with it. */
+  #lastNow: string | undefined;
+  #lastContext: AccessContext | undefined;
 
   private constructor(
     kernel: MediationKernel,
@@ -146,7 +156,7 @@ export class OpenToolBridge {
    */
   async call(name: string, args: unknown, options: BridgeCallOptions = {}): Promise<ToolResult> {
     const callId = options.callId ?? this.nextCallId();
-    const context = this.#clock === undefined ? this.context : { ...this.context, now: this.#clock() };
+    const context = this.#clock === undefined ? this.context : this.#contextNow(this.#clock());
     if (this.#closed) {
       return this.#refuse(context, callId, name, {
         status: 'denied',
@@ -190,6 +200,20 @@ export class OpenToolBridge {
       { id: callId, tool: name, arguments: args, traceId: context.traceId, requestedAt: context.now },
       options.signal === undefined ? NO_OPTIONS : { signal: options.signal },
     );
+  }
+
+  /**
+   * The turn's context at this call's instant: the kernel's copy stamped with it (`contextAt`), the last one again
+   * when the clock has not moved; a plain object when the clock answered something that is not an instant, for the
+   * kernel to refuse.
+   */
+  #contextNow(now: string): AccessContext {
+    if (now === this.#lastNow && this.#lastContext !== undefined) return this.#lastContext;
+    const stamped = contextAt(this.context, now);
+    if (stamped === undefined) return { ...this.context, now };
+    this.#lastNow = now;
+    this.#lastContext = stamped;
+    return stamped;
   }
 
   /** Closes the turn: releases this bridge's hold on the lease. Idempotent. */

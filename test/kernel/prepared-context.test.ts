@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { validatedContext } from '../../src/kernel/index.js';
+import { contextAt, validatedContext } from '../../src/kernel/index.js';
 import { prepareContext } from '../../src/kernel/internals.js';
-import { context } from './support/world.js';
+import { MINUTE, T0, context, instant } from './support/world.js';
 
 describe('prepareContext: the enabled namespaces', () => {
   it('two new contexts naming the same namespaces share one set; another list gets its own', () => {
@@ -76,5 +76,32 @@ describe("validatedContext: the kernel's own copy of a context", () => {
     for (const input of [undefined, null, 42, { ...context(), now: 'yesterday' }, hostile])
       expect(validatedContext(input)).toBeUndefined();
     expect(() => prepareContext({ ...context(), now: 'yesterday' })).toThrow(/AccessContext/);
+  });
+});
+
+describe("contextAt: the kernel's copy at another instant", () => {
+  it('is the same turn at the new instant, itself a frozen copy, answered without validating it again', () => {
+    const held = validatedContext(context({ turn: 'c1' }))!;
+    const later = contextAt(held, instant(MINUTE))!;
+    expect(later).toEqual({ ...held, now: instant(MINUTE) });
+    expect(Object.keys(later)).toEqual(Object.keys(held));
+    expect(Object.isFrozen(later)).toBe(true);
+    const [first, second] = [prepareContext(held), prepareContext(later)];
+    expect(second.turnKey).toBe(first.turnKey);
+    expect([first.nowMs, second.nowMs]).toEqual([T0, T0 + MINUTE]);
+    expect(second.enabledNamespaces).toBe(first.enabledNamespaces);
+    expect(prepareContext(later)).toBe(second);
+    // Stamped from the later copy, or at the held instant: the copy asked for, not a new one.
+    expect(contextAt(held, held.now)).toBe(held);
+    expect(prepareContext(contextAt(later, instant(2 * MINUTE))!).nowMs).toBe(T0 + 2 * MINUTE);
+  });
+
+  it('is undefined for a host object, or for what is not an instant', () => {
+    const host = context({ turn: 'c2' });
+    prepareContext(host);
+    expect(contextAt(host, instant(MINUTE))).toBeUndefined();
+    const held = validatedContext(host)!;
+    for (const now of ['yesterday', '', '2026-13-01T00:00:00Z', 42 as unknown as string])
+      expect(contextAt(held, now)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { ContractViolation, addressKey } from '../contracts/index.js';
 import type { AccessContext, Address } from '../contracts/index.js';
-import { safeParseAccessContext } from '../contracts/compiled-contracts.js';
+import { matchesInstant, safeParseAccessContext } from '../contracts/compiled-contracts.js';
 import { sameItems } from '../same-items.js';
 
 /**
@@ -179,4 +179,25 @@ export function validatedContext(input: unknown): AccessContext | undefined {
   }
   if (!prepared.has(result.context)) prepared.set(result.context, { result, keyCount: 0, sealed: true });
   return result.context;
+}
+
+/**
+ * A copy `validatedContext` made, at another instant: `held` with `now` in
+ * place, itself the kernel's frozen copy, answered like `held` (the instant is
+ * not in the turn's key, so it is the same turn). Only the instant is checked;
+ * the rest was validated when `held` was made. Undefined when `held` is not
+ * such a copy or `now` is not an RFC 3339 instant: the caller then hands the
+ * kernel a plain object, for it to validate (and refuse) as ever. An MCP
+ * bridge on a live clock (a world file's default) stamps every call this way,
+ * instead of a fresh object the kernel validated whole at every call.
+ */
+export function contextAt(held: AccessContext, now: string): AccessContext | undefined {
+  const hit = prepared.get(held);
+  if (hit === undefined || !hit.sealed || typeof now !== 'string' || !matchesInstant(now)) return undefined;
+  if (now === held.now) return held;
+  // The spread keeps the schema's key order, `now` replaced where it stands.
+  const context: AccessContext = Object.freeze({ ...hit.result.context, now });
+  const result: PreparedContext = Object.freeze({ ...hit.result, context, nowMs: Date.parse(now) });
+  prepared.set(context, { result, keyCount: 0, sealed: true });
+  return context;
 }
