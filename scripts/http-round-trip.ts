@@ -9,15 +9,10 @@
  */
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import { median } from '../bench/statistics/sample-statistics.js';
+import { wholeNumberFlags } from './whole-number-flags.js';
 
-const { values } = parseArgs({ options: { calls: { type: 'string', default: '3000' } } });
-const calls = Number(values.calls);
-if (!Number.isSafeInteger(calls) || calls < 100) {
-  process.stderr.write('http-round-trip: --calls takes a whole number ≥ 100\n');
-  process.exit(2);
-}
+const { calls } = wholeNumberFlags('http-round-trip', { calls: { default: 3000, least: 100 } });
 
 const answer = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: '{"ok":true}' }] } });
 const frame = JSON.stringify({

@@ -8,20 +8,15 @@
  *   npx tsx scripts/lease-open-after-turn.ts [--turns 6000] [--runs 3]
  */
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { median } from '../bench/statistics/sample-statistics.js';
 import { buildReferenceKernel } from '../bench/world/build-world.js';
 import { runKernelTurn } from '../bench/world/workload-turn.js';
+import { wholeNumberFlags } from './whole-number-flags.js';
 
-const { values } = parseArgs({
-  options: { turns: { type: 'string', default: '6000' }, runs: { type: 'string', default: '3' } },
+const { turns, runs } = wholeNumberFlags('lease-open-after-turn', {
+  turns: { default: 6000, least: 100 },
+  runs: { default: 3, least: 1 },
 });
-const turns = Number(values.turns);
-const runs = Number(values.runs);
-if (!Number.isSafeInteger(turns) || turns < 100 || !Number.isSafeInteger(runs) || runs < 1) {
-  process.stderr.write('lease-open-after-turn: --turns takes a whole number ≥ 100, --runs one ≥ 1\n');
-  process.exit(2);
-}
 
 const clock = (): number => performance.now();
 for (let run = 1; run <= runs; run++) {

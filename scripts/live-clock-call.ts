@@ -7,21 +7,16 @@
  *   npx tsx scripts/live-clock-call.ts [--calls 60000] [--runs 3]
  */
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { median } from '../bench/statistics/sample-statistics.js';
 import { buildReferenceKernel } from '../bench/world/build-world.js';
 import { OpenToolBridge } from '../src/mcp/index.js';
 import { worldContext } from '../src/world/index.js';
+import { wholeNumberFlags } from './whole-number-flags.js';
 
-const { values } = parseArgs({
-  options: { calls: { type: 'string', default: '60000' }, runs: { type: 'string', default: '3' } },
+const { calls, runs } = wholeNumberFlags('live-clock-call', {
+  calls: { default: 60000, least: 1000 },
+  runs: { default: 3, least: 1 },
 });
-const calls = Number(values.calls);
-const runs = Number(values.runs);
-if (!Number.isSafeInteger(calls) || calls < 1000 || !Number.isSafeInteger(runs) || runs < 1) {
-  process.stderr.write('live-clock-call: --calls takes a whole number ≥ 1000, --runs one ≥ 1\n');
-  process.exit(2);
-}
 
 for (let run = 1; run <= runs; run++) {
   const { kernel, audit } = buildReferenceKernel('turn');

@@ -9,7 +9,6 @@
  *
  *   npx tsx scripts/result-meta-cost.ts [--rounds 300] [--calls 20]
  */
-import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -19,16 +18,12 @@ import { floorSdkServer } from '../bench/transports/floor-sdk-server.js';
 import type { FloorSdkServer } from '../bench/transports/floor-sdk-server.js';
 import { median } from '../bench/statistics/sample-statistics.js';
 import { httpClientTransport } from '../src/mcp/index.js';
+import { wholeNumberFlags } from './whole-number-flags.js';
 
-const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '300' }, calls: { type: 'string', default: '20' } },
+const { rounds, calls } = wholeNumberFlags('result-meta-cost', {
+  rounds: { default: 300, least: 10 },
+  calls: { default: 20, least: 1 },
 });
-const rounds = Number(values.rounds);
-const calls = Number(values.calls);
-if (!Number.isSafeInteger(rounds) || rounds < 10 || !Number.isSafeInteger(calls) || calls < 1) {
-  process.stderr.write('result-meta-cost: --rounds takes a whole number ≥ 10 and --calls one ≥ 1\n');
-  process.exit(2);
-}
 
 const signed = (us: number): string => `${us >= 0 ? '+' : '−'}${Math.abs(us).toFixed(2)}`;
 
