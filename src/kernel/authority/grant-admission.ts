@@ -17,8 +17,8 @@ export type Admission = RejectionReason | undefined | typeof NOT_YET_ADMITTED;
  * judged (SPEC §1.3): issuer, subject and namespace; the window as far as it
  * is judged at admission (issue, not-before, revocation); then purpose.
  * Expiry is the one part judged afresh at every operation (ADR 0007), so it
- * is not here: `ineligibility` (authorize.ts) puts it between the window and
- * purpose, where it always stood. Every input is fixed for a turn — the
+ * is not here: `withExpiry` puts it between the window and purpose, where it
+ * always stood. Every input is fixed for a turn — the
  * principals, namespace and purpose are in its lease key, the admission
  * instant is the lease's — so a lease decides this once per grant
  * (`AvailableAuthority.admission`).
