@@ -29,7 +29,7 @@ import { referenceBenchWorld, runWorldStaircases } from '../staircase/run-strate
 import { buildShapedKernel, PUBLISHER_SHAPE, REFERENCE_SHAPE } from '../world/publisher-world.js';
 import { checkTargets } from '../verdicts/targets.js';
 import type { TargetCheck } from '../verdicts/targets.js';
-import { measureTimerOverheadUs } from '../floor/timer-overhead.js';
+import { measureClockPairUs, measureTimerOverheadUs } from '../floor/timer-overhead.js';
 import { writeResults } from '../results/write-results.js';
 import type { RunKind } from '../results/run-context.js';
 
@@ -220,6 +220,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
     onProgress: (done, total, phase) => progress.update(done, total, phase),
   });
   const strategies = staircases[REFERENCE_SHAPE.name]!;
+  // Right after the staircase, in its process state: what its spans read around nothing (ADR 0082).
+  const clockPairUs = measureClockPairUs();
   const publisher = staircases[PUBLISHER_SHAPE.name]!;
 
   let mcp: { measurement: McpMeasurement; warmupTurns: number; measuredTurns: number } | undefined;
@@ -292,6 +294,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchOutcome> 
     definitions: STATIC_TOOL_SPECS.length + 1,
     served: strategies.turn.structural.catalogueTools,
     timerOverheadUs,
+    clockPairUs,
     loadAverage: { start: loadAtStart, end: loadAverage() },
     strategies,
     ...(mcp === undefined ? {} : { mcp }),

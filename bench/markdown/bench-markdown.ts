@@ -104,6 +104,12 @@ function rules(results: MeasuredResults): string {
       `closes when its result leaves; over MCP the call is the server's \`mcp.handle\` span, frame in to response ` +
       `out.`,
     `- Timer overhead on this machine: ${results.timerOverheadUs} µs per clock read (a call carries about ten).`,
+    ...(results.clockPairUs === undefined
+      ? []
+      : [
+          `- An empty span (two clock reads around nothing) read ${results.clockPairUs} µs right after the ` +
+            'staircase; the catalogue share under `turn` is judged beyond it (ADR 0082), and printed raw beside.',
+        ]),
   ].join('\n');
 }
 

@@ -167,6 +167,11 @@ const StaircaseRoundsSchema = z.object({
   catalogueShare: z.object({ rederive: RoundIntervalSchema, shared: RoundIntervalSchema, turn: RoundIntervalSchema }),
   /** Under turn, each round's median lease open (µs), its block's cold first turn left out: absent in older files. */
   leaseOpenTurn: RoundIntervalSchema.optional(),
+  /**
+   * Under turn, each round's median catalogue segment less the run's empty clock pair (`clockPairUs`), over its
+   * median call (ADR 0082): absent in older files.
+   */
+  catalogueShareTurnBeyondClock: RoundIntervalSchema.optional(),
 });
 export type StaircaseRounds = z.infer<typeof StaircaseRoundsSchema>;
 
@@ -455,6 +460,8 @@ const ResultsSchema = z.object({
   workload: WorkloadSchema,
   /** Measured and printed, never subtracted from anything. */
   timerOverheadUs: measured,
+  /** What an empty span read in this run, µs (ADR 0082): absent in older files. */
+  clockPairUs: measured.optional(),
   strategies: z.object({
     rederive: StrategyResultSchema,
     shared: StrategyResultSchema,

@@ -82,6 +82,8 @@ export interface HarnessRun {
   readonly definitions: number;
   readonly served: number;
   readonly timerOverheadUs: number;
+  /** What an empty span read in this run (measureClockPairUs), µs. */
+  readonly clockPairUs?: number;
   readonly loadAverage: { readonly start: number; readonly end: number };
   readonly strategies: Readonly<Record<StrategyName, StrategyMeasurement>>;
   readonly mcp?: { readonly measurement: McpMeasurement; readonly warmupTurns: number; readonly measuredTurns: number };
@@ -128,6 +130,7 @@ export function staircaseOf(
  */
 function staircaseRoundsOf(
   strategies: Readonly<Record<StrategyName, Pick<StrategyMeasurement, 'rounds'>>>,
+  clockPairUs: number | undefined,
 ): StaircaseRounds | undefined {
   const rederive = strategies.rederive.rounds;
   const shared = strategies.shared.rounds;
@@ -147,6 +150,15 @@ function staircaseRoundsOf(
       turn: roundInterval(turn.catalogueShare.slice(0, rounds)),
     },
     ...(turn.openP50Us.length < MIN_PAIRED_ROUNDS ? {} : { leaseOpenTurn: roundInterval(turn.openP50Us) }),
+    ...(clockPairUs === undefined
+      ? {}
+      : {
+          catalogueShareTurnBeyondClock: roundInterval(
+            turn.catalogueP50Us
+              .slice(0, rounds)
+              .map((catalogue, r) => Math.max(0, catalogue - clockPairUs) / Math.max(turn.callP50Us[r]!, 1e-9)),
+          ),
+        }),
   };
 }
 
@@ -224,12 +236,13 @@ export function assembleResults(run: HarnessRun): MeasuredResults {
     environment: run.environment,
     workload,
     timerOverheadUs: run.timerOverheadUs,
+    ...(run.clockPairUs === undefined ? {} : { clockPairUs: run.clockPairUs }),
     strategies,
     ...(run.mcp === undefined ? {} : { mcp: { turn: run.mcp.measurement.result } }),
     ...(run.mcpTransports === undefined ? {} : { mcpTransports: run.mcpTransports }),
     staircase: staircaseOf(run.strategies),
     ...(() => {
-      const byRound = staircaseRoundsOf(run.strategies);
+      const byRound = staircaseRoundsOf(run.strategies, run.clockPairUs);
       return byRound === undefined ? {} : { staircaseByRound: byRound };
     })(),
     ...(run.publisherWorld === undefined ? {} : { publisherWorld: worldStaircaseOf(run.publisherWorld) }),

@@ -158,4 +158,42 @@ describe('the paired targets in force', () => {
         `metSince ${results.commit.slice(0, 7)} in bench/verdicts/paired-targets.ts`,
     ).toEqual([]);
   });
+
+  it('judge the share under turn beyond the run’s empty clock pair where the run measured one (ADR 0082)', () => {
+    const file = path.join(ROOT, 'results', 'latest.json');
+    if (!existsSync(file)) return;
+    const results = parseResults(JSON.parse(readFileSync(file, 'utf8')));
+    const target = PAIRED_TARGETS.find((candidate) => candidate.id === 'share:turn')!;
+    const { turn } = results.strategies;
+    // A file from before the clock pair: the raw share, as before.
+    const raw = target.read({ ...results, clockPairUs: undefined })!;
+    expect(raw.whole).toBe(turn.segments.catalogue.share);
+    // With one: the whole-run figure and the round intervals net of the pair, never below 0.
+    const byRound = results.staircaseByRound!;
+    const beyond = { rounds: 300, median: 0.002, lo: 0.001, hi: 0.003 };
+    const net = target.read({
+      ...results,
+      clockPairUs: 0.04,
+      staircaseByRound: { ...byRound, catalogueShareTurnBeyondClock: beyond },
+    })!;
+    expect(net.interval).toEqual(beyond);
+    expect(net.whole).toBeCloseTo(Math.max(0, turn.segments.catalogue.p50Us - 0.04) / turn.call.p50Us, 12);
+    const floor = target.read({
+      ...results,
+      clockPairUs: 1000,
+      staircaseByRound: { ...byRound, catalogueShareTurnBeyondClock: beyond },
+    })!;
+    expect(floor.whole).toBe(0);
+    // A catalogue resolved per call again is still far past 1%, pair or no pair.
+    const dearer = {
+      ...results,
+      clockPairUs: 0.04,
+      strategies: {
+        ...results.strategies,
+        turn: { ...turn, segments: { ...turn.segments, catalogue: { ...turn.segments.catalogue, p50Us: 2 } } },
+      },
+      staircaseByRound: { ...byRound, catalogueShareTurnBeyondClock: { rounds: 300, median: 0.4, lo: 0.38, hi: 0.42 } },
+    };
+    expect(judgePaired(target, target.read(dearer)!).verdict).toBe('missed');
+  });
 });
