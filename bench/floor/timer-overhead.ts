@@ -13,22 +13,22 @@ import { calibrateTimerOverhead, performanceNowTimestampProvider } from 'tinyben
 
 /** µs per `performance.now()` read, as every bench run records it (`timerOverheadUs`) and its report prints it. */
 export function measureTimerOverheadUs(pairs = 4096): number {
-  const ms = calibrateTimerOverhead(performanceNowTimestampProvider, { pairs, warmupPairs: 512, estimator: 'median' });
-  return Math.round(ms * 1000 * 1e4) / 1e4;
+  return medianPairUs(performanceNowTimestampProvider, pairs);
 }
 
 /**
  * What an empty span reads: the median of back-to-back pairs of `clock` (milliseconds, as the span recorders read
- * `performance.now()`), in µs. A segment that is one field read between two clock reads (the catalogue under `turn`)
- * reads this much and a few nanoseconds more, so its share of a call is judged beyond it (ADR 0082): 40–50 ns here,
- * a whole 1% of a 4.4 µs call.
+ * `performance.now()`), in µs, by the same calibration. Taken right after the staircase with many pairs, not at the
+ * run's start as `timerOverheadUs` is: there it read 0.04–0.14 µs while the span clock's pair read 0.04–0.05. A
+ * segment that is one field read between two clock reads (the catalogue under `turn`) reads this much and a few
+ * nanoseconds more, so its share of a call is judged beyond it (ADR 0082): 40–50 ns here, a whole 1% of a 4.4 µs call.
  */
 export function measureClockPairUs(clock: () => number = () => performance.now(), pairs = 100_000): number {
-  const deltas = new Float64Array(pairs);
-  for (let i = 0; i < pairs; i++) {
-    const start = clock();
-    deltas[i] = (clock() - start) * 1000;
-  }
-  deltas.sort();
-  return Math.round(deltas[pairs >> 1]! * 1e4) / 1e4;
+  return medianPairUs({ name: 'span clock', fn: clock, toMs: (ms) => Number(ms), fromMs: (ms) => ms }, pairs);
+}
+
+/** tinybench's calibration (median of back-to-back deltas after a JIT warm-up), in µs to four places. */
+function medianPairUs(provider: Parameters<typeof calibrateTimerOverhead>[0], pairs: number): number {
+  const ms = calibrateTimerOverhead(provider, { pairs, warmupPairs: 512, estimator: 'median' });
+  return Math.round(ms * 1000 * 1e4) / 1e4;
 }

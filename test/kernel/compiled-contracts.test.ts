@@ -76,6 +76,21 @@ function bent(base: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<unknown
   });
 }
 
+/** A host's context as the reference world makes one, in the schema's key order; turnId only when given. */
+function hostContext({ turnId, enabledToolNamespaces }: { turnId?: string; enabledToolNamespaces: string[] }) {
+  return {
+    namespaceId: 'acme',
+    actor: { kind: 'human', userId: 'ada' },
+    authority: { kind: 'service', serviceId: 'acme-grants' },
+    owner: { kind: 'group', groupId: 'acme' },
+    purpose: 'assist with project files',
+    traceId: 'trace-1',
+    ...(turnId === undefined ? {} : { turnId }),
+    enabledToolNamespaces,
+    now: '2026-11-30T09:00:00.000Z',
+  };
+}
+
 function agree<T>(
   fast: (input: unknown) => { success: boolean; data?: T },
   schema: { safeParse(input: unknown): { success: boolean; data?: T } },
@@ -444,16 +459,7 @@ describe('compiled contracts agree with zod', () => {
   });
 
   it('AccessContext: a repeated enabled namespace is refused, short list or past the pairwise check', () => {
-    const context = (enabledToolNamespaces: string[]) => ({
-      namespaceId: 'acme',
-      actor: { kind: 'human', userId: 'ada' },
-      authority: { kind: 'service', serviceId: 'acme-grants' },
-      owner: { kind: 'group', groupId: 'acme' },
-      purpose: 'assist with project files',
-      traceId: 'trace-1',
-      enabledToolNamespaces,
-      now: '2026-11-30T09:00:00.000Z',
-    });
+    const context = (enabledToolNamespaces: string[]) => hostContext({ enabledToolNamespaces });
     const many = Array.from({ length: 20 }, (_, i) => `n${i}`);
     for (const [list, valid] of [
       [['files', 'notion', 'files'], false],
@@ -468,17 +474,7 @@ describe('compiled contracts agree with zod', () => {
   });
 
   it("AccessContext: the reference world's context takes the hand-checked path, returned as zod copies it", () => {
-    const context = {
-      namespaceId: 'acme',
-      actor: { kind: 'human', userId: 'ada' },
-      authority: { kind: 'service', serviceId: 'acme-grants' },
-      owner: { kind: 'group', groupId: 'acme' },
-      purpose: 'assist with project files',
-      traceId: 'trace-1',
-      turnId: 'turn-1',
-      enabledToolNamespaces: ['files', 'notion'],
-      now: '2026-11-30T09:00:00.000Z',
-    };
+    const context = hostContext({ turnId: 'turn-1', enabledToolNamespaces: ['files', 'notion'] });
     const zod = vi.spyOn(AccessContextSchema, 'safeParse');
     const parsed = safeParseAccessContext(context);
     expect(zod).not.toHaveBeenCalled();
