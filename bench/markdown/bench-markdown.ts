@@ -35,8 +35,8 @@ import { BLOCK_TURNS } from '../staircase/strategy-blocks.js';
 import type { TargetCheck } from '../verdicts/targets.js';
 import { PAIRED_TARGETS, lastChangeLine } from '../verdicts/paired-targets.js';
 import { bar, stackedBar } from './text-bars.js';
-import { TILE_MEANINGS, TILE_NAMES } from '../transports/call-tiles.js';
-import type { TileName } from '../transports/call-tiles.js';
+import { PIPE_TILE_MEANINGS, TILE_MEANINGS, tileNamesOf } from '../transports/call-tiles.js';
+import type { AnyTileName, PipeTileName, TileFigures, TileName } from '../transports/call-tiles.js';
 
 /** Where the published figures came from, as the report prints it (a path relative to the repository). */
 export type AnchorsForReport =
@@ -925,28 +925,43 @@ function insideTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transp
 }
 
 /**
- * Each tiled transport's call cut into its five stretches (call-tiles.ts), costlab beside the floor: where the next µs
- * of costlab's excess over the floor is.
+ * Each tiled transport's call cut into its stretches (call-tiles.ts; over stdio pipe-tiles.ts), costlab beside the
+ * floor: where the next µs of costlab's excess over the floor is.
  */
-function tilesTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transports']): string {
+export function tilesTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transports']): string {
   const tiled = rows.filter((row) => row.tiles !== undefined);
   if (tiled.length === 0) return '';
   return tiled
     .map((row) => {
       const { costlab, floor } = row.tiles!;
-      const sum = (figures: Record<TileName, number>): number =>
-        roundUs(TILE_NAMES.reduce((total, name) => total + figures[name], 0));
+      const names = tileNamesOf(costlab.p50Us);
+      // Five in process, six across a pipe.
+      const stretches = names.length === 6 ? 'six' : names.length === 5 ? 'five' : String(names.length);
+      const piped = costlab.p50Us.pipeIn !== undefined;
+      const meaning = (name: AnyTileName): string =>
+        piped ? PIPE_TILE_MEANINGS[name as PipeTileName] : TILE_MEANINGS[name as TileName];
+      const sum = (figures: TileFigures): number => roundUs(names.reduce((total, name) => total + figures[name]!, 0));
+      const difference = (name: AnyTileName, of: 'p50Us' | 'meanUs'): string =>
+        signed(roundUs(costlab[of][name]! - floor[of][name]!));
       return [
         '',
-        `The ${row.transport} call, tiled (\`bench/transports/call-tiles.ts\`), from the same pass: clock marks at ` +
-          `the client's call, at the server transport's request in and response out, and at the mediated call's ` +
-          `start and end cut every call into five stretches that sum to it exactly. The means tile the mean call; ` +
-          `the p50s, each over the calls, need not sum to the call's p50.` +
-          (row.transport.startsWith('http')
-            ? ` Over HTTP "client out" holds the client's request through the HTTP stack to the server transport, ` +
-              `costlab's request checks included (the floor's listener makes none), and "client in" the response's ` +
-              `way back.`
-            : ''),
+        piped
+          ? `The ${row.transport} call, tiled across the pipe (\`bench/transports/pipe-tiles.ts\`), in a pass of ` +
+            `its own children after the rounds, primed as theirs were: marks on the machine's monotonic clock at the ` +
+            `client's call, its request handed to the stdio transport and the response handed on, and in the child ` +
+            `(the span file \`--spans\` writes) at the request handed to its protocol and the mediated call's start ` +
+            `and end, cut every call into ${stretches} stretches that sum to it exactly. The child's protocol out ` +
+            `is not split from the pipe back: its only later mark is read after a write that wakes the client. The ` +
+            `means tile the mean call; the p50s, each over the calls, need not sum to the call's p50.`
+          : `The ${row.transport} call, tiled (\`bench/transports/call-tiles.ts\`), from the same pass: clock marks ` +
+            `at the client's call, at the server transport's request in and response out, and at the mediated ` +
+            `call's start and end cut every call into ${stretches} stretches that sum to it exactly. The means ` +
+            `tile the mean call; the p50s, each over the calls, need not sum to the call's p50.` +
+            (row.transport.startsWith('http')
+              ? ` Over HTTP "client out" holds the client's request through the HTTP stack to the server transport, ` +
+                `costlab's request checks included (the floor's listener makes none), and "client in" the ` +
+                `response's way back.`
+              : ''),
         '',
         table(
           [
@@ -959,17 +974,17 @@ function tilesTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transpo
             'costlab − floor, mean (µs)',
           ],
           [
-            ...TILE_NAMES.map((name) => [
-              TILE_MEANINGS[name],
-              us(costlab.p50Us[name]),
-              us(floor.p50Us[name]),
-              signed(roundUs(costlab.p50Us[name] - floor.p50Us[name])),
-              us(costlab.meanUs[name]),
-              us(floor.meanUs[name]),
-              signed(roundUs(costlab.meanUs[name] - floor.meanUs[name])),
+            ...names.map((name) => [
+              meaning(name),
+              us(costlab.p50Us[name]!),
+              us(floor.p50Us[name]!),
+              difference(name, 'p50Us'),
+              us(costlab.meanUs[name]!),
+              us(floor.meanUs[name]!),
+              difference(name, 'meanUs'),
             ]),
             [
-              `the five summed (${formatCount(Math.min(costlab.n, floor.n))} calls a side)`,
+              `the ${stretches} summed (${formatCount(Math.min(costlab.n, floor.n))} calls a side)`,
               us(sum(costlab.p50Us)),
               us(sum(floor.p50Us)),
               signed(roundUs(sum(costlab.p50Us) - sum(floor.p50Us))),

@@ -287,9 +287,14 @@ const PairedDifferenceSchema = z
 /** One transport: tools/call timed at the SDK client on each side, the sides' order rotating per round. */
 const TileFiguresSchema = z.object({
   clientOut: z.number().finite(),
+  /** Over a pipe (the stdio rows): the request frame's way to the child's protocol (pipe-tiles.ts). */
+  pipeIn: z.number().finite().optional(),
   protocolIn: z.number().finite(),
   call: z.number().finite(),
-  protocolOut: z.number().finite(),
+  /** In process; over a pipe it falls in `pipeOut`. */
+  protocolOut: z.number().finite().optional(),
+  /** Over a pipe: the result made an MCP result and its frame's way back to the client's transport. */
+  pipeOut: z.number().finite().optional(),
   clientIn: z.number().finite(),
 });
 
@@ -346,8 +351,9 @@ const McpTransportRowSchema = z.object({
     })
     .optional(),
   /**
-   * In memory, the same pass's calls cut into the five stretches that tile each one (bench/transports/call-tiles.ts:
-   * client out, protocol in, call, protocol out, client in), per side. Absent in older files and on other transports.
+   * The same pass's calls cut into the five stretches that tile each one (bench/transports/call-tiles.ts:
+   * client out, protocol in, call, protocol out, client in), per side, on the rows served in this process; on the
+   * stdio rows, a pass of its own with the two pipes between them as well (pipe-tiles.ts). Absent in older files.
    */
   tiles: z.object({ costlab: TileStatsSchema, floor: TileStatsSchema }).optional(),
 });

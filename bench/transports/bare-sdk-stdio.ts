@@ -8,23 +8,36 @@
  * on stderr, or with `--audit FILE` appended to FILE by costlab's own
  * `JsonLinesFileSink`, each decision record in the file before the call goes
  * on and each outcome record held past the answer (ADR 0054's rule, which
- * the floor keeps as costlab does).
+ * the floor keeps as costlab does). With `--spans FILE` as well, each call's
+ * spans go to FILE as `costlab serve --spans` writes costlab's (`SpanFile`):
+ * the transport's `mcp.handle` and the floor's call.
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { SpanFile } from '../../src/kernel/index.js';
+import { TimedTransport } from '../../src/mcp/index.js';
 import { bareSdkServer } from './bare-sdk-server.js';
 import { floorSdkServer, floorStdioSink } from './floor-sdk-server.js';
 
 const { values } = parseArgs({
-  options: { floor: { type: 'boolean', default: false }, audit: { type: 'string' } },
+  options: { floor: { type: 'boolean', default: false }, audit: { type: 'string' }, spans: { type: 'string' } },
   strict: true,
 });
 if (values.audit !== undefined && !values.floor) throw new Error("--audit FILE is the floor's trail: it needs --floor");
+if (values.spans !== undefined && !values.floor) throw new Error("--spans FILE is the floor's spans: it needs --floor");
 
 const trail = values.floor ? floorStdioSink(values.audit) : undefined;
-const server = trail === undefined ? bareSdkServer() : floorSdkServer(trail.sink, trail.hold).server;
-const transport = new StdioServerTransport();
+const spans = values.spans === undefined ? undefined : new SpanFile(values.spans);
+const stdio = new StdioServerTransport();
+const timing = spans === undefined ? undefined : { spans, transport: new TimedTransport(stdio, () => spans) };
+const server =
+  trail === undefined
+    ? bareSdkServer()
+    : floorSdkServer(trail.sink, trail.hold, timing === undefined ? {} : { timing }).server;
 process.stdin.once('end', () => {
-  void server.close().finally(() => trail?.close());
+  void server.close().finally(() => {
+    trail?.close();
+    spans?.close();
+  });
 });
-await server.connect(transport);
+await server.connect(timing?.transport ?? stdio);

@@ -37,6 +37,24 @@ export const TILE_MEANINGS: Readonly<Record<TileName, string>> = {
   clientIn: "client in: the response back through the transport and the client's checks, until callTool resolves",
 };
 
+/** A call to a server in a child process (the stdio rows), cut across the pipe (pipe-tiles.ts). */
+export const PIPE_TILE_NAMES = ['clientOut', 'pipeIn', 'protocolIn', 'call', 'pipeOut', 'clientIn'] as const;
+export type PipeTileName = (typeof PIPE_TILE_NAMES)[number];
+
+/** What each stretch holds over a pipe, for the report. */
+export const PIPE_TILE_MEANINGS: Readonly<Record<PipeTileName, string>> = {
+  clientOut: 'client out: the SDK client builds the request, until it hands it to the stdio transport',
+  pipeIn:
+    "pipe in: the frame serialized and written, through the pipe, the child woken and reading it, until the child's " +
+    'transport hands it on',
+  protocolIn: "protocol in: the child's SDK dispatch and tools/call handler, until the mediated call starts",
+  call: 'call: the mediated call (mediation and its two records)',
+  pipeOut:
+    'protocol and pipe out: the result made an MCP result, its frame written, through the pipe, the client woken ' +
+    'and reading it, until its transport hands it on',
+  clientIn: "client in: the client's protocol and its checks of the result, until callTool resolves",
+};
+
 function isToolsCall(message: JSONRPCMessage): boolean {
   return 'method' in message && message.method === 'tools/call' && 'id' in message;
 }
@@ -89,38 +107,78 @@ export interface CallMarks {
   readonly end: number;
 }
 
+/**
+ * The stretches between consecutive marks (ms), in µs and named in order, or undefined when a mark is missing or out of
+ * order (the call is not tiled).
+ */
+export function stretchesBetween<Name extends string>(
+  names: readonly Name[],
+  marks: readonly number[],
+): Record<Name, number> | undefined {
+  if (marks.length !== names.length + 1)
+    throw new RangeError(`${names.length} stretches need ${names.length + 1} marks`);
+  for (let i = 1; i < marks.length; i++) if (!(marks[i]! >= marks[i - 1]!)) return undefined;
+  const tiles = {} as Record<Name, number>;
+  names.forEach((name, i) => {
+    tiles[name] = (marks[i + 1]! - marks[i]!) * 1000;
+  });
+  return tiles;
+}
+
 /** The call's five stretches in µs, or undefined when a mark is missing or out of order (the call is not tiled). */
 export function tilesOf(marks: CallMarks): Record<TileName, number> | undefined {
-  const order = [marks.start, marks.received, marks.callStart, marks.callEnd, marks.answered, marks.end];
-  for (let i = 1; i < order.length; i++) if (!(order[i]! >= order[i - 1]!)) return undefined;
-  const us = (from: number, to: number): number => (to - from) * 1000;
-  return {
-    clientOut: us(marks.start, marks.received),
-    protocolIn: us(marks.received, marks.callStart),
-    call: us(marks.callStart, marks.callEnd),
-    protocolOut: us(marks.callEnd, marks.answered),
-    clientIn: us(marks.answered, marks.end),
-  };
+  const { start, received, callStart, callEnd, answered, end } = marks;
+  return stretchesBetween(TILE_NAMES, [start, received, callStart, callEnd, answered, end]);
 }
 
 /** One call's five stretches, µs. */
 export type CallTiles = Record<TileName, number>;
 
+/** Every stretch a tiled call may have: the five in process, and over a pipe (pipe-tiles.ts) the two pipes. */
+export type AnyTileName = TileName | 'pipeIn' | 'pipeOut';
+
+/** Every stretch in a call's order, to print a tiled call's stretches in that order whichever it has. */
+const ANY_TILE_NAMES: readonly AnyTileName[] = [
+  'clientOut',
+  'pipeIn',
+  'protocolIn',
+  'call',
+  'protocolOut',
+  'pipeOut',
+  'clientIn',
+];
+
+/**
+ * A tiled call's stretches, µs: client out, protocol in, the call and client in always; protocol out in process, the
+ * two pipes over one.
+ */
+export type TileFigures = Record<Exclude<TileName, 'protocolOut'>, number> &
+  Partial<Record<'protocolOut' | 'pipeIn' | 'pipeOut', number>>;
+
 /** Each stretch's p50 and mean over the tiled calls (the means sum to the mean whole call; the p50s need not). */
 export interface TileStats {
   readonly n: number;
-  readonly p50Us: Record<TileName, number>;
-  readonly meanUs: Record<TileName, number>;
+  readonly p50Us: TileFigures;
+  readonly meanUs: TileFigures;
 }
 
-export function tileStats(calls: readonly CallTiles[]): TileStats {
+/** The stretches `figures` has, in a call's order. */
+export function tileNamesOf(figures: TileFigures): AnyTileName[] {
+  return ANY_TILE_NAMES.filter((name) => figures[name] !== undefined);
+}
+
+/** The p50 and mean of each of `names` over the calls (by default the five of a call served in process). */
+export function tileStats<Name extends AnyTileName = TileName>(
+  calls: readonly Record<Name, number>[],
+  names: readonly Name[] = TILE_NAMES as readonly AnyTileName[] as readonly Name[],
+): TileStats {
   if (calls.length === 0) throw new RangeError('no tiled calls to summarise');
-  const p50Us = {} as Record<TileName, number>;
-  const meanUs = {} as Record<TileName, number>;
-  for (const name of TILE_NAMES) {
+  const p50Us: Partial<Record<Name, number>> = {};
+  const meanUs: Partial<Record<Name, number>> = {};
+  for (const name of names) {
     const values = sortedSamples(calls.map((tiles) => tiles[name]));
     p50Us[name] = roundUs(nearestRankSorted(values, 50));
     meanUs[name] = roundUs(mean(values));
   }
-  return { n: calls.length, p50Us, meanUs };
+  return { n: calls.length, p50Us: p50Us as TileFigures, meanUs: meanUs as TileFigures };
 }

@@ -21,8 +21,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HeldOutcomes, JsonLinesFileSink, publishCatalogue } from '../../src/kernel/index.js';
-import type { AuditEvent, JsonObject } from '../../src/kernel/index.js';
+import type { AuditEvent, JsonObject, SpanSink } from '../../src/kernel/index.js';
 import { setToolsCallHandler } from '../../src/mcp/index.js';
+import type { TimedTransport } from '../../src/mcp/index.js';
 import { referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
 import type { FloorRecordSink, FloorTurn } from '../micro/floor-mediation.js';
@@ -106,6 +107,12 @@ export interface FloorServerOptions {
    * callId as long as an execution's: to measure what that `_meta` costs a call alone (`scripts/result-meta-cost.ts`).
    */
   readonly successMeta?: boolean;
+  /**
+   * Each call's spans, as `costlab serve --spans` writes costlab's: the request labelled on the timed transport the
+   * server is connected through (its `mcp.handle`), and the floor's call recorded under the name the kernel records
+   * its own call by (`kernel.tool.invoke`), so one reader sets both sides' calls out alike (pipe-tiles.ts).
+   */
+  readonly timing?: { readonly spans: SpanSink; readonly transport: TimedTransport };
 }
 
 /** As long as the execution ids costlab's HTTP and stdio servers mint (`exec-<uuid>`). */
@@ -130,15 +137,20 @@ export function floorSdkServer(
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   // Filed as costlab files its own (ADR 0037): the request checked, the result built valid and not parsed again.
-  setToolsCallHandler(server, async ({ params }): Promise<CallToolResult> => {
+  const { timing } = options;
+  setToolsCallHandler(server, async ({ params }, extra): Promise<CallToolResult> => {
     calls++;
+    const id = `floor/call-${calls}`;
+    timing?.transport.label(extra.requestId, id);
+    const start = timing === undefined ? 0 : timing.spans.now();
     const result = await turn.call({
-      id: `floor/call-${calls}`,
+      id,
       tool: params.name,
       arguments: (params.arguments ?? {}) as JsonObject,
       traceId: context.traceId,
       requestedAt: context.now,
     });
+    if (timing !== undefined) timing.spans.record('kernel.tool.invoke', id, start, timing.spans.now());
     if (result.status !== 'succeeded') return { content: [{ type: 'text', text: result.code }], isError: true };
     const output = result.output as Record<string, unknown>;
     const answer: CallToolResult = {

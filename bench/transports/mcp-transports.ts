@@ -30,7 +30,8 @@
  * (`inside-call-timer.ts`): costlab's bridge call beside the floor turn's,
  * so a row can say how much of costlab's excess over the floor is the call
  * itself and how much lands around it, and every call of that pass is cut
- * into the stretches that tile it (`call-tiles.ts`). Then two figures for what the spec's
+ * into the stretches that tile it (`call-tiles.ts`). The stdio rows are tiled too, each in a pass of its own children
+ * started afresh with their spans written to a file (`pipe-tiles.ts`). Then two figures for what the spec's
  * own rules cost with no mediation behind them (ADR 0039): over HTTP, the request checks
  * alone — the floor served behind costlab's `McpHttpServer` beside the floor
  * served bare, paired round by round — and, when a stdio row ran, the two
@@ -71,6 +72,7 @@ import { connectClientToBridge } from '../../src/mcp/index.js';
 import { McpHttpServer, McpToolServer } from '../../src/mcp/index.js';
 import { httpClientTransport } from '../../src/mcp/index.js';
 import type { HttpSessionServer } from '../../src/mcp/index.js';
+import { monotonicMs } from '../../src/kernel/index.js';
 import { worldContext } from '../../src/world/index.js';
 import { buildReferenceKernel } from '../world/build-world.js';
 import { MCP_TRANSPORT_NAMES, MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
@@ -80,7 +82,10 @@ import type { BareHttpServer } from './bare-sdk-server.js';
 import { floorSdkServer } from './floor-sdk-server.js';
 import { InsideCallTimer } from './inside-call-timer.js';
 import { TransportMarks, tileStats, tilesOf } from './call-tiles.js';
-import type { CallTiles } from './call-tiles.js';
+import type { CallTiles, TileStats } from './call-tiles.js';
+import { PIPE_TILE_NAMES } from './call-tiles.js';
+import { PipeClientMarks, childCallMarks, pipeTilesOf, readSpanFile } from './pipe-tiles.js';
+import type { PipeCallTiles } from './pipe-tiles.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
 import { blockMedian, pairedDifference, pairRounds } from './round-pairs.js';
 import { callStats } from '../staircase/call-stats.js';
@@ -125,7 +130,8 @@ export interface McpTransportsOptions {
   /** Untimed calls per endpoint before the first round. Default PRIMING_CALLS. */
   readonly primingCalls?: number;
   readonly transports?: readonly McpTransportName[];
-  readonly onProgress?: (done: number, total: number, phase: 'warm-up' | 'measured') => void;
+  /** Told after each round: the measured rounds' warm-up, then the rounds, then each stdio row's tiling pass. */
+  readonly onProgress?: (done: number, total: number, phase: 'warm-up' | 'measured' | `${PipeRow} tiled`) => void;
   /** Told of each endpoint once it is open. */
   readonly onOpen?: (endpoint: OpenedEndpoint) => void;
   /** Told as each side's calls of a round begin, in the order they are made. */
@@ -220,12 +226,13 @@ async function connectStdio(
   closers: Closers,
   transport: StdioClientTransport,
   label: string,
+  marks?: PipeClientMarks,
 ): Promise<{ client: Client; pid: number }> {
   const tail = stderrTail(transport);
   const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
   closers.add(() => client.close());
   try {
-    await client.connect(transport);
+    await client.connect(marks ?? transport);
   } catch (error) {
     throw new TransportBenchError(
       `${label}: the child did not start (${error instanceof Error ? error.message : String(error)}; ` +
@@ -237,11 +244,15 @@ async function connectStdio(
   return { client, pid };
 }
 
-/** A child serving on stdio (`node <args>`) whose stderr's trail is counted from the first byte. */
+/**
+ * A child serving on stdio (`node <args>`) whose stderr's trail is counted from the first byte; its client connected
+ * through `marks` when given (the pipe pass).
+ */
 async function spawnStdioWithTrail(
   closers: Closers,
   args: readonly string[],
   label: string,
+  marks?: (stdio: StdioClientTransport) => PipeClientMarks,
 ): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
   const stdio = new StdioClientTransport({
     command: process.execPath,
@@ -251,7 +262,7 @@ async function spawnStdioWithTrail(
   });
   if (stdio.stderr === null) throw new TransportBenchError(`${label}: no stderr pipe`);
   const trail = new StderrTrail(stdio.stderr as Readable);
-  const { client, pid } = await connectStdio(closers, stdio, label);
+  const { client, pid } = await connectStdio(closers, stdio, label, marks?.(stdio));
   return { client, pid, trail };
 }
 
@@ -606,6 +617,96 @@ async function timeHttpChecks(
   };
 }
 
+type PipeRow = Extract<McpTransportName, 'stdio' | 'stdio-audit-file'>;
+
+function isPipeRow(transport: McpTransportName): transport is PipeRow {
+  return transport === 'stdio' || transport === 'stdio-audit-file';
+}
+
+/**
+ * A stdio row tiled (pipe-tiles.ts), after the rounds: costlab's child and the floor's started afresh, each writing
+ * its spans to a file (`--spans`; its trail where the row's children write theirs) and its client marking the pipe,
+ * primed as the rounds' endpoints were, then as many calls a side as the rounds measured, the sides alternating by a
+ * round's worth. The children are closed, their span files written whole, before the spans are read; every call's
+ * marks must be there and in order.
+ */
+async function tilePipeRow(
+  transport: PipeRow,
+  plan: {
+    readonly rounds: number;
+    readonly callsPerRound: number;
+    readonly primingCalls: number;
+    readonly onRound: (done: number) => void;
+    readonly onOpen?: (endpoint: OpenedEndpoint) => void;
+  },
+  scratch: () => Promise<string>,
+): Promise<{ costlab: TileStats; floor: TileStats }> {
+  const dir = await scratch();
+  const closers = new Closers();
+  const sides = new Map<'costlab' | 'floor', Endpoint & { readonly marks: PipeClientMarks; readonly spans: string }>();
+  const clientMarks = { costlab: [] as PipeClientSide[], floor: [] as PipeClientSide[] };
+  try {
+    for (const side of ['costlab', 'floor'] as const) {
+      const spans = path.join(dir, `${transport}-${side}-spans.jsonl`);
+      const audit = transport === 'stdio-audit-file' ? ['--audit', path.join(dir, `${side}-tiled-audit.jsonl`)] : [];
+      const args =
+        side === 'costlab'
+          ? [...costlabCliArgs(), 'serve', '--stdio', '--spans', spans, ...audit]
+          : [...BARE_STDIO_ARGS, '--floor', '--spans', spans, ...audit];
+      let marks: PipeClientMarks | undefined;
+      const { client, pid } = await spawnStdioWithTrail(
+        closers,
+        args,
+        `${side} over ${transport}, tiled`,
+        (stdio) => (marks = new PipeClientMarks(stdio)),
+      );
+      plan.onOpen?.({ transport, side, pid });
+      const check = side === 'costlab' ? costlabCheck(transport) : readCheck(`the floor over ${transport}`);
+      sides.set(side, { transport, side, client, check, marks: marks!, spans });
+      await prime(sides.get(side)!, plan.primingCalls);
+    }
+    for (let round = 0; round < plan.rounds; round++) {
+      for (const side of round % 2 === 0 ? (['costlab', 'floor'] as const) : (['floor', 'costlab'] as const)) {
+        const { client, check, marks } = sides.get(side)!;
+        for (let i = 0; i < plan.callsPerRound; i++) {
+          const start = monotonicMs();
+          const result = (await client.callTool(TRANSPORT_CALL)) as CallToolResult;
+          const end = monotonicMs();
+          check(result);
+          clientMarks[side].push({ start, written: marks.written, arrived: marks.arrived, end });
+        }
+      }
+      plan.onRound(round + 1);
+    }
+  } catch (error) {
+    await closers.closeAll().catch(() => undefined);
+    throw error;
+  }
+  await closers.closeAll();
+  const tiles = { costlab: [] as PipeCallTiles[], floor: [] as PipeCallTiles[] };
+  for (const side of ['costlab', 'floor'] as const) {
+    const served = childCallMarks(await readSpanFile(sides.get(side)!.spans));
+    const made = plan.primingCalls + clientMarks[side].length;
+    if (served.length !== made)
+      throw new TransportBenchError(`${side} over ${transport}, tiled: ${served.length} calls spanned of ${made} made`);
+    clientMarks[side].forEach((client, i) => {
+      const tiled = pipeTilesOf({ ...client, ...served[plan.primingCalls + i]! });
+      if (tiled === undefined)
+        throw new TransportBenchError(`${side} over ${transport}, tiled: a call's marks are missing or out of order`);
+      tiles[side].push(tiled);
+    });
+  }
+  return { costlab: tileStats(tiles.costlab, PIPE_TILE_NAMES), floor: tileStats(tiles.floor, PIPE_TILE_NAMES) };
+}
+
+/** The client's marks of one call over a pipe. */
+interface PipeClientSide {
+  readonly start: number;
+  readonly written: number;
+  readonly arrived: number;
+  readonly end: number;
+}
+
 async function countInvokedInFile(auditFile: string): Promise<number> {
   let invoked = 0;
   for (const line of (await readFile(auditFile, 'utf8')).split('\n')) {
@@ -706,6 +807,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     // stretches that tile it (call-tiles.ts).
     const insideSamples = new Map<McpTransportName, { costlab: number[]; floor: number[] }>();
     const tiledCalls = new Map<McpTransportName, { costlab: CallTiles[]; floor: CallTiles[] }>();
+    const pipeTiles = new Map<McpTransportName, { costlab: TileStats; floor: TileStats }>();
     for (const transport of transports) {
       const sides = endpoints.get(transport)!;
       const costlabTimer = sides.costlab.inside;
@@ -761,6 +863,20 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       if (marks !== undefined) tiledCalls.set(transport, tiles);
     }
 
+    // The stdio rows tiled across the pipe, each in a pass of its own children (pipe-tiles.ts).
+    for (const transport of transports) {
+      if (!isPipeRow(transport)) continue;
+      const onRound = (done: number): void => options.onProgress?.(done, rounds, `${transport} tiled`);
+      const plan = {
+        rounds,
+        callsPerRound,
+        primingCalls,
+        onRound,
+        ...(options.onOpen === undefined ? {} : { onOpen: options.onOpen }),
+      };
+      pipeTiles.set(transport, await tilePipeRow(transport, plan, scratch));
+    }
+
     // costlab's HTTP checks alone, after the rounds (ADR 0039).
     const httpLayer = transports.includes('http')
       ? await timeHttpChecks(endpoints.get('http')!.floor, closers, {
@@ -800,6 +916,8 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
           return { inside: { ...inside, overFloorP50Us: roundUs(inside.costlab.p50Us - inside.floor.p50Us) } };
         })(),
         ...(() => {
+          const piped = pipeTiles.get(transport);
+          if (piped !== undefined) return { tiles: piped };
           const tiled = tiledCalls.get(transport);
           if (tiled === undefined) return {};
           return { tiles: { costlab: tileStats(tiled.costlab), floor: tileStats(tiled.floor) } };

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { packageFile } from '../../src/package/index.js';
 import { Option } from 'commander';
-import { CATALOGUE_STRATEGIES, JsonLinesFileSink } from '../../src/kernel/index.js';
+import { CATALOGUE_STRATEGIES, JsonLinesFileSink, SpanFile } from '../../src/kernel/index.js';
 import type { AuditEvent, AuditSink, CatalogueStrategyName } from '../../src/kernel/index.js';
 import { httpClientConfig, stdioClientConfig } from '../../src/mcp/index.js';
 import { OpenToolBridge } from '../../src/mcp/index.js';
@@ -35,6 +35,7 @@ interface ServeFlags {
   readonly world?: string;
   readonly strategy: CatalogueStrategyName;
   readonly audit?: string;
+  readonly spans?: string;
   readonly idleTimeout: number;
   readonly tokenTtl: number;
   readonly maxConnections?: number;
@@ -205,6 +206,11 @@ export const command = defineCommand<ServeFlags>({
         'turn',
       )
       .option('--audit <file.jsonl>', 'append the audit trail to a JSON-lines file (default: JSON lines on stderr)')
+      .option(
+        '--spans <file.jsonl>',
+        "write each call's spans (mcp.handle, kernel.*) to a JSON-lines file, in ms on the machine's monotonic " +
+          "clock, to set a served call beside a client's own marks",
+      )
       .option('--idle-timeout <s>', 'HTTP: close an execution after this many idle seconds', positiveNumber, 900)
       .option(
         '--token-ttl <s>',
@@ -272,13 +278,17 @@ export const command = defineCommand<ServeFlags>({
     const sink =
       options.audit === undefined ? new StreamAuditSink(process.stderr) : new JsonLinesFileSink(options.audit);
     let world: ServedWorld;
+    let spans: SpanFile | undefined;
     try {
+      if (values.spans !== undefined) spans = new SpanFile(values.spans);
       world = await buildWorld(options, sink);
     } catch (error) {
+      spans?.close();
       if (sink instanceof JsonLinesFileSink) sink.close();
       process.stderr.write(`costlab serve: ${describeThrown(error)}\n`);
       return 1;
     }
+    if (spans !== undefined) world.kernel.setSpanSink(spans);
     try {
       if (options.mode === 'stdio') await serveOverStdio(world, options);
       else await serveOverHttp(world, options);
@@ -288,6 +298,7 @@ export const command = defineCommand<ServeFlags>({
       // The outcome records still held after their answers (ADR 0054) go out before the process ends.
       sink.flush();
       if (sink instanceof JsonLinesFileSink) sink.close();
+      spans?.close();
     }
   },
 });

@@ -29,6 +29,8 @@ export { AuditUnavailable } from './audit/audit-trail.js';
 export type { KernelCounters } from './observability/counters.js';
 export { STEP_NAMES } from './observability/spans.js';
 export type { SpanName, SpanSink, StepName } from './observability/spans.js';
+export { SpanFile, monotonicMs } from './observability/span-file.js';
+export type { SpanLine } from './observability/span-file.js';
 export type { OperationOptions } from './operations/kernel-core.js';
 export type { ListedCatalogue } from './operations/list-tools.js';
 export type { EnvelopeCall, EnvelopeRefusal } from './operations/envelope-refusal.js';

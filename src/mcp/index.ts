@@ -28,5 +28,6 @@ export { StreamAuditSink } from './stream-audit-sink.js';
 export { setToolsCallHandler } from './tools-call-handler.js';
 export { decodeFrame } from './json-rpc-frames.js';
 export { ForwardingTransport } from './transports/forwarding-transport.js';
+export { TimedTransport } from './request-timing.js';
 export { httpClientTransport } from './transports/http-client.js';
 export type { HttpLimits } from './transports/http-limits.js';

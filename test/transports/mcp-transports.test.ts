@@ -93,16 +93,28 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       expect([row.inside!.costlab.n, row.inside!.floor.n]).toEqual([4, 4]);
       expect(row.inside!.overFloorP50Us).toBeCloseTo(row.inside!.costlab.p50Us - row.inside!.floor.p50Us, 2);
     }
-    // The same calls tiled into five stretches a side (call-tiles.ts), on every row served in this process.
-    expect(bench.transports.filter((row) => row.tiles !== undefined).map((row) => row.transport)).toEqual([
-      'in-memory',
-      'http',
-      'http-node',
+    // The same calls tiled into five stretches a side (call-tiles.ts) on every row served in this process; the stdio
+    // rows in a pass of their own children, into six across the pipe (pipe-tiles.ts), as many calls a side.
+    expect(
+      bench.transports.map((row) => [
+        row.transport,
+        row.tiles === undefined ? 0 : Object.keys(row.tiles.costlab.p50Us).length,
+      ]),
+    ).toEqual([
+      ['in-memory', 5],
+      ['stdio', 6],
+      ['stdio-audit-file', 6],
+      ['http', 5],
+      ['http-node', 5],
     ]);
-    for (const { tiles } of bench.transports.filter((row) => row.tiles !== undefined)) {
+    for (const { transport, tiles } of bench.transports) {
       for (const side of [tiles!.costlab, tiles!.floor]) {
         expect(side.n).toBe(4);
-        expect(Object.keys(side.p50Us)).toEqual(['clientOut', 'protocolIn', 'call', 'protocolOut', 'clientIn']);
+        expect(Object.keys(side.p50Us)).toEqual(
+          transport.startsWith('stdio')
+            ? ['clientOut', 'pipeIn', 'protocolIn', 'call', 'pipeOut', 'clientIn']
+            : ['clientOut', 'protocolIn', 'call', 'protocolOut', 'clientIn'],
+        );
         expect(Object.values(side.meanUs).every((us) => us >= 0)).toBe(true);
       }
     }
@@ -126,10 +138,14 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
         ALL_TRANSPORTS.flatMap((transport) => sidesInRound(round).map((side) => [round, transport, side])),
       ),
     );
-    // Fifteen endpoints and the floor behind costlab's checks: the stdio ones are child processes, the HTTP ones
-    // loopback listeners.
+    // Fifteen endpoints, the stdio rows' tiled children and the floor behind costlab's checks: the stdio ones are
+    // child processes, the HTTP ones loopback listeners.
     expect(opened.map((e) => `${e.transport}/${e.side}`)).toEqual([
       ...ALL_TRANSPORTS.flatMap((transport) => ['costlab', 'bare', 'floor'].map((side) => `${transport}/${side}`)),
+      'stdio/costlab',
+      'stdio/floor',
+      'stdio-audit-file/costlab',
+      'stdio-audit-file/floor',
       'http/floor',
     ]);
     expect(opened.filter((e) => e.pid !== undefined).map((e) => e.transport)).toEqual([
@@ -137,6 +153,10 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       'stdio',
       'stdio',
       'stdio-audit-file',
+      'stdio-audit-file',
+      'stdio-audit-file',
+      'stdio',
+      'stdio',
       'stdio-audit-file',
       'stdio-audit-file',
     ]);

@@ -1,0 +1,55 @@
+/**
+ * The tiled calls in the report: five stretches for a call served in process, six across a pipe (the stdio rows,
+ * pipe-tiles.ts), each with its meaning, in a call's order, summed on the last line.
+ */
+import { describe, expect, it } from 'vitest';
+import { tilesTable } from '../../bench/markdown/bench-markdown.js';
+import type { McpTransports } from '../../bench/results/results-schema.js';
+import { PIPE_TILE_MEANINGS, TILE_MEANINGS } from '../../bench/transports/call-tiles.js';
+
+type Row = McpTransports['transports'][number];
+const stats = (p50Us: number) => ({ p50Us, p95Us: p50Us * 2, meanUs: p50Us, n: 2000 });
+const row = (transport: Row['transport'], tiles: Row['tiles']): Row => ({
+  transport,
+  costlab: stats(30),
+  bare: stats(20),
+  addedP50Us: 10,
+  ratioP50: 1.5,
+  tiles,
+});
+const figures = (values: Record<string, number>) => ({ n: 2000, p50Us: values, meanUs: values }) as never;
+
+describe('the tiles table', () => {
+  it('prints five stretches in process and six across a pipe, in order, with their sum', () => {
+    const inProcess = { clientOut: 2, protocolIn: 7, call: 5, protocolOut: 1, clientIn: 4 };
+    const piped = { clientOut: 9, pipeIn: 60, protocolIn: 20, call: 44, pipeOut: 50, clientIn: 14 };
+    const text = tilesTable([
+      row('in-memory', { costlab: figures(inProcess), floor: figures({ ...inProcess, call: 2 }) }),
+      row('stdio', { costlab: figures(piped), floor: figures({ ...piped, call: 28 }) }),
+      row('http', undefined),
+    ]);
+    expect(text).toContain('The in-memory call, tiled (`bench/transports/call-tiles.ts`)');
+    expect(text).toContain('cut every call into five stretches');
+    expect(text).toContain('The stdio call, tiled across the pipe (`bench/transports/pipe-tiles.ts`)');
+    expect(text).toContain('cut every call into six stretches');
+    expect(text).not.toContain('The http call');
+    const lines = text
+      .split('\n')
+      .filter((line) => line.startsWith('| ') && !line.startsWith('| stretch') && !line.startsWith('| :-'));
+    expect(lines.map((line) => line.split(' | ')[0]!.slice(2))).toEqual([
+      ...['clientOut', 'protocolIn', 'call', 'protocolOut', 'clientIn'].map(
+        (name) => TILE_MEANINGS[name as keyof typeof TILE_MEANINGS],
+      ),
+      'the five summed (2000 calls a side)',
+      ...['clientOut', 'pipeIn', 'protocolIn', 'call', 'pipeOut', 'clientIn'].map(
+        (name) => PIPE_TILE_MEANINGS[name as keyof typeof PIPE_TILE_MEANINGS],
+      ),
+      'the six summed (2000 calls a side)',
+    ]);
+    // The call's own difference, and the sums: 19 and 197 µs, the floor's call 3 and 16 µs less.
+    const cells = (line: string) => line.split(' | ').map((cell) => cell.trim());
+    expect(cells(lines[2]!).slice(1, 4)).toEqual(['5', '2', '+3']);
+    expect(cells(lines[5]!).slice(1, 4)).toEqual(['19', '16', '+3']);
+    expect(cells(lines[12]!).slice(1, 4)).toEqual(['197', '181', '+16']);
+  });
+});
