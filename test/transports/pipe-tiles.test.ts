@@ -3,6 +3,7 @@
  * on both real children the transport bench spawns (`costlab serve --stdio --spans`, the floor's), and the refusals of
  * marks out of order, a handled call with no call span and a line that is not a span.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -61,6 +62,18 @@ describe('a call cut across the pipe', () => {
     const file = path.join(scratch, 'torn.jsonl');
     writeFileSync(file, '{"span":"mcp.handle","callId":"a","start":1,"end":2}\n{"span":"mcp.handle","callId":"b"}\n');
     await expect(readSpanFile(file)).rejects.toThrow(/not a span line/);
+  });
+
+  it('costlab serve refuses a span file it cannot open, naming it, and serves nothing', () => {
+    const missing = path.join(scratch, 'missing-dir', 'spans.jsonl');
+    const run = spawnSync(process.execPath, [...costlabCliArgs(), 'serve', '--stdio', '--spans', missing], {
+      cwd: PACKAGE_ROOT,
+      input: '',
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`costlab serve: ENOENT: no such file or directory, open '${missing}'`);
+    expect(run.stdout).toBe('');
   });
 
   it.each([
