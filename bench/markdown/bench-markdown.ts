@@ -848,6 +848,7 @@ function pairedTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transp
   const interval = (d: { medianUs: number; loUs: number; hiUs: number }): string =>
     `${signed(d.medianUs)} (${signed(d.loUs)} to ${signed(d.hiUs)})`;
   const confidence = `${Math.round(paired[0]!.paired!.confidence * 100)}%`;
+  const withAa = paired.some((row) => row.aa !== undefined);
   return [
     '',
     `Round by round (\`bench/transports/round-pairs.ts\`): in every measured round each side's median over its ` +
@@ -858,7 +859,12 @@ function pairedTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transp
       `the difference and would select rounds by its own noise): costlab's added cost in the third of rounds where ` +
       `the floor was quickest and in the third where it was slowest. A fixed amount of extra work would read the ` +
       `same in both; an excess that grows in the slow rounds grows when the machine is slow, as an excess of cache ` +
-      `footprint would (the reading of ADR 0030 and ADR 0031; this machine has no counters to confirm it).`,
+      `footprint would (the reading of ADR 0030 and ADR 0031; this machine has no counters to confirm it).` +
+      (withAa
+        ? ` The A/A column pairs two more floors of each transport the same way, in a pass after the rounds ` +
+          `(ADR 0084): what two identical servers read apart there. Over stdio each is a child process placed by ` +
+          `the scheduler on its own, and a costlab − floor difference within that spread says nothing about costlab.`
+        : ''),
     '',
     table(
       [
@@ -866,6 +872,7 @@ function pairedTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transp
         `costlab − bare, median (${confidence} interval) (µs)`,
         'floor − bare (µs)',
         'costlab − floor (µs)',
+        ...(withAa ? ['floor − floor, A/A (µs)'] : []),
         'costlab − bare, quickest third (µs)',
         'costlab − bare, slowest third (µs)',
         'rounds',
@@ -877,12 +884,13 @@ function pairedTable(rows: NonNullable<MeasuredResults['mcpTransports']>['transp
           interval(p.added),
           interval(p.floorAdded),
           interval(p.overFloor),
+          ...(withAa ? [row.aa === undefined ? '—' : interval(row.aa)] : []),
           signed(p.addedQuickThirdUs),
           signed(p.addedSlowThirdUs),
           formatCount(p.rounds),
         ];
       }),
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ['l', 'r', 'r', 'r', ...(withAa ? (['r'] as const) : []), 'r', 'r', 'r'],
     ),
   ].join('\n');
 }

@@ -339,6 +339,11 @@ const McpTransportRowSchema = z.object({
     })
     .optional(),
   /**
+   * A/A (ADR 0084): two more floor endpoints of this transport, paired round by round as the sides are, in a pass
+   * after the rounds: what two identical servers read apart here. Absent in older files and below MIN_PAIRED_ROUNDS.
+   */
+  aa: PairedDifferenceSchema.optional(),
+  /**
    * The mediated call timed inside the server (costlab's bridge call, the floor turn's call), in a pass after the
    * rounds; for the sides served in the bench's own process (in-memory, HTTP). Absent in older files and for stdio.
    */

@@ -88,6 +88,7 @@ import { PipeClientMarks, childCallMarks, pipeTilesOf, readSpanFile } from './pi
 import type { PipeCallTiles } from './pipe-tiles.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
 import { blockMedian, pairedDifference, pairRounds } from './round-pairs.js';
+import type { PairedDifference } from './round-pairs.js';
 import { callStats } from '../staircase/call-stats.js';
 import { roundUs } from '../staircase/segments.js';
 import { StderrTrail } from './mcp-stderr-trail.js';
@@ -130,8 +131,15 @@ export interface McpTransportsOptions {
   /** Untimed calls per endpoint before the first round. Default PRIMING_CALLS. */
   readonly primingCalls?: number;
   readonly transports?: readonly McpTransportName[];
-  /** Told after each round: the measured rounds' warm-up, then the rounds, then each stdio row's tiling pass. */
-  readonly onProgress?: (done: number, total: number, phase: 'warm-up' | 'measured' | `${PipeRow} tiled`) => void;
+  /**
+   * Told after each round: the measured rounds' warm-up, then the rounds, then each stdio row's tiling pass and each
+   * row's A/A pass.
+   */
+  readonly onProgress?: (
+    done: number,
+    total: number,
+    phase: 'warm-up' | 'measured' | `${PipeRow} tiled` | `${McpTransportName} A/A`,
+  ) => void;
   /** Told of each endpoint once it is open. */
   readonly onOpen?: (endpoint: OpenedEndpoint) => void;
   /** Told as each side's calls of a round begin, in the order they are made. */
@@ -444,6 +452,8 @@ async function openFloor(
   closers: Closers,
   scratch: () => Promise<string>,
   headers: RequestHeaders | undefined,
+  /** Names this floor's audit file apart from the rounds' floor's (the A/A pass opens two more). */
+  tag = '',
 ): Promise<Endpoint> {
   const check = readCheck(`the floor over ${transport}`);
   switch (transport) {
@@ -476,7 +486,7 @@ async function openFloor(
       return { transport, side: 'floor', client, pid, check, invokedRecords: () => trail.invoked() };
     }
     case 'stdio-audit-file': {
-      const auditFile = path.join(await scratch(), 'floor-stdio-audit.jsonl');
+      const auditFile = path.join(await scratch(), `floor${tag}-stdio-audit.jsonl`);
       const { client, pid } = await spawnStdioWithTrail(
         closers,
         [...BARE_STDIO_ARGS, '--floor', '--audit', auditFile],
@@ -619,6 +629,16 @@ async function timeHttpChecks(
 
 type PipeRow = Extract<McpTransportName, 'stdio' | 'stdio-audit-file'>;
 
+/** A pass after the rounds (the stdio rows' tiles, each row's A/A): as many rounds and calls as they measured. */
+interface PassPlan {
+  readonly rounds: number;
+  readonly callsPerRound: number;
+  readonly primingCalls: number;
+  /** Told after each of the pass's rounds. */
+  readonly onRound: (done: number) => void;
+  readonly onOpen?: (endpoint: OpenedEndpoint) => void;
+}
+
 function isPipeRow(transport: McpTransportName): transport is PipeRow {
   return transport === 'stdio' || transport === 'stdio-audit-file';
 }
@@ -632,13 +652,7 @@ function isPipeRow(transport: McpTransportName): transport is PipeRow {
  */
 async function tilePipeRow(
   transport: PipeRow,
-  plan: {
-    readonly rounds: number;
-    readonly callsPerRound: number;
-    readonly primingCalls: number;
-    readonly onRound: (done: number) => void;
-    readonly onOpen?: (endpoint: OpenedEndpoint) => void;
-  },
+  plan: PassPlan,
   scratch: () => Promise<string>,
 ): Promise<{ costlab: TileStats; floor: TileStats }> {
   const dir = await scratch();
@@ -705,6 +719,47 @@ interface PipeClientSide {
   readonly written: number;
   readonly arrived: number;
   readonly end: number;
+}
+
+/** Untimed calls each floor of the A/A pass answers first: the floor warms within a few hundred (see above). */
+const AA_PRIMING_CALLS = 1000;
+
+/**
+ * A/A (ADR 0084): two more floor endpoints of `transport`, each opened as the rounds' floor is, primed, then paired
+ * round by round as the sides are, the two taking turns to go first: what two identical servers of this transport
+ * read apart. Over stdio each is a child process the scheduler places on its own; a costlab − floor difference
+ * within this spread says nothing about costlab.
+ */
+async function floorAgainstFloor(
+  transport: McpTransportName,
+  plan: PassPlan,
+  scratch: () => Promise<string>,
+  headers: RequestHeaders | undefined,
+): Promise<PairedDifference> {
+  const closers = new Closers();
+  const medians: [number[], number[]] = [[], []];
+  try {
+    const floors = [
+      await openFloor(transport, closers, scratch, headers, '-aa-1'),
+      await openFloor(transport, closers, scratch, headers, '-aa-2'),
+    ] as const;
+    for (const floor of floors) {
+      plan.onOpen?.(describe(floor));
+      await prime(floor, Math.min(plan.primingCalls, AA_PRIMING_CALLS));
+    }
+    for (let round = 0; round < plan.rounds; round++) {
+      for (const i of round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+        medians[i].push(blockMedian(await timedBlock(floors[i], plan.callsPerRound)));
+        floors[i].afterRound?.();
+      }
+      plan.onRound(round + 1);
+    }
+  } catch (error) {
+    await closers.closeAll().catch(() => undefined);
+    throw error;
+  }
+  await closers.closeAll();
+  return pairedDifference(medians[0], medians[1]);
 }
 
 async function countInvokedInFile(auditFile: string): Promise<number> {
@@ -863,18 +918,26 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       if (marks !== undefined) tiledCalls.set(transport, tiles);
     }
 
+    const passPlan = (phase: `${PipeRow} tiled` | `${McpTransportName} A/A`): PassPlan => ({
+      rounds,
+      callsPerRound,
+      primingCalls,
+      onRound: (done) => options.onProgress?.(done, rounds, phase),
+      ...(options.onOpen === undefined ? {} : { onOpen: options.onOpen }),
+    });
     // The stdio rows tiled across the pipe, each in a pass of its own children (pipe-tiles.ts).
     for (const transport of transports) {
       if (!isPipeRow(transport)) continue;
-      const onRound = (done: number): void => options.onProgress?.(done, rounds, `${transport} tiled`);
-      const plan = {
-        rounds,
-        callsPerRound,
-        primingCalls,
-        onRound,
-        ...(options.onOpen === undefined ? {} : { onOpen: options.onOpen }),
-      };
-      pipeTiles.set(transport, await tilePipeRow(transport, plan, scratch));
+      pipeTiles.set(transport, await tilePipeRow(transport, passPlan(`${transport} tiled`), scratch));
+    }
+
+    // Each row's A/A: two more floors of its transport, paired as the sides are (ADR 0084).
+    const floorPairs = new Map<McpTransportName, PairedDifference>();
+    if (rounds >= MIN_PAIRED_ROUNDS) {
+      for (const transport of transports) {
+        const headers = endpoints.get(transport)!.costlab.requestHeaders;
+        floorPairs.set(transport, await floorAgainstFloor(transport, passPlan(`${transport} A/A`), scratch, headers));
+      }
     }
 
     // costlab's HTTP checks alone, after the rounds (ADR 0039).
@@ -915,6 +978,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
           const inside = { costlab: callStats(timed.costlab), floor: callStats(timed.floor) };
           return { inside: { ...inside, overFloorP50Us: roundUs(inside.costlab.p50Us - inside.floor.p50Us) } };
         })(),
+        ...(floorPairs.has(transport) ? { aa: floorPairs.get(transport)! } : {}),
         ...(() => {
           const piped = pipeTiles.get(transport);
           if (piped !== undefined) return { tiles: piped };

@@ -49,7 +49,8 @@ function stepP50(results: MeasuredResults, step: string): number {
 /**
  * The paired targets, judged on this run's round-by-round intervals. `met` is the median's side of the bound (the
  * summary's count); the verdict on the interval is what fails a run. On the transport rows, what the spec's rules
- * cost alone is printed beside (ADR 0039): the two records on stdio, the HTTP checks over HTTP.
+ * cost alone is printed beside (ADR 0039): the two records on stdio, the HTTP checks over HTTP; beside costlab − floor,
+ * what two floors of the transport read apart (the row's A/A, ADR 0084).
  */
 function pairedChecks(results: MeasuredResults): TargetCheck[] {
   const writes = results.mcpTransports?.recordWrites;
@@ -57,6 +58,14 @@ function pairedChecks(results: MeasuredResults): TargetCheck[] {
   return judgePairedTargets(results).map(({ definition, judgement }) => {
     const { atMost, atLeast } = definition.bound;
     const transport = definition.id.startsWith('mcp-added:') ? definition.id.slice('mcp-added:'.length) : undefined;
+    const overFloor = definition.id.startsWith('mcp-over-floor:')
+      ? results.mcpTransports?.transports.find((row) => row.transport === definition.id.slice('mcp-over-floor:'.length))
+      : undefined;
+    const aa =
+      overFloor?.aa === undefined
+        ? ''
+        : `; its A/A, floor − floor, ${us(overFloor.aa.medianUs)} (${us(overFloor.aa.loUs)} to ` +
+          `${us(overFloor.aa.hiUs)})`;
     const records =
       writes === undefined
         ? undefined
@@ -68,7 +77,7 @@ function pairedChecks(results: MeasuredResults): TargetCheck[] {
     const recordsAlone = records === undefined ? '' : `; its two records alone ${us(records.p50Us)}`;
     const checksAlone =
       transport === 'http' && httpChecks !== undefined ? `; its HTTP checks alone ${us(httpChecks.medianUs)}` : '';
-    const beside = `${recordsAlone}${checksAlone}`;
+    const beside = `${recordsAlone}${checksAlone}${aa}`;
     return {
       target: definition.statement,
       measured: `${describeJudgement(definition, judgement)}${beside}`,

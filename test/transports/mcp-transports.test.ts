@@ -79,8 +79,9 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       expect(row.ratioP50).toBeCloseTo(row.costlab.p50Us / row.bare.p50Us, 1);
       expect(row.floorAddedP50Us).toBeCloseTo(row.floor!.p50Us - row.bare.p50Us, 2);
       expect(row.overFloorP50Us).toBeCloseTo(row.costlab.p50Us - row.floor!.p50Us, 2);
-      // Two measured rounds cannot be split in thirds: no round-by-round pairing.
+      // Two measured rounds cannot be split in thirds: no round-by-round pairing, and no A/A pass.
       expect(row.paired).toBeUndefined();
+      expect(row.aa).toBeUndefined();
     }
     // The call timed inside the server: for the sides served in this process only, as many calls a side as the rounds
     // measured.
@@ -185,12 +186,41 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
     // No stdio row ran: the records are not written alone.
     expect(bench.recordWrites).toBeUndefined();
     expect(McpTransportsSchema.parse(bench)).toEqual(bench);
-    const { paired } = bench.transports[0]!;
+    const { paired, aa } = bench.transports[0]!;
     expect(paired).toMatchObject({ rounds: 3, confidence: 0.95 });
-    for (const difference of [paired!.added, paired!.floorAdded, paired!.overFloor]) {
+    // The A/A pass too: two more floors of the transport, paired the same way (ADR 0084).
+    for (const difference of [paired!.added, paired!.floorAdded, paired!.overFloor, aa!]) {
       expect(difference.loUs).toBeLessThanOrEqual(difference.medianUs);
       expect(difference.medianUs).toBeLessThanOrEqual(difference.hiUs);
     }
+  }, 120_000);
+
+  it('pairs two more floors of each row as its A/A, opened and closed like every endpoint (ADR 0084)', async () => {
+    const opened: OpenedEndpoint[] = [];
+    const phases = new Set<string>();
+    const bench = await runMcpTransports({
+      transports: ['stdio-audit-file', 'http-node'],
+      warmupRounds: 0,
+      rounds: 3,
+      callsPerRound: 1,
+      primingCalls: 0,
+      onOpen: (endpoint) => opened.push(endpoint),
+      onProgress: (_done, _total, phase) => phases.add(phase),
+    });
+    expect([...phases]).toEqual(['measured', 'stdio-audit-file tiled', 'stdio-audit-file A/A', 'http-node A/A']);
+    for (const row of bench.transports) {
+      expect(row.aa!.loUs).toBeLessThanOrEqual(row.aa!.medianUs);
+      expect(row.aa!.medianUs).toBeLessThanOrEqual(row.aa!.hiUs);
+    }
+    // After the three sides of each row and the stdio row's two tiled children: two floors a row, each a child process
+    // over stdio and a loopback listener over HTTP.
+    expect(opened.slice(-4).map((e) => [e.transport, e.side, e.pid === undefined ? 'url' : 'pid'])).toEqual([
+      ['stdio-audit-file', 'floor', 'pid'],
+      ['stdio-audit-file', 'floor', 'pid'],
+      ['http-node', 'floor', 'url'],
+      ['http-node', 'floor', 'url'],
+    ]);
+    await expectAllClosed(opened);
   }, 120_000);
 
   it('closes every child process and listener when the run fails mid-way, and reports that failure', async () => {

@@ -204,6 +204,20 @@ describe('bench targets: paired readings', () => {
     ]);
   });
 
+  it("prints its row's A/A beside costlab over the floor, where the row has one (ADR 0084)", () => {
+    const results = withTransports([{ added: 3 }, { added: 40 }, { added: 5 }]);
+    const [inMemory, stdio, http] = results.mcpTransports!.transports;
+    const rows = [inMemory!, { ...stdio!, aa: { medianUs: -7.2, loUs: -9.6, hiUs: -3 } }, http!];
+    const checks = checkTargets({ ...results, mcpTransports: { ...results.mcpTransports!, transports: rows } }).filter(
+      (check) => check.paired?.id.startsWith('mcp-over-floor:'),
+    );
+    expect(checks.map((check) => check.measured.match(/; its A\/A, floor − floor, (.*)$/)?.[1])).toEqual([
+      undefined,
+      '−7.2 µs (−9.6 µs to −3 µs)',
+      undefined,
+    ]);
+  });
+
   it(
     'adds no transport target to a results file written before ' +
       'the transport bench, nor a cold one before the cold lane',
