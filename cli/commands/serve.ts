@@ -299,6 +299,7 @@ export const command = defineCommand<ServeFlags>({
       sink.flush();
       if (sink instanceof JsonLinesFileSink) sink.close();
       spans?.close();
+      if (spans?.failure !== undefined) say(`spans: the file stopped taking spans (${spans.failure.message})`);
     }
   },
 });

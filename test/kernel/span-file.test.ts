@@ -49,6 +49,20 @@ describe('SpanFile', () => {
     expect(written.map((line) => line.callId)).toEqual(Array.from({ length: 4100 }, (_, i) => `call-${i}`));
   });
 
+  it.skipIf(process.platform !== 'linux')(
+    'keeps a failed write from the call that recorded the span: the file stops, later spans are dropped, and says why',
+    () => {
+      // /dev/full opens, and every write to it fails with ENOSPC.
+      const spans = new SpanFile('/dev/full');
+      expect(() => {
+        for (let i = 0; i < 4100; i++) spans.record('kernel.tool.invoke', `call-${i}`, i, i + 1);
+      }).not.toThrow();
+      expect(spans.failure?.message).toMatch(/ENOSPC/);
+      expect(() => spans.close()).not.toThrow();
+      expect(spans.failure?.message).toMatch(/ENOSPC/);
+    },
+  );
+
   it('refuses a path it cannot open, by throwing at construction', () => {
     expect(() => new SpanFile(path.join(scratch, 'missing-dir', 'spans.jsonl'))).toThrow(/ENOENT/);
   });

@@ -9,7 +9,9 @@
  * clock for the whole machine. Spans are held in memory as numbers and
  * written as lines with synchronous `write(2)` when HELD_SPANS have gathered
  * and on `close`: a span recorded inside a call costs four array pushes, not
- * a JSON string or a system call.
+ * a JSON string or a system call. A write that fails (a full disk) never
+ * reaches the call that recorded the span: the file is closed, later spans
+ * are dropped, and `failure` says why.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import type { SpanName, SpanSink } from './spans.js';
@@ -33,6 +35,7 @@ const HELD_SPANS = 4096;
 
 export class SpanFile implements SpanSink {
   #fd: number | undefined;
+  #failure: Error | undefined;
   #names: SpanName[] = [];
   #callIds: string[] = [];
   #starts: number[] = [];
@@ -41,6 +44,11 @@ export class SpanFile implements SpanSink {
   /** Opens (truncating) `path`. */
   constructor(readonly path: string) {
     this.#fd = openSync(path, 'w');
+  }
+
+  /** Why the file stopped taking spans, if a write failed. */
+  get failure(): Error | undefined {
+    return this.#failure;
   }
 
   now(): number {
@@ -53,11 +61,23 @@ export class SpanFile implements SpanSink {
     this.#callIds.push(callId);
     this.#starts.push(start);
     this.#ends.push(end);
-    if (this.#names.length >= HELD_SPANS) this.flush();
+    if (this.#names.length >= HELD_SPANS) this.#flushOrStop();
   }
 
-  /** Writes what is held. */
-  flush(): void {
+  /** Writes what is held; a failed write closes the file and is kept as `failure`, not thrown. */
+  #flushOrStop(): void {
+    try {
+      this.#write();
+    } catch (error) {
+      this.#failure = error instanceof Error ? error : new Error(String(error));
+      this.#drop();
+      const fd = this.#fd;
+      this.#fd = undefined;
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+
+  #write(): void {
     if (this.#fd === undefined || this.#names.length === 0) return;
     let text = '';
     for (let i = 0; i < this.#names.length; i++) {
@@ -69,22 +89,23 @@ export class SpanFile implements SpanSink {
       };
       text += `${JSON.stringify(line)}\n`;
     }
-    this.#names = [];
-    this.#callIds = [];
-    this.#starts = [];
-    this.#ends = [];
+    this.#drop();
     const bytes = Buffer.from(text);
     for (let written = 0; written < bytes.length; ) written += writeSync(this.#fd, bytes, written);
   }
 
-  /** Writes what is held and closes the file; spans recorded after are dropped. Idempotent. */
+  #drop(): void {
+    this.#names = [];
+    this.#callIds = [];
+    this.#starts = [];
+    this.#ends = [];
+  }
+
+  /** Writes what is held and closes the file; spans recorded after are dropped. Idempotent; never throws a write. */
   close(): void {
-    if (this.#fd === undefined) return;
-    try {
-      this.flush();
-    } finally {
-      closeSync(this.#fd);
-      this.#fd = undefined;
-    }
+    this.#flushOrStop();
+    const fd = this.#fd;
+    this.#fd = undefined;
+    if (fd !== undefined) closeSync(fd);
   }
 }
