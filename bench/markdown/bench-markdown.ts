@@ -1003,9 +1003,51 @@ export function tilesTable(rows: NonNullable<MeasuredResults['mcpTransports']>['
           ],
           ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
         ),
+        '',
+        tilesDrawing(names, costlab.meanUs, floor.meanUs),
       ].join('\n');
     })
     .join('\n');
+}
+
+/** A letter for each stretch of a tiled call, for the drawing. */
+const TILE_LETTERS: Readonly<Record<AnyTileName, string>> = {
+  clientOut: 'o',
+  pipeIn: '>',
+  protocolIn: 'p',
+  call: 'C',
+  protocolOut: 'q',
+  pipeOut: '<',
+  clientIn: 'i',
+};
+
+/** Cells the dearer side's mean call takes in the tiles drawing. */
+const TILES_DRAWING_CELLS = 60;
+
+/**
+ * The two sides' mean calls drawn stretch by stretch, to one scale (the means tile the mean call exactly, so each bar
+ * is the whole mean call): where costlab's bar is longer is where its excess over the floor is.
+ */
+function tilesDrawing(names: readonly AnyTileName[], costlab: TileFigures, floor: TileFigures): string {
+  const total = (figures: TileFigures): number => names.reduce((sum, name) => sum + figures[name]!, 0);
+  const longest = Math.max(total(costlab), total(floor));
+  const line = (side: string, figures: TileFigures): string => {
+    const cells = Math.max(1, Math.round((total(figures) / longest) * TILES_DRAWING_CELLS));
+    const drawn = stackedBar(
+      names.map((name) => ({ weight: figures[name]!, glyph: TILE_LETTERS[name] })),
+      cells,
+    );
+    return `${side.padEnd(7)}  ${drawn.padEnd(TILES_DRAWING_CELLS)}  ${us(roundUs(total(figures)))} µs`;
+  };
+  const legend = names.map((name) => `${TILE_LETTERS[name]} ${name}`).join(', ');
+  return [
+    `The mean call of each side, ${TILES_DRAWING_CELLS} cells for the dearer (${legend}):`,
+    '',
+    '```',
+    line('costlab', costlab),
+    line('floor', floor),
+    '```',
+  ].join('\n');
 }
 
 function microSection(results: MeasuredResults): string {

@@ -52,4 +52,24 @@ describe('the tiles table', () => {
     expect(cells(lines[5]!).slice(1, 4)).toEqual(['19', '16', '+3']);
     expect(cells(lines[12]!).slice(1, 4)).toEqual(['197', '181', '+16']);
   });
+
+  it("draws each side's mean call stretch by stretch, to one scale, the dearer in 60 cells", () => {
+    const inProcess = { clientOut: 2, protocolIn: 7, call: 5, protocolOut: 1, clientIn: 4 };
+    const piped = { clientOut: 9, pipeIn: 60, protocolIn: 20, call: 44, pipeOut: 50, clientIn: 14 };
+    const text = tilesTable([
+      row('in-memory', { costlab: figures(inProcess), floor: figures({ ...inProcess, call: 2 }) }),
+      row('stdio', { costlab: figures(piped), floor: figures({ ...piped, call: 28 }) }),
+    ]);
+    const drawn = text.split('\n').filter((line) => /^(costlab|floor) {2}/.test(line));
+    const bars = drawn.map((line) => line.slice(9, 69).trimEnd());
+    // In memory 19 µs against 16: 60 cells and 51; over stdio 197 against 181: 60 and 55.
+    expect(bars.map((drawing) => drawing.length)).toEqual([60, 51, 60, 55]);
+    expect(drawn.map((line) => line.slice(71))).toEqual(['19 µs', '16 µs', '197 µs', '181 µs']);
+    // The call's cells, by largest remainder: 5 of 19 µs in 60 cells (15.8: 16), 2 of 16 in 51 (6.4: 6); over the
+    // pipe 44 of 197 in 60 (13.4: 14, its remainder among the two largest), 28 of 181 in 55 (8.5: 9).
+    expect(bars.map((drawing) => [...drawing].filter((cell) => cell === 'C').length)).toEqual([16, 6, 14, 9]);
+    expect(bars[2]!.startsWith('ooo>>>')).toBe(true);
+    expect(text).toContain('(o clientOut, p protocolIn, C call, q protocolOut, i clientIn)');
+    expect(text).toContain('(o clientOut, > pipeIn, p protocolIn, C call, < pipeOut, i clientIn)');
+  });
 });
