@@ -22,6 +22,7 @@ import {
   ToolCallSchema,
   ToolResultSchema,
 } from '../../src/kernel/index.js';
+import { worldContext } from '../../src/world/index.js';
 
 const hostile = fc.oneof(
   fc.constantFrom(
@@ -76,19 +77,10 @@ function bent(base: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<unknown
   });
 }
 
-/** A host's context as the reference world makes one, in the schema's key order; turnId only when given. */
-function hostContext({ turnId, enabledToolNamespaces }: { turnId?: string; enabledToolNamespaces: string[] }) {
-  return {
-    namespaceId: 'acme',
-    actor: { kind: 'human', userId: 'ada' },
-    authority: { kind: 'service', serviceId: 'acme-grants' },
-    owner: { kind: 'group', groupId: 'acme' },
-    purpose: 'assist with project files',
-    traceId: 'trace-1',
-    ...(turnId === undefined ? {} : { turnId }),
-    enabledToolNamespaces,
-    now: '2026-11-30T09:00:00.000Z',
-  };
+/** The reference world's context (`worldContext`, turn 1) enabling `enabled`, in the schema's order, with no turnId. */
+function contextWithoutTurn(enabled: readonly string[]) {
+  const { turnId: _turnId, ...context } = worldContext(1, undefined, enabled);
+  return context;
 }
 
 function agree<T>(
@@ -459,7 +451,6 @@ describe('compiled contracts agree with zod', () => {
   });
 
   it('AccessContext: a repeated enabled namespace is refused, short list or past the pairwise check', () => {
-    const context = (enabledToolNamespaces: string[]) => hostContext({ enabledToolNamespaces });
     const many = Array.from({ length: 20 }, (_, i) => `n${i}`);
     for (const [list, valid] of [
       [['files', 'notion', 'files'], false],
@@ -468,13 +459,13 @@ describe('compiled contracts agree with zod', () => {
       [[...many, 'n3'], false],
       [many, true],
     ] as const) {
-      expect(safeParseAccessContext(context([...list])).success).toBe(valid);
-      agree(safeParseAccessContext, AccessContextSchema, context([...list]));
+      expect(safeParseAccessContext(contextWithoutTurn(list)).success).toBe(valid);
+      agree(safeParseAccessContext, AccessContextSchema, contextWithoutTurn(list));
     }
   });
 
   it("AccessContext: the reference world's context takes the hand-checked path, returned as zod copies it", () => {
-    const context = hostContext({ turnId: 'turn-1', enabledToolNamespaces: ['files', 'notion'] });
+    const context = worldContext(1, undefined, ['files', 'notion']);
     const zod = vi.spyOn(AccessContextSchema, 'safeParse');
     const parsed = safeParseAccessContext(context);
     expect(zod).not.toHaveBeenCalled();
