@@ -71,9 +71,7 @@ export class SpanFile implements SpanSink {
     } catch (error) {
       this.#failure = error instanceof Error ? error : new Error(String(error));
       this.#drop();
-      const fd = this.#fd;
-      this.#fd = undefined;
-      if (fd !== undefined) closeSync(fd);
+      this.#closeFile();
     }
   }
 
@@ -104,6 +102,10 @@ export class SpanFile implements SpanSink {
   /** Writes what is held and closes the file; spans recorded after are dropped. Idempotent; never throws a write. */
   close(): void {
     this.#flushOrStop();
+    this.#closeFile();
+  }
+
+  #closeFile(): void {
     const fd = this.#fd;
     this.#fd = undefined;
     if (fd !== undefined) closeSync(fd);
