@@ -28,6 +28,7 @@ import {
   safeParseResults,
 } from './results-schema.js';
 import { roundInterval } from '../transports/round-pairs.js';
+import { shareBeyondClock } from '../staircase/segments.js';
 import { resultsFileName, testbedOf } from './run-context.js';
 import type { RunKind } from './run-context.js';
 import type {
@@ -156,7 +157,7 @@ function staircaseRoundsOf(
           catalogueShareTurnBeyondClock: roundInterval(
             turn.catalogueP50Us
               .slice(0, rounds)
-              .map((catalogue, r) => Math.max(0, catalogue - clockPairUs) / Math.max(turn.callP50Us[r]!, 1e-9)),
+              .map((catalogue, r) => shareBeyondClock(catalogue, clockPairUs, turn.callP50Us[r]!)),
           ),
         }),
   };

@@ -29,6 +29,14 @@ export interface CallFigures {
 export const roundUs = (value: number): number => roundTo(value, 3);
 export const roundShare = (value: number): number => roundTo(value, 6);
 
+/**
+ * A segment's share of its call beyond what an empty clock pair reads (ADR 0082): the segment less the pair, floored
+ * at 0, over the call. How the catalogue share under `turn` is judged, per round and over the run.
+ */
+export function shareBeyondClock(segmentUs: number, clockPairUs: number, callUs: number): number {
+  return Math.max(0, segmentUs - clockPairUs) / Math.max(callUs, 1e-9);
+}
+
 class NoCallsMeasured extends Error {
   override readonly name = 'NoCallsMeasured';
 }

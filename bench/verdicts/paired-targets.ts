@@ -18,6 +18,7 @@
 import type { McpTransportName, Results, RoundIntervalRecord } from '../results/results-schema.js';
 import { MCP_TRANSPORT_NAMES } from '../results/results-schema.js';
 import { formatPercentRounded, formatSignedMicros } from '../format/index.js';
+import { shareBeyondClock } from '../staircase/segments.js';
 
 export type PairedVerdict = 'met' | 'straddles' | 'missed';
 type PairedUnit = 'µs' | '×' | 'share';
@@ -501,8 +502,7 @@ export const PAIRED_TARGETS: readonly PairedTargetDefinition[] = [
       const beyond = staircase(results)?.catalogueShareTurnBeyondClock;
       if (results.clockPairUs === undefined || beyond === undefined)
         return reading(turn.segments.catalogue.share, staircase(results)?.catalogueShare.turn);
-      const whole = Math.max(0, turn.segments.catalogue.p50Us - results.clockPairUs) / turn.call.p50Us;
-      return reading(whole, beyond);
+      return reading(shareBeyondClock(turn.segments.catalogue.p50Us, results.clockPairUs, turn.call.p50Us), beyond);
     },
   },
   {
