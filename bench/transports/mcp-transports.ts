@@ -182,6 +182,23 @@ class Closers {
   add(close: () => Promise<unknown>): void {
     this.#closers.push(close);
   }
+  /**
+   * Runs `work` with closers of its own and closes them after it, whatever happens: a failure of `work` is the one
+   * reported (closing still happens, its errors secondary); after a success a closing failure is thrown.
+   */
+  static async around<T>(work: (closers: Closers) => Promise<T>): Promise<T> {
+    const closers = new Closers();
+    let result: T;
+    try {
+      result = await work(closers);
+    } catch (error) {
+      await closers.closeAll().catch(() => undefined);
+      throw error;
+    }
+    await closers.closeAll();
+    return result;
+  }
+
   async closeAll(): Promise<void> {
     const errors: unknown[] = [];
     for (const close of this.#closers.splice(0).reverse()) {
@@ -656,10 +673,10 @@ async function tilePipeRow(
   scratch: () => Promise<string>,
 ): Promise<{ costlab: TileStats; floor: TileStats }> {
   const dir = await scratch();
-  const closers = new Closers();
   const sides = new Map<'costlab' | 'floor', Endpoint & { readonly marks: PipeClientMarks; readonly spans: string }>();
   const clientMarks = { costlab: [] as PipeClientSide[], floor: [] as PipeClientSide[] };
-  try {
+  // Closed before the span files are read: each child writes its file whole as it exits.
+  await Closers.around(async (closers) => {
     for (const side of ['costlab', 'floor'] as const) {
       const spans = path.join(dir, `${transport}-${side}-spans.jsonl`);
       const audit = transport === 'stdio-audit-file' ? ['--audit', path.join(dir, `${side}-tiled-audit.jsonl`)] : [];
@@ -692,11 +709,7 @@ async function tilePipeRow(
       }
       plan.onRound(round + 1);
     }
-  } catch (error) {
-    await closers.closeAll().catch(() => undefined);
-    throw error;
-  }
-  await closers.closeAll();
+  });
   const tiles = { costlab: [] as PipeCallTiles[], floor: [] as PipeCallTiles[] };
   for (const side of ['costlab', 'floor'] as const) {
     const served = childCallMarks(await readSpanFile(sides.get(side)!.spans));
@@ -736,9 +749,8 @@ async function floorAgainstFloor(
   scratch: () => Promise<string>,
   headers: RequestHeaders | undefined,
 ): Promise<PairedDifference> {
-  const closers = new Closers();
   const medians: [number[], number[]] = [[], []];
-  try {
+  await Closers.around(async (closers) => {
     const floors = [
       await openFloor(transport, closers, scratch, headers, '-aa-1'),
       await openFloor(transport, closers, scratch, headers, '-aa-2'),
@@ -754,11 +766,7 @@ async function floorAgainstFloor(
       }
       plan.onRound(round + 1);
     }
-  } catch (error) {
-    await closers.closeAll().catch(() => undefined);
-    throw error;
-  }
-  await closers.closeAll();
+  });
   return pairedDifference(medians[0], medians[1]);
 }
 
