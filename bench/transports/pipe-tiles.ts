@@ -26,9 +26,9 @@
  *
  * The child's protocol out is not split from the pipe: the only mark after
  * it is `mcp.handle`'s end, read once the response's write has returned, and
- * that write wakes the client, which may take the core first. A scratch run
- * read that end after the client's own arrival mark on a quarter of its
- * calls (983 of 4,000), 60 µs after it typically.
+ * that write wakes the client, which may take the core first: a scratch run
+ * (not kept) that cut the calls there often found that end after the
+ * client's own arrival mark.
  */
 import { readFile } from 'node:fs/promises';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
