@@ -271,6 +271,12 @@ export type FloorResult = z.infer<typeof FloorResultSchema>;
 export const MCP_TRANSPORT_NAMES = ['in-memory', 'stdio', 'stdio-audit-file', 'http', 'http-node'] as const;
 export type McpTransportName = (typeof MCP_TRANSPORT_NAMES)[number];
 /**
+ * The floor ladder's rungs, bottom to top (bench/transports/floor-ladder.ts): the floor, each of costlab's mechanisms
+ * added to the one below in the order a call meets them, then costlab.
+ */
+export const LADDER_RUNGS = ['floor', 'envelope', 'contracts', 'frozen', 'cancellable', 'meta', 'costlab'] as const;
+export type LadderRung = (typeof LADDER_RUNGS)[number];
+/**
  * costlab's server; the SDK's McpServer answering the same tool with no mediation; or the floor served over MCP
  * (the SDK's Server answering through the minimal enforced mediation, bench/transports/floor-sdk-server.ts).
  */
@@ -364,6 +370,27 @@ const McpTransportRowSchema = z.object({
 });
 export type McpTransportRow = z.infer<typeof McpTransportRowSchema>;
 
+/** The floor ladder (bench/transports/floor-ladder.ts, ADR 0085): every rung once, bottom to top. */
+export const FloorLadderSchema = z.object({
+  rounds: z.number().int().min(MIN_PAIRED_ROUNDS),
+  callsPerRound: z.number().int().positive(),
+  steps: z
+    .array(
+      z.object({
+        rung: z.enum(LADDER_RUNGS),
+        call: CallStatsSchema,
+        overPrevious: PairedDifferenceSchema.optional(),
+      }),
+    )
+    .refine(
+      (steps) =>
+        steps.length === LADDER_RUNGS.length &&
+        steps.every((step, i) => step.rung === LADDER_RUNGS[i] && (step.overPrevious === undefined) === (i === 0)),
+      { message: 'every rung once, bottom to top, each but the floor paired with the one below' },
+    ),
+  overFloor: PairedDifferenceSchema,
+});
+
 export const McpTransportsSchema = z.object({
   /** The tool called on every side. */
   tool: z.string().min(1),
@@ -410,6 +437,12 @@ export const McpTransportsSchema = z.object({
       callsPerBlock: z.number().int().positive(),
     })
     .optional(),
+  /**
+   * costlab − floor in memory priced mechanism by mechanism (bench/transports/floor-ladder.ts, ADR 0085): the floor,
+   * then each rung the one below with one more of costlab's mechanisms, then costlab, every rung paired round by round
+   * with the one below it, in a pass after the rounds. Absent in older files and below MIN_PAIRED_ROUNDS.
+   */
+  ladder: FloorLadderSchema.optional(),
 });
 export type McpTransports = z.infer<typeof McpTransportsSchema>;
 

@@ -21,7 +21,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HeldOutcomes, JsonLinesFileSink, publishCatalogue } from '../../src/kernel/index.js';
-import type { AuditEvent, JsonObject, SpanSink } from '../../src/kernel/index.js';
+import type { AuditEvent, JsonObject, SpanSink, ToolCall, ToolHandler, ToolResult } from '../../src/kernel/index.js';
 import { setToolsCallHandler } from '../../src/mcp/index.js';
 import type { TimedTransport } from '../../src/mcp/index.js';
 import { referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
@@ -113,7 +113,19 @@ export interface FloorServerOptions {
    * its own call by (`kernel.tool.invoke`), so one reader sets both sides' calls out alike (pipe-tiles.ts).
    */
   readonly timing?: { readonly spans: SpanSink; readonly transport: TimedTransport };
+  /**
+   * The floor's call with mechanisms of costlab's around it (`floor-ladder.ts`): given the turn, the function each
+   * tools/call is answered through, with the request's signal. Absent, the turn's own `call`.
+   */
+  readonly around?: (turn: FloorTurn) => FloorCall;
+  /** The tool's handler as the floor is to call it (`floor-ladder.ts`). Absent, the world's own. */
+  readonly handler?: (handler: ToolHandler) => ToolHandler;
+  /** The prefix of the callId `successMeta` answers with. Default: as long as an execution's (`exec-<uuid>`). */
+  readonly callIdPrefix?: string;
 }
+
+/** One tools/call answered by the floor: the call, and the MCP request's signal. */
+export type FloorCall = (call: ToolCall, signal: AbortSignal) => Promise<ToolResult>;
 
 /** As long as the execution ids costlab's HTTP and stdio servers mint (`exec-<uuid>`). */
 const EXECUTION_ID_SHAPE = 'exec-00000000-0000-4000-8000-000000000000';
@@ -125,7 +137,14 @@ export function floorSdkServer(
 ): FloorSdkServer {
   const handlers = referenceTools().filter((handler) => handler.definition.name === TRANSPORT_CALL.name);
   if (handlers.length !== 1) throw new Error(`the reference world has no ${TRANSPORT_CALL.name}`);
-  const floor = new FloorMediation(handlers, referenceGrants(), undefined, sink, hold);
+  const wrap = options.handler;
+  const floor = new FloorMediation(
+    wrap === undefined ? handlers : handlers.map((handler) => wrap(handler)),
+    referenceGrants(),
+    undefined,
+    sink,
+    hold,
+  );
   const context = worldContext(0);
   const turn = floor.openTurn(context);
   const tools = publishCatalogue(handlers.map((handler) => handler.definition)) as unknown as Tool[];
@@ -138,18 +157,21 @@ export function floorSdkServer(
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   // Filed as costlab files its own (ADR 0037): the request checked, the result built valid and not parsed again.
   const { timing } = options;
+  const mediate = options.around?.(turn);
+  const callIdPrefix = options.callIdPrefix ?? EXECUTION_ID_SHAPE;
   setToolsCallHandler(server, async ({ params }, extra): Promise<CallToolResult> => {
     calls++;
     const id = `floor/call-${calls}`;
     timing?.transport.label(extra.requestId, id);
     const start = timing === undefined ? 0 : timing.spans.now();
-    const result = await turn.call({
+    const call: ToolCall = {
       id,
       tool: params.name,
       arguments: (params.arguments ?? {}) as JsonObject,
       traceId: context.traceId,
       requestedAt: context.now,
-    });
+    };
+    const result = await (mediate === undefined ? turn.call(call) : mediate(call, extra.signal));
     if (timing !== undefined) timing.spans.record('kernel.tool.invoke', id, start, timing.spans.now());
     if (result.status !== 'succeeded') return { content: [{ type: 'text', text: result.code }], isError: true };
     const output = result.output as Record<string, unknown>;
@@ -157,8 +179,7 @@ export function floorSdkServer(
       content: [{ type: 'text', text: JSON.stringify(output) }],
       structuredContent: output,
     };
-    if (options.successMeta === true)
-      answer._meta = { status: 'succeeded', callId: `${EXECUTION_ID_SHAPE}/call-${calls}` };
+    if (options.successMeta === true) answer._meta = { status: 'succeeded', callId: `${callIdPrefix}/call-${calls}` };
     return answer;
   });
   return {

@@ -85,6 +85,9 @@ import { TransportMarks, tileStats, tilesOf } from './call-tiles.js';
 import type { CallTiles, TileStats } from './call-tiles.js';
 import { PIPE_TILE_NAMES } from './call-tiles.js';
 import { PipeClientMarks, childCallMarks, pipeTilesOf, readSpanFile } from './pipe-tiles.js';
+import { primeCalls, timedCalls } from './timed-calls.js';
+import { runFloorLadder } from './floor-ladder.js';
+import type { CallingEndpoint } from './timed-calls.js';
 import type { PipeCallTiles } from './pipe-tiles.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
 import { blockMedian, pairedDifference, pairRounds } from './round-pairs.js';
@@ -138,7 +141,7 @@ export interface McpTransportsOptions {
   readonly onProgress?: (
     done: number,
     total: number,
-    phase: 'warm-up' | 'measured' | `${PipeRow} tiled` | `${McpTransportName} A/A`,
+    phase: 'warm-up' | 'measured' | `${PipeRow} tiled` | `${McpTransportName} A/A` | 'in-memory ladder',
   ) => void;
   /** Told of each endpoint once it is open. */
   readonly onOpen?: (endpoint: OpenedEndpoint) => void;
@@ -157,14 +160,9 @@ type RequestHeaders = Readonly<Record<string, string>>;
 /**
  * An endpoint as the bench holds it; what `onOpen` is told (`describe`) derives the header names from `requestHeaders`.
  */
-interface Endpoint extends Omit<OpenedEndpoint, 'headers'> {
-  readonly client: Client;
+interface Endpoint extends Omit<OpenedEndpoint, 'headers'>, CallingEndpoint {
   /** What the client adds to every request: over HTTP, costlab's bearer token, the same on every side. */
   readonly requestHeaders?: RequestHeaders;
-  /** Throws unless the result is the answer this side gives to the measured call. */
-  check(result: CallToolResult): void;
-  /** Between rounds: drop what the side accumulated (an in-memory audit trail). */
-  readonly afterRound?: () => void;
   /** For a child's trail: how many `tool.invoked` records it holds, read once the child has closed. */
   readonly invokedRecords?: () => Promise<number>;
   /** For a side served in this process: its mediated call, timed from inside the server in a pass after the rounds. */
@@ -583,30 +581,6 @@ async function openFloorBehindHttp(closers: Closers): Promise<Endpoint> {
  * Untimed calls before the first measured one, each answer checked, the side's accumulation dropped every 100 and at
  * the end.
  */
-async function prime(endpoint: Endpoint, calls: number): Promise<void> {
-  for (let i = 0; i < calls; i++) {
-    endpoint.check((await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult);
-    if ((i + 1) % 100 === 0) endpoint.afterRound?.();
-  }
-  endpoint.afterRound?.();
-}
-
-/**
- * One side's block of `calls` tools/calls, each timed at the client, request out to result in (µs); each answer
- * checked outside its time.
- */
-async function timedBlock(endpoint: Endpoint, calls: number): Promise<number[]> {
-  const block: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const t0 = performance.now();
-    const result = (await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult;
-    const t1 = performance.now();
-    endpoint.check(result);
-    block.push((t1 - t0) * 1000);
-  }
-  return block;
-}
-
 /**
  * costlab's HTTP checks alone: the floor behind McpHttpServer (`openFloorBehindHttp`), primed as every endpoint is,
  * beside the floor served bare (`floor`, still open from the rounds), the two taking turns to go first, as many rounds
@@ -624,13 +598,13 @@ async function timeHttpChecks(
 ): Promise<NonNullable<McpTransports['httpLayer']>> {
   const behind = await openFloorBehindHttp(closers);
   plan.onOpen?.(describe(behind));
-  await prime(behind, plan.primingCalls);
+  await primeCalls(behind, plan.primingCalls);
   const timed = { behind: [] as number[], floor: [] as number[] };
   const medians = { behind: [] as number[], floor: [] as number[] };
   for (let round = 0; round < plan.rounds; round++) {
     for (const side of round % 2 === 0 ? (['behind', 'floor'] as const) : (['floor', 'behind'] as const)) {
       const endpoint = side === 'behind' ? behind : floor;
-      const block = await timedBlock(endpoint, plan.callsPerRound);
+      const block = await timedCalls(endpoint, plan.callsPerRound);
       endpoint.afterRound?.();
       timed[side].push(...block);
       medians[side].push(blockMedian(block));
@@ -694,7 +668,7 @@ async function tilePipeRow(
       plan.onOpen?.({ transport, side, pid });
       const check = side === 'costlab' ? costlabCheck(transport) : readCheck(`the floor over ${transport}`);
       sides.set(side, { transport, side, client, check, marks: marks!, spans });
-      await prime(sides.get(side)!, plan.primingCalls);
+      await primeCalls(sides.get(side)!, plan.primingCalls);
     }
     for (let round = 0; round < plan.rounds; round++) {
       for (const side of round % 2 === 0 ? (['costlab', 'floor'] as const) : (['floor', 'costlab'] as const)) {
@@ -757,11 +731,11 @@ async function floorAgainstFloor(
     ] as const;
     for (const floor of floors) {
       plan.onOpen?.(describe(floor));
-      await prime(floor, Math.min(plan.primingCalls, AA_PRIMING_CALLS));
+      await primeCalls(floor, Math.min(plan.primingCalls, AA_PRIMING_CALLS));
     }
     for (let round = 0; round < plan.rounds; round++) {
       for (const i of round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
-        medians[i].push(blockMedian(await timedBlock(floors[i], plan.callsPerRound)));
+        medians[i].push(blockMedian(await timedCalls(floors[i], plan.callsPerRound)));
         floors[i].afterRound?.();
       }
       plan.onRound(round + 1);
@@ -826,7 +800,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
     for (const transport of transports) {
       const sides = endpoints.get(transport)!;
       for (const side of SIDES) {
-        await prime(sides[side], primingCalls);
+        await primeCalls(sides[side], primingCalls);
         callsMade.set(key(transport, side), primingCalls);
       }
     }
@@ -849,7 +823,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
         for (const side of sidesInRound(round)) {
           options.onTurn?.(round, transport, side);
           const endpoint = sides[side];
-          const block = await timedBlock(endpoint, callsPerRound);
+          const block = await timedCalls(endpoint, callsPerRound);
           if (measured) {
             samples.get(key(transport, side))!.push(...block);
             blocks.get(key(transport, side))!.push(blockMedian(block));
@@ -948,6 +922,17 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       }
     }
 
+    // costlab − floor in memory priced mechanism by mechanism (floor-ladder.ts, ADR 0085).
+    const ladder =
+      transports.includes('in-memory') && rounds >= MIN_PAIRED_ROUNDS
+        ? await runFloorLadder({
+            rounds,
+            callsPerRound,
+            primingCalls,
+            onRound: (done) => options.onProgress?.(done, rounds, 'in-memory ladder'),
+          })
+        : undefined;
+
     // costlab's HTTP checks alone, after the rounds (ADR 0039).
     const httpLayer = transports.includes('http')
       ? await timeHttpChecks(endpoints.get('http')!.floor, closers, {
@@ -1025,6 +1010,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       transports: rows,
       ...(httpLayer === undefined ? {} : { httpLayer }),
       ...(recordWrites === undefined ? {} : { recordWrites }),
+      ...(ladder === undefined ? {} : { ladder }),
     };
   } catch (error) {
     // The run's own failure is the one to report; closing still happens, and its errors are secondary.

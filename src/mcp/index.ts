@@ -30,4 +30,5 @@ export { decodeFrame } from './json-rpc-frames.js';
 export { ForwardingTransport } from './transports/forwarding-transport.js';
 export { TimedTransport } from './request-timing.js';
 export { httpClientTransport } from './transports/http-client.js';
+export { DEFAULT_ARGUMENT_LIMITS, checkArguments } from './argument-limits.js';
 export type { HttpLimits } from './transports/http-limits.js';
