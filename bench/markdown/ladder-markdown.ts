@@ -18,7 +18,7 @@ export const RUNG_MEANINGS: Readonly<Record<LadderRung, string>> = {
     "the bridge's envelope: the name looked up in the listed catalogue, the arguments walked for depth and size",
   contracts: "the call checked against its contract (its arguments copied), and the result against the result's",
   frozen: 'the arguments deep-frozen and the call frozen before the tool sees them',
-  cancellable: "the request's signal honoured: a hop, a check, the handler raced against the signal",
+  cancellable: "the request's signal honoured: a hop, a check, the handler awaited unless the signal aborts first",
   meta: "the result's `_meta` {status, callId}, naming the call the trail recorded",
   costlab:
     "costlab itself: the turn's lease and registry, the compiled grant walk, the records as the kernel builds them",

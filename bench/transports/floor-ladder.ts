@@ -29,7 +29,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { deepFreeze, raceAbort, safeParseToolCall, safeParseToolResult } from '../../src/kernel/internals.js';
+import { awaitUnlessAborted, deepFreeze, safeParseToolCall, safeParseToolResult } from '../../src/kernel/internals.js';
 import type { ToolCall, ToolHandler } from '../../src/kernel/index.js';
 import { DEFAULT_ARGUMENT_LIMITS, OpenToolBridge, checkArguments, connectClientToBridge } from '../../src/mcp/index.js';
 import { worldContext } from '../../src/world/index.js';
@@ -97,18 +97,18 @@ interface SignalRelay {
 
 /**
  * The request's signal honoured as the kernel honours it (invoke-tool.ts, `runHandler`): a hop and a check before the
- * call, and the handler's own promise raced against the signal (`honourSignal` below).
+ * call, and the handler's own promise awaited unless the signal aborts first (`honourSignal` below).
  */
 function cancellable(relay: SignalRelay): Mechanism {
   return (next) => async (call, signal) => {
     await undefined;
-    signal.throwIfAborted();
+    if (signal.aborted) throw signal.reason;
     relay.current = signal;
     return next(call, signal);
   };
 }
 
-/** The tool's handler, its promise raced against the request's signal as the kernel races it. */
+/** The tool's handler, its promise awaited unless the request's signal aborts first, as the kernel awaits it. */
 function honourSignal(relay: SignalRelay): (handler: ToolHandler) => ToolHandler {
   return (handler) => ({
     definition: handler.definition,
@@ -118,7 +118,7 @@ function honourSignal(relay: SignalRelay): (handler: ToolHandler) => ToolHandler
       : { resolveRequirement: handler.resolveRequirement.bind(handler) }),
     invoke: (context, call, signal) => {
       const invoked = handler.invoke(context, call, signal);
-      return relay.current === undefined ? invoked : raceAbort(invoked, relay.current);
+      return relay.current === undefined ? invoked : awaitUnlessAborted(invoked, relay.current);
     },
   });
 }

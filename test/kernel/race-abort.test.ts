@@ -2,11 +2,12 @@
  * raceAbort: a raced promise settles as it would with an abort listener
  * added at once, but a listener is added only to a promise still pending a
  * few microtasks on (adding the first listener of an AbortSignal is the
- * dearest part of a fresh MCP request signal's race).
+ * dearest part of a fresh MCP request signal's race). awaitUnlessAborted:
+ * the same outcomes, and no race at all for a promise settled within a hop.
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { raceAbort } from '../../src/kernel/abort.js';
+import { awaitUnlessAborted, raceAbort } from '../../src/kernel/abort.js';
 
 function countedSignal(): { controller: AbortController; listeners: () => number } {
   const controller = new AbortController();
@@ -66,5 +67,54 @@ describe('raceAbort', () => {
     resolve(3);
     await expect(raced).resolves.toBe(3);
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('awaitUnlessAborted', () => {
+  it('answers a promise settled within a hop as it settled, with no listener added', async () => {
+    const { controller, listeners } = countedSignal();
+    await expect(awaitUnlessAborted(Promise.resolve(7), controller.signal)).resolves.toBe(7);
+    await expect(awaitUnlessAborted((async () => 8)(), controller.signal)).resolves.toBe(8);
+    const failure = new Error('no');
+    await expect(awaitUnlessAborted(Promise.reject(failure), controller.signal)).rejects.toBe(failure);
+    expect(listeners()).toBe(0);
+  });
+
+  it('rejects with the abort reason when the signal aborted before the settled promise was seen', async () => {
+    const { controller } = countedSignal();
+    const waited = awaitUnlessAborted(Promise.resolve(1), controller.signal);
+    const reason = new Error('first');
+    controller.abort(reason);
+    await expect(waited).rejects.toBe(reason);
+    // A rejection seen after the abort is the abort too, as raceAbort has it.
+    await expect(awaitUnlessAborted(Promise.reject(new Error('late')), controller.signal)).rejects.toBe(reason);
+  });
+
+  it('an abort reason that is not an Error is answered as an AbortError, as raceAbort answers it', async () => {
+    const controller = new AbortController();
+    const waited = awaitUnlessAborted(Promise.resolve(1), controller.signal);
+    controller.abort('a string');
+    await expect(waited).rejects.toThrow(expect.objectContaining({ name: 'AbortError' }));
+    await expect(raceAbort(Promise.resolve(1), controller.signal)).rejects.toThrow(
+      expect.objectContaining({ name: 'AbortError' }),
+    );
+  });
+
+  it('races a promise still pending after the hop: cut loose on abort, passed on if it settles first', async () => {
+    const { controller, listeners } = countedSignal();
+    const cut = awaitUnlessAborted(never<number>(), controller.signal);
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(listeners()).toBe(1);
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await expect(cut).rejects.toBe(reason);
+
+    const later = new AbortController();
+    let resolve!: (value: number) => void;
+    const passed = awaitUnlessAborted(new Promise<number>((r) => (resolve = r)), later.signal);
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    resolve(5);
+    await expect(passed).resolves.toBe(5);
+    expect(getEventListeners(later.signal, 'abort')).toHaveLength(0);
   });
 });
