@@ -1,8 +1,8 @@
 /**
  * The mediated call under `turn`, named step by step and set beside its floor.
  *
- * Three lanes, their turns interleaved in one process (kernel, floor,
- * kernel with step marks, kernel, …) so drift lands on all three alike:
+ * Four lanes, their turns interleaved in one process (kernel, floor, promised
+ * floor, kernel with step marks, kernel, …) so drift lands on all alike:
  * - the kernel as a host runs it (no span sink) and the floor
  *   (bench/micro/floor-mediation.ts), over the same attempts, each outcome
  *   checked against the attempt's declared one, both timed the same way: at
@@ -13,9 +13,15 @@
  *   records on its side of the ratio and none on the floor's;
  * - the kernel with a StepRecorder: the finer split (13 steps and the tail),
  *   with the instrumentation it adds counted and calibrated here;
- * - cold (ADR 0030): after the hot lanes, the same kernel and the same floor
- *   run `coldTurns` more turns each (the contexts of every `coldStride`-th
- *   measured turn), alternating, with the caches evicted
+ * - the floor with costlab's promises (ADR 0085): the floor again, with the
+ *   mechanisms a call made in process meets in the kernel and the floor
+ *   leaves out (bench/micro/floor-mechanisms.ts: the call's, the
+ *   requirement's and the result's contracts, the parsed arguments frozen),
+ *   timed as the floor is right after it: what a mediation that keeps those
+ *   promises cannot go below, and so how much of kernel ÷ floor is theirs;
+ * - cold (ADR 0030): after the hot lanes, the same kernel, the same floor and
+ *   the same promised floor run `coldTurns` more turns each (the contexts of
+ *   every `coldStride`-th measured turn), in turn, with the caches evicted
  *   (`cache-eviction.ts`) before every call, timed exactly as above. A server
  *   runs its HTTP stack between two calls, so its kernel call starts cold;
  *   the hot lanes cannot show what that costs, nor that the floor pays it too.
@@ -25,6 +31,8 @@ import { STEP_NAMES } from '../../src/kernel/index.js';
 import type { StepName, ToolResult } from '../../src/kernel/index.js';
 import { notionProvider, referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
+import { combined, contracts, frozen } from '../micro/floor-mechanisms.js';
+import type { FloorCall } from '../micro/floor-mechanisms.js';
 import { buildReferenceKernel, buildWorldKernel } from '../world/build-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';
 import { MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
@@ -32,6 +40,7 @@ import type {
   CallStats,
   ColdFloorResult,
   FloorResult,
+  PromisedFloor,
   RoundIntervalRecord,
   StepSplit,
   StepStats,
@@ -83,12 +92,20 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
   const kernelUs: number[] = [];
   const steps = new StepRecorder(calls);
   const marked = buildReferenceKernel('turn', steps);
-  const floor = new FloorMediation(
-    [...referenceTools(), ...(await notionProvider().listTools(worldContext(0), new AbortController().signal))],
+  const floorTools = [
+    ...referenceTools(),
+    ...(await notionProvider().listTools(worldContext(0), new AbortController().signal)),
+  ];
+  const floor = new FloorMediation(floorTools, referenceGrants(), clock);
+  const floorUs: number[] = [];
+  // The floor with the mechanisms a call made in process meets in the kernel (ADR 0085), timed as the floor is.
+  const promises = combined([contracts, frozen]);
+  const promised = new FloorMediation(
+    floorTools.map((tool) => promises.handler(tool)),
     referenceGrants(),
     clock,
   );
-  const floorUs: number[] = [];
+  const promisedUs: number[] = [];
   const total = warmupTurns + measuredTurns;
   const coldTurns = Math.min(measuredTurns, options.coldTurns ?? 0);
   // Every coldStride-th measured turn, so the cold calls sample the whole run, not its start.
@@ -96,6 +113,7 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
   const eviction = coldTurns === 0 ? undefined : new CacheEviction(options.evictionMiB);
   const kernelColdUs: number[] = [];
   const floorColdUs: number[] = [];
+  const promisedColdUs: number[] = [];
 
   for (let turn = 0; turn < total; turn++) {
     const measured = turn >= warmupTurns;
@@ -110,6 +128,7 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
     kernel.audit.clear();
 
     await runFloorTurn(floor, turn, clock, measured ? floorUs : undefined);
+    await runFloorTurn(promised, turn, clock, measured ? promisedUs : undefined, undefined, promises.around);
 
     await runKernelTurn(marked.kernel, turn, {
       path: 'in-process turn (step marks)',
@@ -139,6 +158,7 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
     });
     kernel.audit.clear();
     await runFloorTurn(floor, turn, clock, floorColdUs, eviction);
+    await runFloorTurn(promised, turn, clock, promisedColdUs, eviction, promises.around);
     options.onProgress?.(k + 1, coldTurns, 'cold lane');
   }
 
@@ -153,6 +173,7 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
           callStats(kernelColdUs),
           callStats(floorColdUs),
           ratioByTurn(kernelColdUs, floorColdUs),
+          promisedFloor(kernelColdUs, floorColdUs, promisedColdUs),
         );
   const byTurn = ratioByTurn(kernelUs, floorUs);
   return {
@@ -161,6 +182,7 @@ export async function runFloorAndSteps(options: FloorAndStepsOptions): Promise<F
       floor: floorCall,
       ratioP50: ratioOfP50s(kernelCall, floorCall),
       ...(byTurn === undefined ? {} : { ratioByTurn: byTurn }),
+      promised: promisedFloor(kernelUs, floorUs, promisedUs),
       ...(cold === undefined ? {} : { cold }),
     },
     steps: summarizeSteps(steps, instrumentation),
@@ -176,6 +198,7 @@ function coldResult(
   kernel: CallStats,
   floor: CallStats,
   byTurn: RoundIntervalRecord | undefined,
+  promised: PromisedFloor,
 ): ColdFloorResult {
   return {
     evictedMiB,
@@ -183,6 +206,18 @@ function coldResult(
     floor,
     ratioP50: ratioOfP50s(kernel, floor),
     ...(byTurn === undefined ? {} : { ratioByTurn: byTurn }),
+    promised,
+  };
+}
+
+/** The floor with the promises beside the floor and the kernel: its calls, and the two ratios turn by turn. */
+function promisedFloor(kernelUs: readonly number[], floorUs: readonly number[], promisedUs: number[]): PromisedFloor {
+  const overFloor = ratioByTurn(promisedUs, floorUs);
+  const kernelOver = ratioByTurn(kernelUs, promisedUs);
+  return {
+    call: callStats(promisedUs),
+    ...(overFloor === undefined ? {} : { overFloorByTurn: overFloor }),
+    ...(kernelOver === undefined ? {} : { kernelOverPromisedByTurn: kernelOver }),
   };
 }
 
@@ -250,15 +285,18 @@ async function runFloorTurn(
   clock: () => number,
   samples: number[] | undefined,
   eviction?: CacheEviction,
+  around?: (next: FloorCall) => FloorCall,
 ): Promise<void> {
   const context = worldContext(turn);
   const floorTurn = floor.openTurn(context);
+  const mediate = around?.((call) => floorTurn.call(call));
   for (let i = 0; i < TURN_ATTEMPTS.length; i++) {
     const attempt = TURN_ATTEMPTS[i]!;
     const call = toolCall(attempt, turn, i, context.traceId, context.now);
     eviction?.evict();
     const t0 = clock();
-    const result: ToolResult = await floorTurn.call(call);
+    // The floor's own call made directly, as it always was: the wrapper is the promised floor's alone.
+    const result: ToolResult = await (mediate === undefined ? floorTurn.call(call) : mediate(call, NEVER_ABORTED));
     const t1 = clock();
     checkOutcome(eviction === undefined ? 'floor' : 'floor (cold lane)', turn, i, attempt, {
       status: result.status,
@@ -269,6 +307,9 @@ async function runFloorTurn(
   floor.trail.length = 0;
   floor.uses.clear();
 }
+
+/** The signal a call made in process carries: none that can abort. */
+const NEVER_ABORTED = new AbortController().signal;
 
 function summarizeSteps(
   recorder: StepRecorder,

@@ -574,6 +574,16 @@ function stepsSection(results: MeasuredResults): string {
             formatCount(floor.kernel.n),
           ],
           ['floor', us(floor.floor.p50Us), us(floor.floor.p95Us), formatCount(floor.floor.n)],
+          ...(floor.promised === undefined
+            ? []
+            : [
+                [
+                  "floor with costlab's promises (contracts, frozen arguments)",
+                  us(floor.promised.call.p50Us),
+                  us(floor.promised.call.p95Us),
+                  formatCount(floor.promised.call.n),
+                ],
+              ]),
           ...(floor.cold === undefined
             ? []
             : [
@@ -589,11 +599,22 @@ function stepsSection(results: MeasuredResults): string {
                   us(floor.cold.floor.p95Us),
                   formatCount(floor.cold.floor.n),
                 ],
+                ...(floor.cold.promised === undefined
+                  ? []
+                  : [
+                      [
+                        `floor with costlab's promises, caches evicted`,
+                        us(floor.cold.promised.call.p50Us),
+                        us(floor.cold.promised.call.p95Us),
+                        formatCount(floor.cold.promised.call.n),
+                      ],
+                    ]),
               ]),
         ],
       ),
       '',
       `**costlab call ÷ floor = ${floor.ratioP50}×** (p50s of one run).`,
+      promisedText(floor),
     );
     if (floor.cold !== undefined) {
       out.push(
@@ -610,6 +631,31 @@ function stepsSection(results: MeasuredResults): string {
     }
   }
   return out.join('\n');
+}
+
+/**
+ * The floor with costlab's promises (ADR 0085): how much of kernel ÷ floor the mechanisms a call made in process meets
+ * take on their own, hot and cold, turn by turn.
+ */
+function promisedText(floor: NonNullable<MeasuredResults['floor']>): string {
+  const hot = floor.promised;
+  if (hot?.overFloorByTurn === undefined || hot.kernelOverPromisedByTurn === undefined) return '';
+  const ratio = (r: { median: number; lo: number; hi: number }): string =>
+    `${formatRatio(r.median)} (${formatRatio(r.lo)} to ${formatRatio(r.hi)})`;
+  const cold = floor.cold?.promised;
+  const coldText =
+    cold?.overFloorByTurn === undefined || cold.kernelOverPromisedByTurn === undefined
+      ? ''
+      : ` With the caches evicted: ${ratio(cold.overFloorByTurn)} and ${ratio(cold.kernelOverPromisedByTurn)}.`;
+  return (
+    '\n' +
+    "The floor with costlab's promises (`bench/micro/floor-mechanisms.ts`, ADR 0085) is the floor again with the " +
+    "mechanisms a call made in process meets in the kernel and the floor leaves out — the call's, the tool's " +
+    "requirement's and the result's contracts, the parsed arguments frozen — each with the kernel's own code, timed " +
+    'right after the floor in every turn. Turn by turn (median, 95% interval), it reads ' +
+    `**${ratio(hot.overFloorByTurn)} the floor**: what keeping those promises costs before any of the kernel's own ` +
+    `machinery; the kernel reads ${ratio(hot.kernelOverPromisedByTurn)} it.${coldText}`
+  );
 }
 
 /** What each row's two sides run, costlab's audit sink included. */

@@ -16,8 +16,10 @@ export const RUNG_MEANINGS: Readonly<Record<LadderRung, string>> = {
   floor: 'the floor served over MCP: the grant rules and the two records, nothing else',
   envelope:
     "the bridge's envelope: the name looked up in the listed catalogue, the arguments walked for depth and size",
-  contracts: "the call checked against its contract (its arguments copied), and the result against the result's",
-  frozen: 'the arguments deep-frozen and the call frozen before the tool sees them',
+  contracts:
+    "the call checked against its contract (its arguments copied), the tool's requirement against its, the result " +
+    "against the result's",
+  frozen: "the parsed arguments deep-frozen as the tool's parser returns them, before anyone else sees them",
   cancellable: "the request's signal honoured: a hop, a check, the handler awaited unless the signal aborts first",
   meta: "the result's `_meta` {status, callId}, naming the call the trail recorded",
   costlab:
@@ -84,7 +86,8 @@ export function ladderText(ladder: Ladder | undefined): string {
     `costlab − floor in memory, priced mechanism by mechanism (\`bench/transports/floor-ladder.ts\`, ADR 0085), in ` +
       'a pass of its own (in `npm run bench`, after the transport rounds): the floor served again with each of ' +
       `costlab's mechanisms added in turn, in the order a call meets them, each rung with the kernel's or the ` +
-      `bridge's own code for it, and costlab on the top rung. ${LADDER_RUNGS.length} rungs, ${formatCount(ladder.rounds)} rounds of ` +
+      `bridge's own code for it, and costlab on the top rung. ${LADDER_RUNGS.length} rungs, ` +
+      `${formatCount(ladder.rounds)} rounds of ` +
       `${ladder.callsPerRound} calls a rung, the rung that goes first moving up one each round; each rung paired ` +
       `round by round with the one below it. In this pass costlab − floor read ` +
       `${withInterval(ladder.overFloor)} µs; ` +

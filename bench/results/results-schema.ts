@@ -232,6 +232,19 @@ export type StepSplit = z.infer<typeof StepSplitSchema>;
  * sweep over `evictedMiB`, bench/floor/cache-eviction.ts): the call as a
  * server runs it, after its HTTP stack displaced the kernel's code and data (ADR 0030).
  */
+/**
+ * The floor with the mechanisms of costlab's a call made in process meets (bench/micro/floor-mechanisms.ts: the call's,
+ * the requirement's and the result's contracts, the parsed arguments frozen), timed in the same turns as the kernel
+ * and the floor (ADR 0085). Absent in older files.
+ */
+const PromisedFloorSchema = z.object({
+  call: CallStatsSchema,
+  /** promised ÷ floor, turn by turn: what the mechanisms alone put on the floor. */
+  overFloorByTurn: RoundIntervalSchema.optional(),
+  /** kernel ÷ promised, turn by turn: what the kernel costs beyond them. */
+  kernelOverPromisedByTurn: RoundIntervalSchema.optional(),
+});
+
 const ColdFloorResultSchema = z.object({
   evictedMiB: z.number().int().positive(),
   kernel: CallStatsSchema,
@@ -239,8 +252,10 @@ const ColdFloorResultSchema = z.object({
   /** kernel cold p50 ÷ floor cold p50. */
   ratioP50: positive /** kernel ÷ floor turn by turn (each side's median call in the turn): absent in older files. */,
   ratioByTurn: RoundIntervalSchema.optional(),
+  promised: PromisedFloorSchema.optional(),
 });
 export type ColdFloorResult = z.infer<typeof ColdFloorResultSchema>;
+export type PromisedFloor = z.infer<typeof PromisedFloorSchema>;
 
 /**
  * The kernel's call and the floor's (bench/micro/floor-mediation.ts), interleaved in one run, provider subtracted from
@@ -256,6 +271,7 @@ export const FloorResultSchema = z.object({
    * files.
    */
   ratioByTurn: RoundIntervalSchema.optional(),
+  promised: PromisedFloorSchema.optional(),
   /** With the caches evicted before each call: optional, since files written before the cold lane lack it. */
   cold: ColdFloorResultSchema.optional(),
 });

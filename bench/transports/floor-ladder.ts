@@ -17,21 +17,13 @@
  * records as the kernel builds them) — is what the serving-at-the-floor
  * goal can still be met on.
  *
- * Where the floor has no place for a mechanism, its rung puts it as near as
- * the floor allows: the floor's call freezes nothing of its own, so `frozen`
- * freezes the call's arguments before the tool parses them (the kernel
- * freezes what the parse returns: here the same shape); and the floor hands
- * its handler a signal that never aborts, so `cancellable` makes its hop and
- * check before the floor's call and wraps the handler itself to wait on it
- * against the request's signal, relayed (ADR 0085). Each rung also pays a
- * wrapper call of its own, a few ns, which costlab's code does not.
+ * The mechanisms are bench/micro/floor-mechanisms.ts's, which says how near
+ * each comes to the kernel's where the floor has no place for it (ADR 0085).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { awaitUnlessAborted, deepFreeze, safeParseToolCall, safeParseToolResult } from '../../src/kernel/internals.js';
-import type { ToolCall, ToolHandler } from '../../src/kernel/index.js';
-import { DEFAULT_ARGUMENT_LIMITS, OpenToolBridge, checkArguments, connectClientToBridge } from '../../src/mcp/index.js';
+import { OpenToolBridge, connectClientToBridge } from '../../src/mcp/index.js';
 import { worldContext } from '../../src/world/index.js';
 import { LADDER_RUNGS, MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
 import type { LadderRung, McpTransports } from '../results/results-schema.js';
@@ -39,108 +31,35 @@ import { callStats } from '../staircase/call-stats.js';
 import { buildReferenceKernel } from '../world/build-world.js';
 import { TRANSPORT_CALL } from './bare-sdk-server.js';
 import { floorSdkServer } from './floor-sdk-server.js';
-import type { FloorCall } from './floor-sdk-server.js';
+import { cancellable, combined, contracts, envelope, frozen } from '../micro/floor-mechanisms.js';
+import type { FloorMechanism } from '../micro/floor-mechanisms.js';
 import { blockMedian, pairedDifference } from './round-pairs.js';
 import { primeCalls, timedCalls } from './timed-calls.js';
 import type { CallingEndpoint } from './timed-calls.js';
 
-/** A mechanism: the floor's call with one more thing costlab does around it. */
-type Mechanism = (next: FloorCall) => FloorCall;
+/** The mechanisms in the order a call meets them, made afresh for each rung; `meta` is the floor server's option. */
+function mechanismsOfRungs(): ReadonlyArray<readonly [LadderRung, FloorMechanism]> {
+  return [
+    ['envelope', envelope(new Set([TRANSPORT_CALL.name]))],
+    ['contracts', contracts],
+    ['frozen', frozen],
+    ['cancellable', cancellable()],
+  ];
+}
 
 class LadderError extends Error {
   override readonly name = 'LadderError';
 }
 
-/** The bridge's own checks, with its own code (`checkArguments`), before the call goes on. */
-function envelope(next: FloorCall): FloorCall {
-  const listed = new Set([TRANSPORT_CALL.name]);
-  return (call, signal) => {
-    if (!listed.has(call.tool) || checkArguments(call.arguments, DEFAULT_ARGUMENT_LIMITS) !== 'within')
-      throw new LadderError(`the envelope refused the ladder's ${call.tool}`);
-    return next(call, signal);
-  };
-}
-
-/** The kernel's contract checks: the call's before (its arguments copied), the result's after. */
-function contracts(next: FloorCall): FloorCall {
-  return async (call, signal) => {
-    const checked = safeParseToolCall(call);
-    if (!checked.success) throw new LadderError(`the ladder's call failed its contract`);
-    const result = safeParseToolResult(await next(checked.data, signal));
-    if (!result.success) throw new LadderError(`the floor's result failed the result contract`);
-    return result.data;
-  };
-}
-
-/** The call as the kernel hands it to a tool: its arguments deep-frozen, the call itself a frozen literal. */
-function frozen(next: FloorCall): FloorCall {
-  return (call, signal) =>
-    next(
-      Object.freeze({
-        id: call.id,
-        tool: call.tool,
-        arguments: deepFreeze(call.arguments),
-        traceId: call.traceId,
-        requestedAt: call.requestedAt,
-      }) as ToolCall,
-      signal,
-    );
-}
-
-/**
- * The request's signal, from the call's wrapper to the handler's: the floor hands its handler a signal that never
- * aborts, and the ladder makes its calls one at a time.
- */
-interface SignalRelay {
-  current: AbortSignal | undefined;
-}
-
-/**
- * The request's signal honoured as the kernel honours it (invoke-tool.ts, `runHandler`): a hop and a check before the
- * call, and the handler's own promise awaited unless the signal aborts first (`honourSignal` below).
- */
-function cancellable(relay: SignalRelay): Mechanism {
-  return (next) => async (call, signal) => {
-    await undefined;
-    if (signal.aborted) throw signal.reason;
-    relay.current = signal;
-    return next(call, signal);
-  };
-}
-
-/** The tool's handler, its promise awaited unless the request's signal aborts first, as the kernel awaits it. */
-function honourSignal(relay: SignalRelay): (handler: ToolHandler) => ToolHandler {
-  return (handler) => ({
-    definition: handler.definition,
-    parseArguments: (args) => handler.parseArguments(args),
-    ...(handler.resolveRequirement === undefined
-      ? {}
-      : { resolveRequirement: handler.resolveRequirement.bind(handler) }),
-    invoke: (context, call, signal) => {
-      const invoked = handler.invoke(context, call, signal);
-      return relay.current === undefined ? invoked : awaitUnlessAborted(invoked, relay.current);
-    },
-  });
-}
-
-/** The mechanisms in the order a call meets them; `meta` is the floor server's own option. */
-function mechanisms(relay: SignalRelay): ReadonlyArray<readonly [LadderRung, Mechanism]> {
-  return [
-    ['envelope', envelope],
-    ['contracts', contracts],
-    ['frozen', frozen],
-    ['cancellable', cancellable(relay)],
-  ];
-}
-
 const rungIndex = (rung: LadderRung): number => LADDER_RUNGS.indexOf(rung);
 
-/** Every mechanism up to `rung`, the first outermost, around the floor turn's call. */
-function mechanismsUpTo(rung: LadderRung, relay: SignalRelay): (next: FloorCall) => FloorCall {
-  const applied = mechanisms(relay)
-    .filter(([name]) => rungIndex(name) <= rungIndex(rung))
-    .map(([, mechanism]) => mechanism);
-  return (next) => applied.reduceRight((inner, mechanism) => mechanism(inner), next);
+/** Every mechanism up to `rung`, combined. */
+function mechanismsUpTo(rung: LadderRung): Required<FloorMechanism> {
+  return combined(
+    mechanismsOfRungs()
+      .filter(([name]) => rungIndex(name) <= rungIndex(rung))
+      .map(([, mechanism]) => mechanism),
+  );
 }
 
 export interface RungEndpoint extends CallingEndpoint {
@@ -173,11 +92,10 @@ export async function openLadderRung(rung: LadderRung, callIdPrefix: string): Pr
       },
     };
   }
-  const relay: SignalRelay = { current: undefined };
-  const withMechanisms = mechanismsUpTo(rung, relay);
+  const mechanisms = mechanismsUpTo(rung);
   const floor = floorSdkServer(undefined, undefined, {
-    around: (turn) => withMechanisms((call) => turn.call(call)),
-    ...(rungIndex(rung) >= rungIndex('cancellable') ? { handler: honourSignal(relay) } : {}),
+    around: (turn) => mechanisms.around((call) => turn.call(call)),
+    handler: mechanisms.handler,
     successMeta: rungIndex(rung) >= rungIndex('meta'),
     callIdPrefix,
   });

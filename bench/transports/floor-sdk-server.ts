@@ -21,12 +21,13 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HeldOutcomes, JsonLinesFileSink, publishCatalogue } from '../../src/kernel/index.js';
-import type { AuditEvent, JsonObject, SpanSink, ToolCall, ToolHandler, ToolResult } from '../../src/kernel/index.js';
+import type { AuditEvent, JsonObject, SpanSink, ToolCall, ToolHandler } from '../../src/kernel/index.js';
 import { setToolsCallHandler } from '../../src/mcp/index.js';
 import type { TimedTransport } from '../../src/mcp/index.js';
 import { referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
 import type { FloorRecordSink, FloorTurn } from '../micro/floor-mediation.js';
+import type { FloorCall } from '../micro/floor-mechanisms.js';
 import { TRANSPORT_CALL } from './bare-sdk-server.js';
 
 /**
@@ -114,18 +115,15 @@ export interface FloorServerOptions {
    */
   readonly timing?: { readonly spans: SpanSink; readonly transport: TimedTransport };
   /**
-   * The floor's call with mechanisms of costlab's around it (`floor-ladder.ts`): given the turn, the function each
-   * tools/call is answered through, with the request's signal. Absent, the turn's own `call`.
+   * The floor's call with mechanisms of costlab's around it (bench/micro/floor-mechanisms.ts): given the turn, the
+   * function each tools/call is answered through, with the request's signal. Absent, the turn's own `call`.
    */
   readonly around?: (turn: FloorTurn) => FloorCall;
-  /** The tool's handler as the floor is to call it (`floor-ladder.ts`). Absent, the world's own. */
+  /** The tool's handler as the floor is to call it, wrapped by those mechanisms. Absent, the world's own. */
   readonly handler?: (handler: ToolHandler) => ToolHandler;
   /** The prefix of the callId `successMeta` answers with. Default: as long as an execution's (`exec-<uuid>`). */
   readonly callIdPrefix?: string;
 }
-
-/** One tools/call answered by the floor: the call, and the MCP request's signal. */
-export type FloorCall = (call: ToolCall, signal: AbortSignal) => Promise<ToolResult>;
 
 /** As long as the execution ids costlab's HTTP and stdio servers mint (`exec-<uuid>`). */
 const EXECUTION_ID_SHAPE = 'exec-00000000-0000-4000-8000-000000000000';

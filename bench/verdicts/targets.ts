@@ -10,7 +10,7 @@ import type { StrategyName } from '../results/results-schema.js';
 import { describeJudgement, failsRun, judgePairedTargets } from './paired-targets.js';
 import type { PairedJudgement } from './paired-targets.js';
 import type { MeasuredResults } from '../results/write-results.js';
-import { formatCount, formatSignedMicros as us } from '../format/index.js';
+import { formatCount, formatRatio, formatSignedMicros as us } from '../format/index.js';
 
 export interface TargetCheck {
   readonly target: string;
@@ -50,7 +50,8 @@ function stepP50(results: MeasuredResults, step: string): number {
  * The paired targets, judged on this run's round-by-round intervals. `met` is the median's side of the bound (the
  * summary's count); the verdict on the interval is what fails a run. On the transport rows, what the spec's rules
  * cost alone is printed beside (ADR 0039): the two records on stdio, the HTTP checks over HTTP; beside costlab − floor,
- * what two floors of the transport read apart (the row's A/A, ADR 0084).
+ * what two floors of the transport read apart (the row's A/A, ADR 0084); beside kernel ÷ floor, what the floor with
+ * costlab's promises reads alone (ADR 0085).
  */
 function pairedChecks(results: MeasuredResults): TargetCheck[] {
   const writes = results.mcpTransports?.recordWrites;
@@ -77,7 +78,17 @@ function pairedChecks(results: MeasuredResults): TargetCheck[] {
     const recordsAlone = records === undefined ? '' : `; its two records alone ${us(records.p50Us)}`;
     const checksAlone =
       transport === 'http' && httpChecks !== undefined ? `; its HTTP checks alone ${us(httpChecks.medianUs)}` : '';
-    const beside = `${recordsAlone}${checksAlone}${aa}`;
+    const promised = definition.id.startsWith('floor:hot')
+      ? results.floor?.promised?.overFloorByTurn
+      : definition.id.startsWith('floor:cold')
+        ? results.floor?.cold?.promised?.overFloorByTurn
+        : undefined;
+    const promisedAlone =
+      promised === undefined
+        ? ''
+        : `; the floor with costlab's promises alone ${formatRatio(promised.median)} the floor ` +
+          `(${formatRatio(promised.lo)} to ${formatRatio(promised.hi)})`;
+    const beside = `${recordsAlone}${checksAlone}${aa}${promisedAlone}`;
     return {
       target: definition.statement,
       measured: `${describeJudgement(definition, judgement)}${beside}`,

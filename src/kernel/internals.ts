@@ -21,8 +21,8 @@ export { createCounters } from './observability/counters.js';
 /** For bench worlds that build frozen definitions the way the registry does. */
 export { deepFreeze } from './registry/deep-freeze.js';
 /**
- * The call's and the result's contract checks, and the wait on a call's handler that its signal can cut short: for the
- * floor ladder (bench/transports/floor-ladder.ts), which adds them one at a time to the floor to price each.
+ * The contract checks of a call, its requirement and its result, and the wait on a call's handler that its signal can
+ * cut short: for the floor's mechanisms (bench/micro/floor-mechanisms.ts), added to the floor to price each.
  */
-export { safeParseToolCall, safeParseToolResult } from './contracts/compiled-contracts.js';
+export { parseRequirement, safeParseToolCall, safeParseToolResult } from './contracts/compiled-contracts.js';
 export { awaitUnlessAborted } from './abort.js';

@@ -27,6 +27,8 @@ describe('floor and steps', () => {
     expect(steps.call.n).toBe(4 * TURN_ATTEMPTS.length);
     expect(floor.floor.n).toBe(4 * TURN_ATTEMPTS.length);
     expect(floor.kernel.n).toBe(4 * TURN_ATTEMPTS.length);
+    // The floor with costlab's promises gives every attempt its declared outcome too, over the same calls.
+    expect(floor.promised?.call.n).toBe(4 * TURN_ATTEMPTS.length);
     expect(steps.instrumentation.marksPerCall).toBeGreaterThan(1);
     // No cold lane unless asked for.
     expect(floor.cold).toBeUndefined();
@@ -44,6 +46,7 @@ describe('floor and steps', () => {
       expect(cold.evictedMiB).toBe(1);
       expect(cold.kernel.n).toBe(2 * TURN_ATTEMPTS.length);
       expect(cold.floor.n).toBe(2 * TURN_ATTEMPTS.length);
+      expect(cold.promised?.call.n).toBe(2 * TURN_ATTEMPTS.length);
       expect(cold.ratioP50).toBeCloseTo(cold.kernel.p50Us / cold.floor.p50Us, 1);
       // Never more cold turns than measured ones.
       const capped = await runFloorAndSteps({ warmupTurns: 0, measuredTurns: 2, coldTurns: 9, evictionMiB: 1 });

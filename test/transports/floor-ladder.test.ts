@@ -50,7 +50,7 @@ describe('the floor ladder', () => {
     expect(below.isError).toBe(true);
     const envelope = await rung('envelope');
     await expect(envelope.client.callTool({ name: TRANSPORT_CALL.name, arguments: nested(70) })).rejects.toThrow(
-      /envelope refused/,
+      /the envelope refused/,
     );
   });
 

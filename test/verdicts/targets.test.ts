@@ -16,6 +16,34 @@ import { makeResults } from '../fixtures/results-fixture.js';
  */
 const OPERATIONS_PER_TURN = 25;
 
+type Interval = { rounds: number; median: number; lo: number; hi: number };
+const laneStats = (p50Us: number) => ({ p50Us, p95Us: p50Us * 2, meanUs: p50Us, n: 10 });
+type Promised = NonNullable<NonNullable<MeasuredResults['floor']>['promised']>;
+
+/** The floor lane of a run: kernel 5 µs over a 2 µs floor hot, 70 over 35 cold, with the promised floor if given. */
+function floorLane(
+  hot: Interval,
+  cold: Interval,
+  promised?: Promised,
+  coldPromised?: Promised,
+): MeasuredResults['floor'] {
+  return {
+    kernel: laneStats(5),
+    floor: laneStats(2),
+    ratioP50: 2.5,
+    ratioByTurn: hot,
+    ...(promised === undefined ? {} : { promised }),
+    cold: {
+      evictedMiB: 48,
+      kernel: laneStats(70),
+      floor: laneStats(35),
+      ratioP50: 2,
+      ratioByTurn: cold,
+      ...(coldPromised === undefined ? {} : { promised: coldPromised }),
+    },
+  };
+}
+
 function measured(
   strategies: Parameters<typeof makeResults>[0]['strategies'] = {},
   turnDerivations: readonly [number, number] = [1, 1],
@@ -232,13 +260,7 @@ describe('bench targets: paired readings', () => {
     const interval = (median: number) => ({ rounds: 20, median, lo: median * 0.95, hi: median * 1.05 });
     const results: MeasuredResults = {
       ...measured(),
-      floor: {
-        kernel: stats(5),
-        floor: stats(2),
-        ratioP50: 2.5,
-        ratioByTurn: interval(2.4),
-        cold: { evictedMiB: 48, kernel: stats(70), floor: stats(35), ratioP50: 2, ratioByTurn: interval(3.5) },
-      },
+      floor: floorLane(interval(2.4), interval(3.5)),
       steps: {
         call: { p50Us: 6, p95Us: 20, meanUs: 11, n: 1000 },
         providerShare: 0.013,
@@ -265,5 +287,26 @@ describe('bench targets: paired readings', () => {
     expect(byId.get('floor:cold')).toMatchObject({ verdict: 'missed', median: 3.5 });
     // The fixture's run-total share (0.132) comes from a few paused calls; turn by turn its median is 3%: met.
     expect(byId.get('steps:tail')).toMatchObject({ verdict: 'met', median: 0.03 });
+  });
+
+  it("prints beside kernel ÷ floor what the floor with costlab's promises reads alone, hot and cold (ADR 0085)", () => {
+    const interval = (median: number) => ({ rounds: 20, median, lo: median - 0.1, hi: median + 0.1 });
+    const promised = (over: number) => ({
+      call: stats(4),
+      overFloorByTurn: interval(over),
+      kernelOverPromisedByTurn: interval(1.4),
+    });
+    const results: MeasuredResults = {
+      ...measured(),
+      floor: floorLane(interval(2.4), interval(2.1), promised(1.9), promised(1.6)),
+    };
+    const beside = (id: string) =>
+      checkTargets(results)
+        .find((check) => check.paired?.id === id)
+        ?.measured.match(/; the floor with costlab's promises alone (.*)$/)?.[1];
+    expect(beside('floor:hot-goal')).toBe('1.90× the floor (1.80× to 2.00×)');
+    expect(beside('floor:cold-goal')).toBe('1.60× the floor (1.50× to 1.70×)');
+    expect(beside('floor:hot')).toBe('1.90× the floor (1.80× to 2.00×)');
+    expect(checkTargets(measured()).some((check) => check.measured.includes('promises alone'))).toBe(false);
   });
 });
