@@ -1,12 +1,12 @@
 /**
- * costlab − floor in memory, priced mechanism by mechanism (bench/transports/floor-ladder.ts, ADR 0085), alone: the
- * pass `npm run bench` makes after its transport rounds, without the rest of the bench. Prints the report's table
- * and drawing.
+ * costlab − floor priced mechanism by mechanism (bench/transports/floor-ladder.ts, ADR 0085), in memory and over
+ * http-node, alone: the passes `npm run bench` makes after its transport rounds, without the rest of the bench.
+ * Prints the report's tables and drawings.
  *
  *   npx tsx scripts/floor-ladder.ts [--rounds 200] [--calls 10] [--priming 5000]
  */
 import { ladderText } from '../bench/markdown/ladder-markdown.js';
-import { MIN_PAIRED_ROUNDS } from '../bench/results/results-schema.js';
+import { LADDER_TRANSPORTS, MIN_PAIRED_ROUNDS } from '../bench/results/results-schema.js';
 import { runFloorLadder } from '../bench/transports/floor-ladder.js';
 import { wholeNumberFlags } from './whole-number-flags.js';
 
@@ -16,12 +16,16 @@ const { rounds, calls, priming } = wholeNumberFlags('floor-ladder', {
   priming: { default: 5000, least: 0 },
 });
 
-const ladder = await runFloorLadder({
-  rounds,
-  callsPerRound: calls,
-  primingCalls: priming,
-  onRound: (done) => {
-    if (done % 50 === 0 || done === rounds) process.stderr.write(`floor ladder: round ${done}/${rounds}\n`);
-  },
-});
-process.stdout.write(`${ladderText(ladder).trim()}\n`);
+for (const transport of LADDER_TRANSPORTS) {
+  const ladder = await runFloorLadder({
+    transport,
+    rounds,
+    callsPerRound: calls,
+    primingCalls: priming,
+    onRound: (done) => {
+      if (done % 50 === 0 || done === rounds)
+        process.stderr.write(`floor ladder, ${transport}: round ${done}/${rounds}\n`);
+    },
+  });
+  process.stdout.write(`${ladderText(ladder).trim()}\n\n`);
+}

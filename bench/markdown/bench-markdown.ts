@@ -35,7 +35,7 @@ import { BLOCK_TURNS } from '../staircase/strategy-blocks.js';
 import type { TargetCheck } from '../verdicts/targets.js';
 import { PAIRED_TARGETS, lastChangeLine } from '../verdicts/paired-targets.js';
 import { bar, stackedBar } from './text-bars.js';
-import { ladderText } from './ladder-markdown.js';
+import { laddersText } from './ladder-markdown.js';
 import { PIPE_TILE_MEANINGS, TILE_MEANINGS, tileNamesOf } from '../transports/call-tiles.js';
 import type { AnyTileName, PipeTileName, TileFigures, TileName } from '../transports/call-tiles.js';
 
@@ -755,7 +755,7 @@ function transportsSection(results: MeasuredResults): string {
     pairedTable(bench.transports),
     insideTable(bench.transports),
     tilesTable(bench.transports),
-    ladderText(bench.ladder),
+    laddersText(bench.ladders),
     httpLayerText(bench.httpLayer),
     recordWritesText(bench.recordWrites),
     transportBars(bench),

@@ -5,15 +5,17 @@
  */
 import { markdownTable } from 'markdown-table';
 import { formatCount, formatMicros } from '../format/index.js';
-import { LADDER_RUNGS } from '../results/results-schema.js';
 import type { LadderRung, McpTransports } from '../results/results-schema.js';
 import { stackedBar } from './text-bars.js';
 
-type Ladder = NonNullable<McpTransports['ladder']>;
+type Ladder = NonNullable<McpTransports['ladders']>[number];
 
 /** What each rung adds to the one below it. */
 export const RUNG_MEANINGS: Readonly<Record<LadderRung, string>> = {
   floor: 'the floor served over MCP: the grant rules and the two records, nothing else',
+  checks:
+    "costlab's HTTP checks (ADR 0039): the bearer token checked against the live turn, the body read under limits, " +
+    'the connection admitted, the session looked up',
   envelope:
     "the bridge's envelope: the name looked up in the listed catalogue, the arguments walked for depth and size",
   contracts:
@@ -28,6 +30,7 @@ export const RUNG_MEANINGS: Readonly<Record<LadderRung, string>> = {
 
 /** A letter for each step of the ladder, for the drawing (the floor is where the bar starts, so it has none). */
 const STEP_LETTERS: Readonly<Record<Exclude<LadderRung, 'floor'>, string>> = {
+  checks: 'h',
   envelope: 'e',
   contracts: 'c',
   frozen: 'f',
@@ -69,36 +72,65 @@ export function ladderDrawing(ladder: Ladder): string {
   ].join('\n');
 }
 
+/** Where a ladder's calls went, as its heading says it. */
+const LADDER_WHERE: Readonly<Record<Ladder['transport'], string>> = {
+  'in-memory': 'in memory',
+  'http-node': "over Streamable HTTP on costlab's node:http transport (ADR 0078), a loopback listener a rung",
+};
+
+/** Every ladder of the run, one after the other. */
+export function laddersText(ladders: readonly Ladder[] | undefined): string {
+  return (ladders ?? []).map(ladderText).join('\n');
+}
+
 export function ladderText(ladder: Ladder | undefined): string {
   if (ladder === undefined) return '';
   const steps = stepsOf(ladder);
   const mechanisms = steps.filter((step) => step.rung !== 'costlab');
   const mechanismsUs = mechanisms.reduce((total, step) => total + step.over.medianUs, 0);
   const own = steps.find((step) => step.rung === 'costlab');
+  const withMeans = ladder.overFloorMeanUs !== undefined;
   const rows = ladder.steps.map((step) => [
     step.rung,
     RUNG_MEANINGS[step.rung],
     us(step.call.p50Us),
     step.overPrevious === undefined ? '' : withInterval(step.overPrevious),
+    ...(withMeans ? [step.overPreviousMeanUs === undefined ? '' : signed(step.overPreviousMeanUs)] : []),
   ]);
+  const meansText = withMeans
+    ? ` Each step is the median of its own round-by-round differences, so the steps' medians need not add up to the ` +
+      `whole (here ${signed(stepsOf(ladder).reduce((total, step) => total + step.over.medianUs, 0))} µs); their ` +
+      `means do, to the mean of costlab − floor round by round (${signed(ladder.overFloorMeanUs!)} µs), a mean ` +
+      'moved by the rounds a hiccup hit where a median is not.'
+    : '';
   return [
     '',
-    `costlab − floor in memory, priced mechanism by mechanism (\`bench/transports/floor-ladder.ts\`, ADR 0085), in ` +
+    `costlab − floor ${LADDER_WHERE[ladder.transport]}, priced mechanism by mechanism ` +
+      `(\`bench/transports/floor-ladder.ts\`, ADR 0085), in ` +
       'a pass of its own (in `npm run bench`, after the transport rounds): the floor served again with each of ' +
       `costlab's mechanisms added in turn, in the order a call meets them, each rung with the kernel's or the ` +
-      `bridge's own code for it, and costlab on the top rung. ${LADDER_RUNGS.length} rungs, ` +
+      `bridge's own code for it, and costlab on the top rung. ${ladder.steps.length} rungs, ` +
       `${formatCount(ladder.rounds)} rounds of ` +
       `${ladder.callsPerRound} calls a rung, the rung that goes first moving up one each round; each rung paired ` +
       `round by round with the one below it. In this pass costlab − floor read ` +
       `${withInterval(ladder.overFloor)} µs; ` +
-      `the mechanisms below costlab's rung took ${signed(mechanismsUs)} µs of it (the sum of their steps' ` +
-      `medians)${own === undefined ? '' : `, costlab's own machinery ${withInterval(own.over)} µs`}.`,
+      `the mechanisms' steps below costlab's rung read ${signed(mechanismsUs)} µs together (the sum of their ` +
+      `medians)${own === undefined ? '' : `, costlab's own step ${withInterval(own.over)} µs`}.${meansText}`,
     '',
     markdownTable(
-      [['rung', 'what it adds', 'p50 (µs)', 'over the rung below, round by round (95% interval) (µs)'], ...rows],
+      [
+        [
+          'rung',
+          'what it adds',
+          'p50 (µs)',
+          'over the rung below, round by round (95% interval) (µs)',
+          ...(withMeans ? ['mean over the rung below (µs)'] : []),
+        ],
+        ...rows,
+      ],
       {
         alignDelimiters: false,
-        align: ['l', 'l', 'r', 'r'],
+        align: ['l', 'l', 'r', 'r', ...(withMeans ? (['r'] as const) : [])],
       },
     ),
     '',

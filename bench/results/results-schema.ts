@@ -290,8 +290,24 @@ export type McpTransportName = (typeof MCP_TRANSPORT_NAMES)[number];
  * The floor ladder's rungs, bottom to top (bench/transports/floor-ladder.ts): the floor, each of costlab's mechanisms
  * added to the one below in the order a call meets them, then costlab.
  */
-export const LADDER_RUNGS = ['floor', 'envelope', 'contracts', 'frozen', 'cancellable', 'meta', 'costlab'] as const;
+export const LADDER_RUNGS = [
+  'floor',
+  'checks',
+  'envelope',
+  'contracts',
+  'frozen',
+  'cancellable',
+  'meta',
+  'costlab',
+] as const;
 export type LadderRung = (typeof LADDER_RUNGS)[number];
+/** The transports a ladder is run over: in memory, and Streamable HTTP on costlab's node:http transport (ADR 0078). */
+export const LADDER_TRANSPORTS = ['in-memory', 'http-node'] as const;
+export type LadderTransport = (typeof LADDER_TRANSPORTS)[number];
+/** A ladder's rungs over `transport`: `checks` (costlab's HTTP request checks, ADR 0039) only over HTTP. */
+export function ladderRungsOf(transport: LadderTransport): readonly LadderRung[] {
+  return transport === 'in-memory' ? LADDER_RUNGS.filter((rung) => rung !== 'checks') : LADDER_RUNGS;
+}
 /**
  * costlab's server; the SDK's McpServer answering the same tool with no mediation; or the floor served over MCP
  * (the SDK's Server answering through the minimal enforced mediation, bench/transports/floor-sdk-server.ts).
@@ -387,25 +403,39 @@ const McpTransportRowSchema = z.object({
 export type McpTransportRow = z.infer<typeof McpTransportRowSchema>;
 
 /** The floor ladder (bench/transports/floor-ladder.ts, ADR 0085): every rung once, bottom to top. */
-export const FloorLadderSchema = z.object({
-  rounds: z.number().int().min(MIN_PAIRED_ROUNDS),
-  callsPerRound: z.number().int().positive(),
-  steps: z
-    .array(
+export const FloorLadderSchema = z
+  .object({
+    transport: z.enum(LADDER_TRANSPORTS),
+    rounds: z.number().int().min(MIN_PAIRED_ROUNDS),
+    callsPerRound: z.number().int().positive(),
+    steps: z.array(
       z.object({
         rung: z.enum(LADDER_RUNGS),
         call: CallStatsSchema,
         overPrevious: PairedDifferenceSchema.optional(),
+        /**
+         * The mean of the same round-by-round differences: the steps' means add up to the mean of costlab − floor,
+         * where their medians need not.
+         */
+        overPreviousMeanUs: z.number().finite().optional(),
       }),
-    )
-    .refine(
-      (steps) =>
-        steps.length === LADDER_RUNGS.length &&
-        steps.every((step, i) => step.rung === LADDER_RUNGS[i] && (step.overPrevious === undefined) === (i === 0)),
-      { message: 'every rung once, bottom to top, each but the floor paired with the one below' },
     ),
-  overFloor: PairedDifferenceSchema,
-});
+    overFloor: PairedDifferenceSchema,
+    /** The mean of costlab − floor round by round: the sum of the steps' means. */
+    overFloorMeanUs: z.number().finite().optional(),
+  })
+  .refine(
+    ({ transport, steps }) => {
+      const rungs = ladderRungsOf(transport);
+      return (
+        steps.length === rungs.length &&
+        steps.every((step, i) => step.rung === rungs[i] && (step.overPrevious === undefined) === (i === 0))
+      );
+    },
+    {
+      message: "every rung of the transport's ladder once, bottom to top, each but the floor paired with the one below",
+    },
+  );
 
 export const McpTransportsSchema = z.object({
   /** The tool called on every side. */
@@ -454,11 +484,17 @@ export const McpTransportsSchema = z.object({
     })
     .optional(),
   /**
-   * costlab − floor in memory priced mechanism by mechanism (bench/transports/floor-ladder.ts, ADR 0085): the floor,
-   * then each rung the one below with one more of costlab's mechanisms, then costlab, every rung paired round by round
-   * with the one below it, in a pass after the rounds. Absent in older files and below MIN_PAIRED_ROUNDS.
+   * costlab − floor priced mechanism by mechanism (bench/transports/floor-ladder.ts, ADR 0085), in memory and over
+   * http-node when those rows ran: the floor, then each rung the one below with one more of costlab's mechanisms,
+   * then costlab, every rung paired round by round with the one below it, in a pass after the rounds. Absent in older
+   * files and below MIN_PAIRED_ROUNDS.
    */
-  ladder: FloorLadderSchema.optional(),
+  ladders: z
+    .array(FloorLadderSchema)
+    .refine((ladders) => new Set(ladders.map((ladder) => ladder.transport)).size === ladders.length, {
+      message: 'one ladder a transport',
+    })
+    .optional(),
 });
 export type McpTransports = z.infer<typeof McpTransportsSchema>;
 

@@ -1,5 +1,6 @@
 /**
- * costlab − floor in memory, priced mechanism by mechanism.
+ * costlab − floor, priced mechanism by mechanism: in memory, and over Streamable HTTP on costlab's node:http
+ * transport (ADR 0078).
  *
  * The floor (`floor-sdk-server.ts`) enforces what costlab enforces (the grant
  * rules, the two records) and leaves out, by construction, everything else a
@@ -17,20 +18,30 @@
  * records as the kernel builds them) — is what the serving-at-the-floor
  * goal can still be met on.
  *
+ * Over HTTP the ladder has one more rung, `checks`, under the mechanisms:
+ * the floor behind costlab's McpHttpServer (its bearer token, body limits,
+ * connection admission and sessions: what SPEC §2 asks of every request,
+ * ADR 0039), every rung above it served the same way. Each HTTP rung has a
+ * loopback listener of its own, and every client carries a bearer header as
+ * long as costlab's (ADR 0038).
+ *
  * The mechanisms are bench/micro/floor-mechanisms.ts's, which says how near
  * each comes to the kernel's where the floor has no place for it (ADR 0085).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { OpenToolBridge, connectClientToBridge } from '../../src/mcp/index.js';
+import type { z } from 'zod';
+import { McpHttpServer, OpenToolBridge, connectClientToBridge, httpClientTransport } from '../../src/mcp/index.js';
 import { worldContext } from '../../src/world/index.js';
-import { LADDER_RUNGS, MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
-import type { LadderRung, McpTransports } from '../results/results-schema.js';
+import { LADDER_RUNGS, MIN_PAIRED_ROUNDS, ladderRungsOf } from '../results/results-schema.js';
+import type { FloorLadderSchema, LadderRung, LadderTransport } from '../results/results-schema.js';
 import { callStats } from '../staircase/call-stats.js';
+import { roundUs } from '../staircase/segments.js';
 import { buildReferenceKernel } from '../world/build-world.js';
-import { TRANSPORT_CALL } from './bare-sdk-server.js';
-import { floorSdkServer } from './floor-sdk-server.js';
+import { TRANSPORT_CALL, listenBareHttp } from './bare-sdk-server.js';
+import { floorSdkServer, sessionOf } from './floor-sdk-server.js';
+import type { FloorSdkServer } from './floor-sdk-server.js';
 import { cancellable, combined, contracts, envelope, frozen } from '../micro/floor-mechanisms.js';
 import type { FloorMechanism } from '../micro/floor-mechanisms.js';
 import { blockMedian, pairedDifference } from './round-pairs.js';
@@ -64,16 +75,46 @@ function mechanismsUpTo(rung: LadderRung): Required<FloorMechanism> {
 
 export interface RungEndpoint extends CallingEndpoint {
   readonly rung: LadderRung;
+  /** The loopback listener serving an HTTP rung. */
+  readonly url?: string;
   close(): Promise<void>;
 }
 
 const CLIENT_INFO = { name: 'costlab-floor-ladder', version: '0.1.0' };
+
+/** What every HTTP rung's client sends: a bearer header as long as costlab's, on every rung (ADR 0038). */
+type RequestHeaders = Readonly<Record<string, string>>;
+
+/** The floor's answer to the read: the world's handler's output as structured content. */
+function readCheck(rung: LadderRung): (result: CallToolResult) => void {
+  return (result) => {
+    if (result.isError === true || (result.structuredContent as { ok?: unknown } | undefined)?.ok !== true)
+      throw new LadderError(`the ${rung} rung answered ${JSON.stringify(result.content)}`);
+  };
+}
+
+function costlabCheck(result: CallToolResult): void {
+  if ((result._meta as { status?: unknown } | undefined)?.status !== 'succeeded')
+    throw new LadderError(`costlab answered ${JSON.stringify(result._meta ?? result.content)}`);
+}
+
+/** The floor server of a rung below costlab's: every mechanism up to the rung, and `_meta` from the meta rung up. */
+function floorOfRung(rung: LadderRung, callIdPrefix: string | undefined): FloorSdkServer {
+  const mechanisms = mechanismsUpTo(rung);
+  return floorSdkServer(undefined, undefined, {
+    around: (turn) => mechanisms.around((call) => turn.call(call)),
+    handler: mechanisms.handler,
+    successMeta: rungIndex(rung) >= rungIndex('meta'),
+    ...(callIdPrefix === undefined ? {} : { callIdPrefix }),
+  });
+}
 
 /**
  * One rung served in memory to an SDK client: costlab's own in-memory server on the top rung, the floor with every
  * mechanism up to `rung` below it; the `meta` rung answers with call ids `<callIdPrefix>/call-<n>`.
  */
 export async function openLadderRung(rung: LadderRung, callIdPrefix: string): Promise<RungEndpoint> {
+  if (rung === 'checks') throw new RangeError('the checks rung is a rung of the HTTP ladder only');
   if (rung === 'costlab') {
     const { kernel, audit } = buildReferenceKernel('turn');
     const bridge = await OpenToolBridge.open(kernel, worldContext(0));
@@ -81,10 +122,7 @@ export async function openLadderRung(rung: LadderRung, callIdPrefix: string): Pr
     return {
       rung,
       client: connection.client,
-      check: (result) => {
-        if ((result._meta as { status?: unknown } | undefined)?.status !== 'succeeded')
-          throw new LadderError(`costlab answered ${JSON.stringify(result._meta ?? result.content)}`);
-      },
+      check: costlabCheck,
       afterRound: () => audit.clear(),
       close: async () => {
         await connection.close();
@@ -92,13 +130,7 @@ export async function openLadderRung(rung: LadderRung, callIdPrefix: string): Pr
       },
     };
   }
-  const mechanisms = mechanismsUpTo(rung);
-  const floor = floorSdkServer(undefined, undefined, {
-    around: (turn) => mechanisms.around((call) => turn.call(call)),
-    handler: mechanisms.handler,
-    successMeta: rungIndex(rung) >= rungIndex('meta'),
-    callIdPrefix,
-  });
+  const floor = floorOfRung(rung, callIdPrefix);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await floor.server.connect(serverSide);
   const client = new Client(CLIENT_INFO);
@@ -106,10 +138,7 @@ export async function openLadderRung(rung: LadderRung, callIdPrefix: string): Pr
   return {
     rung,
     client,
-    check: (result: CallToolResult) => {
-      if (result.isError === true || (result.structuredContent as { ok?: unknown } | undefined)?.ok !== true)
-        throw new LadderError(`the ${rung} rung answered ${JSON.stringify(result.content)}`);
-    },
+    check: readCheck(rung),
     afterRound: () => floor.clear(),
     close: async () => {
       await client.close();
@@ -118,23 +147,136 @@ export async function openLadderRung(rung: LadderRung, callIdPrefix: string): Pr
   };
 }
 
+/**
+ * One rung served over Streamable HTTP on costlab's node:http transport (ADR 0078), on a loopback listener of its
+ * own: the floor served bare (its client carrying `floorHeaders`, costlab's header, which it ignores); from `checks`
+ * up, the floor behind costlab's McpHttpServer (its token, limits, admission and sessions, ADR 0039) with every
+ * mechanism up to the rung; costlab's own server on the top rung. The meta rung's call ids are as long as an
+ * execution's.
+ */
+async function openHttpLadderRung(
+  rung: LadderRung,
+  floorHeaders: RequestHeaders,
+): Promise<
+  RungEndpoint & {
+    readonly headers: RequestHeaders;
+  }
+> {
+  const client = new Client(CLIENT_INFO);
+  if (rung === 'floor') {
+    const floors: FloorSdkServer[] = [];
+    const listener = await listenBareHttp(() => {
+      const floor = floorOfRung(rung, undefined);
+      floors.push(floor);
+      return floor.server;
+    }, 'node');
+    await client.connect(httpClientTransport(listener.url, floorHeaders));
+    return {
+      rung,
+      client,
+      url: listener.url.href,
+      headers: floorHeaders,
+      check: readCheck(rung),
+      afterRound: () => floors.forEach((floor) => floor.clear()),
+      close: async () => {
+        await client.close();
+        await listener.close();
+      },
+    };
+  }
+  const { kernel, audit } = buildReferenceKernel('turn');
+  const floors: FloorSdkServer[] = [];
+  const server = await McpHttpServer.listen({
+    transport: 'node',
+    openTurn: (executionId) =>
+      OpenToolBridge.open(kernel, { ...worldContext(0), traceId: executionId, turnId: executionId }),
+    ...(rung === 'costlab'
+      ? {}
+      : {
+          session: () => {
+            const floor = floorOfRung(rung, undefined);
+            floors.push(floor);
+            return sessionOf(floor.server);
+          },
+        }),
+  });
+  let headers: RequestHeaders;
+  try {
+    const execution = await server.openExecution();
+    headers = { authorization: `Bearer ${execution.token}` };
+    await client.connect(httpClientTransport(server.url, headers));
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return {
+    rung,
+    client,
+    url: server.url.href,
+    headers,
+    check: rung === 'costlab' ? costlabCheck : readCheck(rung),
+    afterRound: () => {
+      audit.clear();
+      floors.forEach((floor) => floor.clear());
+    },
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
+
 export interface FloorLadderOptions {
+  readonly transport: LadderTransport;
   readonly rounds: number;
   readonly callsPerRound: number;
   /** Untimed calls each rung answers first, so each is measured on code V8 has optimized. */
   readonly primingCalls: number;
   readonly onRound?: (done: number) => void;
+  /** Told of each rung as it opens (over HTTP with its listener's URL), so a caller can see it gone after. */
+  readonly onOpen?: (rung: LadderRung, url: string | undefined) => void;
 }
 
-/** The ladder as the results keep it: each rung's calls and its step over the one below, and costlab − floor. */
-export type FloorLadder = NonNullable<McpTransports['ladder']>;
+/** A ladder as the results keep it: each rung's calls and its step over the one below, and costlab − floor. */
+export type FloorLadder = z.infer<typeof FloorLadderSchema>;
 
 /**
- * Opens every rung in memory, primes each, then times `rounds` rounds of `callsPerRound` calls a rung, the rung that
- * goes first moving up one each round; closes every rung on every path.
+ * The mean of the round-by-round differences (µs, to three decimals). Over HTTP a few rounds a hiccup hit move a step's
+ * mean by several µs where its median does not move; the means are kept because they add up, step by step, to the
+ * mean of the whole.
+ */
+function meanDifference(upper: readonly number[], lower: readonly number[]): number {
+  let total = 0;
+  for (let r = 0; r < upper.length; r++) total += upper[r]! - lower[r]!;
+  return roundUs(total / upper.length);
+}
+
+/** Every rung of `transport`'s ladder, opened bottom to top; over HTTP the floor's client carries costlab's header. */
+async function openRungs(transport: LadderTransport, opened: RungEndpoint[]): Promise<void> {
+  const rungs = ladderRungsOf(transport);
+  if (transport === 'in-memory') {
+    // The meta rung answers with call ids as long as the costlab rung's bridge gives its calls.
+    const context = worldContext(0);
+    const callIdPrefix = context.turnId ?? context.traceId;
+    for (const rung of rungs) opened.push(await openLadderRung(rung, callIdPrefix));
+    return;
+  }
+  // costlab's rung is opened first for its bearer header, which the floor's client carries too (ADR 0038).
+  const costlab = await openHttpLadderRung('costlab', {});
+  const below: RungEndpoint[] = [];
+  try {
+    for (const rung of rungs.slice(0, -1)) below.push(await openHttpLadderRung(rung, costlab.headers));
+  } finally {
+    opened.push(...below, costlab);
+  }
+}
+
+/**
+ * Opens every rung of `transport`'s ladder, primes each, then times `rounds` rounds of `callsPerRound` calls a rung,
+ * the rung that goes first moving up one each round; closes every rung on every path.
  */
 export async function runFloorLadder(options: FloorLadderOptions): Promise<FloorLadder> {
-  const { rounds, callsPerRound, primingCalls } = options;
+  const { transport, rounds, callsPerRound, primingCalls } = options;
   if (
     !(
       Number.isSafeInteger(rounds) &&
@@ -147,9 +289,10 @@ export async function runFloorLadder(options: FloorLadderOptions): Promise<Floor
       `the floor ladder pairs rounds: it needs ${MIN_PAIRED_ROUNDS} or more, and calls > 0 ` +
         `(got ${rounds} and ${callsPerRound})`,
     );
+  const rungs = ladderRungsOf(transport);
   const opened: RungEndpoint[] = [];
-  const samples = LADDER_RUNGS.map((): number[] => []);
-  const medians = LADDER_RUNGS.map((): number[] => []);
+  const samples = rungs.map((): number[] => []);
+  const medians = rungs.map((): number[] => []);
   const closeAll = async (): Promise<void> => {
     const closing = await Promise.allSettled(opened.map((endpoint) => endpoint.close()));
     const failed = closing.find((outcome) => outcome.status === 'rejected');
@@ -157,10 +300,8 @@ export async function runFloorLadder(options: FloorLadderOptions): Promise<Floor
       throw new LadderError('a rung of the floor ladder did not close', { cause: failed.reason });
   };
   try {
-    // The meta rung answers with call ids as long as the costlab rung's bridge gives its calls.
-    const context = worldContext(0);
-    const callIdPrefix = context.turnId ?? context.traceId;
-    for (const rung of LADDER_RUNGS) opened.push(await openLadderRung(rung, callIdPrefix));
+    await openRungs(transport, opened);
+    for (const endpoint of opened) options.onOpen?.(endpoint.rung, endpoint.url);
     for (const endpoint of opened) await primeCalls(endpoint, primingCalls);
     for (let round = 0; round < rounds; round++) {
       for (let k = 0; k < opened.length; k++) {
@@ -178,14 +319,22 @@ export async function runFloorLadder(options: FloorLadderOptions): Promise<Floor
     throw error;
   }
   await closeAll();
+  const top = rungs.length - 1;
   return {
+    transport,
     rounds,
     callsPerRound,
-    steps: LADDER_RUNGS.map((rung, i) => ({
+    steps: rungs.map((rung, i) => ({
       rung,
       call: callStats(samples[i]!),
-      ...(i === 0 ? {} : { overPrevious: pairedDifference(medians[i]!, medians[i - 1]!) }),
+      ...(i === 0
+        ? {}
+        : {
+            overPrevious: pairedDifference(medians[i]!, medians[i - 1]!),
+            overPreviousMeanUs: meanDifference(medians[i]!, medians[i - 1]!),
+          }),
     })),
-    overFloor: pairedDifference(medians[LADDER_RUNGS.length - 1]!, medians[0]!),
+    overFloor: pairedDifference(medians[top]!, medians[0]!),
+    overFloorMeanUs: meanDifference(medians[top]!, medians[0]!),
   };
 }

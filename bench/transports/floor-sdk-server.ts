@@ -23,7 +23,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HeldOutcomes, JsonLinesFileSink, publishCatalogue } from '../../src/kernel/index.js';
 import type { AuditEvent, JsonObject, SpanSink, ToolCall, ToolHandler } from '../../src/kernel/index.js';
 import { setToolsCallHandler } from '../../src/mcp/index.js';
-import type { TimedTransport } from '../../src/mcp/index.js';
+import type { HttpSessionServer, TimedTransport } from '../../src/mcp/index.js';
 import { referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
 import { FloorMediation } from '../micro/floor-mediation.js';
 import type { FloorRecordSink, FloorTurn } from '../micro/floor-mediation.js';
@@ -188,4 +188,12 @@ export function floorSdkServer(
       floor.trail.length = 0;
     },
   };
+}
+
+/** A floor's SDK Server as the session McpHttpServer serves (the floor behind costlab's HTTP checks, ADR 0039). */
+export function sessionOf(server: Server): HttpSessionServer {
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+  });
+  return { connect: (transport) => server.connect(transport), close: () => server.close(), closed };
 }

@@ -71,15 +71,15 @@ import { OpenToolBridge } from '../../src/mcp/index.js';
 import { connectClientToBridge } from '../../src/mcp/index.js';
 import { McpHttpServer, McpToolServer } from '../../src/mcp/index.js';
 import { httpClientTransport } from '../../src/mcp/index.js';
-import type { HttpSessionServer } from '../../src/mcp/index.js';
 import { monotonicMs } from '../../src/kernel/index.js';
 import { worldContext } from '../../src/world/index.js';
 import { buildReferenceKernel } from '../world/build-world.js';
-import { MCP_TRANSPORT_NAMES, MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
+import { LADDER_TRANSPORTS, MCP_TRANSPORT_NAMES, MIN_PAIRED_ROUNDS } from '../results/results-schema.js';
+import type { LadderTransport } from '../results/results-schema.js';
 import type { McpTransportName, McpTransportRow, McpTransports, TransportSide } from '../results/results-schema.js';
 import { TRANSPORT_CALL, bareSdkServer, listenBareHttp } from './bare-sdk-server.js';
 import type { BareHttpServer } from './bare-sdk-server.js';
-import { floorSdkServer } from './floor-sdk-server.js';
+import { floorSdkServer, sessionOf } from './floor-sdk-server.js';
 import { InsideCallTimer } from './inside-call-timer.js';
 import { TransportMarks, tileStats, tilesOf } from './call-tiles.js';
 import type { CallTiles, TileStats } from './call-tiles.js';
@@ -87,6 +87,7 @@ import { PIPE_TILE_NAMES } from './call-tiles.js';
 import { PipeClientMarks, childCallMarks, pipeTilesOf, readSpanFile } from './pipe-tiles.js';
 import { primeCalls, timedCalls } from './timed-calls.js';
 import { runFloorLadder } from './floor-ladder.js';
+import type { FloorLadder } from './floor-ladder.js';
 import type { CallingEndpoint } from './timed-calls.js';
 import type { PipeCallTiles } from './pipe-tiles.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
@@ -141,7 +142,7 @@ export interface McpTransportsOptions {
   readonly onProgress?: (
     done: number,
     total: number,
-    phase: 'warm-up' | 'measured' | `${PipeRow} tiled` | `${McpTransportName} A/A` | 'in-memory ladder',
+    phase: 'warm-up' | 'measured' | `${PipeRow} tiled` | `${McpTransportName} A/A` | `${LadderTransport} ladder`,
   ) => void;
   /** Told of each endpoint once it is open. */
   readonly onOpen?: (endpoint: OpenedEndpoint) => void;
@@ -539,14 +540,6 @@ async function openFloor(
   }
 }
 
-/** An SDK Server as the session McpHttpServer serves. */
-function sessionOf(server: Server): HttpSessionServer {
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = resolve;
-  });
-  return { connect: (transport) => server.connect(transport), close: () => server.close(), closed };
-}
-
 /**
  * costlab's HTTP checks with nothing of costlab behind them (ADR 0039): McpHttpServer (its token, body limits,
  * connection admission and session table) serving the floor instead of the kernel. The execution's turn is a real
@@ -577,10 +570,6 @@ async function openFloorBehindHttp(closers: Closers): Promise<Endpoint> {
   };
 }
 
-/**
- * Untimed calls before the first measured one, each answer checked, the side's accumulation dropped every 100 and at
- * the end.
- */
 /**
  * costlab's HTTP checks alone: the floor behind McpHttpServer (`openFloorBehindHttp`), primed as every endpoint is,
  * beside the floor served bare (`floor`, still open from the rounds), the two taking turns to go first, as many rounds
@@ -922,16 +911,26 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       }
     }
 
-    // costlab − floor in memory priced mechanism by mechanism (floor-ladder.ts, ADR 0085).
-    const ladder =
-      transports.includes('in-memory') && rounds >= MIN_PAIRED_ROUNDS
-        ? await runFloorLadder({
-            rounds,
-            callsPerRound,
-            primingCalls,
-            onRound: (done) => options.onProgress?.(done, rounds, 'in-memory ladder'),
-          })
-        : undefined;
+    // costlab − floor priced mechanism by mechanism, in memory and over http-node (floor-ladder.ts, ADR 0085).
+    const ladders: FloorLadder[] = [];
+    for (const transport of LADDER_TRANSPORTS) {
+      if (!transports.includes(transport) || rounds < MIN_PAIRED_ROUNDS) continue;
+      ladders.push(
+        await runFloorLadder({
+          transport,
+          rounds,
+          callsPerRound,
+          primingCalls,
+          onRound: (done) => options.onProgress?.(done, rounds, `${transport} ladder`),
+          onOpen: (rung, url) =>
+            options.onOpen?.({
+              transport,
+              side: rung === 'costlab' ? 'costlab' : 'floor',
+              ...(url === undefined ? {} : { url }),
+            }),
+        }),
+      );
+    }
 
     // costlab's HTTP checks alone, after the rounds (ADR 0039).
     const httpLayer = transports.includes('http')
@@ -1010,7 +1009,7 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       transports: rows,
       ...(httpLayer === undefined ? {} : { httpLayer }),
       ...(recordWrites === undefined ? {} : { recordWrites }),
-      ...(ladder === undefined ? {} : { ladder }),
+      ...(ladders.length === 0 ? {} : { ladders }),
     };
   } catch (error) {
     // The run's own failure is the one to report; closing still happens, and its errors are secondary.

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { TRANSPORT_CALL } from '../../bench/transports/bare-sdk-server.js';
 import { openLadderRung, runFloorLadder } from '../../bench/transports/floor-ladder.js';
 import type { RungEndpoint } from '../../bench/transports/floor-ladder.js';
-import { FloorLadderSchema, LADDER_RUNGS, MIN_PAIRED_ROUNDS } from '../../bench/results/results-schema.js';
+import {
+  FloorLadderSchema,
+  LADDER_RUNGS,
+  MIN_PAIRED_ROUNDS,
+  ladderRungsOf,
+} from '../../bench/results/results-schema.js';
 import type { LadderRung } from '../../bench/results/results-schema.js';
 import { closedAfterEach } from '../fixtures/closed-after-each.js';
 
@@ -30,7 +35,7 @@ function nested(depth: number): Record<string, unknown> {
 
 describe('the floor ladder', () => {
   it('answers the read on every rung; from `meta` up each result names its call, below it none does', async () => {
-    for (const name of LADDER_RUNGS) {
+    for (const name of ladderRungsOf('in-memory')) {
       const endpoint = await rung(name);
       const result = (await endpoint.client.callTool(TRANSPORT_CALL)) as CallToolResult;
       endpoint.check(result);
@@ -68,23 +73,38 @@ describe('the floor ladder', () => {
   it('a run gives every rung once, bottom to top, each paired with the one below, and costlab − floor', async () => {
     const done: number[] = [];
     const ladder = await runFloorLadder({
+      transport: 'in-memory',
       rounds: MIN_PAIRED_ROUNDS,
       callsPerRound: 2,
       primingCalls: 3,
       onRound: (round) => done.push(round),
     });
     expect(FloorLadderSchema.safeParse(ladder).success).toBe(true);
-    expect(ladder.steps.map((step) => step.rung)).toEqual([...LADDER_RUNGS]);
-    expect(ladder.steps.map((step) => step.call.n)).toEqual(LADDER_RUNGS.map(() => MIN_PAIRED_ROUNDS * 2));
-    expect(ladder.steps.map((step) => step.overPrevious === undefined)).toEqual(
-      LADDER_RUNGS.map((name) => name === 'floor'),
-    );
+    const rungs = ladderRungsOf('in-memory');
+    expect(ladder.steps.map((step) => step.rung)).toEqual([...rungs]);
+    expect(ladder.steps.map((step) => step.call.n)).toEqual(rungs.map(() => MIN_PAIRED_ROUNDS * 2));
+    expect(ladder.steps.map((step) => step.overPrevious === undefined)).toEqual(rungs.map((name) => name === 'floor'));
     expect(done).toEqual([1, 2, 3]);
   });
 
+  it('over http-node, a run adds the checks rung and serves every rung on a loopback listener of its own', async () => {
+    const ladder = await runFloorLadder({
+      transport: 'http-node',
+      rounds: MIN_PAIRED_ROUNDS,
+      callsPerRound: 2,
+      primingCalls: 3,
+    });
+    expect(FloorLadderSchema.safeParse(ladder).success).toBe(true);
+    expect(ladder.steps.map((step) => step.rung)).toEqual([...LADDER_RUNGS]);
+    expect(ladder.steps.every((step) => step.call.n === MIN_PAIRED_ROUNDS * 2)).toBe(true);
+  });
+
+  it('the checks rung belongs to the HTTP ladder only', async () => {
+    await expect(openLadderRung('checks', 'turn-ladder')).rejects.toThrow(RangeError);
+  });
+
   it('refuses fewer rounds than it can pair', async () => {
-    await expect(runFloorLadder({ rounds: MIN_PAIRED_ROUNDS - 1, callsPerRound: 2, primingCalls: 0 })).rejects.toThrow(
-      RangeError,
-    );
+    const tooFew = { rounds: MIN_PAIRED_ROUNDS - 1, callsPerRound: 2, primingCalls: 0 };
+    await expect(runFloorLadder({ transport: 'in-memory', ...tooFew })).rejects.toThrow(RangeError);
   });
 });

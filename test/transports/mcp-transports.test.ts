@@ -207,14 +207,27 @@ describe('MCP per transport, costlab beside a bare SDK server', () => {
       onOpen: (endpoint) => opened.push(endpoint),
       onProgress: (_done, _total, phase) => phases.add(phase),
     });
-    expect([...phases]).toEqual(['measured', 'stdio-audit-file tiled', 'stdio-audit-file A/A', 'http-node A/A']);
+    expect([...phases]).toEqual([
+      'measured',
+      'stdio-audit-file tiled',
+      'stdio-audit-file A/A',
+      'http-node A/A',
+      'http-node ladder',
+    ]);
     for (const row of bench.transports) {
       expect(row.aa!.loUs).toBeLessThanOrEqual(row.aa!.medianUs);
       expect(row.aa!.medianUs).toBeLessThanOrEqual(row.aa!.hiUs);
     }
-    // After the three sides of each row and the stdio row's two tiled children: two floors a row, each a child process
-    // over stdio and a loopback listener over HTTP.
-    expect(opened.slice(-4).map((e) => [e.transport, e.side, e.pid === undefined ? 'url' : 'pid'])).toEqual([
+    // The http-node row's ladder (ADR 0085): eight rungs, each on a loopback listener of its own, costlab's on top.
+    const ladder = opened.slice(-8);
+    expect(ladder.map((e) => [e.transport, e.side, e.url === undefined ? 'none' : 'url'])).toEqual([
+      ...Array.from({ length: 7 }, () => ['http-node', 'floor', 'url']),
+      ['http-node', 'costlab', 'url'],
+    ]);
+    expect(bench.ladders?.map((l) => l.transport)).toEqual(['http-node']);
+    // Before it, after the three sides of each row and the stdio row's two tiled children: two floors a row, each a
+    // child process over stdio and a loopback listener over HTTP.
+    expect(opened.slice(-12, -8).map((e) => [e.transport, e.side, e.pid === undefined ? 'url' : 'pid'])).toEqual([
       ['stdio-audit-file', 'floor', 'pid'],
       ['stdio-audit-file', 'floor', 'pid'],
       ['http-node', 'floor', 'url'],
