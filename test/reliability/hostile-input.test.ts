@@ -528,9 +528,14 @@ function modelView(
  * once its context (and, for a call, the call and its trace) pass the checks
  * that come before the lease in SPEC §1.6.
  */
-function reachesLease(context: unknown, call?: unknown): boolean {
+/** What a listing passes for its call: it has none, and reaches the lease on its context alone. */
+const NO_CALL: unique symbol = Symbol('no call');
+
+function reachesLease(context: unknown, call: unknown): boolean {
   if (!AccessContextSchema.safeParse(context).success) return false;
-  if (call === undefined) return true;
+  // A call that is `undefined` (a hostile one) is a call, refused as malformed before the lease: only a listing, which
+  // has no call, reaches it on its context alone.
+  if (call === NO_CALL) return true;
   // Arguments past the kernel's depth bound are refused as malformed before the lease, whatever zod would say of them.
   if (
     typeof call === 'object' &&
@@ -590,14 +595,14 @@ async function runScenario(s: Scenario, tally: Tally): Promise<void> {
   const scope = s.opener === undefined ? undefined : await kernel.openTurnAuthority(s.opener);
   let callNumber = 0;
   let turnLatest = -Infinity;
-  const observe = (context: unknown, call?: unknown): void => {
+  const observe = (context: unknown, call: unknown): void => {
     if (s.opener === undefined || !reachesLease(context, call) || !sameTurn(context as AccessContext, s.opener)) return;
     turnLatest = Math.max(turnLatest, Date.parse((context as AccessContext).now));
   };
   for (const op of s.operations) {
     const context = contextFor(op.context, s.opener, fallback);
     if ('list' in op) {
-      observe(context);
+      observe(context, NO_CALL);
       const listing = await kernel.listTools(context);
       if (listing.status === 'listed') {
         // Shown only what the model's discovery test would show, in an enabled namespace.
@@ -611,7 +616,7 @@ async function runScenario(s: Scenario, tally: Tally): Promise<void> {
       continue;
     }
     if ('namespaces' in op) {
-      observe(context);
+      observe(context, NO_CALL);
       const listing = await kernel.listToolNamespaces(context);
       expect(['listed', 'denied', 'failed']).toContain(listing.status);
       // Typed for hosts, but reached by untrusted material too (an MCP frame): hand it whatever was generated.
@@ -722,47 +727,72 @@ async function runScenario(s: Scenario, tally: Tally): Promise<void> {
  * echo returned, and validating that result against ToolResultSchema
  * overflowed the stack (RangeError); now refused `invalid_request`
  * (cause arguments_too_deep) before anything walks the arguments.
+ *
+ * seed 3215874 (path 274:0:1:0:1:1:3:2:2:2:2:2:2:2:2:2:2:2:2:4:4:4:3:6:5:7:1:2:1:4:5:4:7:7:8:7:7:8:8:7:7:7:7:7):
+ * the model's, not the kernel's. A call that is `undefined`, in a context an hour on, is refused as malformed before
+ * the lease, so the turn never sees that hour and a grant expiring at it still allows the next call at the turn's own
+ * hour; the model took the missing call for a listing's and moved the turn's latest instant on, expecting a denial.
  */
+/** What the regressions' grants share: ada's, issued by the grant service in acme at the turn's hour. */
+const ADA_GRANT = {
+  namespaceId: 'acme',
+  subject: { kind: 'human', userId: 'ada' },
+  issuer: { kind: 'service', serviceId: 'grants' },
+  issuedAt: '2026-11-30T09:00:00.000Z',
+} as const;
+
+/** The turn both regressions open: ada's, for the acme group, at 09:00, docs and admin enabled. */
+const REGRESSION_OPENER: NonNullable<Scenario['opener']> = {
+  namespaceId: 'acme',
+  actor: { kind: 'human', userId: 'ada' },
+  authority: { kind: 'service', serviceId: 'grants' },
+  owner: { kind: 'group', groupId: 'acme' },
+  purpose: 'audit',
+  traceId: 'trace-1',
+  enabledToolNamespaces: ['docs', 'admin'],
+  now: '2026-11-30T09:00:00.000Z',
+};
+
+/** The arguments a scenario's call is built from (`buildArguments`). */
+type ArgumentsChoice = Extract<Extract<Operation, { call: unknown }>['call'], { kind: 'call' }>['arguments'];
+
+/** A call of the regressions at the turn's own hour, docs and admin enabled. */
+function regressionCall(
+  tool: string,
+  args: ArgumentsChoice,
+  options: { foreignTrace?: boolean; abort?: 'never' | 'before' } = {},
+): Operation {
+  return {
+    context: { kind: 'same-turn', nowHours: 0, enabled: ['docs', 'admin'] },
+    call: {
+      kind: 'call',
+      tool,
+      arguments: args,
+      foreignTrace: options.foreignTrace ?? false,
+      abort: options.abort ?? 'never',
+    },
+  };
+}
+
 const HOSTILE_REGRESSIONS: Scenario[] = [
   {
     strategy: 'rederive',
     grants: [
       {
+        ...ADA_GRANT,
         id: 'g0',
-        namespaceId: 'acme',
-        subject: { kind: 'human', userId: 'ada' },
-        issuer: { kind: 'service', serviceId: 'grants' },
         capabilities: [
           { resource: { namespace: 'docs', path: [] }, actions: ['read'], scope: 'descendants' },
           { resource: { namespace: 'docs', path: [] }, actions: ['*'], scope: 'exact' },
         ],
         constraints: { purposes: ['audit'] },
-        issuedAt: '2026-11-30T09:00:00.000Z',
       },
     ],
     source: 'filtered',
     garbage: {},
-    opener: {
-      namespaceId: 'acme',
-      actor: { kind: 'human', userId: 'ada' },
-      authority: { kind: 'service', serviceId: 'grants' },
-      owner: { kind: 'group', groupId: 'acme' },
-      purpose: 'audit',
-      traceId: 'trace-1',
-      enabledToolNamespaces: ['docs', 'admin'],
-      now: '2026-11-30T09:00:00.000Z',
-    },
+    opener: REGRESSION_OPENER,
     operations: [
-      {
-        context: { kind: 'same-turn', nowHours: 0, enabled: ['docs', 'admin'] },
-        call: {
-          kind: 'call',
-          tool: 'docs.echo',
-          arguments: { kind: 'deep', depth: 2566, shape: 'object', underPath: true },
-          foreignTrace: false,
-          abort: 'never',
-        },
-      },
+      regressionCall('docs.echo', { kind: 'deep', depth: 2566, shape: 'object', underPath: true }),
       {
         context: { kind: 'oversized', index: 0 },
         call: {
@@ -773,6 +803,39 @@ const HOSTILE_REGRESSIONS: Scenario[] = [
           abort: 'never',
         },
       },
+    ],
+  },
+  {
+    strategy: 'rederive',
+    grants: [
+      {
+        ...ADA_GRANT,
+        id: 'g0',
+        capabilities: [{ resource: { namespace: 'docs', path: [] }, actions: ['read'], scope: 'exact' }],
+        constraints: { purposes: ['audit'], expiresAt: '2026-11-30T10:00:00.000Z' },
+      },
+      {
+        ...ADA_GRANT,
+        id: 'g1',
+        namespaceId: 'globex',
+        capabilities: [{ resource: { namespace: 'docs', path: [] }, actions: ['write'], scope: 'exact' }],
+        constraints: {
+          purposes: ['audit'],
+          notBefore: '2026-11-30T09:00:00.000Z',
+          expiresAt: '2026-11-30T09:00:00.000Z',
+        },
+      },
+    ],
+    source: 'filtered',
+    garbage: [],
+    opener: { ...REGRESSION_OPENER, turnId: 'turn-1' },
+    operations: [
+      {
+        context: { kind: 'same-turn', nowHours: 1, enabled: ['docs', 'admin'] },
+        call: { kind: 'hostile-call', call: undefined },
+      },
+      regressionCall('docs.read', { kind: 'value', value: { path: [] } }),
+      regressionCall('docs.read', { kind: 'value', value: {} }, { foreignTrace: true, abort: 'before' }),
     ],
   },
 ];
