@@ -89,20 +89,18 @@ export function ladderText(ladder: Ladder | undefined): string {
   const mechanisms = steps.filter((step) => step.rung !== 'costlab');
   const mechanismsUs = mechanisms.reduce((total, step) => total + step.over.medianUs, 0);
   const own = steps.find((step) => step.rung === 'costlab');
-  const withMeans = ladder.overFloorMeanUs !== undefined;
   const rows = ladder.steps.map((step) => [
     step.rung,
     RUNG_MEANINGS[step.rung],
     us(step.call.p50Us),
     step.overPrevious === undefined ? '' : withInterval(step.overPrevious),
-    ...(withMeans ? [step.overPreviousMeanUs === undefined ? '' : signed(step.overPreviousMeanUs)] : []),
   ]);
-  const meansText = withMeans
-    ? ` Each step is the median of its own round-by-round differences, so the steps' medians need not add up to the ` +
-      `whole (here ${signed(stepsOf(ladder).reduce((total, step) => total + step.over.medianUs, 0))} µs); their ` +
-      `means do, to the mean of costlab − floor round by round (${signed(ladder.overFloorMeanUs!)} µs), a mean ` +
-      'moved by the rounds a hiccup hit where a median is not.'
-    : '';
+  // The results also keep each step's mean, which do add up; over HTTP a few rounds a hiccup hit swing them by tens
+  // of µs either way, so the report reads the medians.
+  const stepsUs = steps.reduce((total, step) => total + step.over.medianUs, 0);
+  const additivity =
+    ` Each step is the median of its own round-by-round differences, so the steps need not add up to the whole: ` +
+    `here they sum to ${signed(stepsUs)} µs.`;
   return [
     '',
     `costlab − floor ${LADDER_WHERE[ladder.transport]}, priced mechanism by mechanism ` +
@@ -115,23 +113,11 @@ export function ladderText(ladder: Ladder | undefined): string {
       `round by round with the one below it. In this pass costlab − floor read ` +
       `${withInterval(ladder.overFloor)} µs; ` +
       `the mechanisms' steps below costlab's rung read ${signed(mechanismsUs)} µs together (the sum of their ` +
-      `medians)${own === undefined ? '' : `, costlab's own step ${withInterval(own.over)} µs`}.${meansText}`,
+      `medians)${own === undefined ? '' : `, costlab's own step ${withInterval(own.over)} µs`}.${additivity}`,
     '',
     markdownTable(
-      [
-        [
-          'rung',
-          'what it adds',
-          'p50 (µs)',
-          'over the rung below, round by round (95% interval) (µs)',
-          ...(withMeans ? ['mean over the rung below (µs)'] : []),
-        ],
-        ...rows,
-      ],
-      {
-        alignDelimiters: false,
-        align: ['l', 'l', 'r', 'r', ...(withMeans ? (['r'] as const) : [])],
-      },
+      [['rung', 'what it adds', 'p50 (µs)', 'over the rung below, round by round (95% interval) (µs)'], ...rows],
+      { alignDelimiters: false, align: ['l', 'l', 'r', 'r'] },
     ),
     '',
     ladderDrawing(ladder),
