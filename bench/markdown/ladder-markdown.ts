@@ -97,7 +97,7 @@ export function ladderText(ladder: Ladder | undefined): string {
   ]);
   // The results also keep each step's mean, which do add up; over HTTP a few rounds a hiccup hit swing them by tens
   // of µs either way, so the report reads the medians.
-  const stepsUs = steps.reduce((total, step) => total + step.over.medianUs, 0);
+  const stepsUs = mechanismsUs + (own?.over.medianUs ?? 0);
   const additivity =
     ` Each step is the median of its own round-by-round differences, so the steps need not add up to the whole: ` +
     `here they sum to ${signed(stepsUs)} µs.`;

@@ -30,7 +30,6 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { McpHttpServer, OpenToolBridge, connectClientToBridge, httpClientTransport } from '../../src/mcp/index.js';
 import { worldContext } from '../../src/world/index.js';
@@ -38,6 +37,7 @@ import { LADDER_RUNGS, MIN_PAIRED_ROUNDS, ladderRungsOf } from '../results/resul
 import type { FloorLadderSchema, LadderRung, LadderTransport } from '../results/results-schema.js';
 import { callStats } from '../staircase/call-stats.js';
 import { roundUs } from '../staircase/segments.js';
+import { mean } from '../statistics/sample-statistics.js';
 import { buildReferenceKernel } from '../world/build-world.js';
 import { TRANSPORT_CALL, listenBareHttp } from './bare-sdk-server.js';
 import { floorSdkServer, sessionOf } from './floor-sdk-server.js';
@@ -45,7 +45,7 @@ import type { FloorSdkServer } from './floor-sdk-server.js';
 import { cancellable, combined, contracts, envelope, frozen } from '../micro/floor-mechanisms.js';
 import type { FloorMechanism } from '../micro/floor-mechanisms.js';
 import { blockMedian, pairedDifference } from './round-pairs.js';
-import { primeCalls, timedCalls } from './timed-calls.js';
+import { TransportBenchError, costlabAnswerCheck, primeCalls, readAnswerCheck, timedCalls } from './timed-calls.js';
 import type { CallingEndpoint } from './timed-calls.js';
 
 /** The mechanisms in the order a call meets them, made afresh for each rung; `meta` is the floor server's option. */
@@ -56,10 +56,6 @@ function mechanismsOfRungs(): ReadonlyArray<readonly [LadderRung, FloorMechanism
     ['frozen', frozen],
     ['cancellable', cancellable()],
   ];
-}
-
-class LadderError extends Error {
-  override readonly name = 'LadderError';
 }
 
 const rungIndex = (rung: LadderRung): number => LADDER_RUNGS.indexOf(rung);
@@ -85,19 +81,6 @@ const CLIENT_INFO = { name: 'costlab-floor-ladder', version: '0.1.0' };
 /** What every HTTP rung's client sends: a bearer header as long as costlab's, on every rung (ADR 0038). */
 type RequestHeaders = Readonly<Record<string, string>>;
 
-/** The floor's answer to the read: the world's handler's output as structured content. */
-function readCheck(rung: LadderRung): (result: CallToolResult) => void {
-  return (result) => {
-    if (result.isError === true || (result.structuredContent as { ok?: unknown } | undefined)?.ok !== true)
-      throw new LadderError(`the ${rung} rung answered ${JSON.stringify(result.content)}`);
-  };
-}
-
-function costlabCheck(result: CallToolResult): void {
-  if ((result._meta as { status?: unknown } | undefined)?.status !== 'succeeded')
-    throw new LadderError(`costlab answered ${JSON.stringify(result._meta ?? result.content)}`);
-}
-
 /** The floor server of a rung below costlab's: every mechanism up to the rung, and `_meta` from the meta rung up. */
 function floorOfRung(rung: LadderRung, callIdPrefix: string | undefined): FloorSdkServer {
   const mechanisms = mechanismsUpTo(rung);
@@ -110,6 +93,21 @@ function floorOfRung(rung: LadderRung, callIdPrefix: string | undefined): FloorS
 }
 
 /**
+ * What `open` gives; if it fails, what was opened before it is closed (`close`) and the failure goes on, the one
+ * reported (a failure to close is secondary).
+ */
+async function orClose<T>(open: () => Promise<T>, close: () => unknown): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    await Promise.resolve()
+      .then(close)
+      .catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
  * One rung served in memory to an SDK client: costlab's own in-memory server on the top rung, the floor with every
  * mechanism up to `rung` below it; the `meta` rung answers with call ids `<callIdPrefix>/call-<n>`.
  */
@@ -118,11 +116,14 @@ export async function openLadderRung(rung: LadderRung, callIdPrefix: string): Pr
   if (rung === 'costlab') {
     const { kernel, audit } = buildReferenceKernel('turn');
     const bridge = await OpenToolBridge.open(kernel, worldContext(0));
-    const connection = await connectClientToBridge(bridge, { clientInfo: CLIENT_INFO });
+    const connection = await orClose(
+      () => connectClientToBridge(bridge, { clientInfo: CLIENT_INFO }),
+      () => bridge.close(),
+    );
     return {
       rung,
       client: connection.client,
-      check: costlabCheck,
+      check: costlabAnswerCheck("costlab, the ladder's top rung"),
       afterRound: () => audit.clear(),
       close: async () => {
         await connection.close();
@@ -138,7 +139,7 @@ export async function openLadderRung(rung: LadderRung, callIdPrefix: string): Pr
   return {
     rung,
     client,
-    check: readCheck(rung),
+    check: readAnswerCheck(`the ${rung} rung`),
     afterRound: () => floor.clear(),
     close: async () => {
       await client.close();
@@ -170,13 +171,16 @@ async function openHttpLadderRung(
       floors.push(floor);
       return floor.server;
     }, 'node');
-    await client.connect(httpClientTransport(listener.url, floorHeaders));
+    await orClose(
+      () => client.connect(httpClientTransport(listener.url, floorHeaders)),
+      () => listener.close(),
+    );
     return {
       rung,
       client,
       url: listener.url.href,
       headers: floorHeaders,
-      check: readCheck(rung),
+      check: readAnswerCheck(`the ${rung} rung`),
       afterRound: () => floors.forEach((floor) => floor.clear()),
       close: async () => {
         await client.close();
@@ -200,21 +204,22 @@ async function openHttpLadderRung(
           },
         }),
   });
-  let headers: RequestHeaders;
-  try {
-    const execution = await server.openExecution();
-    headers = { authorization: `Bearer ${execution.token}` };
-    await client.connect(httpClientTransport(server.url, headers));
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
+  const headers = await orClose(
+    async (): Promise<RequestHeaders> => {
+      const execution = await server.openExecution();
+      const bearer = { authorization: `Bearer ${execution.token}` };
+      await client.connect(httpClientTransport(server.url, bearer));
+      return bearer;
+    },
+    () => server.close(),
+  );
   return {
     rung,
     client,
     url: server.url.href,
     headers,
-    check: rung === 'costlab' ? costlabCheck : readCheck(rung),
+    check:
+      rung === 'costlab' ? costlabAnswerCheck("costlab, the ladder's top rung") : readAnswerCheck(`the ${rung} rung`),
     afterRound: () => {
       audit.clear();
       floors.forEach((floor) => floor.clear());
@@ -246,9 +251,7 @@ export type FloorLadder = z.infer<typeof FloorLadderSchema>;
  * mean of the whole.
  */
 function meanDifference(upper: readonly number[], lower: readonly number[]): number {
-  let total = 0;
-  for (let r = 0; r < upper.length; r++) total += upper[r]! - lower[r]!;
-  return roundUs(total / upper.length);
+  return roundUs(mean(upper.map((us, r) => us - lower[r]!)));
 }
 
 /** Every rung of `transport`'s ladder, opened bottom to top; over HTTP the floor's client carries costlab's header. */
@@ -297,7 +300,7 @@ export async function runFloorLadder(options: FloorLadderOptions): Promise<Floor
     const closing = await Promise.allSettled(opened.map((endpoint) => endpoint.close()));
     const failed = closing.find((outcome) => outcome.status === 'rejected');
     if (failed !== undefined)
-      throw new LadderError('a rung of the floor ladder did not close', { cause: failed.reason });
+      throw new TransportBenchError('a rung of the floor ladder did not close', { cause: failed.reason });
   };
   try {
     await openRungs(transport, opened);

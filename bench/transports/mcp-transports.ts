@@ -85,7 +85,7 @@ import { TransportMarks, tileStats, tilesOf } from './call-tiles.js';
 import type { CallTiles, TileStats } from './call-tiles.js';
 import { PIPE_TILE_NAMES } from './call-tiles.js';
 import { PipeClientMarks, childCallMarks, pipeTilesOf, readSpanFile } from './pipe-tiles.js';
-import { primeCalls, timedCalls } from './timed-calls.js';
+import { TransportBenchError, costlabAnswerCheck, primeCalls, readAnswerCheck, timedCalls } from './timed-calls.js';
 import { runFloorLadder } from './floor-ladder.js';
 import type { FloorLadder } from './floor-ladder.js';
 import type { CallingEndpoint } from './timed-calls.js';
@@ -150,11 +150,6 @@ export interface McpTransportsOptions {
   readonly onTurn?: (round: number, transport: McpTransportName, side: TransportSide) => void;
 }
 
-/** A failure of the transport bench, naming the endpoint. */
-class TransportBenchError extends Error {
-  override readonly name = 'TransportBenchError';
-}
-
 /** Headers an HTTP client adds to every request. */
 type RequestHeaders = Readonly<Record<string, string>>;
 
@@ -213,28 +208,6 @@ class Closers {
           `endpoints: ${errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`,
       );
   }
-}
-
-function costlabCheck(transport: McpTransportName): (result: CallToolResult) => void {
-  return (result) => {
-    const status = (result._meta as { status?: unknown } | undefined)?.status;
-    if (status !== 'succeeded')
-      throw new TransportBenchError(
-        `costlab over ${transport}: ${TRANSPORT_CALL.name} ` +
-          `answered ${JSON.stringify(result._meta ?? result.content)}, expected succeeded`,
-      );
-  };
-}
-
-/**
- * The bare server and the floor answer the read as the world's handler does: `{ok: true, path}` as structured content.
- */
-function readCheck(label: string): (result: CallToolResult) => void {
-  return (result) => {
-    const ok = (result.structuredContent as { ok?: unknown } | undefined)?.ok;
-    if (result.isError === true || ok !== true)
-      throw new TransportBenchError(`${label}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result.content)}`);
-  };
 }
 
 /** Keeps a child's last stderr lines, for the message when it fails. */
@@ -307,7 +280,7 @@ async function openCostlab(
   closers: Closers,
   scratch: () => Promise<string>,
 ): Promise<Endpoint> {
-  const check = costlabCheck(transport);
+  const check = costlabAnswerCheck(`costlab over ${transport}`);
   switch (transport) {
     case 'in-memory': {
       const { kernel, audit } = buildReferenceKernel('turn');
@@ -421,7 +394,7 @@ async function openBare(
   closers: Closers,
   headers: RequestHeaders | undefined,
 ): Promise<Endpoint> {
-  const check = readCheck(`bare SDK server over ${transport}`);
+  const check = readAnswerCheck(`bare SDK server over ${transport}`);
   switch (transport) {
     case 'in-memory': {
       const server = bareSdkServer();
@@ -471,7 +444,7 @@ async function openFloor(
   /** Names this floor's audit file apart from the rounds' floor's (the A/A pass opens two more). */
   tag = '',
 ): Promise<Endpoint> {
-  const check = readCheck(`the floor over ${transport}`);
+  const check = readAnswerCheck(`the floor over ${transport}`);
   switch (transport) {
     case 'in-memory': {
       const floor = floorSdkServer();
@@ -565,7 +538,7 @@ async function openFloorBehindHttp(closers: Closers): Promise<Endpoint> {
     client,
     url: server.url.href,
     requestHeaders,
-    check: readCheck("the floor behind costlab's HTTP checks"),
+    check: readAnswerCheck("the floor behind costlab's HTTP checks"),
     afterRound: () => floors.forEach((floor) => floor.clear()),
   };
 }
@@ -655,7 +628,10 @@ async function tilePipeRow(
         (stdio) => (marks = new PipeClientMarks(stdio)),
       );
       plan.onOpen?.({ transport, side, pid });
-      const check = side === 'costlab' ? costlabCheck(transport) : readCheck(`the floor over ${transport}`);
+      const check =
+        side === 'costlab'
+          ? costlabAnswerCheck(`costlab over ${transport}`)
+          : readAnswerCheck(`the floor over ${transport}`);
       sides.set(side, { transport, side, client, check, marks: marks!, spans });
       await primeCalls(sides.get(side)!, plan.primingCalls);
     }

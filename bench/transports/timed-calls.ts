@@ -7,6 +7,34 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TRANSPORT_CALL } from './bare-sdk-server.js';
 
+/** A failure of the transport bench (its rows and its passes, the floor ladder's included), naming the endpoint. */
+export class TransportBenchError extends Error {
+  override readonly name = 'TransportBenchError';
+}
+
+/** costlab answers the measured call with `_meta.status` "succeeded"; anything else fails the side named `label`. */
+export function costlabAnswerCheck(label: string): (result: CallToolResult) => void {
+  return (result) => {
+    const status = (result._meta as { status?: unknown } | undefined)?.status;
+    if (status !== 'succeeded')
+      throw new TransportBenchError(
+        `${label}: ${TRANSPORT_CALL.name} ` +
+          `answered ${JSON.stringify(result._meta ?? result.content)}, expected succeeded`,
+      );
+  };
+}
+
+/**
+ * The bare server and the floor answer the read as the world's handler does: `{ok: true, path}` as structured content.
+ */
+export function readAnswerCheck(label: string): (result: CallToolResult) => void {
+  return (result) => {
+    const ok = (result.structuredContent as { ok?: unknown } | undefined)?.ok;
+    if (result.isError === true || ok !== true)
+      throw new TransportBenchError(`${label}: ${TRANSPORT_CALL.name} answered ${JSON.stringify(result.content)}`);
+  };
+}
+
 /** An SDK client connected to one side, and what that side's answer must be. */
 export interface CallingEndpoint {
   readonly client: Client;
