@@ -31,16 +31,6 @@ describe('raceAbort', () => {
     expect(listeners()).toBe(0);
   });
 
-  it('cuts a pending promise loose when the signal aborts, with the abort reason', async () => {
-    const { controller, listeners } = countedSignal();
-    const raced = raceAbort(never<number>(), controller.signal);
-    for (let i = 0; i < 20; i++) await Promise.resolve();
-    expect(listeners()).toBe(1);
-    const reason = new Error('stop');
-    controller.abort(reason);
-    await expect(raced).rejects.toBe(reason);
-  });
-
   it('rejects with the abort reason when the signal aborted before the promise was seen to settle', async () => {
     const { controller } = countedSignal();
     const raced = raceAbort(Promise.resolve(1), controller.signal);
@@ -56,17 +46,6 @@ describe('raceAbort', () => {
     await Promise.resolve();
     controller.abort(new Error('early'));
     await expect(raced).rejects.toThrow('early');
-  });
-
-  it('removes the listener it added once the promise settles', async () => {
-    const controller = new AbortController();
-    let resolve!: (value: number) => void;
-    const raced = raceAbort(new Promise<number>((r) => (resolve = r)), controller.signal);
-    for (let i = 0; i < 20; i++) await Promise.resolve();
-    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
-    resolve(3);
-    await expect(raced).resolves.toBe(3);
-    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });
 
@@ -99,22 +78,31 @@ describe('awaitUnlessAborted', () => {
       expect.objectContaining({ name: 'AbortError' }),
     );
   });
+});
 
-  it('races a promise still pending after the hop: cut loose on abort, passed on if it settles first', async () => {
+/** A promise still pending a few microtasks on is raced by both: awaitUnlessAborted hands it to raceAbort. */
+describe.each([
+  ['raceAbort', raceAbort],
+  ['awaitUnlessAborted', awaitUnlessAborted],
+] as const)('%s, on a promise still pending', (_name, wait) => {
+  it('cuts it loose when the signal aborts, with the abort reason', async () => {
     const { controller, listeners } = countedSignal();
-    const cut = awaitUnlessAborted(never<number>(), controller.signal);
+    const raced = wait(never<number>(), controller.signal);
     for (let i = 0; i < 20; i++) await Promise.resolve();
     expect(listeners()).toBe(1);
     const reason = new Error('stop');
     controller.abort(reason);
-    await expect(cut).rejects.toBe(reason);
+    await expect(raced).rejects.toBe(reason);
+  });
 
-    const later = new AbortController();
+  it('removes the listener it added once the promise settles', async () => {
+    const controller = new AbortController();
     let resolve!: (value: number) => void;
-    const passed = awaitUnlessAborted(new Promise<number>((r) => (resolve = r)), later.signal);
+    const raced = wait(new Promise<number>((r) => (resolve = r)), controller.signal);
     for (let i = 0; i < 20; i++) await Promise.resolve();
-    resolve(5);
-    await expect(passed).resolves.toBe(5);
-    expect(getEventListeners(later.signal, 'abort')).toHaveLength(0);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    resolve(3);
+    await expect(raced).resolves.toBe(3);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });
