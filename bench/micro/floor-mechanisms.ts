@@ -21,7 +21,13 @@
  * call's wrapper to the handler's. Each wrapper is also a call of its own, a
  * few ns, which the kernel's code does not make.
  */
-import { awaitUnlessAborted, deepFreeze, safeParseToolCall, safeParseToolResult } from '../../src/kernel/internals.js';
+import {
+  RESOLVED,
+  deepFreeze,
+  safeParseToolCall,
+  safeParseToolResult,
+  watchSettlement,
+} from '../../src/kernel/internals.js';
 import { parseRequirement } from '../../src/kernel/internals.js';
 import type { JsonObject, ToolCall, ToolHandler, ToolResult } from '../../src/kernel/index.js';
 import { DEFAULT_ARGUMENT_LIMITS, checkArguments } from '../../src/mcp/index.js';
@@ -100,13 +106,13 @@ interface SignalRelay {
 
 /**
  * The request's signal honoured as the kernel honours it (invoke-tool.ts, `runHandler`): a hop and a check before the
- * handler starts, and the handler's own promise awaited unless the signal aborts first.
+ * handler starts, and the handler's own promise watched, a hop, and its outcome taken unless the signal aborts first.
  */
 export function cancellable(): FloorMechanism {
   const relay: SignalRelay = { current: undefined };
   return {
     around: (next) => async (call, signal) => {
-      await undefined;
+      await RESOLVED;
       if (signal.aborted) throw signal.reason;
       relay.current = signal;
       return next(call, signal);
@@ -115,7 +121,11 @@ export function cancellable(): FloorMechanism {
       rewrap(handler, {
         invoke: (context, call, signal) => {
           const invoked = handler.invoke(context, call, signal);
-          return relay.current === undefined ? invoked : awaitUnlessAborted(invoked, relay.current);
+          const relayed = relay.current;
+          if (relayed === undefined) return invoked;
+          // The kernel's steps (runHandler): the handler's promise watched, a hop, its outcome unless aborted.
+          const watched = watchSettlement(invoked instanceof Promise ? invoked : Promise.resolve(invoked));
+          return RESOLVED.then(() => watched.outcome(relayed));
         },
       }),
   };

@@ -36,31 +36,50 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
 }
 
 /**
- * Awaits a handler's promise unless `signal` aborts first, with raceAbort's outcome, for a promise that has most often
- * settled already (a handler that answered at once): one hop tells, and a promise settled by then is answered with no
- * race made — no second promise to resolve, no race state. One still pending after the hop goes to raceAbort.
- * The floor ladder (`npx tsx scripts/floor-ladder.ts`) priced a tools/call's cancellation at 0.82–1.02 µs when
- * raceAbort waited on every handler (ADR 0086).
+ * What a promise has done so far, as its own reactions set it: read after at least one hop, it tells a promise that
+ * had settled when watched (its reaction ran first) from one still pending.
  */
-export async function awaitUnlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  let state = PENDING;
-  let settled: unknown;
-  // Anonymous arrows: tsx names a bound function by a call each time one is made (see AbortRace).
-  promise.then(
-    (value) => {
-      state = FULFILLED;
-      settled = value;
-    },
-    (error: unknown) => {
-      state = REJECTED;
-      settled = error;
-    },
-  );
-  await RESOLVED;
-  if (state === PENDING) return raceAbort(promise, signal);
-  if (signal.aborted) throw abortReason(signal);
-  if (state === REJECTED) throw settled;
-  return settled as T;
+class SettlementWatch<T> {
+  #state = PENDING;
+  #settled: unknown;
+
+  constructor(private readonly promise: Promise<T>) {
+    // Anonymous arrows: tsx names a bound function by a call each time one is made (see AbortRace).
+    promise.then(
+      (value) => {
+        this.#state = FULFILLED;
+        this.#settled = value;
+      },
+      (error: unknown) => {
+        this.#state = REJECTED;
+        this.#settled = error;
+      },
+    );
+  }
+
+  /**
+   * After a hop: the settled value, or the thrown rejection, unless the signal has aborted (its reason thrown); a
+   * promise still pending is raced against the signal.
+   */
+  outcome(signal: AbortSignal): T | Promise<T> {
+    if (this.#state === PENDING) return raceAbort(this.promise, signal);
+    if (signal.aborted) throw abortReason(signal);
+    if (this.#state === REJECTED) throw this.#settled;
+    return this.#settled as T;
+  }
+}
+
+/**
+ * Watches `promise` settle, so that it can be awaited unless a signal aborts first, with raceAbort's outcome, at less
+ * than a race costs for a promise that has most often settled already (a handler that answered at once): read after
+ * one hop (on RESOLVED), a watch of a promise settled by then answers with its value itself, with no race made — no
+ * second promise to resolve, no race state; one still pending goes to raceAbort. The floor ladder
+ * (`npx tsx scripts/floor-ladder.ts`) priced a tools/call's cancellation at 0.82–1.02 µs when raceAbort waited on
+ * every handler (ADR 0086). The kernel's call takes the three steps (watch, hop, outcome) in the async frame it
+ * already has, rather than in an async function made for them (ADR 0087).
+ */
+export function watchSettlement<T>(promise: Promise<T>): { outcome(signal: AbortSignal): T | Promise<T> } {
+  return new SettlementWatch(promise);
 }
 
 const PENDING = 0;
@@ -120,9 +139,9 @@ class AbortRace<T> {
 
 /**
  * A settled promise to hop a microtask on (V8's own job queue: `queueMicrotask` adds Node's async-context bookkeeping
- * per hop).
+ * per hop), with no promise made for the hop (as `await undefined` makes one).
  */
-const RESOLVED = Promise.resolve();
+export const RESOLVED: Promise<void> = Promise.resolve();
 
 /**
  * Microtask hops a raced promise has to settle before an abort listener is

@@ -25,4 +25,4 @@ export { deepFreeze } from './registry/deep-freeze.js';
  * cut short: for the floor's mechanisms (bench/micro/floor-mechanisms.ts), added to the floor to price each.
  */
 export { parseRequirement, safeParseToolCall, safeParseToolResult } from './contracts/compiled-contracts.js';
-export { awaitUnlessAborted } from './abort.js';
+export { RESOLVED, watchSettlement } from './abort.js';

@@ -20,7 +20,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  * and an image stays an image, instead of arriving as JSON describing them.
  */
 function passThroughContent(output: unknown): ContentBlock[] | undefined {
-  if (!isPlainObject(output) || Object.keys(output).length !== 1 || !Array.isArray(output.content)) return undefined;
+  // The content first: nearly every output has none, and counting the keys makes an array of them.
+  if (!isPlainObject(output) || !Array.isArray(output.content) || Object.keys(output).length !== 1) return undefined;
   const blocks: ContentBlock[] = [];
   for (const block of output.content) {
     const parsed = ContentBlockSchema.safeParse(block);

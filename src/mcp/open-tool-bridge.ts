@@ -153,8 +153,20 @@ export class OpenToolBridge {
    * One tools/call. The envelope's checks come first, in this order: the
    * turn is open; the turn was listed; the name is in the listed catalogue;
    * the arguments are within bounds. Only then is the kernel asked.
+   *
+   * Not an async method: the answer is the kernel's own promise, where an
+   * async method resolved a promise of its own with it, a frame and two
+   * hops more a call. A throw (a host's clock) still rejects it.
    */
-  async call(name: string, args: unknown, options: BridgeCallOptions = {}): Promise<ToolResult> {
+  call(name: string, args: unknown, options: BridgeCallOptions = {}): Promise<ToolResult> {
+    try {
+      return this.#call(name, args, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  #call(name: string, args: unknown, options: BridgeCallOptions): Promise<ToolResult> {
     const callId = options.callId ?? this.nextCallId();
     const context = this.#clock === undefined ? this.context : this.#contextNow(this.#clock());
     if (this.#closed) {

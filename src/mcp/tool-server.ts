@@ -69,11 +69,11 @@ export class McpToolServer {
         throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/list request');
       return this.#list();
     });
-    setToolsCallHandler(this.server, async ({ params }, extra) => {
+    // Not an async function: the answer is the bridge's promise mapped, with no frame of its own held across the call.
+    setToolsCallHandler(this.server, ({ params }, extra) => {
       const callId = bridge.nextCallId();
       this.#timing?.label(extra.requestId, callId);
-      const result = await bridge.call(params.name, params.arguments ?? {}, { callId, signal: extra.signal });
-      return toCallToolResult(result);
+      return bridge.call(params.name, params.arguments ?? {}, { callId, signal: extra.signal }).then(toCallToolResult);
     });
   }
 

@@ -84,7 +84,7 @@ export interface EnteredTurn extends EnteredContext {
   readonly registry: EffectiveRegistry;
 }
 
-interface Refused<Code extends string> {
+export interface Refused<Code extends string> {
   readonly refused: true;
   readonly refusal: Refusal<Code>;
   /** The context, when the refusal came after it was found valid: its instant stamps the answer. */

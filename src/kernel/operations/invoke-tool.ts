@@ -1,4 +1,4 @@
-import { awaitUnlessAborted, isAbortError } from '../abort.js';
+import { RESOLVED, isAbortError, watchSettlement } from '../abort.js';
 import { AuditUnavailable } from '../audit/audit-trail.js';
 import { authorize, canDiscover } from '../authority/authorize.js';
 import type { Decision } from '../authority/authorize.js';
@@ -20,8 +20,9 @@ import type { UnavailableCause } from '../refusal-codes.js';
 import { boundRefusalMessage } from '../refusal-message.js';
 import { describeThrown } from '../thrown-value.js';
 import { REFUSAL_UNRECORDED, enterOperation, malformed, recordInterrupted, recordRefusal } from './enter-operation.js';
-import type { CallRef, EnteredTurn, Refusal } from './enter-operation.js';
+import type { CallRef, EnteredTurn, Refusal, Refused } from './enter-operation.js';
 import { markStep } from '../observability/spans.js';
+import type { SpanSink } from '../observability/spans.js';
 import type { KernelCore, OperationOptions } from './kernel-core.js';
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -70,54 +71,102 @@ const TOO_DEEP_REFUSAL: Refusal<'invalid_request'> = Object.freeze({
  * One mediated call, SPEC §1.6, in order. Every refusal is recorded as a
  * `tool.invoked` event; the authorization decision is a decision record
  * written before the handler runs.
+ *
+ * Not an async function: the call's own promise is mediate's (or the
+ * refusal's), not one more wrapped around it. With no span sink the kernel
+ * has nothing to do once mediate answers, and an async frame here was 696
+ * bytes a call for that nothing (ADR 0087). A throw from the entry (a
+ * failing lease store's) still rejects the returned promise.
  */
-export async function invokeTool(
+export function invokeTool(
   core: KernelCore,
   contextInput: unknown,
   callInput: unknown,
   options: OperationOptions = {},
 ): Promise<ToolResult> {
+  if (core.spans !== undefined) return invokeToolTimed(core, core.spans, contextInput, callInput, options);
   core.counters.invocations++;
-  const { signal } = options;
-  // The call span opens on arrival: validating the context and the call is
-  // mediation the kernel adds, so it belongs inside the measured call. A
-  // call with an invalid context or a malformed call has no trustworthy id
-  // to key a span by, and records none.
-  const { spans } = core;
-  const start = spans === undefined ? 0 : spans.now();
+  try {
+    const answer = answerCall(core, checkCall(callInput), contextInput, options.signal);
+    return answer instanceof Promise ? answer : Promise.resolve(answer);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * invokeTool under a span sink: the call span opens on arrival, since
+ * validating the context and the call is mediation the kernel adds, and
+ * closes when the call is answered. A call with an invalid context or a
+ * malformed call has no trustworthy id to key a span by, and records none.
+ */
+async function invokeToolTimed(
+  core: KernelCore,
+  spans: SpanSink,
+  contextInput: unknown,
+  callInput: unknown,
+  options: OperationOptions,
+): Promise<ToolResult> {
+  core.counters.invocations++;
+  const start = spans.now();
   const checked = checkCall(callInput);
   let spanId = checked.call?.id;
   markStep(spans, 'call.contract', spanId);
   try {
-    // 1–3. Context, call contract and trace, authority, the turn's registry.
-    const entering = enterOperation(core, contextInput, {
-      type: 'tool.invoked',
-      reach: 'catalogue',
-      call: checked.ref,
-      spanId,
-      signal,
-      objection: checked.refusal,
-      traceId: checked.call?.traceId,
+    return await answerCall(core, checked, contextInput, options.signal, () => {
+      spanId = undefined;
     });
-    const entered = entering instanceof Promise ? await entering : entering;
-    if (entered.refused) {
-      if (entered.prepared === undefined) spanId = undefined;
-      return kernelResult(
-        entered.prepared,
-        checked.ref,
-        entered.refusal.status,
-        entered.refusal.code,
-        entered.refusal.message,
-      );
-    }
-    return await mediate(core, entered, checked.call!, signal);
   } finally {
-    if (spans !== undefined && spanId !== undefined) spans.record('kernel.tool.invoke', spanId, start, spans.now());
+    if (spanId !== undefined) spans.record('kernel.tool.invoke', spanId, start, spans.now());
   }
 }
 
-/** Steps 4–10 of a call whose context, contract, authority and registry are in hand. */
-async function mediate(
+/**
+ * Steps 1–3 (context, call contract and trace, authority, the turn's registry), then mediate; `unkeyed` is told when
+ * the context could not be prepared, so nothing is keyed by the call's id.
+ */
+function answerCall(
+  core: KernelCore,
+  checked: CheckedCall,
+  contextInput: unknown,
+  signal: AbortSignal | undefined,
+  unkeyed?: () => void,
+): ToolResult | Promise<ToolResult> {
+  const entering = enterOperation(core, contextInput, {
+    type: 'tool.invoked',
+    reach: 'catalogue',
+    call: checked.ref,
+    spanId: checked.call?.id,
+    signal,
+    objection: checked.refusal,
+    traceId: checked.call?.traceId,
+  });
+  if (entering instanceof Promise)
+    return entering.then((entered) => answerEntered(core, checked, entered, signal, unkeyed));
+  return answerEntered(core, checked, entering, signal, unkeyed);
+}
+
+function answerEntered(
+  core: KernelCore,
+  checked: CheckedCall,
+  entered: EnteredTurn | Refused<string>,
+  signal: AbortSignal | undefined,
+  unkeyed: (() => void) | undefined,
+): ToolResult | Promise<ToolResult> {
+  if (!entered.refused) return mediate(core, entered, checked.call!, signal);
+  if (entered.prepared === undefined) unkeyed?.();
+  const { refusal } = entered;
+  return kernelResult(entered.prepared, checked.ref, refusal.status, refusal.code, refusal.message);
+}
+
+/**
+ * Steps 4–10 of a call whose context, contract, authority and registry are in hand. Not an async function: a refusal
+ * is its record's promise, and an allowed call is the handler's run with the outcome chained after it. As an async
+ * function, mediate held every step's locals in a generator for the length of the handler's run: 874 of the 8,919
+ * bytes a bridge call allocated (`node --no-turbo-inlining --import tsx scripts/call-allocation.ts`, at fe427bf;
+ * ADR 0087).
+ */
+function mediate(
   core: KernelCore,
   entered: EnteredTurn,
   call: ToolCall,
@@ -153,16 +202,45 @@ async function mediate(
 
   // 8. Authorize and consume; the decision record is written before anything runs.
   const deciding = decide(core, entered, call, requirement, signal);
-  const decision = deciding instanceof Promise ? await deciding : deciding;
+  if (!(deciding instanceof Promise)) return run(core, entered, call, parsed, entry, requirement, deciding, signal);
+  return deciding.then((decision) => run(core, entered, call, parsed, entry, requirement, decision, signal));
+}
+
+/**
+ * Steps 9 and 10 of a decided call: a refusal recorded and answered; an allowed call's handler raced against the
+ * caller's signal, its result checked against the contract, then its outcome recorded.
+ */
+function run(
+  core: KernelCore,
+  entered: EnteredTurn,
+  call: ToolCall,
+  parsed: ParsedToolCall,
+  entry: RegisteredTool,
+  requirement: Requirement,
+  decision: Decision | Refusal,
+  signal: AbortSignal | undefined,
+): Promise<ToolResult> {
   if (isRefusal(decision)) return refuse(core, entered, call, decision);
+  return runHandler(core, entered.prepared, call, parsed, entry, entered.lease, signal).then((result) =>
+    recordOutcome(core, entered, call, requirement, decision, result),
+  );
+}
 
-  // 9. The handler, raced against the caller's signal; its result checked against the contract.
-  const result = await runHandler(core, prepared, call, parsed, entry, lease, signal);
-  markStep(spans, 'result.contract', call.id);
-
-  // 10. The outcome, stamped with the catalogue this turn published. A sink that can hold it writes it after the answer
-  // (ADR 0054: its decision record is already in the sink); any other is written now, a synchronous one not awaited.
-  // Written straight into the event, in the order the fields form had.
+/**
+ * 10. The outcome, stamped with the catalogue this turn published. A sink that can hold it writes it after the answer
+ * (ADR 0054: its decision record is already in the sink); any other is written now, a synchronous one not awaited.
+ * Written straight into the event, in the order the fields form had.
+ */
+function recordOutcome(
+  core: KernelCore,
+  entered: EnteredTurn,
+  call: ToolCall,
+  requirement: Requirement,
+  decision: Decision,
+  result: ToolResult,
+): ToolResult | Promise<ToolResult> {
+  const { prepared, lease } = entered;
+  markStep(core.spans, 'result.contract', call.id);
   const outcome = core.trail.open(prepared, 'tool.invoked', result.status);
   outcome.tool = call.tool;
   outcome.operationId = call.id;
@@ -174,8 +252,12 @@ async function mediate(
   outcome.action = requirement.action;
   if (lease.catalogHash !== undefined) outcome.catalogHash = lease.catalogHash;
   const written = core.trail.outcomeAfterAnswer(core.trail.seal(outcome));
-  if (written !== undefined) await written;
-  markStep(spans, 'outcome.record', call.id);
+  if (written === undefined) return outcomeRecorded(core, call, result);
+  return written.then(() => outcomeRecorded(core, call, result));
+}
+
+function outcomeRecorded(core: KernelCore, call: ToolCall, result: ToolResult): ToolResult {
+  markStep(core.spans, 'outcome.record', call.id);
   return result;
 }
 
@@ -415,7 +497,7 @@ async function runHandler(
       // The handler starts a microtask later. A caller that has aborted by then
       // is told the call was interrupted, so the handler must not start at all:
       // an effect the caller was told did not happen is worse than none.
-      await undefined;
+      await RESOLVED;
       // What `signal.throwIfAborted()` throws, read through `aborted`: the method is dearer on a request's fresh
       // signal (ADR 0086).
       if (signal.aborted) throw signal.reason;
@@ -424,7 +506,13 @@ async function runHandler(
       // race went seven hops: 1,635 of the 9,032 bytes a bridge call allocated were its hops and closures (sampling
       // heap profile, 20,000 calls).
       const invoked = entry.invoke(prepared.context, parsed, signal);
-      raw = await awaitUnlessAborted(invoked instanceof Promise ? invoked : Promise.resolve(invoked), signal);
+      // Watched, a hop, its outcome read: in this frame, where a function of their own made a frame and a promise of
+      // 681 bytes a call; the watch is 249 (`node --no-turbo-inlining --import tsx scripts/call-allocation.ts`, at
+      // fe427bf and after; ADR 0087).
+      const watched = watchSettlement(invoked instanceof Promise ? invoked : Promise.resolve(invoked));
+      await RESOLVED;
+      const outcome = watched.outcome(signal);
+      raw = outcome instanceof Promise ? await outcome : outcome;
     }
   } catch (error) {
     if (isAbortError(error, signal)) {
