@@ -21,7 +21,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { HeldOutcomes, JsonLinesFileSink, publishCatalogue } from '../../src/kernel/index.js';
-import type { AuditEvent, JsonObject, SpanSink, ToolCall, ToolHandler } from '../../src/kernel/index.js';
+import type { AuditEvent, JsonObject, SpanSink, ToolCall, ToolHandler, ToolResult } from '../../src/kernel/index.js';
 import { setToolsCallHandler } from '../../src/mcp/index.js';
 import type { HttpSessionServer, TimedTransport } from '../../src/mcp/index.js';
 import { referenceGrants, referenceTools, worldContext } from '../../src/world/index.js';
@@ -157,7 +157,19 @@ export function floorSdkServer(
   const { timing } = options;
   const mediate = options.around?.(turn);
   const callIdPrefix = options.callIdPrefix ?? EXECUTION_ID_SHAPE;
-  setToolsCallHandler(server, async ({ params }, extra): Promise<CallToolResult> => {
+  /** The floor's answer to a call it mediated (its `_meta` naming the latest call, as the calls come one by one). */
+  const answerOf = (result: ToolResult): CallToolResult => {
+    if (result.status !== 'succeeded') return { content: [{ type: 'text', text: result.code }], isError: true };
+    const output = result.output as Record<string, unknown>;
+    const answer: CallToolResult = {
+      content: [{ type: 'text', text: JSON.stringify(output) }],
+      structuredContent: output,
+    };
+    if (options.successMeta === true) answer._meta = { status: 'succeeded', callId: `${callIdPrefix}/call-${calls}` };
+    return answer;
+  };
+  // Not an async function, as costlab's handler is not (ADR 0087): the call's promise mapped to the answer.
+  setToolsCallHandler(server, ({ params }, extra): Promise<CallToolResult> => {
     calls++;
     const id = `floor/call-${calls}`;
     timing?.transport.label(extra.requestId, id);
@@ -169,16 +181,12 @@ export function floorSdkServer(
       traceId: context.traceId,
       requestedAt: context.now,
     };
-    const result = await (mediate === undefined ? turn.call(call) : mediate(call, extra.signal));
-    if (timing !== undefined) timing.spans.record('kernel.tool.invoke', id, start, timing.spans.now());
-    if (result.status !== 'succeeded') return { content: [{ type: 'text', text: result.code }], isError: true };
-    const output = result.output as Record<string, unknown>;
-    const answer: CallToolResult = {
-      content: [{ type: 'text', text: JSON.stringify(output) }],
-      structuredContent: output,
-    };
-    if (options.successMeta === true) answer._meta = { status: 'succeeded', callId: `${callIdPrefix}/call-${calls}` };
-    return answer;
+    const answered = mediate === undefined ? turn.call(call) : mediate(call, extra.signal);
+    if (timing === undefined) return answered.then(answerOf);
+    return answered.then((result) => {
+      timing.spans.record('kernel.tool.invoke', id, start, timing.spans.now());
+      return answerOf(result);
+    });
   });
   return {
     server,

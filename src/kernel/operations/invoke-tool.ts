@@ -202,15 +202,16 @@ function mediate(
 
   // 8. Authorize and consume; the decision record is written before anything runs.
   const deciding = decide(core, entered, call, requirement, signal);
-  if (!(deciding instanceof Promise)) return run(core, entered, call, parsed, entry, requirement, deciding, signal);
-  return deciding.then((decision) => run(core, entered, call, parsed, entry, requirement, decision, signal));
+  if (!(deciding instanceof Promise))
+    return runDecided(core, entered, call, parsed, entry, requirement, deciding, signal);
+  return deciding.then((decision) => runDecided(core, entered, call, parsed, entry, requirement, decision, signal));
 }
 
 /**
  * Steps 9 and 10 of a decided call: a refusal recorded and answered; an allowed call's handler raced against the
  * caller's signal, its result checked against the contract, then its outcome recorded.
  */
-function run(
+function runDecided(
   core: KernelCore,
   entered: EnteredTurn,
   call: ToolCall,
@@ -240,6 +241,7 @@ function recordOutcome(
   result: ToolResult,
 ): ToolResult | Promise<ToolResult> {
   const { prepared, lease } = entered;
+  // The result's contract was the handler run's last step (runHandler).
   markStep(core.spans, 'result.contract', call.id);
   const outcome = core.trail.open(prepared, 'tool.invoked', result.status);
   outcome.tool = call.tool;
