@@ -124,7 +124,7 @@ export function cancellable(): FloorMechanism {
           const relayed = relay.current;
           if (relayed === undefined) return invoked;
           // The kernel's steps (runHandler): the handler's promise watched, a hop, its outcome unless aborted.
-          const watched = watchSettlement(invoked instanceof Promise ? invoked : Promise.resolve(invoked));
+          const watched = watchSettlement(invoked);
           return RESOLVED.then(() => watched.outcome(relayed));
         },
       }),

@@ -78,8 +78,11 @@ class SettlementWatch<T> {
  * every handler (ADR 0086). The kernel's call takes the three steps (watch, hop, outcome) in the async frame it
  * already has, rather than in an async function made for them (ADR 0087).
  */
-export function watchSettlement<T>(promise: Promise<T>): { outcome(signal: AbortSignal): T | Promise<T> } {
-  return new SettlementWatch(promise);
+export function watchSettlement<T>(promise: T | PromiseLike<T>): {
+  outcome(signal: AbortSignal): Awaited<T> | Promise<Awaited<T>>;
+} {
+  // A host's handler may answer with a plain value or another thenable: watched as the promise it resolves to.
+  return new SettlementWatch(promise instanceof Promise ? promise : Promise.resolve(promise));
 }
 
 const PENDING = 0;

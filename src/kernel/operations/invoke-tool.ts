@@ -84,8 +84,8 @@ export function invokeTool(
   callInput: unknown,
   options: OperationOptions = {},
 ): Promise<ToolResult> {
-  if (core.spans !== undefined) return invokeToolTimed(core, core.spans, contextInput, callInput, options);
   core.counters.invocations++;
+  if (core.spans !== undefined) return invokeToolTimed(core, core.spans, contextInput, callInput, options);
   try {
     const answer = answerCall(core, checkCall(callInput), contextInput, options.signal);
     return answer instanceof Promise ? answer : Promise.resolve(answer);
@@ -107,7 +107,6 @@ async function invokeToolTimed(
   callInput: unknown,
   options: OperationOptions,
 ): Promise<ToolResult> {
-  core.counters.invocations++;
   const start = spans.now();
   const checked = checkCall(callInput);
   let spanId = checked.call?.id;
@@ -507,11 +506,10 @@ async function runHandler(
       // once has settled by the wait's one hop, so no race is made. Chained (`Promise.resolve().then(invoke)`), the
       // race went seven hops: 1,635 of the 9,032 bytes a bridge call allocated were its hops and closures (sampling
       // heap profile, 20,000 calls).
-      const invoked = entry.invoke(prepared.context, parsed, signal);
       // Watched, a hop, its outcome read: in this frame, where a function of their own made a frame and a promise of
       // 681 bytes a call; the watch is 249 (`node --no-turbo-inlining --import tsx scripts/call-allocation.ts`, at
       // fe427bf and after; ADR 0087).
-      const watched = watchSettlement(invoked instanceof Promise ? invoked : Promise.resolve(invoked));
+      const watched = watchSettlement(entry.invoke(prepared.context, parsed, signal));
       await RESOLVED;
       const outcome = watched.outcome(signal);
       raw = outcome instanceof Promise ? await outcome : outcome;
