@@ -73,12 +73,17 @@ export function envelope(listed: ReadonlySet<string>): FloorMechanism {
  * tool states it, and the result's after.
  */
 export const contracts: FloorMechanism = {
-  around: (next) => async (call, signal) => {
+  // The answer is mapped, not awaited in a frame of its own: the kernel checks the result inside the frame that ran the
+  // handler (invoke-tool.ts, `runHandler`), and an async frame here would price a frame the kernel does not keep
+  // (ADR 0087) as part of the contracts.
+  around: (next) => (call, signal) => {
     const checked = safeParseToolCall(call);
-    if (!checked.success) throw new MechanismRefusal(`the call ${call.id} failed its contract`);
-    const result = safeParseToolResult(await next(checked.data, signal));
-    if (!result.success) throw new MechanismRefusal(`the result of ${call.id} failed the result contract`);
-    return result.data;
+    if (!checked.success) return Promise.reject(new MechanismRefusal(`the call ${call.id} failed its contract`));
+    return next(checked.data, signal).then((answer) => {
+      const result = safeParseToolResult(answer);
+      if (!result.success) throw new MechanismRefusal(`the result of ${call.id} failed the result contract`);
+      return result.data;
+    });
   },
   handler: (handler) => {
     const resolve = handler.resolveRequirement;
