@@ -1,22 +1,26 @@
 /**
- * costlab − floor priced mechanism by mechanism (bench/transports/floor-ladder.ts, ADR 0085), in memory and over
- * http-node, alone: the passes `npm run bench` makes after its transport rounds, without the rest of the bench.
- * Prints the report's tables and drawings.
+ * costlab − floor priced mechanism by mechanism (bench/transports/floor-ladder.ts, ADRs 0085, 0088), in memory, over
+ * stdio and over http-node, alone: the passes `npm run bench` makes after its transport rounds, without the rest of
+ * the bench. Prints the report's tables and drawings. Names after the flags run those ladders only.
  *
- *   npx tsx scripts/floor-ladder.ts [--rounds 200] [--calls 10] [--priming 5000]
+ *   npx tsx scripts/floor-ladder.ts [--rounds 200] [--calls 10] [--priming 5000] [in-memory] [stdio] [http-node]
  */
 import { ladderText } from '../bench/markdown/ladder-markdown.js';
 import { LADDER_TRANSPORTS, MIN_PAIRED_ROUNDS } from '../bench/results/results-schema.js';
 import { runFloorLadder } from '../bench/transports/floor-ladder.js';
 import { wholeNumberFlags } from './whole-number-flags.js';
 
-const { rounds, calls, priming } = wholeNumberFlags('floor-ladder', {
-  rounds: { default: 200, least: MIN_PAIRED_ROUNDS },
-  calls: { default: 10, least: 1 },
-  priming: { default: 5000, least: 0 },
-});
+const { rounds, calls, priming, names } = wholeNumberFlags(
+  'floor-ladder',
+  {
+    rounds: { default: 200, least: MIN_PAIRED_ROUNDS },
+    calls: { default: 10, least: 1 },
+    priming: { default: 5000, least: 0 },
+  },
+  LADDER_TRANSPORTS,
+);
 
-for (const transport of LADDER_TRANSPORTS) {
+for (const transport of LADDER_TRANSPORTS.filter((name) => names.length === 0 || names.includes(name))) {
   const ladder = await runFloorLadder({
     transport,
     rounds,

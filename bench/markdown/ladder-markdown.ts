@@ -1,7 +1,7 @@
 /**
- * The floor ladder in the report (bench/transports/floor-ladder.ts, ADR 0085): costlab − floor in memory shared out
- * among the mechanisms costlab adds to the floor's enforcement, each priced round by round against the rung below,
- * and drawn as one bar so the share each takes can be seen at a glance.
+ * The floor ladder in the report (bench/transports/floor-ladder.ts, ADRs 0085, 0088): costlab − floor on each
+ * transport the ladder runs over, shared out among the mechanisms costlab adds to the floor's enforcement, each priced
+ * round by round against the rung below, and drawn as one bar so the share each takes can be seen at a glance.
  */
 import { markdownTable } from 'markdown-table';
 import { formatCount, formatMicros } from '../format/index.js';
@@ -75,6 +75,7 @@ export function ladderDrawing(ladder: Ladder): string {
 /** Where a ladder's calls went, as its heading says it. */
 const LADDER_WHERE: Readonly<Record<Ladder['transport'], string>> = {
   'in-memory': 'in memory',
+  stdio: 'over stdio, each rung a child process of its own writing its trail to stderr',
   'http-node': "over Streamable HTTP on costlab's node:http transport (ADR 0078), a loopback listener a rung",
 };
 
@@ -104,7 +105,7 @@ export function ladderText(ladder: Ladder | undefined): string {
   return [
     '',
     `costlab − floor ${LADDER_WHERE[ladder.transport]}, priced mechanism by mechanism ` +
-      `(\`bench/transports/floor-ladder.ts\`, ADR 0085), in ` +
+      `(\`bench/transports/floor-ladder.ts\`, ${ladder.transport === 'stdio' ? 'ADRs 0085, 0088' : 'ADR 0085'}), in ` +
       'a pass of its own (in `npm run bench`, after the transport rounds): the floor served again with each of ' +
       `costlab's mechanisms added in turn, in the order a call meets them, each rung with the kernel's or the ` +
       `bridge's own code for it, and costlab on the top rung. ${ladder.steps.length} rungs, ` +

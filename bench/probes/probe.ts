@@ -29,7 +29,7 @@ import { loadavg } from 'node:os';
 import { getHeapCodeStatistics } from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { isCatalogueStrategyName, StaticGrantSource } from '../../src/kernel/index.js';
+import { isCatalogueStrategyName } from '../../src/kernel/index.js';
 import type { CatalogueStrategyName } from '../../src/kernel/index.js';
 import { buildReferenceKernel } from '../world/build-world.js';
 import { TURN_ATTEMPTS } from '../world/workload.js';

@@ -301,12 +301,15 @@ export const LADDER_RUNGS = [
   'costlab',
 ] as const;
 export type LadderRung = (typeof LADDER_RUNGS)[number];
-/** The transports a ladder is run over: in memory, and Streamable HTTP on costlab's node:http transport (ADR 0078). */
-export const LADDER_TRANSPORTS = ['in-memory', 'http-node'] as const;
+/**
+ * The transports a ladder is run over: in memory, stdio (each rung a child process, its trail on stderr; ADR 0088),
+ * and Streamable HTTP on costlab's node:http transport (ADR 0078).
+ */
+export const LADDER_TRANSPORTS = ['in-memory', 'stdio', 'http-node'] as const;
 export type LadderTransport = (typeof LADDER_TRANSPORTS)[number];
 /** A ladder's rungs over `transport`: `checks` (costlab's HTTP request checks, ADR 0039) only over HTTP. */
 export function ladderRungsOf(transport: LadderTransport): readonly LadderRung[] {
-  return transport === 'in-memory' ? LADDER_RUNGS.filter((rung) => rung !== 'checks') : LADDER_RUNGS;
+  return transport === 'http-node' ? LADDER_RUNGS : LADDER_RUNGS.filter((rung) => rung !== 'checks');
 }
 /**
  * costlab's server; the SDK's McpServer answering the same tool with no mediation; or the floor served over MCP

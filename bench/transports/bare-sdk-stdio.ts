@@ -10,7 +10,9 @@
  * on and each outcome record held past the answer (ADR 0054's rule, which
  * the floor keeps as costlab does). With `--spans FILE` as well, each call's
  * spans go to FILE as `costlab serve --spans` writes costlab's (`SpanFile`):
- * the transport's `mcp.handle` and the floor's call.
+ * the transport's `mcp.handle` and the floor's call. With `--rung NAME` as
+ * well, it serves that rung of the floor ladder (floor-rungs.ts): the floor
+ * with costlab's mechanisms up to the rung (not `checks`, which is HTTP's).
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -18,13 +20,29 @@ import { SpanFile } from '../../src/kernel/index.js';
 import { TimedTransport } from '../../src/mcp/index.js';
 import { bareSdkServer } from './bare-sdk-server.js';
 import { floorSdkServer, floorStdioSink } from './floor-sdk-server.js';
+import type { FloorServerOptions } from './floor-sdk-server.js';
+import { FLOOR_RUNGS, floorRungOptions } from './floor-rungs.js';
+import type { FloorRung } from './floor-rungs.js';
 
 const { values } = parseArgs({
-  options: { floor: { type: 'boolean', default: false }, audit: { type: 'string' }, spans: { type: 'string' } },
+  options: {
+    floor: { type: 'boolean', default: false },
+    audit: { type: 'string' },
+    spans: { type: 'string' },
+    rung: { type: 'string' },
+  },
   strict: true,
 });
 if (values.audit !== undefined && !values.floor) throw new Error("--audit FILE is the floor's trail: it needs --floor");
 if (values.spans !== undefined && !values.floor) throw new Error("--spans FILE is the floor's spans: it needs --floor");
+
+/** The stdio rungs: the floor's, but costlab's HTTP checks. */
+const STDIO_RUNGS = FLOOR_RUNGS.filter((rung) => rung !== 'checks');
+const isStdioRung = (name: string): name is FloorRung => (STDIO_RUNGS as readonly string[]).includes(name);
+const { rung } = values;
+if (rung !== undefined && !(values.floor && isStdioRung(rung)))
+  throw new Error(`--rung takes one of ${STDIO_RUNGS.join(', ')}, with --floor (got ${rung})`);
+const rungOptions: FloorServerOptions = rung === undefined ? {} : floorRungOptions(rung);
 
 const trail = values.floor ? floorStdioSink(values.audit) : undefined;
 const spans = values.spans === undefined ? undefined : new SpanFile(values.spans);
@@ -33,7 +51,7 @@ const timing = spans === undefined ? undefined : { spans, transport: new TimedTr
 const server =
   trail === undefined
     ? bareSdkServer()
-    : floorSdkServer(trail.sink, trail.hold, timing === undefined ? {} : { timing }).server;
+    : floorSdkServer(trail.sink, trail.hold, { ...rungOptions, ...(timing === undefined ? {} : { timing }) }).server;
 process.stdin.once('end', () => {
   void server.close().finally(() => {
     trail?.close();

@@ -1,6 +1,6 @@
 /**
- * costlab − floor, priced mechanism by mechanism: in memory, and over Streamable HTTP on costlab's node:http
- * transport (ADR 0078).
+ * costlab − floor, priced mechanism by mechanism: in memory, over stdio (each rung a child process), and over
+ * Streamable HTTP on costlab's node:http transport (ADR 0078).
  *
  * The floor (`floor-sdk-server.ts`) enforces what costlab enforces (the grant
  * rules, the two records) and leaves out, by construction, everything else a
@@ -18,6 +18,11 @@
  * records as the kernel builds them) — is what the serving-at-the-floor
  * goal can still be met on.
  *
+ * Over stdio every rung is a child process of its own, as the stdio row's
+ * sides are: the floor's with the rung's mechanisms (bare-sdk-stdio.ts
+ * `--floor --rung`), costlab's `costlab serve --stdio`, each writing its
+ * trail to stderr (ADR 0088).
+ *
  * Over HTTP the ladder has one more rung, `checks`, under the mechanisms:
  * the floor behind costlab's McpHttpServer (its bearer token, body limits,
  * connection admission and sessions: what SPEC §2 asks of every request,
@@ -33,46 +38,28 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { z } from 'zod';
 import { McpHttpServer, OpenToolBridge, connectClientToBridge, httpClientTransport } from '../../src/mcp/index.js';
 import { worldContext } from '../../src/world/index.js';
-import { LADDER_RUNGS, MIN_PAIRED_ROUNDS, ladderRungsOf } from '../results/results-schema.js';
+import { MIN_PAIRED_ROUNDS, ladderRungsOf } from '../results/results-schema.js';
 import type { FloorLadderSchema, LadderRung, LadderTransport } from '../results/results-schema.js';
 import { callStats } from '../staircase/call-stats.js';
 import { roundUs } from '../staircase/segments.js';
 import { mean } from '../statistics/sample-statistics.js';
 import { buildReferenceKernel } from '../world/build-world.js';
-import { TRANSPORT_CALL, listenBareHttp } from './bare-sdk-server.js';
+import { listenBareHttp } from './bare-sdk-server.js';
 import { floorSdkServer, sessionOf } from './floor-sdk-server.js';
 import type { FloorSdkServer } from './floor-sdk-server.js';
-import { cancellable, combined, contracts, envelope, frozen } from '../micro/floor-mechanisms.js';
-import type { FloorMechanism } from '../micro/floor-mechanisms.js';
+import { floorRungOptions } from './floor-rungs.js';
+import { BARE_STDIO_ARGS, Closers, spawnCostlabStdio, spawnStdioWithTrail } from './stdio-children.js';
+import type { FloorRung } from './floor-rungs.js';
 import { blockMedian, pairedDifference } from './round-pairs.js';
 import { TransportBenchError, costlabAnswerCheck, primeCalls, readAnswerCheck, timedCalls } from './timed-calls.js';
 import type { CallingEndpoint } from './timed-calls.js';
-
-/** The mechanisms in the order a call meets them, made afresh for each rung; `meta` is the floor server's option. */
-function mechanismsOfRungs(): ReadonlyArray<readonly [LadderRung, FloorMechanism]> {
-  return [
-    ['envelope', envelope(new Set([TRANSPORT_CALL.name]))],
-    ['contracts', contracts],
-    ['frozen', frozen],
-    ['cancellable', cancellable()],
-  ];
-}
-
-const rungIndex = (rung: LadderRung): number => LADDER_RUNGS.indexOf(rung);
-
-/** Every mechanism up to `rung`, combined. */
-function mechanismsUpTo(rung: LadderRung): Required<FloorMechanism> {
-  return combined(
-    mechanismsOfRungs()
-      .filter(([name]) => rungIndex(name) <= rungIndex(rung))
-      .map(([, mechanism]) => mechanism),
-  );
-}
 
 export interface RungEndpoint extends CallingEndpoint {
   readonly rung: LadderRung;
   /** The loopback listener serving an HTTP rung. */
   readonly url?: string;
+  /** The child process serving a stdio rung. */
+  readonly pid?: number;
   close(): Promise<void>;
 }
 
@@ -81,15 +68,9 @@ const CLIENT_INFO = { name: 'costlab-floor-ladder', version: '0.1.0' };
 /** What every HTTP rung's client sends: a bearer header as long as costlab's, on every rung (ADR 0038). */
 type RequestHeaders = Readonly<Record<string, string>>;
 
-/** The floor server of a rung below costlab's: every mechanism up to the rung, and `_meta` from the meta rung up. */
-function floorOfRung(rung: LadderRung, callIdPrefix: string | undefined): FloorSdkServer {
-  const mechanisms = mechanismsUpTo(rung);
-  return floorSdkServer(undefined, undefined, {
-    around: (turn) => mechanisms.around((call) => turn.call(call)),
-    handler: mechanisms.handler,
-    successMeta: rungIndex(rung) >= rungIndex('meta'),
-    ...(callIdPrefix === undefined ? {} : { callIdPrefix }),
-  });
+/** The floor server of a rung below costlab's, served in this process. */
+function floorOfRung(rung: FloorRung, callIdPrefix: string | undefined): FloorSdkServer {
+  return floorSdkServer(undefined, undefined, floorRungOptions(rung, callIdPrefix));
 }
 
 /**
@@ -145,6 +126,31 @@ export async function openLadderRung(rung: LadderRung, callIdPrefix: string): Pr
       await client.close();
       await floor.server.close();
     },
+  };
+}
+
+/**
+ * One rung served on stdio by a child process of its own: the floor with every mechanism up to `rung`
+ * (bare-sdk-stdio.ts `--floor --rung`), or costlab's `costlab serve --stdio` on the top rung; each writes its trail to
+ * stderr, read from the first byte. The meta rung's call ids are as long as an execution's, as costlab's are.
+ */
+async function openStdioLadderRung(rung: LadderRung): Promise<RungEndpoint> {
+  if (rung === 'checks') throw new RangeError('the checks rung is a rung of the HTTP ladder only');
+  const closers = new Closers();
+  const { client, pid } = await orClose(
+    () =>
+      rung === 'costlab'
+        ? spawnCostlabStdio(closers, [])
+        : spawnStdioWithTrail(closers, [...BARE_STDIO_ARGS, '--floor', '--rung', rung], `the ${rung} rung on stdio`),
+    () => closers.closeAll(),
+  );
+  return {
+    rung,
+    client,
+    pid,
+    check:
+      rung === 'costlab' ? costlabAnswerCheck("costlab, the ladder's top rung") : readAnswerCheck(`the ${rung} rung`),
+    close: () => closers.closeAll(),
   };
 }
 
@@ -238,8 +244,11 @@ export interface FloorLadderOptions {
   /** Untimed calls each rung answers first, so each is measured on code V8 has optimized. */
   readonly primingCalls: number;
   readonly onRound?: (done: number) => void;
-  /** Told of each rung as it opens (over HTTP with its listener's URL), so a caller can see it gone after. */
-  readonly onOpen?: (rung: LadderRung, url: string | undefined) => void;
+  /**
+   * Told of each rung as it opens (over HTTP with its listener's URL, over stdio with its child's pid), so a caller
+   * can see it gone after.
+   */
+  readonly onOpen?: (rung: LadderRung, where: { readonly url?: string; readonly pid?: number }) => void;
 }
 
 /** A ladder as the results keep it: each rung's calls and its step over the one below, and costlab − floor. */
@@ -262,6 +271,10 @@ async function openRungs(transport: LadderTransport, opened: RungEndpoint[]): Pr
     const context = worldContext(0);
     const callIdPrefix = context.turnId ?? context.traceId;
     for (const rung of rungs) opened.push(await openLadderRung(rung, callIdPrefix));
+    return;
+  }
+  if (transport === 'stdio') {
+    for (const rung of rungs) opened.push(await openStdioLadderRung(rung));
     return;
   }
   // costlab's rung is opened first for its bearer header, which the floor's client carries too (ADR 0038).
@@ -304,7 +317,8 @@ export async function runFloorLadder(options: FloorLadderOptions): Promise<Floor
   };
   try {
     await openRungs(transport, opened);
-    for (const endpoint of opened) options.onOpen?.(endpoint.rung, endpoint.url);
+    for (const { rung, url, pid } of opened)
+      options.onOpen?.(rung, { ...(url === undefined ? {} : { url }), ...(pid === undefined ? {} : { pid }) });
     for (const endpoint of opened) await primeCalls(endpoint, primingCalls);
     for (let round = 0; round < rounds; round++) {
       for (let k = 0; k < opened.length; k++) {

@@ -35,7 +35,9 @@
  * own rules cost with no mediation behind them (ADR 0039): over HTTP, the request checks
  * alone — the floor served behind costlab's `McpHttpServer` beside the floor
  * served bare, paired round by round — and, when a stdio row ran, the two
- * records alone as those rows write them (`record-writes.ts`).
+ * records alone as those rows write them (`record-writes.ts`). Last, each
+ * row's A/A (ADR 0084) and, for the in-memory, stdio and http-node rows, the
+ * floor ladder (`floor-ladder.ts`, ADRs 0085 and 0088).
  *
  * Before the rounds every endpoint answers PRIMING_CALLS untimed calls, so
  * each side is measured as a long-lived server runs, its hot path compiled
@@ -60,7 +62,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -95,12 +96,9 @@ import { blockMedian, pairedDifference, pairRounds } from './round-pairs.js';
 import type { PairedDifference } from './round-pairs.js';
 import { callStats } from '../staircase/call-stats.js';
 import { roundUs } from '../staircase/segments.js';
-import { StderrTrail } from './mcp-stderr-trail.js';
 import { measureRecordWrites } from './record-writes.js';
-import { costlabCliArgs, moduleScriptArgs, PACKAGE_ROOT } from '../../src/package/index.js';
-
-/** The bare SDK server's stdio child, started in the form costlab's own child is (package-files.ts). */
-const BARE_STDIO_ARGS = moduleScriptArgs(new URL('./bare-sdk-stdio.js', import.meta.url));
+import { PACKAGE_ROOT, costlabCliArgs } from '../../src/package/index.js';
+import { BARE_STDIO_ARGS, Closers, connectStdio, spawnCostlabStdio, spawnStdioWithTrail } from './stdio-children.js';
 
 const SIDES: readonly TransportSide[] = ['costlab', 'bare', 'floor'];
 
@@ -168,111 +166,6 @@ interface Endpoint extends Omit<OpenedEndpoint, 'headers'>, CallingEndpoint {
    * (call-tiles.ts). Over HTTP a session's server exists once its client has connected, so it is asked for then.
    */
   readonly tiledServer?: () => Server | undefined;
-}
-
-/** Everything opened so far, closed in reverse order of opening whatever happens. */
-class Closers {
-  readonly #closers: Array<() => Promise<unknown>> = [];
-  add(close: () => Promise<unknown>): void {
-    this.#closers.push(close);
-  }
-  /**
-   * Runs `work` with closers of its own and closes them after it, whatever happens: a failure of `work` is the one
-   * reported (closing still happens, its errors secondary); after a success a closing failure is thrown.
-   */
-  static async around<T>(work: (closers: Closers) => Promise<T>): Promise<T> {
-    const closers = new Closers();
-    let result: T;
-    try {
-      result = await work(closers);
-    } catch (error) {
-      await closers.closeAll().catch(() => undefined);
-      throw error;
-    }
-    await closers.closeAll();
-    return result;
-  }
-
-  async closeAll(): Promise<void> {
-    const errors: unknown[] = [];
-    for (const close of this.#closers.splice(0).reverse()) {
-      try {
-        await close();
-      } catch (error) {
-        errors.push(error);
-      }
-    }
-    if (errors.length > 0)
-      throw new TransportBenchError(
-        `closing the transport bench's ` +
-          `endpoints: ${errors.map((e) => (e instanceof Error ? e.message : String(e))).join('; ')}`,
-      );
-  }
-}
-
-/** Keeps a child's last stderr lines, for the message when it fails. */
-function stderrTail(transport: StdioClientTransport): () => string {
-  let tail = '';
-  transport.stderr?.on('data', (chunk: Buffer | string) => {
-    tail = (tail + chunk.toString()).slice(-2000);
-  });
-  return () => tail.trim();
-}
-
-async function connectStdio(
-  closers: Closers,
-  transport: StdioClientTransport,
-  label: string,
-  marks?: PipeClientMarks,
-): Promise<{ client: Client; pid: number }> {
-  const tail = stderrTail(transport);
-  const client = new Client({ name: 'costlab-transport-bench', version: '0.1.0' });
-  closers.add(() => client.close());
-  try {
-    await client.connect(marks ?? transport);
-  } catch (error) {
-    throw new TransportBenchError(
-      `${label}: the child did not start (${error instanceof Error ? error.message : String(error)}; ` +
-        `stderr: ${tail() || '(empty)'})`,
-    );
-  }
-  const pid = transport.pid;
-  if (pid === null) throw new TransportBenchError(`${label}: the child has no pid`);
-  return { client, pid };
-}
-
-/**
- * A child serving on stdio (`node <args>`) whose stderr's trail is counted from the first byte; its client connected
- * through `marks` when given (the pipe pass).
- */
-async function spawnStdioWithTrail(
-  closers: Closers,
-  args: readonly string[],
-  label: string,
-  marks?: (stdio: StdioClientTransport) => PipeClientMarks,
-): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
-  const stdio = new StdioClientTransport({
-    command: process.execPath,
-    args: [...args],
-    cwd: PACKAGE_ROOT,
-    stderr: 'pipe',
-  });
-  if (stdio.stderr === null) throw new TransportBenchError(`${label}: no stderr pipe`);
-  const trail = new StderrTrail(stdio.stderr as Readable);
-  const { client, pid } = await connectStdio(closers, stdio, label, marks?.(stdio));
-  return { client, pid, trail };
-}
-
-/** `costlab serve --stdio` as a child, with `args` after it. */
-function spawnCostlabStdio(
-  closers: Closers,
-  args: readonly string[],
-): Promise<{ client: Client; pid: number; trail: StderrTrail }> {
-  return spawnStdioWithTrail(
-    closers,
-    [...costlabCliArgs(), 'serve', '--stdio', ...args],
-    `costlab serve --stdio ${args.join(' ')}`.trim(),
-  );
 }
 
 async function openCostlab(
@@ -887,7 +780,8 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
       }
     }
 
-    // costlab − floor priced mechanism by mechanism, in memory and over http-node (floor-ladder.ts, ADR 0085).
+    // costlab − floor priced mechanism by mechanism, in memory, over stdio and over http-node (floor-ladder.ts, ADRs
+    // 0085, 0088).
     const ladders: FloorLadder[] = [];
     for (const transport of LADDER_TRANSPORTS) {
       if (!transports.includes(transport) || rounds < MIN_PAIRED_ROUNDS) continue;
@@ -898,12 +792,8 @@ export async function runMcpTransports(options: McpTransportsOptions): Promise<M
           callsPerRound,
           primingCalls,
           onRound: (done) => options.onProgress?.(done, rounds, `${transport} ladder`),
-          onOpen: (rung, url) =>
-            options.onOpen?.({
-              transport,
-              side: rung === 'costlab' ? 'costlab' : 'floor',
-              ...(url === undefined ? {} : { url }),
-            }),
+          onOpen: (rung, where) =>
+            options.onOpen?.({ transport, side: rung === 'costlab' ? 'costlab' : 'floor', ...where }),
         }),
       );
     }

@@ -42,10 +42,6 @@ export function failingTargets(checks: readonly TargetCheck[]): TargetCheck[] {
   );
 }
 
-function stepP50(results: MeasuredResults, step: string): number {
-  return results.steps?.steps.find((row) => row.step === step)?.p50Us ?? 0;
-}
-
 /**
  * The paired targets, judged on this run's round-by-round intervals. `met` is the median's side of the bound (the
  * summary's count); the verdict on the interval is what fails a run. On the transport rows, what the spec's rules

@@ -26,7 +26,7 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
     return Promise.reject(abortReason(signal));
   }
   return new Promise<T>((resolve, reject) => {
-    const race = new AbortRace(promise, signal, resolve, reject);
+    const race = new AbortRace(promise, signal, reject);
     promise.then(
       (value) => race.settle(() => resolve(value)),
       (error: unknown) => race.settle(() => reject(error)),
@@ -105,7 +105,6 @@ class AbortRace<T> {
   constructor(
     private readonly promise: Promise<T>,
     private readonly signal: AbortSignal,
-    private readonly resolve: (value: T) => void,
     private readonly reject: (reason: unknown) => void,
   ) {}
 

@@ -19,7 +19,7 @@ import type {
   ToolHandler,
 } from '../../src/kernel/index.js';
 import { hostProvider as sharedHostProvider, labelledHandler, plainDefinitions } from './support/host-provider.js';
-import { ADA_AND_BOB, BOB, adaAndBobWorld, context, grant, listAndCall, makeWorld, tool } from './support/world.js';
+import { ADA_AND_BOB, BOB, adaAndBobWorld, context, listAndCall, makeWorld, tool } from './support/world.js';
 
 const TOOLS = 12;
 

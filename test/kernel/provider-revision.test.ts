@@ -21,7 +21,6 @@ import {
   BOB,
   adaAndBobWorld,
   context,
-  grant,
   listAndCall,
   expectSameListing,
   makeWorld,

@@ -16,7 +16,7 @@ import { main } from '../../cli/main.js';
 import { SweepResultsSchema } from '../../bench/results/sweep-schema.js';
 import type { SweepResults } from '../../bench/results/sweep-schema.js';
 import { fitSlopes } from '../../bench/scale/run-sweep.js';
-import { mergeSweepShards, readShardFiles, SweepMergeRefused } from '../../bench/scale/sweep-merge.js';
+import { mergeSweepShards, SweepMergeRefused } from '../../bench/scale/sweep-merge.js';
 import type { ShardFile } from '../../bench/scale/sweep-merge.js';
 import { planSweep } from '../../bench/scale/sweep-plan.js';
 import { assignShards, curveOf, parseShard, planId, pointKey, shardPlan } from '../../bench/scale/sweep-shard.js';

@@ -2,13 +2,16 @@
  * The floor ladder (bench/transports/floor-ladder.ts): every rung served in memory with a real SDK client, each
  * mechanism acting where its rung adds it (a result naming its call from `meta` up, the envelope's bounds and the
  * contracts refusing what they refuse), and a run giving every rung once, bottom to top, each paired with the one
- * below it.
+ * below it; over stdio each rung a child process of its own, gone after the run.
  */
+import { spawnSync } from 'node:child_process';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { TRANSPORT_CALL } from '../../bench/transports/bare-sdk-server.js';
 import { openLadderRung, runFloorLadder } from '../../bench/transports/floor-ladder.js';
 import type { RungEndpoint } from '../../bench/transports/floor-ladder.js';
+import { BARE_STDIO_ARGS } from '../../bench/transports/stdio-children.js';
+import { PACKAGE_ROOT } from '../../src/package/index.js';
 import {
   FloorLadderSchema,
   LADDER_RUNGS,
@@ -17,6 +20,7 @@ import {
 } from '../../bench/results/results-schema.js';
 import type { LadderRung } from '../../bench/results/results-schema.js';
 import { closedAfterEach } from '../fixtures/closed-after-each.js';
+import { alive } from '../fixtures/process-alive.js';
 
 const open = closedAfterEach();
 
@@ -98,6 +102,42 @@ describe('the floor ladder', () => {
     expect(ladder.steps.map((step) => step.rung)).toEqual([...LADDER_RUNGS]);
     expect(ladder.steps.every((step) => step.call.n === MIN_PAIRED_ROUNDS * 2)).toBe(true);
   });
+
+  it('over stdio, a run serves every rung in a child process of its own, costlab serve --stdio on top', async () => {
+    const children: Array<[LadderRung, number | undefined]> = [];
+    const ladder = await runFloorLadder({
+      transport: 'stdio',
+      rounds: MIN_PAIRED_ROUNDS,
+      callsPerRound: 2,
+      primingCalls: 3,
+      onOpen: (rung, where) => children.push([rung, where.pid]),
+    });
+    expect(FloorLadderSchema.safeParse(ladder).success).toBe(true);
+    const rungs = ladderRungsOf('stdio');
+    expect(rungs).not.toContain('checks');
+    expect(ladder.steps.map((step) => step.rung)).toEqual([...rungs]);
+    expect(ladder.steps.every((step) => step.call.n === MIN_PAIRED_ROUNDS * 2)).toBe(true);
+    expect(children.map(([name]) => name)).toEqual([...rungs]);
+    const pids = children.map(([, pid]) => pid);
+    expect(pids.every((pid) => pid !== undefined)).toBe(true);
+    expect(new Set(pids).size).toBe(rungs.length);
+    // The run closed every rung: each child has exited.
+    expect(pids.filter((pid) => alive(pid!))).toEqual([]);
+  }, 120_000);
+
+  it("the floor's stdio child serves a rung only with --floor, and never the checks rung", () => {
+    const child = (args: readonly string[]) =>
+      spawnSync(process.execPath, [...BARE_STDIO_ARGS, ...args], { cwd: PACKAGE_ROOT, input: '', encoding: 'utf8' });
+    for (const args of [
+      ['--floor', '--rung', 'checks'],
+      ['--rung', 'contracts'],
+      ['--floor', '--rung', 'costlab'],
+    ]) {
+      const refused = child(args);
+      expect(refused.status, args.join(' ')).not.toBe(0);
+      expect(refused.stderr).toMatch(/--rung takes one of floor, envelope, contracts, frozen, cancellable, meta/);
+    }
+  }, 60_000);
 
   it('the checks rung belongs to the HTTP ladder only', async () => {
     await expect(openLadderRung('checks', 'turn-ladder')).rejects.toThrow(RangeError);

@@ -11,18 +11,10 @@ import { runMcpTransports, sidesInRound } from '../../bench/transports/mcp-trans
 import type { OpenedEndpoint } from '../../bench/transports/mcp-transports.js';
 import { McpTransportsSchema } from '../../bench/results/results-schema.js';
 import type { McpTransportName, TransportSide } from '../../bench/results/results-schema.js';
+import { alive } from '../fixtures/process-alive.js';
 
 /** Every row, in the order the bench runs them. */
 const ALL_TRANSPORTS = ['in-memory', 'stdio', 'stdio-audit-file', 'http', 'http-node'] as const;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
-}
 
 /** Resolves with the connection error's code, or 'connected'. */
 function dial(url: string): Promise<string> {
