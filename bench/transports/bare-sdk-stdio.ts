@@ -21,7 +21,7 @@ import { TimedTransport } from '../../src/mcp/index.js';
 import { bareSdkServer } from './bare-sdk-server.js';
 import { floorSdkServer, floorStdioSink } from './floor-sdk-server.js';
 import type { FloorServerOptions } from './floor-sdk-server.js';
-import { FLOOR_RUNGS, floorRungOptions } from './floor-rungs.js';
+import { floorRungOptions, floorRungsOf } from './floor-rungs.js';
 import type { FloorRung } from './floor-rungs.js';
 
 const { values } = parseArgs({
@@ -36,8 +36,8 @@ const { values } = parseArgs({
 if (values.audit !== undefined && !values.floor) throw new Error("--audit FILE is the floor's trail: it needs --floor");
 if (values.spans !== undefined && !values.floor) throw new Error("--spans FILE is the floor's spans: it needs --floor");
 
-/** The stdio rungs: the floor's, but costlab's HTTP checks. */
-const STDIO_RUNGS = FLOOR_RUNGS.filter((rung) => rung !== 'checks');
+/** The floor's rungs of the stdio ladder (not `checks`, which is HTTP's). */
+const STDIO_RUNGS = floorRungsOf('stdio');
 const isStdioRung = (name: string): name is FloorRung => (STDIO_RUNGS as readonly string[]).includes(name);
 const { rung } = values;
 if (rung !== undefined && !(values.floor && isStdioRung(rung)))

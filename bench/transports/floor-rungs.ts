@@ -4,8 +4,8 @@
  * (bench/micro/floor-mechanisms.ts), and from the `meta` rung up the result's `_meta`. The ladder's in-process and
  * HTTP rungs and its stdio children (bare-sdk-stdio.ts `--rung`) serve the floor from here.
  */
-import { LADDER_RUNGS } from '../results/results-schema.js';
-import type { LadderRung } from '../results/results-schema.js';
+import { LADDER_RUNGS, ladderRungsOf } from '../results/results-schema.js';
+import type { LadderRung, LadderTransport } from '../results/results-schema.js';
 import { cancellable, combined, contracts, envelope, frozen } from '../micro/floor-mechanisms.js';
 import type { FloorMechanism } from '../micro/floor-mechanisms.js';
 import { TRANSPORT_CALL } from './bare-sdk-server.js';
@@ -14,8 +14,10 @@ import type { FloorServerOptions } from './floor-sdk-server.js';
 /** A rung the floor serves: every rung but costlab's own. */
 export type FloorRung = Exclude<LadderRung, 'costlab'>;
 
-/** The rungs the floor serves, bottom to top. */
-export const FLOOR_RUNGS: readonly FloorRung[] = LADDER_RUNGS.filter((rung): rung is FloorRung => rung !== 'costlab');
+/** The rungs the floor serves on `transport`'s ladder, bottom to top: every one of the ladder's but costlab's. */
+export function floorRungsOf(transport: LadderTransport): readonly FloorRung[] {
+  return ladderRungsOf(transport).filter((rung): rung is FloorRung => rung !== 'costlab');
+}
 
 /** The mechanisms in the order a call meets them, made afresh for each rung; `meta` is the floor server's option. */
 function mechanismsOfRungs(): ReadonlyArray<readonly [LadderRung, FloorMechanism]> {

@@ -472,14 +472,13 @@ function fastConstraints(input: unknown): Grant['constraints'] | Unsure {
   return out;
 }
 
-const GRANT_KEYS = ['id', 'namespaceId', 'subject', 'issuer', 'capabilities', 'constraints', 'issuedAt'];
-const GRANT_KEY_SET = new KeySet(GRANT_KEYS);
-const REVOKED_GRANT_KEY_SET = new KeySet([...GRANT_KEYS, 'revokedAt']);
+const GRANT_KEYS = new KeySet(['id', 'namespaceId', 'subject', 'issuer', 'capabilities', 'constraints', 'issuedAt']);
+const REVOKED_GRANT_KEYS = new KeySet([...GRANT_KEYS.order, 'revokedAt']);
 
 function fastGrant(input: unknown): Grant | Unsure {
   if (typeof input !== 'object' || input === null) return UNSURE;
   const revoked = Object.hasOwn(input, 'revokedAt');
-  if (!hasExactly(input, revoked ? REVOKED_GRANT_KEY_SET : GRANT_KEY_SET)) return UNSURE;
+  if (!hasExactly(input, revoked ? REVOKED_GRANT_KEYS : GRANT_KEYS)) return UNSURE;
   const { id, namespaceId, issuedAt, revokedAt } = input;
   if (!isId(id) || !isId(namespaceId) || !isInstant(issuedAt) || (revoked && !isInstant(revokedAt))) return UNSURE;
   const subject = fastAddress(input.subject);
@@ -520,7 +519,7 @@ export function safeParseGrant(input: unknown): z.ZodSafeParseResult<Grant> {
 }
 
 /** A context's keys in the schema's order; a turn's context carries `turnId` after `traceId`. */
-const CONTEXT_KEY_ORDER = [
+const CONTEXT_KEYS = new KeySet([
   'namespaceId',
   'actor',
   'authority',
@@ -529,9 +528,10 @@ const CONTEXT_KEY_ORDER = [
   'traceId',
   'enabledToolNamespaces',
   'now',
-];
-const CONTEXT_KEYS = new KeySet(CONTEXT_KEY_ORDER);
-const TURN_CONTEXT_KEYS = new KeySet(CONTEXT_KEY_ORDER.flatMap((key) => (key === 'traceId' ? [key, 'turnId'] : [key])));
+]);
+const TURN_CONTEXT_KEYS = new KeySet(
+  CONTEXT_KEYS.order.flatMap((key) => (key === 'traceId' ? [key, 'turnId'] : [key])),
+);
 
 function fastAccessContext(input: unknown): AccessContext | Unsure {
   if (typeof input !== 'object' || input === null) return UNSURE;
